@@ -1,0 +1,242 @@
+//===- ISA.td - The NPU-v1 instruction set ---------------------------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Every NPU-v1 instruction, declared once. docs/isa.md is generated from this
+// file (npuc-tblgen -gen-isa-doc); read it for the operand scheme.
+//
+//===----------------------------------------------------------------------===//
+
+include "npuc/Base/ISABase.td"
+
+//===----------------------------------------------------------------------===//
+// Enumerations
+//===----------------------------------------------------------------------===//
+
+def EngineEnum : ISAEnum<"Engine", ["SCALAR", "DMA_IN", "DMA_OUT", "MATRIX", "VECTOR"],
+  "An engine of the NPU.">;
+def RegionEnum : ISAEnum<"Region", ["CONST", "ARENA", "INPUT", "OUTPUT", "STATE"],
+  "A region of global memory (GM); the runtime binds each region's base.">;
+def DmaDstEnum : ISAEnum<"DmaDst", ["LM", "ACC", "LUT"],
+  "Destination memory of DMA_IN.">;
+def LocalEnum : ISAEnum<"Local", ["LM", "ACC"],
+  "A local memory operand: the scratchpad LM or the accumulator memory ACC.">;
+def ElemEnum : ISAEnum<"Elem", ["B1", "B2", "B4"],
+  "Element size moved by a DMA: 1, 2 or 4 bytes.">;
+def AluEnum : ISAEnum<"AluFunc",
+  ["ADD", "SUB", "MUL", "AND", "OR", "XOR", "SHL", "SHR", "SRA", "MIN", "MAX"],
+  "Scalar ALU function on 32-bit registers (wrapping; shifts use the low 5 bits).">;
+def CmpEnum : ISAEnum<"CmpFunc", ["EQ", "NE", "LT", "LE", "GT", "GE", "LTU", "GEU"],
+  "Comparison; LT/LE/GT/GE are signed, LTU/GEU unsigned.">;
+def MmModeEnum : ISAEnum<"MmMode", ["I8I8", "U8I8", "I8U8", "U8U8", "F16", "F32"],
+  "MATRIX operand types: A x B; integer modes accumulate int32, float modes fp32.">;
+def DTypeEnum : ISAEnum<"DType", ["I8", "U8", "I16", "I32", "F16", "F32"],
+  "Element type of a VECTOR operand.">;
+def VBinEnum : ISAEnum<"VBinFunc",
+  ["ADD", "SUB", "MUL", "DIV", "MAX", "MIN", "AND", "OR", "XOR", "SHL", "SRA"],
+  "VECTOR binary function.">;
+def VUnEnum : ISAEnum<"VUnFunc",
+  ["COPY", "NEG", "ABS", "SIGN", "RELU", "FLOOR", "CEIL", "ROUND", "SQRT", "RSQRT",
+   "RECIP", "EXP", "LOG", "TANH", "SIGMOID", "ERF"],
+  "VECTOR unary function; transcendental ones are float only (docs/numerics.md).">;
+def PModeEnum : ISAEnum<"PMode", ["TENSOR", "COL", "ROW"],
+  "Where requantization parameters come from: the V_RQ_CFG registers, or a table "
+  "in LM with one entry per column or per row.">;
+def ReduceEnum : ISAEnum<"ReduceFunc", ["SUM", "MAX", "MIN"], "VECTOR reduction.">;
+def AxisEnum : ISAEnum<"Axis", ["COLS", "ROWS"],
+  "Reduction direction: COLS reduces each row to one value, ROWS each column.">;
+
+//===----------------------------------------------------------------------===//
+// SCALAR: control flow and registers (opcodes 0x01-0x1f)
+//===----------------------------------------------------------------------===//
+
+def NOP : Inst<0x01, SCALAR, "nop", [], "No operation.">;
+def END : Inst<0x02, SCALAR, "end", [],
+  "Stop fetching; the program ends when every engine queue has drained.">;
+def LI : Inst<0x03, SCALAR, "li",
+  [Reg<"rd", 8, "destination register">, SImm<"imm", 32, 32, "value">],
+  "rd = imm.">;
+def ALU : Inst<0x04, SCALAR, "alu",
+  [EnumField<"func", 8, 4, AluEnum>, Reg<"rd", 12>, Reg<"rs1", 16>, Reg<"rs2", 20>],
+  "rd = func(rs1, rs2), 32-bit wrapping.">;
+def ALUI : Inst<0x05, SCALAR, "alui",
+  [EnumField<"func", 8, 4, AluEnum>, Reg<"rd", 12>, Reg<"rs1", 16>,
+   SImm<"imm", 32, 32>],
+  "rd = func(rs1, imm), 32-bit wrapping.">;
+def CMP : Inst<0x06, SCALAR, "cmp",
+  [EnumField<"func", 8, 4, CmpEnum>, Reg<"rd", 12>, Reg<"rs1", 16>, Reg<"rs2", 20>],
+  "rd = func(rs1, rs2) ? 1 : 0.">;
+def BR : Inst<0x07, SCALAR, "br",
+  [EnumField<"cond", 8, 4, CmpEnum>, Reg<"rs1", 16>, Reg<"rs2", 20>,
+   SImm<"offset", 32, 32, "target relative to this instruction">],
+  "If cond(rs1, rs2), continue at this instruction + offset.">;
+def JMP : Inst<0x08, SCALAR, "jmp",
+  [SImm<"offset", 32, 32, "target relative to this instruction">],
+  "Continue at this instruction + offset.">;
+def LOOP : Inst<0x09, SCALAR, "loop",
+  [Reg<"rc", 16, "register added to count">, UImm<"count", 32, 16, "iterations">,
+   Extent<"body", 64, 16, "instructions in the body, which follows">],
+  "Hardware loop: run the next `body` instructions count + rc times (0: skip). "
+  "Loops nest up to 4 deep.">;
+
+//===----------------------------------------------------------------------===//
+// Synchronisation (opcodes 0x10-0x1f)
+//===----------------------------------------------------------------------===//
+
+def SET_FLAG : Inst<0x10, BY_FIELD, "set_flag",
+  [EnumField<"eng", 8, 3, EngineEnum, "engine that executes it (the source)">,
+   EnumField<"peer", 12, 3, EngineEnum, "engine the flag signals (destination)">,
+   URange<"id", 16, 4, 0, 7, "flag index; the target may have fewer">],
+  "On engine eng, after every earlier instruction of eng has completed, set flag "
+  "(eng -> peer, id). Setting a flag that is already set is a fault.">;
+def WAIT_FLAG : Inst<0x11, BY_FIELD, "wait_flag",
+  [EnumField<"eng", 8, 3, EngineEnum, "engine that waits (the destination)">,
+   EnumField<"peer", 12, 3, EngineEnum, "engine that sets the flag (source)">,
+   URange<"id", 16, 4, 0, 7, "flag index; the target may have fewer">],
+  "Block engine eng until flag (peer -> eng, id) is set, then clear it.">;
+def BARRIER : Inst<0x12, SCALAR, "barrier",
+  [URange<"mask", 8, 4, 1, 15, "bit 0 DMA_IN, 1 DMA_OUT, 2 MATRIX, 3 VECTOR">],
+  "SCALAR stalls until the queues of the named engines have drained.">;
+
+//===----------------------------------------------------------------------===//
+// DMA (DMA_IN 0x20-0x2f, DMA_OUT 0x30-0x3f)
+//
+// A transfer is described by the engine's descriptor registers, set by the
+// configuration instructions below (they run in the engine's queue, in order),
+// plus the addresses in the starting instruction. Dimension 0 is innermost.
+//===----------------------------------------------------------------------===//
+
+multiclass DmaConfig<int base, Engine eng, string p> {
+  def _SHAPE : Inst<base, eng, p # "_shape",
+    [Extent<"n0", 8, 16>, Extent<"n1", 24, 16>, Extent<"n2", 40, 16>,
+     Extent<"n3", 56, 16>],
+    "Set the transfer's extents (dimension 0 innermost).">;
+  def _SSTRIDE : Inst<!add(base, 1), eng, p # "_sstride",
+    [SBytes<"s0", 8, 28>, SBytes<"s1", 36, 28>, SBytes<"s2", 64, 28>,
+     SBytes<"s3", 92, 28>],
+    "Set the source strides in bytes, per dimension.">;
+  def _DSTRIDE : Inst<!add(base, 2), eng, p # "_dstride",
+    [SBytes<"s0", 8, 28>, SBytes<"s1", 36, 28>, SBytes<"s2", 64, 28>,
+     SBytes<"s3", 92, 28>],
+    "Set the destination strides in bytes, per dimension.">;
+}
+defm DMA_IN : DmaConfig<0x20, DMA_IN, "dma_in">;
+defm DMA_OUT : DmaConfig<0x30, DMA_OUT, "dma_out">;
+
+def DMA_IN_PAD : Inst<0x23, DMA_IN, "dma_in_pad",
+  [UImm<"lo0", 8, 8>, UImm<"lo1", 16, 8>, UImm<"lo2", 24, 8>, UImm<"lo3", 32, 8>,
+   UImm<"hi0", 40, 8>, UImm<"hi1", 48, 8>, UImm<"hi2", 56, 8>, UImm<"hi3", 64, 8>,
+   Field<"fill", 96, 32, 0, 0, 4294967295, "fill bits (low elem bytes used)">],
+  "Set padding: a padded DMA_IN writes a box of n_i + lo_i + hi_i elements per "
+  "dimension and fills the elements outside the source with `fill`.">;
+def DMA_IN_START : Inst<0x24, DMA_IN, "dma_in",
+  [EnumField<"src_region", 8, 3, RegionEnum>, Reg<"src_reg", 12>,
+   EnumField<"dst_space", 16, 2, DmaDstEnum>, EnumField<"elem", 18, 2, ElemEnum>,
+   Flag<"pad", 20, "apply the DMA_IN_PAD descriptor">, Reg<"dst_reg", 24>,
+   Granule<"dst_addr", 32>, Bytes32<"src_off", 64>],
+  "Copy GM[src_region, src_off + r[src_reg]] to dst_space[dst_addr*32 + r[dst_reg]] "
+  "using the descriptor registers.">;
+def DMA_OUT_START : Inst<0x34, DMA_OUT, "dma_out",
+  [EnumField<"src_space", 8, 1, LocalEnum>, Reg<"src_reg", 12>,
+   EnumField<"dst_region", 16, 3, RegionEnum>, EnumField<"elem", 20, 2, ElemEnum>,
+   Reg<"dst_reg", 24>, Granule<"src_addr", 32>, Bytes32<"dst_off", 64>],
+  "Copy src_space[src_addr*32 + r[src_reg]] to GM[dst_region, dst_off + r[dst_reg]] "
+  "using the descriptor registers.">;
+
+//===----------------------------------------------------------------------===//
+// MATRIX (0x40-0x4f)
+//===----------------------------------------------------------------------===//
+
+def MM_CFG : Inst<0x40, MATRIX, "mm_cfg",
+  [UBytes<"lda", 8, 16, "row pitch of A in LM">, UBytes<"ldb", 24, 16, "row pitch of B in LM">,
+   UBytes<"ldc", 40, 16, "row pitch of C in ACC">,
+   SRange<"a_zp", 56, 10, -128, 255, "zero point subtracted from A">,
+   SRange<"b_zp", 66, 10, -128, 255, "zero point subtracted from B">],
+  "Set the MATRIX descriptor: operand pitches and zero points.">;
+def MATMUL : Inst<0x41, MATRIX, "matmul",
+  [EnumField<"mode", 8, 3, MmModeEnum>, Flag<"acc", 11, "add to C instead of overwriting it">,
+   Reg<"a_reg", 12>, Reg<"b_reg", 16>, Reg<"c_reg", 20>,
+   Granule<"a_addr", 24, "A[m][k] in LM">, Granule<"b_addr", 40, "B[k][n] in LM">,
+   Granule<"c_addr", 56, "C[m][n] in ACC">,
+   Extent<"m", 72, 12>, Extent<"n", 84, 12>, Extent<"k", 96, 12>],
+  "C (+)= (A - a_zp) x (B - b_zp): int8/uint8 modes accumulate exactly in int32, "
+  "float modes in fp32.">;
+
+//===----------------------------------------------------------------------===//
+// VECTOR (0x50-0x6f)
+//
+// VECTOR instructions work on a rows x cols grid set by V_SHAPE. Operand a, b
+// and d rows start pitch bytes apart; a pitch of 0 repeats one row, a bcast bit
+// repeats column 0 across the row (a per-row scalar).
+//===----------------------------------------------------------------------===//
+
+def V_SHAPE : Inst<0x50, VECTOR, "v_shape",
+  [Extent<"rows", 8, 16>, Extent<"cols", 24, 16>,
+   SBytes<"a_pitch", 40, 24>, SBytes<"b_pitch", 64, 24>, SBytes<"d_pitch", 88, 24>,
+   Flag<"a_bcast", 112>, Flag<"b_bcast", 113>],
+  "Set the VECTOR grid and the operands' row pitches.">;
+def V_BIN : Inst<0x51, VECTOR, "v_bin",
+  [EnumField<"func", 8, 4, VBinEnum>, EnumField<"dtype", 12, 4, DTypeEnum>,
+   EnumField<"a_space", 16, 1, LocalEnum>, EnumField<"b_space", 17, 1, LocalEnum>,
+   EnumField<"d_space", 18, 1, LocalEnum>,
+   Reg<"a_reg", 20>, Reg<"b_reg", 24>, Reg<"d_reg", 28>,
+   Granule<"a_addr", 32>, Granule<"b_addr", 48>, Granule<"d_addr", 64>],
+  "d = func(a, b) elementwise.">;
+def V_BINI : Inst<0x52, VECTOR, "v_bini",
+  [EnumField<"func", 8, 4, VBinEnum>, EnumField<"dtype", 12, 4, DTypeEnum>,
+   EnumField<"a_space", 16, 1, LocalEnum>, EnumField<"d_space", 18, 1, LocalEnum>,
+   Reg<"a_reg", 20>, Reg<"d_reg", 28>,
+   Granule<"a_addr", 32>, Granule<"d_addr", 64>,
+   Field<"imm", 96, 32, 0, 0, 4294967295, "scalar b: integer, or fp32 bits"> ],
+  "d = func(a, imm) elementwise.">;
+def V_UN : Inst<0x53, VECTOR, "v_un",
+  [EnumField<"func", 8, 5, VUnEnum>, EnumField<"dtype", 16, 4, DTypeEnum>,
+   EnumField<"a_space", 20, 1, LocalEnum>, EnumField<"d_space", 22, 1, LocalEnum>,
+   Reg<"a_reg", 24>, Reg<"d_reg", 28>, Granule<"a_addr", 32>, Granule<"d_addr", 64>],
+  "d = func(a) elementwise.">;
+def V_RQ_CFG : Inst<0x54, VECTOR, "v_rq_cfg",
+  [URange<"mult", 8, 32, 0, 2147483647, "Q31 multiplier M">,
+   UImm<"ls", 40, 5, "left shift">, UImm<"rs", 45, 5, "rounding right shift">,
+   SImm<"zp", 50, 16, "output zero point">, SImm<"lo", 66, 16, "clamp low">,
+   SImm<"hi", 82, 16, "clamp high">],
+  "Set the per-tensor requantization parameters.">;
+def V_REQUANT : Inst<0x55, VECTOR, "v_requant",
+  [EnumField<"otype", 8, 4, DTypeEnum>, EnumField<"pmode", 12, 2, PModeEnum>,
+   EnumField<"a_space", 16, 1, LocalEnum>, EnumField<"d_space", 18, 1, LocalEnum>,
+   Reg<"a_reg", 20>, Reg<"d_reg", 24>, Reg<"p_reg", 28>,
+   Granule<"a_addr", 32, "int32 input">, Granule<"d_addr", 48>,
+   Granule<"p_addr", 64, "parameter table in LM (pmode COL or ROW)">],
+  "d = clamp(zp + RoundingRightShift(SaturatingRoundingDoublingHighMul(a << ls, M), rs)).">;
+def V_LUT : Inst<0x56, VECTOR, "v_lut",
+  [UImm<"table", 8, 2>, EnumField<"itype", 12, 4, DTypeEnum>,
+   EnumField<"otype", 16, 4, DTypeEnum>,
+   EnumField<"a_space", 20, 1, LocalEnum>, EnumField<"d_space", 21, 1, LocalEnum>,
+   Reg<"a_reg", 24>, Reg<"d_reg", 28>, Granule<"a_addr", 32>, Granule<"d_addr", 48>],
+  "d = LUT[table](a): 8-bit inputs index 256 entries, 16-bit inputs interpolate 512.">;
+def V_REDUCE : Inst<0x57, VECTOR, "v_reduce",
+  [EnumField<"func", 8, 2, ReduceEnum>, EnumField<"axis", 10, 1, AxisEnum>,
+   EnumField<"itype", 12, 4, DTypeEnum>,
+   EnumField<"a_space", 16, 1, LocalEnum>, EnumField<"d_space", 18, 1, LocalEnum>,
+   Reg<"a_reg", 20>, Reg<"d_reg", 24>, Granule<"a_addr", 32>, Granule<"d_addr", 48>,
+   EnumField<"otype", 80, 4, DTypeEnum>],
+  "Reduce a along axis with func; integer SUM accumulates in int32.">;
+def V_CAST : Inst<0x58, VECTOR, "v_cast",
+  [EnumField<"itype", 8, 4, DTypeEnum>, EnumField<"otype", 12, 4, DTypeEnum>,
+   EnumField<"a_space", 16, 1, LocalEnum>, EnumField<"d_space", 18, 1, LocalEnum>,
+   Reg<"a_reg", 20>, Reg<"d_reg", 24>, Granule<"a_addr", 32>, Granule<"d_addr", 48>],
+  "d = convert(a): round to nearest even, saturate to the output type.">;
+def V_CMP : Inst<0x59, VECTOR, "v_cmp",
+  [EnumField<"func", 8, 4, CmpEnum>, EnumField<"dtype", 12, 4, DTypeEnum>,
+   EnumField<"a_space", 16, 1, LocalEnum>, EnumField<"b_space", 17, 1, LocalEnum>,
+   EnumField<"d_space", 18, 1, LocalEnum>,
+   Reg<"a_reg", 20>, Reg<"b_reg", 24>, Reg<"d_reg", 28>,
+   Granule<"a_addr", 32>, Granule<"b_addr", 48>, Granule<"d_addr", 64>],
+  "d = func(a, b) ? 1 : 0, as int8 (LTU and GEU are not allowed here).">;
+def V_SEL : Inst<0x5a, VECTOR, "v_sel",
+  [EnumField<"dtype", 12, 4, DTypeEnum>,
+   EnumField<"a_space", 16, 1, LocalEnum>, EnumField<"b_space", 17, 1, LocalEnum>,
+   EnumField<"d_space", 18, 1, LocalEnum>, EnumField<"m_space", 19, 1, LocalEnum>,
+   Reg<"a_reg", 20>, Reg<"b_reg", 24>, Reg<"d_reg", 28>, Reg<"m_reg", 32>,
+   Granule<"a_addr", 48>, Granule<"b_addr", 64>, Granule<"d_addr", 80>,
+   Granule<"m_addr", 96, "int8 mask, read with d's pitch">],
+  "d = m != 0 ? a : b elementwise.">;

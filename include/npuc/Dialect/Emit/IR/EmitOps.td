@@ -1,0 +1,116 @@
+//===- EmitOps.td - Engine operations --------------------------------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPUC_DIALECT_EMIT_IR_EMITOPS_TD
+#define NPUC_DIALECT_EMIT_IR_EMITOPS_TD
+
+include "npuc/Dialect/Emit/IR/EmitTypes.td"
+include "mlir/IR/OpBase.td"
+include "mlir/IR/RegionKindInterface.td"
+
+class Emit_Op<string mnemonic, list<Trait> traits = []> : Op<Emit_Dialect, mnemonic, traits>;
+
+def Emit_ProgramOp : Emit_Op<"program", [NoTerminator, SingleBlock, IsolatedFromAbove]> {
+  let summary = "The engine operations of one model, in program order";
+  let arguments = (ins StrAttr:$target);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "`target` $target attr-dict-with-keyword $body";
+  let hasVerifier = 1;
+}
+
+def Emit_AllocOp : Emit_Op<"alloc"> {
+  let summary = "A buffer; `offset` (bytes in its space) is set by memory planning";
+  let arguments = (ins OptionalAttr<I64Attr>:$offset);
+  let results = (outs Emit_BufferType:$buffer);
+  let assemblyFormat = "attr-dict `:` type($buffer)";
+  let hasVerifier = 1;
+}
+
+def Emit_DmaOp : Emit_Op<"dma"> {
+  let summary = "Copy between GM and a local memory (engine DMA_IN or DMA_OUT)";
+  let description = [{
+    GM to lm/acc/lut runs on DMA_IN, lm/acc to GM on DMA_OUT. With pads, the
+    destination is the source grown by `pad_lo`/`pad_hi` per dimension, filled
+    with `fill` outside the source (DMA_IN only).
+  }];
+  let arguments = (ins Emit_BufferType:$src, Emit_BufferType:$dst,
+                   OptionalAttr<DenseI64ArrayAttr>:$pad_lo,
+                   OptionalAttr<DenseI64ArrayAttr>:$pad_hi, OptionalAttr<I64Attr>:$fill);
+  let assemblyFormat = "$src `->` $dst attr-dict `:` type($src) `->` type($dst)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// DMA_IN or DMA_OUT, from the memory spaces.
+    ::npuc::emit::Engine getEngine();
+  }];
+}
+
+def Emit_MatmulOp : Emit_Op<"matmul"> {
+  let summary = "C (+)= (A - a_zp) x (B - b_zp) on the MATRIX engine";
+  let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$b, Emit_BufferType:$c,
+                   UnitAttr:$accumulate, DefaultValuedAttr<I64Attr, "0">:$a_zp,
+                   DefaultValuedAttr<I64Attr, "0">:$b_zp);
+  let assemblyFormat = "$a `,` $b `->` $c attr-dict `:` type($a) `,` type($b) `->` type($c)";
+  let hasVerifier = 1;
+}
+
+def Emit_VBinOp : Emit_Op<"vbin"> {
+  let summary = "Elementwise binary op on the VECTOR engine";
+  let description = [{
+    `func` is a VBinFunc of the ISA (ADD, SUB, MUL, ...). Operands are 2-D
+    [rows, cols] buffers in lm or acc; `b` may be [1, cols], [rows, 1] or
+    [1, 1], broadcast by address (stride 0), never materialized.
+  }];
+  let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$b, Emit_BufferType:$d,
+                   StrAttr:$func);
+  let assemblyFormat = "$func $a `,` $b `->` $d attr-dict `:` type($a) `,` type($b) `->` type($d)";
+  let hasVerifier = 1;
+}
+
+def Emit_FlagOp : Emit_Op<"flag"> {
+  let summary = "A virtual sync flag; allocation maps it to a physical flag id";
+  let results = (outs Emit_FlagType:$flag);
+  let assemblyFormat = "attr-dict `:` type($flag)";
+  let hasVerifier = 1;
+}
+
+def Emit_SignalOp : Emit_Op<"signal"> {
+  let summary = "SET_FLAG on the flag's source engine, after its earlier work completes";
+  let arguments = (ins Emit_FlagType:$flag);
+  let assemblyFormat = "$flag attr-dict `:` type($flag)";
+}
+
+def Emit_WaitOp : Emit_Op<"wait"> {
+  let summary = "WAIT_FLAG on the flag's destination engine";
+  let arguments = (ins Emit_FlagType:$flag);
+  let assemblyFormat = "$flag attr-dict `:` type($flag)";
+}
+
+def Emit_BarrierOp : Emit_Op<"barrier"> {
+  let summary = "SCALAR stalls until the named engines have drained";
+  let arguments = (ins TypedArrayAttrBase<Emit_EngineAttr, "engines">:$engines);
+  let assemblyFormat = "$engines attr-dict";
+  let hasVerifier = 1;
+}
+
+def Emit_RegScopeOp : Emit_Op<"reg_scope", [NoTerminator, SingleBlock]> {
+  let summary = "Borrows scalar registers (the entry block's arguments) for its body";
+  let description = [{
+    The registers are live exactly inside the body and are returned at its end;
+    a nested scope never receives a register an enclosing scope still holds.
+  }];
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "attr-dict-with-keyword $body";
+  let hasRegionVerifier = 1;
+}
+
+def Emit_LoadImmOp : Emit_Op<"li"> {
+  let summary = "Set a scalar register to a 32-bit value";
+  let arguments = (ins Emit_RegType:$reg, I64Attr:$value);
+  let assemblyFormat = "$reg `,` $value attr-dict";
+  let hasVerifier = 1;
+}
+
+#endif

@@ -1,0 +1,47 @@
+//===- GraphOps.h - The graph dialect's ops ---------------------*- C++ -*-===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPUC_DIALECT_GRAPH_IR_GRAPHOPS_H
+#define NPUC_DIALECT_GRAPH_IR_GRAPHOPS_H
+
+#include "npuc/Dialect/Graph/IR/GraphDialect.h"
+
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace npuc::graph {
+// Shared verifiers (GraphVerifiers.cpp): each checks an op's shapes, element
+// types and attributes, and says what it expected and what it found.
+llvm::LogicalResult verifyBroadcastBinary(mlir::Operation *op);
+llvm::LogicalResult verifySameShapeUnary(mlir::Operation *op);
+llvm::LogicalResult verifyClip(mlir::Operation *op);
+llvm::LogicalResult verifyConv(mlir::Operation *op);
+llvm::LogicalResult verifyGemm(mlir::Operation *op);
+llvm::LogicalResult verifyMatMul(mlir::Operation *op);
+llvm::LogicalResult verifyPool(mlir::Operation *op);
+llvm::LogicalResult verifyGlobalPool(mlir::Operation *op);
+llvm::LogicalResult verifyBatchNorm(mlir::Operation *op);
+llvm::LogicalResult verifyAxisUnary(mlir::Operation *op);
+llvm::LogicalResult verifyReduce(mlir::Operation *op);
+llvm::LogicalResult verifyConstant(mlir::Operation *op);
+llvm::LogicalResult verifyReshape(mlir::Operation *op);
+llvm::LogicalResult verifyTranspose(mlir::Operation *op);
+llvm::LogicalResult verifyConcat(mlir::Operation *op);
+llvm::LogicalResult verifyQuantize(mlir::Operation *op);
+llvm::LogicalResult verifyDequantize(mlir::Operation *op);
+
+/// The element type with quantization stripped (the expressed type).
+mlir::Type expressedElementType(mlir::Type tensorOrElement);
+} // namespace npuc::graph
+
+#define GET_OP_CLASSES
+#include "npuc/Dialect/Graph/IR/GraphOps.h.inc"
+
+#endif

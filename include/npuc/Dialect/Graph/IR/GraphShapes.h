@@ -1,0 +1,47 @@
+//===- GraphShapes.h - Shape functions of graph ops -------------*- C++ -*-===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Pure shape arithmetic, shared by the verifiers and (later) the importer's
+// shape inference. Each returns the result shape, or an error text that says
+// what was expected and what was found.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPUC_DIALECT_GRAPH_IR_GRAPHSHAPES_H
+#define NPUC_DIALECT_GRAPH_IR_GRAPHSHAPES_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+
+namespace npuc::graph::shapes {
+using Shape = llvm::SmallVector<int64_t, 6>;
+
+/// Multidirectional (numpy) broadcasting.
+llvm::Expected<Shape> broadcast(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
+
+struct WindowParams {
+  llvm::ArrayRef<int64_t> kernel, strides, pads, dilations;  // pads: begins then ends
+  bool ceilMode = false;
+};
+/// Spatial output sizes of a sliding window over `spatial` input sizes.
+llvm::Expected<Shape> window(llvm::ArrayRef<int64_t> spatial, const WindowParams &p);
+
+/// numpy matmul of two shapes (1-D operands promoted, batch dims broadcast).
+llvm::Expected<Shape> matmul(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
+
+/// Reduction of `in` over normalized `axes`.
+llvm::Expected<Shape> reduce(llvm::ArrayRef<int64_t> in, llvm::ArrayRef<int64_t> axes,
+                             bool keepdims);
+
+/// Product of the dimensions, or an error when it overflows int64.
+llvm::Expected<int64_t> numElements(llvm::ArrayRef<int64_t> shape);
+
+/// "1x3x224x224" ("scalar" for rank 0).
+std::string str(llvm::ArrayRef<int64_t> shape);
+} // namespace npuc::graph::shapes
+
+#endif

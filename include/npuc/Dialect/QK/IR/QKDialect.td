@@ -1,0 +1,27 @@
+//===- QKDialect.td - The quantized-kernel dialect -------------------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPUC_DIALECT_QK_IR_QKDIALECT_TD
+#define NPUC_DIALECT_QK_IR_QKDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def QK_Dialect : Dialect {
+  let name = "qk";
+  let cppNamespace = "::npuc::qk";
+  let summary = "Integer and float kernels whose attributes state their numerical contract";
+  let description = [{
+    A qk op is a kernel, not an ONNX operator: its operands are plain storage
+    tensors (i8, ui8, i32, f32) and its attributes say exactly how the result is
+    computed: zero points, accumulator type, the requantization multiplier and
+    shifts per channel or per tensor, rounding, clamp bounds and operand layout.
+    Two kernels with equal attributes compute equal bits; nothing about the
+    arithmetic is left to the op's name.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+}
+
+#endif

@@ -1,0 +1,31 @@
+//===- Pipeline.h - The npuc compilation pipeline ---------------*- C++ -*-===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// One pipeline builder, used by the npuc driver and registered in npuc-opt as
+// `npuc-pipeline`, so that a lit test of the pipeline runs the same passes, in
+// the same order, with the same options as the compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPUC_PIPELINE_PIPELINE_H
+#define NPUC_PIPELINE_PIPELINE_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace npuc {
+
+struct PipelineOptions : mlir::PassPipelineOptions<PipelineOptions> {
+  Option<std::string> target{*this, "target", llvm::cl::desc("target to compile for"),
+                             llvm::cl::init("npu-v1")};
+};
+
+/// Appends the passes from the graph dialect onwards. Today the pipeline ends
+/// at the graph level (graph-simplify); lowering to qk, emit and enc lands with
+/// the int8 end-to-end work and extends this function, not a copy of it.
+void buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
+
+} // namespace npuc
+
+#endif

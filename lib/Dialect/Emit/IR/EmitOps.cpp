@@ -1,0 +1,209 @@
+//===- EmitOps.cpp - Verifiers of engine operations -----------------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npuc/Dialect/Emit/IR/EmitOps.h"
+#include "npuc/Base/ISA.h"
+#include "npuc/Base/Target.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallSet.h"
+
+using namespace mlir;
+using namespace npuc;
+using namespace npuc::emit;
+
+namespace {
+BufferType bufferOf(Value v) { return cast<BufferType>(v.getType()); }
+bool isLocalCompute(MemorySpace s) { return s == MemorySpace::LM || s == MemorySpace::ACC; }
+
+/// What a local address field can name: 16 bits of 32-byte granules.
+constexpr int64_t kLocalGranule = 32;
+constexpr int64_t kEncodableLocalBytes = int64_t(1) << 21;
+
+std::string shapeStr(ArrayRef<int64_t> shape) {
+  std::string s;
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? "x" : "") + std::to_string(shape[i]);
+  return s;
+}
+} // namespace
+
+LogicalResult ProgramOp::verify() {
+  const target::TargetInfo *t = target::lookupTarget(getTarget());
+  if (!t)
+    return emitOpError("unknown target '") << getTarget() << "'; valid targets: "
+                                           << target::targetNames();
+  // Capacity (what the target has) is checked here; encodability per alloc.
+  for (AllocOp alloc : getBody().front().getOps<AllocOp>()) {
+    BufferType type = alloc.getBuffer().getType();
+    std::optional<int64_t> offset = alloc.getOffset();
+    int64_t capacity = type.getSpace() == MemorySpace::LM    ? t->params.LMBytes
+                       : type.getSpace() == MemorySpace::ACC ? t->params.ACCBytes
+                                                             : -1;
+    if (offset && capacity >= 0 && *offset + type.getSpanBytes() > capacity)
+      return alloc.emitOpError() << "buffer at offset " << *offset << " spanning "
+                                 << type.getSpanBytes() << " bytes exceeds the "
+                                 << stringifyMemorySpace(type.getSpace()) << " capacity of "
+                                 << t->name << " (" << capacity << " bytes)";
+  }
+  return success();
+}
+
+LogicalResult AllocOp::verify() {
+  std::optional<int64_t> offset = getOffset();
+  if (!offset)
+    return success();
+  BufferType type = getBuffer().getType();
+  if (*offset < 0)
+    return emitOpError() << "offset " << *offset << " is negative";
+  if (type.isGlobal())
+    return success();
+  if (*offset % kLocalGranule != 0)
+    return emitOpError() << stringifyMemorySpace(type.getSpace()) << " offset " << *offset
+                         << " is not a multiple of the " << kLocalGranule << "-byte granule";
+  if (*offset + type.getSpanBytes() > kEncodableLocalBytes)
+    return emitOpError() << "buffer at offset " << *offset << " spanning " << type.getSpanBytes()
+                         << " bytes exceeds the encodable local address range ("
+                         << kEncodableLocalBytes << " bytes)";
+  return success();
+}
+
+Engine DmaOp::getEngine() {
+  return bufferOf(getSrc()).isGlobal() ? Engine::DmaIn : Engine::DmaOut;
+}
+
+LogicalResult DmaOp::verify() {
+  BufferType src = bufferOf(getSrc()), dst = bufferOf(getDst());
+  bool in = src.isGlobal() && !dst.isGlobal();
+  bool out = !src.isGlobal() && dst.isGlobal() && isLocalCompute(src.getSpace());
+  if (!in && !out)
+    return emitOpError() << "cannot move " << stringifyMemorySpace(src.getSpace()) << " -> "
+                         << stringifyMemorySpace(dst.getSpace())
+                         << ": DMA_IN copies GM to lm/acc/lut, DMA_OUT lm/acc to GM";
+  if (src.getElementType() != dst.getElementType())
+    return emitOpError() << "element types differ: " << src.getElementType() << " -> "
+                         << dst.getElementType();
+  size_t rank = src.getShape().size();
+  if (rank > 4 || dst.getShape().size() != rank)
+    return emitOpError() << "needs equal ranks of at most 4, got " << rank << " -> "
+                         << dst.getShape().size();
+  if ((getPadLo() || getPadHi() || getFill()) && !in)
+    return emitOpError("padding is a DMA_IN feature");
+  SmallVector<int64_t> lo(rank, 0), hi(rank, 0);
+  if (getPadLo() || getPadHi()) {
+    if (!getPadLo() || !getPadHi() || getPadLo()->size() != rank || getPadHi()->size() != rank)
+      return emitOpError() << "pad_lo and pad_hi need " << rank << " entries each";
+    lo.assign(getPadLo()->begin(), getPadLo()->end());
+    hi.assign(getPadHi()->begin(), getPadHi()->end());
+  }
+  for (size_t i = 0; i < rank; ++i) {
+    if (lo[i] < 0 || hi[i] < 0 || lo[i] > 255 || hi[i] > 255)
+      return emitOpError() << "pads of dimension " << i << " (" << lo[i] << ", " << hi[i]
+                           << ") are outside [0, 255]";
+    if (dst.getShape()[i] != src.getShape()[i] + lo[i] + hi[i])
+      return emitOpError() << "destination shape " << shapeStr(dst.getShape())
+                           << " is not the source shape " << shapeStr(src.getShape())
+                           << " plus its pads";
+  }
+  return success();
+}
+
+LogicalResult MatmulOp::verify() {
+  BufferType a = bufferOf(getA()), b = bufferOf(getB()), c = bufferOf(getC());
+  if (a.getSpace() != MemorySpace::LM || b.getSpace() != MemorySpace::LM ||
+      c.getSpace() != MemorySpace::ACC)
+    return emitOpError("expects a and b in lm and c in acc");
+  if (a.getShape().size() != 2 || b.getShape().size() != 2 || c.getShape().size() != 2)
+    return emitOpError("expects 2-D a, b and c");
+  int64_t m = a.getShape()[0], k = a.getShape()[1], n = b.getShape()[1];
+  if (b.getShape()[0] != k || c.getShape()[0] != m || c.getShape()[1] != n)
+    return emitOpError() << "shapes " << shapeStr(a.getShape()) << " x "
+                         << shapeStr(b.getShape()) << " -> " << shapeStr(c.getShape())
+                         << " do not form a matrix product";
+  for (int64_t e : {m, n, k})
+    if (e > 4095)
+      return emitOpError() << "extent " << e
+                           << " exceeds the MATRIX extent field (at most 4095): tile it";
+  Type ta = a.getElementType(), tb = b.getElementType(), tc = c.getElementType();
+  bool intMode = ta.isInteger(8) && tb.isInteger(8) && tc.isInteger(32);
+  bool floatMode = ta == tb && (ta.isF16() || ta.isF32()) && tc.isF32();
+  if (!intMode && !floatMode)
+    return emitOpError() << "no MATRIX mode computes " << ta << " x " << tb << " -> " << tc;
+  for (int64_t zp : {getAZp(), getBZp()})
+    if (zp < -128 || zp > 255 || (floatMode && zp != 0))
+      return emitOpError() << "zero point " << zp
+                           << " is outside [-128, 255] (and must be 0 in float modes)";
+  return success();
+}
+
+LogicalResult VBinOp::verify() {
+  static const isa::EnumDesc *funcs = isa::lookupEnum("VBinFunc");
+  if (isa::enumValue(*funcs, getFunc()) < 0)
+    return emitOpError() << "unknown vector function '" << getFunc() << "'";
+  BufferType a = bufferOf(getA()), b = bufferOf(getB()), d = bufferOf(getD());
+  for (BufferType t : {a, b, d})
+    if (!isLocalCompute(t.getSpace()) || t.getShape().size() != 2)
+      return emitOpError("expects 2-D operands in lm or acc");
+  if (a.getShape() != d.getShape())
+    return emitOpError() << "a is " << shapeStr(a.getShape()) << " but d is "
+                         << shapeStr(d.getShape());
+  for (int i = 0; i < 2; ++i)
+    if (b.getShape()[i] != 1 && b.getShape()[i] != d.getShape()[i])
+      return emitOpError() << "b of shape " << shapeStr(b.getShape()) << " does not broadcast to "
+                           << shapeStr(d.getShape());
+  if (a.getElementType() != b.getElementType() || a.getElementType() != d.getElementType())
+    return emitOpError("expects equal element types");
+  return success();
+}
+
+LogicalResult FlagOp::verify() {
+  // A wait that no earlier signal can satisfy deadlocks the waiting engine.
+  Operation *firstSignal = nullptr;
+  for (Operation *user : getFlag().getUsers())
+    if (llvm::isa<SignalOp>(user) && user->getBlock() == getOperation()->getBlock() &&
+        (!firstSignal || user->isBeforeInBlock(firstSignal)))
+      firstSignal = user;
+  for (Operation *user : getFlag().getUsers())
+    if (llvm::isa<WaitOp>(user) && user->getBlock() == getOperation()->getBlock() &&
+        (!firstSignal || user->isBeforeInBlock(firstSignal)))
+      return user->emitOpError("waits on a flag that no earlier emit.signal sets (deadlock)");
+  return success();
+}
+
+LogicalResult BarrierOp::verify() {
+  if (getEngines().empty())
+    return emitOpError("names no engine");
+  llvm::SmallSet<int, 5> seen;
+  for (Attribute a : getEngines()) {
+    Engine e = cast<EngineAttr>(a).getValue();
+    if (e == Engine::Scalar)
+      return emitOpError("cannot wait for the scalar engine itself");
+    if (!seen.insert(int(e)).second)
+      return emitOpError() << "names " << stringifyEngine(e) << " twice";
+  }
+  return success();
+}
+
+LogicalResult RegScopeOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() == 0)
+    return emitOpError("borrows no register");
+  for (BlockArgument arg : body.getArguments())
+    if (!llvm::isa<RegType>(arg.getType()))
+      return emitOpError() << "block argument #" << arg.getArgNumber() << " has type "
+                           << arg.getType() << ", expected !emit.reg";
+  return success();
+}
+
+LogicalResult LoadImmOp::verify() {
+  int64_t v = getValue();
+  if (v < INT32_MIN || v > INT32_MAX)
+    return emitOpError() << "value " << v << " does not fit a 32-bit signed register";
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "npuc/Dialect/Emit/IR/EmitOps.cpp.inc"

@@ -1,0 +1,92 @@
+//===- GraphFolds.cpp - Folders of graph ops ------------------------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Algebraic identities fold only on unquantized values whose type the fold
+// keeps exactly: a quantized x * 1 is a requantization, not a no-op (N10, N11),
+// and a fold never changes a result's shape through broadcasting. Operand
+// direction is kept: x - 0 folds to x, 0 - x does not (L7).
+//
+//===----------------------------------------------------------------------===//
+
+#include "npuc/Dialect/Graph/IR/GraphOps.h"
+
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace npuc::graph;
+
+namespace {
+enum class Splat { Zero, One };
+
+/// True when `v` is an unquantized splat constant equal to `which`.
+bool isSplat(Value v, Splat which) {
+  DenseElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
+    return false;
+  auto tensorType = cast<RankedTensorType>(v.getType());
+  if (isa<quant::QuantizedType>(tensorType.getElementType()))
+    return false;
+  Type element = attr.getElementType();
+  if (isa<FloatType>(element)) {
+    APFloat f = attr.getSplatValue<APFloat>();
+    return which == Splat::Zero ? f.isZero()
+                                : f.compare(APFloat::getOne(f.getSemantics())) == APFloat::cmpEqual;
+  }
+  if (isa<IntegerType>(element)) {
+    APInt i = attr.getSplatValue<APInt>();
+    return which == Splat::Zero ? i.isZero() : i.isOne();
+  }
+  return false;
+}
+
+/// `keep` may replace the op's result only with exactly the same type.
+OpFoldResult foldTo(Value keep, Value result) {
+  if (keep.getType() != result.getType() ||
+      isa<quant::QuantizedType>(cast<RankedTensorType>(keep.getType()).getElementType()))
+    return {};
+  return keep;
+}
+} // namespace
+
+OpFoldResult AddOp::fold(FoldAdaptor) {
+  if (isSplat(getRhs(), Splat::Zero))
+    return foldTo(getLhs(), getResult());
+  if (isSplat(getLhs(), Splat::Zero))
+    return foldTo(getRhs(), getResult());
+  return {};
+}
+
+OpFoldResult SubOp::fold(FoldAdaptor) {
+  if (isSplat(getRhs(), Splat::Zero))
+    return foldTo(getLhs(), getResult());
+  return {};
+}
+
+OpFoldResult MulOp::fold(FoldAdaptor) {
+  if (isSplat(getRhs(), Splat::One))
+    return foldTo(getLhs(), getResult());
+  if (isSplat(getLhs(), Splat::One))
+    return foldTo(getRhs(), getResult());
+  return {};
+}
+
+OpFoldResult DivOp::fold(FoldAdaptor) {
+  if (isSplat(getRhs(), Splat::One))
+    return foldTo(getLhs(), getResult());
+  return {};
+}
+
+OpFoldResult IdentityOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getResult().getType())
+    return getInput();
+  return {};
+}
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) {
+  // A quantized constant's value is in its storage type: it does not fold to
+  // an attribute of the result type, so it stays an op.
+  if (isa<quant::QuantizedType>(getType().getElementType()))
+    return {};
+  return getValue();
+}

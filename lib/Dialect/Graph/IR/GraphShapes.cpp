@@ -1,0 +1,132 @@
+//===- GraphShapes.cpp - Shape functions of graph ops ---------------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npuc/Dialect/Graph/IR/GraphShapes.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace llvm;
+using namespace npuc::graph;
+using namespace npuc::graph::shapes;
+
+static Error err(const Twine &msg) { return createStringError(inconvertibleErrorCode(), msg); }
+
+std::string shapes::str(ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return "scalar";
+  std::string s;
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? "x" : "") + std::to_string(shape[i]);
+  return s;
+}
+
+Expected<Shape> shapes::broadcast(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  size_t rank = std::max(a.size(), b.size());
+  Shape out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1)
+      return err("shapes " + str(a) + " and " + str(b) + " do not broadcast: dimension " +
+                 Twine(i) + " of the result is " + Twine(da) + " vs " + Twine(db));
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+Expected<Shape> shapes::window(ArrayRef<int64_t> spatial, const WindowParams &p) {
+  size_t n = spatial.size();
+  auto sizeIs = [&](ArrayRef<int64_t> v, size_t want, StringRef what) -> Error {
+    if (v.size() != want)
+      return err(what + " has " + Twine(v.size()) + " entries, expected " + Twine(want));
+    return Error::success();
+  };
+  if (Error e = sizeIs(p.kernel, n, "kernel"))
+    return std::move(e);
+  if (Error e = sizeIs(p.strides, n, "strides"))
+    return std::move(e);
+  if (Error e = sizeIs(p.dilations, n, "dilations"))
+    return std::move(e);
+  if (Error e = sizeIs(p.pads, 2 * n, "pads (begins then ends)"))
+    return std::move(e);
+  Shape out(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (p.kernel[i] < 1 || p.strides[i] < 1 || p.dilations[i] < 1)
+      return err("spatial axis " + Twine(i) + ": kernel, stride and dilation must be >= 1, got " +
+                 Twine(p.kernel[i]) + ", " + Twine(p.strides[i]) + ", " + Twine(p.dilations[i]));
+    if (p.pads[i] < 0 || p.pads[n + i] < 0)
+      return err("spatial axis " + Twine(i) + ": pads must be >= 0, got " + Twine(p.pads[i]) +
+                 " and " + Twine(p.pads[n + i]));
+    int64_t padded = spatial[i] + p.pads[i] + p.pads[n + i];
+    int64_t extent = p.dilations[i] * (p.kernel[i] - 1) + 1;
+    if (padded < extent)
+      return err("spatial axis " + Twine(i) + ": window extent " + Twine(extent) +
+                 " exceeds the padded input size " + Twine(padded));
+    int64_t span = padded - extent;
+    int64_t o = (p.ceilMode ? divideCeil(span, p.strides[i]) : span / p.strides[i]) + 1;
+    // With ceil_mode, a last window that starts inside the end padding is dropped.
+    if (p.ceilMode && (o - 1) * p.strides[i] >= spatial[i] + p.pads[i])
+      --o;
+    out[i] = o;
+  }
+  return out;
+}
+
+Expected<Shape> shapes::matmul(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  if (a.empty() || b.empty())
+    return err("matmul operands must have rank >= 1");
+  Shape as(a), bs(b);
+  bool promoteA = as.size() == 1, promoteB = bs.size() == 1;
+  if (promoteA)
+    as.insert(as.begin(), 1);
+  if (promoteB)
+    bs.push_back(1);
+  int64_t k1 = as.back(), k2 = bs[bs.size() - 2];
+  if (k1 != k2)
+    return err("contraction dimensions differ: " + str(a) + " x " + str(b) + " (" + Twine(k1) +
+               " vs " + Twine(k2) + ")");
+  Expected<Shape> batch = broadcast(ArrayRef<int64_t>(as).drop_back(2),
+                                    ArrayRef<int64_t>(bs).drop_back(2));
+  if (!batch)
+    return batch.takeError();
+  Shape out = *batch;
+  if (!promoteA)
+    out.push_back(as[as.size() - 2]);
+  if (!promoteB)
+    out.push_back(bs.back());
+  return out;
+}
+
+Expected<Shape> shapes::reduce(ArrayRef<int64_t> in, ArrayRef<int64_t> axes, bool keepdims) {
+  if (axes.empty())
+    return err("reduction axes are empty (normal form lists them explicitly)");
+  for (size_t i = 0; i < axes.size(); ++i) {
+    if (axes[i] < 0 || axes[i] >= int64_t(in.size()))
+      return err("axis " + Twine(axes[i]) + " is outside [0, " + Twine(in.size()) + ")");
+    if (i && axes[i] <= axes[i - 1])
+      return err("axes must be strictly increasing");
+  }
+  Shape out;
+  for (int64_t d = 0; d < int64_t(in.size()); ++d) {
+    if (!llvm::is_contained(axes, d))
+      out.push_back(in[d]);
+    else if (keepdims)
+      out.push_back(1);
+  }
+  return out;
+}
+
+Expected<int64_t> shapes::numElements(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0)
+      return err("dimension " + Twine(d) + " is negative");
+    if (MulOverflow(n, d, n))
+      return err("element count of " + str(shape) + " overflows 64 bits");
+  }
+  return n;
+}

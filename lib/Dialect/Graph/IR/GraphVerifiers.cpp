@@ -1,0 +1,368 @@
+//===- GraphVerifiers.cpp - Verifiers of graph ops ------------------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Every message states what was expected and what was found.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npuc/Dialect/Graph/IR/GraphOps.h"
+#include "npuc/Dialect/Graph/IR/GraphShapes.h"
+
+#include "mlir/IR/Diagnostics.h"
+
+using namespace mlir;
+using namespace npuc;
+using namespace npuc::graph;
+namespace sh = npuc::graph::shapes;
+
+Type graph::expressedElementType(Type t) {
+  if (auto shaped = dyn_cast<ShapedType>(t))
+    t = shaped.getElementType();
+  if (auto q = dyn_cast<quant::QuantizedType>(t))
+    return q.getExpressedType();
+  return t;
+}
+
+namespace {
+ArrayRef<int64_t> shapeOf(Value v) { return cast<RankedTensorType>(v.getType()).getShape(); }
+Type elementOf(Value v) { return cast<RankedTensorType>(v.getType()).getElementType(); }
+
+DenseI64ArrayAttr i64s(Operation *op, StringRef name) {
+  return op->getAttrOfType<DenseI64ArrayAttr>(name);
+}
+
+bool flag(Operation *op, StringRef name) {
+  auto attr = op->getAttrOfType<BoolAttr>(name);
+  return attr && attr.getValue();
+}
+
+/// A per-axis quantized tensor needs a valid axis and one scale per slice.
+LogicalResult verifyQuantizedValue(Operation *op, Value v, StringRef what) {
+  auto type = cast<RankedTensorType>(v.getType());
+  auto perAxis = dyn_cast<quant::UniformQuantizedPerAxisType>(type.getElementType());
+  if (!perAxis)
+    return success();
+  int64_t axis = perAxis.getQuantizedDimension();
+  if (axis >= type.getRank())
+    return op->emitOpError() << what << " is quantized along axis " << axis
+                             << ", but has rank " << type.getRank();
+  if (int64_t(perAxis.getScales().size()) != type.getDimSize(axis))
+    return op->emitOpError() << what << " has " << perAxis.getScales().size()
+                             << " quantization scales along axis " << axis
+                             << ", expected one per slice (" << type.getDimSize(axis) << ")";
+  return success();
+}
+
+/// Checks the quantization of every operand and result.
+LogicalResult verifyQuantizedValues(Operation *op) {
+  for (auto [i, v] : llvm::enumerate(op->getOperands()))
+    if (failed(verifyQuantizedValue(op, v, "operand #" + std::to_string(i))))
+      return failure();
+  for (auto [i, v] : llvm::enumerate(op->getResults()))
+    if (failed(verifyQuantizedValue(op, v, "result #" + std::to_string(i))))
+      return failure();
+  return success();
+}
+
+/// All named values must have the same expressed element type.
+LogicalResult verifySameExpressed(Operation *op, ArrayRef<std::pair<Value, StringRef>> values) {
+  Type first = expressedElementType(values.front().first.getType());
+  for (auto [v, name] : values.drop_front())
+    if (expressedElementType(v.getType()) != first)
+      return op->emitOpError() << name << " has element type " << elementOf(v)
+                               << ", which does not express " << first << " like "
+                               << values.front().second << " (" << elementOf(values.front().first)
+                               << ")";
+  return success();
+}
+
+LogicalResult expectShape(Operation *op, Value v, ArrayRef<int64_t> want, StringRef what) {
+  if (shapeOf(v) == want)
+    return success();
+  return op->emitOpError() << what << " shape " << sh::str(shapeOf(v)) << " does not match the "
+                           << "expected " << sh::str(want);
+}
+
+LogicalResult fromExpected(Operation *op, llvm::Expected<sh::Shape> shape, sh::Shape &out) {
+  if (!shape)
+    return op->emitOpError(llvm::toString(shape.takeError()));
+  out = std::move(*shape);
+  return success();
+}
+
+LogicalResult expectRank(Operation *op, Value v, int64_t minRank, StringRef what) {
+  int64_t rank = shapeOf(v).size();
+  if (rank >= minRank)
+    return success();
+  return op->emitOpError() << what << " has rank " << rank << ", expected at least " << minRank;
+}
+} // namespace
+
+LogicalResult graph::verifyBroadcastBinary(Operation *op) {
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1), res = op->getResult(0);
+  sh::Shape want;
+  if (failed(verifyQuantizedValues(op)) ||
+      failed(fromExpected(op, sh::broadcast(shapeOf(lhs), shapeOf(rhs)), want)) ||
+      failed(expectShape(op, res, want, "result")))
+    return failure();
+  return verifySameExpressed(op, {{lhs, "lhs"}, {rhs, "rhs"}, {res, "result"}});
+}
+
+LogicalResult graph::verifySameShapeUnary(Operation *op) {
+  Value in = op->getOperand(0), res = op->getResult(0);
+  if (failed(verifyQuantizedValues(op)) || failed(expectShape(op, res, shapeOf(in), "result")))
+    return failure();
+  return verifySameExpressed(op, {{in, "input"}, {res, "result"}});
+}
+
+LogicalResult graph::verifyClip(Operation *op) {
+  if (failed(verifySameShapeUnary(op)))
+    return failure();
+  auto lo = op->getAttrOfType<FloatAttr>("min"), hi = op->getAttrOfType<FloatAttr>("max");
+  if (lo && hi && lo.getValueAsDouble() > hi.getValueAsDouble())
+    return op->emitOpError() << "min " << lo.getValueAsDouble() << " exceeds max "
+                             << hi.getValueAsDouble();
+  return success();
+}
+
+LogicalResult graph::verifyConv(Operation *op) {
+  Value x = op->getOperand(0), w = op->getOperand(1), res = op->getResult(0);
+  Value bias = op->getNumOperands() > 2 ? op->getOperand(2) : Value();
+  if (failed(verifyQuantizedValues(op)) || failed(expectRank(op, x, 3, "input")))
+    return failure();
+  ArrayRef<int64_t> xs = shapeOf(x), ws = shapeOf(w);
+  if (ws.size() != xs.size())
+    return op->emitOpError() << "weight has rank " << ws.size() << ", expected " << xs.size()
+                             << " like the input";
+  int64_t group = op->getAttrOfType<IntegerAttr>("group").getInt();
+  if (group < 1)
+    return op->emitOpError() << "group must be >= 1, got " << group;
+  if (ws[1] * group != xs[1])
+    return op->emitOpError() << "input has " << xs[1] << " channels, but the weight expects "
+                             << ws[1] << " per group x " << group << " groups = " << ws[1] * group;
+  if (ws[0] % group != 0)
+    return op->emitOpError() << "weight has " << ws[0]
+                             << " output channels, not divisible by group " << group;
+  if (auto perAxis = dyn_cast<quant::UniformQuantizedPerAxisType>(elementOf(w));
+      perAxis && perAxis.getQuantizedDimension() != 0)
+    return op->emitOpError() << "weight is quantized along axis "
+                             << perAxis.getQuantizedDimension()
+                             << ", expected axis 0 (output channels)";
+  if (bias && shapeOf(bias) != ArrayRef<int64_t>{ws[0]})
+    return op->emitOpError() << "bias shape " << sh::str(shapeOf(bias)) << " does not match the "
+                             << "expected " << ws[0];
+  sh::Shape spatial;
+  sh::WindowParams p{ws.drop_front(2), i64s(op, "strides").asArrayRef(),
+                     i64s(op, "pads").asArrayRef(), i64s(op, "dilations").asArrayRef(), false};
+  if (failed(fromExpected(op, sh::window(xs.drop_front(2), p), spatial)))
+    return failure();
+  sh::Shape want{xs[0], ws[0]};
+  want.append(spatial);
+  if (failed(expectShape(op, res, want, "result")))
+    return failure();
+  return verifySameExpressed(op, {{x, "input"}, {w, "weight"}, {res, "result"}});
+}
+
+LogicalResult graph::verifyGemm(Operation *op) {
+  Value a = op->getOperand(0), b = op->getOperand(1), res = op->getResult(0);
+  Value c = op->getNumOperands() > 2 ? op->getOperand(2) : Value();
+  if (failed(verifyQuantizedValues(op)))
+    return failure();
+  if (shapeOf(a).size() != 2 || shapeOf(b).size() != 2)
+    return op->emitOpError() << "operands must have rank 2, got " << shapeOf(a).size() << " and "
+                             << shapeOf(b).size();
+  bool ta = flag(op, "trans_a"), tb = flag(op, "trans_b");
+  int64_t m = shapeOf(a)[ta ? 1 : 0], k1 = shapeOf(a)[ta ? 0 : 1];
+  int64_t k2 = shapeOf(b)[tb ? 1 : 0], n = shapeOf(b)[tb ? 0 : 1];
+  if (k1 != k2)
+    return op->emitOpError() << "contraction dimensions differ: op(a) is " << m << "x" << k1
+                             << ", op(b) is " << k2 << "x" << n;
+  sh::Shape want{m, n}, withC;
+  if (c && (failed(fromExpected(op, sh::broadcast(shapeOf(c), want), withC)) ||
+            ArrayRef<int64_t>(withC) != ArrayRef<int64_t>(want)))
+    return op->emitOpError() << "c of shape " << sh::str(shapeOf(c))
+                             << " does not broadcast to " << sh::str(want);
+  if (failed(expectShape(op, res, want, "result")))
+    return failure();
+  return verifySameExpressed(op, {{a, "a"}, {b, "b"}, {res, "result"}});
+}
+
+LogicalResult graph::verifyMatMul(Operation *op) {
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1), res = op->getResult(0);
+  sh::Shape want;
+  if (failed(verifyQuantizedValues(op)) ||
+      failed(fromExpected(op, sh::matmul(shapeOf(lhs), shapeOf(rhs)), want)) ||
+      failed(expectShape(op, res, want, "result")))
+    return failure();
+  return verifySameExpressed(op, {{lhs, "lhs"}, {rhs, "rhs"}, {res, "result"}});
+}
+
+LogicalResult graph::verifyPool(Operation *op) {
+  Value x = op->getOperand(0), res = op->getResult(0);
+  if (failed(verifyQuantizedValues(op)) || failed(expectRank(op, x, 3, "input")))
+    return failure();
+  ArrayRef<int64_t> xs = shapeOf(x);
+  sh::WindowParams p{i64s(op, "kernel_shape").asArrayRef(), i64s(op, "strides").asArrayRef(),
+                     i64s(op, "pads").asArrayRef(), i64s(op, "dilations").asArrayRef(),
+                     flag(op, "ceil_mode")};
+  sh::Shape spatial;
+  if (failed(fromExpected(op, sh::window(xs.drop_front(2), p), spatial)))
+    return failure();
+  sh::Shape want{xs[0], xs[1]};
+  want.append(spatial);
+  if (failed(expectShape(op, res, want, "result")))
+    return failure();
+  return verifySameExpressed(op, {{x, "input"}, {res, "result"}});
+}
+
+LogicalResult graph::verifyGlobalPool(Operation *op) {
+  Value x = op->getOperand(0), res = op->getResult(0);
+  if (failed(verifyQuantizedValues(op)) || failed(expectRank(op, x, 3, "input")))
+    return failure();
+  sh::Shape want(shapeOf(x));
+  std::fill(want.begin() + 2, want.end(), 1);
+  if (failed(expectShape(op, res, want, "result")))
+    return failure();
+  return verifySameExpressed(op, {{x, "input"}, {res, "result"}});
+}
+
+LogicalResult graph::verifyBatchNorm(Operation *op) {
+  Value x = op->getOperand(0), res = op->getResult(0);
+  if (failed(verifyQuantizedValues(op)) || failed(expectRank(op, x, 2, "input")))
+    return failure();
+  int64_t channels = shapeOf(x)[1];
+  static const char *const names[] = {"scale", "bias", "mean", "var"};
+  for (unsigned i = 1; i < 5; ++i)
+    if (failed(expectShape(op, op->getOperand(i), {channels}, names[i - 1])))
+      return failure();
+  double eps = op->getAttrOfType<FloatAttr>("epsilon").getValueAsDouble();
+  if (!(eps >= 0) || std::isinf(eps))
+    return op->emitOpError() << "epsilon must be finite and >= 0, got " << eps;
+  if (failed(expectShape(op, res, shapeOf(x), "result")))
+    return failure();
+  return verifySameExpressed(op, {{x, "input"}, {res, "result"}});
+}
+
+LogicalResult graph::verifyAxisUnary(Operation *op) {
+  if (failed(verifySameShapeUnary(op)))
+    return failure();
+  int64_t axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
+  int64_t rank = shapeOf(op->getOperand(0)).size();
+  if (axis < 0 || axis >= rank)
+    return op->emitOpError() << "axis " << axis << " is outside [0, " << rank
+                             << ") (normal form has non-negative axes)";
+  return success();
+}
+
+LogicalResult graph::verifyReduce(Operation *op) {
+  Value in = op->getOperand(0), res = op->getResult(0);
+  sh::Shape want;
+  if (failed(verifyQuantizedValues(op)) ||
+      failed(fromExpected(op, sh::reduce(shapeOf(in), i64s(op, "axes").asArrayRef(),
+                                         flag(op, "keepdims")),
+                          want)) ||
+      failed(expectShape(op, res, want, "result")))
+    return failure();
+  return verifySameExpressed(op, {{in, "input"}, {res, "result"}});
+}
+
+LogicalResult graph::verifyConstant(Operation *op) {
+  if (failed(verifyQuantizedValues(op)))
+    return failure();
+  auto value = op->getAttrOfType<ElementsAttr>("value");
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  auto valueType = cast<ShapedType>(value.getType());
+  if (valueType.getShape() != type.getShape())
+    return op->emitOpError() << "value shape " << sh::str(valueType.getShape())
+                             << " does not match the result shape " << sh::str(type.getShape());
+  Type want = type.getElementType();
+  if (auto q = dyn_cast<quant::QuantizedType>(want))
+    want = q.getStorageType();
+  if (valueType.getElementType() != want)
+    return op->emitOpError() << "value element type " << valueType.getElementType()
+                             << " does not match " << want
+                             << " (a quantized constant stores its storage type)";
+  return success();
+}
+
+LogicalResult graph::verifyReshape(Operation *op) {
+  Value in = op->getOperand(0), res = op->getResult(0);
+  if (failed(verifyQuantizedValues(op)))
+    return failure();
+  auto a = sh::numElements(shapeOf(in)), b = sh::numElements(shapeOf(res));
+  if (!a || !b) {
+    llvm::consumeError(a.takeError());
+    llvm::consumeError(b.takeError());
+    return op->emitOpError("element count overflows 64 bits");
+  }
+  if (*a != *b)
+    return op->emitOpError() << "input " << sh::str(shapeOf(in)) << " has " << *a
+                             << " elements, result " << sh::str(shapeOf(res)) << " has " << *b;
+  if (elementOf(in) != elementOf(res))
+    return op->emitOpError() << "changes the element type from " << elementOf(in) << " to "
+                             << elementOf(res) << " (a reshape moves no values)";
+  return success();
+}
+
+LogicalResult graph::verifyTranspose(Operation *op) {
+  Value in = op->getOperand(0), res = op->getResult(0);
+  if (failed(verifyQuantizedValues(op)))
+    return failure();
+  ArrayRef<int64_t> perm = i64s(op, "perm").asArrayRef(), xs = shapeOf(in);
+  if (perm.size() != xs.size())
+    return op->emitOpError() << "perm has " << perm.size() << " entries, expected the rank "
+                             << xs.size();
+  llvm::SmallVector<bool> seen(xs.size(), false);
+  sh::Shape want;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= int64_t(xs.size()) || seen[p])
+      return op->emitOpError() << "perm is not a permutation of [0, " << xs.size() << ")";
+    seen[p] = true;
+    want.push_back(xs[p]);
+  }
+  if (failed(expectShape(op, res, want, "result")))
+    return failure();
+  if (elementOf(in) != elementOf(res))
+    return op->emitOpError() << "changes the element type from " << elementOf(in) << " to "
+                             << elementOf(res) << " (a transpose moves values unchanged)";
+  return success();
+}
+
+LogicalResult graph::verifyConcat(Operation *op) {
+  if (op->getNumOperands() == 0)
+    return op->emitOpError("needs at least one input");
+  if (failed(verifyQuantizedValues(op)))
+    return failure();
+  int64_t axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
+  sh::Shape want(shapeOf(op->getOperand(0)));
+  if (axis < 0 || axis >= int64_t(want.size()))
+    return op->emitOpError() << "axis " << axis << " is outside [0, " << want.size() << ")";
+  want[axis] = 0;
+  llvm::SmallVector<std::pair<Value, StringRef>> values;
+  std::vector<std::string> names;
+  names.reserve(op->getNumOperands());
+  for (auto [i, v] : llvm::enumerate(op->getOperands())) {
+    ArrayRef<int64_t> s = shapeOf(v);
+    for (size_t d = 0; d < s.size() || d < want.size(); ++d)
+      if (s.size() != want.size() || (int64_t(d) != axis && s[d] != want[d]))
+        return op->emitOpError() << "input #" << i << " has shape " << sh::str(s)
+                                 << ", which differs from input #0 outside axis " << axis;
+    want[axis] += s[axis];
+    names.push_back("input #" + std::to_string(i));
+    values.push_back({v, names.back()});
+  }
+  if (failed(expectShape(op, op->getResult(0), want, "result")))
+    return failure();
+  values.push_back({op->getResult(0), "result"});
+  return verifySameExpressed(op, values);
+}
+
+LogicalResult graph::verifyQuantize(Operation *op) {
+  Value in = op->getOperand(0), res = op->getResult(0);
+  if (failed(verifyQuantizedValues(op)) || failed(expectShape(op, res, shapeOf(in), "result")))
+    return failure();
+  return verifySameExpressed(op, {{in, "input"}, {res, "result"}});
+}
+
+LogicalResult graph::verifyDequantize(Operation *op) { return verifyQuantize(op); }

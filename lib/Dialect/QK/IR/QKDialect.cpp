@@ -1,0 +1,113 @@
+//===- QKDialect.cpp - The quantized-kernel dialect -----------------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npuc/Dialect/QK/IR/QKDialect.h"
+#include "npuc/Dialect/QK/IR/QKOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace npuc::qk;
+
+#include "npuc/Dialect/QK/IR/QKDialect.cpp.inc"
+#include "npuc/Dialect/QK/IR/QKEnums.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "npuc/Dialect/QK/IR/QKAttributes.cpp.inc"
+
+void QKDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "npuc/Dialect/QK/IR/QKAttributes.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "npuc/Dialect/QK/IR/QKOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// RequantAttr
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseIntList(AsmParser &parser, StringRef key, SmallVectorImpl<int64_t> &out) {
+  if (parser.parseKeyword(key) || parser.parseEqual())
+    return failure();
+  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() -> ParseResult {
+    return parser.parseInteger(out.emplace_back());
+  });
+}
+
+static ParseResult parseIntField(AsmParser &parser, StringRef key, int64_t &out) {
+  return failure(parser.parseKeyword(key) || parser.parseEqual() || parser.parseInteger(out));
+}
+
+Attribute RequantAttr::parse(AsmParser &parser, Type) {
+  SmallVector<int64_t> multiplier, lshift, rshift, clamp;
+  int64_t zp = 0, axis = -1;
+  StringRef roundingName;
+  if (parser.parseLess() || parseIntList(parser, "multiplier", multiplier) ||
+      parser.parseComma() || parseIntList(parser, "lshift", lshift) || parser.parseComma() ||
+      parseIntList(parser, "rshift", rshift) || parser.parseComma() ||
+      parseIntField(parser, "zp", zp) || parser.parseComma() ||
+      parseIntList(parser, "clamp", clamp) || parser.parseComma() ||
+      parseIntField(parser, "axis", axis) || parser.parseComma() ||
+      parser.parseKeyword("rounding") || parser.parseEqual() ||
+      parser.parseKeyword(&roundingName) || parser.parseGreater())
+    return {};
+  std::optional<Rounding> rounding = symbolizeRounding(roundingName);
+  if (!rounding) {
+    parser.emitError(parser.getCurrentLocation(), "unknown rounding '")
+        << roundingName << "' (expected half_away_from_zero or half_to_even)";
+    return {};
+  }
+  if (clamp.size() != 2) {
+    parser.emitError(parser.getCurrentLocation(), "clamp needs [min, max], got ")
+        << clamp.size() << " values";
+    return {};
+  }
+  return getChecked([&] { return parser.emitError(parser.getNameLoc()); },
+                    parser.getContext(), multiplier, lshift, rshift, zp, clamp[0], clamp[1],
+                    axis, *rounding);
+}
+
+void RequantAttr::print(AsmPrinter &p) const {
+  p << "<multiplier = [" << getMultiplier() << "], lshift = [" << getLshift()
+    << "], rshift = [" << getRshift() << "], zp = " << getZp() << ", clamp = [" << getClampMin()
+    << ", " << getClampMax() << "], axis = " << getAxis()
+    << ", rounding = " << stringifyRounding(getRounding()) << ">";
+}
+
+LogicalResult RequantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  ArrayRef<int64_t> multiplier, ArrayRef<int64_t> lshift,
+                                  ArrayRef<int64_t> rshift, int64_t zp, int64_t clampMin,
+                                  int64_t clampMax, int64_t axis, Rounding) {
+  if (multiplier.empty())
+    return emitError() << "requant needs at least one multiplier";
+  if (lshift.size() != multiplier.size() || rshift.size() != multiplier.size())
+    return emitError() << "requant has " << multiplier.size() << " multipliers, "
+                       << lshift.size() << " left shifts and " << rshift.size()
+                       << " right shifts; expected equal counts";
+  if (axis < -1)
+    return emitError() << "requant axis " << axis << " must be -1 (per tensor) or >= 0";
+  if (axis == -1 && multiplier.size() != 1)
+    return emitError() << "per-tensor requant (axis = -1) has " << multiplier.size()
+                       << " multipliers, expected 1";
+  for (size_t i = 0; i < multiplier.size(); ++i) {
+    if (multiplier[i] < 0 || multiplier[i] > 2147483647)
+      return emitError() << "multiplier[" << i << "] = " << multiplier[i]
+                         << " is outside the Q31 range [0, 2147483647]";
+    if (lshift[i] < 0 || lshift[i] > 31)
+      return emitError() << "lshift[" << i << "] = " << lshift[i] << " is outside [0, 31]";
+    if (rshift[i] < 0 || rshift[i] > 31)
+      return emitError() << "rshift[" << i << "] = " << rshift[i] << " is outside [0, 31]";
+  }
+  if (clampMin > clampMax)
+    return emitError() << "clamp [" << clampMin << ", " << clampMax << "] is empty";
+  (void)zp;
+  return success();
+}

@@ -1,0 +1,157 @@
+//===- QKOps.cpp - Verifiers of quantized kernels -------------------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npuc/Dialect/QK/IR/QKOps.h"
+#include "npuc/Dialect/Graph/IR/GraphShapes.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace npuc;
+using namespace npuc::qk;
+namespace sh = npuc::graph::shapes;
+
+namespace {
+/// [min, max] of an integer storage type.
+std::pair<int64_t, int64_t> storageRange(Type t) {
+  auto i = cast<IntegerType>(t);
+  if (i.isUnsigned())
+    return {0, (int64_t(1) << i.getWidth()) - 1};
+  return {-(int64_t(1) << (i.getWidth() - 1)), (int64_t(1) << (i.getWidth() - 1)) - 1};
+}
+
+Type elementOf(Value v) { return cast<RankedTensorType>(v.getType()).getElementType(); }
+ArrayRef<int64_t> shapeOf(Value v) { return cast<RankedTensorType>(v.getType()).getShape(); }
+
+LogicalResult checkInRange(Operation *op, StringRef what, int64_t v, Type storage) {
+  auto [lo, hi] = storageRange(storage);
+  if (v >= lo && v <= hi)
+    return success();
+  return op->emitOpError() << what << " " << v << " is outside the range [" << lo << ", " << hi
+                           << "] of " << storage;
+}
+
+/// The requantization must produce the result's storage type and have one
+/// entry per index of `channelAxis` (size `channels`) when per channel.
+LogicalResult verifyRequant(Operation *op, RequantAttr rq, Value result, int64_t channelAxis,
+                            int64_t channels) {
+  if (rq.isPerChannel() &&
+      (rq.getAxis() != channelAxis || int64_t(rq.getNumChannels()) != channels))
+    return op->emitOpError() << "per-channel requant has " << rq.getNumChannels()
+                             << " entries along axis " << rq.getAxis() << ", expected "
+                             << channels << " along axis " << channelAxis;
+  Type storage = elementOf(result);
+  if (failed(checkInRange(op, "requant zero point", rq.getZp(), storage)) ||
+      failed(checkInRange(op, "clamp min", rq.getClampMin(), storage)) ||
+      failed(checkInRange(op, "clamp max", rq.getClampMax(), storage)))
+    return failure();
+  return success();
+}
+
+LogicalResult verifyZeroPoints(Operation *op, StringRef what, ArrayRef<int64_t> zps,
+                               int64_t channels, Type storage) {
+  if (zps.size() != 1 && int64_t(zps.size()) != channels)
+    return op->emitOpError() << what << " has " << zps.size() << " entries, expected 1 or "
+                             << channels;
+  for (int64_t zp : zps)
+    if (failed(checkInRange(op, what, zp, storage)))
+      return failure();
+  return success();
+}
+
+LogicalResult verifyAccumulator(Operation *op, Type acc) {
+  if (acc.isSignlessInteger(32))
+    return success();
+  return op->emitOpError() << "accumulator type " << acc
+                           << " is not supported for integer kernels (expected i32)";
+}
+
+LogicalResult verifyBias(Operation *op, Value bias, int64_t channels) {
+  if (bias && shapeOf(bias) != ArrayRef<int64_t>{channels})
+    return op->emitOpError() << "bias shape " << sh::str(shapeOf(bias)) << " does not match "
+                             << "the expected " << channels;
+  return success();
+}
+} // namespace
+
+LogicalResult Conv2DOp::verify() {
+  ArrayRef<int64_t> in = shapeOf(getInput()), w = shapeOf(getWeight());
+  if (in.size() != 4 || w.size() != 4)
+    return emitOpError() << "input and weight must have rank 4, got " << in.size() << " and "
+                         << w.size();
+  bool nhwc = getLayout() == Layout::NHWC;
+  int64_t channels = nhwc ? in[3] : in[1];
+  SmallVector<int64_t> spatial = nhwc ? SmallVector<int64_t>{in[1], in[2]}
+                                      : SmallVector<int64_t>{in[2], in[3]};
+  int64_t groups = getGroups();
+  if (groups < 1 || w[1] * groups != channels || w[0] % groups != 0)
+    return emitOpError() << "input has " << channels << " channels and weight " << sh::str(w)
+                         << ", which does not fit " << groups << " groups";
+  sh::WindowParams p{w.drop_front(2), getStrides(), getPads(), getDilations(), false};
+  auto out = sh::window(spatial, p);
+  if (!out)
+    return emitOpError(llvm::toString(out.takeError()));
+  SmallVector<int64_t> want = nhwc ? SmallVector<int64_t>{in[0], (*out)[0], (*out)[1], w[0]}
+                                   : SmallVector<int64_t>{in[0], w[0], (*out)[0], (*out)[1]};
+  if (shapeOf(getResult()) != ArrayRef<int64_t>(want))
+    return emitOpError() << "result shape " << sh::str(shapeOf(getResult()))
+                         << " does not match the expected " << sh::str(want);
+  if (failed(verifyBias(*this, getBias(), w[0])) ||
+      failed(checkInRange(*this, "input zero point", getInputZp(), elementOf(getInput()))) ||
+      failed(verifyZeroPoints(*this, "weight zero point", getWeightZp(), w[0],
+                              elementOf(getWeight()))) ||
+      failed(verifyAccumulator(*this, getAccType())))
+    return failure();
+  return verifyRequant(*this, getRequant(), getResult(), nhwc ? 3 : 1, w[0]);
+}
+
+LogicalResult MatMulOp::verify() {
+  ArrayRef<int64_t> a = shapeOf(getLhs()), b = shapeOf(getRhs());
+  if (a.size() != 2 || b.size() != 2)
+    return emitOpError() << "operands must have rank 2, got " << a.size() << " and " << b.size();
+  if (a[1] != b[0])
+    return emitOpError() << "contraction dimensions differ: " << sh::str(a) << " x "
+                         << sh::str(b);
+  SmallVector<int64_t> want{a[0], b[1]};
+  if (shapeOf(getResult()) != ArrayRef<int64_t>(want))
+    return emitOpError() << "result shape " << sh::str(shapeOf(getResult()))
+                         << " does not match the expected " << sh::str(want);
+  if (failed(verifyBias(*this, getBias(), b[1])) ||
+      failed(checkInRange(*this, "lhs zero point", getLhsZp(), elementOf(getLhs()))) ||
+      failed(verifyZeroPoints(*this, "rhs zero point", getRhsZp(), b[1], elementOf(getRhs()))) ||
+      failed(verifyAccumulator(*this, getAccType())))
+    return failure();
+  return verifyRequant(*this, getRequant(), getResult(), 1, b[1]);
+}
+
+LogicalResult RequantizeOp::verify() {
+  if (shapeOf(getInput()) != shapeOf(getResult()))
+    return emitOpError() << "result shape " << sh::str(shapeOf(getResult()))
+                         << " differs from the input shape " << sh::str(shapeOf(getInput()));
+  RequantAttr rq = getRequant();
+  int64_t axis = rq.getAxis();
+  int64_t rank = shapeOf(getInput()).size();
+  if (axis >= rank)
+    return emitOpError() << "requant axis " << axis << " is outside the rank " << rank;
+  return verifyRequant(*this, rq, getResult(), axis, axis >= 0 ? shapeOf(getInput())[axis] : 1);
+}
+
+LogicalResult LutOp::verify() {
+  if (shapeOf(getInput()) != shapeOf(getResult()))
+    return emitOpError() << "result shape " << sh::str(shapeOf(getResult()))
+                         << " differs from the input shape " << sh::str(shapeOf(getInput()));
+  auto tableType = cast<ShapedType>(getTable().getType());
+  if (tableType.getRank() != 1 || tableType.getNumElements() != 256)
+    return emitOpError() << "table has shape " << sh::str(tableType.getShape())
+                         << ", expected 256 entries for an 8-bit input";
+  if (tableType.getElementType() != elementOf(getResult()))
+    return emitOpError() << "table entries are " << tableType.getElementType()
+                         << ", expected the result's " << elementOf(getResult());
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "npuc/Dialect/QK/IR/QKOps.cpp.inc"

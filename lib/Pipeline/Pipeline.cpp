@@ -1,0 +1,22 @@
+//===- Pipeline.cpp - The npuc compilation pipeline -----------------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npuc/Pipeline/Pipeline.h"
+#include "npuc/Dialect/Graph/Transforms/Passes.h"
+#include "npuc/InitAll.h"
+
+#include "mlir/Pass/PassRegistry.h"
+
+void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &) {
+  pm.addPass(graph::createGraphSimplify());
+}
+
+void npuc::registerAllPasses() {
+  graph::registerGraphPasses();
+  mlir::PassPipelineRegistration<PipelineOptions>(
+      "npuc-pipeline", "the npuc compilation pipeline (as run by the npuc driver)",
+      buildPipeline);
+}

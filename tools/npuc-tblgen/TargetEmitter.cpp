@@ -1,0 +1,82 @@
+//===- TargetEmitter.cpp - Target tables and docs/target.md ---------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Emitters.h"
+#include "ISAModel.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace npuc::tblgen;
+
+// The canonical description of a target: what its hash covers.
+static std::string canonicalText(const ISAModel &m, const TargetDef &t) {
+  std::string text = "target=" + t.name + ";";
+  for (const auto &[name, value] : t.params)
+    text += name + "=" + std::to_string(value) + ";";
+  return text + "isa=" + m.isaFingerprintText();
+}
+
+void npuc::tblgen::emitTargetTables(const ISAModel &m, raw_ostream &os) {
+  emitBanner(os, "NPU target descriptions (base layer).", "//");
+  if (m.targets.empty())
+    return;
+  const auto &params = m.targets.front().params;
+  os << "\n#ifdef NPUC_TARGET_PARAMS\n";
+  for (const auto &p : params)
+    os << "  int64_t " << p.first << ";\n";
+  os << "#endif\n\n#ifdef NPUC_TARGET_TABLES\n"
+     << "static const char *const kParamNames[] = {";
+  for (const auto &p : params)
+    os << "\"" << p.first << "\", ";
+  os << "};\nstatic constexpr int64_t TargetParams::*kParamMembers[] = {";
+  for (const auto &p : params)
+    os << "&TargetParams::" << p.first << ", ";
+  os << "};\nstatic const TargetInfo kTargets[] = {\n";
+  for (const TargetDef &t : m.targets) {
+    if (t.params.size() != params.size())
+      report_fatal_error("targets declare different parameters");
+    os << "  {\"" << t.name << "\", \"" << t.doc << "\",\n   R\"npuc(" << canonicalText(m, t)
+       << ")npuc\",\n   {";
+    for (const auto &p : t.params)
+      os << p.second << ", ";
+    os << "}},\n";
+  }
+  os << "};\n#endif\n";
+}
+
+void npuc::tblgen::emitTargetDoc(const ISAModel &m, raw_ostream &os) {
+  emitBanner(os, "docs/target.md", "<!--");
+  os << "-->\n\n# NPU targets\n\n"
+     << "Generated from `include/npuc/Base/Target.td` by `npuc-tblgen -gen-target-doc`. "
+        "A target is data: every parameter below is one TableGen field, read by the "
+        "compiler through `npuc::target::TargetInfo` and by the simulator through the "
+        "same base library. `npuc --list-targets` prints this table and each target's "
+        "hash.\n\n"
+     << "The hash is FNV-1a (64-bit) of a canonical text that lists every parameter "
+        "and every instruction's encoding (opcode, fields, bit ranges, legal ranges). "
+        "The model file records it, so a model built for one machine or one encoding "
+        "is never run on another.\n\n"
+     << "Encodable ranges (what an address field can name) and capacities (what the "
+        "machine has) are separate: an LM address field encodes 2 MiB in 32-byte "
+        "granules, while npu-v1 has 1 MiB of LM and npu-v1-tiny 128 KiB.\n\n";
+  os << "| parameter |";
+  for (const TargetDef &t : m.targets)
+    os << " " << t.name << " |";
+  os << "\n|---|";
+  for (size_t i = 0; i < m.targets.size(); ++i)
+    os << "---|";
+  os << "\n";
+  for (size_t p = 0; p < m.targets.front().params.size(); ++p) {
+    os << "| " << m.targets.front().params[p].first << " |";
+    for (const TargetDef &t : m.targets)
+      os << " " << t.params[p].second << " |";
+    os << "\n";
+  }
+  os << "\n";
+  for (const TargetDef &t : m.targets)
+    os << "- **" << t.name << "**: " << t.doc << "\n";
+}

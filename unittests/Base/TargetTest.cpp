@@ -1,0 +1,74 @@
+//===- TargetTest.cpp - Target descriptions and their hashes --------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npuc/Base/Hash.h"
+#include "npuc/Base/Target.h"
+
+#include <gtest/gtest.h>
+
+using namespace npuc;
+using namespace npuc::target;
+
+TEST(Hash, Fnv1a64KnownVectors) {
+  // Published FNV-1a 64-bit test vectors.
+  EXPECT_EQ(fnv1a64(""), 0xcbf29ce484222325ull);
+  EXPECT_EQ(fnv1a64("a"), 0xaf63dc4c8601ec8cull);
+  EXPECT_EQ(fnv1a64("foobar"), 0x85944171f73967e8ull);
+  EXPECT_EQ(hex64(0xaf63dc4c8601ec8cull), "af63dc4c8601ec8c");
+}
+
+TEST(Target, ParametersMatchTheDesignNote) {
+  // Values from ../shared/design/npu-v1.md section 1.
+  const TargetInfo *v1 = lookupTarget("npu-v1");
+  const TargetInfo *tiny = lookupTarget("npu-v1-tiny");
+  ASSERT_TRUE(v1 && tiny);
+  EXPECT_EQ(v1->params.LMBytes, 1 << 20);
+  EXPECT_EQ(tiny->params.LMBytes, 128 << 10);
+  EXPECT_EQ(v1->params.ACCBytes, 256 << 10);
+  EXPECT_EQ(tiny->params.ACCBytes, 32 << 10);
+  EXPECT_EQ(v1->params.ScalarRegs, 16);
+  EXPECT_EQ(tiny->params.ScalarRegs, 8);
+  EXPECT_EQ(v1->params.FlagsPerPair, 8);
+  EXPECT_EQ(tiny->params.FlagsPerPair, 2);
+  EXPECT_EQ(v1->params.MatrixInt8MacsPerCycle, 4096);
+  EXPECT_EQ(tiny->params.MatrixInt8MacsPerCycle, 1024);
+  EXPECT_EQ(v1->params.MatrixFp16MacsPerCycle, 1024);
+  EXPECT_EQ(v1->params.MatrixFp32MacsPerCycle, 256);
+  EXPECT_EQ(tiny->params.MatrixFp16MacsPerCycle, 256);
+  EXPECT_EQ(tiny->params.MatrixFp32MacsPerCycle, 64);
+  EXPECT_EQ(v1->params.VectorBytesPerCycle, 256);
+  EXPECT_EQ(tiny->params.VectorBytesPerCycle, 64);
+  EXPECT_EQ(v1->params.GMBytesPerCycle, 64);
+  EXPECT_EQ(tiny->params.GMBytesPerCycle, 16);
+  EXPECT_EQ(v1->params.DmaStartLatency, 200);
+  EXPECT_EQ(v1->params.ClockMHz, 1000);
+  EXPECT_EQ(v1->params.QueueDepth, 16);
+  EXPECT_EQ(v1->params.LUTTables, 4);
+  EXPECT_EQ(v1->params.LUTEntries, 512);
+  EXPECT_EQ(v1->params.DefaultGMBudget, 256 << 20);
+}
+
+TEST(Target, HashCoversParametersAndIsStable) {
+  const TargetInfo *v1 = lookupTarget("npu-v1");
+  const TargetInfo *tiny = lookupTarget("npu-v1-tiny");
+  EXPECT_NE(v1->hash(), tiny->hash());
+  EXPECT_EQ(v1->hash(), fnv1a64(v1->canonical));
+  EXPECT_EQ(v1->hashHex().size(), 16u);
+  std::string canonical = v1->canonical;
+  for (const auto &[name, value] : parameters(*v1))
+    EXPECT_NE(canonical.find(std::string(name) + "=" + std::to_string(value) + ";"),
+              std::string::npos)
+        << name;
+  // The instruction encoding is part of the identity.
+  EXPECT_NE(canonical.find("isa="), std::string::npos);
+  EXPECT_NE(canonical.find("matmul"), std::string::npos);
+}
+
+TEST(Target, LookupAndNames) {
+  EXPECT_EQ(lookupTarget("nope"), nullptr);
+  EXPECT_EQ(targetNames(), "npu-v1, npu-v1-tiny");
+  EXPECT_EQ(allTargets().size(), 2u);
+}
