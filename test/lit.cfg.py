@@ -15,6 +15,7 @@ config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs"]
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.npuc_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
     ["npuc-opt", "npuc-translate", "npuc", "npuc-tblgen"], [config.npuc_tools_dir])
 

@@ -29,5 +29,29 @@ Operation *GraphDialect::materializeConstant(OpBuilder &builder, Attribute value
   return ConstantOp::create(builder, loc, type, elements);
 }
 
+ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
+  Attribute value;
+  Type type;
+  if (parser.parseOptionalAttrDict(result.attributes) || parser.parseAttribute(value))
+    return failure();
+  auto elements = dyn_cast<ElementsAttr>(value);
+  if (!elements)
+    return parser.emitError(parser.getCurrentLocation(), "expected an elements attribute");
+  type = elements.getType();
+  if (succeeded(parser.parseOptionalArrow()) && parser.parseType(type))
+    return failure();
+  result.getOrAddProperties<Properties>().value = elements;
+  result.addTypes(type);
+  return success();
+}
+
+void ConstantOp::print(OpAsmPrinter &p) {
+  p.printOptionalAttrDict((*this)->getAttrs(), {"value"});
+  p << ' ';
+  p.printAttribute(getValue());
+  if (getValue().getType() != getType())
+    p << " -> " << getType();
+}
+
 #define GET_OP_CLASSES
 #include "npuc/Dialect/Graph/IR/GraphOps.cpp.inc"

@@ -14,11 +14,16 @@ def Graph_ConstantOp : Graph_VerifiedOp<"constant", "verifyConstant", [ConstantL
   let summary = "A constant tensor (ONNX initializer or Constant)";
   let description = [{
     For a quantized result the value holds the stored integers and its element
-    type is the quantized type's storage type.
+    type is the quantized type's storage type; the result type follows `->`.
+
+    ```mlir
+    %w = graph.constant dense<0.5> : tensor<4xf32>
+    %q = graph.constant dense<[1, -2]> : tensor<2xi8> -> tensor<2x!quant.uniform<i8:f32, 0.1>>
+    ```
   }];
   let arguments = (ins ElementsAttr:$value);
   let results = (outs Graph_Tensor:$result);
-  let assemblyFormat = "$value attr-dict `:` type($result)";
+  let hasCustomAssemblyFormat = 1;
   let hasFolder = 1;
 }
 
