@@ -1,5 +1,7 @@
 // One case per diagnostic of the hand-written graph verifiers (GraphVerifiers.cpp)
 // and of the shape functions whose error texts they report (GraphShapes.cpp).
+// The shared "result shape ... does not match the expected ..." message gets
+// one case per op family, since each computes the expected shape differently.
 // RUN: npuc-opt %s -split-input-file -verify-diagnostics
 
 func.func @per_axis_beyond_rank(%x: tensor<2x3x!quant.uniform<i8:f32:2, {0.5:0, 0.25:0}>>) {
@@ -42,10 +44,6 @@ func.func @clip_bounds(%x: tensor<4xf32>) {
   %0 = graph.clip %x {min = 6.0 : f64, max = 0.5 : f64} : (tensor<4xf32>) -> tensor<4xf32>
   return
 }
-
-//===----------------------------------------------------------------------===//
-// Convolution and pooling
-//===----------------------------------------------------------------------===//
 
 // -----
 func.func @conv_input_rank(%x: tensor<1x4xf32>, %w: tensor<2x4xf32>) {
@@ -244,10 +242,6 @@ func.func @reduce_result(%x: tensor<2x3xf32>) {
   %0 = graph.reduce_mean %x {axes = array<i64: 1>, keepdims = true} : (tensor<2x3xf32>) -> tensor<2xf32>
   return
 }
-
-//===----------------------------------------------------------------------===//
-// Constants and data movement
-//===----------------------------------------------------------------------===//
 
 // -----
 func.func @constant_shape() {

@@ -90,7 +90,7 @@ func.func @mul_one_quantized(%x: tensor<4x!quant.uniform<i8:f32, 0.5:-3>>) -> te
 // A quantized constant 1 (stored as 2 with scale 0.5) is not matched either.
 // CHECK-LABEL: func.func @mul_quantized_one
 // CHECK: %[[ONE:.*]] = graph.constant dense<2> : tensor<4xi8> -> tensor<4x!quant.uniform<i8:f32, 5.000000e-01>>
-// CHECK: %[[R:.*]] = graph.mul %{{.*}}, %[[ONE]]
+// CHECK: %[[R:.*]] = graph.mul %{{.*}}, %[[ONE]] : (tensor<4x!quant.uniform<i8:f32, 5.000000e-01>>, tensor<4x!quant.uniform<i8:f32, 5.000000e-01>>) -> tensor<4x!quant.uniform<i8:f32, 5.000000e-01>>
 // CHECK: return %[[R]]
 func.func @mul_quantized_one(%x: tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4x!quant.uniform<i8:f32, 0.5>> {
   %one = graph.constant dense<2> : tensor<4xi8> -> tensor<4x!quant.uniform<i8:f32, 0.5>>

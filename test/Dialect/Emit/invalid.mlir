@@ -1,0 +1,277 @@
+// One case per diagnostic of the emit type parser and verifiers
+// (EmitDialect.cpp) and of the emit op verifiers (EmitOps.cpp).
+// RUN: npuc-opt %s -split-input-file -verify-diagnostics
+
+emit.program target "npu-v1" {
+  // expected-error @+1 {{unknown memory space 'sram' (expected const, arena, input, output, state, lm, acc or lut)}}
+  %0 = emit.alloc : !emit.buffer<sram, 4xi8, strides = [1]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  // expected-error @+1 {{buffer has rank 2 but 1 strides}}
+  %0 = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [1]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  // expected-error @+1 {{buffer dimension 0 must be >= 1}}
+  %0 = emit.alloc : !emit.buffer<lm, 4x0xi8, strides = [32, 1]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  // expected-error @+1 {{buffer stride -32 must be >= 0 (0 broadcasts)}}
+  %0 = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [-32, 1]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  // expected-error @+1 {{buffer element type 'i64' is not a storage type (i8, i16, i32, ui8, f16, f32)}}
+  %0 = emit.alloc : !emit.buffer<arena, 4xi64, strides = [8]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  // expected-error @+1 {{acc holds i32 or f32 accumulators, not 'i8'}}
+  %0 = emit.alloc : !emit.buffer<acc, 4xi8, strides = [1]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  // expected-error @+1 {{lut holds 16-bit entries, not 'f16'}}
+  %0 = emit.alloc : !emit.buffer<lut, 512xf16, strides = [2]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  // expected-error @+1 {{a flag connects two different engines, got vector -> vector}}
+  %0 = emit.flag : !emit.flag<vector -> vector>
+}
+
+// -----
+// expected-error @+1 {{'emit.program' op unknown target 'npu-v2'; valid targets: npu-v1, npu-v1-tiny}}
+emit.program target "npu-v2" {
+}
+
+// -----
+// The program checks capacity: npu-v1-tiny has 131072 bytes of LM.
+emit.program target "npu-v1-tiny" {
+  // expected-error @+1 {{'emit.alloc' op buffer at offset 131040 spanning 64 bytes exceeds the lm capacity of npu-v1-tiny (131072 bytes)}}
+  %0 = emit.alloc {offset = 131040} : !emit.buffer<lm, 2x32xi8, strides = [32, 1]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  // expected-error @+1 {{'emit.alloc' op offset -64 is negative}}
+  %0 = emit.alloc {offset = -64} : !emit.buffer<arena, 4xi8, strides = [1]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  // expected-error @+1 {{'emit.alloc' op acc offset 48 is not a multiple of the 32-byte granule}}
+  %0 = emit.alloc {offset = 48} : !emit.buffer<acc, 4xi32, strides = [4]>
+}
+
+// -----
+// The alloc checks encodability (lut has no capacity check in the program).
+emit.program target "npu-v1" {
+  // expected-error @+1 {{'emit.alloc' op buffer at offset 2096160 spanning 1024 bytes exceeds the encodable local address range (2097152 bytes)}}
+  %0 = emit.alloc {offset = 2096160} : !emit.buffer<lut, 512xi16, strides = [2]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 4xi8, strides = [1]>
+  %b = emit.alloc : !emit.buffer<lut, 4xi16, strides = [2]>
+  // expected-error @+1 {{'emit.dma' op cannot move lm -> lut: DMA_IN copies GM to lm/acc/lut, DMA_OUT lm/acc to GM}}
+  emit.dma %a -> %b : !emit.buffer<lm, 4xi8, strides = [1]> -> !emit.buffer<lut, 4xi16, strides = [2]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<input, 4xi8, strides = [1]>
+  %b = emit.alloc : !emit.buffer<lm, 4xui8, strides = [1]>
+  // expected-error @+1 {{'emit.dma' op element types differ: 'i8' -> 'ui8'}}
+  emit.dma %a -> %b : !emit.buffer<input, 4xi8, strides = [1]> -> !emit.buffer<lm, 4xui8, strides = [1]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<input, 1x1x1x2x4xi8, strides = [8, 8, 8, 4, 1]>
+  %b = emit.alloc : !emit.buffer<lm, 1x1x1x2x4xi8, strides = [64, 64, 64, 32, 1]>
+  // expected-error @+1 {{'emit.dma' op needs equal ranks of at most 4, got 5 -> 5}}
+  emit.dma %a -> %b : !emit.buffer<input, 1x1x1x2x4xi8, strides = [8, 8, 8, 4, 1]> -> !emit.buffer<lm, 1x1x1x2x4xi8, strides = [64, 64, 64, 32, 1]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<acc, 4xi32, strides = [4]>
+  %b = emit.alloc : !emit.buffer<output, 4xi32, strides = [4]>
+  // expected-error @+1 {{'emit.dma' op padding is a DMA_IN feature}}
+  emit.dma %a -> %b {fill = 0} : !emit.buffer<acc, 4xi32, strides = [4]> -> !emit.buffer<output, 4xi32, strides = [4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<input, 2x4xi8, strides = [4, 1]>
+  %b = emit.alloc : !emit.buffer<lm, 3x4xi8, strides = [32, 1]>
+  // expected-error @+1 {{'emit.dma' op pad_lo and pad_hi need 2 entries each}}
+  emit.dma %a -> %b {pad_lo = array<i64: 1, 0>} : !emit.buffer<input, 2x4xi8, strides = [4, 1]> -> !emit.buffer<lm, 3x4xi8, strides = [32, 1]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<input, 2x4xi8, strides = [4, 1]>
+  %b = emit.alloc : !emit.buffer<lm, 2x260xi8, strides = [288, 1]>
+  // expected-error @+1 {{'emit.dma' op pads of dimension 1 (0, 256) are outside [0, 255]}}
+  emit.dma %a -> %b {pad_lo = array<i64: 0, 0>, pad_hi = array<i64: 0, 256>} : !emit.buffer<input, 2x4xi8, strides = [4, 1]> -> !emit.buffer<lm, 2x260xi8, strides = [288, 1]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<input, 2x4xi8, strides = [4, 1]>
+  %b = emit.alloc : !emit.buffer<lm, 3x4xi8, strides = [32, 1]>
+  // expected-error @+1 {{'emit.dma' op destination shape 3x4 is not the source shape 2x4 plus its pads}}
+  emit.dma %a -> %b {pad_lo = array<i64: 0, 0>, pad_hi = array<i64: 0, 0>} : !emit.buffer<input, 2x4xi8, strides = [4, 1]> -> !emit.buffer<lm, 3x4xi8, strides = [32, 1]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+  %c = emit.alloc : !emit.buffer<lm, 4x4xi32, strides = [32, 4]>
+  // expected-error @+1 {{'emit.matmul' op expects a and b in lm and c in acc}}
+  emit.matmul %a, %a -> %c : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>, !emit.buffer<lm, 4x4xi8, strides = [32, 1]> -> !emit.buffer<lm, 4x4xi32, strides = [32, 4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 16xi8, strides = [1]>
+  %c = emit.alloc : !emit.buffer<acc, 4x4xi32, strides = [32, 4]>
+  // expected-error @+1 {{'emit.matmul' op expects 2-D a, b and c}}
+  emit.matmul %a, %a -> %c : !emit.buffer<lm, 16xi8, strides = [1]>, !emit.buffer<lm, 16xi8, strides = [1]> -> !emit.buffer<acc, 4x4xi32, strides = [32, 4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 4x8xi8, strides = [32, 1]>
+  %b = emit.alloc : !emit.buffer<lm, 8x2xi8, strides = [32, 1]>
+  %c = emit.alloc : !emit.buffer<acc, 4x3xi32, strides = [32, 4]>
+  // expected-error @+1 {{'emit.matmul' op shapes 4x8 x 8x2 -> 4x3 do not form a matrix product}}
+  emit.matmul %a, %b -> %c : !emit.buffer<lm, 4x8xi8, strides = [32, 1]>, !emit.buffer<lm, 8x2xi8, strides = [32, 1]> -> !emit.buffer<acc, 4x3xi32, strides = [32, 4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 4x4096xi8, strides = [4096, 1]>
+  %b = emit.alloc : !emit.buffer<lm, 4096x2xi8, strides = [32, 1]>
+  %c = emit.alloc : !emit.buffer<acc, 4x2xi32, strides = [32, 4]>
+  // expected-error @+1 {{'emit.matmul' op extent 4096 exceeds the MATRIX extent field (at most 4095): tile it}}
+  emit.matmul %a, %b -> %c : !emit.buffer<lm, 4x4096xi8, strides = [4096, 1]>, !emit.buffer<lm, 4096x2xi8, strides = [32, 1]> -> !emit.buffer<acc, 4x2xi32, strides = [32, 4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 4x4xf16, strides = [32, 2]>
+  %b = emit.alloc : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>
+  %c = emit.alloc : !emit.buffer<acc, 4x4xf32, strides = [32, 4]>
+  // expected-error @+1 {{'emit.matmul' op no MATRIX mode computes 'f16' x 'f32' -> 'f32'}}
+  emit.matmul %a, %b -> %c : !emit.buffer<lm, 4x4xf16, strides = [32, 2]>, !emit.buffer<lm, 4x4xf32, strides = [32, 4]> -> !emit.buffer<acc, 4x4xf32, strides = [32, 4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 4x4xf16, strides = [32, 2]>
+  %c = emit.alloc : !emit.buffer<acc, 4x4xf32, strides = [32, 4]>
+  // expected-error @+1 {{'emit.matmul' op zero point 1 is outside [-128, 255] (and must be 0 in float modes)}}
+  emit.matmul %a, %a -> %c {b_zp = 1} : !emit.buffer<lm, 4x4xf16, strides = [32, 2]>, !emit.buffer<lm, 4x4xf16, strides = [32, 2]> -> !emit.buffer<acc, 4x4xf32, strides = [32, 4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+  // expected-error @+1 {{'emit.vbin' op unknown vector function 'add'}}
+  emit.vbin "add" %a, %a -> %a : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>, !emit.buffer<lm, 4x4xi8, strides = [32, 1]> -> !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+  %g = emit.alloc : !emit.buffer<arena, 4x4xi8, strides = [4, 1]>
+  // expected-error @+1 {{'emit.vbin' op expects 2-D operands in lm or acc}}
+  emit.vbin "MUL" %a, %a -> %g : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>, !emit.buffer<lm, 4x4xi8, strides = [32, 1]> -> !emit.buffer<arena, 4x4xi8, strides = [4, 1]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+  %d = emit.alloc : !emit.buffer<lm, 4x8xi8, strides = [32, 1]>
+  // expected-error @+1 {{'emit.vbin' op a is 4x4 but d is 4x8}}
+  emit.vbin "SUB" %a, %a -> %d : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>, !emit.buffer<lm, 4x4xi8, strides = [32, 1]> -> !emit.buffer<lm, 4x8xi8, strides = [32, 1]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+  %b = emit.alloc : !emit.buffer<lm, 2x4xi8, strides = [32, 1]>
+  // expected-error @+1 {{'emit.vbin' op b of shape 2x4 does not broadcast to 4x4}}
+  emit.vbin "MAX" %a, %b -> %a : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>, !emit.buffer<lm, 2x4xi8, strides = [32, 1]> -> !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<acc, 4x4xi32, strides = [32, 4]>
+  %b = emit.alloc : !emit.buffer<acc, 1x1xf32, strides = [0, 0]>
+  // expected-error @+1 {{'emit.vbin' op expects equal element types}}
+  emit.vbin "ADD" %a, %b -> %a : !emit.buffer<acc, 4x4xi32, strides = [32, 4]>, !emit.buffer<acc, 1x1xf32, strides = [0, 0]> -> !emit.buffer<acc, 4x4xi32, strides = [32, 4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %f = emit.flag : !emit.flag<dma_in -> matrix>
+  // expected-error @+1 {{'emit.wait' op waits on a flag that no earlier emit.signal sets (deadlock)}}
+  emit.wait %f : !emit.flag<dma_in -> matrix>
+  emit.signal %f : !emit.flag<dma_in -> matrix>
+}
+
+// -----
+emit.program target "npu-v1" {
+  // expected-error @+1 {{'emit.barrier' op names no engine}}
+  emit.barrier []
+}
+
+// -----
+emit.program target "npu-v1" {
+  // expected-error @+1 {{'emit.barrier' op cannot wait for the scalar engine itself}}
+  emit.barrier [#emit<engine matrix>, #emit<engine scalar>]
+}
+
+// -----
+emit.program target "npu-v1" {
+  // expected-error @+1 {{'emit.barrier' op names dma_out twice}}
+  emit.barrier [#emit<engine dma_out>, #emit<engine vector>, #emit<engine dma_out>]
+}
+
+// -----
+emit.program target "npu-v1" {
+  // expected-error @+1 {{'emit.reg_scope' op borrows no register}}
+  emit.reg_scope {
+  }
+}
+
+// -----
+emit.program target "npu-v1" {
+  // expected-error @+1 {{'emit.reg_scope' op block argument #1 has type 'i32', expected !emit.reg}}
+  emit.reg_scope {
+  ^bb0(%r: !emit.reg, %x: i32):
+  }
+}
+
+// -----
+emit.program target "npu-v1" {
+  emit.reg_scope {
+  ^bb0(%r: !emit.reg):
+    // expected-error @+1 {{'emit.li' op value 2147483648 does not fit a 32-bit signed register}}
+    emit.li %r, 2147483648
+  }
+}
