@@ -275,3 +275,55 @@ emit.program target "npu-v1" {
     emit.li %r, 2147483648
   }
 }
+
+// -----
+
+// Capacity is checked for allocs nested in register scopes too.
+emit.program target "npu-v1-tiny" {
+  emit.reg_scope {
+  ^bb0(%r: !emit.reg):
+    // expected-error @+1 {{buffer at offset 1048576 spanning 64 bytes exceeds the lm capacity of npu-v1-tiny (131072 bytes)}}
+    %0 = emit.alloc {offset = 1048576} : !emit.buffer<lm, 2x32xi8, strides = [32, 1]>
+  }
+}
+
+// -----
+
+// The LUT memory holds 4 tables of 512 16-bit entries.
+emit.program target "npu-v1-tiny" {
+  // expected-error @+1 {{buffer at offset 4096 spanning 1024 bytes exceeds the lut capacity of npu-v1-tiny (4096 bytes)}}
+  %0 = emit.alloc {offset = 4096} : !emit.buffer<lut, 512xi16, strides = [2]>
+}
+
+// -----
+
+// offset + span must not overflow into a small number.
+emit.program target "npu-v1-tiny" {
+  // expected-error @+1 {{buffer at offset 9223372036854775776 spanning 64 bytes exceeds the encodable local address range (2097152 bytes)}}
+  %0 = emit.alloc {offset = 9223372036854775776} : !emit.buffer<lm, 2x32xi8, strides = [32, 1]>
+}
+
+// -----
+
+// A wait with no signal anywhere before it, even inside a scope, deadlocks.
+emit.program target "npu-v1" {
+  %f = emit.flag : !emit.flag<matrix -> vector>
+  emit.reg_scope {
+  ^bb0(%r: !emit.reg):
+    // expected-error @+1 {{waits on a flag that no earlier emit.signal sets (deadlock)}}
+    emit.wait %f : !emit.flag<matrix -> vector>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{buffer element type 'si8' is not a storage type}}
+func.func private @signed_storage(!emit.buffer<lm, 4xsi8, strides = [1]>)
+
+// -----
+
+func.func @outside_program() {
+  // expected-error @+1 {{'emit.flag' op expects parent op to be one of 'emit.program, emit.reg_scope'}}
+  %f = emit.flag : !emit.flag<matrix -> vector>
+  return
+}

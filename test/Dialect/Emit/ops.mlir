@@ -104,3 +104,19 @@ emit.program target "npu-v1" {
   // CHECK: emit.barrier [#emit<engine matrix>]
   emit.barrier [#emit<engine matrix>]
 }
+
+// -----
+
+// A signal inside a register scope satisfies a wait after it.
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK: emit.reg_scope
+// CHECK: emit.signal
+// CHECK: emit.wait
+emit.program target "npu-v1" {
+  %f = emit.flag : !emit.flag<matrix -> vector>
+  emit.reg_scope {
+  ^bb0(%r: !emit.reg):
+    emit.signal %f : !emit.flag<matrix -> vector>
+  }
+  emit.wait %f : !emit.flag<matrix -> vector>
+}

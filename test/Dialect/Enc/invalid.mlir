@@ -11,8 +11,8 @@ enc.program target "npu-v2" {
 // -----
 enc.program target "npu-v1-tiny" {
   enc.nop
-  // expected-error @+1 {{'emit.barrier' op is not an NPU instruction; enc.program holds only instructions}}
-  emit.barrier [#emit<engine matrix>]
+  // expected-error @+1 {{'graph.constant' op is not an NPU instruction; enc.program holds only instructions}}
+  %0 = graph.constant dense<1.0> : tensor<1xf32>
   enc.end
 }
 

@@ -273,7 +273,7 @@ func.func @reshape_count(%x: tensor<2x3xf32>) {
 
 // -----
 func.func @reshape_element(%x: tensor<2x3x!quant.uniform<i8:f32, 0.5:-3>>) {
-  // expected-error @+1 {{'graph.reshape' op changes the element type from '!quant.uniform<i8:f32, 5.000000e-01:-3>' to '!quant.uniform<i8:f32, 2.500000e-01:-3>' (a reshape moves no values)}}
+  // expected-error @+1 {{'graph.reshape' op changes the element type from '!quant.uniform<i8:f32, 5.000000e-01:-3>' to '!quant.uniform<i8:f32, 2.500000e-01:-3>' (a reshape moves values unchanged)}}
   %0 = graph.reshape %x : (tensor<2x3x!quant.uniform<i8:f32, 0.5:-3>>) -> tensor<6x!quant.uniform<i8:f32, 0.25:-3>>
   return
 }
@@ -331,5 +331,49 @@ func.func @concat_input(%x: tensor<2x3xf32>, %y: tensor<3x4xf32>) {
 func.func @concat_result(%x: tensor<2x3xf32>, %y: tensor<2x4xf32>) {
   // expected-error @+1 {{'graph.concat' op result shape 2x8 does not match the expected 2x7}}
   %0 = graph.concat %x, %y {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<2x8xf32>
+  return
+}
+
+// -----
+
+// A transpose moves a per-axis quantized axis with the data.
+func.func @transpose_per_axis_wrong_axis(%x: tensor<2x3x!quant.uniform<i8:f32:1, {0.5:0, 0.25:0, 0.125:0}>>) {
+  // expected-error @+1 {{moves the quantized axis 1 to 0, but the result element type is '!quant.uniform<i8:f32:1, {5.000000e-01,2.500000e-01}>'}}
+  %0 = graph.transpose %x {perm = array<i64: 1, 0>} : (tensor<2x3x!quant.uniform<i8:f32:1, {0.5:0, 0.25:0, 0.125:0}>>) -> tensor<3x2x!quant.uniform<i8:f32:1, {0.5:0, 0.25:0}>>
+  return
+}
+
+// -----
+
+// A square transpose with the same element type would silently apply the
+// scales to the wrong axis.
+func.func @transpose_per_axis_square(%x: tensor<3x3x!quant.uniform<i8:f32:1, {0.5:0, 0.25:0, 0.125:0}>>) {
+  // expected-error @+1 {{moves the quantized axis 1 to 0}}
+  %0 = graph.transpose %x {perm = array<i64: 1, 0>} : (tensor<3x3x!quant.uniform<i8:f32:1, {0.5:0, 0.25:0, 0.125:0}>>) -> tensor<3x3x!quant.uniform<i8:f32:1, {0.5:0, 0.25:0, 0.125:0}>>
+  return
+}
+
+// -----
+
+func.func @reshape_merges_quantized_axis(%x: tensor<2x3x!quant.uniform<i8:f32:1, {0.5:0, 0.25:0, 0.125:0}>>) {
+  // expected-error @+1 {{splits or merges axis 1, along which the input is quantized}}
+  %0 = graph.reshape %x : (tensor<2x3x!quant.uniform<i8:f32:1, {0.5:0, 0.25:0, 0.125:0}>>) -> tensor<3x2x!quant.uniform<i8:f32:1, {0.5:0, 0.25:0}>>
+  return
+}
+
+// -----
+
+func.func @reshape_changes_per_axis_scales(%x: tensor<2x3x!quant.uniform<i8:f32:1, {0.5:0, 0.25:0, 0.125:0}>>) {
+  // expected-error @+1 {{changes the per-axis quantization parameters (a reshape moves values unchanged)}}
+  %0 = graph.reshape %x : (tensor<2x3x!quant.uniform<i8:f32:1, {0.5:0, 0.25:0, 0.125:0}>>) -> tensor<1x2x3x!quant.uniform<i8:f32:2, {0.5:0, 0.25:0, 1.0:0}>>
+  return
+}
+
+// -----
+
+// One message, not two, when c does not broadcast.
+func.func @gemm_c_single_error(%a: tensor<3x4xf32>, %b: tensor<4x5xf32>, %c: tensor<4xf32>) {
+  // expected-error @+1 {{c of shape 4 does not broadcast to 3x5}}
+  %0 = graph.gemm %a, %b, %c {trans_a = false, trans_b = false, alpha = 1.0 : f32, beta = 1.0 : f32} : (tensor<3x4xf32>, tensor<4x5xf32>, tensor<4xf32>) -> tensor<3x5xf32>
   return
 }

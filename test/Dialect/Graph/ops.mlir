@@ -216,3 +216,15 @@ func.func @quant(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %e = graph.dequantize %p : (tensor<2x3x!quant.uniform<i8:f32:0, {0.5:0, 0.25:0}>>) -> tensor<2x3xf32>
   return %d : tensor<2x3xf32>
 }
+
+// -----
+
+// Data movement carries per-axis quantization along with the axis it names.
+// CHECK-LABEL: func.func @moves_quantized_axis
+// CHECK: graph.transpose %{{.*}} {perm = array<i64: 1, 0>} : (tensor<2x3x!quant.uniform<i8:f32:1, {5.000000e-01,2.500000e-01,1.250000e-01}>>) -> tensor<3x2x!quant.uniform<i8:f32:0, {5.000000e-01,2.500000e-01,1.250000e-01}>>
+// CHECK: graph.reshape %{{.*}} : (tensor<2x3x!quant.uniform<i8:f32:1, {5.000000e-01,2.500000e-01,1.250000e-01}>>) -> tensor<1x2x3x!quant.uniform<i8:f32:2, {5.000000e-01,2.500000e-01,1.250000e-01}>>
+func.func @moves_quantized_axis(%x: tensor<2x3x!quant.uniform<i8:f32:1, {0.5:0, 0.25:0, 0.125:0}>>) {
+  %0 = graph.transpose %x {perm = array<i64: 1, 0>} : (tensor<2x3x!quant.uniform<i8:f32:1, {0.5:0, 0.25:0, 0.125:0}>>) -> tensor<3x2x!quant.uniform<i8:f32:0, {0.5:0, 0.25:0, 0.125:0}>>
+  %1 = graph.reshape %x : (tensor<2x3x!quant.uniform<i8:f32:1, {0.5:0, 0.25:0, 0.125:0}>>) -> tensor<1x2x3x!quant.uniform<i8:f32:2, {0.5:0, 0.25:0, 0.125:0}>>
+  return
+}

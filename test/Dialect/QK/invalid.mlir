@@ -123,7 +123,7 @@ func.func @conv_rank(%x: tensor<1x4x8xi8>, %w: tensor<2x4x3x3xi8>) {
 // -----
 // In NHWC the channels are the last input dimension (3 here, not 8).
 func.func @conv_groups(%x: tensor<1x8x8x3xi8>, %w: tensor<2x8x3x3xi8>) {
-  // expected-error @+1 {{'qk.conv2d' op input has 3 channels and weight 2x8x3x3, which does not fit 1 groups}}
+  // expected-error @+1 {{'qk.conv2d' op input has 3 channels and weight 2x8x3x3, which does not fit groups = 1}}
   %0 = qk.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 0 : i64, weight_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_to_even>, layout = #qk<layout nhwc>} : (tensor<1x8x8x3xi8>, tensor<2x8x3x3xi8>) -> tensor<1x6x6x2xi8>
   return
 }

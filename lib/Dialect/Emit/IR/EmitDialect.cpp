@@ -81,14 +81,15 @@ LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError, M
   for (int64_t s : strides)
     if (s < 0)
       return emitError() << "buffer stride " << s << " must be >= 0 (0 broadcasts)";
-  bool isInt = element.isInteger(8) || element.isInteger(16) || element.isInteger(32);
+  bool isInt = element.isSignlessInteger(8) || element.isUnsignedInteger(8) ||
+               element.isSignlessInteger(16) || element.isSignlessInteger(32);
   bool isFloat = element.isF16() || element.isF32();
   if (!isInt && !isFloat)
     return emitError() << "buffer element type " << element
                        << " is not a storage type (i8, i16, i32, ui8, f16, f32)";
-  if (space == MemorySpace::ACC && !element.isInteger(32) && !element.isF32())
+  if (space == MemorySpace::ACC && !element.isSignlessInteger(32) && !element.isF32())
     return emitError() << "acc holds i32 or f32 accumulators, not " << element;
-  if (space == MemorySpace::LUT && !element.isInteger(16))
+  if (space == MemorySpace::LUT && !element.isSignlessInteger(16))
     return emitError() << "lut holds 16-bit entries, not " << element;
   return success();
 }

@@ -23,6 +23,11 @@ bool isLocalCompute(MemorySpace s) { return s == MemorySpace::LM || s == MemoryS
 constexpr int64_t kLocalGranule = 32;
 constexpr int64_t kEncodableLocalBytes = int64_t(1) << 21;
 
+/// offset + span > limit, without overflow (offset and span are >= 0).
+bool exceeds(int64_t offset, int64_t span, int64_t limit) {
+  return offset > limit || span > limit - offset;
+}
+
 std::string shapeStr(ArrayRef<int64_t> shape) {
   std::string s;
   for (size_t i = 0; i < shape.size(); ++i)
@@ -36,20 +41,29 @@ LogicalResult ProgramOp::verify() {
   if (!t)
     return emitOpError("unknown target '") << getTarget() << "'; valid targets: "
                                            << target::targetNames();
-  // Capacity (what the target has) is checked here; encodability per alloc.
-  for (AllocOp alloc : getBody().front().getOps<AllocOp>()) {
+  return success();
+}
+
+LogicalResult ProgramOp::verifyRegions() {
+  // Capacity (what the target has) is checked here, after every alloc has
+  // passed its own encodability check.
+  const target::TargetInfo *t = target::lookupTarget(getTarget());
+  WalkResult result = getBody().walk([&](AllocOp alloc) {
     BufferType type = alloc.getBuffer().getType();
     std::optional<int64_t> offset = alloc.getOffset();
     int64_t capacity = type.getSpace() == MemorySpace::LM    ? t->params.LMBytes
                        : type.getSpace() == MemorySpace::ACC ? t->params.ACCBytes
-                                                             : -1;
-    if (offset && capacity >= 0 && *offset + type.getSpanBytes() > capacity)
-      return alloc.emitOpError() << "buffer at offset " << *offset << " spanning "
-                                 << type.getSpanBytes() << " bytes exceeds the "
-                                 << stringifyMemorySpace(type.getSpace()) << " capacity of "
-                                 << t->name << " (" << capacity << " bytes)";
-  }
-  return success();
+                       : type.getSpace() == MemorySpace::LUT
+                           ? t->params.LUTTables * t->params.LUTEntries * 2
+                           : -1;
+    if (!offset || capacity < 0 || !exceeds(*offset, type.getSpanBytes(), capacity))
+      return WalkResult::advance();
+    alloc.emitOpError() << "buffer at offset " << *offset << " spanning " << type.getSpanBytes()
+                        << " bytes exceeds the " << stringifyMemorySpace(type.getSpace())
+                        << " capacity of " << t->name << " (" << capacity << " bytes)";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
 }
 
 LogicalResult AllocOp::verify() {
@@ -64,7 +78,7 @@ LogicalResult AllocOp::verify() {
   if (*offset % kLocalGranule != 0)
     return emitOpError() << stringifyMemorySpace(type.getSpace()) << " offset " << *offset
                          << " is not a multiple of the " << kLocalGranule << "-byte granule";
-  if (*offset + type.getSpanBytes() > kEncodableLocalBytes)
+  if (exceeds(*offset, type.getSpanBytes(), kEncodableLocalBytes))
     return emitOpError() << "buffer at offset " << *offset << " spanning " << type.getSpanBytes()
                          << " bytes exceeds the encodable local address range ("
                          << kEncodableLocalBytes << " bytes)";
@@ -160,16 +174,25 @@ LogicalResult VBinOp::verify() {
 }
 
 LogicalResult FlagOp::verify() {
-  // A wait that no earlier signal can satisfy deadlocks the waiting engine.
-  Operation *firstSignal = nullptr;
-  for (Operation *user : getFlag().getUsers())
-    if (llvm::isa<SignalOp>(user) && user->getBlock() == getOperation()->getBlock() &&
-        (!firstSignal || user->isBeforeInBlock(firstSignal)))
-      firstSignal = user;
-  for (Operation *user : getFlag().getUsers())
-    if (llvm::isa<WaitOp>(user) && user->getBlock() == getOperation()->getBlock() &&
-        (!firstSignal || user->isBeforeInBlock(firstSignal)))
-      return user->emitOpError("waits on a flag that no earlier emit.signal sets (deadlock)");
+  // A wait that no earlier signal (in program order, through nested scopes)
+  // can satisfy deadlocks the waiting engine.
+  Operation *top = getOperation();
+  while (top->getParentOp() && !llvm::isa<ProgramOp>(top))
+    top = top->getParentOp();
+  Value flag = getFlag();
+  Operation *badWait = nullptr;
+  bool signalled = false;
+  top->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (auto s = llvm::dyn_cast<SignalOp>(op); s && s.getFlag() == flag)
+      signalled = true;
+    if (auto w = llvm::dyn_cast<WaitOp>(op); w && w.getFlag() == flag && !signalled) {
+      badWait = op;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (badWait)
+    return badWait->emitOpError("waits on a flag that no earlier emit.signal sets (deadlock)");
   return success();
 }
 

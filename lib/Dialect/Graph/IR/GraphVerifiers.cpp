@@ -178,11 +178,16 @@ LogicalResult graph::verifyGemm(Operation *op) {
   if (k1 != k2)
     return op->emitOpError() << "contraction dimensions differ: op(a) is " << m << "x" << k1
                              << ", op(b) is " << k2 << "x" << n;
-  sh::Shape want{m, n}, withC;
-  if (c && (failed(fromExpected(op, sh::broadcast(shapeOf(c), want), withC)) ||
-            ArrayRef<int64_t>(withC) != ArrayRef<int64_t>(want)))
-    return op->emitOpError() << "c of shape " << sh::str(shapeOf(c))
-                             << " does not broadcast to " << sh::str(want);
+  sh::Shape want{m, n};
+  if (c) {
+    llvm::Expected<sh::Shape> withC = sh::broadcast(shapeOf(c), want);
+    bool ok = withC && ArrayRef<int64_t>(*withC) == ArrayRef<int64_t>(want);
+    if (!withC)
+      llvm::consumeError(withC.takeError());
+    if (!ok)
+      return op->emitOpError() << "c of shape " << sh::str(shapeOf(c))
+                               << " does not broadcast to " << sh::str(want);
+  }
   if (failed(expectShape(op, res, want, "result")))
     return failure();
   return verifySameExpressed(op, {{a, "a"}, {b, "b"}, {res, "result"}});
@@ -286,6 +291,35 @@ LogicalResult graph::verifyConstant(Operation *op) {
   return success();
 }
 
+/// Data movement keeps quantization: the result's element type is the input's,
+/// except that a per-axis type's axis moves to `newAxis` (-1: may not move).
+static LogicalResult verifyMovedElementType(Operation *op, Value in, Value res, int64_t newAxis,
+                                            StringRef what) {
+  Type a = elementOf(in), b = elementOf(res);
+  auto pa = dyn_cast<quant::UniformQuantizedPerAxisType>(a);
+  if (!pa) {
+    if (a != b)
+      return op->emitOpError() << "changes the element type from " << a << " to " << b << " ("
+                               << what << " moves values unchanged)";
+    return success();
+  }
+  if (newAxis < 0)
+    return op->emitOpError() << "splits or merges axis " << pa.getQuantizedDimension()
+                             << ", along which the input is quantized";
+  auto pb = dyn_cast<quant::UniformQuantizedPerAxisType>(b);
+  if (!pb || pb.getQuantizedDimension() != newAxis)
+    return op->emitOpError() << "moves the quantized axis " << pa.getQuantizedDimension()
+                             << " to " << newAxis << ", but the result element type is " << b;
+  if (pa.getScales() != pb.getScales() || pa.getZeroPoints() != pb.getZeroPoints() ||
+      pa.getStorageType() != pb.getStorageType() ||
+      pa.getExpressedType() != pb.getExpressedType() || pa.getFlags() != pb.getFlags() ||
+      pa.getStorageTypeMin() != pb.getStorageTypeMin() ||
+      pa.getStorageTypeMax() != pb.getStorageTypeMax())
+    return op->emitOpError() << "changes the per-axis quantization parameters (" << what
+                             << " moves values unchanged)";
+  return success();
+}
+
 LogicalResult graph::verifyReshape(Operation *op) {
   Value in = op->getOperand(0), res = op->getResult(0);
   if (failed(verifyQuantizedValues(op)))
@@ -299,10 +333,23 @@ LogicalResult graph::verifyReshape(Operation *op) {
   if (*a != *b)
     return op->emitOpError() << "input " << sh::str(shapeOf(in)) << " has " << *a
                              << " elements, result " << sh::str(shapeOf(res)) << " has " << *b;
-  if (elementOf(in) != elementOf(res))
-    return op->emitOpError() << "changes the element type from " << elementOf(in) << " to "
-                             << elementOf(res) << " (a reshape moves no values)";
-  return success();
+  // A per-axis quantized axis survives a reshape only when it stays a whole
+  // dimension with the same elements before it.
+  int64_t newAxis = -1;
+  if (auto pa = dyn_cast<quant::UniformQuantizedPerAxisType>(elementOf(in))) {
+    int64_t axis = pa.getQuantizedDimension(), before = 1;
+    for (int64_t d = 0; d < axis; ++d)
+      before *= shapeOf(in)[d];
+    int64_t acc = 1;
+    for (int64_t d = 0; d < int64_t(shapeOf(res).size()); ++d) {
+      if (acc == before && shapeOf(res)[d] == shapeOf(in)[axis]) {
+        newAxis = d;
+        break;
+      }
+      acc *= shapeOf(res)[d];
+    }
+  }
+  return verifyMovedElementType(op, in, res, newAxis, "a reshape");
 }
 
 LogicalResult graph::verifyTranspose(Operation *op) {
@@ -323,10 +370,10 @@ LogicalResult graph::verifyTranspose(Operation *op) {
   }
   if (failed(expectShape(op, res, want, "result")))
     return failure();
-  if (elementOf(in) != elementOf(res))
-    return op->emitOpError() << "changes the element type from " << elementOf(in) << " to "
-                             << elementOf(res) << " (a transpose moves values unchanged)";
-  return success();
+  int64_t newAxis = -1;
+  if (auto pa = dyn_cast<quant::UniformQuantizedPerAxisType>(elementOf(in)))
+    newAxis = llvm::find(perm, pa.getQuantizedDimension()) - perm.begin();
+  return verifyMovedElementType(op, in, res, newAxis, "a transpose");
 }
 
 LogicalResult graph::verifyConcat(Operation *op) {

@@ -89,7 +89,7 @@ LogicalResult Conv2DOp::verify() {
   int64_t groups = getGroups();
   if (groups < 1 || w[1] * groups != channels || w[0] % groups != 0)
     return emitOpError() << "input has " << channels << " channels and weight " << sh::str(w)
-                         << ", which does not fit " << groups << " groups";
+                         << ", which does not fit groups = " << groups;
   sh::WindowParams p{w.drop_front(2), getStrides(), getPads(), getDilations(), false};
   auto out = sh::window(spatial, p);
   if (!out)

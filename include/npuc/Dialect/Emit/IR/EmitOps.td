@@ -12,6 +12,9 @@ include "mlir/IR/OpBase.td"
 include "mlir/IR/RegionKindInterface.td"
 
 class Emit_Op<string mnemonic, list<Trait> traits = []> : Op<Emit_Dialect, mnemonic, traits>;
+// Every op but emit.program lives in a program, possibly inside register scopes.
+class Emit_InProgramOp<string mnemonic, list<Trait> traits = []>
+    : Emit_Op<mnemonic, !listconcat(traits, [ParentOneOf<["ProgramOp", "RegScopeOp"]>])>;
 
 def Emit_ProgramOp : Emit_Op<"program", [NoTerminator, SingleBlock, IsolatedFromAbove]> {
   let summary = "The engine operations of one model, in program order";
@@ -19,9 +22,10 @@ def Emit_ProgramOp : Emit_Op<"program", [NoTerminator, SingleBlock, IsolatedFrom
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "`target` $target attr-dict-with-keyword $body";
   let hasVerifier = 1;
+  let hasRegionVerifier = 1;
 }
 
-def Emit_AllocOp : Emit_Op<"alloc"> {
+def Emit_AllocOp : Emit_InProgramOp<"alloc"> {
   let summary = "A buffer; `offset` (bytes in its space) is set by memory planning";
   let arguments = (ins OptionalAttr<I64Attr>:$offset);
   let results = (outs Emit_BufferType:$buffer);
@@ -29,7 +33,7 @@ def Emit_AllocOp : Emit_Op<"alloc"> {
   let hasVerifier = 1;
 }
 
-def Emit_DmaOp : Emit_Op<"dma"> {
+def Emit_DmaOp : Emit_InProgramOp<"dma"> {
   let summary = "Copy between GM and a local memory (engine DMA_IN or DMA_OUT)";
   let description = [{
     GM to lm/acc/lut runs on DMA_IN, lm/acc to GM on DMA_OUT. With pads, the
@@ -47,7 +51,7 @@ def Emit_DmaOp : Emit_Op<"dma"> {
   }];
 }
 
-def Emit_MatmulOp : Emit_Op<"matmul"> {
+def Emit_MatmulOp : Emit_InProgramOp<"matmul"> {
   let summary = "C (+)= (A - a_zp) x (B - b_zp) on the MATRIX engine";
   let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$b, Emit_BufferType:$c,
                    UnitAttr:$accumulate, DefaultValuedAttr<I64Attr, "0">:$a_zp,
@@ -56,7 +60,7 @@ def Emit_MatmulOp : Emit_Op<"matmul"> {
   let hasVerifier = 1;
 }
 
-def Emit_VBinOp : Emit_Op<"vbin"> {
+def Emit_VBinOp : Emit_InProgramOp<"vbin"> {
   let summary = "Elementwise binary op on the VECTOR engine";
   let description = [{
     `func` is a VBinFunc of the ISA (ADD, SUB, MUL, ...). Operands are 2-D
@@ -69,33 +73,33 @@ def Emit_VBinOp : Emit_Op<"vbin"> {
   let hasVerifier = 1;
 }
 
-def Emit_FlagOp : Emit_Op<"flag"> {
+def Emit_FlagOp : Emit_InProgramOp<"flag"> {
   let summary = "A virtual sync flag; allocation maps it to a physical flag id";
   let results = (outs Emit_FlagType:$flag);
   let assemblyFormat = "attr-dict `:` type($flag)";
   let hasVerifier = 1;
 }
 
-def Emit_SignalOp : Emit_Op<"signal"> {
+def Emit_SignalOp : Emit_InProgramOp<"signal"> {
   let summary = "SET_FLAG on the flag's source engine, after its earlier work completes";
   let arguments = (ins Emit_FlagType:$flag);
   let assemblyFormat = "$flag attr-dict `:` type($flag)";
 }
 
-def Emit_WaitOp : Emit_Op<"wait"> {
+def Emit_WaitOp : Emit_InProgramOp<"wait"> {
   let summary = "WAIT_FLAG on the flag's destination engine";
   let arguments = (ins Emit_FlagType:$flag);
   let assemblyFormat = "$flag attr-dict `:` type($flag)";
 }
 
-def Emit_BarrierOp : Emit_Op<"barrier"> {
+def Emit_BarrierOp : Emit_InProgramOp<"barrier"> {
   let summary = "SCALAR stalls until the named engines have drained";
   let arguments = (ins TypedArrayAttrBase<Emit_EngineAttr, "engines">:$engines);
   let assemblyFormat = "$engines attr-dict";
   let hasVerifier = 1;
 }
 
-def Emit_RegScopeOp : Emit_Op<"reg_scope", [NoTerminator, SingleBlock]> {
+def Emit_RegScopeOp : Emit_InProgramOp<"reg_scope", [NoTerminator, SingleBlock]> {
   let summary = "Borrows scalar registers (the entry block's arguments) for its body";
   let description = [{
     The registers are live exactly inside the body and are returned at its end;
@@ -106,7 +110,7 @@ def Emit_RegScopeOp : Emit_Op<"reg_scope", [NoTerminator, SingleBlock]> {
   let hasRegionVerifier = 1;
 }
 
-def Emit_LoadImmOp : Emit_Op<"li"> {
+def Emit_LoadImmOp : Emit_InProgramOp<"li"> {
   let summary = "Set a scalar register to a 32-bit value";
   let arguments = (ins Emit_RegType:$reg, I64Attr:$value);
   let assemblyFormat = "$reg `,` $value attr-dict";
