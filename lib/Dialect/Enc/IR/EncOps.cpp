@@ -65,6 +65,9 @@ LogicalResult ProgramOp::verify() {
   if (auto name = getTarget(); name && !target::lookupTarget(*name))
     return emitOpError("unknown target '") << *name << "'; valid targets: "
                                            << target::targetNames();
+  for (IntegerAttr size : {getArenaSizeAttr(), getStateSizeAttr()})
+    if (size && (size.getInt() < 0 || size.getInt() > (int64_t(1) << 32)))
+      return emitOpError("region size ") << size.getInt() << " is outside [0, 2^32]";
   return success();
 }
 
@@ -101,3 +104,67 @@ LogicalResult ProgramOp::verifyRegions() {
 #include "npuc/Dialect/Enc/IR/EncOps.cpp.inc"
 #define GET_OP_CLASSES
 #include "npuc/Dialect/Enc/IR/EncInstOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// TensorOp and ConstOp
+//===----------------------------------------------------------------------===//
+
+namespace npuc::enc {
+std::optional<model::DType> storageDType(Type t) {
+  if (t.isSignlessInteger(8))
+    return model::DType::I8;
+  if (t.isUnsignedInteger(8))
+    return model::DType::U8;
+  if (t.isSignlessInteger(16))
+    return model::DType::I16;
+  if (t.isSignlessInteger(32))
+    return model::DType::I32;
+  if (t.isF16())
+    return model::DType::F16;
+  if (t.isF32())
+    return model::DType::F32;
+  return std::nullopt;
+}
+} // namespace npuc::enc
+
+LogicalResult TensorOp::verify() {
+  StringRef role = getRole();
+  if (role != "input" && role != "output" && role != "state")
+    return emitOpError("role '") << role << "' is not input, output or state";
+  if (!storageDType(getElement()))
+    return emitOpError("element type ") << getElement()
+                                        << " is not a storage type (i8, ui8, i16, i32, f16, f32)";
+  if (getShape().size() != getStrides().size() || getShape().size() > 8)
+    return emitOpError("has ") << getShape().size() << " dimensions and " << getStrides().size()
+                               << " strides; expected equal counts, at most 8";
+  for (int64_t d : getShape())
+    if (d < 1)
+      return emitOpError("dimension ") << d << " must be >= 1";
+  for (int64_t s : getStrides())
+    if (s < 0)
+      return emitOpError("stride ") << s << " must be >= 0";
+  if (getOffsetAttr().getInt() < 0)
+    return emitOpError("offset ") << getOffsetAttr().getInt() << " must be >= 0";
+  size_t nq = getScales() ? getScales()->size() : 0;
+  size_t nz = getZeroPoints() ? getZeroPoints()->size() : 0;
+  if (nq != nz)
+    return emitOpError("has ") << nq << " scales and " << nz << " zero points";
+  if (getAxis()) {
+    int64_t axis = *getAxis();
+    if (axis < 0 || axis >= int64_t(getShape().size()) || int64_t(nq) != getShape()[axis])
+      return emitOpError("per-axis quantization along axis ")
+             << axis << " needs one scale per index of that axis";
+  } else if (nq > 1) {
+    return emitOpError("has ") << nq << " scales but no axis";
+  }
+  return success();
+}
+
+LogicalResult ConstOp::verify() {
+  if (getOffsetAttr().getInt() < 0)
+    return emitOpError("offset ") << getOffsetAttr().getInt() << " must be >= 0";
+  auto type = cast<ShapedType>(getValue().getType());
+  if (!storageDType(type.getElementType()) || !llvm::isa<DenseElementsAttr>(getValue()))
+    return emitOpError("value must be dense elements of a storage type, got ") << type;
+  return success();
+}

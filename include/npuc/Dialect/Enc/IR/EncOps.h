@@ -8,6 +8,7 @@
 #define NPUC_DIALECT_ENC_IR_ENCOPS_H
 
 #include "npuc/Base/ISA.h"
+#include "npuc/Base/ModelFile.h"
 #include "npuc/Dialect/Enc/IR/EncDialect.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
@@ -25,6 +26,9 @@ const isa::InstDesc *getInstDesc(mlir::Operation *op);
 
 /// Reads an instruction op's fields into an isa::Inst (op must be verified).
 isa::Inst toInst(mlir::Operation *op);
+
+/// The model-file element type of an MLIR storage type (i8, ui8, i16, i32, f16, f32).
+std::optional<model::DType> storageDType(mlir::Type t);
 
 /// Builds the op for a decoded instruction at the builder's insertion point.
 mlir::Operation *buildInst(mlir::OpBuilder &builder, mlir::Location loc, const isa::Inst &inst);

@@ -27,13 +27,48 @@ def Enc_ProgramOp : Op<Enc_Dialect, "program",
     }
     ```
   }];
-  let arguments = (ins OptionalAttr<StrAttr>:$target);
+  let arguments = (ins OptionalAttr<StrAttr>:$target, OptionalAttr<I64Attr>:$arena_size,
+                   OptionalAttr<I64Attr>:$state_size);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "(`target` $target^)? attr-dict-with-keyword $body";
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
   let skipDefaultBuilders = 1;
   let builders = [OpBuilder<(ins CArg<"::llvm::StringRef", "{}">:$target)>];
+}
+
+def Enc_TensorOp : Op<Enc_Dialect, "tensor"> {
+  let summary = "A tensor the runtime binds: a model input, output or state";
+  let description = [{
+    Written to the model file's tensor descriptors (docs/model-format.md).
+    `strides` are in bytes and give the physical layout in the region of the
+    role (INPUT, OUTPUT or STATE); `offset` is the first element's byte offset.
+    Quantized tensors carry `scales`, `zero_points` and, per axis, `axis`.
+
+    ```mlir
+    enc.tensor "input" "x" : i8 shape [1, 3] strides [32, 1] offset 0
+        {scales = array<f32: 0.5>, zero_points = array<i32: -3>}
+    ```
+  }];
+  let arguments = (ins StrAttr:$role, StrAttr:$name, TypeAttr:$element,
+                   DenseI64ArrayAttr:$shape, DenseI64ArrayAttr:$strides, I64Attr:$offset,
+                   OptionalAttr<DenseF32ArrayAttr>:$scales,
+                   OptionalAttr<DenseI32ArrayAttr>:$zero_points, OptionalAttr<I64Attr>:$axis);
+  let assemblyFormat = [{
+    $role $name `:` $element `shape` $shape `strides` $strides `offset` $offset attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Enc_ConstOp : Op<Enc_Dialect, "const"> {
+  let summary = "Bytes of the CONST region: weights, biases, parameter tables, LUTs";
+  let description = [{
+    The value's elements, little endian in their storage type, at byte `offset`
+    of the CONST region. Constants may not overlap.
+  }];
+  let arguments = (ins I64Attr:$offset, ElementsAttr:$value);
+  let assemblyFormat = "`offset` $offset $value attr-dict";
+  let hasVerifier = 1;
 }
 
 #endif

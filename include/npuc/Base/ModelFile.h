@@ -1,0 +1,105 @@
+//===- ModelFile.h - The npuc model file (docs/model-format.md) -*- C++ -*-===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Writer primitives and the one reader/validator that every consumer uses.
+// Base layer: no MLIR, no LLVM.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPUC_BASE_MODELFILE_H
+#define NPUC_BASE_MODELFILE_H
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace npuc::model {
+
+inline constexpr uint16_t kMajor = 1;
+inline constexpr uint16_t kMinor = 0;
+inline constexpr uint32_t kHeaderSize = 64;
+inline constexpr uint32_t kEntrySize = 32;
+inline constexpr uint32_t kAlign = 64;
+inline constexpr uint32_t kMaxSections = 64;
+
+enum class SectionKind : uint32_t {
+  Code = 1, Constants = 2, Luts = 3, Tensors = 4, Provenance = 5, Debug = 6
+};
+/// "code", "constants", ...; "unknown" for other kinds.
+const char *sectionName(uint32_t kind);
+
+enum class DType : uint8_t { I8, U8, I16, I32, F16, F32 };
+inline constexpr unsigned kNumDTypes = 6;
+unsigned dtypeBytes(DType t);
+/// numpy-style names: int8, uint8, int16, int32, float16, float32.
+const char *dtypeName(DType t);
+
+enum class Role : uint8_t { Input, Output, State };
+enum class Quant : uint8_t { None, PerTensor, PerAxis };
+
+struct TensorDesc {
+  Role role = Role::Input;
+  DType dtype = DType::F32;
+  uint8_t region = 2;  // isa::Region
+  std::string name;
+  uint64_t offset = 0;
+  std::vector<int64_t> shape, strides;  // strides in bytes
+  Quant quant = Quant::None;
+  int32_t axis = -1;
+  std::vector<float> scales;
+  std::vector<int32_t> zeroPoints;
+
+  uint64_t numElements() const;
+  /// One past the last byte addressed, relative to `offset`.
+  uint64_t spanBytes() const;
+};
+
+struct LutDesc {
+  uint64_t offset = 0;  // in the constants
+  uint32_t entries = 0;
+};
+
+struct SectionInfo {
+  uint32_t kind = 0, flags = 0;
+  uint64_t offset = 0, size = 0;
+  uint32_t alignment = 0;
+};
+
+struct Model {
+  uint16_t major = kMajor, minor = kMinor;
+  std::string targetName;
+  uint64_t targetHash = 0;
+  std::vector<uint8_t> code;  // whole 16-byte words
+  std::vector<uint8_t> constants;
+  std::vector<LutDesc> luts;
+  uint64_t arenaSize = 0, inputSize = 0, outputSize = 0, stateSize = 0;
+  std::vector<TensorDesc> tensors;
+  std::vector<std::pair<std::string, std::string>> provenance;
+  std::vector<std::pair<uint32_t, std::string>> debug;
+
+  // Set by the reader.
+  std::vector<SectionInfo> sections;
+  std::vector<uint32_t> skippedKinds;  // unknown optional sections
+
+  std::vector<const TensorDesc *> tensorsWithRole(Role role) const;
+};
+
+/// The file's bytes; the same model always gives the same bytes.
+std::vector<uint8_t> serialize(const Model &m);
+
+/// Writes `bytes` to a temporary file in the destination's directory, flushes
+/// it and renames it over `path`: a reader never sees a partial file, and on
+/// failure nothing is left behind.
+bool writeFileAtomically(const std::string &path, const std::vector<uint8_t> &bytes,
+                         std::string &error);
+bool readFile(const std::string &path, std::vector<uint8_t> &bytes, std::string &error);
+
+/// Validates and decodes a model file. On failure returns false with a precise
+/// `error`; `out` then holds everything read before the failure.
+bool parse(const uint8_t *data, size_t size, Model &out, std::string &error);
+
+} // namespace npuc::model
+
+#endif

@@ -1,0 +1,59 @@
+//===- Numerics.h - NPU-v1 arithmetic primitives ----------------*- C++ -*-===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// The arithmetic of docs/numerics.md, bit for bit. The simulator executes it;
+// the compiler uses the same functions to build tables and fold constants.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPUC_BASE_NUMERICS_H
+#define NPUC_BASE_NUMERICS_H
+
+#include <cstdint>
+
+namespace npuc::num {
+
+int64_t saturate(int64_t x, int64_t lo, int64_t hi);
+int32_t saturateI32(int64_t x);
+
+/// gemmlowp SaturatingRoundingDoublingHighMul.
+int32_t srdhm(int32_t a, int32_t b);
+/// Round(x / 2^s), ties away from zero; s in [0, 31].
+int32_t roundingRightShift(int32_t x, int s);
+/// Saturate(x * 2^s, i32); s in [0, 31].
+int32_t saturatingLeftShift(int32_t x, int s);
+
+struct RequantParams {
+  int32_t multiplier;  // Q31, [0, 2^31 - 1]
+  int ls, rs;          // [0, 31]
+  int32_t zp, lo, hi;
+};
+/// y = clamp(zp + RRS(SRDHM(SLS(x, ls), M), rs), lo, hi).
+int32_t requantize(int32_t x, const RequantParams &p);
+
+/// (M, ls, rs) with M * 2^(ls - rs - 31) closest to `real` (double precision).
+/// Returns false when `real` is not positive and finite or needs a shift
+/// outside [0, 31].
+bool quantizeMultiplier(double real, int32_t &multiplier, int &ls, int &rs);
+
+/// IEEE binary16 <-> binary32, round to nearest even.
+float halfToFloat(uint16_t h);
+uint16_t floatToHalf(float f);
+
+/// Round half to even to an integer-valued float.
+float roundHalfEven(float x);
+
+/// The fixed algorithms of docs/numerics.md (no host libm).
+float expF(float x);
+float logF(float x);
+float tanhF(float x);
+float sigmoidF(float x);
+float erfF(float x);
+float sqrtF(float x);   // IEEE square root (correctly rounded)
+float rsqrtF(float x);  // IEEE 1 / IEEE sqrt(x)
+float recipF(float x);  // IEEE 1 / x
+
+} // namespace npuc::num
+
+#endif

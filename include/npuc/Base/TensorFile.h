@@ -1,0 +1,40 @@
+//===- TensorFile.h - .npy and ONNX TensorProto files -----------*- C++ -*-===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Host tensors for npu-sim's inputs and outputs: numpy .npy (format 1.0-3.0,
+// little endian, C order) and ONNX TensorProto .pb files, parsed from the wire
+// format directly (no protobuf dependency in the base layer).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPUC_BASE_TENSORFILE_H
+#define NPUC_BASE_TENSORFILE_H
+
+#include "npuc/Base/ModelFile.h"
+
+#include <string>
+#include <vector>
+
+namespace npuc {
+
+struct HostTensor {
+  std::string name;  // from a TensorProto, else empty
+  model::DType dtype = model::DType::F32;
+  std::vector<int64_t> shape;
+  std::vector<uint8_t> data;  // row-major, little endian
+
+  uint64_t numElements() const;
+  /// "int8[1,3,224,224]".
+  std::string describe() const;
+};
+
+bool parseNpy(const uint8_t *p, size_t n, HostTensor &t, std::string &error);
+bool parseTensorProto(const uint8_t *p, size_t n, HostTensor &t, std::string &error);
+/// Reads a .npy or .pb file, recognizing the format by its content.
+bool readTensorFile(const std::string &path, HostTensor &t, std::string &error);
+std::vector<uint8_t> serializeNpy(const HostTensor &t);
+
+} // namespace npuc
+
+#endif

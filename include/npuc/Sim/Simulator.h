@@ -1,0 +1,83 @@
+//===- Simulator.h - Bit-exact NPU-v1 simulator -----------------*- C++ -*-===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Executes the code of a model file: SCALAR fetches and dispatches, the four
+// other engines run their queues in order and concurrently, flags and barriers
+// order them. The arithmetic is docs/numerics.md's; the race detector decides
+// on happens-before (vector clocks through flags, barriers and dispatch), not
+// on timing. Base layer only: no MLIR, no compiler code.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPUC_SIM_SIMULATOR_H
+#define NPUC_SIM_SIMULATOR_H
+
+#include "npuc/Base/ISA.h"
+#include "npuc/Base/ModelFile.h"
+#include "npuc/Base/Target.h"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace npuc::sim {
+
+inline constexpr unsigned kNumEngines = 5;
+
+struct EngineStats {
+  uint64_t instructions = 0;
+  uint64_t busyCycles = 0;
+};
+
+struct Stats {
+  uint64_t cycles = 0;
+  std::array<EngineStats, kNumEngines> engines{};
+  uint64_t gmBytesRead = 0, gmBytesWritten = 0;
+  uint64_t macs = 0;
+  uint64_t scalarSteps = 0;
+};
+
+struct TraceEvent {
+  uint8_t engine;
+  uint32_t pc;
+  uint64_t start, end;
+};
+
+struct Options {
+  bool trace = false;
+  /// Executed SCALAR instructions after which the run is a fault (runaway loop).
+  uint64_t maxSteps = uint64_t(1) << 32;
+};
+
+class Machine;
+
+class Simulator {
+public:
+  Simulator(const model::Model &model, const target::TargetInfo &target, Options options = {});
+  ~Simulator();
+
+  /// The bytes of a GM region (CONST, ARENA, INPUT, OUTPUT, STATE). Inputs
+  /// are written here before run(), outputs read after it.
+  std::vector<uint8_t> &region(isa::Region r);
+
+  /// Runs to END. On a fault returns false; `fault` names the instructions,
+  /// engines and address ranges involved.
+  bool run(std::string &fault);
+
+  /// Whether the byte at `addr` of a GM region holds a value (host-provided or
+  /// written by the program).
+  bool written(isa::Region r, uint64_t addr);
+
+  const Stats &stats() const;
+  const std::vector<TraceEvent> &trace() const;
+
+private:
+  std::unique_ptr<Machine> machine;
+};
+
+} // namespace npuc::sim
+
+#endif

@@ -1,0 +1,668 @@
+//===- ModelFile.cpp - Write and validate npuc model files ----------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Every offset and length is checked before use, without overflow: no byte
+// sequence makes the reader read out of bounds (unittests/Base/ModelFileTest).
+//
+//===----------------------------------------------------------------------===//
+
+#include "npuc/Base/ModelFile.h"
+#include "npuc/Base/Hash.h"
+#include "npuc/Base/ISA.h"
+#include "npuc/Base/Target.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace npuc;
+using namespace npuc::model;
+
+const char *model::sectionName(uint32_t kind) {
+  switch (SectionKind(kind)) {
+  case SectionKind::Code: return "code";
+  case SectionKind::Constants: return "constants";
+  case SectionKind::Luts: return "luts";
+  case SectionKind::Tensors: return "tensors";
+  case SectionKind::Provenance: return "provenance";
+  case SectionKind::Debug: return "debug";
+  }
+  return "unknown";
+}
+
+unsigned model::dtypeBytes(DType t) {
+  static const unsigned bytes[] = {1, 1, 2, 4, 2, 4};
+  return bytes[unsigned(t)];
+}
+
+const char *model::dtypeName(DType t) {
+  static const char *const names[] = {"int8", "uint8", "int16", "int32", "float16", "float32"};
+  return names[unsigned(t)];
+}
+
+uint64_t TensorDesc::numElements() const {
+  uint64_t n = 1;
+  for (int64_t d : shape)
+    n *= uint64_t(d);
+  return n;
+}
+
+uint64_t TensorDesc::spanBytes() const {
+  uint64_t span = dtypeBytes(dtype);
+  for (size_t i = 0; i < shape.size(); ++i)
+    span += uint64_t(shape[i] - 1) * uint64_t(strides[i]);
+  return span;
+}
+
+std::vector<const TensorDesc *> Model::tensorsWithRole(Role role) const {
+  std::vector<const TensorDesc *> out;
+  for (const TensorDesc &t : tensors)
+    if (t.role == role)
+      out.push_back(&t);
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Writing
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct Out {
+  std::vector<uint8_t> bytes;
+  template <typename T> void put(T v) {
+    for (size_t i = 0; i < sizeof(T); ++i)
+      bytes.push_back(uint8_t(uint64_t(v) >> (8 * i)));
+  }
+  void putF32(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    put<uint32_t>(u);
+  }
+  void putBytes(const void *p, size_t n) {
+    const uint8_t *b = static_cast<const uint8_t *>(p);
+    bytes.insert(bytes.end(), b, b + n);
+  }
+  void putString(const std::string &s) {
+    put<uint32_t>(uint32_t(s.size()));
+    putBytes(s.data(), s.size());
+  }
+  void padTo(size_t align) {
+    while (bytes.size() % align)
+      bytes.push_back(0);
+  }
+  template <typename T> void patch(size_t at, T v) {
+    for (size_t i = 0; i < sizeof(T); ++i)
+      bytes[at + i] = uint8_t(uint64_t(v) >> (8 * i));
+  }
+};
+
+std::vector<uint8_t> tensorsSection(const Model &m) {
+  Out o;
+  o.put<uint64_t>(m.arenaSize);
+  o.put<uint64_t>(m.inputSize);
+  o.put<uint64_t>(m.outputSize);
+  o.put<uint64_t>(m.stateSize);
+  o.put<uint32_t>(uint32_t(m.tensors.size()));
+  o.put<uint32_t>(0);
+  for (const TensorDesc &t : m.tensors) {
+    o.put<uint8_t>(uint8_t(t.role));
+    o.put<uint8_t>(uint8_t(t.dtype));
+    o.put<uint8_t>(uint8_t(t.shape.size()));
+    o.put<uint8_t>(t.region);
+    o.put<uint32_t>(uint32_t(t.name.size()));
+    o.put<uint64_t>(t.offset);
+    for (int64_t d : t.shape)
+      o.put<int64_t>(d);
+    for (int64_t s : t.strides)
+      o.put<int64_t>(s);
+    o.put<uint8_t>(uint8_t(t.quant));
+    o.put<uint8_t>(0);
+    o.put<uint8_t>(0);
+    o.put<uint8_t>(0);
+    o.put<int32_t>(t.axis);
+    o.put<uint32_t>(uint32_t(t.scales.size()));
+    for (float s : t.scales)
+      o.putF32(s);
+    for (int32_t z : t.zeroPoints)
+      o.put<int32_t>(z);
+    o.putBytes(t.name.data(), t.name.size());
+    o.padTo(8);
+  }
+  return o.bytes;
+}
+} // namespace
+
+std::vector<uint8_t> model::serialize(const Model &m) {
+  std::vector<std::pair<SectionKind, std::vector<uint8_t>>> sections;
+  sections.push_back({SectionKind::Code, m.code});
+  sections.push_back({SectionKind::Constants, m.constants});
+  if (!m.luts.empty()) {
+    Out o;
+    o.put<uint32_t>(uint32_t(m.luts.size()));
+    o.put<uint32_t>(0);
+    for (const LutDesc &l : m.luts) {
+      o.put<uint64_t>(l.offset);
+      o.put<uint32_t>(l.entries);
+      o.put<uint32_t>(0);
+    }
+    sections.push_back({SectionKind::Luts, o.bytes});
+  }
+  sections.push_back({SectionKind::Tensors, tensorsSection(m)});
+  if (!m.provenance.empty()) {
+    Out o;
+    o.put<uint32_t>(uint32_t(m.provenance.size()));
+    for (const auto &[k, v] : m.provenance) {
+      o.putString(k);
+      o.putString(v);
+    }
+    sections.push_back({SectionKind::Provenance, o.bytes});
+  }
+  if (!m.debug.empty()) {
+    Out o;
+    o.put<uint32_t>(uint32_t(m.debug.size()));
+    for (const auto &[index, name] : m.debug) {
+      o.put<uint32_t>(index);
+      o.putString(name);
+    }
+    sections.push_back({SectionKind::Debug, o.bytes});
+  }
+
+  Out f;
+  f.putBytes("NPUMODEL", 8);
+  f.put<uint16_t>(m.major);
+  f.put<uint16_t>(m.minor);
+  f.put<uint32_t>(kHeaderSize);
+  f.put<uint64_t>(0);  // file size, patched below
+  f.put<uint64_t>(m.targetHash);
+  char name[16] = {};
+  std::memcpy(name, m.targetName.data(), std::min<size_t>(m.targetName.size(), 15));
+  f.putBytes(name, 16);
+  f.put<uint32_t>(uint32_t(sections.size()));
+  f.put<uint32_t>(kHeaderSize);
+  f.put<uint64_t>(0);  // checksum, patched below
+  size_t table = f.bytes.size();
+  f.bytes.resize(table + sections.size() * kEntrySize, 0);
+  f.padTo(kAlign);
+  for (size_t i = 0; i < sections.size(); ++i) {
+    const auto &[kind, content] = sections[i];
+    size_t offset = f.bytes.size();
+    f.putBytes(content.data(), content.size());
+    f.padTo(kAlign);
+    size_t e = table + i * kEntrySize;
+    f.patch<uint32_t>(e, uint32_t(kind));
+    bool required = kind == SectionKind::Code || kind == SectionKind::Constants ||
+                    kind == SectionKind::Tensors;
+    f.patch<uint32_t>(e + 4, required ? 1u : 0u);
+    f.patch<uint64_t>(e + 8, offset);
+    f.patch<uint64_t>(e + 16, content.size());
+    f.patch<uint32_t>(e + 24, kAlign);
+  }
+  f.patch<uint64_t>(16, f.bytes.size());
+  std::string_view payload(reinterpret_cast<const char *>(f.bytes.data()) + kHeaderSize,
+                           f.bytes.size() - kHeaderSize);
+  f.patch<uint64_t>(56, fnv1a64(payload));
+  return f.bytes;
+}
+
+bool model::writeFileAtomically(const std::string &path, const std::vector<uint8_t> &bytes,
+                                std::string &error) {
+  size_t slash = path.find_last_of('/');
+  std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
+  std::string tmpl = (slash == std::string::npos ? std::string("./") : dir) + ".npuc-tmp-XXXXXX";
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  int fd = mkstemp(name.data());
+  if (fd < 0) {
+    error = "cannot create a temporary file in '" + dir + "': " + std::strerror(errno);
+    return false;
+  }
+  auto fail = [&](const char *what) {
+    error = std::string(what) + " '" + path + "': " + std::strerror(errno);
+    close(fd);
+    unlink(name.data());
+    return false;
+  };
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      return fail("cannot write");
+    }
+    done += size_t(n);
+  }
+  if (fchmod(fd, 0644) != 0 || fsync(fd) != 0)
+    return fail("cannot flush");
+  if (close(fd) != 0) {
+    error = "cannot close '" + path + "': " + std::strerror(errno);
+    unlink(name.data());
+    return false;
+  }
+  if (rename(name.data(), path.c_str()) != 0) {
+    error = "cannot rename the temporary file to '" + path + "': " + std::strerror(errno);
+    unlink(name.data());
+    return false;
+  }
+  return true;
+}
+
+bool model::readFile(const std::string &path, std::vector<uint8_t> &bytes, std::string &error) {
+  FILE *f = std::fopen(path.c_str(), "rb");
+  if (!f) {
+    error = "cannot open '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  bytes.clear();
+  uint8_t buf[65536];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
+    bytes.insert(bytes.end(), buf, buf + n);
+  bool bad = std::ferror(f);
+  std::fclose(f);
+  if (bad)
+    error = "cannot read '" + path + "'";
+  return !bad;
+}
+
+//===----------------------------------------------------------------------===//
+// Reading
+//===----------------------------------------------------------------------===//
+
+namespace {
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+/// Bounds-checked little-endian reads from one section.
+struct Cursor {
+  const uint8_t *p;
+  size_t size, pos = 0;
+  std::string what;  // "section 3 (tensors)"
+  std::string error;
+
+  bool need(size_t n, const char *item) {
+    if (size - pos >= n)
+      return true;
+    error = what + ": truncated " + item + " at offset " + hex(pos) + " (needs " +
+            std::to_string(n) + " bytes, " + std::to_string(size - pos) + " left)";
+    return false;
+  }
+  template <typename T> bool get(T &v, const char *item) {
+    if (!need(sizeof(T), item))
+      return false;
+    uint64_t u = 0;
+    for (size_t i = 0; i < sizeof(T); ++i)
+      u |= uint64_t(p[pos + i]) << (8 * i);
+    pos += sizeof(T);
+    v = T(u);
+    return true;
+  }
+  bool getString(std::string &s, const char *item, uint32_t maxLen = 1 << 20) {
+    uint32_t n;
+    if (!get(n, item))
+      return false;
+    if (n > maxLen) {
+      error = what + ": " + item + " length " + std::to_string(n) + " exceeds " +
+              std::to_string(maxLen);
+      return false;
+    }
+    if (!need(n, item))
+      return false;
+    s.assign(reinterpret_cast<const char *>(p + pos), n);
+    pos += n;
+    return true;
+  }
+  bool fail(const std::string &msg) {
+    error = what + ": " + msg;
+    return false;
+  }
+};
+
+uint64_t le64(const uint8_t *p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i)
+    v = (v << 8) | p[i];
+  return v;
+}
+uint32_t le32(const uint8_t *p) { return uint32_t(le64(p) & 0xffffffffu) ; }
+uint16_t le16(const uint8_t *p) { return uint16_t(p[0] | (p[1] << 8)); }
+
+bool parseTensor(Cursor &c, const Model &m, TensorDesc &t, size_t index) {
+  std::string item = "tensor " + std::to_string(index);
+  uint8_t role, dtype, rank, region;
+  uint32_t nameLen;
+  if (!c.get(role, "tensor role") || !c.get(dtype, "tensor dtype") ||
+      !c.get(rank, "tensor rank") || !c.get(region, "tensor region") ||
+      !c.get(nameLen, "tensor name length") || !c.get(t.offset, "tensor offset"))
+    return false;
+  if (role > 2)
+    return c.fail(item + ": role " + std::to_string(role) + " is not 0, 1 or 2");
+  if (dtype >= kNumDTypes)
+    return c.fail(item + ": dtype " + std::to_string(dtype) + " is not in [0, 5]");
+  if (rank > 8)
+    return c.fail(item + ": rank " + std::to_string(rank) + " exceeds 8");
+  if (nameLen > 4096)
+    return c.fail(item + ": name length " + std::to_string(nameLen) + " exceeds 4096");
+  t.role = Role(role);
+  t.dtype = DType(dtype);
+  t.region = region;
+  static const uint8_t regionOf[] = {uint8_t(isa::Region::INPUT), uint8_t(isa::Region::OUTPUT),
+                                     uint8_t(isa::Region::STATE)};
+  if (region != regionOf[role])
+    return c.fail(item + ": region " + std::to_string(region) + " does not match its role");
+  t.shape.resize(rank);
+  t.strides.resize(rank);
+  for (auto &d : t.shape)
+    if (!c.get(d, "tensor shape"))
+      return false;
+  for (auto &s : t.strides)
+    if (!c.get(s, "tensor strides"))
+      return false;
+  uint8_t quant, r0, r1, r2;
+  uint32_t count;
+  if (!c.get(quant, "tensor quant") || !c.get(r0, "reserved") || !c.get(r1, "reserved") ||
+      !c.get(r2, "reserved") || !c.get(t.axis, "tensor axis") || !c.get(count, "quant count"))
+    return false;
+  if (r0 || r1 || r2)
+    return c.fail(item + ": reserved bytes are not zero");
+  if (quant > 2)
+    return c.fail(item + ": quant kind " + std::to_string(quant) + " is not 0, 1 or 2");
+  t.quant = Quant(quant);
+  // Shape and strides: every addressed byte must lie in the region.
+  uint64_t regionSize = role == 0 ? m.inputSize : role == 1 ? m.outputSize : m.stateSize;
+  unsigned __int128 span = dtypeBytes(t.dtype);
+  for (size_t i = 0; i < rank; ++i) {
+    if (t.shape[i] < 1 || t.shape[i] > (int64_t(1) << 40))
+      return c.fail(item + ": dimension " + std::to_string(i) + " = " +
+                    std::to_string(t.shape[i]) + " is outside [1, 2^40]");
+    if (t.strides[i] < 0 || t.strides[i] > (int64_t(1) << 40))
+      return c.fail(item + ": stride " + std::to_string(i) + " = " +
+                    std::to_string(t.strides[i]) + " is outside [0, 2^40]");
+    span += (unsigned __int128)(t.shape[i] - 1) * uint64_t(t.strides[i]);
+  }
+  if (span + t.offset > regionSize)
+    return c.fail(item + ": offset " + hex(t.offset) + " + span exceeds the region size " +
+                  hex(regionSize));
+  uint32_t want = t.quant == Quant::None ? 0
+                  : t.quant == Quant::PerTensor
+                      ? 1
+                      : (t.axis >= 0 && t.axis < rank ? uint32_t(t.shape[t.axis]) : 0);
+  if ((t.quant == Quant::PerAxis && (t.axis < 0 || t.axis >= rank)) ||
+      (t.quant != Quant::PerAxis && t.axis != -1))
+    return c.fail(item + ": quantization axis " + std::to_string(t.axis) + " is invalid");
+  if (count != want)
+    return c.fail(item + ": " + std::to_string(count) + " quantization entries, expected " +
+                  std::to_string(want));
+  t.scales.resize(count);
+  t.zeroPoints.resize(count);
+  for (float &s : t.scales) {
+    uint32_t u;
+    if (!c.get(u, "scale"))
+      return false;
+    std::memcpy(&s, &u, 4);
+    if (!(s > 0) || !std::isfinite(s))
+      return c.fail(item + ": scale is not finite and positive");
+  }
+  for (int32_t &z : t.zeroPoints)
+    if (!c.get(z, "zero point"))
+      return false;
+  if (!c.need(nameLen, "tensor name"))
+    return false;
+  t.name.assign(reinterpret_cast<const char *>(c.p + c.pos), nameLen);
+  c.pos += nameLen;
+  while (c.pos % 8) {
+    uint8_t pad;
+    if (!c.get(pad, "tensor padding"))
+      return false;
+    if (pad)
+      return c.fail(item + ": padding after the name is not zero");
+  }
+  return true;
+}
+
+bool parseSection(const uint8_t *data, const SectionInfo &s, size_t index, Model &m,
+                  std::string &error) {
+  Cursor c{data + s.offset, size_t(s.size)};
+  c.what = "section " + std::to_string(index) + " (" + sectionName(s.kind) + ")";
+  auto done = [&](bool ok) {
+    if (!ok)
+      error = c.error;
+    return ok;
+  };
+  switch (SectionKind(s.kind)) {
+  case SectionKind::Code: {
+    if (s.size % isa::kWordBytes)
+      return done(c.fail("size " + hex(s.size) + " is not a multiple of 16"));
+    for (size_t i = 0; i < s.size / isa::kWordBytes; ++i) {
+      isa::Word w;
+      std::memcpy(w.data(), c.p + i * isa::kWordBytes, isa::kWordBytes);
+      isa::Inst inst;
+      std::string why;
+      if (!isa::decode(w, inst, &why))
+        return done(c.fail("instruction " + std::to_string(i) + " (offset " +
+                           hex(i * isa::kWordBytes) + "): " + why));
+      m.code.insert(m.code.end(), w.begin(), w.end());
+    }
+    return true;
+  }
+  case SectionKind::Constants:
+    m.constants.assign(c.p, c.p + c.size);
+    return true;
+  case SectionKind::Luts: {
+    uint32_t n, reserved;
+    if (!c.get(n, "lut count") || !c.get(reserved, "reserved"))
+      return done(false);
+    if (n > 4096)
+      return done(c.fail("lut count " + std::to_string(n) + " exceeds 4096"));
+    for (uint32_t i = 0; i < n; ++i) {
+      LutDesc l;
+      uint32_t r;
+      if (!c.get(l.offset, "lut offset") || !c.get(l.entries, "lut entries") ||
+          !c.get(r, "reserved"))
+        return done(false);
+      if (l.entries != 256 && l.entries != 512)
+        return done(c.fail("lut " + std::to_string(i) + " has " + std::to_string(l.entries) +
+                           " entries, expected 256 or 512"));
+      if (l.offset > m.constants.size() || m.constants.size() - l.offset < 2ull * l.entries)
+        return done(c.fail("lut " + std::to_string(i) + " at " + hex(l.offset) +
+                           " exceeds the constants (" + hex(m.constants.size()) + " bytes)"));
+      m.luts.push_back(l);
+    }
+    return true;
+  }
+  case SectionKind::Tensors: {
+    uint32_t n, reserved;
+    if (!c.get(m.arenaSize, "arena size") || !c.get(m.inputSize, "input size") ||
+        !c.get(m.outputSize, "output size") || !c.get(m.stateSize, "state size") ||
+        !c.get(n, "tensor count") || !c.get(reserved, "reserved"))
+      return done(false);
+    for (uint64_t size : {m.arenaSize, m.inputSize, m.outputSize, m.stateSize})
+      if (size > (uint64_t(1) << 32))
+        return done(c.fail("region size " + hex(size) + " exceeds the 4 GiB address space"));
+    if (n > 65536)
+      return done(c.fail("tensor count " + std::to_string(n) + " exceeds 65536"));
+    for (uint32_t i = 0; i < n; ++i) {
+      TensorDesc t;
+      if (!parseTensor(c, m, t, i))
+        return done(false);
+      m.tensors.push_back(std::move(t));
+    }
+    return true;
+  }
+  case SectionKind::Provenance: {
+    uint32_t n;
+    if (!c.get(n, "entry count"))
+      return done(false);
+    for (uint32_t i = 0; i < n; ++i) {
+      std::string k, v;
+      if (!c.getString(k, "key") || !c.getString(v, "value"))
+        return done(false);
+      m.provenance.emplace_back(std::move(k), std::move(v));
+    }
+    return true;
+  }
+  case SectionKind::Debug: {
+    uint32_t n;
+    if (!c.get(n, "entry count"))
+      return done(false);
+    for (uint32_t i = 0; i < n; ++i) {
+      uint32_t index;
+      std::string name;
+      if (!c.get(index, "instruction index") || !c.getString(name, "name"))
+        return done(false);
+      m.debug.emplace_back(index, std::move(name));
+    }
+    return true;
+  }
+  }
+  return true;  // unknown optional kinds were filtered out by the caller
+}
+} // namespace
+
+bool model::parse(const uint8_t *data, size_t size, Model &m, std::string &error) {
+  m = Model();
+  if (size < kHeaderSize) {
+    error = "file is " + std::to_string(size) + " bytes, shorter than the 64-byte header";
+    return false;
+  }
+  if (std::memcmp(data, "NPUMODEL", 8) != 0) {
+    error = "not an npuc model file (bad magic)";
+    return false;
+  }
+  m.major = le16(data + 8);
+  m.minor = le16(data + 10);
+  if (m.major != kMajor) {
+    error = "unsupported format version " + std::to_string(m.major) + "." +
+            std::to_string(m.minor) + " (this reader supports major version " +
+            std::to_string(kMajor) + ")";
+    return false;
+  }
+  if (le32(data + 12) != kHeaderSize) {
+    error = "header size " + std::to_string(le32(data + 12)) + " is not 64";
+    return false;
+  }
+  uint64_t fileSize = le64(data + 16);
+  if (fileSize != size) {
+    error = "header says the file has " + hex(fileSize) + " bytes, but it has " + hex(size);
+    return false;
+  }
+  if (size % kAlign) {
+    error = "file size " + hex(size) + " is not a multiple of 64";
+    return false;
+  }
+  m.targetHash = le64(data + 24);
+  const char *name = reinterpret_cast<const char *>(data + 32);
+  size_t nameLen = strnlen(name, 16);
+  if (nameLen == 16) {
+    error = "target name is not NUL-terminated";
+    return false;
+  }
+  m.targetName.assign(name, nameLen);
+  for (size_t i = nameLen; i < 16; ++i)
+    if (name[i]) {
+      error = "target name padding is not zero";
+      return false;
+    }
+  const target::TargetInfo *t = target::lookupTarget(m.targetName);
+  if (!t) {
+    error = "unknown target '" + m.targetName + "' (known: " + target::targetNames() + ")";
+    return false;
+  }
+  if (t->hash() != m.targetHash) {
+    error = "target '" + m.targetName + "' hash " + hex(m.targetHash) +
+            " does not match this build's description of it (" + hex(t->hash()) +
+            "): the file was built for another revision of the target or ISA";
+    return false;
+  }
+  uint32_t count = le32(data + 48), tableOffset = le32(data + 52);
+  if (count > kMaxSections) {
+    error = "section count " + std::to_string(count) + " exceeds " + std::to_string(kMaxSections);
+    return false;
+  }
+  if (tableOffset != kHeaderSize) {
+    error = "section table offset " + hex(tableOffset) + " is not 0x40";
+    return false;
+  }
+  uint64_t tableEnd = kHeaderSize + uint64_t(count) * kEntrySize;
+  if (tableEnd > size) {
+    error = "section table (" + std::to_string(count) + " entries) exceeds file size " + hex(size);
+    return false;
+  }
+  uint64_t cursor = tableEnd;  // end of what has been laid out so far
+  std::vector<bool> seen(7, false);
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint8_t *e = data + kHeaderSize + i * kEntrySize;
+    SectionInfo s{le32(e), le32(e + 4), le64(e + 8), le64(e + 16), le32(e + 24)};
+    std::string what = "section " + std::to_string(i) + " (" + sectionName(s.kind) + ")";
+    if (s.flags & ~1u || le32(e + 28) != 0) {
+      error = what + ": reserved flags or bytes are set";
+      return false;
+    }
+    if (s.alignment != kAlign || s.offset % kAlign) {
+      error = what + ": offset " + hex(s.offset) + " or alignment " +
+              std::to_string(s.alignment) + " violates the 64-byte alignment";
+      return false;
+    }
+    if (s.offset > size || s.size > size - s.offset) {
+      error = what + ": offset " + hex(s.offset) + " + size " + hex(s.size) +
+              " exceeds file size " + hex(size);
+      return false;
+    }
+    if (s.offset < cursor) {
+      error = what + ": offset " + hex(s.offset) + " overlaps the previous section or table (ends at " +
+              hex(cursor) + ")";
+      return false;
+    }
+    for (uint64_t b = cursor; b < s.offset; ++b)
+      if (data[b]) {
+        error = "padding byte at " + hex(b) + " before " + what + " is not zero";
+        return false;
+      }
+    cursor = s.offset + s.size;
+    bool known = s.kind >= 1 && s.kind <= 6;
+    if (known && seen[s.kind]) {
+      error = what + ": a second section of this kind";
+      return false;
+    }
+    if (!known && (s.flags & 1)) {
+      error = what + ": unknown required section kind " + std::to_string(s.kind) +
+              " (written by a newer npuc?)";
+      return false;
+    }
+    if (known)
+      seen[s.kind] = true;
+    m.sections.push_back(s);
+  }
+  for (uint64_t b = cursor; b < size; ++b)
+    if (data[b]) {
+      error = "padding byte at " + hex(b) + " after the last section is not zero";
+      return false;
+    }
+  std::string_view payload(reinterpret_cast<const char *>(data) + kHeaderSize, size - kHeaderSize);
+  if (fnv1a64(payload) != le64(data + 56)) {
+    error = "checksum mismatch: header says " + hex(le64(data + 56)) + ", payload has " +
+            hex(fnv1a64(payload));
+    return false;
+  }
+  for (SectionKind required : {SectionKind::Code, SectionKind::Constants, SectionKind::Tensors})
+    if (!seen[uint32_t(required)]) {
+      error = std::string("missing required section '") + sectionName(uint32_t(required)) + "'";
+      return false;
+    }
+  // Constants before luts; tensors carry the region sizes.
+  for (uint32_t kind : {1u, 2u, 4u, 3u, 5u, 6u})
+    for (size_t i = 0; i < m.sections.size(); ++i)
+      if (m.sections[i].kind == kind && !parseSection(data, m.sections[i], i, m, error))
+        return false;
+  for (const SectionInfo &s : m.sections)
+    if (s.kind < 1 || s.kind > 6)
+      m.skippedKinds.push_back(s.kind);
+  return true;
+}

@@ -1,0 +1,212 @@
+//===- Numerics.cpp - NPU-v1 arithmetic primitives ------------------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Compiled with -ffp-contract=off (lib/Base/CMakeLists.txt): every float
+// operation below rounds on its own, as docs/numerics.md specifies.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npuc/Base/Numerics.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+using namespace npuc;
+
+int64_t num::saturate(int64_t x, int64_t lo, int64_t hi) { return x < lo ? lo : x > hi ? hi : x; }
+int32_t num::saturateI32(int64_t x) { return int32_t(saturate(x, INT32_MIN, INT32_MAX)); }
+
+int32_t num::srdhm(int32_t a, int32_t b) {
+  if (a == INT32_MIN && b == INT32_MIN)
+    return INT32_MAX;
+  int64_t p = int64_t(a) * int64_t(b);
+  int64_t nudge = p >= 0 ? (int64_t(1) << 30) : 1 - (int64_t(1) << 30);
+  return int32_t((p + nudge) / (int64_t(1) << 31));
+}
+
+int32_t num::roundingRightShift(int32_t x, int s) {
+  int32_t mask = int32_t((int64_t(1) << s) - 1);
+  int32_t remainder = x & mask;
+  int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+  return (x >> s) + (remainder > threshold ? 1 : 0);
+}
+
+int32_t num::saturatingLeftShift(int32_t x, int s) { return saturateI32(int64_t(x) * (int64_t(1) << s)); }
+
+int32_t num::requantize(int32_t x, const RequantParams &p) {
+  int32_t v = roundingRightShift(srdhm(saturatingLeftShift(x, p.ls), p.multiplier), p.rs);
+  return int32_t(saturate(int64_t(p.zp) + v, p.lo, p.hi));
+}
+
+bool num::quantizeMultiplier(double real, int32_t &multiplier, int &ls, int &rs) {
+  if (!(real > 0) || !std::isfinite(real))
+    return false;
+  int exponent;
+  double q = std::frexp(real, &exponent);  // real = q * 2^exponent, q in [0.5, 1)
+  int64_t m = std::llround(q * double(int64_t(1) << 31));
+  if (m == (int64_t(1) << 31)) {
+    m /= 2;
+    ++exponent;
+  }
+  // real = m * 2^(exponent - 31) = M * 2^(ls - rs - 31).
+  ls = exponent > 0 ? exponent : 0;
+  rs = exponent < 0 ? -exponent : 0;
+  if (ls > 31 || rs > 31)
+    return false;
+  multiplier = int32_t(m);
+  return true;
+}
+
+namespace {
+uint32_t bitsOf(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+float fromBits(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+/// x * 2^k for an integer k, exact except for the final rounding.
+float scaleByPow2(float x, int k) {
+  while (k > 127) {
+    x *= fromBits(0x7f000000u);  // 2^127
+    k -= 127;
+  }
+  while (k < -126) {
+    x *= fromBits(0x00800000u);  // 2^-126
+    k += 126;
+  }
+  return x * fromBits(uint32_t(k + 127) << 23);
+}
+} // namespace
+
+float num::halfToFloat(uint16_t h) {
+  uint32_t sign = uint32_t(h & 0x8000) << 16;
+  uint32_t exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
+  if (exp == 0x1f)
+    return fromBits(sign | 0x7f800000u | (mant << 13));
+  if (exp == 0) {
+    float v = float(mant) * fromBits(0x33800000u);  // mant * 2^-24, exact
+    return sign ? -v : v;
+  }
+  return fromBits(sign | ((exp + 112) << 23) | (mant << 13));
+}
+
+uint16_t num::floatToHalf(float f) {
+  uint32_t u = bitsOf(f);
+  uint16_t sign = uint16_t((u >> 16) & 0x8000);
+  uint32_t exp = (u >> 23) & 0xff, mant = u & 0x7fffff;
+  if (exp == 0xff)
+    return uint16_t(sign | 0x7c00 | (mant ? 0x200 | (mant >> 13) : 0));
+  int e = int(exp) - 127 + 15;
+  if (e >= 31)
+    return uint16_t(sign | 0x7c00);
+  if (e <= 0) {
+    if (e < -10)
+      return sign;
+    // Subnormal half: shift the full significand, round to nearest even.
+    uint32_t full = mant | 0x800000u;
+    int shift = 14 - e;
+    uint32_t q = full >> shift, rem = full & ((1u << shift) - 1), half = 1u << (shift - 1);
+    if (rem > half || (rem == half && (q & 1)))
+      ++q;
+    return uint16_t(sign | q);
+  }
+  uint32_t q = (uint32_t(e) << 10) | (mant >> 13), rem = mant & 0x1fff;
+  if (rem > 0x1000 || (rem == 0x1000 && (q & 1)))
+    ++q;  // may carry into the exponent, up to infinity: still correct
+  return uint16_t(sign | q);
+}
+
+float num::roundHalfEven(float x) {
+  if (!(std::fabs(x) < 8388608.0f))
+    return x;  // NaN, inf, or already an integer
+  float r = float(int32_t(x));  // truncated
+  float diff = x - r;
+  if (diff > 0.5f || (diff == 0.5f && (int32_t(r) & 1)))
+    r += 1.0f;
+  else if (diff < -0.5f || (diff == -0.5f && (int32_t(r) & 1)))
+    r -= 1.0f;
+  return r == 0.0f ? std::copysign(0.0f, x) : r;
+}
+
+float num::expF(float x) {
+  if (x != x)
+    return x;
+  if (x > 88.72283f)
+    return std::numeric_limits<float>::infinity();
+  if (x < -103.97208f)
+    return 0.0f;
+  float k = roundHalfEven(x * 1.44269504f);
+  float r = (x - k * 0.693359375f) + k * 2.12194440e-4f;
+  float p = 1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 +
+                                                                            r * (1.0f / 720))))));
+  return scaleByPow2(p, int(k));
+}
+
+float num::logF(float x) {
+  if (x != x || x < 0)
+    return std::numeric_limits<float>::quiet_NaN();
+  if (x == 0)
+    return -std::numeric_limits<float>::infinity();
+  if (x == std::numeric_limits<float>::infinity())
+    return x;
+  int e = 0;
+  if (x < fromBits(0x00800000u)) {
+    x *= 8388608.0f;  // 2^23
+    e = -23;
+  }
+  uint32_t u = bitsOf(x);
+  e += int((u >> 23) & 0xff) - 127;
+  float m = fromBits((u & 0x7fffff) | 0x3f800000u);  // [1, 2)
+  if (m >= 1.41421356f) {
+    m *= 0.5f;
+    ++e;
+  }
+  float f = m - 1.0f;
+  float s = f / (2.0f + f);
+  float z = s * s;
+  float series = 2.0f * s *
+                 (1.0f + z * (1.0f / 3 + z * (1.0f / 5 + z * (1.0f / 7 + z * (1.0f / 9)))));
+  return float(e) * 0.693147182f + series;
+}
+
+float num::tanhF(float x) {
+  if (x != x)
+    return x;
+  float a = std::fabs(x);
+  if (a > 9.0f)
+    return std::copysign(1.0f, x);
+  if (a < fromBits(0x39800000u))  // 2^-12
+    return x;
+  float t = expF(-2.0f * a);
+  return std::copysign((1.0f - t) / (1.0f + t), x);
+}
+
+float num::sigmoidF(float x) {
+  if (x != x)
+    return x;
+  float e = expF(-x);
+  if (e == std::numeric_limits<float>::infinity())
+    return 0.0f;
+  return 1.0f / (1.0f + e);
+}
+
+float num::erfF(float x) {
+  if (x != x)
+    return x;
+  float a = std::fabs(x);
+  float t = 1.0f / (1.0f + 0.3275911f * a);
+  float poly = t * (0.254829592f +
+                    t * (-0.284496736f + t * (1.421413741f + t * (-1.453152027f + t * 1.061405429f))));
+  float y = 1.0f - poly * expF(-a * a);
+  return std::copysign(y, x);
+}
+
+float num::sqrtF(float x) { return std::sqrt(x); }
+float num::rsqrtF(float x) { return 1.0f / std::sqrt(x); }
+float num::recipF(float x) { return 1.0f / x; }

@@ -1,0 +1,317 @@
+//===- TensorFile.cpp - .npy and ONNX TensorProto files -------------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npuc/Base/TensorFile.h"
+#include "npuc/Base/Numerics.h"
+
+#include <cstring>
+
+using namespace npuc;
+using model::DType;
+
+uint64_t HostTensor::numElements() const {
+  uint64_t n = 1;
+  for (int64_t d : shape)
+    n *= uint64_t(d);
+  return n;
+}
+
+std::string HostTensor::describe() const {
+  std::string s = std::string(model::dtypeName(dtype)) + "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? "," : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+namespace {
+bool checkedCount(const std::vector<int64_t> &shape, DType dtype, uint64_t &bytes,
+                  std::string &error) {
+  unsigned __int128 n = model::dtypeBytes(dtype);
+  for (int64_t d : shape) {
+    if (d < 0) {
+      error = "negative dimension " + std::to_string(d);
+      return false;
+    }
+    n *= uint64_t(d);
+    if (n > (unsigned __int128)(uint64_t(1) << 40)) {
+      error = "tensor larger than 1 TiB";
+      return false;
+    }
+  }
+  bytes = uint64_t(n);
+  return true;
+}
+
+const struct {
+  const char *descr;
+  DType dtype;
+} kNpyTypes[] = {{"|i1", DType::I8}, {"|u1", DType::U8}, {"<i2", DType::I16},
+                 {"<i4", DType::I32}, {"<f2", DType::F16}, {"<f4", DType::F32},
+                 {"i1", DType::I8},  {"u1", DType::U8}};
+
+/// The value of `key` in a numpy header dict, e.g. 'descr': '<f4'.
+std::string headerValue(const std::string &h, const std::string &key) {
+  size_t k = h.find("'" + key + "'");
+  if (k == std::string::npos)
+    return "";
+  size_t colon = h.find(':', k);
+  if (colon == std::string::npos)
+    return "";
+  size_t start = h.find_first_not_of(' ', colon + 1);
+  if (start == std::string::npos)
+    return "";
+  char open = h[start];
+  char close = open == '\'' ? '\'' : open == '(' ? ')' : ',';
+  size_t end = h.find(close, start + 1);
+  if (end == std::string::npos)
+    return "";
+  return open == '\'' || open == '(' ? h.substr(start + 1, end - start - 1)
+                                     : h.substr(start, end - start);
+}
+} // namespace
+
+bool npuc::parseNpy(const uint8_t *p, size_t n, HostTensor &t, std::string &error) {
+  if (n < 10 || std::memcmp(p, "\x93NUMPY", 6) != 0) {
+    error = "not a .npy file";
+    return false;
+  }
+  uint8_t major = p[6];
+  size_t headerLen, start;
+  if (major == 1) {
+    headerLen = p[8] | (p[9] << 8);
+    start = 10;
+  } else if (major == 2 || major == 3) {
+    if (n < 12) {
+      error = "truncated .npy header";
+      return false;
+    }
+    headerLen = uint32_t(p[8] | (p[9] << 8) | (p[10] << 16) | (uint32_t(p[11]) << 24));
+    start = 12;
+  } else {
+    error = ".npy format version " + std::to_string(major) + " is not supported";
+    return false;
+  }
+  if (headerLen > n - start) {
+    error = "truncated .npy header";
+    return false;
+  }
+  std::string h(reinterpret_cast<const char *>(p + start), headerLen);
+  std::string descr = headerValue(h, "descr"), order = headerValue(h, "fortran_order");
+  bool found = false;
+  for (const auto &e : kNpyTypes)
+    if (descr == e.descr) {
+      t.dtype = e.dtype;
+      found = true;
+    }
+  if (!found) {
+    error = ".npy element type '" + descr + "' is not supported (int8, uint8, int16, int32, "
+            "float16, float32, little endian)";
+    return false;
+  }
+  if (order != "False") {
+    error = ".npy file is not in C order";
+    return false;
+  }
+  std::string shape = headerValue(h, "shape");
+  t.shape.clear();
+  size_t i = 0;
+  while (i < shape.size()) {
+    while (i < shape.size() && (shape[i] == ' ' || shape[i] == ','))
+      ++i;
+    if (i == shape.size())
+      break;
+    size_t j = i;
+    while (j < shape.size() && shape[j] >= '0' && shape[j] <= '9')
+      ++j;
+    if (j == i || j - i > 15) {
+      error = ".npy shape '(" + shape + ")' is malformed";
+      return false;
+    }
+    t.shape.push_back(std::stoll(shape.substr(i, j - i)));
+    i = j;
+  }
+  uint64_t bytes;
+  if (!checkedCount(t.shape, t.dtype, bytes, error))
+    return false;
+  size_t dataStart = start + headerLen;
+  if (n - dataStart != bytes) {
+    error = ".npy data has " + std::to_string(n - dataStart) + " bytes, expected " +
+            std::to_string(bytes) + " for " + t.describe();
+    return false;
+  }
+  t.data.assign(p + dataStart, p + n);
+  return true;
+}
+
+namespace {
+struct Wire {
+  const uint8_t *p;
+  size_t n, pos = 0;
+  bool varint(uint64_t &v) {
+    v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (pos >= n)
+        return false;
+      uint8_t b = p[pos++];
+      v |= uint64_t(b & 0x7f) << shift;
+      if (!(b & 0x80))
+        return true;
+    }
+    return false;
+  }
+  bool bytes(const uint8_t *&data, size_t &len) {
+    uint64_t l;
+    if (!varint(l) || l > n - pos)
+      return false;
+    data = p + pos;
+    len = size_t(l);
+    pos += len;
+    return true;
+  }
+};
+} // namespace
+
+bool npuc::parseTensorProto(const uint8_t *p, size_t n, HostTensor &t, std::string &error) {
+  Wire w{p, n};
+  int64_t dataType = 0;
+  const uint8_t *raw = nullptr;
+  size_t rawLen = 0;
+  std::vector<float> floats;
+  std::vector<int64_t> ints;
+  t.shape.clear();
+  auto bad = [&](const char *what) {
+    error = std::string("malformed TensorProto: ") + what;
+    return false;
+  };
+  while (w.pos < n) {
+    uint64_t key;
+    if (!w.varint(key))
+      return bad("truncated field key");
+    uint32_t field = uint32_t(key >> 3), type = uint32_t(key & 7);
+    const uint8_t *data;
+    size_t len;
+    uint64_t v;
+    if (type == 0) {
+      if (!w.varint(v))
+        return bad("truncated varint");
+      if (field == 1)
+        t.shape.push_back(int64_t(v));
+      else if (field == 2)
+        dataType = int64_t(v);
+      else if (field == 5)
+        ints.push_back(int64_t(int32_t(v)));
+      else if (field == 14 && v != 0)
+        return bad("external data is not supported by npu-sim inputs");
+    } else if (type == 2) {
+      if (!w.bytes(data, len))
+        return bad("truncated length-delimited field");
+      if (field == 1 || field == 5) {  // packed dims / int32_data
+        Wire inner{data, len};
+        while (inner.pos < len) {
+          if (!inner.varint(v))
+            return bad("truncated packed varint");
+          if (field == 1)
+            t.shape.push_back(int64_t(v));
+          else
+            ints.push_back(int64_t(int32_t(v)));
+        }
+      } else if (field == 4) {  // packed float_data
+        if (len % 4)
+          return bad("float_data length is not a multiple of 4");
+        for (size_t i = 0; i < len; i += 4) {
+          float f;
+          std::memcpy(&f, data + i, 4);
+          floats.push_back(f);
+        }
+      } else if (field == 8) {
+        t.name.assign(reinterpret_cast<const char *>(data), len);
+      } else if (field == 9) {
+        raw = data;
+        rawLen = len;
+      } else if (field == 13) {
+        return bad("external data is not supported by npu-sim inputs");
+      }
+    } else if (type == 5) {
+      if (n - w.pos < 4)
+        return bad("truncated fixed32");
+      if (field == 4) {
+        float f;
+        std::memcpy(&f, p + w.pos, 4);
+        floats.push_back(f);
+      }
+      w.pos += 4;
+    } else if (type == 1) {
+      if (n - w.pos < 8)
+        return bad("truncated fixed64");
+      w.pos += 8;
+    } else {
+      return bad("unsupported wire type");
+    }
+  }
+  // ONNX TensorProto.DataType -> storage type.
+  switch (dataType) {
+  case 1: t.dtype = DType::F32; break;
+  case 2: t.dtype = DType::U8; break;
+  case 3: t.dtype = DType::I8; break;
+  case 5: t.dtype = DType::I16; break;
+  case 6: t.dtype = DType::I32; break;
+  case 10: t.dtype = DType::F16; break;
+  default:
+    error = "TensorProto element type " + std::to_string(dataType) +
+            " is not supported (float, uint8, int8, int16, int32, float16)";
+    return false;
+  }
+  uint64_t bytes;
+  if (!checkedCount(t.shape, t.dtype, bytes, error))
+    return false;
+  unsigned size = model::dtypeBytes(t.dtype);
+  t.data.clear();
+  if (raw) {
+    t.data.assign(raw, raw + rawLen);
+  } else if (t.dtype == DType::F32) {
+    t.data.resize(floats.size() * 4);
+    std::memcpy(t.data.data(), floats.data(), t.data.size());
+  } else {
+    for (int64_t v : ints)
+      for (unsigned b = 0; b < size; ++b)
+        t.data.push_back(uint8_t(uint64_t(v) >> (8 * b)));
+  }
+  if (t.data.size() != bytes) {
+    error = "TensorProto holds " + std::to_string(t.data.size()) + " bytes of data, expected " +
+            std::to_string(bytes) + " for " + t.describe();
+    return false;
+  }
+  return true;
+}
+
+bool npuc::readTensorFile(const std::string &path, HostTensor &t, std::string &error) {
+  std::vector<uint8_t> bytes;
+  if (!model::readFile(path, bytes, error))
+    return false;
+  bool ok = bytes.size() >= 6 && std::memcmp(bytes.data(), "\x93NUMPY", 6) == 0
+                ? parseNpy(bytes.data(), bytes.size(), t, error)
+                : parseTensorProto(bytes.data(), bytes.size(), t, error);
+  if (!ok)
+    error = path + ": " + error;
+  return ok;
+}
+
+std::vector<uint8_t> npuc::serializeNpy(const HostTensor &t) {
+  static const char *const descr[] = {"|i1", "|u1", "<i2", "<i4", "<f2", "<f4"};
+  std::string h = "{'descr': '" + std::string(descr[unsigned(t.dtype)]) +
+                  "', 'fortran_order': False, 'shape': (";
+  for (size_t i = 0; i < t.shape.size(); ++i)
+    h += std::to_string(t.shape[i]) + (t.shape.size() == 1 ? "," : i + 1 < t.shape.size() ? ", " : "");
+  h += "), }";
+  while ((10 + h.size() + 1) % 64)
+    h += ' ';
+  h += '\n';
+  std::vector<uint8_t> out = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, uint8_t(h.size() & 0xff),
+                              uint8_t(h.size() >> 8)};
+  out.insert(out.end(), h.begin(), h.end());
+  out.insert(out.end(), t.data.begin(), t.data.end());
+  return out;
+}

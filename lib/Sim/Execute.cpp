@@ -1,0 +1,628 @@
+//===- Execute.cpp - DMA, MATRIX and VECTOR semantics ---------------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Each function performs one engine instruction bit-exactly (docs/numerics.md)
+// and returns its duration in cycles under the target's timing model.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Machine.h"
+#include "npuc/Base/Numerics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+using namespace npuc;
+using namespace npuc::sim;
+namespace F = npuc::isa::field;
+using isa::DType;
+using isa::Opcode;
+
+namespace {
+uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+unsigned dtypeSize(int64_t t) {
+  static const unsigned size[] = {1, 1, 2, 4, 2, 4};
+  return size[t];
+}
+bool isFloat(int64_t t) { return t == int64_t(DType::F16) || t == int64_t(DType::F32); }
+
+std::pair<int64_t, int64_t> intRange(int64_t t) {
+  switch (DType(t)) {
+  case DType::I8: return {-128, 127};
+  case DType::U8: return {0, 255};
+  case DType::I16: return {-32768, 32767};
+  default: return {INT32_MIN, INT32_MAX};
+  }
+}
+
+/// Scalar view of one element: integers exactly in int64, floats in f32.
+struct Value {
+  int64_t i = 0;
+  float f = 0;
+};
+
+Value loadElem(const uint8_t *p, int64_t t) {
+  Value v;
+  switch (DType(t)) {
+  case DType::I8: v.i = int8_t(p[0]); break;
+  case DType::U8: v.i = p[0]; break;
+  case DType::I16: v.i = int16_t(uint16_t(p[0] | (p[1] << 8))); break;
+  case DType::I32: {
+    uint32_t u;
+    std::memcpy(&u, p, 4);
+    v.i = int32_t(u);
+    break;
+  }
+  case DType::F16: v.f = num::halfToFloat(uint16_t(p[0] | (p[1] << 8))); break;
+  case DType::F32: std::memcpy(&v.f, p, 4); break;
+  }
+  return v;
+}
+
+void storeElem(uint8_t *p, int64_t t, Value v) {
+  switch (DType(t)) {
+  case DType::I8:
+  case DType::U8: p[0] = uint8_t(v.i); break;
+  case DType::I16: p[0] = uint8_t(v.i); p[1] = uint8_t(v.i >> 8); break;
+  case DType::I32: {
+    uint32_t u = uint32_t(int32_t(v.i));
+    std::memcpy(p, &u, 4);
+    break;
+  }
+  case DType::F16: {
+    uint16_t h = num::floatToHalf(v.f);
+    p[0] = uint8_t(h);
+    p[1] = uint8_t(h >> 8);
+    break;
+  }
+  case DType::F32: std::memcpy(p, &v.f, 4); break;
+  }
+}
+
+float fmaxNaN(float a, float b) { return (a != a || b != b) ? std::numeric_limits<float>::quiet_NaN() : (a > b ? a : b); }
+float fminNaN(float a, float b) { return (a != a || b != b) ? std::numeric_limits<float>::quiet_NaN() : (a < b ? a : b); }
+
+/// int8 x int8 -> int32 rows: acc[n] += a * b[n]; vectorized where the host allows.
+__attribute__((target_clones("avx2", "default"))) void macRow(int32_t *acc, int32_t a,
+                                                             const int16_t *b, int64_t n) {
+  for (int64_t j = 0; j < n; ++j)
+    acc[j] += a * int32_t(b[j]);
+}
+} // namespace
+
+uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId) {
+  EngineState &s = engines[e];
+  const isa::Inst &in = q.inst;
+  auto reg = [&](int64_t r) { return int64_t(uint32_t(q.regs[r])); };
+  auto local = [&](int64_t addr, int64_t r) { return uint64_t(addr) * 32 + uint64_t(reg(r)); };
+  auto where = [&] { return describe(q.pc) + " on " + isa::engineName(isa::Engine(e)); };
+  auto aligned = [&](uint64_t addr, uint64_t align, const char *what) {
+    if (addr % align)
+      fail("misaligned access: " + where() + " uses " + what + " at " + std::to_string(addr) +
+           ", which is not " + std::to_string(align) + "-byte aligned");
+  };
+  const auto &tp = target.params;
+
+  switch (Opcode(in.desc->opcode)) {
+  //===--------------------------------------------------------------===//
+  // DMA configuration and transfers
+  //===--------------------------------------------------------------===//
+  case Opcode::DMA_IN_SHAPE:
+  case Opcode::DMA_OUT_SHAPE:
+    for (int i = 0; i < 4; ++i)
+      s.n[i] = in[i];
+    return 1;
+  case Opcode::DMA_IN_SSTRIDE:
+  case Opcode::DMA_OUT_SSTRIDE:
+    for (int i = 0; i < 4; ++i)
+      s.sstride[i] = in[i];
+    return 1;
+  case Opcode::DMA_IN_DSTRIDE:
+  case Opcode::DMA_OUT_DSTRIDE:
+    for (int i = 0; i < 4; ++i)
+      s.dstride[i] = in[i];
+    return 1;
+  case Opcode::DMA_IN_PAD:
+    for (int i = 0; i < 4; ++i) {
+      s.lo[i] = in[i];
+      s.hi[i] = in[4 + i];
+    }
+    s.fill = uint32_t(in[8]);
+    return 1;
+  case Opcode::DMA_IN_START:
+  case Opcode::DMA_OUT_START: {
+    bool isIn = Opcode(in.desc->opcode) == Opcode::DMA_IN_START;
+    unsigned srcSpace, dstSpace;
+    uint64_t srcBase, dstBase;
+    int64_t elemCode;
+    bool pad = false;
+    if (isIn) {
+      srcSpace = unsigned(in[F::DMA_IN_START::src_region]);
+      srcBase = uint32_t(in[F::DMA_IN_START::src_off] + reg(in[F::DMA_IN_START::src_reg]));
+      dstSpace = LM + unsigned(in[F::DMA_IN_START::dst_space]);
+      dstBase = local(in[F::DMA_IN_START::dst_addr], in[F::DMA_IN_START::dst_reg]);
+      elemCode = in[F::DMA_IN_START::elem];
+      pad = in[F::DMA_IN_START::pad];
+    } else {
+      srcSpace = LM + unsigned(in[F::DMA_OUT_START::src_space]);
+      srcBase = local(in[F::DMA_OUT_START::src_addr], in[F::DMA_OUT_START::src_reg]);
+      dstSpace = unsigned(in[F::DMA_OUT_START::dst_region]);
+      dstBase = uint32_t(in[F::DMA_OUT_START::dst_off] + reg(in[F::DMA_OUT_START::dst_reg]));
+      elemCode = in[F::DMA_OUT_START::elem];
+    }
+    unsigned esize = 1u << elemCode;
+    aligned(srcBase, esize, "its source");
+    aligned(dstBase, esize, "its destination");
+    int64_t box[4], lo[4] = {}, hi[4] = {};
+    for (int i = 0; i < 4; ++i) {
+      lo[i] = pad ? s.lo[i] : 0;
+      hi[i] = pad ? s.hi[i] : 0;
+      box[i] = s.n[i] + lo[i] + hi[i];
+    }
+    uint64_t elems = 0;
+    for (int64_t i3 = 0; i3 < box[3]; ++i3)
+      for (int64_t i2 = 0; i2 < box[2]; ++i2)
+        for (int64_t i1 = 0; i1 < box[1]; ++i1)
+          for (int64_t i0 = 0; i0 < box[0]; ++i0) {
+            int64_t d = i0 * s.dstride[0] + i1 * s.dstride[1] + i2 * s.dstride[2] + i3 * s.dstride[3];
+            int64_t c[4] = {i0 - lo[0], i1 - lo[1], i2 - lo[2], i3 - lo[3]};
+            bool inside = true;
+            for (int k = 0; k < 4; ++k)
+              inside = inside && c[k] >= 0 && c[k] < s.n[k];
+            uint8_t tmp[4];
+            if (inside) {
+              int64_t so = c[0] * s.sstride[0] + c[1] * s.sstride[1] + c[2] * s.sstride[2] +
+                           c[3] * s.sstride[3];
+              std::memcpy(tmp, access(srcSpace, srcBase + uint64_t(so), esize, false, dynId, "its source"),
+                          esize);
+            } else {
+              for (unsigned b = 0; b < esize; ++b)
+                tmp[b] = uint8_t(s.fill >> (8 * b));
+            }
+            std::memcpy(access(dstSpace, dstBase + uint64_t(d), esize, true, dynId, "its destination"),
+                        tmp, esize);
+            ++elems;
+          }
+    uint64_t bytes = elems * esize;
+    (isIn ? stats.gmBytesRead : stats.gmBytesWritten) += bytes;
+    return uint64_t(tp.DmaStartLatency) + ceilDiv(bytes, uint64_t(tp.GMBytesPerCycle));
+  }
+
+  //===--------------------------------------------------------------===//
+  // MATRIX
+  //===--------------------------------------------------------------===//
+  case Opcode::MM_CFG:
+    s.lda = in[0];
+    s.ldb = in[1];
+    s.ldc = in[2];
+    s.azp = in[3];
+    s.bzp = in[4];
+    return 1;
+  case Opcode::MATMUL: {
+    namespace M = F::MATMUL;
+    int64_t mode = in[M::mode], m = in[M::m], n = in[M::n], k = in[M::k];
+    bool accumulate = in[M::acc];
+    uint64_t a = local(in[M::a_addr], in[M::a_reg]), b = local(in[M::b_addr], in[M::b_reg]);
+    uint64_t c = local(in[M::c_addr], in[M::c_reg]);
+    aligned(a, 64, "matrix A");
+    aligned(b, 64, "matrix B");
+    aligned(c, 64, "matrix C");
+    bool isFloatMode = mode >= int64_t(isa::MmMode::F16);
+    unsigned esize = mode == int64_t(isa::MmMode::F16) ? 2 : mode == int64_t(isa::MmMode::F32) ? 4 : 1;
+    bool aSigned = mode == int64_t(isa::MmMode::I8I8) || mode == int64_t(isa::MmMode::I8U8);
+    bool bSigned = mode == int64_t(isa::MmMode::I8I8) || mode == int64_t(isa::MmMode::U8I8);
+    if (isFloatMode && (s.azp || s.bzp))
+      fail(where() + " runs a float matmul with non-zero zero points");
+    std::vector<const uint8_t *> arow(static_cast<size_t>(m)), brow(static_cast<size_t>(k));
+    for (int64_t i = 0; i < m; ++i)
+      arow[i] = access(LM, a + uint64_t(i * s.lda), uint64_t(k) * esize, false, dynId, "matrix A");
+    for (int64_t i = 0; i < k; ++i)
+      brow[i] = access(LM, b + uint64_t(i * s.ldb), uint64_t(n) * esize, false, dynId, "matrix B");
+    std::vector<uint8_t *> crow(static_cast<size_t>(m));
+    for (int64_t i = 0; i < m; ++i) {
+      if (accumulate)
+        access(ACC, c + uint64_t(i * s.ldc), uint64_t(n) * 4, false, dynId, "matrix C");
+      crow[i] = access(ACC, c + uint64_t(i * s.ldc), uint64_t(n) * 4, true, dynId, "matrix C");
+    }
+    if (!isFloatMode) {
+      // |a - azp|, |b - bzp| <= 383 and k <= 4095: one instruction's sum fits int32.
+      std::vector<int16_t> bcol(static_cast<size_t>(k * n));
+      for (int64_t kk = 0; kk < k; ++kk)
+        for (int64_t j = 0; j < n; ++j)
+          bcol[kk * n + j] = int16_t((bSigned ? int64_t(int8_t(brow[kk][j])) : brow[kk][j]) - s.bzp);
+      std::vector<int32_t> acc(static_cast<size_t>(n));
+      for (int64_t i = 0; i < m; ++i) {
+        std::fill(acc.begin(), acc.end(), 0);
+        for (int64_t kk = 0; kk < k; ++kk) {
+          int32_t av = int32_t((aSigned ? int64_t(int8_t(arow[i][kk])) : arow[i][kk]) - s.azp);
+          if (av)
+            macRow(acc.data(), av, bcol.data() + kk * n, n);
+        }
+        for (int64_t j = 0; j < n; ++j) {
+          int64_t v = acc[j];
+          if (accumulate)
+            v += loadElem(crow[i] + 4 * j, int64_t(DType::I32)).i;
+          if (v < INT32_MIN || v > INT32_MAX)
+            fail("accumulator overflow: " + where() + " computes " + std::to_string(v) +
+                 " at C[" + std::to_string(i) + "][" + std::to_string(j) + "], outside int32");
+          storeElem(crow[i] + 4 * j, int64_t(DType::I32), Value{v, 0});
+        }
+      }
+    } else {
+      int64_t et = esize == 2 ? int64_t(DType::F16) : int64_t(DType::F32);
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+          float sum = accumulate ? loadElem(crow[i] + 4 * j, int64_t(DType::F32)).f : 0.0f;
+          for (int64_t kk = 0; kk < k; ++kk) {
+            float p = loadElem(arow[i] + kk * esize, et).f * loadElem(brow[kk] + j * esize, et).f;
+            sum = sum + p;
+          }
+          storeElem(crow[i] + 4 * j, int64_t(DType::F32), Value{0, sum});
+        }
+    }
+    uint64_t macs = uint64_t(m * n * k);
+    stats.macs += macs;
+    int64_t peak = mode == int64_t(isa::MmMode::F32)   ? tp.MatrixFp32MacsPerCycle
+                   : mode == int64_t(isa::MmMode::F16) ? tp.MatrixFp16MacsPerCycle
+                                                       : tp.MatrixInt8MacsPerCycle;
+    return 1 + ceilDiv(macs, uint64_t(peak));
+  }
+
+  //===--------------------------------------------------------------===//
+  // VECTOR
+  //===--------------------------------------------------------------===//
+  case Opcode::V_SHAPE:
+    s.rows = in[0];
+    s.cols = in[1];
+    s.apitch = in[2];
+    s.bpitch = in[3];
+    s.dpitch = in[4];
+    s.abcast = in[5];
+    s.bbcast = in[6];
+    return 1;
+  case Opcode::V_RQ_CFG:
+    s.rqMult = in[0];
+    s.rqLs = in[1];
+    s.rqRs = in[2];
+    s.rqZp = in[3];
+    s.rqLo = in[4];
+    s.rqHi = in[5];
+    return 1;
+  default:
+    break;
+  }
+
+  // Grid operands of VECTOR instructions.
+  struct Operand {
+    unsigned space;
+    uint64_t base;
+    int64_t pitch;
+    bool bcast;
+    int64_t type;
+  };
+  auto operand = [&](int64_t space, int64_t addr, int64_t r, int64_t pitch, bool bcast,
+                     int64_t type, const char *what) {
+    Operand o{LM + unsigned(space), local(addr, r), pitch, bcast, type};
+    aligned(o.base, uint64_t(tp.VectorAlign), what);
+    return o;
+  };
+  auto at = [&](const Operand &o, int64_t r, int64_t c, bool write, const char *what) {
+    uint64_t off = uint64_t(r * o.pitch + (o.bcast ? 0 : c) * int64_t(dtypeSize(o.type)));
+    return access(o.space, o.base + off, dtypeSize(o.type), write, dynId, what);
+  };
+  auto cost = [&](unsigned bytesPerElem) {
+    return 1 + ceilDiv(uint64_t(s.rows * s.cols) * bytesPerElem, uint64_t(tp.VectorBytesPerCycle));
+  };
+  auto needFloat = [&](int64_t t, bool want, const char *what) {
+    if (isFloat(t) != want)
+      fail(where() + ": " + what + (want ? " needs a float type" : " needs an integer type"));
+  };
+
+  switch (Opcode(in.desc->opcode)) {
+  case Opcode::V_BIN:
+  case Opcode::V_BINI: {
+    bool imm = Opcode(in.desc->opcode) == Opcode::V_BINI;
+    int64_t func = in[0], t = in[1];
+    Operand A, B{}, D;
+    uint32_t immBits = 0;
+    if (!imm) {
+      namespace V = F::V_BIN;
+      A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], s.apitch, s.abcast, t, "operand a");
+      B = operand(in[V::b_space], in[V::b_addr], in[V::b_reg], s.bpitch, s.bbcast, t, "operand b");
+      D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], s.dpitch, false, t, "operand d");
+    } else {
+      namespace V = F::V_BINI;
+      A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], s.apitch, s.abcast, t, "operand a");
+      D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], s.dpitch, false, t, "operand d");
+      immBits = uint32_t(in[V::imm]);
+    }
+    auto f = isa::VBinFunc(func);
+    bool bitwise = f == isa::VBinFunc::AND || f == isa::VBinFunc::OR || f == isa::VBinFunc::XOR ||
+                   f == isa::VBinFunc::SHL || f == isa::VBinFunc::SRA;
+    if (bitwise)
+      needFloat(t, false, "a bitwise or shift function");
+    auto [lo, hi] = intRange(t);
+    for (int64_t r = 0; r < s.rows; ++r)
+      for (int64_t c = 0; c < s.cols; ++c) {
+        Value a = loadElem(at(A, r, c, false, "operand a"), t), b;
+        if (imm) {
+          b.i = int32_t(immBits);
+          std::memcpy(&b.f, &immBits, 4);
+        } else {
+          b = loadElem(at(B, r, c, false, "operand b"), t);
+        }
+        Value d;
+        if (isFloat(t)) {
+          switch (f) {
+          case isa::VBinFunc::ADD: d.f = a.f + b.f; break;
+          case isa::VBinFunc::SUB: d.f = a.f - b.f; break;
+          case isa::VBinFunc::MUL: d.f = a.f * b.f; break;
+          case isa::VBinFunc::DIV: d.f = a.f / b.f; break;
+          case isa::VBinFunc::MAX: d.f = fmaxNaN(a.f, b.f); break;
+          case isa::VBinFunc::MIN: d.f = fminNaN(a.f, b.f); break;
+          default: break;
+          }
+        } else {
+          int64_t v = 0;
+          switch (f) {
+          case isa::VBinFunc::ADD: v = a.i + b.i; break;
+          case isa::VBinFunc::SUB: v = a.i - b.i; break;
+          case isa::VBinFunc::MUL: v = a.i * b.i; break;
+          case isa::VBinFunc::DIV:
+            if (b.i == 0)
+              fail("division by zero: " + where() + " at element (" + std::to_string(r) + ", " +
+                   std::to_string(c) + ")");
+            v = a.i / b.i;
+            break;
+          case isa::VBinFunc::MAX: v = std::max(a.i, b.i); break;
+          case isa::VBinFunc::MIN: v = std::min(a.i, b.i); break;
+          case isa::VBinFunc::AND: v = a.i & b.i; break;
+          case isa::VBinFunc::OR: v = a.i | b.i; break;
+          case isa::VBinFunc::XOR: v = a.i ^ b.i; break;
+          case isa::VBinFunc::SHL: v = a.i * (int64_t(1) << (b.i & 31)); break;
+          case isa::VBinFunc::SRA: v = a.i >> (b.i & 31); break;
+          }
+          d.i = num::saturate(v, lo, hi);
+        }
+        storeElem(at(D, r, c, true, "operand d"), t, d);
+      }
+    return cost(dtypeSize(t));
+  }
+  case Opcode::V_UN: {
+    namespace V = F::V_UN;
+    int64_t func = in[V::func], t = in[V::dtype];
+    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], s.apitch, s.abcast, t, "operand a");
+    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], s.dpitch, false, t, "operand d");
+    auto f = isa::VUnFunc(func);
+    if (!isFloat(t) && f >= isa::VUnFunc::SQRT)
+      fail(where() + ": a transcendental or root function needs a float type");
+    auto [lo, hi] = intRange(t);
+    for (int64_t r = 0; r < s.rows; ++r)
+      for (int64_t c = 0; c < s.cols; ++c) {
+        Value a = loadElem(at(A, r, c, false, "operand a"), t), d;
+        if (isFloat(t)) {
+          float x = a.f;
+          switch (f) {
+          case isa::VUnFunc::COPY: d.f = x; break;
+          case isa::VUnFunc::NEG: d.f = -x; break;
+          case isa::VUnFunc::ABS: d.f = std::fabs(x); break;
+          case isa::VUnFunc::SIGN: d.f = x != x ? x : x > 0 ? 1.0f : x < 0 ? -1.0f : 0.0f; break;
+          case isa::VUnFunc::RELU: d.f = x > 0 ? x : (x != x ? x : 0.0f); break;
+          case isa::VUnFunc::FLOOR: d.f = std::floor(x); break;
+          case isa::VUnFunc::CEIL: d.f = std::ceil(x); break;
+          case isa::VUnFunc::ROUND: d.f = num::roundHalfEven(x); break;
+          case isa::VUnFunc::SQRT: d.f = num::sqrtF(x); break;
+          case isa::VUnFunc::RSQRT: d.f = num::rsqrtF(x); break;
+          case isa::VUnFunc::RECIP: d.f = num::recipF(x); break;
+          case isa::VUnFunc::EXP: d.f = num::expF(x); break;
+          case isa::VUnFunc::LOG: d.f = num::logF(x); break;
+          case isa::VUnFunc::TANH: d.f = num::tanhF(x); break;
+          case isa::VUnFunc::SIGMOID: d.f = num::sigmoidF(x); break;
+          case isa::VUnFunc::ERF: d.f = num::erfF(x); break;
+          }
+        } else {
+          int64_t x = a.i, v = x;
+          switch (f) {
+          case isa::VUnFunc::NEG: v = -x; break;
+          case isa::VUnFunc::ABS: v = x < 0 ? -x : x; break;
+          case isa::VUnFunc::SIGN: v = x > 0 ? 1 : x < 0 ? -1 : 0; break;
+          case isa::VUnFunc::RELU: v = x > 0 ? x : 0; break;
+          default: break;  // COPY, FLOOR, CEIL, ROUND: identity on integers
+          }
+          d.i = num::saturate(v, lo, hi);
+        }
+        storeElem(at(D, r, c, true, "operand d"), t, d);
+      }
+    return cost(dtypeSize(t));
+  }
+  case Opcode::V_REQUANT: {
+    namespace V = F::V_REQUANT;
+    int64_t ot = in[V::otype], pmode = in[V::pmode];
+    needFloat(ot, false, "requantization output");
+    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], s.apitch, s.abcast,
+                        int64_t(DType::I32), "operand a");
+    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], s.dpitch, false, ot, "operand d");
+    uint64_t table = local(in[V::p_addr], in[V::p_reg]);
+    auto [lo, hi] = intRange(ot);
+    auto paramsAt = [&](int64_t index) {
+      num::RequantParams p;
+      if (pmode == int64_t(isa::PMode::TENSOR)) {
+        p = {int32_t(s.rqMult), int(s.rqLs), int(s.rqRs), int32_t(s.rqZp), int32_t(s.rqLo),
+             int32_t(s.rqHi)};
+      } else {
+        const uint8_t *e = access(LM, table + uint64_t(index) * 16, 16, false, dynId,
+                                  "its parameter table");
+        auto i16 = [&](int o) { return int32_t(int16_t(uint16_t(e[o] | (e[o + 1] << 8)))); };
+        int32_t mult;
+        std::memcpy(&mult, e, 4);
+        p = {mult, e[4], e[5], i16(6), i16(8), i16(10)};
+        if (mult < 0 || p.ls > 31 || p.rs > 31)
+          fail(where() + ": parameter table entry " + std::to_string(index) +
+               " has a multiplier or shift outside its range");
+      }
+      if (p.lo < lo || p.hi > hi || p.lo > p.hi)
+        fail(where() + ": clamp [" + std::to_string(p.lo) + ", " + std::to_string(p.hi) +
+             "] does not lie in the output type");
+      return p;
+    };
+    num::RequantParams tensorParams{};
+    if (pmode == int64_t(isa::PMode::TENSOR))
+      tensorParams = paramsAt(0);
+    for (int64_t r = 0; r < s.rows; ++r)
+      for (int64_t c = 0; c < s.cols; ++c) {
+        num::RequantParams p = pmode == int64_t(isa::PMode::TENSOR) ? tensorParams
+                               : pmode == int64_t(isa::PMode::COL)  ? paramsAt(c)
+                                                                    : paramsAt(r);
+        int64_t x = loadElem(at(A, r, c, false, "operand a"), int64_t(DType::I32)).i;
+        Value d;
+        d.i = num::requantize(int32_t(x), p);
+        storeElem(at(D, r, c, true, "operand d"), ot, d);
+      }
+    return cost(4);
+  }
+  case Opcode::V_LUT: {
+    namespace V = F::V_LUT;
+    int64_t it = in[V::itype], ot = in[V::otype], table = in[V::table];
+    if (isFloat(it) || isFloat(ot) || dtypeSize(it) > 2 || dtypeSize(ot) > 2)
+      fail(where() + ": LUT input and output must be 8- or 16-bit integers");
+    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], s.apitch, s.abcast, it, "operand a");
+    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], s.dpitch, false, ot, "operand d");
+    auto [lo, hi] = intRange(ot);
+    uint64_t tbase = uint64_t(table) * uint64_t(tp.LUTEntries) * 2;
+    auto entry = [&](int64_t i) {
+      const uint8_t *p = access(LUT, tbase + uint64_t(i) * 2, 2, false, dynId, "its table");
+      return int64_t(int16_t(uint16_t(p[0] | (p[1] << 8))));
+    };
+    for (int64_t r = 0; r < s.rows; ++r)
+      for (int64_t c = 0; c < s.cols; ++c) {
+        int64_t x = loadElem(at(A, r, c, false, "operand a"), it).i, y;
+        if (dtypeSize(it) == 1) {
+          y = entry(x - intRange(it).first);
+        } else {
+          int64_t u = x + 32768, i = u >> 7, f = u & 127;
+          int64_t t0 = entry(i), t1 = entry(std::min<int64_t>(i + 1, 511));
+          y = t0 + num::roundingRightShift(int32_t((t1 - t0) * f), 7);
+        }
+        storeElem(at(D, r, c, true, "operand d"), ot, Value{num::saturate(y, lo, hi), 0});
+      }
+    return cost(2);
+  }
+  case Opcode::V_REDUCE: {
+    namespace V = F::V_REDUCE;
+    int64_t func = in[V::func], it = in[V::itype], ot = in[V::otype];
+    bool cols = in[V::axis] == int64_t(isa::Axis::COLS);
+    if (isFloat(it) != isFloat(ot))
+      fail(where() + ": a reduction keeps floats float and integers integer");
+    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], s.apitch, s.abcast, it, "operand a");
+    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], s.dpitch, false, ot, "operand d");
+    int64_t outer = cols ? s.rows : s.cols, inner = cols ? s.cols : s.rows;
+    auto [lo, hi] = intRange(ot);
+    for (int64_t o = 0; o < outer; ++o) {
+      Value acc;
+      bool first = true;
+      for (int64_t i = 0; i < inner; ++i) {
+        Value v = cols ? loadElem(at(A, o, i, false, "operand a"), it)
+                       : loadElem(at(A, i, o, false, "operand a"), it);
+        if (first) {
+          acc = v;
+          first = false;
+          continue;
+        }
+        switch (isa::ReduceFunc(func)) {
+        case isa::ReduceFunc::SUM: acc.i += v.i; acc.f = acc.f + v.f; break;
+        case isa::ReduceFunc::MAX: acc.i = std::max(acc.i, v.i); acc.f = fmaxNaN(acc.f, v.f); break;
+        case isa::ReduceFunc::MIN: acc.i = std::min(acc.i, v.i); acc.f = fminNaN(acc.f, v.f); break;
+        }
+      }
+      if (!isFloat(ot) && (acc.i < lo || acc.i > hi))
+        fail("accumulator overflow: " + where() + " reduces to " + std::to_string(acc.i) +
+             ", outside its output type");
+      storeElem(cols ? at(D, o, 0, true, "operand d") : at(D, 0, o, true, "operand d"), ot, acc);
+    }
+    return cost(dtypeSize(it));
+  }
+  case Opcode::V_CAST: {
+    namespace V = F::V_CAST;
+    int64_t it = in[V::itype], ot = in[V::otype];
+    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], s.apitch, s.abcast, it, "operand a");
+    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], s.dpitch, false, ot, "operand d");
+    auto [lo, hi] = intRange(ot);
+    for (int64_t r = 0; r < s.rows; ++r)
+      for (int64_t c = 0; c < s.cols; ++c) {
+        Value a = loadElem(at(A, r, c, false, "operand a"), it), d;
+        if (isFloat(ot)) {
+          d.f = isFloat(it) ? a.f : float(a.i);  // int -> float rounds to nearest even
+        } else if (isFloat(it)) {
+          float x = num::roundHalfEven(a.f);
+          d.i = x != x ? 0 : x <= float(lo) ? lo : x >= float(hi) ? hi : int64_t(x);
+        } else {
+          d.i = num::saturate(a.i, lo, hi);
+        }
+        storeElem(at(D, r, c, true, "operand d"), ot, d);
+      }
+    return cost(std::max(dtypeSize(it), dtypeSize(ot)));
+  }
+  case Opcode::V_CMP: {
+    namespace V = F::V_CMP;
+    int64_t func = in[V::func], t = in[V::dtype];
+    if (func >= int64_t(isa::CmpFunc::LTU))
+      fail(where() + ": v_cmp has no unsigned comparisons");
+    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], s.apitch, s.abcast, t, "operand a");
+    Operand B = operand(in[V::b_space], in[V::b_addr], in[V::b_reg], s.bpitch, s.bbcast, t, "operand b");
+    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], s.dpitch, false,
+                        int64_t(DType::I8), "operand d");
+    for (int64_t r = 0; r < s.rows; ++r)
+      for (int64_t c = 0; c < s.cols; ++c) {
+        Value a = loadElem(at(A, r, c, false, "operand a"), t);
+        Value b = loadElem(at(B, r, c, false, "operand b"), t);
+        bool v;
+        if (isFloat(t)) {
+          float x = a.f, y = b.f;
+          switch (isa::CmpFunc(func)) {
+          case isa::CmpFunc::EQ: v = x == y; break;
+          case isa::CmpFunc::NE: v = x != y; break;
+          case isa::CmpFunc::LT: v = x < y; break;
+          case isa::CmpFunc::LE: v = x <= y; break;
+          case isa::CmpFunc::GT: v = x > y; break;
+          default: v = x >= y; break;
+          }
+        } else {
+          int64_t x = a.i, y = b.i;
+          switch (isa::CmpFunc(func)) {
+          case isa::CmpFunc::EQ: v = x == y; break;
+          case isa::CmpFunc::NE: v = x != y; break;
+          case isa::CmpFunc::LT: v = x < y; break;
+          case isa::CmpFunc::LE: v = x <= y; break;
+          case isa::CmpFunc::GT: v = x > y; break;
+          default: v = x >= y; break;
+          }
+        }
+        storeElem(at(D, r, c, true, "operand d"), int64_t(DType::I8), Value{v ? 1 : 0, 0});
+      }
+    return cost(dtypeSize(t));
+  }
+  case Opcode::V_SEL: {
+    namespace V = F::V_SEL;
+    int64_t t = in[V::dtype];
+    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], s.apitch, s.abcast, t, "operand a");
+    Operand B = operand(in[V::b_space], in[V::b_addr], in[V::b_reg], s.bpitch, s.bbcast, t, "operand b");
+    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], s.dpitch, false, t, "operand d");
+    Operand Mk = operand(in[V::m_space], in[V::m_addr], in[V::m_reg], s.dpitch, false,
+                         int64_t(DType::I8), "mask");
+    for (int64_t r = 0; r < s.rows; ++r)
+      for (int64_t c = 0; c < s.cols; ++c) {
+        bool pick = loadElem(at(Mk, r, c, false, "mask"), int64_t(DType::I8)).i != 0;
+        Value v = pick ? loadElem(at(A, r, c, false, "operand a"), t)
+                       : loadElem(at(B, r, c, false, "operand b"), t);
+        storeElem(at(D, r, c, true, "operand d"), t, v);
+      }
+    return cost(dtypeSize(t));
+  }
+  default:
+    fail(where() + " is not an engine instruction");
+  }
+}

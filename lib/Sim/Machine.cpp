@@ -1,0 +1,522 @@
+//===- Machine.cpp - Scheduling, SCALAR, flags and memory checks ----------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Engines are advanced in order of simulated start time (ties: SCALAR, then
+// engine number), which also makes every run deterministic. Whether two
+// accesses race is decided by vector clocks: instruction B is ordered after A
+// when they run on one engine or when B's clock has seen A's epoch through
+// flags (set after the producer's earlier work completed), barriers and
+// dispatch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Machine.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+using namespace npuc;
+using namespace npuc::sim;
+
+const char *sim::spaceName(unsigned s) {
+  static const char *const names[] = {"CONST", "ARENA", "INPUT", "OUTPUT",
+                                      "STATE", "LM",    "ACC",   "LUT"};
+  return s < kNumSpaces ? names[s] : "?";
+}
+
+static std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+static const char *engineName(unsigned e) { return isa::engineName(isa::Engine(e)); }
+
+//===----------------------------------------------------------------------===//
+// Space
+//===----------------------------------------------------------------------===//
+
+void Space::init(std::string n, uint64_t size, bool hostInitialized, bool isWritable) {
+  name = std::move(n);
+  bytes.assign(size, 0);
+  writable = isWritable;
+  initialWriter = hostInitialized ? kHost : kNever;
+  pages.clear();
+  pages.resize((size >> kPageBits) + 1);
+}
+
+Space::Page &Space::page(uint64_t addr) {
+  std::unique_ptr<Page> &p = pages[addr >> kPageBits];
+  if (!p) {
+    p = std::make_unique<Page>();
+    std::fill(std::begin(p->writer), std::end(p->writer), initialWriter);
+    for (auto &r : p->readers)
+      std::fill(std::begin(r), std::end(r), kNever);
+  }
+  return *p;
+}
+
+uint32_t &Space::writer(uint64_t addr) {
+  return page(addr).writer[addr & ((1u << kPageBits) - 1)];
+}
+uint32_t &Space::reader(uint64_t addr, unsigned engine) {
+  return page(addr).readers[engine][addr & ((1u << kPageBits) - 1)];
+}
+
+//===----------------------------------------------------------------------===//
+// Machine
+//===----------------------------------------------------------------------===//
+
+Machine::Machine(const model::Model &m, const target::TargetInfo &t, Options o)
+    : model(m), target(t), options(o) {
+  spaces[CONST_].init("CONST", m.constants.size(), true, false);
+  std::memcpy(spaces[CONST_].bytes.data(), m.constants.data(), m.constants.size());
+  spaces[ARENA].init("ARENA", m.arenaSize, false, true);
+  spaces[INPUT].init("INPUT", m.inputSize, true, true);
+  spaces[OUTPUT].init("OUTPUT", m.outputSize, false, true);
+  spaces[STATE].init("STATE", m.stateSize, true, true);
+  spaces[LM].init("LM", uint64_t(t.params.LMBytes), false, true);
+  spaces[ACC].init("ACC", uint64_t(t.params.ACCBytes), false, true);
+  spaces[LUT].init("LUT", uint64_t(t.params.LUTTables * t.params.LUTEntries * 2), false, true);
+  for (size_t i = 0; i + isa::kWordBytes <= m.code.size(); i += isa::kWordBytes) {
+    isa::Word w;
+    std::memcpy(w.data(), m.code.data() + i, isa::kWordBytes);
+    isa::Inst inst;
+    std::string error;
+    if (!isa::decode(w, inst, &error))
+      fail("instruction " + std::to_string(i / 16) + ": " + error);
+    code.push_back(inst);
+  }
+}
+
+void Machine::fail(const std::string &message) { throw Fault{message}; }
+
+std::string Machine::describe(uint32_t at) const {
+  std::string s = "instruction " + std::to_string(at);
+  if (at < code.size())
+    s += std::string(" (") + code[at].desc->mnemonic + ")";
+  for (const auto &[index, name] : model.debug)
+    if (index == at)
+      s += " of node '" + name + "'";
+  return s;
+}
+
+bool Machine::ordered(uint32_t prevDyn, const VectorClock &clock, unsigned engine) const {
+  const DynOp &p = dyn[prevDyn];
+  return p.engine == engine || clock[p.engine] >= p.epoch;
+}
+
+uint8_t *Machine::access(unsigned s, uint64_t addr, uint64_t len, bool write, uint32_t dynId,
+                         const char *what) {
+  Space &space = spaces[s];
+  const DynOp &self = dyn[dynId];
+  auto range = [&] {
+    return std::string(space.name) + " [" + hex(addr) + ", " + hex(addr + len) + ")";
+  };
+  if (addr > space.bytes.size() || len > space.bytes.size() - addr)
+    fail("out-of-bounds access: " + describe(self.pc) + " on " + engineName(self.engine) + " " +
+         (write ? "writes " : "reads ") + what + " at " + range() + ", but " + space.name +
+         " has " + hex(space.bytes.size()) + " bytes");
+  if (write && !space.writable)
+    fail(describe(self.pc) + " on " + engineName(self.engine) + " writes " + what + " at " +
+         range() + ", but " + space.name + " is read-only");
+  const VectorClock &clock = *currentClock;
+  for (uint64_t a = addr; a < addr + len; ++a) {
+    uint32_t &w = space.writer(a);
+    if (!write) {
+      if (w == Space::kNever)
+        fail("read of uninitialized memory: " + describe(self.pc) + " on " +
+             engineName(self.engine) + " reads " + what + " at " + range() + ", but byte " +
+             hex(a) + " of " + space.name + " was never written");
+      if (w != Space::kHost && !ordered(w - 1, clock, self.engine))
+        fail("data race on " + space.name + " byte " + hex(a) + ": " + describe(self.pc) +
+             " on " + engineName(self.engine) + " reads " + what + " at " + range() +
+             ", which " + describe(dyn[w - 1].pc) + " on " + engineName(dyn[w - 1].engine) +
+             " wrote; no flag or barrier orders them");
+      space.reader(a, self.engine) = dynId + 1;
+      continue;
+    }
+    if (w != Space::kNever && w != Space::kHost && !ordered(w - 1, clock, self.engine))
+      fail("data race on " + space.name + " byte " + hex(a) + ": " + describe(self.pc) + " on " +
+           engineName(self.engine) + " writes " + what + " at " + range() + ", which " +
+           describe(dyn[w - 1].pc) + " on " + engineName(dyn[w - 1].engine) +
+           " also wrote; no flag or barrier orders them");
+    for (unsigned e = 1; e < kNumEngines; ++e) {
+      uint32_t &r = space.reader(a, e);
+      if (r != Space::kNever && !ordered(r - 1, clock, self.engine))
+        fail("data race on " + space.name + " byte " + hex(a) + ": " + describe(self.pc) +
+             " on " + engineName(self.engine) + " writes " + what + " at " + range() +
+             ", which " + describe(dyn[r - 1].pc) + " on " + engineName(e) +
+             " reads; no flag or barrier orders them");
+      r = Space::kNever;
+    }
+    w = dynId + 1;
+  }
+  return space.bytes.data() + addr;
+}
+
+FlagState &Machine::flag(unsigned src, unsigned dst, unsigned id, uint32_t atPc) {
+  if (src == dst)
+    fail(describe(atPc) + " uses a flag from " + engineName(src) + " to itself");
+  if (id >= unsigned(target.params.FlagsPerPair))
+    fail(describe(atPc) + " uses flag " + std::to_string(id) + ", but " + target.name +
+         " has " + std::to_string(target.params.FlagsPerPair) + " flags per engine pair");
+  return flags[src][dst][id];
+}
+
+void Machine::setFlag(EngineId src, unsigned dst, unsigned id, uint64_t time,
+                      const VectorClock &clock, uint32_t atPc) {
+  FlagState &f = flag(src, dst, id, atPc);
+  if (f.set)
+    fail("flag (" + std::string(engineName(src)) + " -> " + engineName(dst) + ", " +
+         std::to_string(id) + ") set while already set: " + describe(atPc) + " sets it, " +
+         describe(f.pc) + " set it and no wait_flag has cleared it (a lost signal)");
+  f = FlagState{true, time, clock, atPc};
+}
+
+//===----------------------------------------------------------------------===//
+// SCALAR
+//===----------------------------------------------------------------------===//
+
+static int32_t alu(unsigned func, int32_t a, int32_t b) {
+  uint32_t ua = uint32_t(a), ub = uint32_t(b);
+  switch (isa::AluFunc(func)) {
+  case isa::AluFunc::ADD: return int32_t(ua + ub);
+  case isa::AluFunc::SUB: return int32_t(ua - ub);
+  case isa::AluFunc::MUL: return int32_t(ua * ub);
+  case isa::AluFunc::AND: return int32_t(ua & ub);
+  case isa::AluFunc::OR: return int32_t(ua | ub);
+  case isa::AluFunc::XOR: return int32_t(ua ^ ub);
+  case isa::AluFunc::SHL: return int32_t(ua << (ub & 31));
+  case isa::AluFunc::SHR: return int32_t(ua >> (ub & 31));
+  case isa::AluFunc::SRA: return a >> (ub & 31);
+  case isa::AluFunc::MIN: return std::min(a, b);
+  case isa::AluFunc::MAX: return std::max(a, b);
+  }
+  return 0;
+}
+
+static bool compare(unsigned func, int32_t a, int32_t b) {
+  switch (isa::CmpFunc(func)) {
+  case isa::CmpFunc::EQ: return a == b;
+  case isa::CmpFunc::NE: return a != b;
+  case isa::CmpFunc::LT: return a < b;
+  case isa::CmpFunc::LE: return a <= b;
+  case isa::CmpFunc::GT: return a > b;
+  case isa::CmpFunc::GE: return a >= b;
+  case isa::CmpFunc::LTU: return uint32_t(a) < uint32_t(b);
+  case isa::CmpFunc::GEU: return uint32_t(a) >= uint32_t(b);
+  }
+  return false;
+}
+
+void Machine::stepScalar() {
+  if (pc >= code.size())
+    fail("SCALAR ran past the end of the code (" + std::to_string(code.size()) +
+         " instructions) without reaching end");
+  if (++stats.scalarSteps > options.maxSteps)
+    fail("more than " + std::to_string(options.maxSteps) +
+         " SCALAR steps: the program does not terminate (at " + describe(pc) + ")");
+  const isa::Inst &inst = code[pc];
+  const isa::InstDesc &d = *inst.desc;
+  int nregs = int(target.params.ScalarRegs);
+  auto reg = [&](int64_t r) -> int32_t {
+    if (r >= nregs)
+      fail(describe(pc) + " names r" + std::to_string(r) + ", but " + target.name + " has " +
+           std::to_string(nregs) + " scalar registers");
+    return regs[r];
+  };
+  auto setReg = [&](int64_t r, int32_t v) {
+    reg(r);
+    if (r != 0)
+      regs[r] = v;
+  };
+  uint32_t next = pc + 1;
+  auto jump = [&](int64_t offset) {
+    int64_t target = int64_t(pc) + offset;
+    if (target < 0 || target >= int64_t(code.size()))
+      fail(describe(pc) + " jumps to " + std::to_string(target) + ", outside the code");
+    if (!loops.empty() && (target < loops.back().start || target >= loops.back().end))
+      fail(describe(pc) + " jumps to " + std::to_string(target) +
+           ", out of the body of the hardware loop at instruction " +
+           std::to_string(loops.back().start - 1));
+    next = uint32_t(target);
+  };
+  isa::Opcode op = isa::Opcode(d.opcode);
+  int engine = d.engine;
+  if (op == isa::Opcode::SET_FLAG || op == isa::Opcode::WAIT_FLAG)
+    engine = int(inst[0]);
+  if (engine == SCALAR) {
+    scalarTime += 1;
+    stats.engines[SCALAR].instructions += 1;
+    stats.engines[SCALAR].busyCycles += 1;
+    switch (op) {
+    case isa::Opcode::NOP: break;
+    case isa::Opcode::END:
+      blocked = Blocked::Done;
+      return;
+    case isa::Opcode::LI: setReg(inst[0], int32_t(inst[1])); break;
+    case isa::Opcode::ALU: setReg(inst[1], alu(unsigned(inst[0]), reg(inst[2]), reg(inst[3]))); break;
+    case isa::Opcode::ALUI: setReg(inst[1], alu(unsigned(inst[0]), reg(inst[2]), int32_t(inst[3]))); break;
+    case isa::Opcode::CMP: setReg(inst[1], compare(unsigned(inst[0]), reg(inst[2]), reg(inst[3]))); break;
+    case isa::Opcode::BR:
+      if (compare(unsigned(inst[0]), reg(inst[1]), reg(inst[2])))
+        jump(inst[3]);
+      break;
+    case isa::Opcode::JMP: jump(inst[0]); break;
+    case isa::Opcode::LOOP: {
+      uint64_t count = uint64_t(inst[1]) + uint32_t(reg(inst[0]));
+      uint32_t end = pc + 1 + uint32_t(inst[2]);
+      if (end > code.size())
+        fail(describe(pc) + " has a body past the end of the code");
+      if (count == 0) {
+        next = end;
+      } else {
+        if (loops.size() == 4)
+          fail(describe(pc) + " nests hardware loops deeper than 4");
+        loops.push_back({pc + 1, end, count});
+      }
+      break;
+    }
+    case isa::Opcode::SET_FLAG:
+      setFlag(SCALAR, unsigned(inst[1]), unsigned(inst[2]), scalarTime, scalarClock, pc);
+      break;
+    case isa::Opcode::WAIT_FLAG: {
+      FlagState &f = flag(unsigned(inst[1]), SCALAR, unsigned(inst[2]), pc);
+      if (!f.set) {
+        scalarTime -= 1;
+        --stats.scalarSteps;
+        blocked = Blocked::Flag;
+        blockedOn = unsigned(inst[1]) * 8 + unsigned(inst[2]);
+        return;
+      }
+      for (unsigned e = 0; e < kNumEngines; ++e)
+        scalarClock[e] = std::max(scalarClock[e], f.clock[e]);
+      scalarTime = std::max(scalarTime, f.time + 1);
+      f.set = false;
+      break;
+    }
+    case isa::Opcode::BARRIER: {
+      unsigned mask = unsigned(inst[0]);
+      for (unsigned e = 1; e < kNumEngines; ++e)
+        if ((mask >> (e - 1)) & 1 && !engines[e].queue.empty()) {
+          scalarTime -= 1;
+          --stats.scalarSteps;
+          blocked = Blocked::Barrier;
+          blockedOn = mask;
+          return;
+        }
+      for (unsigned e = 1; e < kNumEngines; ++e)
+        if ((mask >> (e - 1)) & 1) {
+          scalarTime = std::max(scalarTime, engines[e].freeAt);
+          for (unsigned k = 0; k < kNumEngines; ++k)
+            scalarClock[k] = std::max(scalarClock[k], engines[e].clock[k]);
+        }
+      break;
+    }
+    default:
+      fail(describe(pc) + " cannot run on SCALAR");
+    }
+  } else {
+    EngineState &target = engines[engine];
+    if (target.queue.size() >= size_t(this->target.params.QueueDepth)) {
+      --stats.scalarSteps;
+      blocked = Blocked::QueueFull;
+      blockedOn = unsigned(engine);
+      return;
+    }
+    Queued q{inst, pc, regs, scalarTime, scalarClock};
+    // Registers named by the instruction must exist on this target.
+    for (unsigned i = 0; i < d.numFields; ++i)
+      if (d.fields[i].kind == isa::FieldKind::Reg)
+        reg(inst[i]);
+    target.queue.push_back(q);
+    scalarTime += 1;
+  }
+  pc = next;
+  while (!loops.empty() && pc == loops.back().end) {
+    if (--loops.back().remaining > 0) {
+      pc = loops.back().start;
+      break;
+    }
+    loops.pop_back();
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Scheduling
+//===----------------------------------------------------------------------===//
+
+bool Machine::scalarReady(uint64_t &time) {
+  switch (blocked) {
+  case Blocked::Done:
+    return false;
+  case Blocked::No:
+    time = scalarTime;
+    return true;
+  case Blocked::QueueFull:
+    if (engines[blockedOn].queue.size() >= size_t(target.params.QueueDepth))
+      return false;
+    break;
+  case Blocked::Barrier:
+    for (unsigned e = 1; e < kNumEngines; ++e)
+      if ((blockedOn >> (e - 1)) & 1 && !engines[e].queue.empty())
+        return false;
+    break;
+  case Blocked::Flag:
+    if (!flags[blockedOn / 8][SCALAR][blockedOn % 8].set)
+      return false;
+    break;
+  }
+  blocked = Blocked::No;
+  time = scalarTime;
+  return true;
+}
+
+bool Machine::engineReady(EngineId e, uint64_t &time) {
+  EngineState &s = engines[e];
+  if (s.queue.empty())
+    return false;
+  const Queued &q = s.queue.front();
+  time = std::max(s.freeAt, q.dispatchTime);
+  if (isa::Opcode(q.inst.desc->opcode) == isa::Opcode::WAIT_FLAG) {
+    FlagState &f = flag(unsigned(q.inst[1]), e, unsigned(q.inst[2]), q.pc);
+    if (!f.set)
+      return false;
+    time = std::max(time, f.time);
+  }
+  return true;
+}
+
+void Machine::startEngine(EngineId e, uint64_t start) {
+  EngineState &s = engines[e];
+  Queued q = std::move(s.queue.front());
+  s.queue.pop_front();
+  if (blocked == Blocked::QueueFull && blockedOn == e)
+    scalarTime = std::max(scalarTime, start);
+  for (unsigned k = 0; k < kNumEngines; ++k)
+    s.clock[k] = std::max(s.clock[k], q.scalarClock[k]);
+  ++s.clock[e];
+  uint32_t dynId = uint32_t(dyn.size());
+  dyn.push_back({q.pc, e, s.clock[e]});
+  currentClock = &s.clock;
+  currentEngine = e;
+  uint64_t cycles = 1;
+  switch (isa::Opcode(q.inst.desc->opcode)) {
+  case isa::Opcode::SET_FLAG:
+    setFlag(e, unsigned(q.inst[1]), unsigned(q.inst[2]), start + 1, s.clock, q.pc);
+    break;
+  case isa::Opcode::WAIT_FLAG: {
+    FlagState &f = flag(unsigned(q.inst[1]), e, unsigned(q.inst[2]), q.pc);
+    for (unsigned k = 0; k < kNumEngines; ++k)
+      s.clock[k] = std::max(s.clock[k], f.clock[k]);
+    f.set = false;
+    break;
+  }
+  default:
+    cycles = execute(e, q, dynId);
+  }
+  s.freeAt = start + cycles;
+  stats.engines[e].instructions += 1;
+  stats.engines[e].busyCycles += cycles;
+  stats.cycles = std::max(stats.cycles, s.freeAt);
+  if (options.trace)
+    trace.push_back({uint8_t(e), q.pc, start, s.freeAt});
+}
+
+void Machine::deadlock() {
+  std::string why = "deadlock: no engine can make progress.";
+  if (blocked == Blocked::Barrier)
+    why += " SCALAR waits at a barrier before " + describe(pc) + ";";
+  else if (blocked == Blocked::QueueFull)
+    why += " SCALAR waits for room in the " + std::string(engineName(blockedOn)) +
+           " queue to dispatch " + describe(pc) + ";";
+  else if (blocked == Blocked::Flag)
+    why += " SCALAR waits for flag (" + std::string(engineName(blockedOn / 8)) +
+           " -> SCALAR, " + std::to_string(blockedOn % 8) + ") at " + describe(pc) + ";";
+  for (unsigned e = 1; e < kNumEngines; ++e) {
+    const EngineState &s = engines[e];
+    if (s.queue.empty())
+      continue;
+    const Queued &q = s.queue.front();
+    why += std::string(" ") + engineName(e) + " waits at " + describe(q.pc);
+    if (isa::Opcode(q.inst.desc->opcode) == isa::Opcode::WAIT_FLAG)
+      why += " for flag (" + std::string(engineName(unsigned(q.inst[1]))) + " -> " +
+             engineName(e) + ", " + std::to_string(q.inst[2]) + "), which nothing sets";
+    why += ";";
+  }
+  why.pop_back();
+  fail(why);
+}
+
+void Machine::run() {
+  for (;;) {
+    uint64_t best = UINT64_MAX, t;
+    int who = -1;
+    if (scalarReady(t)) {
+      best = t;
+      who = SCALAR;
+    }
+    for (unsigned e = 1; e < kNumEngines; ++e)
+      if (engineReady(EngineId(e), t) && t < best) {
+        best = t;
+        who = int(e);
+      }
+    if (who < 0) {
+      bool idle = blocked == Blocked::Done;
+      for (unsigned e = 1; e < kNumEngines; ++e)
+        idle = idle && engines[e].queue.empty();
+      if (idle)
+        break;
+      deadlock();
+    }
+    if (who == SCALAR)
+      stepScalar();
+    else
+      startEngine(EngineId(who), best);
+  }
+  for (unsigned e = 0; e < kNumEngines; ++e)
+    for (unsigned d = 0; d < kNumEngines; ++d)
+      for (unsigned id = 0; id < 8; ++id)
+        if (flags[e][d][id].set)
+          fail("flag (" + std::string(engineName(e)) + " -> " + engineName(d) + ", " +
+               std::to_string(id) + ") is still set at the end: " + describe(flags[e][d][id].pc) +
+               " set it and nothing waited for it");
+  stats.cycles = std::max(stats.cycles, scalarTime);
+}
+
+//===----------------------------------------------------------------------===//
+// Simulator
+//===----------------------------------------------------------------------===//
+
+Simulator::Simulator(const model::Model &m, const target::TargetInfo &t, Options o) {
+  try {
+    machine = std::make_unique<Machine>(m, t, o);
+  } catch (const Fault &) {
+    machine.reset();
+  }
+}
+Simulator::~Simulator() = default;
+
+std::vector<uint8_t> &Simulator::region(isa::Region r) { return machine->spaces[unsigned(r)].bytes; }
+const Stats &Simulator::stats() const { return machine->stats; }
+bool Simulator::written(isa::Region r, uint64_t addr) {
+  return machine->spaces[unsigned(r)].writer(addr) != Space::kNever;
+}
+const std::vector<TraceEvent> &Simulator::trace() const { return machine->trace; }
+
+bool Simulator::run(std::string &fault) {
+  if (!machine) {
+    fault = "the code does not decode";
+    return false;
+  }
+  try {
+    machine->run();
+    return true;
+  } catch (const Fault &f) {
+    fault = f.message;
+    return false;
+  }
+}

@@ -1,0 +1,148 @@
+//===- Machine.h - The simulator's internal state ---------------*- C++ -*-===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPUC_LIB_SIM_MACHINE_H
+#define NPUC_LIB_SIM_MACHINE_H
+
+#include "npuc/Sim/Simulator.h"
+
+#include <deque>
+#include <memory>
+
+namespace npuc::sim {
+
+enum EngineId : uint8_t { SCALAR = 0, DMA_IN = 1, DMA_OUT = 2, MATRIX = 3, VECTOR = 4 };
+using VectorClock = std::array<uint32_t, kNumEngines>;
+
+/// Memory spaces: the five GM regions (isa::Region order), then LM, ACC, LUT.
+enum SpaceId : uint8_t { CONST_, ARENA, INPUT, OUTPUT, STATE, LM, ACC, LUT, kNumSpaces };
+const char *spaceName(unsigned s);
+
+/// Thrown (and caught in Simulator::run) when the program faults.
+struct Fault {
+  std::string message;
+};
+
+/// One executed engine instruction, for the race detector.
+struct DynOp {
+  uint32_t pc;
+  uint8_t engine;
+  uint32_t epoch;  // the engine's own clock value
+};
+
+/// A memory with a shadow that records, per byte, the last writer and the
+/// last reader per engine (as indices into Machine::dyn, plus one).
+class Space {
+public:
+  static constexpr uint32_t kNever = 0, kHost = 0xffffffffu;
+  static constexpr unsigned kPageBits = 12;
+
+  std::string name;
+  std::vector<uint8_t> bytes;
+  bool writable = true;
+
+  void init(std::string n, uint64_t size, bool hostInitialized, bool isWritable);
+  uint32_t &writer(uint64_t addr);
+  uint32_t &reader(uint64_t addr, unsigned engine);
+
+private:
+  struct Page {
+    uint32_t writer[1 << kPageBits];
+    uint32_t readers[kNumEngines][1 << kPageBits];
+  };
+  Page &page(uint64_t addr);
+  std::vector<std::unique_ptr<Page>> pages;
+  uint32_t initialWriter = kNever;
+};
+
+struct Queued {
+  isa::Inst inst;
+  uint32_t pc;
+  std::array<int32_t, 16> regs;
+  uint64_t dispatchTime;
+  VectorClock scalarClock;
+};
+
+struct EngineState {
+  std::deque<Queued> queue;
+  uint64_t freeAt = 0;
+  VectorClock clock{};
+  // DMA descriptor registers.
+  int64_t n[4] = {1, 1, 1, 1}, sstride[4] = {}, dstride[4] = {}, lo[4] = {}, hi[4] = {};
+  uint32_t fill = 0;
+  // MATRIX descriptor registers.
+  int64_t lda = 0, ldb = 0, ldc = 0, azp = 0, bzp = 0;
+  // VECTOR descriptor registers.
+  int64_t rows = 1, cols = 1, apitch = 0, bpitch = 0, dpitch = 0;
+  bool abcast = false, bbcast = false;
+  int64_t rqMult = 0, rqLs = 0, rqRs = 0, rqZp = 0, rqLo = 0, rqHi = 0;
+};
+
+struct FlagState {
+  bool set = false;
+  uint64_t time = 0;
+  VectorClock clock{};
+  uint32_t pc = 0;
+};
+
+class Machine {
+public:
+  Machine(const model::Model &m, const target::TargetInfo &t, Options o);
+  void run();  // throws Fault
+
+  Space spaces[kNumSpaces];
+  Stats stats;
+  std::vector<TraceEvent> trace;
+
+  // Execution of one engine instruction (Execute.cpp).
+  uint64_t execute(EngineId e, const Queued &q, uint32_t dynId);
+
+  // Memory access with bounds, alignment, initialization and race checks.
+  uint8_t *access(unsigned space, uint64_t addr, uint64_t len, bool write, uint32_t dynId,
+                  const char *what);
+  [[noreturn]] void fail(const std::string &message);
+  std::string describe(uint32_t pc) const;  // "instruction 7 (matmul)"
+
+  const model::Model &model;
+  const target::TargetInfo &target;
+  Options options;
+  std::vector<isa::Inst> code;
+  std::vector<DynOp> dyn;
+  EngineState engines[kNumEngines];
+
+private:
+  // SCALAR state.
+  enum class Blocked { No, QueueFull, Barrier, Flag, Done };
+  Blocked blocked = Blocked::No;
+  unsigned blockedOn = 0;  // engine (QueueFull), mask (Barrier), flag index (Flag)
+  uint32_t pc = 0;
+  std::array<int32_t, 16> regs{};
+  uint64_t scalarTime = 0;
+  VectorClock scalarClock{};
+  struct Loop {
+    uint32_t start, end;
+    uint64_t remaining;
+  };
+  std::vector<Loop> loops;
+  FlagState flags[kNumEngines][kNumEngines][8];
+
+  void stepScalar();
+  void startEngine(EngineId e, uint64_t start);
+  bool scalarReady(uint64_t &time);
+  bool engineReady(EngineId e, uint64_t &time);
+  void setFlag(EngineId src, unsigned dst, unsigned id, uint64_t time, const VectorClock &clock,
+               uint32_t atPc);
+  FlagState &flag(unsigned src, unsigned dst, unsigned id, uint32_t atPc);
+  [[noreturn]] void deadlock();
+  bool ordered(uint32_t prevDyn, const VectorClock &clock, unsigned engine) const;
+  friend class Space;
+  const VectorClock *currentClock = nullptr;  // of the executing instruction
+  unsigned currentEngine = 0;
+};
+
+} // namespace npuc::sim
+
+#endif

@@ -1,0 +1,149 @@
+//===- ModelWriter.cpp - enc IR to a model file ---------------------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npuc/Translation/ModelWriter.h"
+#include "npuc/Base/Target.h"
+#include "npuc/Dialect/Enc/IR/EncOps.h"
+#include "npuc/Translation/NPUCode.h"
+#include "npuc/Version.h"
+
+#include "mlir/Tools/mlir-translate/Translation.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace npuc;
+using namespace npuc::enc;
+
+namespace {
+/// The bytes of a dense constant, little endian in its storage type.
+std::vector<uint8_t> bytesOf(DenseElementsAttr value) {
+  std::vector<uint8_t> out;
+  unsigned width = value.getElementType().getIntOrFloatBitWidth();
+  auto put = [&](const APInt &v) {
+    for (unsigned b = 0; b < width / 8; ++b)
+      out.push_back(uint8_t(v.extractBitsAsZExtValue(8, 8 * b)));
+  };
+  if (llvm::isa<FloatType>(value.getElementType()))
+    for (const APFloat &f : value.getValues<APFloat>())
+      put(f.bitcastToAPInt());
+  else
+    for (const APInt &i : value.getValues<APInt>())
+      put(i);
+  return out;
+}
+
+uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+} // namespace
+
+FailureOr<model::Model>
+npuc::enc::buildModel(ModuleOp module,
+                      const std::vector<std::pair<std::string, std::string>> &provenance) {
+  SmallVector<ProgramOp> programs;
+  module.walk([&](ProgramOp p) { programs.push_back(p); });
+  if (programs.size() != 1)
+    return module.emitError("expected exactly one enc.program, found ") << programs.size();
+  ProgramOp program = programs.front();
+  if (!program.getTarget())
+    return program.emitOpError("needs a target to be written as a model file");
+  const target::TargetInfo *t = target::lookupTarget(*program.getTarget());
+
+  model::Model m;
+  m.targetName = t->name;
+  m.targetHash = t->hash();
+  std::vector<isa::Word> words;
+  if (failed(encodeProgram(program, words)))
+    return failure();
+  for (const isa::Word &w : words)
+    m.code.insert(m.code.end(), w.begin(), w.end());
+  uint32_t index = 0;
+  for (Operation &op : program.getBody().front()) {
+    if (auto name = dyn_cast<NameLoc>(op.getLoc()))
+      m.debug.emplace_back(index, name.getName().str());
+    ++index;
+  }
+
+  // Constants: placed where they say, never overlapping.
+  std::map<uint64_t, std::pair<uint64_t, ConstOp>> placed;
+  for (ConstOp c : module.getOps<ConstOp>()) {
+    std::vector<uint8_t> bytes = bytesOf(cast<DenseElementsAttr>(c.getValue()));
+    uint64_t begin = uint64_t(c.getOffset()), end = begin + bytes.size();
+    auto next = placed.lower_bound(begin);
+    if ((next != placed.end() && next->first < end) ||
+        (next != placed.begin() && std::prev(next)->second.first > begin))
+      return c.emitOpError("bytes [") << begin << ", " << end << ") overlap another enc.const";
+    placed[begin] = {end, c};
+    if (m.constants.size() < end)
+      m.constants.resize(end, 0);
+    std::copy(bytes.begin(), bytes.end(), m.constants.begin() + begin);
+  }
+
+  m.arenaSize = program.getArenaSize().value_or(0);
+  m.stateSize = program.getStateSize().value_or(0);
+  for (TensorOp op : module.getOps<TensorOp>()) {
+    model::TensorDesc d;
+    d.role = op.getRole() == "input"    ? model::Role::Input
+             : op.getRole() == "output" ? model::Role::Output
+                                        : model::Role::State;
+    d.region = d.role == model::Role::Input    ? uint8_t(isa::Region::INPUT)
+               : d.role == model::Role::Output ? uint8_t(isa::Region::OUTPUT)
+                                               : uint8_t(isa::Region::STATE);
+    d.dtype = *storageDType(op.getElement());
+    d.name = op.getName().str();
+    d.offset = uint64_t(op.getOffset());
+    d.shape.assign(op.getShape().begin(), op.getShape().end());
+    d.strides.assign(op.getStrides().begin(), op.getStrides().end());
+    if (op.getScales()) {
+      d.quant = op.getAxis() ? model::Quant::PerAxis : model::Quant::PerTensor;
+      d.axis = op.getAxis() ? int32_t(*op.getAxis()) : -1;
+      d.scales.assign(op.getScales()->begin(), op.getScales()->end());
+      d.zeroPoints.assign(op.getZeroPoints()->begin(), op.getZeroPoints()->end());
+    }
+    uint64_t end = alignUp(d.offset + d.spanBytes(), model::kAlign);
+    uint64_t &size = d.role == model::Role::Input    ? m.inputSize
+                     : d.role == model::Role::Output ? m.outputSize
+                                                     : m.stateSize;
+    size = std::max(size, end);
+    m.tensors.push_back(std::move(d));
+  }
+  // Inputs, then outputs, then state, each in the order written.
+  std::stable_sort(m.tensors.begin(), m.tensors.end(),
+                   [](const model::TensorDesc &a, const model::TensorDesc &b) {
+                     return a.role < b.role;
+                   });
+  m.provenance = provenance;
+  return m;
+}
+
+LogicalResult
+npuc::enc::writeModelFile(ModuleOp module, const std::string &path,
+                          const std::vector<std::pair<std::string, std::string>> &provenance) {
+  FailureOr<model::Model> m = buildModel(module, provenance);
+  if (failed(m))
+    return failure();
+  std::string error;
+  if (!model::writeFileAtomically(path, model::serialize(*m), error))
+    return module.emitError(error);
+  return success();
+}
+
+void npuc::enc::registerModelTranslation() {
+  TranslateFromMLIRRegistration exportModel(
+      "export-npu-model", "write a module's enc.program, tensors and constants as a model file",
+      [](Operation *op, raw_ostream &os) -> LogicalResult {
+        auto module = dyn_cast<ModuleOp>(op);
+        if (!module)
+          return op->emitError("expected a module");
+        FailureOr<model::Model> m =
+            buildModel(module, {{"compiler", versionString()}, {"source", "npuc-translate"}});
+        if (failed(m))
+          return failure();
+        std::vector<uint8_t> bytes = model::serialize(*m);
+        os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+        return success();
+      },
+      [](DialectRegistry &registry) { registry.insert<EncDialect>(); });
+}

@@ -1,0 +1,186 @@
+//===- npu-objdump.cpp - Print a model file -------------------------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Prints the header, sections, tensors and the disassembly of a model file.
+// On an invalid file it prints everything it could read, marks each word that
+// does not decode, names the first problem and exits 1. Base layer only.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npuc/Base/ISA.h"
+#include "npuc/Base/Json.h"
+#include "npuc/Base/ModelFile.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+using namespace npuc;
+
+namespace {
+struct Line {
+  size_t index;
+  std::string text;  // disassembly, or empty when invalid
+  std::string error;
+};
+
+/// The code words, from the parsed model or straight from the code section.
+std::vector<Line> disassemble(const model::Model &m, const std::vector<uint8_t> &file) {
+  const uint8_t *code = m.code.data();
+  size_t size = m.code.size();
+  if (m.code.empty())
+    for (const model::SectionInfo &s : m.sections)
+      if (s.kind == uint32_t(model::SectionKind::Code) && s.offset <= file.size() &&
+          s.size <= file.size() - s.offset) {
+        code = file.data() + s.offset;
+        size = size_t(s.size);
+      }
+  std::vector<Line> lines;
+  for (size_t i = 0; i + isa::kWordBytes <= size; i += isa::kWordBytes) {
+    isa::Word w;
+    std::memcpy(w.data(), code + i, isa::kWordBytes);
+    isa::Inst inst;
+    Line line{i / isa::kWordBytes, "", ""};
+    if (isa::decode(w, inst, &line.error))
+      line.text = isa::print(inst);
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
+std::string shapeText(const std::vector<int64_t> &v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i)
+    s += (i ? "," : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+std::string hex(uint64_t v) {
+  std::ostringstream os;
+  os << "0x" << std::hex << v;
+  return os.str();
+}
+
+const char *roleName(model::Role r) {
+  return r == model::Role::Input ? "input" : r == model::Role::Output ? "output" : "state";
+}
+
+void printText(const model::Model &m, const std::vector<Line> &code,
+               const std::map<uint32_t, std::string> &names) {
+  std::cout << "format " << m.major << "." << m.minor << ", target " << m.targetName << " (hash "
+            << hex(m.targetHash) << ")\n";
+  std::cout << "regions: arena " << m.arenaSize << ", input " << m.inputSize << ", output "
+            << m.outputSize << ", state " << m.stateSize << ", const " << m.constants.size()
+            << " bytes\n\nsections:\n";
+  for (size_t i = 0; i < m.sections.size(); ++i) {
+    const model::SectionInfo &s = m.sections[i];
+    std::cout << "  " << i << " " << model::sectionName(s.kind) << " (kind " << s.kind << ")"
+              << (s.flags & 1 ? " required" : " optional") << " offset " << hex(s.offset)
+              << " size " << hex(s.size) << "\n";
+  }
+  if (!m.tensors.empty())
+    std::cout << "\ntensors:\n";
+  for (const model::TensorDesc &t : m.tensors) {
+    std::cout << "  " << roleName(t.role) << " '" << t.name << "' " << model::dtypeName(t.dtype)
+              << shapeText(t.shape) << " strides " << shapeText(t.strides) << " offset "
+              << hex(t.offset);
+    if (t.quant != model::Quant::None) {
+      std::cout << " quant";
+      if (t.quant == model::Quant::PerAxis)
+        std::cout << " axis " << t.axis;
+      for (size_t i = 0; i < t.scales.size(); ++i)
+        std::cout << " " << t.scales[i] << ":" << t.zeroPoints[i];
+    }
+    std::cout << "\n";
+  }
+  for (const auto &[k, v] : m.provenance)
+    std::cout << (&k == &m.provenance.front().first ? "\nprovenance:\n" : "") << "  " << k
+              << ": " << v << "\n";
+  std::cout << "\ncode (" << code.size() << " instructions):\n";
+  for (const Line &l : code) {
+    std::cout << "  " << l.index << ": ";
+    if (l.error.empty())
+      std::cout << l.text;
+    else
+      std::cout << "<invalid: " << l.error << ">";
+    if (auto it = names.find(uint32_t(l.index)); it != names.end())
+      std::cout << "    ; " << it->second;
+    std::cout << "\n";
+  }
+}
+
+void printJson(const model::Model &m, const std::vector<Line> &code,
+               const std::map<uint32_t, std::string> &names, const std::string &error) {
+  std::ostream &o = std::cout;
+  o << "{\"format\": {\"major\": " << m.major << ", \"minor\": " << m.minor << "},\n"
+    << " \"target\": {\"name\": " << json::quote(m.targetName) << ", \"hash\": \""
+    << hex(m.targetHash) << "\"},\n"
+    << " \"regions\": {\"arena\": " << m.arenaSize << ", \"input\": " << m.inputSize
+    << ", \"output\": " << m.outputSize << ", \"state\": " << m.stateSize
+    << ", \"const\": " << m.constants.size() << "},\n \"sections\": [";
+  for (size_t i = 0; i < m.sections.size(); ++i) {
+    const model::SectionInfo &s = m.sections[i];
+    o << (i ? ", " : "") << "{\"kind\": " << s.kind << ", \"name\": \""
+      << model::sectionName(s.kind) << "\", \"required\": " << ((s.flags & 1) ? "true" : "false")
+      << ", \"offset\": " << s.offset << ", \"size\": " << s.size << "}";
+  }
+  o << "],\n \"tensors\": [";
+  for (size_t i = 0; i < m.tensors.size(); ++i) {
+    const model::TensorDesc &t = m.tensors[i];
+    o << (i ? ",\n  " : "\n  ") << "{\"role\": \"" << roleName(t.role)
+      << "\", \"name\": " << json::quote(t.name) << ", \"dtype\": \"" << model::dtypeName(t.dtype)
+      << "\", \"shape\": " << shapeText(t.shape) << ", \"strides\": " << shapeText(t.strides)
+      << ", \"offset\": " << t.offset << "}";
+  }
+  o << "],\n \"code\": [";
+  for (size_t i = 0; i < code.size(); ++i) {
+    const Line &l = code[i];
+    o << (i ? ",\n  " : "\n  ") << "{\"index\": " << l.index;
+    if (l.error.empty())
+      o << ", \"text\": " << json::quote(l.text);
+    else
+      o << ", \"error\": " << json::quote(l.error);
+    if (auto it = names.find(uint32_t(l.index)); it != names.end())
+      o << ", \"node\": " << json::quote(it->second);
+    o << "}";
+  }
+  o << "],\n \"error\": " << (error.empty() ? "null" : json::quote(error)) << "}\n";
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  CLI::App app{"npu-objdump: print an npuc model file"};
+  std::string path;
+  bool asJson = false;
+  app.add_option("model", path, "model file")->required();
+  app.add_flag("--json", asJson, "machine-readable output");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  std::vector<uint8_t> bytes;
+  std::string error;
+  if (!model::readFile(path, bytes, error)) {
+    std::cerr << "npu-objdump: error: " << error << "\n";
+    return 1;
+  }
+  model::Model m;
+  bool ok = model::parse(bytes.data(), bytes.size(), m, error);
+  std::vector<Line> code = disassemble(m, bytes);
+  std::map<uint32_t, std::string> names(m.debug.begin(), m.debug.end());
+  if (asJson)
+    printJson(m, code, names, ok ? "" : error);
+  else
+    printText(m, code, names);
+  if (!ok) {
+    std::cerr << "npu-objdump: error: " << path << ": " << error << "\n";
+    return 1;
+  }
+  return 0;
+}
