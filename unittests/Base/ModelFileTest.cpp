@@ -1,0 +1,253 @@
+//===- ModelFileTest.cpp - Writing and validating model files -------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npuc/Base/Hash.h"
+#include "npuc/Base/ISA.h"
+#include "npuc/Base/ModelFile.h"
+#include "npuc/Base/Target.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <random>
+
+using namespace npuc;
+using namespace npuc::model;
+
+namespace {
+Model sampleModel() {
+  const target::TargetInfo *t = target::lookupTarget("npu-v1");
+  Model m;
+  m.targetName = t->name;
+  m.targetHash = t->hash();
+  isa::Inst end;
+  end.desc = isa::lookup(uint8_t(isa::Opcode::END));
+  isa::Inst li;
+  li.desc = isa::lookup(uint8_t(isa::Opcode::LI));
+  li.fields = {3, -5};
+  for (const isa::Inst &inst : {li, end}) {
+    isa::Word w;
+    EXPECT_TRUE(isa::encode(inst, w));
+    m.code.insert(m.code.end(), w.begin(), w.end());
+  }
+  m.constants = {1, 2, 3, 4, 5, 6, 7, 8};
+  m.inputSize = 64;
+  m.outputSize = 64;
+  TensorDesc in;
+  in.role = Role::Input;
+  in.region = uint8_t(isa::Region::INPUT);
+  in.dtype = DType::I8;
+  in.name = "x";
+  in.shape = {3, 7};
+  in.strides = {8, 1};
+  in.quant = Quant::PerAxis;
+  in.axis = 0;
+  in.scales = {0.5f, 0.25f, 0.125f};
+  in.zeroPoints = {-3, 0, 4};
+  TensorDesc out = in;
+  out.role = Role::Output;
+  out.region = uint8_t(isa::Region::OUTPUT);
+  out.name = "y";
+  out.quant = Quant::None;
+  out.axis = -1;
+  out.scales.clear();
+  out.zeroPoints.clear();
+  m.tensors = {in, out};
+  m.provenance = {{"compiler", "test"}};
+  m.debug = {{0, "node0"}};
+  return m;
+}
+
+uint64_t le64(const std::vector<uint8_t> &b, size_t at) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i)
+    v = (v << 8) | b[at + i];
+  return v;
+}
+void put64(std::vector<uint8_t> &b, size_t at, uint64_t v) {
+  for (int i = 0; i < 8; ++i)
+    b[at + i] = uint8_t(v >> (8 * i));
+}
+void put32(std::vector<uint8_t> &b, size_t at, uint32_t v) {
+  for (int i = 0; i < 4; ++i)
+    b[at + i] = uint8_t(v >> (8 * i));
+}
+/// Recomputes the checksum so that a test reaches the check it means to.
+void reseal(std::vector<uint8_t> &b) {
+  std::string_view payload(reinterpret_cast<const char *>(b.data()) + 64, b.size() - 64);
+  put64(b, 56, fnv1a64(payload));
+}
+std::string parseError(const std::vector<uint8_t> &b) {
+  Model m;
+  std::string error;
+  EXPECT_FALSE(parse(b.data(), b.size(), m, error));
+  return error;
+}
+} // namespace
+
+TEST(ModelFile, RoundTripsEveryField) {
+  Model m = sampleModel();
+  std::vector<uint8_t> bytes = serialize(m);
+  EXPECT_EQ(bytes.size() % 64, 0u);
+  Model back;
+  std::string error;
+  ASSERT_TRUE(parse(bytes.data(), bytes.size(), back, error)) << error;
+  EXPECT_EQ(back.targetName, "npu-v1");
+  EXPECT_EQ(back.code, m.code);
+  EXPECT_EQ(back.constants, m.constants);
+  ASSERT_EQ(back.tensors.size(), 2u);
+  EXPECT_EQ(back.tensors[0].name, "x");
+  EXPECT_EQ(back.tensors[0].strides, (std::vector<int64_t>{8, 1}));
+  EXPECT_EQ(back.tensors[0].scales, m.tensors[0].scales);
+  EXPECT_EQ(back.tensors[0].zeroPoints, m.tensors[0].zeroPoints);
+  EXPECT_EQ(back.tensors[1].quant, Quant::None);
+  EXPECT_EQ(back.provenance, m.provenance);
+  EXPECT_EQ(back.debug, m.debug);
+  // Same model, same bytes.
+  EXPECT_EQ(serialize(m), bytes);
+}
+
+TEST(ModelFile, HeaderLayoutIsAsDocumented) {
+  std::vector<uint8_t> b = serialize(sampleModel());
+  EXPECT_EQ(std::string(b.begin(), b.begin() + 8), "NPUMODEL");
+  EXPECT_EQ(b[8] | (b[9] << 8), 1);         // major
+  EXPECT_EQ(le64(b, 16), b.size());         // file size
+  EXPECT_EQ(le64(b, 24), target::lookupTarget("npu-v1")->hash());
+  EXPECT_EQ(std::string(reinterpret_cast<const char *>(&b[32])), "npu-v1");
+  EXPECT_EQ(b[48], 5);                      // code, constants, tensors, provenance, debug
+  EXPECT_EQ(b[52], 64);                     // section table offset
+  // First section: code, required, 64-aligned, right after the table.
+  EXPECT_EQ(b[64], 1);
+  EXPECT_EQ(b[68], 1);
+  EXPECT_EQ(le64(b, 72), 256u);  // 64 + 5 * 32 = 224, aligned up to 256
+  EXPECT_EQ(le64(b, 80), 32u);
+}
+
+TEST(ModelFile, PreciseErrors) {
+  std::vector<uint8_t> good = serialize(sampleModel());
+  auto mutate = [&](auto fn, bool seal = true) {
+    std::vector<uint8_t> b = good;
+    fn(b);
+    if (seal)
+      reseal(b);
+    return parseError(b);
+  };
+  EXPECT_EQ(parseError({1, 2, 3}), "file is 3 bytes, shorter than the 64-byte header");
+  EXPECT_EQ(mutate([](auto &b) { b[0] = 'X'; }), "not an npuc model file (bad magic)");
+  EXPECT_EQ(mutate([](auto &b) { b[8] = 2; }),
+            "unsupported format version 2.0 (this reader supports major version 1)");
+  std::vector<uint8_t> truncated(good.begin(), good.end() - 64);
+  EXPECT_EQ(parseError(truncated), "header says the file has 0x" +
+                                       [&] { char s[32]; std::snprintf(s, 32, "%zx", good.size()); return std::string(s); }() +
+                                       " bytes, but it has 0x" +
+                                       [&] { char s[32]; std::snprintf(s, 32, "%zx", truncated.size()); return std::string(s); }());
+  EXPECT_EQ(mutate([](auto &b) { std::memcpy(&b[32], "npu-v9\0", 7); }),
+            "unknown target 'npu-v9' (known: npu-v1, npu-v1-tiny)");
+  EXPECT_NE(mutate([](auto &b) { b[24] ^= 1; }).find("does not match this build's description"),
+            std::string::npos);
+  // Section 1 (constants) pushed past the end of the file.
+  EXPECT_EQ(mutate([&](auto &b) { put64(b, 64 + 32 + 8, b.size() - 64); put64(b, 64 + 32 + 16, 0x200); }),
+            "section 1 (constants): offset 0x" +
+                [&] { char s[32]; std::snprintf(s, 32, "%zx", good.size() - 64); return std::string(s); }() +
+                " + size 0x200 exceeds file size 0x" +
+                [&] { char s[32]; std::snprintf(s, 32, "%zx", good.size()); return std::string(s); }());
+  // An offset + size that wraps around 64 bits.
+  EXPECT_NE(mutate([](auto &b) { put64(b, 64 + 32 + 16, ~uint64_t(0) - 8); })
+                .find("exceeds file size"),
+            std::string::npos);
+  EXPECT_NE(mutate([](auto &b) { put64(b, 64 + 32 + 8, 0x108); }).find("violates the 64-byte alignment"),
+            std::string::npos);
+  EXPECT_NE(mutate([](auto &b) { put64(b, 64 + 32 + 8, 0xc0); }).find("overlaps the previous section"),
+            std::string::npos);
+  EXPECT_NE(mutate([](auto &b) { put32(b, 64 + 32 * 4, 2); }).find("a second section of this kind"),
+            std::string::npos);
+  EXPECT_EQ(mutate([](auto &b) { put32(b, 64 + 32 * 4, 99); put32(b, 64 + 32 * 4 + 4, 1); }),
+            "section 4 (unknown): unknown required section kind 99 (written by a newer npuc?)");
+  EXPECT_NE(mutate([](auto &b) { b[b.size() - 1] = 1; }).find("after the last section is not zero"),
+            std::string::npos);
+  EXPECT_NE(mutate([](auto &b) { b[b.size() - 1] = 1; }, false).find("after the last section is not zero"),
+            std::string::npos);
+  EXPECT_NE(mutate([](auto &b) { b[256] ^= 1; }, false).find("checksum mismatch"), std::string::npos);
+  // Code that does not decode names the instruction and the field.
+  EXPECT_EQ(mutate([](auto &b) { b[256 + 16 + 15] = 0x80; }),
+            "section 0 (code): instruction 1 (offset 0x10): end: reserved bit 127 is set "
+            "(reserved bits must be zero)");
+}
+
+TEST(ModelFile, NewerMinorVersionSkipsUnknownOptionalSections) {
+  std::vector<uint8_t> b = serialize(sampleModel());
+  b[10] = 7;                       // minor 1.7
+  put32(b, 64 + 32 * 4, 42);       // debug section becomes an unknown optional kind
+  reseal(b);
+  Model m;
+  std::string error;
+  ASSERT_TRUE(parse(b.data(), b.size(), m, error)) << error;
+  EXPECT_EQ(m.minor, 7);
+  EXPECT_EQ(m.skippedKinds, std::vector<uint32_t>{42});
+  EXPECT_TRUE(m.debug.empty());
+}
+
+TEST(ModelFile, TensorOutsideItsRegionIsRejected) {
+  Model m = sampleModel();
+  m.tensors[0].offset = 48;  // 48 + (2 * 8 + 6 * 1 + 1) = 71 > 64
+  std::vector<uint8_t> b = serialize(m);
+  EXPECT_EQ(parseError(b), "section 2 (tensors): tensor 0: offset 0x30 + span exceeds the region size 0x40");
+}
+
+// No byte sequence crashes the reader (run under the sanitizers by the fuzzer;
+// here 100,000 deterministic mutations of a valid file).
+TEST(ModelFile, MutationsNeverCrash) {
+  std::vector<uint8_t> good = serialize(sampleModel());
+  std::mt19937_64 rng(2026);
+  size_t accepted = 0;
+  for (int round = 0; round < 100000; ++round) {
+    std::vector<uint8_t> b = good;
+    int edits = 1 + int(rng() % 4);
+    for (int e = 0; e < edits; ++e) {
+      switch (rng() % 4) {
+      case 0: b[rng() % b.size()] ^= uint8_t(1u << (rng() % 8)); break;
+      case 1: b[rng() % b.size()] = uint8_t(rng()); break;
+      case 2: b.resize(rng() % (b.size() + 1)); break;
+      case 3: put64(b, (rng() % (b.size() / 8)) * 8 & ~size_t(7), rng()); break;
+      }
+      if (b.size() < 8)
+        break;
+    }
+    if (rng() % 2 && b.size() >= 64)
+      reseal(b);
+    Model m;
+    std::string error;
+    if (parse(b.data(), b.size(), m, error))
+      ++accepted;
+    else
+      EXPECT_FALSE(error.empty());
+  }
+  // Some mutations (e.g. of constant bytes, resealed) stay valid.
+  EXPECT_GT(accepted, 0u);
+}
+
+TEST(ModelFile, AtomicWriteLeavesNoTemporary) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("npuc-modelfile-test-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::string error;
+  std::vector<uint8_t> bytes = serialize(sampleModel());
+  ASSERT_TRUE(writeFileAtomically((dir / "m.bin").string(), bytes, error)) << error;
+  std::vector<uint8_t> back;
+  ASSERT_TRUE(readFile((dir / "m.bin").string(), back, error));
+  EXPECT_EQ(back, bytes);
+  // A destination in a missing directory fails and leaves nothing behind.
+  EXPECT_FALSE(writeFileAtomically((dir / "missing" / "m.bin").string(), bytes, error));
+  EXPECT_NE(error.find("cannot create a temporary file"), std::string::npos);
+  size_t files = 0;
+  for (auto &entry : fs::directory_iterator(dir)) {
+    (void)entry;
+    ++files;
+  }
+  EXPECT_EQ(files, 1u);
+  fs::remove_all(dir);
+}

@@ -1,0 +1,177 @@
+//===- NumericsTest.cpp - docs/numerics.md at its edges -------------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Expected values are worked out by hand from the definitions (or, for the
+// transcendental functions, compared with the host's double-precision libm,
+// which the implementation itself never calls).
+//
+//===----------------------------------------------------------------------===//
+
+#include "npuc/Base/Numerics.h"
+#include "npuc/Base/Sha256.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+using namespace npuc;
+using namespace npuc::num;
+
+TEST(Numerics, SrdhmEdges) {
+  EXPECT_EQ(srdhm(INT32_MIN, INT32_MIN), INT32_MAX);  // the one overflow case
+  EXPECT_EQ(srdhm(INT32_MAX, INT32_MAX), INT32_MAX - 1);
+  EXPECT_EQ(srdhm(INT32_MIN, INT32_MAX), -INT32_MAX);
+  EXPECT_EQ(srdhm(0, INT32_MIN), 0);
+  EXPECT_EQ(srdhm(100, 1 << 30), 50);   // x * 0.5
+  EXPECT_EQ(srdhm(3, 1 << 30), 2);      // 1.5 rounds up
+  EXPECT_EQ(srdhm(-3, 1 << 30), -1);    // -1.5: gemmlowp's nudge then truncation
+  EXPECT_EQ(srdhm(-13, 1 << 30), -6);   // -6.5 likewise
+}
+
+TEST(Numerics, RoundingRightShiftTiesAwayFromZero) {
+  EXPECT_EQ(roundingRightShift(5, 0), 5);
+  EXPECT_EQ(roundingRightShift(6, 2), 2);    // 1.5 -> 2
+  EXPECT_EQ(roundingRightShift(-6, 2), -2);  // -1.5 -> -2
+  EXPECT_EQ(roundingRightShift(5, 2), 1);    // 1.25 -> 1
+  EXPECT_EQ(roundingRightShift(-5, 2), -1);
+  EXPECT_EQ(roundingRightShift(-7, 2), -2);  // -1.75 -> -2
+  EXPECT_EQ(roundingRightShift(INT32_MAX, 31), 1);
+  EXPECT_EQ(roundingRightShift(INT32_MIN, 31), -1);
+  EXPECT_EQ(roundingRightShift(1 << 30, 31), 1);     // 0.5 -> 1
+  EXPECT_EQ(roundingRightShift(-(1 << 30), 31), -1); // -0.5 -> -1
+}
+
+TEST(Numerics, SaturatingLeftShift) {
+  EXPECT_EQ(saturatingLeftShift(1, 0), 1);
+  EXPECT_EQ(saturatingLeftShift(1, 31), INT32_MAX);
+  EXPECT_EQ(saturatingLeftShift(-1, 31), INT32_MIN);
+  EXPECT_EQ(saturatingLeftShift(3, 4), 48);
+  EXPECT_EQ(saturatingLeftShift(1 << 20, 20), INT32_MAX);
+}
+
+TEST(Numerics, RequantizeClampsAndAddsZeroPoint) {
+  RequantParams p{1 << 30, 1, 2, 3, -128, 20};  // x / 4, + 3, clamp [-128, 20]
+  EXPECT_EQ(requantize(-13, p), 0);
+  EXPECT_EQ(requantize(34, p), 12);
+  EXPECT_EQ(requantize(78, p), 20);  // 23 clamped
+  EXPECT_EQ(requantize(INT32_MIN, p), -128);
+  EXPECT_EQ(requantize(INT32_MAX, p), 20);
+}
+
+TEST(Numerics, QuantizeMultiplier) {
+  int32_t m;
+  int ls, rs;
+  ASSERT_TRUE(quantizeMultiplier(0.25, m, ls, rs));
+  EXPECT_EQ(m, 1 << 30);
+  EXPECT_EQ(ls - rs, -1);  // 0.25 = 2^30 * 2^(-1 - 31 + 30)... = 0.5 * 2^-1
+  ASSERT_TRUE(quantizeMultiplier(3.0, m, ls, rs));
+  EXPECT_EQ(m, 3 << 29);
+  EXPECT_EQ(ls, 2);
+  EXPECT_EQ(rs, 0);
+  EXPECT_FALSE(quantizeMultiplier(0.0, m, ls, rs));
+  EXPECT_FALSE(quantizeMultiplier(-1.0, m, ls, rs));
+  EXPECT_FALSE(quantizeMultiplier(std::ldexp(1.0, -40), m, ls, rs));  // shift > 31
+  EXPECT_FALSE(quantizeMultiplier(std::ldexp(1.0, 40), m, ls, rs));
+  // The derived parameters reproduce the real multiplier.
+  for (double real : {0.0007, 0.013, 0.5, 0.9999, 1.7, 123.4}) {
+    ASSERT_TRUE(quantizeMultiplier(real, m, ls, rs));
+    EXPECT_NEAR(double(m) * std::ldexp(1.0, ls - rs - 31), real, real * 1e-9);
+  }
+}
+
+TEST(Numerics, HalfConversions) {
+  EXPECT_EQ(floatToHalf(1.0f), 0x3c00);
+  EXPECT_EQ(floatToHalf(-2.0f), 0xc000);
+  EXPECT_EQ(floatToHalf(65504.0f), 0x7bff);
+  EXPECT_EQ(floatToHalf(65520.0f), 0x7c00);         // rounds to infinity
+  EXPECT_EQ(floatToHalf(std::ldexp(1.0f, -24)), 0x0001);  // smallest subnormal
+  EXPECT_EQ(floatToHalf(std::ldexp(1.0f, -25)), 0x0000);  // tie -> even (0)
+  EXPECT_EQ(floatToHalf(std::ldexp(3.0f, -25)), 0x0002);  // 1.5 ulp -> 2
+  EXPECT_EQ(floatToHalf(1.0f + std::ldexp(1.0f, -11)), 0x3c00);  // tie -> even
+  EXPECT_EQ(floatToHalf(1.0f + std::ldexp(3.0f, -11)), 0x3c02);  // tie -> even (up)
+  EXPECT_EQ(halfToFloat(0x3c00), 1.0f);
+  EXPECT_EQ(halfToFloat(0x0001), std::ldexp(1.0f, -24));
+  EXPECT_TRUE(std::isinf(halfToFloat(0x7c00)));
+  EXPECT_TRUE(std::isnan(halfToFloat(0x7e00)));
+  for (uint32_t h = 0; h < 0x10000; ++h)
+    if ((h & 0x7c00) != 0x7c00)  // every finite half survives a round trip
+      EXPECT_EQ(floatToHalf(halfToFloat(uint16_t(h))), h);
+}
+
+TEST(Numerics, RoundHalfEven) {
+  EXPECT_EQ(roundHalfEven(0.5f), 0.0f);
+  EXPECT_EQ(roundHalfEven(1.5f), 2.0f);
+  EXPECT_EQ(roundHalfEven(2.5f), 2.0f);
+  EXPECT_EQ(roundHalfEven(-2.5f), -2.0f);
+  EXPECT_EQ(roundHalfEven(-0.4f), 0.0f);
+  EXPECT_TRUE(std::signbit(roundHalfEven(-0.4f)));
+  EXPECT_EQ(roundHalfEven(8388609.0f), 8388609.0f);
+}
+
+namespace {
+/// Largest |f(x) - ref(x)| and relative error over a sweep of [lo, hi].
+struct ErrorStats {
+  double absErr = 0, relErr = 0;
+};
+template <typename F, typename R>
+ErrorStats sweep(F f, R ref, double lo, double hi, int n = 1 << 20) {
+  ErrorStats s;
+  for (int i = 0; i <= n; ++i) {
+    float x = float(lo + (hi - lo) * i / n);
+    double want = ref(double(x)), got = double(f(x));
+    if (!std::isfinite(want))
+      continue;
+    double err = std::fabs(got - want);
+    s.absErr = std::max(s.absErr, err);
+    if (std::fabs(want) > 1e-30)
+      s.relErr = std::max(s.relErr, err / std::fabs(want));
+  }
+  return s;
+}
+} // namespace
+
+// The bounds stated in docs/numerics.md.
+TEST(Numerics, TranscendentalsMeetTheirStatedBounds) {
+  EXPECT_LT(sweep(expF, [](double x) { return std::exp(x); }, -87, 88).relErr, 4e-7);
+  EXPECT_LT(sweep(expF, [](double x) { return std::exp(x); }, -100, -87).relErr, 4e-7);
+  EXPECT_LT(sweep(logF, [](double x) { return std::log(x); }, 0.5, 2).absErr, 2e-7);
+  EXPECT_LT(sweep(logF, [](double x) { return std::log(x); }, 2, 1e6).relErr, 2e-7);
+  EXPECT_LT(sweep(logF, [](double x) { return std::log(x); }, 1e-30, 0.5).relErr, 2e-7);
+  EXPECT_LT(sweep(tanhF, [](double x) { return std::tanh(x); }, -12, 12).absErr, 2e-7);
+  EXPECT_LT(sweep(sigmoidF, [](double x) { return 1 / (1 + std::exp(-x)); }, -90, 90).absErr, 1e-7);
+  EXPECT_LT(sweep(erfF, [](double x) { return std::erf(x); }, -6, 6).absErr, 1.5e-6);
+}
+
+TEST(Numerics, TranscendentalEdges) {
+  float inf = std::numeric_limits<float>::infinity();
+  EXPECT_EQ(expF(89.0f), inf);
+  EXPECT_EQ(expF(-104.0f), 0.0f);
+  EXPECT_EQ(expF(0.0f), 1.0f);
+  EXPECT_EQ(logF(0.0f), -inf);
+  EXPECT_TRUE(std::isnan(logF(-1.0f)));
+  EXPECT_EQ(logF(inf), inf);
+  EXPECT_EQ(logF(1.0f), 0.0f);
+  EXPECT_GT(logF(std::ldexp(1.0f, -149)), -103.3f);  // subnormal input
+  EXPECT_EQ(sigmoidF(-100.0f), 0.0f);
+  EXPECT_EQ(sigmoidF(100.0f), 1.0f);
+  EXPECT_EQ(sigmoidF(0.0f), 0.5f);
+  EXPECT_EQ(tanhF(10.0f), 1.0f);
+  EXPECT_EQ(tanhF(-10.0f), -1.0f);
+  EXPECT_EQ(tanhF(1e-5f), 1e-5f);
+  EXPECT_TRUE(std::isnan(expF(std::nanf(""))));
+  EXPECT_EQ(erfF(0.0f), 0.0f);
+  EXPECT_EQ(rsqrtF(4.0f), 0.5f);
+  EXPECT_EQ(recipF(0.0f), inf);
+}
+
+TEST(Sha256, KnownVectors) {
+  // FIPS 180-4 examples.
+  EXPECT_EQ(sha256Hex("", 0), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(sha256Hex("abc", 3), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+  EXPECT_EQ(sha256Hex(two, std::strlen(two)),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
