@@ -86,11 +86,15 @@ void storeElem(uint8_t *p, int64_t t, Value v) {
 float fmaxNaN(float a, float b) { return (a != a || b != b) ? std::numeric_limits<float>::quiet_NaN() : (a > b ? a : b); }
 float fminNaN(float a, float b) { return (a != a || b != b) ? std::numeric_limits<float>::quiet_NaN() : (a < b ? a : b); }
 
-/// int8 x int8 -> int32 rows: acc[n] += a * b[n]; vectorized where the host allows.
-__attribute__((target_clones("avx2", "default"))) void macRow(int32_t *acc, int32_t a,
-                                                             const int16_t *b, int64_t n) {
-  for (int64_t j = 0; j < n; ++j)
-    acc[j] += a * int32_t(b[j]);
+/// sum(a[i] * b[i]) of zero-point-adjusted int8 values held as int16 (the
+/// pattern compilers turn into pmaddwd); exact, as |a|, |b| <= 383 and
+/// n <= 4095 keep the sum inside int32.
+__attribute__((target_clones("avx2", "default"))) int32_t dotI16(const int16_t *a,
+                                                                const int16_t *b, int64_t n) {
+  int32_t sum = 0;
+  for (int64_t i = 0; i < n; ++i)
+    sum += int32_t(a[i]) * int32_t(b[i]);
+  return sum;
 }
 } // namespace
 
@@ -229,21 +233,16 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId) {
       crow[i] = access(ACC, c + uint64_t(i * s.ldc), uint64_t(n) * 4, true, dynId, "matrix C");
     }
     if (!isFloatMode) {
-      // |a - azp|, |b - bzp| <= 383 and k <= 4095: one instruction's sum fits int32.
-      std::vector<int16_t> bcol(static_cast<size_t>(k * n));
+      // B transposed, both operands zero-point adjusted into int16.
+      std::vector<int16_t> bt(static_cast<size_t>(k * n)), ai(static_cast<size_t>(k));
       for (int64_t kk = 0; kk < k; ++kk)
         for (int64_t j = 0; j < n; ++j)
-          bcol[kk * n + j] = int16_t((bSigned ? int64_t(int8_t(brow[kk][j])) : brow[kk][j]) - s.bzp);
-      std::vector<int32_t> acc(static_cast<size_t>(n));
+          bt[j * k + kk] = int16_t((bSigned ? int64_t(int8_t(brow[kk][j])) : brow[kk][j]) - s.bzp);
       for (int64_t i = 0; i < m; ++i) {
-        std::fill(acc.begin(), acc.end(), 0);
-        for (int64_t kk = 0; kk < k; ++kk) {
-          int32_t av = int32_t((aSigned ? int64_t(int8_t(arow[i][kk])) : arow[i][kk]) - s.azp);
-          if (av)
-            macRow(acc.data(), av, bcol.data() + kk * n, n);
-        }
+        for (int64_t kk = 0; kk < k; ++kk)
+          ai[kk] = int16_t((aSigned ? int64_t(int8_t(arow[i][kk])) : arow[i][kk]) - s.azp);
         for (int64_t j = 0; j < n; ++j) {
-          int64_t v = acc[j];
+          int64_t v = dotI16(ai.data(), bt.data() + j * k, k);
           if (accumulate)
             v += loadElem(crow[i] + 4 * j, int64_t(DType::I32)).i;
           if (v < INT32_MIN || v > INT32_MAX)

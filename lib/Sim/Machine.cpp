@@ -38,22 +38,21 @@ static const char *engineName(unsigned e) { return isa::engineName(isa::Engine(e
 // Space
 //===----------------------------------------------------------------------===//
 
-void Space::init(std::string n, uint64_t size, bool hostInitialized, bool isWritable) {
+void Space::init(std::string n, uint64_t size, bool isHostInitialized, bool isWritable) {
   name = std::move(n);
   bytes.assign(size, 0);
   writable = isWritable;
-  initialWriter = hostInitialized ? kHost : kNever;
+  hostInitialized = isHostInitialized;
   pages.clear();
   pages.resize((size >> kPageBits) + 1);
 }
 
 Space::Page &Space::page(uint64_t addr) {
-  std::unique_ptr<Page> &p = pages[addr >> kPageBits];
+  auto &p = pages[addr >> kPageBits];
   if (!p) {
-    p = std::make_unique<Page>();
-    std::fill(std::begin(p->writer), std::end(p->writer), initialWriter);
-    for (auto &r : p->readers)
-      std::fill(std::begin(r), std::end(r), kNever);
+    p.reset(static_cast<Page *>(std::calloc(1, sizeof(Page))));
+    if (!p)
+      throw Fault{"out of host memory for the simulator's shadow of " + name};
   }
   return *p;
 }
@@ -62,7 +61,7 @@ uint32_t &Space::writer(uint64_t addr) {
   return page(addr).writer[addr & ((1u << kPageBits) - 1)];
 }
 uint32_t &Space::reader(uint64_t addr, unsigned engine) {
-  return page(addr).readers[engine][addr & ((1u << kPageBits) - 1)];
+  return page(addr).readers[engine - 1][addr & ((1u << kPageBits) - 1)];
 }
 
 //===----------------------------------------------------------------------===//
@@ -126,11 +125,11 @@ uint8_t *Machine::access(unsigned s, uint64_t addr, uint64_t len, bool write, ui
   for (uint64_t a = addr; a < addr + len; ++a) {
     uint32_t &w = space.writer(a);
     if (!write) {
-      if (w == Space::kNever)
+      if (w == Space::kNever && !space.hostInitialized)
         fail("read of uninitialized memory: " + describe(self.pc) + " on " +
              engineName(self.engine) + " reads " + what + " at " + range() + ", but byte " +
              hex(a) + " of " + space.name + " was never written");
-      if (w != Space::kHost && !ordered(w - 1, clock, self.engine))
+      if (w != Space::kNever && !ordered(w - 1, clock, self.engine))
         fail("data race on " + space.name + " byte " + hex(a) + ": " + describe(self.pc) +
              " on " + engineName(self.engine) + " reads " + what + " at " + range() +
              ", which " + describe(dyn[w - 1].pc) + " on " + engineName(dyn[w - 1].engine) +
@@ -138,7 +137,7 @@ uint8_t *Machine::access(unsigned s, uint64_t addr, uint64_t len, bool write, ui
       space.reader(a, self.engine) = dynId + 1;
       continue;
     }
-    if (w != Space::kNever && w != Space::kHost && !ordered(w - 1, clock, self.engine))
+    if (w != Space::kNever && !ordered(w - 1, clock, self.engine))
       fail("data race on " + space.name + " byte " + hex(a) + ": " + describe(self.pc) + " on " +
            engineName(self.engine) + " writes " + what + " at " + range() + ", which " +
            describe(dyn[w - 1].pc) + " on " + engineName(dyn[w - 1].engine) +
@@ -503,7 +502,7 @@ Simulator::~Simulator() = default;
 std::vector<uint8_t> &Simulator::region(isa::Region r) { return machine->spaces[unsigned(r)].bytes; }
 const Stats &Simulator::stats() const { return machine->stats; }
 bool Simulator::written(isa::Region r, uint64_t addr) {
-  return machine->spaces[unsigned(r)].writer(addr) != Space::kNever;
+  return machine->spaces[unsigned(r)].initialized(addr);
 }
 const std::vector<TraceEvent> &Simulator::trace() const { return machine->trace; }
 

@@ -9,6 +9,7 @@
 
 #include "npuc/Sim/Simulator.h"
 
+#include <cstdlib>
 #include <deque>
 #include <memory>
 
@@ -34,11 +35,17 @@ struct DynOp {
 };
 
 /// A memory with a shadow that records, per byte, the last writer and the
-/// last reader per engine (as indices into Machine::dyn, plus one).
+/// last reader per engine (as indices into Machine::dyn, plus one). Shadow
+/// pages are allocated zeroed on first touch; a zero writer means "never
+/// written" or, in a host-initialized space, "written by the host".
 class Space {
 public:
-  static constexpr uint32_t kNever = 0, kHost = 0xffffffffu;
-  static constexpr unsigned kPageBits = 12;
+  static constexpr uint32_t kNever = 0;
+  static constexpr unsigned kPageBits = 16;  // large enough for calloc to map zero pages
+
+  bool hostInitialized = false;
+  /// Whether the byte at `addr` holds a value.
+  bool initialized(uint64_t addr) { return hostInitialized || writer(addr) != kNever; }
 
   std::string name;
   std::vector<uint8_t> bytes;
@@ -51,11 +58,13 @@ public:
 private:
   struct Page {
     uint32_t writer[1 << kPageBits];
-    uint32_t readers[kNumEngines][1 << kPageBits];
+    uint32_t readers[kNumEngines - 1][1 << kPageBits];  // DMA_IN .. VECTOR
+  };
+  struct FreePage {
+    void operator()(Page *p) const { std::free(p); }
   };
   Page &page(uint64_t addr);
-  std::vector<std::unique_ptr<Page>> pages;
-  uint32_t initialWriter = kNever;
+  std::vector<std::unique_ptr<Page, FreePage>> pages;
 };
 
 struct Queued {
