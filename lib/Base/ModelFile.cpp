@@ -445,9 +445,11 @@ bool parseSection(const uint8_t *data, const SectionInfo &s, size_t index, Model
       std::memcpy(w.data(), c.p + i * isa::kWordBytes, isa::kWordBytes);
       isa::Inst inst;
       std::string why;
-      if (!isa::decode(w, inst, &why))
+      std::optional<std::string> limit;
+      if (!isa::decode(w, inst, &why) ||
+          (limit = target::checkInstruction(inst, *target::lookupTarget(m.targetName))))
         return done(c.fail("instruction " + std::to_string(i) + " (offset " +
-                           hex(i * isa::kWordBytes) + "): " + why));
+                           hex(i * isa::kWordBytes) + "): " + (limit ? *limit : why)));
       m.code.insert(m.code.end(), w.begin(), w.end());
     }
     return true;

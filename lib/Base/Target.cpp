@@ -48,3 +48,23 @@ std::vector<std::pair<const char *, int64_t>> npuc::target::parameters(const Tar
     out.emplace_back(kParamNames[i], t.params.*kParamMembers[i]);
   return out;
 }
+
+std::optional<std::string> npuc::target::checkInstruction(const isa::Inst &inst,
+                                                          const TargetInfo &t) {
+  const isa::InstDesc &d = *inst.desc;
+  bool isSync = d.opcode == uint8_t(isa::Opcode::SET_FLAG) ||
+                d.opcode == uint8_t(isa::Opcode::WAIT_FLAG);
+  for (unsigned i = 0; i < d.numFields; ++i) {
+    const isa::FieldDesc &f = d.fields[i];
+    int64_t v = inst[i];
+    if (f.kind == isa::FieldKind::Reg && v >= t.params.ScalarRegs)
+      return "field '" + std::string(f.name) + "' names r" + std::to_string(v) + ", but " +
+             t.name + " has " + std::to_string(t.params.ScalarRegs) + " scalar registers (r0..r" +
+             std::to_string(t.params.ScalarRegs - 1) + ")";
+    if (isSync && std::string_view(f.name) == "id" && v >= t.params.FlagsPerPair)
+      return "field 'id' = " + std::to_string(v) + " names a sync flag " + t.name +
+             " does not have (it has " + std::to_string(t.params.FlagsPerPair) +
+             " flags per engine pair: 0.." + std::to_string(t.params.FlagsPerPair - 1) + ")";
+  }
+  return std::nullopt;
+}

@@ -326,12 +326,8 @@ void Machine::stepScalar() {
       blockedOn = unsigned(engine);
       return;
     }
-    Queued q{inst, pc, regs, scalarTime, scalarClock};
-    // Registers named by the instruction must exist on this target.
-    for (unsigned i = 0; i < d.numFields; ++i)
-      if (d.fields[i].kind == isa::FieldKind::Reg)
-        reg(inst[i]);
-    target.queue.push_back(q);
+    // (Register indices were checked against the target when the file was read.)
+    target.queue.push_back(Queued{inst, pc, regs, scalarTime, scalarClock});
     scalarTime += 1;
   }
   pc = next;

@@ -11,6 +11,7 @@
 #include "npuc/Base/ISA.h"
 #include "npuc/Base/Json.h"
 #include "npuc/Base/ModelFile.h"
+#include "npuc/Base/Target.h"
 
 #include <CLI/CLI.hpp>
 
@@ -28,25 +29,29 @@ struct Line {
   std::string error;
 };
 
-/// The code words, from the parsed model or straight from the code section.
+/// The words of the code section, straight from the file (so that a file whose
+/// code does not fully validate is still shown whole).
 std::vector<Line> disassemble(const model::Model &m, const std::vector<uint8_t> &file) {
-  const uint8_t *code = m.code.data();
-  size_t size = m.code.size();
-  if (m.code.empty())
-    for (const model::SectionInfo &s : m.sections)
-      if (s.kind == uint32_t(model::SectionKind::Code) && s.offset <= file.size() &&
-          s.size <= file.size() - s.offset) {
-        code = file.data() + s.offset;
-        size = size_t(s.size);
-      }
+  const uint8_t *code = nullptr;
+  size_t size = 0;
+  for (const model::SectionInfo &s : m.sections)
+    if (s.kind == uint32_t(model::SectionKind::Code) && s.offset <= file.size() &&
+        s.size <= file.size() - s.offset) {
+      code = file.data() + s.offset;
+      size = size_t(s.size);
+    }
   std::vector<Line> lines;
   for (size_t i = 0; i + isa::kWordBytes <= size; i += isa::kWordBytes) {
     isa::Word w;
     std::memcpy(w.data(), code + i, isa::kWordBytes);
     isa::Inst inst;
     Line line{i / isa::kWordBytes, "", ""};
-    if (isa::decode(w, inst, &line.error))
+    if (isa::decode(w, inst, &line.error)) {
       line.text = isa::print(inst);
+      if (const target::TargetInfo *t = target::lookupTarget(m.targetName))
+        if (auto limit = target::checkInstruction(inst, *t))
+          line.error = std::string(inst.desc->mnemonic) + ": " + *limit;
+    }
     lines.push_back(std::move(line));
   }
   return lines;
@@ -103,10 +108,12 @@ void printText(const model::Model &m, const std::vector<Line> &code,
   std::cout << "\ncode (" << code.size() << " instructions):\n";
   for (const Line &l : code) {
     std::cout << "  " << l.index << ": ";
-    if (l.error.empty())
-      std::cout << l.text;
-    else
+    if (l.text.empty())
       std::cout << "<invalid: " << l.error << ">";
+    else if (!l.error.empty())
+      std::cout << l.text << "    <invalid on " << m.targetName << ": " << l.error << ">";
+    else
+      std::cout << l.text;
     if (auto it = names.find(uint32_t(l.index)); it != names.end())
       std::cout << "    ; " << it->second;
     std::cout << "\n";
@@ -140,9 +147,9 @@ void printJson(const model::Model &m, const std::vector<Line> &code,
   for (size_t i = 0; i < code.size(); ++i) {
     const Line &l = code[i];
     o << (i ? ",\n  " : "\n  ") << "{\"index\": " << l.index;
-    if (l.error.empty())
+    if (!l.text.empty())
       o << ", \"text\": " << json::quote(l.text);
-    else
+    if (!l.error.empty())
       o << ", \"error\": " << json::quote(l.error);
     if (auto it = names.find(uint32_t(l.index)); it != names.end())
       o << ", \"node\": " << json::quote(it->second);

@@ -10,7 +10,10 @@
 #ifndef NPUC_BASE_TARGET_H
 #define NPUC_BASE_TARGET_H
 
+#include "npuc/Base/ISA.h"
+
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,6 +46,11 @@ const std::vector<const TargetInfo *> &allTargets();
 const TargetInfo *lookupTarget(std::string_view name);
 /// The names of all targets, separated by ", " (for diagnostics).
 std::string targetNames();
+
+/// What the encoding allows but this target does not have: a register index
+/// beyond its scalar registers or a flag id beyond its flags per engine pair.
+/// Example: "field 'rd' names r9, but npu-v1-tiny has 8 scalar registers (r0..r7)".
+std::optional<std::string> checkInstruction(const isa::Inst &inst, const TargetInfo &t);
 
 /// (name, value) of every parameter of `t`, in declaration order.
 std::vector<std::pair<const char *, int64_t>> parameters(const TargetInfo &t);

@@ -80,22 +80,8 @@ LogicalResult ProgramOp::verifyRegions() {
     if (!t)
       continue;
     // What the encoding can name versus what this target has.
-    for (unsigned i = 0; i < desc->numFields; ++i) {
-      const isa::FieldDesc &f = desc->fields[i];
-      int64_t v = op.getAttrOfType<IntegerAttr>(f.name).getInt();
-      if (f.kind == isa::FieldKind::Reg && v >= t->params.ScalarRegs)
-        return op.emitOpError("field '")
-               << f.name << "' names r" << v << ", but " << t->name << " has "
-               << t->params.ScalarRegs << " scalar registers (r0..r" << t->params.ScalarRegs - 1
-               << ")";
-      bool isSync = desc->opcode == uint8_t(isa::Opcode::SET_FLAG) ||
-                    desc->opcode == uint8_t(isa::Opcode::WAIT_FLAG);
-      if (isSync && std::string_view(f.name) == "id" && v >= t->params.FlagsPerPair)
-        return op.emitOpError("field 'id' = ")
-               << v << " names a sync flag " << t->name << " does not have (it has "
-               << t->params.FlagsPerPair << " flags per engine pair: 0.."
-               << t->params.FlagsPerPair - 1 << ")";
-    }
+    if (auto msg = target::checkInstruction(toInst(&op), *t))
+      return op.emitOpError(*msg);
   }
   return success();
 }
