@@ -2,6 +2,8 @@
 // OUTPUT, with a sync flag ordering DMA_OUT after DMA_IN. Enum fields are
 // integers here (docs/isa.md lists them): src_region 2 = INPUT, dst_region
 // 3 = OUTPUT, eng/peer 1 = DMA_IN, 2 = DMA_OUT.
+enc.tensor "input" "x" : i8 shape [64] strides [1] offset 0
+enc.tensor "output" "y" : i8 shape [64] strides [1] offset 0
 enc.program target "npu-v1-tiny" {
   enc.dma_in_shape n0 = 64, n1 = 1, n2 = 1, n3 = 1
   enc.dma_in_sstride s0 = 1, s1 = 64, s2 = 64, s3 = 64

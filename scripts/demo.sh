@@ -24,6 +24,18 @@ step "An NPU program in the enc dialect, encoded to machine code" \
 echo "wrote $(stat -c %s "$tmp/program.bin") bytes ($(( $(stat -c %s "$tmp/program.bin") / 16 )) instructions)"
 step "... and decoded from the bytes again" "$bin/npuc-translate" --import-npu-code "$tmp/program.bin"
 
+step "The same program as a model file" \
+  "$bin/npuc-translate" --export-npu-model "$root/examples/program.mlir" -o "$tmp/program.model"
+step "... as npu-objdump sees it" "$bin/npu-objdump" "$tmp/program.model"
+/usr/bin/python3 -c "import numpy as np; np.save('$tmp/x.npy', np.arange(-32, 32, dtype=np.int8))"
+step "... executed by npu-sim" "$bin/npu-sim" "$tmp/program.model" -i "$tmp/x.npy" -o "$tmp/out" --stats
+/usr/bin/python3 - "$tmp" <<'PY'
+import sys, numpy as np
+tmp = sys.argv[1]
+x, y = np.load(tmp + "/x.npy"), np.load(tmp + "/out/output_0.npy")
+print("output equals input: %s (%d int8 values)" % (bool((x == y).all()), y.size))
+PY
+
 model=$root/examples/conv_relu.onnx
 printf '\n== Compiling an ONNX model\n$ npuc %s -o %s\n' "$model" "$tmp/model.bin"
 set +e
@@ -33,7 +45,8 @@ set -e
 echo "npuc exited $rc; output file present: $([ -e "$tmp/model.bin" ] && echo yes || echo no)"
 cat <<'TXT'
 
-Status: the dialects, the ISA, the targets and the encoder/decoder exist and are
-tested; the ONNX importer, the lowering to NPU code, the model file and npu-sim
-are not built yet, so npuc refuses ONNX input (exit 2) and writes nothing.
+Status: the dialects, the ISA, the targets, the encoder/decoder, the model file,
+npu-objdump and npu-sim exist and are tested; the ONNX importer and the lowering
+to NPU code are not built yet, so npuc refuses ONNX input (exit 2) and writes
+nothing.
 TXT

@@ -98,7 +98,7 @@ __attribute__((target_clones("avx2", "default"))) int32_t dotI16(const int16_t *
 }
 } // namespace
 
-uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId) {
+uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t start) {
   EngineState &s = engines[e];
   const isa::Inst &in = q.inst;
   auto reg = [&](int64_t r) { return int64_t(uint32_t(q.regs[r])); };
@@ -193,7 +193,11 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId) {
           }
     uint64_t bytes = elems * esize;
     (isIn ? stats.gmBytesRead : stats.gmBytesWritten) += bytes;
-    return uint64_t(tp.DmaStartLatency) + ceilDiv(bytes, uint64_t(tp.GMBytesPerCycle));
+    // Descriptor start latency, then the transfer on the GM bus that both DMA
+    // engines share.
+    uint64_t busStart = std::max(start + uint64_t(tp.DmaStartLatency), gmBusFreeAt);
+    gmBusFreeAt = busStart + ceilDiv(bytes, uint64_t(tp.GMBytesPerCycle));
+    return gmBusFreeAt - start;
   }
 
   //===--------------------------------------------------------------===//

@@ -411,7 +411,7 @@ void Machine::startEngine(EngineId e, uint64_t start) {
     break;
   }
   default:
-    cycles = execute(e, q, dynId);
+    cycles = execute(e, q, dynId, start);
   }
   s.freeAt = start + cycles;
   stats.engines[e].instructions += 1;

@@ -106,8 +106,11 @@ public:
   Stats stats;
   std::vector<TraceEvent> trace;
 
-  // Execution of one engine instruction (Execute.cpp).
-  uint64_t execute(EngineId e, const Queued &q, uint32_t dynId);
+  // Execution of one engine instruction starting at `start` (Execute.cpp);
+  // returns its duration in cycles.
+  uint64_t execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t start);
+  /// GM bandwidth is shared by both DMA engines: the bus is busy until here.
+  uint64_t gmBusFreeAt = 0;
 
   // Memory access with bounds, alignment, initialization and race checks.
   uint8_t *access(unsigned space, uint64_t addr, uint64_t len, bool write, uint32_t dynId,
