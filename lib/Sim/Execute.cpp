@@ -83,6 +83,17 @@ void storeElem(uint8_t *p, int64_t t, Value v) {
   }
 }
 
+template <typename T> bool compareValues(isa::CmpFunc func, T x, T y) {
+  switch (func) {
+  case isa::CmpFunc::EQ: return x == y;
+  case isa::CmpFunc::NE: return x != y;
+  case isa::CmpFunc::LT: return x < y;
+  case isa::CmpFunc::LE: return x <= y;
+  case isa::CmpFunc::GT: return x > y;
+  default: return x >= y;
+  }
+}
+
 float fmaxNaN(float a, float b) { return (a != a || b != b) ? std::numeric_limits<float>::quiet_NaN() : (a > b ? a : b); }
 float fminNaN(float a, float b) { return (a != a || b != b) ? std::numeric_limits<float>::quiet_NaN() : (a < b ? a : b); }
 
@@ -111,32 +122,33 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
   };
   const auto &tp = target.params;
 
+  // Descriptor registers set by configuration instructions. A required one
+  // that was never set is a fault; strides and padding default to zero.
+  auto config = [&](Opcode op, bool required) -> const isa::Inst & {
+    const isa::Inst &c = s.config[uint8_t(op)];
+    if (!c.desc && required)
+      fail(where() + " runs before any " + isa::lookup(uint8_t(op))->mnemonic +
+           " configured its engine");
+    return c;
+  };
+
   switch (Opcode(in.desc->opcode)) {
-  //===--------------------------------------------------------------===//
-  // DMA configuration and transfers
-  //===--------------------------------------------------------------===//
   case Opcode::DMA_IN_SHAPE:
   case Opcode::DMA_OUT_SHAPE:
-    for (int i = 0; i < 4; ++i)
-      s.n[i] = in[i];
-    return 1;
   case Opcode::DMA_IN_SSTRIDE:
   case Opcode::DMA_OUT_SSTRIDE:
-    for (int i = 0; i < 4; ++i)
-      s.sstride[i] = in[i];
-    return 1;
   case Opcode::DMA_IN_DSTRIDE:
   case Opcode::DMA_OUT_DSTRIDE:
-    for (int i = 0; i < 4; ++i)
-      s.dstride[i] = in[i];
-    return 1;
   case Opcode::DMA_IN_PAD:
-    for (int i = 0; i < 4; ++i) {
-      s.lo[i] = in[i];
-      s.hi[i] = in[4 + i];
-    }
-    s.fill = uint32_t(in[8]);
+  case Opcode::MM_CFG:
+  case Opcode::V_SHAPE:
+  case Opcode::V_RQ_CFG:
+    s.config[in.desc->opcode] = in;
     return 1;
+
+  //===--------------------------------------------------------------===//
+  // DMA transfers
+  //===--------------------------------------------------------------===//
   case Opcode::DMA_IN_START:
   case Opcode::DMA_OUT_START: {
     bool isIn = Opcode(in.desc->opcode) == Opcode::DMA_IN_START;
@@ -161,31 +173,42 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     unsigned esize = 1u << elemCode;
     aligned(srcBase, esize, "its source");
     aligned(dstBase, esize, "its destination");
-    int64_t box[4], lo[4] = {}, hi[4] = {};
+    // Fields 0..3 of the shape and stride instructions are dimensions 0..3.
+    const isa::Inst &shape = config(isIn ? Opcode::DMA_IN_SHAPE : Opcode::DMA_OUT_SHAPE, true);
+    const isa::Inst &sst = config(isIn ? Opcode::DMA_IN_SSTRIDE : Opcode::DMA_OUT_SSTRIDE, false);
+    const isa::Inst &dst = config(isIn ? Opcode::DMA_IN_DSTRIDE : Opcode::DMA_OUT_DSTRIDE, false);
+    const isa::Inst &padding = config(Opcode::DMA_IN_PAD, pad);
+    int64_t n[4], sstride[4], dstride[4], box[4], lo[4] = {}, hi[4] = {};
     for (int i = 0; i < 4; ++i) {
-      lo[i] = pad ? s.lo[i] : 0;
-      hi[i] = pad ? s.hi[i] : 0;
-      box[i] = s.n[i] + lo[i] + hi[i];
+      n[i] = shape[i];
+      sstride[i] = sst.desc ? sst[i] : 0;
+      dstride[i] = dst.desc ? dst[i] : 0;
+      if (pad) {
+        lo[i] = padding[F::DMA_IN_PAD::lo0 + i];
+        hi[i] = padding[F::DMA_IN_PAD::hi0 + i];
+      }
+      box[i] = n[i] + lo[i] + hi[i];
     }
+    uint32_t fill = pad ? uint32_t(padding[F::DMA_IN_PAD::fill]) : 0;
     uint64_t elems = 0;
     for (int64_t i3 = 0; i3 < box[3]; ++i3)
       for (int64_t i2 = 0; i2 < box[2]; ++i2)
         for (int64_t i1 = 0; i1 < box[1]; ++i1)
           for (int64_t i0 = 0; i0 < box[0]; ++i0) {
-            int64_t d = i0 * s.dstride[0] + i1 * s.dstride[1] + i2 * s.dstride[2] + i3 * s.dstride[3];
+            int64_t d = i0 * dstride[0] + i1 * dstride[1] + i2 * dstride[2] + i3 * dstride[3];
             int64_t c[4] = {i0 - lo[0], i1 - lo[1], i2 - lo[2], i3 - lo[3]};
             bool inside = true;
             for (int k = 0; k < 4; ++k)
-              inside = inside && c[k] >= 0 && c[k] < s.n[k];
+              inside = inside && c[k] >= 0 && c[k] < n[k];
             uint8_t tmp[4];
             if (inside) {
-              int64_t so = c[0] * s.sstride[0] + c[1] * s.sstride[1] + c[2] * s.sstride[2] +
-                           c[3] * s.sstride[3];
+              int64_t so = c[0] * sstride[0] + c[1] * sstride[1] + c[2] * sstride[2] +
+                           c[3] * sstride[3];
               std::memcpy(tmp, access(srcSpace, srcBase + uint64_t(so), esize, false, dynId, "its source"),
                           esize);
             } else {
               for (unsigned b = 0; b < esize; ++b)
-                tmp[b] = uint8_t(s.fill >> (8 * b));
+                tmp[b] = uint8_t(fill >> (8 * b));
             }
             std::memcpy(access(dstSpace, dstBase + uint64_t(d), esize, true, dynId, "its destination"),
                         tmp, esize);
@@ -203,17 +226,13 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
   //===--------------------------------------------------------------===//
   // MATRIX
   //===--------------------------------------------------------------===//
-  case Opcode::MM_CFG:
-    s.lda = in[0];
-    s.ldb = in[1];
-    s.ldc = in[2];
-    s.azp = in[3];
-    s.bzp = in[4];
-    return 1;
   case Opcode::MATMUL: {
     namespace M = F::MATMUL;
     int64_t mode = in[M::mode], m = in[M::m], n = in[M::n], k = in[M::k];
     bool accumulate = in[M::acc];
+    const isa::Inst &cfg = config(Opcode::MM_CFG, true);
+    int64_t lda = cfg[F::MM_CFG::lda], ldb = cfg[F::MM_CFG::ldb], ldc = cfg[F::MM_CFG::ldc];
+    int64_t azp = cfg[F::MM_CFG::a_zp], bzp = cfg[F::MM_CFG::b_zp];
     uint64_t a = local(in[M::a_addr], in[M::a_reg]), b = local(in[M::b_addr], in[M::b_reg]);
     uint64_t c = local(in[M::c_addr], in[M::c_reg]);
     aligned(a, 64, "matrix A");
@@ -223,28 +242,28 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     unsigned esize = mode == int64_t(isa::MmMode::F16) ? 2 : mode == int64_t(isa::MmMode::F32) ? 4 : 1;
     bool aSigned = mode == int64_t(isa::MmMode::I8I8) || mode == int64_t(isa::MmMode::I8U8);
     bool bSigned = mode == int64_t(isa::MmMode::I8I8) || mode == int64_t(isa::MmMode::U8I8);
-    if (isFloatMode && (s.azp || s.bzp))
+    if (isFloatMode && (azp || bzp))
       fail(where() + " runs a float matmul with non-zero zero points");
     std::vector<const uint8_t *> arow(static_cast<size_t>(m)), brow(static_cast<size_t>(k));
     for (int64_t i = 0; i < m; ++i)
-      arow[i] = access(LM, a + uint64_t(i * s.lda), uint64_t(k) * esize, false, dynId, "matrix A");
+      arow[i] = access(LM, a + uint64_t(i * lda), uint64_t(k) * esize, false, dynId, "matrix A");
     for (int64_t i = 0; i < k; ++i)
-      brow[i] = access(LM, b + uint64_t(i * s.ldb), uint64_t(n) * esize, false, dynId, "matrix B");
+      brow[i] = access(LM, b + uint64_t(i * ldb), uint64_t(n) * esize, false, dynId, "matrix B");
     std::vector<uint8_t *> crow(static_cast<size_t>(m));
     for (int64_t i = 0; i < m; ++i) {
       if (accumulate)
-        access(ACC, c + uint64_t(i * s.ldc), uint64_t(n) * 4, false, dynId, "matrix C");
-      crow[i] = access(ACC, c + uint64_t(i * s.ldc), uint64_t(n) * 4, true, dynId, "matrix C");
+        access(ACC, c + uint64_t(i * ldc), uint64_t(n) * 4, false, dynId, "matrix C");
+      crow[i] = access(ACC, c + uint64_t(i * ldc), uint64_t(n) * 4, true, dynId, "matrix C");
     }
     if (!isFloatMode) {
       // B transposed, both operands zero-point adjusted into int16.
       std::vector<int16_t> bt(static_cast<size_t>(k * n)), ai(static_cast<size_t>(k));
       for (int64_t kk = 0; kk < k; ++kk)
         for (int64_t j = 0; j < n; ++j)
-          bt[j * k + kk] = int16_t((bSigned ? int64_t(int8_t(brow[kk][j])) : brow[kk][j]) - s.bzp);
+          bt[j * k + kk] = int16_t((bSigned ? int64_t(int8_t(brow[kk][j])) : brow[kk][j]) - bzp);
       for (int64_t i = 0; i < m; ++i) {
         for (int64_t kk = 0; kk < k; ++kk)
-          ai[kk] = int16_t((aSigned ? int64_t(int8_t(arow[i][kk])) : arow[i][kk]) - s.azp);
+          ai[kk] = int16_t((aSigned ? int64_t(int8_t(arow[i][kk])) : arow[i][kk]) - azp);
         for (int64_t j = 0; j < n; ++j) {
           int64_t v = dotI16(ai.data(), bt.data() + j * k, k);
           if (accumulate)
@@ -275,29 +294,20 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     return 1 + ceilDiv(macs, uint64_t(peak));
   }
 
-  //===--------------------------------------------------------------===//
-  // VECTOR
-  //===--------------------------------------------------------------===//
-  case Opcode::V_SHAPE:
-    s.rows = in[0];
-    s.cols = in[1];
-    s.apitch = in[2];
-    s.bpitch = in[3];
-    s.dpitch = in[4];
-    s.abcast = in[5];
-    s.bbcast = in[6];
-    return 1;
-  case Opcode::V_RQ_CFG:
-    s.rqMult = in[0];
-    s.rqLs = in[1];
-    s.rqRs = in[2];
-    s.rqZp = in[3];
-    s.rqLo = in[4];
-    s.rqHi = in[5];
-    return 1;
   default:
     break;
   }
+
+  //===--------------------------------------------------------------===//
+  // VECTOR
+  //===--------------------------------------------------------------===//
+  const isa::Inst &vs = config(Opcode::V_SHAPE, true);
+  namespace VS = F::V_SHAPE;
+  struct {
+    int64_t rows, cols, apitch, bpitch, dpitch;
+    bool abcast, bbcast;
+  } grid{vs[VS::rows], vs[VS::cols], vs[VS::a_pitch], vs[VS::b_pitch], vs[VS::d_pitch],
+         vs[VS::a_bcast] != 0, vs[VS::b_bcast] != 0};
 
   // Grid operands of VECTOR instructions.
   struct Operand {
@@ -318,7 +328,7 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     return access(o.space, o.base + off, dtypeSize(o.type), write, dynId, what);
   };
   auto cost = [&](unsigned bytesPerElem) {
-    return 1 + ceilDiv(uint64_t(s.rows * s.cols) * bytesPerElem, uint64_t(tp.VectorBytesPerCycle));
+    return 1 + ceilDiv(uint64_t(grid.rows * grid.cols) * bytesPerElem, uint64_t(tp.VectorBytesPerCycle));
   };
   auto needFloat = [&](int64_t t, bool want, const char *what) {
     if (isFloat(t) != want)
@@ -334,13 +344,13 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     uint32_t immBits = 0;
     if (!imm) {
       namespace V = F::V_BIN;
-      A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], s.apitch, s.abcast, t, "operand a");
-      B = operand(in[V::b_space], in[V::b_addr], in[V::b_reg], s.bpitch, s.bbcast, t, "operand b");
-      D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], s.dpitch, false, t, "operand d");
+      A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], grid.apitch, grid.abcast, t, "operand a");
+      B = operand(in[V::b_space], in[V::b_addr], in[V::b_reg], grid.bpitch, grid.bbcast, t, "operand b");
+      D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], grid.dpitch, false, t, "operand d");
     } else {
       namespace V = F::V_BINI;
-      A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], s.apitch, s.abcast, t, "operand a");
-      D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], s.dpitch, false, t, "operand d");
+      A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], grid.apitch, grid.abcast, t, "operand a");
+      D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], grid.dpitch, false, t, "operand d");
       immBits = uint32_t(in[V::imm]);
     }
     auto f = isa::VBinFunc(func);
@@ -349,8 +359,8 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     if (bitwise)
       needFloat(t, false, "a bitwise or shift function");
     auto [lo, hi] = intRange(t);
-    for (int64_t r = 0; r < s.rows; ++r)
-      for (int64_t c = 0; c < s.cols; ++c) {
+    for (int64_t r = 0; r < grid.rows; ++r)
+      for (int64_t c = 0; c < grid.cols; ++c) {
         Value a = loadElem(at(A, r, c, false, "operand a"), t), b;
         if (imm) {
           b.i = int32_t(immBits);
@@ -398,14 +408,14 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
   case Opcode::V_UN: {
     namespace V = F::V_UN;
     int64_t func = in[V::func], t = in[V::dtype];
-    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], s.apitch, s.abcast, t, "operand a");
-    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], s.dpitch, false, t, "operand d");
+    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], grid.apitch, grid.abcast, t, "operand a");
+    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], grid.dpitch, false, t, "operand d");
     auto f = isa::VUnFunc(func);
     if (!isFloat(t) && f >= isa::VUnFunc::SQRT)
       fail(where() + ": a transcendental or root function needs a float type");
     auto [lo, hi] = intRange(t);
-    for (int64_t r = 0; r < s.rows; ++r)
-      for (int64_t c = 0; c < s.cols; ++c) {
+    for (int64_t r = 0; r < grid.rows; ++r)
+      for (int64_t c = 0; c < grid.cols; ++c) {
         Value a = loadElem(at(A, r, c, false, "operand a"), t), d;
         if (isFloat(t)) {
           float x = a.f;
@@ -446,16 +456,18 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     namespace V = F::V_REQUANT;
     int64_t ot = in[V::otype], pmode = in[V::pmode];
     needFloat(ot, false, "requantization output");
-    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], s.apitch, s.abcast,
+    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], grid.apitch, grid.abcast,
                         int64_t(DType::I32), "operand a");
-    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], s.dpitch, false, ot, "operand d");
+    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], grid.dpitch, false, ot, "operand d");
     uint64_t table = local(in[V::p_addr], in[V::p_reg]);
     auto [lo, hi] = intRange(ot);
     auto paramsAt = [&](int64_t index) {
       num::RequantParams p;
       if (pmode == int64_t(isa::PMode::TENSOR)) {
-        p = {int32_t(s.rqMult), int(s.rqLs), int(s.rqRs), int32_t(s.rqZp), int32_t(s.rqLo),
-             int32_t(s.rqHi)};
+        namespace RQ = F::V_RQ_CFG;
+        const isa::Inst &rq = config(Opcode::V_RQ_CFG, true);
+        p = {int32_t(rq[RQ::mult]), int(rq[RQ::ls]), int(rq[RQ::rs]), int32_t(rq[RQ::zp]),
+             int32_t(rq[RQ::lo]), int32_t(rq[RQ::hi])};
       } else {
         const uint8_t *e = access(LM, table + uint64_t(index) * 16, 16, false, dynId,
                                   "its parameter table");
@@ -475,8 +487,8 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     num::RequantParams tensorParams{};
     if (pmode == int64_t(isa::PMode::TENSOR))
       tensorParams = paramsAt(0);
-    for (int64_t r = 0; r < s.rows; ++r)
-      for (int64_t c = 0; c < s.cols; ++c) {
+    for (int64_t r = 0; r < grid.rows; ++r)
+      for (int64_t c = 0; c < grid.cols; ++c) {
         num::RequantParams p = pmode == int64_t(isa::PMode::TENSOR) ? tensorParams
                                : pmode == int64_t(isa::PMode::COL)  ? paramsAt(c)
                                                                     : paramsAt(r);
@@ -492,16 +504,16 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     int64_t it = in[V::itype], ot = in[V::otype], table = in[V::table];
     if (isFloat(it) || isFloat(ot) || dtypeSize(it) > 2 || dtypeSize(ot) > 2)
       fail(where() + ": LUT input and output must be 8- or 16-bit integers");
-    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], s.apitch, s.abcast, it, "operand a");
-    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], s.dpitch, false, ot, "operand d");
+    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], grid.apitch, grid.abcast, it, "operand a");
+    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], grid.dpitch, false, ot, "operand d");
     auto [lo, hi] = intRange(ot);
     uint64_t tbase = uint64_t(table) * uint64_t(tp.LUTEntries) * 2;
     auto entry = [&](int64_t i) {
       const uint8_t *p = access(LUT, tbase + uint64_t(i) * 2, 2, false, dynId, "its table");
       return int64_t(int16_t(uint16_t(p[0] | (p[1] << 8))));
     };
-    for (int64_t r = 0; r < s.rows; ++r)
-      for (int64_t c = 0; c < s.cols; ++c) {
+    for (int64_t r = 0; r < grid.rows; ++r)
+      for (int64_t c = 0; c < grid.cols; ++c) {
         int64_t x = loadElem(at(A, r, c, false, "operand a"), it).i, y;
         if (dtypeSize(it) == 1) {
           y = entry(x - intRange(it).first);
@@ -520,9 +532,9 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     bool cols = in[V::axis] == int64_t(isa::Axis::COLS);
     if (isFloat(it) != isFloat(ot))
       fail(where() + ": a reduction keeps floats float and integers integer");
-    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], s.apitch, s.abcast, it, "operand a");
-    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], s.dpitch, false, ot, "operand d");
-    int64_t outer = cols ? s.rows : s.cols, inner = cols ? s.cols : s.rows;
+    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], grid.apitch, grid.abcast, it, "operand a");
+    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], grid.dpitch, false, ot, "operand d");
+    int64_t outer = cols ? grid.rows : grid.cols, inner = cols ? grid.cols : grid.rows;
     auto [lo, hi] = intRange(ot);
     for (int64_t o = 0; o < outer; ++o) {
       Value acc;
@@ -551,11 +563,11 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
   case Opcode::V_CAST: {
     namespace V = F::V_CAST;
     int64_t it = in[V::itype], ot = in[V::otype];
-    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], s.apitch, s.abcast, it, "operand a");
-    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], s.dpitch, false, ot, "operand d");
+    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], grid.apitch, grid.abcast, it, "operand a");
+    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], grid.dpitch, false, ot, "operand d");
     auto [lo, hi] = intRange(ot);
-    for (int64_t r = 0; r < s.rows; ++r)
-      for (int64_t c = 0; c < s.cols; ++c) {
+    for (int64_t r = 0; r < grid.rows; ++r)
+      for (int64_t c = 0; c < grid.cols; ++c) {
         Value a = loadElem(at(A, r, c, false, "operand a"), it), d;
         if (isFloat(ot)) {
           d.f = isFloat(it) ? a.f : float(a.i);  // int -> float rounds to nearest even
@@ -574,36 +586,16 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     int64_t func = in[V::func], t = in[V::dtype];
     if (func >= int64_t(isa::CmpFunc::LTU))
       fail(where() + ": v_cmp has no unsigned comparisons");
-    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], s.apitch, s.abcast, t, "operand a");
-    Operand B = operand(in[V::b_space], in[V::b_addr], in[V::b_reg], s.bpitch, s.bbcast, t, "operand b");
-    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], s.dpitch, false,
+    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], grid.apitch, grid.abcast, t, "operand a");
+    Operand B = operand(in[V::b_space], in[V::b_addr], in[V::b_reg], grid.bpitch, grid.bbcast, t, "operand b");
+    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], grid.dpitch, false,
                         int64_t(DType::I8), "operand d");
-    for (int64_t r = 0; r < s.rows; ++r)
-      for (int64_t c = 0; c < s.cols; ++c) {
+    for (int64_t r = 0; r < grid.rows; ++r)
+      for (int64_t c = 0; c < grid.cols; ++c) {
         Value a = loadElem(at(A, r, c, false, "operand a"), t);
         Value b = loadElem(at(B, r, c, false, "operand b"), t);
-        bool v;
-        if (isFloat(t)) {
-          float x = a.f, y = b.f;
-          switch (isa::CmpFunc(func)) {
-          case isa::CmpFunc::EQ: v = x == y; break;
-          case isa::CmpFunc::NE: v = x != y; break;
-          case isa::CmpFunc::LT: v = x < y; break;
-          case isa::CmpFunc::LE: v = x <= y; break;
-          case isa::CmpFunc::GT: v = x > y; break;
-          default: v = x >= y; break;
-          }
-        } else {
-          int64_t x = a.i, y = b.i;
-          switch (isa::CmpFunc(func)) {
-          case isa::CmpFunc::EQ: v = x == y; break;
-          case isa::CmpFunc::NE: v = x != y; break;
-          case isa::CmpFunc::LT: v = x < y; break;
-          case isa::CmpFunc::LE: v = x <= y; break;
-          case isa::CmpFunc::GT: v = x > y; break;
-          default: v = x >= y; break;
-          }
-        }
+        bool v = isFloat(t) ? compareValues(isa::CmpFunc(func), a.f, b.f)
+                            : compareValues(isa::CmpFunc(func), a.i, b.i);
         storeElem(at(D, r, c, true, "operand d"), int64_t(DType::I8), Value{v ? 1 : 0, 0});
       }
     return cost(dtypeSize(t));
@@ -611,13 +603,13 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
   case Opcode::V_SEL: {
     namespace V = F::V_SEL;
     int64_t t = in[V::dtype];
-    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], s.apitch, s.abcast, t, "operand a");
-    Operand B = operand(in[V::b_space], in[V::b_addr], in[V::b_reg], s.bpitch, s.bbcast, t, "operand b");
-    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], s.dpitch, false, t, "operand d");
-    Operand Mk = operand(in[V::m_space], in[V::m_addr], in[V::m_reg], s.dpitch, false,
+    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], grid.apitch, grid.abcast, t, "operand a");
+    Operand B = operand(in[V::b_space], in[V::b_addr], in[V::b_reg], grid.bpitch, grid.bbcast, t, "operand b");
+    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], grid.dpitch, false, t, "operand d");
+    Operand Mk = operand(in[V::m_space], in[V::m_addr], in[V::m_reg], grid.dpitch, false,
                          int64_t(DType::I8), "mask");
-    for (int64_t r = 0; r < s.rows; ++r)
-      for (int64_t c = 0; c < s.cols; ++c) {
+    for (int64_t r = 0; r < grid.rows; ++r)
+      for (int64_t c = 0; c < grid.cols; ++c) {
         bool pick = loadElem(at(Mk, r, c, false, "mask"), int64_t(DType::I8)).i != 0;
         Value v = pick ? loadElem(at(A, r, c, false, "operand a"), t)
                        : loadElem(at(B, r, c, false, "operand b"), t);

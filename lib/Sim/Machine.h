@@ -79,15 +79,9 @@ struct EngineState {
   std::deque<Queued> queue;
   uint64_t freeAt = 0;
   VectorClock clock{};
-  // DMA descriptor registers.
-  int64_t n[4] = {1, 1, 1, 1}, sstride[4] = {}, dstride[4] = {}, lo[4] = {}, hi[4] = {};
-  uint32_t fill = 0;
-  // MATRIX descriptor registers.
-  int64_t lda = 0, ldb = 0, ldc = 0, azp = 0, bzp = 0;
-  // VECTOR descriptor registers.
-  int64_t rows = 1, cols = 1, apitch = 0, bpitch = 0, dpitch = 0;
-  bool abcast = false, bbcast = false;
-  int64_t rqMult = 0, rqLs = 0, rqRs = 0, rqZp = 0, rqLo = 0, rqHi = 0;
+  /// Descriptor registers: the last configuration instruction of each opcode
+  /// (dma_in_shape, mm_cfg, v_shape, ...) this engine ran; desc is null until then.
+  isa::Inst config[256];
 };
 
 struct FlagState {

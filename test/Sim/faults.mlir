@@ -41,6 +41,12 @@
 // UNINIT: npu-sim: fault: read of uninitialized memory: instruction 1 (dma_out) on DMA_OUT reads its source at LM [0x40, 0x41), but byte 0x40 of LM was never written
 // UNINIT: exit=3
 
+// Descriptor registers must be configured before use.
+// RUN: npuc-translate --export-npu-model %t/unconfigured.mlir -o %t/unconfigured.bin
+// RUN: sh -c 'npu-sim %t/unconfigured.bin -o %t/out; echo "exit=$?"' 2>&1 | FileCheck %s --check-prefix=UNCONFIGURED
+// UNCONFIGURED: npu-sim: fault: instruction 0 (v_bin) on VECTOR runs before any v_shape configured its engine
+// UNCONFIGURED: exit=3
+
 // RUN: npuc-translate --export-npu-model %t/runaway.mlir -o %t/runaway.bin
 // RUN: sh -c 'npu-sim %t/runaway.bin -o %t/out --max-steps 1000; echo "exit=$?"' 2>&1 | FileCheck %s --check-prefix=RUNAWAY
 // RUNAWAY: npu-sim: fault: more than 1000 SCALAR steps: the program does not terminate (at instruction 0 (jmp))
@@ -103,6 +109,12 @@ enc.tensor "output" "y" : i8 shape [4] strides [1] offset 0
 enc.program target "npu-v1" {
   enc.dma_out_shape n0 = 4, n1 = 1, n2 = 1, n3 = 1
   enc.dma_out src_space = 0, src_reg = 0, dst_region = 3, elem = 0, dst_reg = 0, src_addr = 2, dst_off = 0
+  enc.end
+}
+//--- unconfigured.mlir
+enc.const offset 0 dense<7> : tensor<64xi8>
+enc.program target "npu-v1" {
+  enc.v_bin func = 0, dtype = 0, a_space = 0, b_space = 0, d_space = 0, a_reg = 0, b_reg = 0, d_reg = 0, a_addr = 0, b_addr = 0, d_addr = 0
   enc.end
 }
 //--- runaway.mlir
