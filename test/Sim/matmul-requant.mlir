@@ -26,7 +26,7 @@ enc.program target "npu-v1" {
   enc.set_flag eng = 1, peer = 3, id = 0
   enc.mm_cfg lda = 64, ldb = 64, ldc = 64, a_zp = 1, b_zp = 0
   enc.wait_flag eng = 3, peer = 1, id = 0
-  enc.matmul mode = 0, acc = 0, a_reg = 0, b_reg = 0, c_reg = 0, a_addr = 0, b_addr = 32, c_addr = 0, m = 2, n = 2, k = 3
+  enc.matmul mode = 0, acc = 0, a_reg = 0, b_reg = 0, c_reg = 0, a_addr = 0, b_addr = 32, c_addr = 0, m = 2, n = 2, k = 3 loc("gemm_node")
   enc.set_flag eng = 3, peer = 4, id = 0
   enc.v_shape rows = 2, cols = 2, a_pitch = 64, b_pitch = 0, d_pitch = 32, a_bcast = 0, b_bcast = 0
   enc.v_rq_cfg mult = 1073741824, ls = 1, rs = 2, zp = 3, lo = -128, hi = 20
