@@ -8,6 +8,7 @@
 
 #include "npuc/Dialect/Graph/IR/GraphOps.h"
 #include "npuc/Dialect/Graph/IR/GraphShapes.h"
+#include "VerifierUtils.h"
 
 #include "mlir/IR/Diagnostics.h"
 
@@ -24,80 +25,7 @@ Type graph::expressedElementType(Type t) {
   return t;
 }
 
-namespace {
-ArrayRef<int64_t> shapeOf(Value v) { return cast<RankedTensorType>(v.getType()).getShape(); }
-Type elementOf(Value v) { return cast<RankedTensorType>(v.getType()).getElementType(); }
-
-DenseI64ArrayAttr i64s(Operation *op, StringRef name) {
-  return op->getAttrOfType<DenseI64ArrayAttr>(name);
-}
-
-bool flag(Operation *op, StringRef name) {
-  auto attr = op->getAttrOfType<BoolAttr>(name);
-  return attr && attr.getValue();
-}
-
-/// A per-axis quantized tensor needs a valid axis and one scale per slice.
-LogicalResult verifyQuantizedValue(Operation *op, Value v, StringRef what) {
-  auto type = cast<RankedTensorType>(v.getType());
-  auto perAxis = dyn_cast<quant::UniformQuantizedPerAxisType>(type.getElementType());
-  if (!perAxis)
-    return success();
-  int64_t axis = perAxis.getQuantizedDimension();
-  if (axis >= type.getRank())
-    return op->emitOpError() << what << " is quantized along axis " << axis
-                             << ", but has rank " << type.getRank();
-  if (int64_t(perAxis.getScales().size()) != type.getDimSize(axis))
-    return op->emitOpError() << what << " has " << perAxis.getScales().size()
-                             << " quantization scales along axis " << axis
-                             << ", expected one per slice (" << type.getDimSize(axis) << ")";
-  return success();
-}
-
-/// Checks the quantization of every operand and result.
-LogicalResult verifyQuantizedValues(Operation *op) {
-  for (auto [i, v] : llvm::enumerate(op->getOperands()))
-    if (failed(verifyQuantizedValue(op, v, "operand #" + std::to_string(i))))
-      return failure();
-  for (auto [i, v] : llvm::enumerate(op->getResults()))
-    if (failed(verifyQuantizedValue(op, v, "result #" + std::to_string(i))))
-      return failure();
-  return success();
-}
-
-/// All named values must have the same expressed element type.
-LogicalResult verifySameExpressed(Operation *op, ArrayRef<std::pair<Value, StringRef>> values) {
-  Type first = expressedElementType(values.front().first.getType());
-  for (auto [v, name] : values.drop_front())
-    if (expressedElementType(v.getType()) != first)
-      return op->emitOpError() << name << " has element type " << elementOf(v)
-                               << ", which does not express " << first << " like "
-                               << values.front().second << " (" << elementOf(values.front().first)
-                               << ")";
-  return success();
-}
-
-LogicalResult expectShape(Operation *op, Value v, ArrayRef<int64_t> want, StringRef what) {
-  if (shapeOf(v) == want)
-    return success();
-  return op->emitOpError() << what << " shape " << sh::str(shapeOf(v)) << " does not match the "
-                           << "expected " << sh::str(want);
-}
-
-LogicalResult fromExpected(Operation *op, llvm::Expected<sh::Shape> shape, sh::Shape &out) {
-  if (!shape)
-    return op->emitOpError(llvm::toString(shape.takeError()));
-  out = std::move(*shape);
-  return success();
-}
-
-LogicalResult expectRank(Operation *op, Value v, int64_t minRank, StringRef what) {
-  int64_t rank = shapeOf(v).size();
-  if (rank >= minRank)
-    return success();
-  return op->emitOpError() << what << " has rank " << rank << ", expected at least " << minRank;
-}
-} // namespace
+using namespace npuc::graph::detail;
 
 LogicalResult graph::verifyBroadcastBinary(Operation *op) {
   Value lhs = op->getOperand(0), rhs = op->getOperand(1), res = op->getResult(0);
@@ -288,35 +216,6 @@ LogicalResult graph::verifyConstant(Operation *op) {
     return op->emitOpError() << "value element type " << valueType.getElementType()
                              << " does not match " << want
                              << " (a quantized constant stores its storage type)";
-  return success();
-}
-
-/// Data movement keeps quantization: the result's element type is the input's,
-/// except that a per-axis type's axis moves to `newAxis` (-1: may not move).
-static LogicalResult verifyMovedElementType(Operation *op, Value in, Value res, int64_t newAxis,
-                                            StringRef what) {
-  Type a = elementOf(in), b = elementOf(res);
-  auto pa = dyn_cast<quant::UniformQuantizedPerAxisType>(a);
-  if (!pa) {
-    if (a != b)
-      return op->emitOpError() << "changes the element type from " << a << " to " << b << " ("
-                               << what << " moves values unchanged)";
-    return success();
-  }
-  if (newAxis < 0)
-    return op->emitOpError() << "splits or merges axis " << pa.getQuantizedDimension()
-                             << ", along which the input is quantized";
-  auto pb = dyn_cast<quant::UniformQuantizedPerAxisType>(b);
-  if (!pb || pb.getQuantizedDimension() != newAxis)
-    return op->emitOpError() << "moves the quantized axis " << pa.getQuantizedDimension()
-                             << " to " << newAxis << ", but the result element type is " << b;
-  if (pa.getScales() != pb.getScales() || pa.getZeroPoints() != pb.getZeroPoints() ||
-      pa.getStorageType() != pb.getStorageType() ||
-      pa.getExpressedType() != pb.getExpressedType() || pa.getFlags() != pb.getFlags() ||
-      pa.getStorageTypeMin() != pb.getStorageTypeMin() ||
-      pa.getStorageTypeMax() != pb.getStorageTypeMax())
-    return op->emitOpError() << "changes the per-axis quantization parameters (" << what
-                             << " moves values unchanged)";
   return success();
 }
 

@@ -33,7 +33,39 @@ def Graph_MinOp : Graph_BinaryOp<"min", [Commutative]> {
   let summary = "ONNX Min of two inputs (the importer chains more)";
 }
 
+def Graph_PReluOp : Graph_BinaryOp<"prelu"> {
+  let summary = "ONNX PRelu: lhs < 0 ? lhs * slope : lhs (slope broadcast to lhs)";
+}
+def Graph_AndOp : Graph_BinaryOp<"and", [Commutative]> { let summary = "ONNX And (i1)"; }
+def Graph_OrOp : Graph_BinaryOp<"or", [Commutative]> { let summary = "ONNX Or (i1)"; }
+def Graph_XorOp : Graph_BinaryOp<"xor", [Commutative]> { let summary = "ONNX Xor (i1)"; }
+
+// Comparisons: broadcasting like the binary ops, an i1 result.
+class Graph_CompareOp<string mnemonic, list<Trait> traits = []>
+    : Graph_VerifiedOp<mnemonic, "verifyCompare", traits> {
+  let arguments = (ins Graph_Tensor:$lhs, Graph_Tensor:$rhs);
+  let results = (outs StaticShapeTensorOf<[I1]>:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
+def Graph_EqualOp : Graph_CompareOp<"equal", [Commutative]> { let summary = "ONNX Equal"; }
+def Graph_LessOp : Graph_CompareOp<"less"> { let summary = "ONNX Less"; }
+def Graph_LessOrEqualOp : Graph_CompareOp<"less_or_equal"> { let summary = "ONNX LessOrEqual"; }
+def Graph_GreaterOp : Graph_CompareOp<"greater"> { let summary = "ONNX Greater"; }
+def Graph_GreaterOrEqualOp : Graph_CompareOp<"greater_or_equal"> {
+  let summary = "ONNX GreaterOrEqual";
+}
+
+def Graph_WhereOp : Graph_VerifiedOp<"where", "verifyWhere"> {
+  let summary = "ONNX Where: cond ? x : y with three-way broadcasting";
+  let arguments = (ins StaticShapeTensorOf<[I1]>:$cond, Graph_Tensor:$x, Graph_Tensor:$y);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$cond `,` $x `,` $y attr-dict `:` functional-type(operands, results)";
+}
+
 def Graph_ReluOp : Graph_UnaryOp<"relu"> { let summary = "ONNX Relu"; }
+def Graph_NotOp : Graph_UnaryOp<"not"> { let summary = "ONNX Not (i1)"; }
+def Graph_RoundOp : Graph_UnaryOp<"round"> { let summary = "ONNX Round (half to even)"; }
+def Graph_HardSwishOp : Graph_UnaryOp<"hard_swish"> { let summary = "ONNX HardSwish"; }
 def Graph_SigmoidOp : Graph_UnaryOp<"sigmoid"> { let summary = "ONNX Sigmoid"; }
 def Graph_TanhOp : Graph_UnaryOp<"tanh"> { let summary = "ONNX Tanh"; }
 def Graph_ExpOp : Graph_UnaryOp<"exp"> { let summary = "ONNX Exp"; }
@@ -58,6 +90,20 @@ def Graph_IdentityOp : Graph_UnaryOp<"identity"> {
 def Graph_LeakyReluOp : Graph_VerifiedOp<"leaky_relu", "verifySameShapeUnary"> {
   let summary = "ONNX LeakyRelu";
   let arguments = (ins Graph_Tensor:$input, F32Attr:$alpha);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_HardSigmoidOp : Graph_VerifiedOp<"hard_sigmoid", "verifySameShapeUnary"> {
+  let summary = "ONNX HardSigmoid: max(0, min(1, alpha * x + beta))";
+  let arguments = (ins Graph_Tensor:$input, F32Attr:$alpha, F32Attr:$beta);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_GeluOp : Graph_VerifiedOp<"gelu", "verifySameShapeUnary"> {
+  let summary = "ONNX Gelu; `approximate` is none or tanh";
+  let arguments = (ins Graph_Tensor:$input, StrAttr:$approximate);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }

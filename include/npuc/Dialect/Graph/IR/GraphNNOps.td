@@ -24,6 +24,22 @@ def Graph_ConvOp : Graph_VerifiedOp<"conv", "verifyConv"> {
   let assemblyFormat = "$x `,` $w (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
 }
 
+def Graph_ConvTransposeOp : Graph_VerifiedOp<"conv_transpose", "verifyConvTranspose"> {
+  let summary = "ONNX ConvTranspose in normal form";
+  let description = [{
+    `w` is stored [C, M / group, k1, ...] (input channels first). The result
+    is [N, M, stride_i * (Di - 1) + output_padding_i + dilation_i * (ki - 1) +
+    1 - begin_i - end_i]; auto_pad and output_shape are resolved to `pads` by
+    the importer.
+  }];
+  let arguments = (ins Graph_Tensor:$x, Graph_Tensor:$w, Optional<Graph_Tensor>:$bias,
+                   DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                   DenseI64ArrayAttr:$dilations, DenseI64ArrayAttr:$output_padding,
+                   I64Attr:$group);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$x `,` $w (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
+}
+
 def Graph_GemmOp : Graph_VerifiedOp<"gemm", "verifyGemm"> {
   let summary = "ONNX Gemm: alpha * op(a) x op(b) + beta * c";
   let arguments = (ins Graph_Tensor:$a, Graph_Tensor:$b, Optional<Graph_Tensor>:$c,
@@ -78,10 +94,52 @@ def Graph_BatchNormOp : Graph_VerifiedOp<"batch_norm", "verifyBatchNorm"> {
 
 def Graph_SoftmaxOp : Graph_VerifiedOp<"softmax", "verifyAxisUnary"> {
   let summary = "ONNX Softmax (opset 13 semantics: along one axis)";
+  let description = [{
+    Opsets before 13 flatten the input to 2-D at `axis`; the importer expresses
+    that with reshapes around a softmax over the last axis.
+  }];
   let arguments = (ins Graph_Tensor:$input, I64Attr:$axis);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
+def Graph_LogSoftmaxOp : Graph_VerifiedOp<"log_softmax", "verifyAxisUnary"> {
+  let summary = "ONNX LogSoftmax (opset 13 semantics: along one axis)";
+  let arguments = (ins Graph_Tensor:$input, I64Attr:$axis);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_ResizeOp : Graph_VerifiedOp<"resize", "verifyResize"> {
+  let summary = "ONNX Resize/Upsample with the output size resolved";
+  let description = [{
+    The sampling contract is explicit: `mode` (nearest, linear, cubic),
+    `coordinate_transformation_mode`, `nearest_mode`, `cubic_coeff_a` and
+    `exclude_outside`; `scales` are the per-axis factors the coordinates use
+    (the importer derives them from sizes when only sizes are given).
+  }];
+  let arguments = (ins Graph_Tensor:$input, DenseF32ArrayAttr:$scales, StrAttr:$mode,
+                   StrAttr:$coordinate_transformation_mode, StrAttr:$nearest_mode,
+                   F32Attr:$cubic_coeff_a, BoolAttr:$exclude_outside);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_LRNOp : Graph_VerifiedOp<"lrn", "verifySameShapeUnary"> {
+  let summary = "ONNX LRN across channels";
+  let arguments = (ins Graph_Tensor:$input, I64Attr:$size, F32Attr:$alpha, F32Attr:$beta,
+                   F32Attr:$bias);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+class Graph_ArgOp<string mnemonic> : Graph_VerifiedOp<mnemonic, "verifyArgReduce"> {
+  let arguments = (ins Graph_Tensor:$input, I64Attr:$axis, BoolAttr:$keepdims,
+                   BoolAttr:$select_last_index);
+  let results = (outs StaticShapeTensorOf<[I64]>:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+def Graph_ArgMaxOp : Graph_ArgOp<"argmax"> { let summary = "ONNX ArgMax"; }
+def Graph_ArgMinOp : Graph_ArgOp<"argmin"> { let summary = "ONNX ArgMin"; }
 
 class Graph_ReduceOp<string mnemonic> : Graph_VerifiedOp<mnemonic, "verifyReduce"> {
   let description = [{
@@ -96,5 +154,14 @@ def Graph_ReduceMeanOp : Graph_ReduceOp<"reduce_mean"> { let summary = "ONNX Red
 def Graph_ReduceSumOp : Graph_ReduceOp<"reduce_sum"> { let summary = "ONNX ReduceSum"; }
 def Graph_ReduceMaxOp : Graph_ReduceOp<"reduce_max"> { let summary = "ONNX ReduceMax"; }
 def Graph_ReduceMinOp : Graph_ReduceOp<"reduce_min"> { let summary = "ONNX ReduceMin"; }
+def Graph_ReduceProdOp : Graph_ReduceOp<"reduce_prod"> { let summary = "ONNX ReduceProd"; }
+def Graph_ReduceL1Op : Graph_ReduceOp<"reduce_l1"> { let summary = "ONNX ReduceL1"; }
+def Graph_ReduceL2Op : Graph_ReduceOp<"reduce_l2"> { let summary = "ONNX ReduceL2"; }
+def Graph_ReduceSumSquareOp : Graph_ReduceOp<"reduce_sum_square"> {
+  let summary = "ONNX ReduceSumSquare";
+}
+def Graph_ReduceLogSumExpOp : Graph_ReduceOp<"reduce_log_sum_exp"> {
+  let summary = "ONNX ReduceLogSumExp";
+}
 
 #endif

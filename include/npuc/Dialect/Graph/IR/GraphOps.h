@@ -36,6 +36,19 @@ llvm::LogicalResult verifyTranspose(mlir::Operation *op);
 llvm::LogicalResult verifyConcat(mlir::Operation *op);
 llvm::LogicalResult verifyQuantize(mlir::Operation *op);
 llvm::LogicalResult verifyDequantize(mlir::Operation *op);
+llvm::LogicalResult verifyCompare(mlir::Operation *op);
+llvm::LogicalResult verifyWhere(mlir::Operation *op);
+llvm::LogicalResult verifyConvTranspose(mlir::Operation *op);
+llvm::LogicalResult verifyResize(mlir::Operation *op);
+llvm::LogicalResult verifyArgReduce(mlir::Operation *op);
+llvm::LogicalResult verifyPad(mlir::Operation *op);
+llvm::LogicalResult verifySlice(mlir::Operation *op);
+llvm::LogicalResult verifyGather(mlir::Operation *op);
+llvm::LogicalResult verifyExpand(mlir::Operation *op);
+llvm::LogicalResult verifyTile(mlir::Operation *op);
+llvm::LogicalResult verifyDepthSpace(mlir::Operation *op);
+llvm::LogicalResult verifyCast(mlir::Operation *op);
+llvm::LogicalResult verifyStorageCast(mlir::Operation *op);
 
 /// The element type with quantization stripped (the expressed type).
 mlir::Type expressedElementType(mlir::Type tensorOrElement);

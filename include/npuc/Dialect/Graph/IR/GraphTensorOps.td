@@ -41,6 +41,79 @@ def Graph_TransposeOp : Graph_VerifiedOp<"transpose", "verifyTranspose"> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
+def Graph_PadOp : Graph_VerifiedOp<"pad", "verifyPad"> {
+  let summary = "ONNX Pad with constant pads: [begins..., ends...] for every axis";
+  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$pads, StrAttr:$mode,
+                   F64Attr:$value);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_SliceOp : Graph_VerifiedOp<"slice", "verifySlice"> {
+  let summary = "ONNX Slice/Split in normal form: starts, ends, steps for every axis";
+  let description = [{
+    Normal form: one entry per axis, starts and ends clamped to the axis
+    (ends may be -1 for a negative step that runs to the front).
+  }];
+  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$starts,
+                   DenseI64ArrayAttr:$ends, DenseI64ArrayAttr:$steps);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_GatherOp : Graph_VerifiedOp<"gather", "verifyGather"> {
+  let summary = "ONNX Gather along `axis` (negative indices count from the end)";
+  let arguments = (ins Graph_Tensor:$data, StaticShapeTensorOf<[I32, I64]>:$indices,
+                   I64Attr:$axis);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$data `,` $indices attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_ExpandOp : Graph_VerifiedOp<"expand", "verifyExpand"> {
+  let summary = "ONNX Expand: broadcast to the result shape";
+  let arguments = (ins Graph_Tensor:$input);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_TileOp : Graph_VerifiedOp<"tile", "verifyTile"> {
+  let summary = "ONNX Tile with constant repeats";
+  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$repeats);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_DepthToSpaceOp : Graph_VerifiedOp<"depth_to_space", "verifyDepthSpace"> {
+  let summary = "ONNX DepthToSpace (mode DCR or CRD)";
+  let arguments = (ins Graph_Tensor:$input, I64Attr:$blocksize, StrAttr:$mode);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+def Graph_SpaceToDepthOp : Graph_VerifiedOp<"space_to_depth", "verifyDepthSpace"> {
+  let summary = "ONNX SpaceToDepth";
+  let arguments = (ins Graph_Tensor:$input, I64Attr:$blocksize);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_CastOp : Graph_VerifiedOp<"cast", "verifyCast"> {
+  let summary = "ONNX Cast: same shape, another element type";
+  let arguments = (ins Graph_Tensor:$input);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_StorageCastOp : Graph_VerifiedOp<"storage_cast", "verifyStorageCast"> {
+  let summary = "Reinterpret stored integers as a quantized type, or back";
+  let description = [{
+    Connects ONNX's integer tensors (QOperator inputs and outputs, integer
+    model inputs) to quantized types: no value changes, only its meaning.
+  }];
+  let arguments = (ins Graph_Tensor:$input);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
 def Graph_ConcatOp : Graph_VerifiedOp<"concat", "verifyConcat"> {
   let summary = "ONNX Concat; inputs may carry different quantization";
   let arguments = (ins Variadic<Graph_Tensor>:$inputs, I64Attr:$axis);

@@ -1,0 +1,240 @@
+//===- GraphTensorVerifiers.cpp - Verifiers of data-movement and compare ops ===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "VerifierUtils.h"
+
+using namespace mlir;
+using namespace npuc;
+using namespace npuc::graph;
+using namespace npuc::graph::detail;
+
+LogicalResult graph::verifyCompare(Operation *op) {
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+  sh::Shape want;
+  if (failed(verifyQuantizedValues(op)) ||
+      failed(fromExpected(op, sh::broadcast(shapeOf(lhs), shapeOf(rhs)), want)) ||
+      failed(expectShape(op, op->getResult(0), want, "result")))
+    return failure();
+  return verifySameExpressed(op, {{lhs, "lhs"}, {rhs, "rhs"}});
+}
+
+LogicalResult graph::verifyWhere(Operation *op) {
+  Value c = op->getOperand(0), x = op->getOperand(1), y = op->getOperand(2);
+  sh::Shape xy, want;
+  if (failed(verifyQuantizedValues(op)) ||
+      failed(fromExpected(op, sh::broadcast(shapeOf(x), shapeOf(y)), xy)) ||
+      failed(fromExpected(op, sh::broadcast(shapeOf(c), xy), want)) ||
+      failed(expectShape(op, op->getResult(0), want, "result")))
+    return failure();
+  return verifySameExpressed(op, {{x, "x"}, {y, "y"}, {op->getResult(0), "result"}});
+}
+
+LogicalResult graph::verifyConvTranspose(Operation *op) {
+  Value x = op->getOperand(0), w = op->getOperand(1), res = op->getResult(0);
+  Value bias = op->getNumOperands() > 2 ? op->getOperand(2) : Value();
+  if (failed(verifyQuantizedValues(op)) || failed(expectRank(op, x, 3, "input")))
+    return failure();
+  ArrayRef<int64_t> xs = shapeOf(x), ws = shapeOf(w);
+  if (ws.size() != xs.size())
+    return op->emitOpError() << "weight has rank " << ws.size() << ", expected " << xs.size();
+  int64_t group = op->getAttrOfType<IntegerAttr>("group").getInt();
+  if (group < 1 || ws[0] != xs[1])
+    return op->emitOpError() << "input has " << xs[1] << " channels, but the weight [C, M/group, ...] "
+                             << "has " << ws[0] << " (group " << group << ")";
+  int64_t outChannels = ws[1] * group;
+  if (bias && shapeOf(bias) != ArrayRef<int64_t>{outChannels})
+    return op->emitOpError() << "bias shape " << sh::str(shapeOf(bias))
+                             << " does not match the expected " << outChannels;
+  size_t n = xs.size() - 2;
+  ArrayRef<int64_t> strides = i64s(op, "strides").asArrayRef(), pads = i64s(op, "pads").asArrayRef(),
+                    dil = i64s(op, "dilations").asArrayRef(),
+                    outPad = i64s(op, "output_padding").asArrayRef();
+  if (strides.size() != n || dil.size() != n || outPad.size() != n || pads.size() != 2 * n)
+    return op->emitOpError() << "strides, dilations and output_padding need " << n
+                             << " entries and pads " << 2 * n;
+  sh::Shape want{xs[0], outChannels};
+  for (size_t i = 0; i < n; ++i) {
+    if (strides[i] < 1 || dil[i] < 1 || pads[i] < 0 || pads[n + i] < 0 || outPad[i] < 0 ||
+        outPad[i] >= std::max(strides[i], dil[i]))
+      return op->emitOpError() << "spatial axis " << i
+                               << ": strides and dilations must be >= 1, pads >= 0, and "
+                                  "output_padding below the stride or dilation";
+    int64_t o = strides[i] * (xs[2 + i] - 1) + outPad[i] + dil[i] * (ws[2 + i] - 1) + 1 - pads[i] -
+                pads[n + i];
+    if (o < 1)
+      return op->emitOpError() << "spatial axis " << i << " would have size " << o;
+    want.push_back(o);
+  }
+  if (failed(expectShape(op, res, want, "result")))
+    return failure();
+  return verifySameExpressed(op, {{x, "input"}, {w, "weight"}, {res, "result"}});
+}
+
+LogicalResult graph::verifyResize(Operation *op) {
+  Value in = op->getOperand(0), res = op->getResult(0);
+  if (failed(verifyQuantizedValues(op)))
+    return failure();
+  auto scales = op->getAttrOfType<DenseF32ArrayAttr>("scales");
+  if (shapeOf(res).size() != shapeOf(in).size() || int64_t(scales.size()) != int64_t(shapeOf(in).size()))
+    return op->emitOpError() << "input rank " << shapeOf(in).size() << ", result rank "
+                             << shapeOf(res).size() << " and " << scales.size()
+                             << " scales must agree";
+  for (float s : scales.asArrayRef())
+    if (!(s > 0))
+      return op->emitOpError() << "scale " << s << " must be positive";
+  StringRef mode = op->getAttrOfType<StringAttr>("mode").getValue();
+  if (mode != "nearest" && mode != "linear" && mode != "cubic")
+    return op->emitOpError() << "mode '" << mode << "' is not nearest, linear or cubic";
+  return verifySameExpressed(op, {{in, "input"}, {res, "result"}});
+}
+
+LogicalResult graph::verifyArgReduce(Operation *op) {
+  Value in = op->getOperand(0);
+  int64_t axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
+  sh::Shape want;
+  if (failed(fromExpected(op, sh::reduce(shapeOf(in), {axis}, flag(op, "keepdims")), want)))
+    return failure();
+  return expectShape(op, op->getResult(0), want, "result");
+}
+
+LogicalResult graph::verifyPad(Operation *op) {
+  Value in = op->getOperand(0), res = op->getResult(0);
+  ArrayRef<int64_t> pads = i64s(op, "pads").asArrayRef(), xs = shapeOf(in);
+  if (pads.size() != 2 * xs.size())
+    return op->emitOpError() << "pads has " << pads.size() << " entries, expected "
+                             << 2 * xs.size() << " (begins then ends of every axis)";
+  StringRef mode = op->getAttrOfType<StringAttr>("mode").getValue();
+  if (mode != "constant" && mode != "reflect" && mode != "edge" && mode != "wrap")
+    return op->emitOpError() << "mode '" << mode << "' is not constant, reflect, edge or wrap";
+  sh::Shape want;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    int64_t d = xs[i] + pads[i] + pads[xs.size() + i];
+    if (d < 0)
+      return op->emitOpError() << "axis " << i << " would have size " << d;
+    want.push_back(d);
+  }
+  if (failed(verifyQuantizedValues(op)) || failed(expectShape(op, res, want, "result")))
+    return failure();
+  return verifyMovedElementType(op, in, res, -1, "a pad");
+}
+
+LogicalResult graph::verifySlice(Operation *op) {
+  Value in = op->getOperand(0), res = op->getResult(0);
+  ArrayRef<int64_t> xs = shapeOf(in), starts = i64s(op, "starts").asArrayRef(),
+                    ends = i64s(op, "ends").asArrayRef(), steps = i64s(op, "steps").asArrayRef();
+  if (starts.size() != xs.size() || ends.size() != xs.size() || steps.size() != xs.size())
+    return op->emitOpError() << "starts, ends and steps need one entry per axis (" << xs.size()
+                             << ")";
+  sh::Shape want;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    if (steps[i] == 0)
+      return op->emitOpError() << "step of axis " << i << " is 0";
+    bool forward = steps[i] > 0;
+    int64_t lo = forward ? 0 : -1, hi = forward ? xs[i] : xs[i] - 1;
+    if (starts[i] < lo || starts[i] > hi || ends[i] < lo || ends[i] > hi)
+      return op->emitOpError() << "axis " << i << ": start " << starts[i] << " and end " << ends[i]
+                               << " are not clamped to the axis of size " << xs[i];
+    int64_t span = forward ? ends[i] - starts[i] : starts[i] - ends[i];
+    int64_t step = forward ? steps[i] : -steps[i];
+    want.push_back(span <= 0 ? 0 : (span + step - 1) / step);
+  }
+  if (failed(verifyQuantizedValues(op)) || failed(expectShape(op, res, want, "result")))
+    return failure();
+  return verifyMovedElementType(op, in, res, -1, "a slice");
+}
+
+LogicalResult graph::verifyGather(Operation *op) {
+  Value data = op->getOperand(0), idx = op->getOperand(1), res = op->getResult(0);
+  int64_t axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
+  ArrayRef<int64_t> ds = shapeOf(data);
+  if (axis < 0 || axis >= int64_t(ds.size()))
+    return op->emitOpError() << "axis " << axis << " is outside [0, " << ds.size() << ")";
+  sh::Shape want(ds.begin(), ds.begin() + axis);
+  want.append(shapeOf(idx).begin(), shapeOf(idx).end());
+  want.append(ds.begin() + axis + 1, ds.end());
+  if (failed(verifyQuantizedValues(op)) || failed(expectShape(op, res, want, "result")))
+    return failure();
+  return verifyMovedElementType(op, data, res, -1, "a gather");
+}
+
+LogicalResult graph::verifyExpand(Operation *op) {
+  Value in = op->getOperand(0), res = op->getResult(0);
+  sh::Shape want;
+  if (failed(fromExpected(op, sh::broadcast(shapeOf(in), shapeOf(res)), want)) ||
+      failed(expectShape(op, res, want, "result")))
+    return failure();
+  return verifyMovedElementType(op, in, res, -1, "an expand");
+}
+
+LogicalResult graph::verifyTile(Operation *op) {
+  Value in = op->getOperand(0), res = op->getResult(0);
+  ArrayRef<int64_t> reps = i64s(op, "repeats").asArrayRef(), xs = shapeOf(in);
+  if (reps.size() != xs.size())
+    return op->emitOpError() << "repeats has " << reps.size() << " entries, expected " << xs.size();
+  sh::Shape want;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    if (reps[i] < 0)
+      return op->emitOpError() << "repeat " << reps[i] << " is negative";
+    want.push_back(xs[i] * reps[i]);
+  }
+  if (failed(expectShape(op, res, want, "result")))
+    return failure();
+  return verifyMovedElementType(op, in, res, -1, "a tile");
+}
+
+LogicalResult graph::verifyDepthSpace(Operation *op) {
+  Value in = op->getOperand(0), res = op->getResult(0);
+  int64_t b = op->getAttrOfType<IntegerAttr>("blocksize").getInt();
+  ArrayRef<int64_t> xs = shapeOf(in);
+  if (xs.size() != 4 || b < 1)
+    return op->emitOpError() << "expects a 4-D input and blocksize >= 1";
+  bool toSpace = op->getName().getStringRef() == "graph.depth_to_space";
+  if (toSpace) {
+    StringRef mode = op->getAttrOfType<StringAttr>("mode").getValue();
+    if (mode != "DCR" && mode != "CRD")
+      return op->emitOpError() << "mode '" << mode << "' is not DCR or CRD";
+    if (xs[1] % (b * b))
+      return op->emitOpError() << xs[1] << " channels are not divisible by blocksize^2 = " << b * b;
+  } else if (xs[2] % b || xs[3] % b) {
+    return op->emitOpError() << "spatial size " << xs[2] << "x" << xs[3]
+                             << " is not divisible by blocksize " << b;
+  }
+  sh::Shape want = toSpace ? sh::Shape{xs[0], xs[1] / (b * b), xs[2] * b, xs[3] * b}
+                           : sh::Shape{xs[0], xs[1] * b * b, xs[2] / b, xs[3] / b};
+  if (failed(expectShape(op, res, want, "result")))
+    return failure();
+  return verifyMovedElementType(op, in, res, -1, "a depth/space rearrangement");
+}
+
+LogicalResult graph::verifyCast(Operation *op) {
+  Value in = op->getOperand(0), res = op->getResult(0);
+  if (llvm::isa<quant::QuantizedType>(elementOf(in)) || llvm::isa<quant::QuantizedType>(elementOf(res)))
+    return op->emitOpError("casts plain values; quantize, dequantize or storage_cast "
+                           "change quantized ones");
+  return expectShape(op, res, shapeOf(in), "result");
+}
+
+LogicalResult graph::verifyStorageCast(Operation *op) {
+  Value in = op->getOperand(0), res = op->getResult(0);
+  if (failed(verifyQuantizedValues(op)) || failed(expectShape(op, res, shapeOf(in), "result")))
+    return failure();
+  auto qa = llvm::dyn_cast<quant::QuantizedType>(elementOf(in));
+  auto qb = llvm::dyn_cast<quant::QuantizedType>(elementOf(res));
+  if (bool(qa) == bool(qb))
+    return op->emitOpError("converts between an integer type and a quantized type, got ")
+           << elementOf(in) << " -> " << elementOf(res);
+  Type storage = qa ? qa.getStorageType() : qb.getStorageType();
+  Type plain = qa ? elementOf(res) : elementOf(in);
+  auto pi = llvm::dyn_cast<IntegerType>(plain);
+  auto si = llvm::cast<IntegerType>(storage);
+  bool isSigned = qa ? qa.isSigned() : qb.isSigned();
+  if (!pi || pi.getWidth() != si.getWidth() || (isSigned && pi.isUnsigned()) ||
+      (!isSigned && !pi.isUnsigned()))
+    return op->emitOpError() << "integer type " << plain
+                             << " does not match the quantized storage "
+                             << (isSigned ? "i" : "ui") << si.getWidth();
+  return success();
+}
