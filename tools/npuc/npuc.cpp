@@ -2,47 +2,107 @@
 //
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
-// Exit codes: 0 success, 1 the input cannot be compiled, 2 usage errors and
-// what this build cannot do yet.
+// Exit codes: 0 success, 1 the model cannot be compiled (every problem is
+// reported, each with its code), 2 usage errors and what this build cannot do
+// yet. A failed compile leaves no output file (contract D7).
 //
 //===----------------------------------------------------------------------===//
 
+#include "npuc/Base/ModelFile.h"
 #include "npuc/Base/Target.h"
+#include "npuc/Conversion/ONNXToGraph/ONNXToGraph.h"
 #include "npuc/Version.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <CLI/CLI.hpp>
 
-#include <cstdio>
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 
+using namespace npuc;
+
 namespace {
 void listTargets(std::ostream &os) {
-  for (const npuc::target::TargetInfo *t : npuc::target::allTargets()) {
+  for (const target::TargetInfo *t : target::allTargets()) {
     os << t->name << "  hash " << t->hashHex() << "  " << t->doc << "\n";
-    for (const auto &[name, value] : npuc::target::parameters(*t))
+    for (const auto &[name, value] : target::parameters(*t))
       os << "  " << name << " = " << value << "\n";
   }
 }
 
-/// A failed compile leaves no model that looks successful: like compilers and
-/// linkers, remove a stale output from an earlier run (contract D7).
+/// Like compilers and linkers, remove a stale output from an earlier run so
+/// that nothing at the -o path looks like the result of a failed compile.
 void removeStaleOutput(const std::string &path) {
   std::error_code ec;
   if (!path.empty() && path != "-" && std::filesystem::is_regular_file(path, ec))
     std::filesystem::remove(path, ec);
 }
+
+/// Parses NAME=D1xD2x...: every dimension a positive decimal integer, fully
+/// consumed, without sign, at most 2^40, and a product that fits 64 bits.
+bool parseInputShape(const std::string &arg, std::pair<std::string, std::vector<int64_t>> &out,
+                     std::string &error) {
+  size_t eq = arg.rfind('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == arg.size()) {
+    error = "expected NAME=D1xD2x..., e.g. input=1x3x224x224";
+    return false;
+  }
+  out.first = arg.substr(0, eq);
+  out.second.clear();
+  std::string dims = arg.substr(eq + 1);
+  size_t start = 0;
+  unsigned __int128 product = 1;
+  for (;;) {
+    size_t x = dims.find('x', start);
+    std::string d = dims.substr(start, x == std::string::npos ? std::string::npos : x - start);
+    size_t index = out.second.size();
+    if (d.empty() || d.size() > 13 || d.find_first_not_of("0123456789") != std::string::npos) {
+      error = "dimension " + std::to_string(index) + " '" + d + "' is not a positive integer";
+      return false;
+    }
+    int64_t v = std::stoll(d);
+    if (v == 0) {
+      error = "dimension " + std::to_string(index) + " is 0; pinned dimensions must be positive";
+      return false;
+    }
+    if (v > (int64_t(1) << 40)) {
+      error = "dimension " + std::to_string(index) + " = " + d + " exceeds 2^40";
+      return false;
+    }
+    product *= uint64_t(v);
+    if (product > (unsigned __int128)INT64_MAX) {
+      error = "the element count overflows 64 bits";
+      return false;
+    }
+    out.second.push_back(v);
+    if (x == std::string::npos)
+      break;
+    start = x + 1;
+  }
+  return true;
+}
 } // namespace
 
 int main(int argc, char **argv) {
   CLI::App app{"npuc: ahead-of-time compiler from ONNX models to NPU-v1 machine code"};
-  app.set_version_flag("--version", npuc::versionString());
-  std::string input, output, targetName = "npu-v1";
-  bool listTargetsFlag = false;
+  app.set_version_flag("--version", versionString());
+  std::string input, output, targetName = "npu-v1", compileTo, reportPath;
+  std::vector<std::string> inputShapes;
+  bool listTargetsFlag = false, check = false;
   app.add_option("model", input, "ONNX model to compile");
-  app.add_option("-o,--output", output, "output model file");
+  app.add_option("-o,--output", output, "output file");
   app.add_option("--target", targetName, "target to compile for (see --list-targets)");
   app.add_flag("--list-targets", listTargetsFlag, "print the known targets and exit");
+  app.add_flag("--check", check, "report everything that stands in the way of compiling the model");
+  app.add_option("--report", reportPath, "with --check: also write the report as JSON");
+  app.add_option("--compile-to", compileTo, "stop after a phase and print it: graph");
+  app.add_option("--input-shape", inputShapes, "pin a graph input's shape: NAME=1x3x224x224 (repeatable)");
+  std::vector<std::string> bindInputs;
+  app.add_option("--bind-input", bindInputs,
+                 "freeze a graph input to the tensor in FILE (.npy or TensorProto .pb): NAME=FILE (repeatable)");
 
   try {
     app.parse(argc, argv);
@@ -55,23 +115,84 @@ int main(int argc, char **argv) {
     return 2;
   }
 
-  const npuc::target::TargetInfo *target = npuc::target::lookupTarget(targetName);
-  if (!target) {
+  if (!target::lookupTarget(targetName)) {
     std::cerr << "npuc: error: unknown target '" << targetName
-              << "'; valid targets: " << npuc::target::targetNames() << "\n";
+              << "'; valid targets: " << target::targetNames() << "\n";
     return 2;
   }
   if (listTargetsFlag) {
     listTargets(std::cout);
     return 0;
   }
+  onnx_import::Options options;
+  for (const std::string &arg : inputShapes) {
+    std::pair<std::string, std::vector<int64_t>> pin;
+    std::string error;
+    if (!parseInputShape(arg, pin, error)) {
+      std::cerr << "npuc: error: --input-shape '" << arg << "': " << error << "\n";
+      return 2;
+    }
+    options.inputShapes.push_back(std::move(pin));
+  }
+  for (const std::string &arg : bindInputs) {
+    size_t eq = arg.rfind('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == arg.size()) {
+      std::cerr << "npuc: error: --bind-input '" << arg << "': expected NAME=FILE\n";
+      return 2;
+    }
+    options.boundInputs.push_back({arg.substr(0, eq), arg.substr(eq + 1)});
+  }
+  if (!compileTo.empty() && compileTo != "graph" && compileTo != "kernel" &&
+      compileTo != "emission" && compileTo != "encoding") {
+    std::cerr << "npuc: error: --compile-to '" << compileTo
+              << "' is not one of graph, kernel, emission, encoding\n";
+    return 2;
+  }
   if (input.empty()) {
     std::cerr << "npuc: error: no input model (usage: npuc model.onnx -o model.bin)\n";
     return 2;
   }
   removeStaleOutput(output);
-  std::cerr << "npuc: error: cannot compile '" << input
-            << "': this build has no ONNX importer or code generator yet (see "
-               "docs/architecture.md for what exists); no output was written\n";
+
+  mlir::MLIRContext context;
+  onnx_import::Result result = onnx_import::importModel(context, input, options);
+  for (const onnx_import::Issue &issue : result.issues)
+    std::cerr << onnx_import::formatIssue(input, issue) << "\n";
+  if (!reportPath.empty()) {
+    std::string error;
+    std::string json = onnx_import::reportJson(input, result);
+    if (!model::writeFileAtomically(reportPath, std::vector<uint8_t>(json.begin(), json.end()), error)) {
+      std::cerr << "npuc: error: " << error << "\n";
+      return 1;
+    }
+  }
+  if (!result.issues.empty()) {
+    std::cerr << "npuc: " << result.issues.size() << " problem"
+              << (result.issues.size() == 1 ? "" : "s") << " stand in the way of compiling '"
+              << input << "'\n";
+    return 1;
+  }
+  if (check) {
+    std::cout << "npuc: '" << input << "' imports (" << result.nodeCount
+              << " nodes, graph dialect verified, all shapes static)\n";
+    return 0;
+  }
+  if (compileTo == "graph") {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    result.module->print(os);
+    if (output.empty() || output == "-") {
+      std::cout << text;
+      return 0;
+    }
+    std::string error;
+    if (!model::writeFileAtomically(output, std::vector<uint8_t>(text.begin(), text.end()), error)) {
+      std::cerr << "npuc: error: " << error << "\n";
+      return 1;
+    }
+    return 0;
+  }
+  std::cerr << "npuc: error: '" << input << "' imports, but this build cannot lower beyond the "
+            << "graph dialect yet (--compile-to=graph prints it); no output was written\n";
   return 2;
 }

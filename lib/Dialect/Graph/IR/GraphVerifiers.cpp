@@ -223,12 +223,12 @@ LogicalResult graph::verifyReshape(Operation *op) {
   Value in = op->getOperand(0), res = op->getResult(0);
   if (failed(verifyQuantizedValues(op)))
     return failure();
-  auto a = sh::numElements(shapeOf(in)), b = sh::numElements(shapeOf(res));
-  if (!a || !b) {
-    llvm::consumeError(a.takeError());
-    llvm::consumeError(b.takeError());
-    return op->emitOpError("element count overflows 64 bits");
-  }
+  auto a = sh::numElements(shapeOf(in));
+  if (!a)
+    return op->emitOpError("input: ") << llvm::toString(a.takeError());
+  auto b = sh::numElements(shapeOf(res));
+  if (!b)
+    return op->emitOpError("result: ") << llvm::toString(b.takeError());
   if (*a != *b)
     return op->emitOpError() << "input " << sh::str(shapeOf(in)) << " has " << *a
                              << " elements, result " << sh::str(shapeOf(res)) << " has " << *b;

@@ -1,0 +1,65 @@
+//===- ONNXToGraph.h - The ONNX importer ------------------------*- C++ -*-===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Reads an ONNX ModelProto and builds a verified, fully static graph-dialect
+// module, or reports everything that stands in the way, at once: every
+// unsupported operator, attribute and type across the whole model, each with
+// a stable code from docs/diagnostics.md and located at its ONNX node.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPUC_CONVERSION_ONNXTOGRAPH_ONNXTOGRAPH_H
+#define NPUC_CONVERSION_ONNXTOGRAPH_ONNXTOGRAPH_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace npuc::onnx_import {
+
+/// Default-domain opsets the importer normalizes; newer ones are a diagnostic.
+inline constexpr int64_t kMinOpset = 7;
+inline constexpr int64_t kMaxOpset = 22;
+
+struct Issue {
+  std::string code;     // NPUC-Exxxx, docs/diagnostics.md
+  std::string node;     // ONNX node name (or output name), empty for the model
+  std::string opType;   // ONNX op type, empty for the model
+  std::string domain;
+  int64_t opset = 0;
+  std::string message;
+};
+
+struct Options {
+  /// --input-shape NAME=DIMS: pins the dimensions of a graph input.
+  std::vector<std::pair<std::string, std::vector<int64_t>>> inputShapes;
+  /// --bind-input NAME=FILE: freezes a graph input to a constant (e.g. the
+  /// quantization parameters a QOperator test passes as inputs).
+  /// The file is an ONNX TensorProto (.pb) or a numpy .npy file.
+  std::vector<std::pair<std::string, std::string>> boundInputs;
+};
+
+struct Result {
+  mlir::OwningOpRef<mlir::ModuleOp> module;  // null when there are issues
+  std::vector<Issue> issues;
+  std::string sourceSha256;
+  size_t nodeCount = 0;
+};
+
+/// Imports the model at `path` into a graph-dialect module (func.func @main).
+Result importModel(mlir::MLIRContext &context, const std::string &path, const Options &options);
+
+/// "model.onnx: node 'conv0' (Conv, opset 13): error NPUC-E0101: ..."
+std::string formatIssue(const std::string &path, const Issue &issue);
+
+/// The report of `npuc --check --report=FILE.json`.
+std::string reportJson(const std::string &path, const Result &result);
+
+} // namespace npuc::onnx_import
+
+#endif

@@ -1,0 +1,74 @@
+//===- Folding.cpp - Evaluating shape computations at import --------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Folding.h"
+
+#include "npuc/Dialect/Graph/IR/GraphShapes.h"
+
+using namespace mlir;
+using namespace npuc::onnx_import;
+
+std::optional<IntTensor> npuc::onnx_import::asInts(const Val &v) {
+  if (!v.constant || !isa<IntegerType>(v.element()) || v.constant.getNumElements() > (1 << 20))
+    return std::nullopt;
+  IntTensor t;
+  t.shape.assign(v.shape().begin(), v.shape().end());
+  t.element = v.element();
+  bool isUnsigned = v.element().isUnsignedInteger() || v.element().isInteger(1);
+  for (const APInt &x : v.constant.getValues<APInt>())
+    t.data.push_back(isUnsigned ? int64_t(x.getZExtValue()) : x.getSExtValue());
+  return t;
+}
+
+DenseElementsAttr npuc::onnx_import::toAttr(const IntTensor &t) {
+  auto type = RankedTensorType::get(t.shape, t.element);
+  if (t.element.isInteger(1)) {
+    SmallVector<bool> bits;
+    for (int64_t v : t.data)
+      bits.push_back(v != 0);
+    return DenseElementsAttr::get(type, ArrayRef<bool>(bits));
+  }
+  unsigned width = t.element.getIntOrFloatBitWidth();
+  SmallVector<APInt> values;
+  for (int64_t v : t.data)
+    values.push_back(APInt(width, uint64_t(v), /*isSigned=*/!t.element.isUnsignedInteger(),
+                           /*implicitTrunc=*/true));
+  return DenseElementsAttr::get(type, values);
+}
+
+std::optional<IntTensor> npuc::onnx_import::broadcastInts(const IntTensor &a, const IntTensor &b,
+                                                          Type element,
+                                                          int64_t (*fn)(int64_t, int64_t)) {
+  auto shape = npuc::graph::shapes::broadcast(a.shape, b.shape);
+  if (!shape) {
+    llvm::consumeError(shape.takeError());
+    return std::nullopt;
+  }
+  IntTensor out;
+  out.shape = *shape;
+  out.element = element;
+  size_t rank = out.shape.size();
+  uint64_t n = 1;
+  for (int64_t d : out.shape)
+    n *= uint64_t(d);
+  auto index = [&](const IntTensor &t, const std::vector<int64_t> &idx) {
+    uint64_t off = 0;
+    size_t lead = rank - t.shape.size();
+    for (size_t d = 0; d < t.shape.size(); ++d)
+      off = off * uint64_t(t.shape[d]) + uint64_t(t.shape[d] == 1 ? 0 : idx[lead + d]);
+    return off;
+  };
+  std::vector<int64_t> idx(rank, 0);
+  for (uint64_t e = 0; e < n; ++e) {
+    out.data.push_back(fn(a.data[index(a, idx)], b.data[index(b, idx)]));
+    for (size_t d = rank; d-- > 0;) {
+      if (++idx[d] < out.shape[d])
+        break;
+      idx[d] = 0;
+    }
+  }
+  return out;
+}

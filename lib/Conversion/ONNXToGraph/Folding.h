@@ -1,0 +1,39 @@
+//===- Folding.h - Evaluating shape computations at import ------*- C++ -*-===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Exported models compute shapes at run time (Shape -> Gather -> Concat ->
+// Reshape). With static input shapes those subgraphs are constant: the
+// importer evaluates them on integer and boolean constants only, never on
+// float data (algebra on real values waits for quantization metadata, N11).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPUC_LIB_CONVERSION_ONNXTOGRAPH_FOLDING_H
+#define NPUC_LIB_CONVERSION_ONNXTOGRAPH_FOLDING_H
+
+#include "Importer.h"
+
+namespace npuc::onnx_import {
+
+/// An integer or boolean constant, row-major.
+struct IntTensor {
+  llvm::SmallVector<int64_t> shape;
+  std::vector<int64_t> data;
+  mlir::Type element;  // the integer type (i1 for booleans)
+
+  uint64_t size() const { return data.size(); }
+};
+
+/// The constant of `v` when it is an integer or boolean tensor of at most
+/// 2^20 elements.
+std::optional<IntTensor> asInts(const Val &v);
+mlir::DenseElementsAttr toAttr(const IntTensor &t);
+
+/// Elementwise with numpy broadcasting; nullopt when the shapes do not broadcast.
+std::optional<IntTensor> broadcastInts(const IntTensor &a, const IntTensor &b, mlir::Type element,
+                                       int64_t (*fn)(int64_t, int64_t));
+
+} // namespace npuc::onnx_import
+
+#endif

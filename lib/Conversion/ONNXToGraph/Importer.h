@@ -1,0 +1,138 @@
+//===- Importer.h - Internal state of the ONNX importer ---------*- C++ -*-===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPUC_LIB_CONVERSION_ONNXTOGRAPH_IMPORTER_H
+#define NPUC_LIB_CONVERSION_ONNXTOGRAPH_IMPORTER_H
+
+#include "npuc/Conversion/ONNXToGraph/ONNXToGraph.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <map>
+#include <optional>
+#include <set>
+
+namespace npuc::onnx_import {
+
+/// Diagnostic codes (docs/diagnostics.md).
+namespace code {
+inline constexpr const char *Read = "NPUC-E0001";          // unreadable, not ONNX, truncated
+inline constexpr const char *ExternalData = "NPUC-E0002";  // external data escapes or is missing
+inline constexpr const char *Opset = "NPUC-E0003";         // opset outside [7, 22]
+inline constexpr const char *UnsupportedOp = "NPUC-E0101";
+inline constexpr const char *UnsupportedAttr = "NPUC-E0102";
+inline constexpr const char *UnsupportedType = "NPUC-E0103";
+inline constexpr const char *NotConstant = "NPUC-E0104";   // an input that must be constant is not
+inline constexpr const char *DynamicShape = "NPUC-E0201";
+inline constexpr const char *ShapeMismatch = "NPUC-E0202";
+inline constexpr const char *Overflow = "NPUC-E0203";
+inline constexpr const char *BadInputShape = "NPUC-E0204";  // --input-shape does not apply
+inline constexpr const char *Structure = "NPUC-E0301";      // missing input, duplicate, cycle
+} // namespace code
+
+/// A value during import: its SSA value and, when known, its constant data.
+struct Val {
+  mlir::Value value;
+  mlir::DenseElementsAttr constant;  // null unless a constant
+  mlir::RankedTensorType type() const { return mlir::cast<mlir::RankedTensorType>(value.getType()); }
+  llvm::ArrayRef<int64_t> shape() const { return type().getShape(); }
+  mlir::Type element() const { return type().getElementType(); }
+};
+
+class Importer;
+
+/// One node being imported: inputs, attributes, results and diagnostics.
+class NodeContext {
+public:
+  NodeContext(Importer &importer, const onnx::NodeProto &node, int64_t opset);
+
+  const onnx::NodeProto &node;
+  int64_t opset;
+  Importer &imp;
+  mlir::OpBuilder &b;
+  mlir::Location loc;
+
+  size_t numInputs() const { return inputs.size(); }
+  /// Input i, or nullopt when absent (optional input left empty or out of range).
+  std::optional<Val> input(size_t i) const;
+  /// Input i, which the op requires; reports and returns nullopt otherwise.
+  std::optional<Val> required(size_t i);
+  /// Input i's constant data, which the op requires; reports otherwise.
+  mlir::DenseElementsAttr requiredConstant(size_t i, llvm::StringRef what);
+  std::optional<std::vector<int64_t>> constantInts(size_t i, llvm::StringRef what);
+
+  const onnx::AttributeProto *attr(llvm::StringRef name) const;
+  int64_t intAttr(llvm::StringRef name, int64_t dflt) const;
+  float floatAttr(llvm::StringRef name, float dflt) const;
+  std::string stringAttr(llvm::StringRef name, llvm::StringRef dflt) const;
+  std::optional<std::vector<int64_t>> intsAttr(llvm::StringRef name) const;
+  std::optional<std::vector<float>> floatsAttr(llvm::StringRef name) const;
+
+  /// Reports an issue for this node; returns failure() for convenience.
+  llvm::LogicalResult fail(const char *code, const llvm::Twine &message);
+  /// Normalizes a possibly negative axis for `rank`; reports when out of range.
+  std::optional<int64_t> axis(int64_t a, int64_t rank, llvm::StringRef what = "axis");
+
+  /// Creates `graph.<name>` with the given operands, result type and
+  /// attributes, verifies it, and reports a verifier failure as an issue.
+  mlir::FailureOr<mlir::Value> build(llvm::StringRef name, mlir::ValueRange operands,
+                                     mlir::Type result,
+                                     llvm::ArrayRef<mlir::NamedAttribute> attrs = {});
+  /// A graph.constant holding `value`.
+  Val constant(mlir::DenseElementsAttr value, mlir::Type resultType = {});
+  /// Binds output i of the node.
+  void setOutput(size_t i, Val v);
+  void setOutput(size_t i, mlir::Value v) { setOutput(i, Val{v, {}}); }
+
+  mlir::RankedTensorType tensor(llvm::ArrayRef<int64_t> shape, mlir::Type element) const {
+    return mlir::RankedTensorType::get(shape, element);
+  }
+  mlir::NamedAttribute named(llvm::StringRef name, mlir::Attribute value) const {
+    return b.getNamedAttr(name, value);
+  }
+
+private:
+  std::vector<std::optional<Val>> inputs;
+};
+
+using OpImporter = llvm::LogicalResult (*)(NodeContext &);
+/// The importer of (domain, op type), or nullptr (Ops.cpp).
+OpImporter lookupOpImporter(llvm::StringRef domain, llvm::StringRef opType);
+
+class Importer {
+public:
+  Importer(mlir::MLIRContext &context, std::string path, const Options &options);
+  Result run();
+
+  mlir::MLIRContext &ctx;
+  mlir::OpBuilder b;
+  std::string path, dir;
+  Options options;
+  std::vector<Issue> issues;
+  std::map<std::string, Val> values;
+  std::set<std::string> poisoned;  // produced by a node that failed: not reported again
+  int64_t opset = 0, msOpset = 0;
+
+  void report(const char *code, const onnx::NodeProto *node, int64_t opset, const llvm::Twine &msg);
+  std::optional<mlir::Type> elementType(int32_t onnxType);
+  /// The data of a TensorProto (raw, typed fields, or external data inside
+  /// the model's directory) as an attribute; reports and returns null otherwise.
+  mlir::DenseElementsAttr tensorData(const onnx::TensorProto &t, const onnx::NodeProto *node);
+  /// Reads a --bind-input file (.npy or TensorProto .pb).
+  bool readBoundTensor(const std::string &file, onnx::TensorProto &t);
+  /// Imports the nodes of `graph` (the main graph or an If branch).
+  void importNodes(const onnx::GraphProto &graph);
+  void importNode(const onnx::NodeProto &node);
+  mlir::Location nodeLoc(const onnx::NodeProto &node);
+};
+
+} // namespace npuc::onnx_import
+
+#endif

@@ -1,0 +1,41 @@
+//===- Ops.h - Helpers shared by the op importers ---------------*- C++ -*-===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPUC_LIB_CONVERSION_ONNXTOGRAPH_OPS_H
+#define NPUC_LIB_CONVERSION_ONNXTOGRAPH_OPS_H
+
+#include "Folding.h"
+#include "Importer.h"
+
+#include "npuc/Dialect/Graph/IR/GraphShapes.h"
+
+namespace npuc::onnx_import {
+namespace sh = npuc::graph::shapes;
+
+/// Registers the importers of one family (definitions in Ops*.cpp).
+void registerElementwiseOps(llvm::StringMap<OpImporter> &table);
+void registerNNOps(llvm::StringMap<OpImporter> &table);
+void registerTensorOps(llvm::StringMap<OpImporter> &table);
+void registerQuantOps(llvm::StringMap<OpImporter> &table);
+
+/// graph.<name> on one input with the input's type.
+llvm::LogicalResult importUnary(NodeContext &c, llvm::StringRef name,
+                                llvm::ArrayRef<mlir::NamedAttribute> attrs = {});
+/// graph.<name> on two broadcast inputs; the result has `element`, or the
+/// lhs's element type when null.
+mlir::FailureOr<mlir::Value> buildBinary(NodeContext &c, llvm::StringRef name, Val lhs, Val rhs,
+                                         mlir::Type element = {});
+/// graph.reshape of `v` to `shape`.
+mlir::FailureOr<mlir::Value> buildReshape(NodeContext &c, mlir::Value v,
+                                          llvm::ArrayRef<int64_t> shape);
+
+inline mlir::DenseI64ArrayAttr i64Array(NodeContext &c, llvm::ArrayRef<int64_t> v) {
+  return c.b.getDenseI64ArrayAttr(v);
+}
+
+} // namespace npuc::onnx_import
+
+#endif

@@ -1,0 +1,280 @@
+//===- OpsElementwise.cpp - Elementwise, activation and compare importers -===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Ops.h"
+
+using namespace mlir;
+using namespace npuc::onnx_import;
+
+LogicalResult npuc::onnx_import::importUnary(NodeContext &c, StringRef name,
+                                             ArrayRef<NamedAttribute> attrs) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  FailureOr<Value> r = c.build(name, {x->value}, x->type(), attrs);
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+FailureOr<Value> npuc::onnx_import::buildBinary(NodeContext &c, StringRef name, Val lhs, Val rhs,
+                                                Type element) {
+  auto shape = sh::broadcast(lhs.shape(), rhs.shape());
+  if (!shape) {
+    (void)c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
+    return failure();
+  }
+  return c.build(name, {lhs.value, rhs.value},
+                 c.tensor(*shape, element ? element : lhs.element()));
+}
+
+namespace {
+int64_t addI(int64_t a, int64_t b) { return int64_t(uint64_t(a) + uint64_t(b)); }
+int64_t subI(int64_t a, int64_t b) { return int64_t(uint64_t(a) - uint64_t(b)); }
+int64_t mulI(int64_t a, int64_t b) { return int64_t(uint64_t(a) * uint64_t(b)); }
+int64_t divI(int64_t a, int64_t b) { return b == 0 ? 0 : a / b; }
+int64_t minI(int64_t a, int64_t b) { return std::min(a, b); }
+int64_t maxI(int64_t a, int64_t b) { return std::max(a, b); }
+int64_t eqI(int64_t a, int64_t b) { return a == b; }
+int64_t ltI(int64_t a, int64_t b) { return a < b; }
+int64_t leI(int64_t a, int64_t b) { return a <= b; }
+int64_t gtI(int64_t a, int64_t b) { return a > b; }
+int64_t geI(int64_t a, int64_t b) { return a >= b; }
+int64_t andI(int64_t a, int64_t b) { return a && b; }
+int64_t orI(int64_t a, int64_t b) { return a || b; }
+int64_t xorI(int64_t a, int64_t b) { return (a != 0) != (b != 0); }
+
+struct BinaryInfo {
+  const char *op;                  // graph op
+  int64_t (*fold)(int64_t, int64_t);  // integer folding, or null
+  bool compare;                    // i1 result
+};
+
+const llvm::StringMap<BinaryInfo> &binaries() {
+  static const llvm::StringMap<BinaryInfo> table = {
+      {"Add", {"add", addI, false}},       {"Sub", {"sub", subI, false}},
+      {"Mul", {"mul", mulI, false}},       {"Div", {"div", divI, false}},
+      {"Pow", {"pow", nullptr, false}},    {"PRelu", {"prelu", nullptr, false}},
+      {"And", {"and", andI, false}},       {"Or", {"or", orI, false}},
+      {"Xor", {"xor", xorI, false}},       {"Equal", {"equal", eqI, true}},
+      {"Less", {"less", ltI, true}},       {"LessOrEqual", {"less_or_equal", leI, true}},
+      {"Greater", {"greater", gtI, true}}, {"GreaterOrEqual", {"greater_or_equal", geI, true}},
+      {"Max", {"max", maxI, false}},       {"Min", {"min", minI, false}},
+      {"Sum", {"add", addI, false}}};
+  return table;
+}
+
+/// Folds integer operands, or builds the graph op.
+FailureOr<Val> binary(NodeContext &c, const BinaryInfo &info, Val lhs, Val rhs) {
+  Type element = info.compare ? Type(c.b.getI1Type()) : lhs.element();
+  if (info.fold && lhs.element() == rhs.element())
+    if (auto a = asInts(lhs))
+      if (auto b = asInts(rhs))
+        if (auto r = broadcastInts(*a, *b, element, info.fold))
+          return c.constant(toAttr(*r));
+  FailureOr<Value> v = buildBinary(c, info.op, lhs, rhs, element);
+  if (failed(v))
+    return failure();
+  return Val{*v, {}};
+}
+
+LogicalResult importBinary(NodeContext &c) {
+  const BinaryInfo &info = binaries().find(c.node.op_type())->second;
+  if (c.numInputs() == 0)
+    return c.fail(code::Structure, "needs at least one input");
+  std::optional<Val> acc = c.required(0);
+  if (!acc)
+    return failure();
+  // Max, Min and Sum are variadic: a chain of binary ops.
+  size_t last = (info.op == StringRef("max") || info.op == StringRef("min") ||
+                 c.node.op_type() == "Sum")
+                    ? c.numInputs()
+                    : 2;
+  if (last == 2 && c.numInputs() != 2)
+    return c.fail(code::Structure, "expects 2 inputs, got " + llvm::Twine(c.numInputs()));
+  for (size_t i = 1; i < last; ++i) {
+    std::optional<Val> rhs = c.required(i);
+    if (!rhs)
+      return failure();
+    FailureOr<Val> r = binary(c, info, *acc, *rhs);
+    if (failed(r))
+      return failure();
+    acc = *r;
+  }
+  c.setOutput(0, *acc);
+  return success();
+}
+
+LogicalResult importMean(NodeContext &c) {
+  std::optional<Val> acc = c.required(0);
+  if (!acc)
+    return failure();
+  for (size_t i = 1; i < c.numInputs(); ++i) {
+    std::optional<Val> rhs = c.required(i);
+    if (!rhs)
+      return failure();
+    FailureOr<Value> s = buildBinary(c, "add", *acc, *rhs);
+    if (failed(s))
+      return failure();
+    acc = Val{*s, {}};
+  }
+  if (!isa<FloatType>(acc->element()))
+    return c.fail(code::UnsupportedType, "Mean of non-float values");
+  auto scalarType = c.tensor({}, acc->element());
+  Val n = c.constant(DenseElementsAttr::get(
+      scalarType, FloatAttr::get(acc->element(), double(c.numInputs())).getValue()));
+  FailureOr<Value> r = buildBinary(c, "div", *acc, n);
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult importWhere(NodeContext &c) {
+  std::optional<Val> cond = c.required(0), x = c.required(1), y = c.required(2);
+  if (!cond || !x || !y)
+    return failure();
+  if (auto ci = asInts(*cond))
+    if (auto xi = asInts(*x))
+      if (auto yi = asInts(*y)) {
+        // cond ? x : y on integers, through two broadcasts.
+        auto pick = broadcastInts(*ci, *xi, xi->element, [](int64_t k, int64_t a) { return k ? a : INT64_MIN; });
+        if (pick) {
+          auto r = broadcastInts(*pick, *yi, xi->element,
+                                 [](int64_t a, int64_t b) { return a == INT64_MIN ? b : a; });
+          if (r) {
+            c.setOutput(0, c.constant(toAttr(*r)));
+            return success();
+          }
+        }
+      }
+  auto xy = sh::broadcast(x->shape(), y->shape());
+  if (!xy)
+    return c.fail(code::ShapeMismatch, llvm::toString(xy.takeError()));
+  auto shape = sh::broadcast(cond->shape(), *xy);
+  if (!shape)
+    return c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
+  FailureOr<Value> r = c.build("where", {cond->value, x->value, y->value}, c.tensor(*shape, x->element()));
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult importNot(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  if (auto xi = asInts(*x)) {
+    for (int64_t &v : xi->data)
+      v = !v;
+    c.setOutput(0, c.constant(toAttr(*xi)));
+    return success();
+  }
+  return importUnary(c, "not");
+}
+
+LogicalResult importSimpleUnary(NodeContext &c) {
+  static const llvm::StringMap<const char *> names = {
+      {"Relu", "relu"},     {"Sigmoid", "sigmoid"}, {"Tanh", "tanh"},   {"Exp", "exp"},
+      {"Log", "log"},       {"Neg", "neg"},         {"Abs", "abs"},     {"Sign", "sign"},
+      {"Sqrt", "sqrt"},     {"Reciprocal", "reciprocal"}, {"Erf", "erf"}, {"Floor", "floor"},
+      {"Ceil", "ceil"},     {"Round", "round"},     {"HardSwish", "hard_swish"}};
+  return importUnary(c, names.find(c.node.op_type())->second);
+}
+
+LogicalResult importIdentity(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  c.setOutput(0, *x);
+  return success();
+}
+
+LogicalResult importDropout(NodeContext &c) {
+  if (c.node.output_size() > 1 && !c.node.output(1).empty())
+    return c.fail(code::UnsupportedAttr, "the mask output of Dropout is not supported");
+  if (c.opset < 7 || c.intAttr("is_test", 1) == 0)
+    return c.fail(code::UnsupportedAttr, "training-mode Dropout is not supported");
+  if (auto mode = c.input(2); mode && mode->constant) {
+    auto t = asInts(*mode);
+    if (t && !t->data.empty() && t->data[0])
+      return c.fail(code::UnsupportedAttr, "training-mode Dropout is not supported");
+  }
+  return importIdentity(c);
+}
+
+LogicalResult importLeakyRelu(NodeContext &c) {
+  return importUnary(c, "leaky_relu", {c.named("alpha", c.b.getF32FloatAttr(c.floatAttr("alpha", 0.01f)))});
+}
+
+LogicalResult importHardSigmoid(NodeContext &c) {
+  return importUnary(c, "hard_sigmoid",
+                     {c.named("alpha", c.b.getF32FloatAttr(c.floatAttr("alpha", 0.2f))),
+                      c.named("beta", c.b.getF32FloatAttr(c.floatAttr("beta", 0.5f)))});
+}
+
+LogicalResult importGelu(NodeContext &c) {
+  std::string approx = c.stringAttr("approximate", "none");
+  if (approx != "none" && approx != "tanh")
+    return c.fail(code::UnsupportedAttr, "approximate '" + approx + "' is not none or tanh");
+  return importUnary(c, "gelu", {c.named("approximate", c.b.getStringAttr(approx))});
+}
+
+LogicalResult importClip(NodeContext &c) {
+  SmallVector<NamedAttribute> attrs;
+  if (c.opset < 11) {
+    if (c.attr("min"))
+      attrs.push_back(c.named("min", c.b.getF64FloatAttr(c.floatAttr("min", 0))));
+    if (c.attr("max"))
+      attrs.push_back(c.named("max", c.b.getF64FloatAttr(c.floatAttr("max", 0))));
+  } else {
+    for (auto [i, name] : {std::pair<size_t, const char *>{1, "min"}, {2, "max"}}) {
+      if (!c.input(i))
+        continue;
+      DenseElementsAttr bound = c.requiredConstant(i, name);
+      if (!bound)
+        return failure();
+      if (bound.getNumElements() != 1)
+        return c.fail(code::UnsupportedAttr, std::string(name) + " must be a scalar");
+      double v = isa<FloatType>(bound.getElementType())
+                     ? (*bound.getValues<APFloat>().begin()).convertToDouble()
+                     : double((*bound.getValues<APInt>().begin()).getSExtValue());
+      attrs.push_back(c.named(name, c.b.getF64FloatAttr(v)));
+    }
+  }
+  return importUnary(c, "clip", attrs);
+}
+
+LogicalResult importLRN(NodeContext &c) {
+  if (!c.attr("size"))
+    return c.fail(code::UnsupportedAttr, "LRN needs its size attribute");
+  return importUnary(c, "lrn",
+                     {c.named("size", c.b.getI64IntegerAttr(c.intAttr("size", 1))),
+                      c.named("alpha", c.b.getF32FloatAttr(c.floatAttr("alpha", 1e-4f))),
+                      c.named("beta", c.b.getF32FloatAttr(c.floatAttr("beta", 0.75f))),
+                      c.named("bias", c.b.getF32FloatAttr(c.floatAttr("bias", 1.0f)))});
+}
+} // namespace
+
+void npuc::onnx_import::registerElementwiseOps(llvm::StringMap<OpImporter> &t) {
+  for (const auto &entry : binaries())
+    t[entry.getKey()] = importBinary;
+  for (const char *op : {"Relu", "Sigmoid", "Tanh", "Exp", "Log", "Neg", "Abs", "Sign", "Sqrt",
+                         "Reciprocal", "Erf", "Floor", "Ceil", "Round", "HardSwish"})
+    t[op] = importSimpleUnary;
+  t["Mean"] = importMean;
+  t["Where"] = importWhere;
+  t["Not"] = importNot;
+  t["Identity"] = importIdentity;
+  t["Dropout"] = importDropout;
+  t["LeakyRelu"] = importLeakyRelu;
+  t["HardSigmoid"] = importHardSigmoid;
+  t["Gelu"] = importGelu;
+  t["Clip"] = importClip;
+  t["LRN"] = importLRN;
+}

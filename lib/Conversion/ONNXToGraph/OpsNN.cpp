@@ -1,0 +1,493 @@
+//===- OpsNN.cpp - Convolution, matmul, pooling, normalization, reduction -===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Each importer normalizes its opset's form: defaults filled in, auto_pad
+// resolved to explicit pads, axes non-negative, attributes-or-inputs unified.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Ops.h"
+
+#include <cmath>
+#include <numeric>
+
+using namespace mlir;
+using namespace npuc::onnx_import;
+
+namespace {
+/// Explicit [begins..., ends...] pads for a sliding window, from auto_pad or pads.
+std::optional<std::vector<int64_t>> windowPads(NodeContext &c, ArrayRef<int64_t> in,
+                                               ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                                               ArrayRef<int64_t> dilations) {
+  size_t n = in.size();
+  std::string autoPad = c.stringAttr("auto_pad", "NOTSET");
+  std::vector<int64_t> pads(2 * n, 0);
+  if (autoPad == "NOTSET") {
+    if (auto p = c.intsAttr("pads")) {
+      if (p->size() != 2 * n) {
+        c.fail(code::UnsupportedAttr, "pads has " + llvm::Twine(p->size()) + " entries, expected " +
+                                          llvm::Twine(2 * n));
+        return std::nullopt;
+      }
+      pads = *p;
+    }
+  } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    for (size_t i = 0; i < n; ++i) {
+      int64_t out = (in[i] + strides[i] - 1) / strides[i];
+      int64_t total = std::max<int64_t>(0, (out - 1) * strides[i] + (kernel[i] - 1) * dilations[i] + 1 - in[i]);
+      int64_t small = total / 2, large = total - small;
+      pads[i] = autoPad == "SAME_UPPER" ? small : large;
+      pads[n + i] = autoPad == "SAME_UPPER" ? large : small;
+    }
+  } else if (autoPad != "VALID") {
+    (void)c.fail(code::UnsupportedAttr, "auto_pad '" + autoPad + "' is not NOTSET, SAME_UPPER, SAME_LOWER or VALID");
+    return std::nullopt;
+  }
+  return pads;
+}
+
+std::vector<int64_t> intsOr(NodeContext &c, StringRef name, size_t n, int64_t dflt) {
+  if (auto v = c.intsAttr(name); v && !v->empty())
+    return *v;
+  return std::vector<int64_t>(n, dflt);
+}
+
+LogicalResult checkCount(NodeContext &c, StringRef name, const std::vector<int64_t> &v, size_t n) {
+  if (v.size() == n)
+    return success();
+  return c.fail(code::UnsupportedAttr, name + llvm::Twine(" has ") + llvm::Twine(v.size()) +
+                                           " entries, expected " + llvm::Twine(n));
+}
+
+LogicalResult importConv(NodeContext &c) {
+  std::optional<Val> x = c.required(0), w = c.required(1);
+  if (!x || !w)
+    return failure();
+  std::optional<Val> bias = c.input(2);
+  if (x->shape().size() < 3 || w->shape().size() != x->shape().size())
+    return c.fail(code::ShapeMismatch, "input and weight must have the same rank >= 3");
+  size_t n = x->shape().size() - 2;
+  ArrayRef<int64_t> kernel = w->shape().drop_front(2);
+  if (auto k = c.intsAttr("kernel_shape"); k && ArrayRef<int64_t>(*k) != kernel)
+    return c.fail(code::UnsupportedAttr, "kernel_shape does not match the weight's spatial shape");
+  std::vector<int64_t> strides = intsOr(c, "strides", n, 1), dil = intsOr(c, "dilations", n, 1);
+  if (failed(checkCount(c, "strides", strides, n)) || failed(checkCount(c, "dilations", dil, n)))
+    return failure();
+  auto pads = windowPads(c, x->shape().drop_front(2), kernel, strides, dil);
+  if (!pads)
+    return failure();
+  int64_t group = c.intAttr("group", 1);
+  sh::WindowParams p{kernel, strides, *pads, dil, false};
+  auto spatial = sh::window(x->shape().drop_front(2), p);
+  if (!spatial)
+    return c.fail(code::ShapeMismatch, llvm::toString(spatial.takeError()));
+  SmallVector<int64_t> shape{x->shape()[0], w->shape()[0]};
+  shape.append(spatial->begin(), spatial->end());
+  SmallVector<Value> operands{x->value, w->value};
+  if (bias)
+    operands.push_back(bias->value);
+  FailureOr<Value> r = c.build("conv", operands, c.tensor(shape, x->element()),
+                               {c.named("strides", i64Array(c, strides)),
+                                c.named("pads", i64Array(c, *pads)),
+                                c.named("dilations", i64Array(c, dil)),
+                                c.named("group", c.b.getI64IntegerAttr(group))});
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult importConvTranspose(NodeContext &c) {
+  std::optional<Val> x = c.required(0), w = c.required(1);
+  if (!x || !w)
+    return failure();
+  std::optional<Val> bias = c.input(2);
+  if (x->shape().size() < 3 || w->shape().size() != x->shape().size())
+    return c.fail(code::ShapeMismatch, "input and weight must have the same rank >= 3");
+  size_t n = x->shape().size() - 2;
+  ArrayRef<int64_t> in = x->shape().drop_front(2), kernel = w->shape().drop_front(2);
+  std::vector<int64_t> strides = intsOr(c, "strides", n, 1), dil = intsOr(c, "dilations", n, 1),
+                       outPad = intsOr(c, "output_padding", n, 0);
+  if (failed(checkCount(c, "strides", strides, n)) || failed(checkCount(c, "dilations", dil, n)) ||
+      failed(checkCount(c, "output_padding", outPad, n)))
+    return failure();
+  std::string autoPad = c.stringAttr("auto_pad", "NOTSET");
+  std::vector<int64_t> pads(2 * n, 0);
+  std::optional<std::vector<int64_t>> outShape = c.intsAttr("output_shape");
+  if (outShape && outShape->size() == n + 2)
+    outShape = std::vector<int64_t>(outShape->begin() + 2, outShape->end());
+  if (!outShape && (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER")) {
+    outShape = std::vector<int64_t>(n);
+    for (size_t i = 0; i < n; ++i)
+      (*outShape)[i] = in[i] * strides[i];
+  }
+  if (outShape) {
+    if (outShape->size() != n)
+      return c.fail(code::UnsupportedAttr, "output_shape has the wrong rank");
+    for (size_t i = 0; i < n; ++i) {
+      int64_t total = strides[i] * (in[i] - 1) + outPad[i] + (kernel[i] - 1) * dil[i] + 1 - (*outShape)[i];
+      if (total < 0)
+        return c.fail(code::UnsupportedAttr, "output_shape larger than the full output is not supported");
+      bool upper = autoPad == "SAME_UPPER";
+      pads[i] = upper ? total / 2 : total - total / 2;
+      pads[n + i] = upper ? total - total / 2 : total / 2;
+    }
+  } else if (autoPad == "NOTSET") {
+    if (auto p = c.intsAttr("pads")) {
+      if (failed(checkCount(c, "pads", *p, 2 * n)))
+        return failure();
+      pads = *p;
+    }
+  } else if (autoPad != "VALID") {
+    return c.fail(code::UnsupportedAttr, "auto_pad '" + autoPad + "' is not supported");
+  }
+  int64_t group = c.intAttr("group", 1);
+  SmallVector<int64_t> shape{x->shape()[0], w->shape()[1] * group};
+  for (size_t i = 0; i < n; ++i)
+    shape.push_back(strides[i] * (in[i] - 1) + outPad[i] + dil[i] * (kernel[i] - 1) + 1 - pads[i] - pads[n + i]);
+  SmallVector<Value> operands{x->value, w->value};
+  if (bias)
+    operands.push_back(bias->value);
+  FailureOr<Value> r = c.build("conv_transpose", operands, c.tensor(shape, x->element()),
+                               {c.named("strides", i64Array(c, strides)),
+                                c.named("pads", i64Array(c, pads)),
+                                c.named("dilations", i64Array(c, dil)),
+                                c.named("output_padding", i64Array(c, outPad)),
+                                c.named("group", c.b.getI64IntegerAttr(group))});
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult importGemm(NodeContext &c) {
+  std::optional<Val> a = c.required(0), b = c.required(1);
+  if (!a || !b)
+    return failure();
+  std::optional<Val> cc = c.input(2);
+  if (a->shape().size() != 2 || b->shape().size() != 2)
+    return c.fail(code::ShapeMismatch, "Gemm operands must be 2-D");
+  bool ta = c.intAttr("transA", 0), tb = c.intAttr("transB", 0);
+  SmallVector<int64_t> shape{a->shape()[ta ? 1 : 0], b->shape()[tb ? 0 : 1]};
+  SmallVector<Value> operands{a->value, b->value};
+  if (cc)
+    operands.push_back(cc->value);
+  FailureOr<Value> r = c.build("gemm", operands, c.tensor(shape, a->element()),
+                               {c.named("trans_a", c.b.getBoolAttr(ta)),
+                                c.named("trans_b", c.b.getBoolAttr(tb)),
+                                c.named("alpha", c.b.getF32FloatAttr(c.floatAttr("alpha", 1.0f))),
+                                c.named("beta", c.b.getF32FloatAttr(c.floatAttr("beta", 1.0f)))});
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult importMatMul(NodeContext &c) {
+  std::optional<Val> a = c.required(0), b = c.required(1);
+  if (!a || !b)
+    return failure();
+  auto shape = sh::matmul(a->shape(), b->shape());
+  if (!shape)
+    return c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
+  FailureOr<Value> r = c.build("matmul", {a->value, b->value}, c.tensor(*shape, a->element()));
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult importPool(NodeContext &c) {
+  bool isMax = c.node.op_type() == "MaxPool";
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  if (isMax && c.node.output_size() > 1 && !c.node.output(1).empty())
+    return c.fail(code::UnsupportedAttr, "the Indices output of MaxPool is not supported");
+  if (isMax && c.intAttr("storage_order", 0) != 0)
+    return c.fail(code::UnsupportedAttr, "storage_order 1 is not supported");
+  if (x->shape().size() < 3)
+    return c.fail(code::ShapeMismatch, "input must have rank >= 3");
+  size_t n = x->shape().size() - 2;
+  std::optional<std::vector<int64_t>> kernel = c.intsAttr("kernel_shape");
+  if (!kernel || kernel->size() != n)
+    return c.fail(code::UnsupportedAttr, "kernel_shape must list " + llvm::Twine(n) + " sizes");
+  std::vector<int64_t> strides = intsOr(c, "strides", n, 1), dil = intsOr(c, "dilations", n, 1);
+  if (failed(checkCount(c, "strides", strides, n)) || failed(checkCount(c, "dilations", dil, n)))
+    return failure();
+  auto pads = windowPads(c, x->shape().drop_front(2), *kernel, strides, dil);
+  if (!pads)
+    return failure();
+  bool ceil = c.intAttr("ceil_mode", 0);
+  sh::WindowParams p{*kernel, strides, *pads, dil, ceil};
+  auto spatial = sh::window(x->shape().drop_front(2), p);
+  if (!spatial)
+    return c.fail(code::ShapeMismatch, llvm::toString(spatial.takeError()));
+  SmallVector<int64_t> shape{x->shape()[0], x->shape()[1]};
+  shape.append(spatial->begin(), spatial->end());
+  SmallVector<NamedAttribute> attrs{c.named("kernel_shape", i64Array(c, *kernel)),
+                                    c.named("strides", i64Array(c, strides)),
+                                    c.named("pads", i64Array(c, *pads)),
+                                    c.named("dilations", i64Array(c, dil)),
+                                    c.named("ceil_mode", c.b.getBoolAttr(ceil))};
+  if (!isMax)
+    attrs.push_back(c.named("count_include_pad", c.b.getBoolAttr(c.intAttr("count_include_pad", 0))));
+  FailureOr<Value> r = c.build(isMax ? "max_pool" : "average_pool", {x->value},
+                               c.tensor(shape, x->element()), attrs);
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult importGlobalPool(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  if (x->shape().size() < 3)
+    return c.fail(code::ShapeMismatch, "input must have rank >= 3");
+  SmallVector<int64_t> shape(x->shape());
+  std::fill(shape.begin() + 2, shape.end(), 1);
+  FailureOr<Value> r = c.build(c.node.op_type() == "GlobalMaxPool" ? "global_max_pool"
+                                                                    : "global_average_pool",
+                               {x->value}, c.tensor(shape, x->element()));
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult importBatchNorm(NodeContext &c) {
+  for (int i = 1; i < c.node.output_size(); ++i)
+    if (!c.node.output(i).empty())
+      return c.fail(code::UnsupportedAttr, "training outputs of BatchNormalization are not supported");
+  if (c.intAttr("training_mode", 0))
+    return c.fail(code::UnsupportedAttr, "training_mode = 1 is not supported");
+  SmallVector<Value> operands;
+  for (size_t i = 0; i < 5; ++i) {
+    std::optional<Val> v = c.required(i);
+    if (!v)
+      return failure();
+    operands.push_back(v->value);
+  }
+  FailureOr<Value> r = c.build("batch_norm", operands, operands[0].getType(),
+                               {c.named("epsilon", c.b.getF32FloatAttr(c.floatAttr("epsilon", 1e-5f)))});
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult importSoftmax(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  StringRef op = c.node.op_type() == "LogSoftmax" ? "log_softmax" : "softmax";
+  int64_t rank = int64_t(x->shape().size());
+  std::optional<int64_t> axis = c.axis(c.intAttr("axis", c.opset < 13 ? 1 : -1), rank);
+  if (!axis)
+    return failure();
+  if (c.opset >= 13 || *axis == rank - 1) {
+    FailureOr<Value> r = c.build(op, {x->value}, x->type(), {c.named("axis", c.b.getI64IntegerAttr(*axis))});
+    if (failed(r))
+      return failure();
+    c.setOutput(0, *r);
+    return success();
+  }
+  // Before opset 13 the input is coerced to 2-D at `axis`.
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    (d < *axis ? outer : inner) *= x->shape()[d];
+  FailureOr<Value> flat = buildReshape(c, x->value, {outer, inner});
+  if (failed(flat))
+    return failure();
+  FailureOr<Value> r = c.build(op, {*flat}, c.tensor({outer, inner}, x->element()),
+                               {c.named("axis", c.b.getI64IntegerAttr(1))});
+  if (failed(r))
+    return failure();
+  FailureOr<Value> back = buildReshape(c, *r, x->shape());
+  if (failed(back))
+    return failure();
+  c.setOutput(0, *back);
+  return success();
+}
+
+LogicalResult importReduce(NodeContext &c) {
+  static const llvm::StringMap<const char *> names = {
+      {"ReduceMean", "reduce_mean"}, {"ReduceSum", "reduce_sum"}, {"ReduceMax", "reduce_max"},
+      {"ReduceMin", "reduce_min"},   {"ReduceProd", "reduce_prod"}, {"ReduceL1", "reduce_l1"},
+      {"ReduceL2", "reduce_l2"},     {"ReduceSumSquare", "reduce_sum_square"},
+      {"ReduceLogSumExp", "reduce_log_sum_exp"}};
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  int64_t rank = int64_t(x->shape().size());
+  bool axesAsInput = c.node.op_type() == "ReduceSum" ? c.opset >= 13 : c.opset >= 18;
+  std::vector<int64_t> axes;
+  if (axesAsInput) {
+    if (c.input(1)) {
+      auto v = c.constantInts(1, "axes");
+      if (!v)
+        return failure();
+      axes = *v;
+    }
+  } else if (auto a = c.intsAttr("axes")) {
+    axes = *a;
+  }
+  bool keep = c.intAttr("keepdims", 1);
+  if (axes.empty()) {
+    if (c.intAttr("noop_with_empty_axes", 0)) {
+      c.setOutput(0, *x);
+      return success();
+    }
+    axes.resize(static_cast<size_t>(rank));
+    std::iota(axes.begin(), axes.end(), 0);
+  }
+  for (int64_t &a : axes) {
+    auto n = c.axis(a, rank);
+    if (!n)
+      return failure();
+    a = *n;
+  }
+  llvm::sort(axes);
+  axes.erase(std::unique(axes.begin(), axes.end()), axes.end());
+  if (rank == 0) {
+    c.setOutput(0, *x);
+    return success();
+  }
+  auto shape = sh::reduce(x->shape(), axes, keep);
+  if (!shape)
+    return c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
+  FailureOr<Value> r = c.build(names.find(c.node.op_type())->second, {x->value},
+                               c.tensor(*shape, x->element()),
+                               {c.named("axes", i64Array(c, axes)),
+                                c.named("keepdims", c.b.getBoolAttr(keep))});
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult importArg(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  std::optional<int64_t> axis = c.axis(c.intAttr("axis", 0), int64_t(x->shape().size()));
+  if (!axis)
+    return failure();
+  bool keep = c.intAttr("keepdims", 1);
+  auto shape = sh::reduce(x->shape(), {*axis}, keep);
+  if (!shape)
+    return c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
+  FailureOr<Value> r = c.build(c.node.op_type() == "ArgMax" ? "argmax" : "argmin", {x->value},
+                               c.tensor(*shape, c.b.getI64Type()),
+                               {c.named("axis", c.b.getI64IntegerAttr(*axis)),
+                                c.named("keepdims", c.b.getBoolAttr(keep)),
+                                c.named("select_last_index",
+                                        c.b.getBoolAttr(c.intAttr("select_last_index", 0)))});
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult importResize(NodeContext &c) {
+  bool upsample = c.node.op_type() == "Upsample";
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  size_t rank = x->shape().size();
+  std::vector<float> scales;
+  std::vector<int64_t> sizes;
+  auto floatsOf = [&](size_t i) -> bool {
+    DenseElementsAttr s = c.requiredConstant(i, "scales");
+    if (!s || !isa<FloatType>(s.getElementType())) {
+      if (s)
+        (void)c.fail(code::UnsupportedType, "scales must be floats");
+      return false;
+    }
+    for (const APFloat &f : s.getValues<APFloat>())
+      scales.push_back(float(f.convertToDouble()));
+    return true;
+  };
+  if (upsample) {
+    if (c.opset < 9) {
+      if (auto s = c.floatsAttr("scales"))
+        scales = *s;
+    } else if (!floatsOf(1)) {
+      return failure();
+    }
+  } else if (c.opset < 11) {
+    if (!floatsOf(1))
+      return failure();
+  } else {
+    if (c.attr("axes"))
+      return c.fail(code::UnsupportedAttr, "the axes attribute of Resize is not supported");
+    if (c.intAttr("antialias", 0))
+      return c.fail(code::UnsupportedAttr, "antialias = 1 is not supported");
+    std::optional<Val> scaleInput = c.input(2), sizeInput = c.input(3);
+    if (sizeInput) {
+      auto v = c.constantInts(3, "sizes");
+      if (!v)
+        return failure();
+      sizes = *v;
+    } else if (scaleInput && scaleInput->constant && scaleInput->constant.getNumElements() > 0) {
+      if (!floatsOf(2))
+        return failure();
+    } else {
+      return c.fail(code::NotConstant, "Resize needs constant scales or sizes");
+    }
+  }
+  if (!sizes.empty()) {
+    if (sizes.size() != rank)
+      return c.fail(code::UnsupportedAttr, "sizes has the wrong rank");
+    for (size_t i = 0; i < rank; ++i)
+      scales.push_back(float(double(sizes[i]) / double(x->shape()[i])));
+  }
+  if (scales.size() != rank)
+    return c.fail(code::UnsupportedAttr, "scales must have " + llvm::Twine(rank) + " entries");
+  SmallVector<int64_t> shape;
+  for (size_t i = 0; i < rank; ++i)
+    shape.push_back(sizes.empty() ? int64_t(std::floor(double(x->shape()[i]) * double(scales[i])))
+                                  : sizes[i]);
+  std::string mode = c.stringAttr("mode", "nearest");
+  std::string coord = upsample || c.opset < 11 ? "asymmetric"
+                                               : c.stringAttr("coordinate_transformation_mode", "half_pixel");
+  std::string nearest = upsample || c.opset < 11 ? "floor" : c.stringAttr("nearest_mode", "round_prefer_floor");
+  if (mode == "tf_crop_and_resize" || coord == "tf_crop_and_resize")
+    return c.fail(code::UnsupportedAttr, "tf_crop_and_resize is not supported");
+  FailureOr<Value> r = c.build(
+      "resize", {x->value}, c.tensor(shape, x->element()),
+      {c.named("scales", c.b.getDenseF32ArrayAttr(scales)), c.named("mode", c.b.getStringAttr(mode)),
+       c.named("coordinate_transformation_mode", c.b.getStringAttr(coord)),
+       c.named("nearest_mode", c.b.getStringAttr(nearest)),
+       c.named("cubic_coeff_a", c.b.getF32FloatAttr(c.floatAttr("cubic_coeff_a", -0.75f))),
+       c.named("exclude_outside", c.b.getBoolAttr(c.intAttr("exclude_outside", 0)))});
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+} // namespace
+
+void npuc::onnx_import::registerNNOps(llvm::StringMap<OpImporter> &t) {
+  t["Conv"] = importConv;
+  t["ConvTranspose"] = importConvTranspose;
+  t["Gemm"] = importGemm;
+  t["MatMul"] = importMatMul;
+  t["MaxPool"] = importPool;
+  t["AveragePool"] = importPool;
+  t["GlobalAveragePool"] = importGlobalPool;
+  t["GlobalMaxPool"] = importGlobalPool;
+  t["BatchNormalization"] = importBatchNorm;
+  t["Softmax"] = importSoftmax;
+  t["LogSoftmax"] = importSoftmax;
+  for (const char *op : {"ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd",
+                         "ReduceL1", "ReduceL2", "ReduceSumSquare", "ReduceLogSumExp"})
+    t[op] = importReduce;
+  t["ArgMax"] = importArg;
+  t["ArgMin"] = importArg;
+  t["Resize"] = importResize;
+  t["Upsample"] = importResize;
+}

@@ -1,0 +1,287 @@
+//===- OpsQuant.cpp - QDQ and QOperator importers -------------------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Quantization becomes types: a scale and zero point (constant inputs) build a
+// !quant.uniform element type, per tensor or per axis. QuantizeLinear and
+// DequantizeLinear become graph.quantize / graph.dequantize with
+// graph.storage_cast to and from ONNX's integer tensors; a constant that is
+// dequantized becomes a quantized constant. QOperator ops (QLinearConv,
+// QLinearMatMul, com.microsoft QLinearAdd/QLinearMul) become the graph op on
+// quantized operands, so both forms meet in one representation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Ops.h"
+
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
+
+using namespace mlir;
+using namespace npuc::onnx_import;
+
+namespace {
+/// The quantized element type of input `valueIdx`, from the constant scale
+/// and zero point at `scaleIdx` / `zpIdx` (-1: absent). A 1-D scale of more
+/// than one element is per axis along `axis` of a tensor of `shape`.
+std::optional<quant::QuantizedType> quantType(NodeContext &c, int scaleIdx, int zpIdx,
+                                              ArrayRef<int64_t> shape, int64_t axis,
+                                              Type expressed, Type storage = {}) {
+  DenseElementsAttr scale = c.requiredConstant(size_t(scaleIdx), "scale");
+  if (!scale)
+    return std::nullopt;
+  if (!isa<FloatType>(scale.getElementType())) {
+    (void)c.fail(code::UnsupportedType, "scale must be a float");
+    return std::nullopt;
+  }
+  DenseElementsAttr zp;
+  if (zpIdx >= 0 && c.input(size_t(zpIdx)) && !(zp = c.requiredConstant(size_t(zpIdx), "zero point")))
+    return std::nullopt;
+  Type zpType = zp ? zp.getElementType() : (storage ? storage : Type(c.b.getIntegerType(8, false)));
+  auto zpInt = dyn_cast<IntegerType>(zpType);
+  if (!zpInt || (zpInt.getWidth() != 8 && zpInt.getWidth() != 16 && zpInt.getWidth() != 32)) {
+    (void)c.fail(code::UnsupportedType, "zero point type must be an 8-, 16- or 32-bit integer");
+    return std::nullopt;
+  }
+  bool isSigned = !zpInt.isUnsigned();
+  unsigned width = zpInt.getWidth();
+  int64_t lo = isSigned ? -(int64_t(1) << (width - 1)) : 0;
+  int64_t hi = isSigned ? (int64_t(1) << (width - 1)) - 1 : (int64_t(1) << width) - 1;
+  Type storageType = c.b.getIntegerType(width);
+  unsigned flags = isSigned ? quant::QuantizationFlags::Signed : 0;
+  SmallVector<double> scales;
+  for (const APFloat &f : scale.getValues<APFloat>()) {
+    double s = f.convertToDouble();
+    if (!(s > 0) || !std::isfinite(s)) {
+      (void)c.fail(code::UnsupportedAttr, "scale " + std::to_string(s) + " is not positive and finite");
+      return std::nullopt;
+    }
+    scales.push_back(s);
+  }
+  SmallVector<int64_t> zps;
+  if (zp)
+    for (const APInt &v : zp.getValues<APInt>())
+      zps.push_back(isSigned ? v.getSExtValue() : int64_t(v.getZExtValue()));
+  else
+    zps.assign(scales.size(), 0);
+  if (zps.size() != scales.size()) {
+    (void)c.fail(code::ShapeMismatch, "scale and zero point differ in size");
+    return std::nullopt;
+  }
+  if (scale.getType().getRank() == 0 || scales.size() == 1)
+    return quant::UniformQuantizedType::get(flags, storageType, expressed, scales[0], zps[0], lo, hi);
+  auto a = c.axis(axis, int64_t(shape.size()));
+  if (!a)
+    return std::nullopt;
+  if (int64_t(scales.size()) != shape[*a]) {
+    c.fail(code::ShapeMismatch, "per-axis scale has " + llvm::Twine(scales.size()) +
+                                    " entries, but axis " + llvm::Twine(*a) + " has size " +
+                                    llvm::Twine(shape[*a]));
+    return std::nullopt;
+  }
+  return quant::UniformQuantizedPerAxisType::get(flags, storageType, expressed, scales, zps,
+                                                  int32_t(*a), lo, hi);
+}
+
+
+Type plainStorage(NodeContext &c, quant::QuantizedType q) {
+  unsigned w = q.getStorageTypeIntegralWidth();
+  return q.isSigned() ? Type(c.b.getIntegerType(w)) : Type(c.b.getIntegerType(w, false));
+}
+
+/// Integer tensor `v` seen as quantized type `q`: a quantized constant when
+/// `v` is constant, else a storage_cast.
+FailureOr<Value> asQuantized(NodeContext &c, const Val &v, quant::QuantizedType q) {
+  auto type = c.tensor(v.shape(), q);
+  if (v.element() != plainStorage(c, q)) {
+    c.fail(code::UnsupportedType, "quantized data of type " + llvm::Twine(v.element().isUnsignedInteger() ? "uint" : "int") +
+                                      llvm::Twine(v.element().getIntOrFloatBitWidth()) +
+                                      " does not match its zero point's type");
+    return failure();
+  }
+  if (v.constant) {
+    // The storage values stay; only the type says what they mean.
+    DenseElementsAttr storage = DenseElementsAttr(v.constant).bitcast(c.b.getIntegerType(q.getStorageTypeIntegralWidth()));
+    return c.constant(storage, type).value;
+  }
+  return c.build("storage_cast", {v.value}, type);
+}
+
+LogicalResult importQuantize(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  auto q = quantType(c, 1, 2, x->shape(), c.intAttr("axis", 1), x->element());
+  if (!q)
+    return failure();
+  FailureOr<Value> quantized = c.build("quantize", {x->value}, c.tensor(x->shape(), *q));
+  if (failed(quantized))
+    return failure();
+  FailureOr<Value> stored = c.build("storage_cast", {*quantized}, c.tensor(x->shape(), plainStorage(c, *q)));
+  if (failed(stored))
+    return failure();
+  c.setOutput(0, *stored);
+  return success();
+}
+
+LogicalResult importDequantize(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  if (!isa<IntegerType>(x->element()) || x->element().isInteger(64) || x->element().isInteger(1))
+    return c.fail(code::UnsupportedType, "DequantizeLinear of data that is not 8-, 16- or 32-bit integers");
+  auto q = quantType(c, 1, 2, x->shape(), c.intAttr("axis", 1), c.b.getF32Type(), x->element());
+  if (!q)
+    return failure();
+  FailureOr<Value> quantized = asQuantized(c, *x, *q);
+  if (failed(quantized))
+    return failure();
+  FailureOr<Value> r = c.build("dequantize", {*quantized}, c.tensor(x->shape(), c.b.getF32Type()));
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+/// QLinearAdd / QLinearMul (com.microsoft): A, A_scale, A_zp, B, B_scale, B_zp, C_scale, C_zp.
+LogicalResult importQLinearBinary(NodeContext &c) {
+  std::optional<Val> a = c.required(0), b = c.required(3);
+  if (!a || !b)
+    return failure();
+  Type f32 = c.b.getF32Type();
+  auto qa = quantType(c, 1, 2, a->shape(), 0, f32, a->element());
+  auto qb = quantType(c, 4, 5, b->shape(), 0, f32, b->element());
+  auto qc = quantType(c, 6, 7, {}, 0, f32, a->element());
+  if (!qa || !qb || !qc)
+    return failure();
+  FailureOr<Value> va = asQuantized(c, *a, *qa), vb = asQuantized(c, *b, *qb);
+  if (failed(va) || failed(vb))
+    return failure();
+  auto shape = sh::broadcast(a->shape(), b->shape());
+  if (!shape)
+    return c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
+  FailureOr<Value> r = c.build(c.node.op_type() == "QLinearAdd" ? "add" : "mul", {*va, *vb},
+                               c.tensor(*shape, *qc));
+  if (failed(r))
+    return failure();
+  FailureOr<Value> stored = c.build("storage_cast", {*r}, c.tensor(*shape, plainStorage(c, *qc)));
+  if (failed(stored))
+    return failure();
+  c.setOutput(0, *stored);
+  return success();
+}
+
+LogicalResult importQLinearMatMul(NodeContext &c) {
+  std::optional<Val> a = c.required(0), b = c.required(3);
+  if (!a || !b)
+    return failure();
+  Type f32 = c.b.getF32Type();
+  auto qa = quantType(c, 1, 2, a->shape(), 0, f32, a->element());
+  auto qb = quantType(c, 4, 5, b->shape(), int64_t(b->shape().size()) - 1, f32, b->element());
+  auto qy = quantType(c, 6, 7, {}, 0, f32, a->element());
+  if (!qa || !qb || !qy)
+    return failure();
+  FailureOr<Value> va = asQuantized(c, *a, *qa), vb = asQuantized(c, *b, *qb);
+  if (failed(va) || failed(vb))
+    return failure();
+  auto shape = sh::matmul(a->shape(), b->shape());
+  if (!shape)
+    return c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
+  FailureOr<Value> r = c.build("matmul", {*va, *vb}, c.tensor(*shape, *qy));
+  if (failed(r))
+    return failure();
+  FailureOr<Value> stored = c.build("storage_cast", {*r}, c.tensor(*shape, plainStorage(c, *qy)));
+  if (failed(stored))
+    return failure();
+  c.setOutput(0, *stored);
+  return success();
+}
+} // namespace
+
+namespace npuc::onnx_import {
+LogicalResult importConvLike(NodeContext &c);
+}
+
+/// QLinearConv: x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp, [B].
+LogicalResult npuc::onnx_import::importConvLike(NodeContext &c) {
+  std::optional<Val> x = c.required(0), w = c.required(3);
+  if (!x || !w)
+    return failure();
+  Type f32 = c.b.getF32Type();
+  auto qx = quantType(c, 1, 2, x->shape(), 0, f32, x->element());
+  auto qw = quantType(c, 4, 5, w->shape(), 0, f32, w->element());
+  auto qy = quantType(c, 6, 7, {}, 0, f32, x->element());
+  if (!qx || !qw || !qy)
+    return failure();
+  FailureOr<Value> vx = asQuantized(c, *x, *qx), vw = asQuantized(c, *w, *qw);
+  if (failed(vx) || failed(vw))
+    return failure();
+  SmallVector<Value> operands{*vx, *vw};
+  if (std::optional<Val> bias = c.input(8)) {
+    // int32 bias at the accumulator scale x_scale * w_scale, zero point 0.
+    if (!bias->constant || !bias->element().isInteger(32))
+      return c.fail(code::NotConstant, "the bias of QLinearConv must be a constant int32 tensor");
+    double xs = cast<quant::UniformQuantizedType>(*qx).getScale();
+    Type biasQ;
+    Type i32 = c.b.getIntegerType(32);
+    if (auto pw = dyn_cast<quant::UniformQuantizedPerAxisType>(*qw)) {
+      SmallVector<double> scales;
+      for (double s : pw.getScales())
+        scales.push_back(xs * s);
+      biasQ = quant::UniformQuantizedPerAxisType::get(quant::QuantizationFlags::Signed, i32, f32, scales,
+                                                       SmallVector<int64_t>(scales.size(), 0), 0,
+                                                       INT32_MIN, INT32_MAX);
+    } else {
+      biasQ = quant::UniformQuantizedType::get(quant::QuantizationFlags::Signed, i32, f32,
+                                               xs * cast<quant::UniformQuantizedType>(*qw).getScale(), 0,
+                                               INT32_MIN, INT32_MAX);
+    }
+    operands.push_back(c.constant(bias->constant, c.tensor(bias->shape(), biasQ)).value);
+  }
+  // Reuse the float Conv normalization for attributes and shapes.
+  size_t n = x->shape().size() - 2;
+  std::vector<int64_t> strides = c.intsAttr("strides").value_or(std::vector<int64_t>(n, 1));
+  std::vector<int64_t> dil = c.intsAttr("dilations").value_or(std::vector<int64_t>(n, 1));
+  std::vector<int64_t> pads = c.intsAttr("pads").value_or(std::vector<int64_t>(2 * n, 0));
+  if (c.stringAttr("auto_pad", "NOTSET") != "NOTSET")
+    return c.fail(code::UnsupportedAttr, "auto_pad on QLinearConv is not supported");
+  sh::WindowParams p{w->shape().drop_front(2), strides, pads, dil, false};
+  auto spatial = sh::window(x->shape().drop_front(2), p);
+  if (!spatial)
+    return c.fail(code::ShapeMismatch, llvm::toString(spatial.takeError()));
+  SmallVector<int64_t> shape{x->shape()[0], w->shape()[0]};
+  shape.append(spatial->begin(), spatial->end());
+  FailureOr<Value> r = c.build("conv", operands, c.tensor(shape, *qy),
+                               {c.named("strides", i64Array(c, strides)), c.named("pads", i64Array(c, pads)),
+                                c.named("dilations", i64Array(c, dil)),
+                                c.named("group", c.b.getI64IntegerAttr(c.intAttr("group", 1)))});
+  if (failed(r))
+    return failure();
+  FailureOr<Value> stored = c.build("storage_cast", {*r}, c.tensor(shape, plainStorage(c, *qy)));
+  if (failed(stored))
+    return failure();
+  c.setOutput(0, *stored);
+  return success();
+}
+
+void npuc::onnx_import::registerQuantOps(llvm::StringMap<OpImporter> &t) {
+  t["QuantizeLinear"] = importQuantize;
+  t["DequantizeLinear"] = importDequantize;
+  t["QLinearMatMul"] = importQLinearMatMul;
+  t["QLinearConv"] = importConvLike;
+  t["com.microsoft::QLinearAdd"] = importQLinearBinary;
+  t["com.microsoft::QLinearMul"] = importQLinearBinary;
+}
+
+OpImporter npuc::onnx_import::lookupOpImporter(StringRef domain, StringRef opType) {
+  static const llvm::StringMap<OpImporter> table = [] {
+    llvm::StringMap<OpImporter> t;
+    registerElementwiseOps(t);
+    registerNNOps(t);
+    registerTensorOps(t);
+    registerQuantOps(t);
+    return t;
+  }();
+  std::string key = domain.empty() || domain == "ai.onnx" ? opType.str() : (domain + "::" + opType).str();
+  auto it = table.find(key);
+  return it == table.end() ? nullptr : it->second;
+}

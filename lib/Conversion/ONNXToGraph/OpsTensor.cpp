@@ -1,0 +1,733 @@
+//===- OpsTensor.cpp - Data movement, shapes and constants ----------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Integer constants (shape computations) are folded here (Folding.h); every
+// other value becomes a graph op with its normalized attributes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Ops.h"
+
+#include <cmath>
+#include <numeric>
+
+using namespace mlir;
+using namespace npuc::onnx_import;
+
+FailureOr<Value> npuc::onnx_import::buildReshape(NodeContext &c, Value v, ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.getShape() == shape)
+    return v;
+  return c.build("reshape", {v}, c.tensor(shape, type.getElementType()));
+}
+
+namespace {
+/// The result of a reshape-like op: folded for integer constants, else graph.reshape.
+LogicalResult reshapeTo(NodeContext &c, const Val &x, ArrayRef<int64_t> shape) {
+  if (auto xi = asInts(*&x)) {
+    xi->shape.assign(shape.begin(), shape.end());
+    c.setOutput(0, c.constant(toAttr(*xi)));
+    return success();
+  }
+  FailureOr<Value> r = buildReshape(c, x.value, shape);
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+int64_t product(ArrayRef<int64_t> dims) {
+  return std::accumulate(dims.begin(), dims.end(), int64_t(1), std::multiplies<int64_t>());
+}
+
+LogicalResult importReshape(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  std::optional<std::vector<int64_t>> target =
+      c.opset < 5 ? c.intsAttr("shape") : c.constantInts(1, "shape");
+  if (!target)
+    return failure();
+  bool allowZero = c.intAttr("allowzero", 0);
+  SmallVector<int64_t> shape;
+  int64_t infer = -1, known = 1;
+  for (size_t i = 0; i < target->size(); ++i) {
+    int64_t d = (*target)[i];
+    if (d == 0 && !allowZero) {
+      if (i >= x->shape().size())
+        return c.fail(code::ShapeMismatch, "shape entry " + llvm::Twine(i) + " copies a dimension the input does not have");
+      d = x->shape()[i];
+    }
+    if (d == -1) {
+      if (infer >= 0)
+        return c.fail(code::ShapeMismatch, "shape has more than one -1");
+      infer = int64_t(i);
+      shape.push_back(1);
+      continue;
+    }
+    if (d < 0)
+      return c.fail(code::ShapeMismatch, "shape entry " + llvm::Twine(d) + " is negative");
+    shape.push_back(d);
+    known *= d;
+  }
+  int64_t total = product(x->shape());
+  if (infer >= 0) {
+    if (known == 0 || total % known)
+      return c.fail(code::ShapeMismatch, "cannot infer -1: " + llvm::Twine(total) +
+                                             " elements do not divide by " + llvm::Twine(known));
+    shape[infer] = total / known;
+  }
+  return reshapeTo(c, *x, shape);
+}
+
+LogicalResult importFlatten(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  int64_t rank = int64_t(x->shape().size());
+  int64_t a = c.intAttr("axis", 1);
+  if (a < 0)
+    a += rank;
+  if (a < 0 || a > rank)
+    return c.fail(code::UnsupportedAttr, "axis " + llvm::Twine(c.intAttr("axis", 1)) +
+                                             " is outside [-" + llvm::Twine(rank) + ", " + llvm::Twine(rank) + "]");
+  return reshapeTo(c, *x, {product(x->shape().take_front(a)), product(x->shape().drop_front(a))});
+}
+
+std::optional<std::vector<int64_t>> axesOf(NodeContext &c, int inputVersion) {
+  if (c.opset >= inputVersion) {
+    if (!c.input(1))
+      return std::vector<int64_t>();
+    return c.constantInts(1, "axes");
+  }
+  if (auto a = c.intsAttr("axes"))
+    return *a;
+  return std::vector<int64_t>();
+}
+
+LogicalResult importSqueeze(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  auto axes = axesOf(c, 13);
+  if (!axes)
+    return failure();
+  int64_t rank = int64_t(x->shape().size());
+  std::vector<bool> drop(static_cast<size_t>(rank), false);
+  if (axes->empty())
+    for (int64_t d = 0; d < rank; ++d)
+      drop[d] = x->shape()[d] == 1;
+  for (int64_t a : *axes) {
+    auto n = c.axis(a, rank);
+    if (!n)
+      return failure();
+    if (x->shape()[*n] != 1)
+      return c.fail(code::ShapeMismatch, "cannot squeeze axis " + llvm::Twine(*n) + " of size " +
+                                             llvm::Twine(x->shape()[*n]));
+    drop[*n] = true;
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!drop[d])
+      shape.push_back(x->shape()[d]);
+  return reshapeTo(c, *x, shape);
+}
+
+LogicalResult importUnsqueeze(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  auto axes = axesOf(c, 13);
+  if (!axes)
+    return failure();
+  int64_t rank = int64_t(x->shape().size() + axes->size());
+  std::vector<bool> inserted(static_cast<size_t>(rank), false);
+  for (int64_t a : *axes) {
+    auto n = c.axis(a, rank);
+    if (!n)
+      return failure();
+    if (inserted[*n])
+      return c.fail(code::UnsupportedAttr, "axis " + llvm::Twine(*n) + " is given twice");
+    inserted[*n] = true;
+  }
+  SmallVector<int64_t> shape;
+  size_t next = 0;
+  for (int64_t d = 0; d < rank; ++d)
+    shape.push_back(inserted[d] ? 1 : x->shape()[next++]);
+  return reshapeTo(c, *x, shape);
+}
+
+LogicalResult importTranspose(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  int64_t rank = int64_t(x->shape().size());
+  std::vector<int64_t> perm(static_cast<size_t>(rank));
+  if (auto p = c.intsAttr("perm"); p && !p->empty())
+    perm = *p;
+  else
+    for (int64_t d = 0; d < rank; ++d)
+      perm[d] = rank - 1 - d;
+  if (int64_t(perm.size()) != rank)
+    return c.fail(code::UnsupportedAttr, "perm has the wrong length");
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= rank)
+      return c.fail(code::UnsupportedAttr, "perm is not a permutation");
+    shape.push_back(x->shape()[p]);
+  }
+  FailureOr<Value> r = c.build("transpose", {x->value}, c.tensor(shape, x->element()),
+                               {c.named("perm", i64Array(c, perm))});
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult importConcat(NodeContext &c) {
+  if (c.numInputs() == 0)
+    return c.fail(code::Structure, "Concat needs inputs");
+  std::vector<Val> ins;
+  for (size_t i = 0; i < c.numInputs(); ++i) {
+    std::optional<Val> v = c.required(i);
+    if (!v)
+      return failure();
+    ins.push_back(*v);
+  }
+  auto axis = c.axis(c.intAttr("axis", 0), int64_t(ins[0].shape().size()));
+  if (!axis)
+    return failure();
+  SmallVector<int64_t> shape(ins[0].shape());
+  shape[*axis] = 0;
+  for (const Val &v : ins)
+    shape[*axis] += v.shape().size() == shape.size() ? v.shape()[*axis] : 0;
+  // Integer constants along axis 0 of 1-D tensors: the usual shape vectors.
+  if (shape.size() == 1 && llvm::all_of(ins, [&](const Val &v) { return asInts(v) && v.element() == ins[0].element(); })) {
+    IntTensor out{shape, {}, ins[0].element()};
+    for (const Val &v : ins) {
+      std::optional<IntTensor> part = asInts(v);  // kept alive while its data is read
+      out.data.insert(out.data.end(), part->data.begin(), part->data.end());
+    }
+    c.setOutput(0, c.constant(toAttr(out)));
+    return success();
+  }
+  SmallVector<Value> operands;
+  for (const Val &v : ins)
+    operands.push_back(v.value);
+  FailureOr<Value> r = c.build("concat", operands, c.tensor(shape, ins[0].element()),
+                               {c.named("axis", c.b.getI64IntegerAttr(*axis))});
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+/// Clamped [start, end) with step along an axis of size d (ONNX Slice rules).
+void clampSlice(int64_t d, int64_t step, int64_t &start, int64_t &end) {
+  if (start < 0)
+    start += d;
+  if (end < 0 && end > INT64_MIN / 2)
+    end += d;
+  if (step > 0) {
+    start = std::clamp<int64_t>(start, 0, d);
+    end = std::clamp<int64_t>(end, 0, d);
+  } else {
+    start = std::clamp<int64_t>(start, 0, d - 1);
+    end = std::clamp<int64_t>(end, -1, d - 1);
+  }
+}
+
+FailureOr<Val> slice(NodeContext &c, const Val &x, ArrayRef<int64_t> starts, ArrayRef<int64_t> ends,
+                     ArrayRef<int64_t> steps) {
+  SmallVector<int64_t> shape;
+  for (size_t i = 0; i < starts.size(); ++i) {
+    int64_t span = steps[i] > 0 ? ends[i] - starts[i] : starts[i] - ends[i];
+    int64_t step = steps[i] > 0 ? steps[i] : -steps[i];
+    shape.push_back(span <= 0 ? 0 : (span + step - 1) / step);
+  }
+  if (auto xi = asInts(x)) {
+    IntTensor out{shape, {}, xi->element};
+    size_t rank = shape.size();
+    std::vector<int64_t> idx(rank, 0), strides(rank, 1);
+    for (size_t d = rank; d-- > 1;)
+      strides[d - 1] = strides[d] * xi->shape[d];
+    uint64_t n = uint64_t(product(shape));
+    for (uint64_t e = 0; e < n; ++e) {
+      int64_t off = 0;
+      for (size_t d = 0; d < rank; ++d)
+        off += (starts[d] + idx[d] * steps[d]) * strides[d];
+      out.data.push_back(xi->data[size_t(off)]);
+      for (size_t d = rank; d-- > 0;) {
+        if (++idx[d] < shape[d])
+          break;
+        idx[d] = 0;
+      }
+    }
+    return c.constant(toAttr(out));
+  }
+  FailureOr<Value> r = c.build("slice", {x.value}, c.tensor(shape, x.element()),
+                               {c.named("starts", i64Array(c, starts)), c.named("ends", i64Array(c, ends)),
+                                c.named("steps", i64Array(c, steps))});
+  if (failed(r))
+    return failure();
+  return Val{*r, {}};
+}
+
+LogicalResult importSlice(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  std::optional<std::vector<int64_t>> starts, ends, axes, steps;
+  if (c.opset < 10) {
+    starts = c.intsAttr("starts");
+    ends = c.intsAttr("ends");
+    axes = c.intsAttr("axes");
+    if (!starts || !ends)
+      return c.fail(code::UnsupportedAttr, "starts and ends are required");
+  } else {
+    starts = c.constantInts(1, "starts");
+    ends = c.constantInts(2, "ends");
+    if (!starts || !ends)
+      return failure();
+    if (c.input(3) && !(axes = c.constantInts(3, "axes")))
+      return failure();
+    if (c.input(4) && !(steps = c.constantInts(4, "steps")))
+      return failure();
+  }
+  int64_t rank = int64_t(x->shape().size());
+  if (!axes) {
+    axes = std::vector<int64_t>(starts->size());
+    std::iota(axes->begin(), axes->end(), 0);
+  }
+  if (!steps)
+    steps = std::vector<int64_t>(starts->size(), 1);
+  if (ends->size() != starts->size() || axes->size() != starts->size() || steps->size() != starts->size())
+    return c.fail(code::UnsupportedAttr, "starts, ends, axes and steps differ in length");
+  SmallVector<int64_t> s(static_cast<size_t>(rank), 0), e(x->shape()), st(static_cast<size_t>(rank), 1);
+  for (size_t i = 0; i < starts->size(); ++i) {
+    auto a = c.axis((*axes)[i], rank);
+    if (!a)
+      return failure();
+    if ((*steps)[i] == 0)
+      return c.fail(code::UnsupportedAttr, "step 0 on axis " + llvm::Twine(*a));
+    s[*a] = (*starts)[i];
+    e[*a] = (*ends)[i];
+    st[*a] = (*steps)[i];
+    clampSlice(x->shape()[*a], st[*a], s[*a], e[*a]);
+  }
+  FailureOr<Val> r = slice(c, *x, s, e, st);
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult importSplit(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  int64_t rank = int64_t(x->shape().size());
+  auto axis = c.axis(c.intAttr("axis", 0), rank);
+  if (!axis)
+    return failure();
+  int64_t dim = x->shape()[*axis];
+  size_t outs = size_t(c.node.output_size());
+  std::vector<int64_t> sizes;
+  if (c.opset < 13) {
+    if (auto s = c.intsAttr("split"))
+      sizes = *s;
+  } else if (c.input(1)) {
+    auto s = c.constantInts(1, "split");
+    if (!s)
+      return failure();
+    sizes = *s;
+  }
+  if (sizes.empty()) {
+    int64_t parts = c.opset >= 18 && c.attr("num_outputs") ? c.intAttr("num_outputs", 1) : int64_t(outs);
+    int64_t each = (dim + parts - 1) / parts;
+    for (int64_t p = 0, left = dim; p < parts; ++p, left -= each)
+      sizes.push_back(std::min(each, std::max<int64_t>(left, 0)));
+  }
+  if (sizes.size() != outs || std::accumulate(sizes.begin(), sizes.end(), int64_t(0)) != dim)
+    return c.fail(code::ShapeMismatch, "split sizes do not cover axis " + llvm::Twine(*axis) +
+                                           " of size " + llvm::Twine(dim) + " in " + llvm::Twine(outs) + " outputs");
+  int64_t offset = 0;
+  for (size_t k = 0; k < outs; ++k) {
+    SmallVector<int64_t> s(static_cast<size_t>(rank), 0), e(x->shape()), st(static_cast<size_t>(rank), 1);
+    s[*axis] = offset;
+    e[*axis] = offset + sizes[k];
+    offset += sizes[k];
+    FailureOr<Val> r = slice(c, *x, s, e, st);
+    if (failed(r))
+      return failure();
+    c.setOutput(k, *r);
+  }
+  return success();
+}
+
+LogicalResult importGather(NodeContext &c) {
+  std::optional<Val> data = c.required(0), idx = c.required(1);
+  if (!data || !idx)
+    return failure();
+  int64_t rank = int64_t(data->shape().size());
+  auto axis = c.axis(c.intAttr("axis", 0), rank);
+  if (!axis)
+    return failure();
+  SmallVector<int64_t> shape(data->shape().take_front(*axis));
+  shape.append(idx->shape().begin(), idx->shape().end());
+  shape.append(data->shape().begin() + *axis + 1, data->shape().end());
+  if (auto di = asInts(*data))
+    if (auto ii = asInts(*idx)) {
+      // out[pre, i, post] = data[pre, idx[i], post]
+      int64_t pre = product(data->shape().take_front(*axis)), dimA = data->shape()[*axis];
+      int64_t post = product(data->shape().drop_front(*axis + 1));
+      IntTensor out{shape, {}, di->element};
+      for (int64_t p = 0; p < pre; ++p)
+        for (int64_t k : ii->data) {
+          int64_t j = k < 0 ? k + dimA : k;
+          if (j < 0 || j >= dimA)
+            return c.fail(code::ShapeMismatch, "index " + llvm::Twine(k) + " is out of range for axis of size " + llvm::Twine(dimA));
+          for (int64_t q = 0; q < post; ++q)
+            out.data.push_back(di->data[size_t((p * dimA + j) * post + q)]);
+        }
+      c.setOutput(0, c.constant(toAttr(out)));
+      return success();
+    }
+  FailureOr<Value> r = c.build("gather", {data->value, idx->value}, c.tensor(shape, data->element()),
+                               {c.named("axis", c.b.getI64IntegerAttr(*axis))});
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult importPad(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  int64_t rank = int64_t(x->shape().size());
+  std::string mode = c.stringAttr("mode", "constant");
+  std::vector<int64_t> pads;
+  double value = 0;
+  if (c.opset < 11) {
+    auto p = c.intsAttr(c.opset < 2 ? "paddings" : "pads");
+    if (!p)
+      return c.fail(code::UnsupportedAttr, "pads is required");
+    pads = *p;
+    value = c.floatAttr("value", 0);
+  } else {
+    auto p = c.constantInts(1, "pads");
+    if (!p)
+      return failure();
+    pads = *p;
+    if (c.input(2)) {
+      DenseElementsAttr v = c.requiredConstant(2, "constant_value");
+      if (!v)
+        return failure();
+      if (v.getNumElements() == 1)
+        value = isa<FloatType>(v.getElementType())
+                    ? (*v.getValues<APFloat>().begin()).convertToDouble()
+                    : double((*v.getValues<APInt>().begin()).getSExtValue());
+    }
+    if (c.input(3)) {
+      auto axes = c.constantInts(3, "axes");
+      if (!axes)
+        return failure();
+      std::vector<int64_t> full(static_cast<size_t>(2 * rank), 0);
+      if (pads.size() != 2 * axes->size())
+        return c.fail(code::UnsupportedAttr, "pads does not match axes");
+      for (size_t i = 0; i < axes->size(); ++i) {
+        auto a = c.axis((*axes)[i], rank);
+        if (!a)
+          return failure();
+        full[*a] = pads[i];
+        full[rank + *a] = pads[axes->size() + i];
+      }
+      pads = full;
+    }
+  }
+  if (int64_t(pads.size()) != 2 * rank)
+    return c.fail(code::UnsupportedAttr, "pads has " + llvm::Twine(pads.size()) + " entries, expected " + llvm::Twine(2 * rank));
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d)
+    shape.push_back(x->shape()[d] + pads[d] + pads[rank + d]);
+  FailureOr<Value> r = c.build("pad", {x->value}, c.tensor(shape, x->element()),
+                               {c.named("pads", i64Array(c, pads)), c.named("mode", c.b.getStringAttr(mode)),
+                                c.named("value", c.b.getF64FloatAttr(value))});
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult importExpand(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  auto target = c.constantInts(1, "shape");
+  if (!x || !target)
+    return failure();
+  auto shape = sh::broadcast(x->shape(), *target);
+  if (!shape)
+    return c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
+  if (auto xi = asInts(*x)) {
+    IntTensor ones{*shape, std::vector<int64_t>(size_t(product(*shape)), 0), xi->element};
+    if (auto r = broadcastInts(*xi, ones, xi->element, [](int64_t a, int64_t) { return a; })) {
+      c.setOutput(0, c.constant(toAttr(*r)));
+      return success();
+    }
+  }
+  FailureOr<Value> r = c.build("expand", {x->value}, c.tensor(*shape, x->element()));
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult importTile(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  auto reps = c.constantInts(1, "repeats");
+  if (!x || !reps)
+    return failure();
+  if (reps->size() != x->shape().size())
+    return c.fail(code::ShapeMismatch, "repeats has the wrong length");
+  SmallVector<int64_t> shape;
+  for (size_t i = 0; i < reps->size(); ++i)
+    shape.push_back(x->shape()[i] * (*reps)[i]);
+  FailureOr<Value> r = c.build("tile", {x->value}, c.tensor(shape, x->element()),
+                               {c.named("repeats", i64Array(c, *reps))});
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult importCast(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  std::optional<Type> to = c.imp.elementType(int32_t(c.intAttr("to", 0)));
+  if (!to || to->isBF16())
+    return c.fail(code::UnsupportedType, "Cast to element type " + llvm::Twine(c.intAttr("to", 0)) + " is not supported");
+  if (x->element() == *to) {
+    c.setOutput(0, *x);
+    return success();
+  }
+  if (auto xi = asInts(*x)) {
+    if (isa<IntegerType>(*to)) {
+      xi->element = *to;
+      c.setOutput(0, c.constant(toAttr(*xi)));
+      return success();
+    }
+    SmallVector<APFloat> values;
+    for (int64_t v : xi->data) {
+      APFloat f(static_cast<double>(v));
+      bool lost;
+      f.convert(cast<FloatType>(*to).getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+      values.push_back(f);
+    }
+    c.setOutput(0, c.constant(DenseElementsAttr::get(c.tensor(xi->shape, *to), values)));
+    return success();
+  }
+  FailureOr<Value> r = c.build("cast", {x->value}, c.tensor(x->shape(), *to));
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult importConstant(NodeContext &c) {
+  const onnx::AttributeProto *a = nullptr;
+  for (const char *name : {"value", "value_float", "value_floats", "value_int", "value_ints",
+                           "sparse_value", "value_string", "value_strings"})
+    if ((a = c.attr(name)))
+      break;
+  if (!a)
+    return c.fail(code::UnsupportedAttr, "Constant has no value");
+  DenseElementsAttr value;
+  if (a->name() == "value") {
+    value = c.imp.tensorData(a->t(), &c.node);
+    if (!value)
+      return failure();
+  } else if (a->name() == "value_float") {
+    value = DenseElementsAttr::get(c.tensor({}, c.b.getF32Type()), a->f());
+  } else if (a->name() == "value_floats") {
+    std::vector<float> v(a->floats().begin(), a->floats().end());
+    value = DenseElementsAttr::get(c.tensor({int64_t(v.size())}, c.b.getF32Type()), ArrayRef<float>(v));
+  } else if (a->name() == "value_int") {
+    value = DenseElementsAttr::get(c.tensor({}, c.b.getI64Type()), int64_t(a->i()));
+  } else if (a->name() == "value_ints") {
+    std::vector<int64_t> v(a->ints().begin(), a->ints().end());
+    value = DenseElementsAttr::get(c.tensor({int64_t(v.size())}, c.b.getI64Type()), ArrayRef<int64_t>(v));
+  } else {
+    return c.fail(code::UnsupportedAttr, "Constant " + a->name() + " is not supported");
+  }
+  c.setOutput(0, c.constant(value));
+  return success();
+}
+
+LogicalResult importConstantOfShape(NodeContext &c) {
+  auto shape = c.constantInts(0, "shape");
+  if (!shape)
+    return failure();
+  for (int64_t d : *shape)
+    if (d < 0)
+      return c.fail(code::ShapeMismatch, "shape entry " + llvm::Twine(d) + " is negative");
+  auto count = sh::numElements(*shape);
+  if (!count)
+    return c.fail(code::Overflow, llvm::toString(count.takeError()));
+  DenseElementsAttr fill = DenseElementsAttr::get(c.tensor({1}, c.b.getF32Type()), 0.0f);
+  if (const onnx::AttributeProto *a = c.attr("value")) {
+    fill = c.imp.tensorData(a->t(), &c.node);
+    if (!fill)
+      return failure();
+    if (fill.getNumElements() != 1)
+      return c.fail(code::UnsupportedAttr, "value must hold one element");
+  }
+  auto type = c.tensor(*shape, fill.getElementType());
+  c.setOutput(0, c.constant(DenseElementsAttr::get(type, fill.getSplatValue<Attribute>())));
+  return success();
+}
+
+LogicalResult importShape(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  int64_t rank = int64_t(x->shape().size());
+  int64_t start = c.intAttr("start", 0), end = c.intAttr("end", rank);
+  if (start < 0)
+    start += rank;
+  if (end < 0)
+    end += rank;
+  start = std::clamp<int64_t>(start, 0, rank);
+  end = std::clamp<int64_t>(end, start, rank);
+  IntTensor out{{end - start}, {}, c.b.getI64Type()};
+  for (int64_t d = start; d < end; ++d)
+    out.data.push_back(x->shape()[d]);
+  c.setOutput(0, c.constant(toAttr(out)));
+  return success();
+}
+
+LogicalResult importSize(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  c.setOutput(0, c.constant(toAttr(IntTensor{{}, {product(x->shape())}, c.b.getI64Type()})));
+  return success();
+}
+
+LogicalResult importRange(NodeContext &c) {
+  auto start = c.requiredConstant(0, "start"), limit = c.requiredConstant(1, "limit"),
+       delta = c.requiredConstant(2, "delta");
+  if (!start || !limit || !delta)
+    return failure();
+  Type element = start.getElementType();
+  if (isa<IntegerType>(element)) {
+    int64_t s = (*start.getValues<APInt>().begin()).getSExtValue();
+    int64_t l = (*limit.getValues<APInt>().begin()).getSExtValue();
+    int64_t d = (*delta.getValues<APInt>().begin()).getSExtValue();
+    if (d == 0)
+      return c.fail(code::UnsupportedAttr, "delta is 0");
+    int64_t n = std::max<int64_t>(0, (l - s + d + (d > 0 ? -1 : 1)) / d);
+    IntTensor out{{n}, {}, element};
+    for (int64_t i = 0; i < n; ++i)
+      out.data.push_back(s + i * d);
+    c.setOutput(0, c.constant(toAttr(out)));
+    return success();
+  }
+  double s = (*start.getValues<APFloat>().begin()).convertToDouble();
+  double l = (*limit.getValues<APFloat>().begin()).convertToDouble();
+  double d = (*delta.getValues<APFloat>().begin()).convertToDouble();
+  if (d == 0)
+    return c.fail(code::UnsupportedAttr, "delta is 0");
+  int64_t n = std::max<int64_t>(0, int64_t(std::ceil((l - s) / d)));
+  if (n > (1 << 24))
+    return c.fail(code::Overflow, "Range of " + llvm::Twine(n) + " elements is too large");
+  SmallVector<APFloat> values;
+  for (int64_t i = 0; i < n; ++i) {
+    APFloat f(s + double(i) * d);
+    bool lost;
+    f.convert(cast<FloatType>(element).getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    values.push_back(f);
+  }
+  c.setOutput(0, c.constant(DenseElementsAttr::get(c.tensor({n}, element), values)));
+  return success();
+}
+
+LogicalResult importDepthSpace(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  if (x->shape().size() != 4)
+    return c.fail(code::ShapeMismatch, "input must be 4-D");
+  int64_t b = c.intAttr("blocksize", 0);
+  if (b < 1)
+    return c.fail(code::UnsupportedAttr, "blocksize must be >= 1");
+  ArrayRef<int64_t> s = x->shape();
+  bool toSpace = c.node.op_type() == "DepthToSpace";
+  SmallVector<int64_t> shape = toSpace ? SmallVector<int64_t>{s[0], s[1] / (b * b), s[2] * b, s[3] * b}
+                                       : SmallVector<int64_t>{s[0], s[1] * b * b, s[2] / b, s[3] / b};
+  SmallVector<NamedAttribute> attrs{c.named("blocksize", c.b.getI64IntegerAttr(b))};
+  if (toSpace)
+    attrs.push_back(c.named("mode", c.b.getStringAttr(c.stringAttr("mode", "DCR"))));
+  FailureOr<Value> r = c.build(toSpace ? "depth_to_space" : "space_to_depth", {x->value},
+                               c.tensor(shape, x->element()), attrs);
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+/// If with a condition that folds to a constant: the chosen branch, inline.
+LogicalResult importIf(NodeContext &c) {
+  auto cond = c.constantInts(0, "cond");
+  if (!cond)
+    return failure();
+  if (cond->size() != 1)
+    return c.fail(code::ShapeMismatch, "cond must hold one value");
+  const onnx::AttributeProto *branch = c.attr((*cond)[0] ? "then_branch" : "else_branch");
+  if (!branch || !branch->has_g())
+    return c.fail(code::UnsupportedAttr, "the chosen branch is missing");
+  const onnx::GraphProto &g = branch->g();
+  for (const onnx::TensorProto &t : g.initializer()) {
+    DenseElementsAttr data = c.imp.tensorData(t, &c.node);
+    if (!data)
+      return failure();
+    c.imp.values[t.name()] = c.constant(data);
+  }
+  c.imp.importNodes(g);
+  if (g.output_size() != c.node.output_size())
+    return c.fail(code::Structure, "the branch has " + llvm::Twine(g.output_size()) +
+                                       " outputs, the If node " + llvm::Twine(c.node.output_size()));
+  for (int i = 0; i < g.output_size(); ++i) {
+    auto it = c.imp.values.find(g.output(i).name());
+    if (it == c.imp.values.end())
+      return failure();  // the branch reported why
+    c.setOutput(size_t(i), it->second);
+  }
+  return success();
+}
+} // namespace
+
+void npuc::onnx_import::registerTensorOps(llvm::StringMap<OpImporter> &t) {
+  t["Reshape"] = importReshape;
+  t["Flatten"] = importFlatten;
+  t["Squeeze"] = importSqueeze;
+  t["Unsqueeze"] = importUnsqueeze;
+  t["Transpose"] = importTranspose;
+  t["Concat"] = importConcat;
+  t["Slice"] = importSlice;
+  t["Split"] = importSplit;
+  t["Gather"] = importGather;
+  t["Pad"] = importPad;
+  t["Expand"] = importExpand;
+  t["Tile"] = importTile;
+  t["Cast"] = importCast;
+  t["Constant"] = importConstant;
+  t["ConstantOfShape"] = importConstantOfShape;
+  t["Shape"] = importShape;
+  t["Size"] = importSize;
+  t["Range"] = importRange;
+  t["DepthToSpace"] = importDepthSpace;
+  t["SpaceToDepth"] = importDepthSpace;
+  t["If"] = importIf;
+}
