@@ -705,6 +705,10 @@ Result Importer::run() {
   }
   func::ReturnOp::create(b, FileLineColLoc::get(&ctx, path, 0, 0), results);
   func.setFunctionType(b.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  // Constants that folding consumed (shape computations) are no longer used.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*entry)))
+    if (isa<graph::ConstantOp>(op) && op.use_empty())
+      op.erase();
 
   if (issues.empty()) {
     std::string message;

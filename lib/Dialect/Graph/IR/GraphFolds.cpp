@@ -90,3 +90,11 @@ OpFoldResult ConstantOp::fold(FoldAdaptor) {
     return {};
   return getValue();
 }
+
+OpFoldResult StorageCastOp::fold(FoldAdaptor) {
+  // storage_cast(storage_cast(x : T) : U) : T is x, with exactly its type.
+  if (auto inner = getInput().getDefiningOp<StorageCastOp>())
+    if (inner.getInput().getType() == getType())
+      return inner.getInput();
+  return {};
+}

@@ -108,10 +108,12 @@ def Graph_StorageCastOp : Graph_VerifiedOp<"storage_cast", "verifyStorageCast"> 
   let description = [{
     Connects ONNX's integer tensors (QOperator inputs and outputs, integer
     model inputs) to quantized types: no value changes, only its meaning.
+    A cast back to the type a value had folds away.
   }];
   let arguments = (ins Graph_Tensor:$input);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
 }
 
 def Graph_ConcatOp : Graph_VerifiedOp<"concat", "verifyConcat"> {

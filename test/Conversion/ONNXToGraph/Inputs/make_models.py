@@ -1,0 +1,174 @@
+#!/usr/bin/python3
+"""Writes the small ONNX models the importer tests use into the directory
+argv[1]. Run with Debian's /usr/bin/python3 (python3-onnx, python3-numpy)."""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto as T
+from onnx import helper as h
+from onnx import numpy_helper as nh
+
+out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
+
+
+def save(name, nodes, inputs, outputs, inits=(), opset=13, extra_opsets=(), check=True):
+    g = h.make_graph(nodes, name, inputs, outputs, initializer=list(inits))
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)] + list(extra_opsets))
+    m.ir_version = 8
+    if check:
+        onnx.checker.check_model(m)
+    onnx.save(m, os.path.join(out, name + ".onnx"))
+    return m
+
+
+def vi(name, t, shape):
+    return h.make_tensor_value_info(name, t, shape)
+
+
+f = T.FLOAT
+# Elementwise and activations.
+save("elementwise",
+     [h.make_node("Add", ["x", "c"], ["a"], name="add"),
+      h.make_node("Sub", ["a", "x"], ["s"], name="sub"),
+      h.make_node("Relu", ["s"], ["r"], name="relu"),
+      h.make_node("Clip", ["r", "lo", "hi"], ["k"], name="clip6"),
+      h.make_node("LeakyRelu", ["k"], ["y"], name="leaky", alpha=0.1)],
+     [vi("x", f, [1, 8, 5, 6])], [vi("y", f, [1, 8, 5, 6])],
+     [nh.from_array(np.ones((6,), np.float32), "c"), nh.from_array(np.array(0, np.float32), "lo"),
+      nh.from_array(np.array(6, np.float32), "hi")])
+
+# Convolution with auto_pad, grouped; pooling with ceil_mode; Gemm.
+w = np.ones((4, 2, 3, 3), np.float32)
+save("nn",
+     [h.make_node("Conv", ["x", "w"], ["c"], name="conv", auto_pad="SAME_UPPER", group=2, strides=[2, 2]),
+      h.make_node("MaxPool", ["c"], ["p"], name="pool", kernel_shape=[2, 2], strides=[2, 2], ceil_mode=1),
+      h.make_node("Flatten", ["p"], ["fl"], name="flatten"),
+      h.make_node("Gemm", ["fl", "g"], ["y"], name="gemm", transB=1)],
+     [vi("x", f, [1, 4, 7, 7])], [vi("y", f, [1, 5])],
+     [nh.from_array(w, "w"), nh.from_array(np.ones((5, 16), np.float32), "g")])
+
+# Softmax before opset 13 coerces to 2-D at axis.
+save("softmax11", [h.make_node("Softmax", ["x"], ["y"], name="sm", axis=1)],
+     [vi("x", f, [2, 3, 4])], [vi("y", f, [2, 3, 4])], opset=11)
+
+# ReduceMean: axes attribute (opset 13) and input (opset 18) normalize alike.
+save("reduce13", [h.make_node("ReduceMean", ["x"], ["y"], name="mean", axes=[-1, 1], keepdims=0)],
+     [vi("x", f, [2, 3, 4])], [vi("y", f, [2])], opset=13)
+save("reduce18", [h.make_node("ReduceMean", ["x", "axes"], ["y"], name="mean", keepdims=0)],
+     [vi("x", f, [2, 3, 4])], [vi("y", f, [2])],
+     [nh.from_array(np.array([-1, 1], np.int64), "axes")], opset=18, check=False)
+
+# An exported shape subgraph: Shape -> Gather -> Unsqueeze -> Concat -> Reshape.
+save("shape_subgraph",
+     [h.make_node("Shape", ["x"], ["s"], name="shape"),
+      h.make_node("Gather", ["s", "zero"], ["n"], name="gather", axis=0),
+      h.make_node("Unsqueeze", ["n", "ax0"], ["n1"], name="unsq"),
+      h.make_node("Concat", ["n1", "minus1"], ["target"], name="concat", axis=0),
+      h.make_node("Reshape", ["x", "target"], ["y"], name="reshape")],
+     [vi("x", f, [2, 3, 4])], [vi("y", f, [2, 12])],
+     [nh.from_array(np.array(0, np.int64), "zero"), nh.from_array(np.array([0], np.int64), "ax0"),
+      nh.from_array(np.array([-1], np.int64), "minus1")])
+
+# Split (sizes as input, opset 13) and Slice with a negative step.
+save("split_slice",
+     [h.make_node("Split", ["x", "sizes"], ["a", "b"], name="split", axis=1),
+      h.make_node("Slice", ["b", "st", "en", "ax", "sp"], ["y"], name="slice")],
+     [vi("x", f, [2, 5])], [vi("a", f, [2, 2]), vi("y", f, [2, 2])],
+     [nh.from_array(np.array([2, 3], np.int64), "sizes"), nh.from_array(np.array([-1], np.int64), "st"),
+      nh.from_array(np.array([-100], np.int64), "en"), nh.from_array(np.array([1], np.int64), "ax"),
+      nh.from_array(np.array([-2], np.int64), "sp")])
+
+# QDQ around a convolution, per-channel int8 weights.
+wq = np.array([[[[1, -2], [3, -4]]], [[[5, 6], [-7, 8]]]], np.int8)
+save("qdq_conv",
+     [h.make_node("QuantizeLinear", ["x", "xs", "xz"], ["xq"], name="q_in"),
+      h.make_node("DequantizeLinear", ["xq", "xs", "xz"], ["xd"], name="dq_in"),
+      h.make_node("DequantizeLinear", ["wq", "ws", "wz"], ["wd"], name="dq_w", axis=0),
+      h.make_node("Conv", ["xd", "wd"], ["c"], name="conv"),
+      h.make_node("QuantizeLinear", ["c", "ys", "yz"], ["y"], name="q_out")],
+     [vi("x", f, [1, 1, 4, 4])], [vi("y", T.UINT8, [1, 2, 3, 3])],
+     [nh.from_array(np.array(0.05, np.float32), "xs"), nh.from_array(np.array(128, np.uint8), "xz"),
+      nh.from_array(wq, "wq"), nh.from_array(np.array([0.5, 0.25], np.float32), "ws"),
+      nh.from_array(np.array([0, 0], np.int8), "wz"), nh.from_array(np.array(0.1, np.float32), "ys"),
+      nh.from_array(np.array(10, np.uint8), "yz")])
+
+# com.microsoft QLinearAdd with its quantization parameters as inputs.
+save("qlinearadd",
+     [h.make_node("QLinearAdd", ["a", "as", "az", "b", "bs", "bz", "cs", "cz"], ["c"], name="qadd",
+                  domain="com.microsoft")],
+     [vi("a", T.INT8, [2, 3]), vi("as", f, []), vi("az", T.INT8, []), vi("b", T.INT8, [3]),
+      vi("bs", f, []), vi("bz", T.INT8, []), vi("cs", f, []), vi("cz", T.INT8, [])],
+     [vi("c", T.INT8, [2, 3])], extra_opsets=[h.make_opsetid("com.microsoft", 1)], check=False)
+np.save(os.path.join(out, "scale.npy"), np.array(0.5, np.float32))
+np.save(os.path.join(out, "zp.npy"), np.array(-3, np.int8))
+
+# If whose condition folds: only the chosen branch is imported.
+then_g = h.make_graph([h.make_node("Relu", ["x"], ["t"], name="then_relu")], "then", [], [vi("t", f, [2])])
+else_g = h.make_graph([h.make_node("Neg", ["x"], ["e"], name="else_neg")], "else", [], [vi("e", f, [2])])
+save("if_const",
+     [h.make_node("Equal", ["k", "one"], ["cond"], name="eq"),
+      h.make_node("If", ["cond"], ["y"], name="if", then_branch=then_g, else_branch=else_g)],
+     [vi("x", f, [2])], [vi("y", f, [2])],
+     [nh.from_array(np.array(1, np.int64), "k"), nh.from_array(np.array(1, np.int64), "one")])
+
+# ---- invalid models -------------------------------------------------------
+save("dynamic", [h.make_node("Relu", ["x"], ["y"], name="relu")],
+     [vi("x", f, ["N", 3])], [vi("y", f, ["N", 3])])
+save("two_unsupported",
+     [h.make_node("Relu", ["x"], ["r"], name="relu"),
+      h.make_node("Trilu", ["r"], ["t"], name="trilu_node"),
+      h.make_node("Einsum", ["t"], ["y"], name="einsum_node", equation="ij->ji")],
+     [vi("x", f, [3, 3])], [vi("y", f, [3, 3])], opset=14, check=False)
+save("missing_input", [h.make_node("Add", ["x", "ghost"], ["y"], name="add")],
+     [vi("x", f, [2])], [vi("y", f, [2])], check=False)
+save("type_mismatch", [h.make_node("Add", ["x", "i"], ["y"], name="add_mixed")],
+     [vi("x", f, [2]), vi("i", T.INT64, [2])], [vi("y", f, [2])], check=False)
+save("cycle",
+     [h.make_node("Relu", ["b"], ["a"], name="first"), h.make_node("Neg", ["a"], ["b"], name="second"),
+      h.make_node("Add", ["x", "a"], ["y"], name="add")],
+     [vi("x", f, [2])], [vi("y", f, [2])], check=False)
+save("duplicate",
+     [h.make_node("Relu", ["x"], ["y"], name="one"), h.make_node("Neg", ["x"], ["y"], name="two")],
+     [vi("x", f, [2])], [vi("y", f, [2])], check=False)
+save("opset23", [h.make_node("Relu", ["x"], ["y"], name="relu")],
+     [vi("x", f, [2])], [vi("y", f, [2])], opset=23, check=False)
+save("overflow", [h.make_node("Relu", ["x"], ["y"], name="relu")],
+     [vi("x", f, [4294967296, 4294967296])], [vi("y", f, [4294967296, 4294967296])])
+
+# External data: one file inside the model's directory, one path escaping it.
+ext = os.path.join(out, "ext")
+os.makedirs(ext, exist_ok=True)
+np.arange(4, dtype=np.float32).tofile(os.path.join(ext, "weights.bin"))
+np.arange(4, dtype=np.float32).tofile(os.path.join(out, "outside.bin"))
+if not os.path.lexists(os.path.join(ext, "link.bin")):
+    os.symlink(os.path.join(out, "outside.bin"), os.path.join(ext, "link.bin"))
+
+
+def external(location, offset=0, length=16):
+    t = T()
+    t.name = "w"
+    t.data_type = f
+    t.dims.append(4)
+    t.data_location = T.EXTERNAL
+    for k, v in (("location", location), ("offset", str(offset)), ("length", str(length))):
+        e = t.external_data.add()
+        e.key, e.value = k, v
+    return t
+
+
+for name, loc, off in (("ext_ok", "weights.bin", 0), ("ext_escape", "../outside.bin", 0),
+                       ("ext_absolute", os.path.join(out, "outside.bin"), 0),
+                       ("ext_symlink", "link.bin", 0), ("ext_range", "weights.bin", 8)):
+    g = h.make_graph([h.make_node("Add", ["x", "w"], ["y"], name="add")], name,
+                     [vi("x", f, [4])], [vi("y", f, [4])], initializer=[external(loc, off)])
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", 13)])
+    with open(os.path.join(ext, name + ".onnx"), "wb") as fh:
+        fh.write(m.SerializeToString())
+
+# A truncated file and one that is not ONNX at all.
+data = open(os.path.join(out, "elementwise.onnx"), "rb").read()
+open(os.path.join(out, "truncated.onnx"), "wb").write(data[: len(data) // 2])
+open(os.path.join(out, "garbage.onnx"), "wb").write(b"this is not a protobuf \xff\xff\xff")
