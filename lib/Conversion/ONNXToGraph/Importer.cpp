@@ -136,11 +136,11 @@ std::optional<int64_t> NodeContext::axis(int64_t a, int64_t rank, StringRef what
   return n;
 }
 
-FailureOr<Value> NodeContext::build(StringRef name, ValueRange operands, Type result,
-                                    ArrayRef<NamedAttribute> attrs) {
+FailureOr<Operation *> NodeContext::buildOp(StringRef name, ValueRange operands, TypeRange results,
+                                            ArrayRef<NamedAttribute> attrs) {
   OperationState state(loc, ("graph." + name).str());
   state.addOperands(operands);
-  state.addTypes(result);
+  state.addTypes(results);
   state.addAttributes(attrs);
   Operation *op = b.create(state);
   std::string message;
@@ -151,11 +151,19 @@ FailureOr<Value> NodeContext::build(StringRef name, ValueRange operands, Type re
       return success();
     });
     if (succeeded(mlir::verify(op)))
-      return op->getResult(0);
+      return op;
   }
   op->erase();
-  fail(code::ShapeMismatch, "graph." + name + ": " + message);
+  (void)fail(code::ShapeMismatch, "graph." + name + ": " + message);
   return failure();
+}
+
+FailureOr<Value> NodeContext::build(StringRef name, ValueRange operands, Type result,
+                                    ArrayRef<NamedAttribute> attrs) {
+  FailureOr<Operation *> op = buildOp(name, operands, TypeRange(result), attrs);
+  if (failed(op))
+    return failure();
+  return (*op)->getResult(0);
 }
 
 Val NodeContext::constant(DenseElementsAttr value, Type resultType) {

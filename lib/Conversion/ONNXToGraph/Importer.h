@@ -85,6 +85,10 @@ public:
   mlir::FailureOr<mlir::Value> build(llvm::StringRef name, mlir::ValueRange operands,
                                      mlir::Type result,
                                      llvm::ArrayRef<mlir::NamedAttribute> attrs = {});
+  /// The same for an op with several results.
+  mlir::FailureOr<mlir::Operation *> buildOp(llvm::StringRef name, mlir::ValueRange operands,
+                                             mlir::TypeRange results,
+                                             llvm::ArrayRef<mlir::NamedAttribute> attrs = {});
   /// A graph.constant holding `value`.
   Val constant(mlir::DenseElementsAttr value, mlir::Type resultType = {});
   /// Binds output i of the node.

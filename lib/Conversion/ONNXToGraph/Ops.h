@@ -20,6 +20,7 @@ void registerElementwiseOps(llvm::StringMap<OpImporter> &table);
 void registerNNOps(llvm::StringMap<OpImporter> &table);
 void registerTensorOps(llvm::StringMap<OpImporter> &table);
 void registerQuantOps(llvm::StringMap<OpImporter> &table);
+void registerExtraOps(llvm::StringMap<OpImporter> &table);
 
 /// graph.<name> on one input with the input's type.
 llvm::LogicalResult importUnary(NodeContext &c, llvm::StringRef name,

@@ -279,6 +279,7 @@ OpImporter npuc::onnx_import::lookupOpImporter(StringRef domain, StringRef opTyp
     registerNNOps(t);
     registerTensorOps(t);
     registerQuantOps(t);
+    registerExtraOps(t);
     return t;
   }();
   std::string key = domain.empty() || domain == "ai.onnx" ? opType.str() : (domain + "::" + opType).str();

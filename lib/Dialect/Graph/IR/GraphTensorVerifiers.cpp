@@ -238,3 +238,88 @@ LogicalResult graph::verifyStorageCast(Operation *op) {
                              << (isSigned ? "i" : "ui") << si.getWidth();
   return success();
 }
+
+LogicalResult graph::verifyGatherElements(Operation *op) {
+  Value data = op->getOperand(0), idx = op->getOperand(1), res = op->getResult(0);
+  int64_t axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
+  int64_t rank = int64_t(shapeOf(data).size());
+  if (axis < 0 || axis >= rank)
+    return op->emitOpError() << "axis " << axis << " is outside [0, " << rank << ")";
+  if (int64_t(shapeOf(idx).size()) != rank)
+    return op->emitOpError() << "indices have rank " << shapeOf(idx).size() << ", expected " << rank;
+  if (failed(verifyQuantizedValues(op)) || failed(expectShape(op, res, shapeOf(idx), "result")))
+    return failure();
+  return verifyMovedElementType(op, data, res, -1, "a gather");
+}
+
+LogicalResult graph::verifyInstanceNorm(Operation *op) {
+  Value x = op->getOperand(0), res = op->getResult(0);
+  if (failed(verifyQuantizedValues(op)) || failed(expectRank(op, x, 3, "input")))
+    return failure();
+  int64_t channels = shapeOf(x)[1];
+  if (failed(expectShape(op, op->getOperand(1), {channels}, "scale")) ||
+      failed(expectShape(op, op->getOperand(2), {channels}, "bias")) ||
+      failed(expectShape(op, res, shapeOf(x), "result")))
+    return failure();
+  return verifySameExpressed(op, {{x, "input"}, {res, "result"}});
+}
+
+LogicalResult graph::verifyLayerNorm(Operation *op) {
+  Value x = op->getOperand(0), res = op->getResult(0);
+  int64_t axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
+  ArrayRef<int64_t> xs = shapeOf(x);
+  if (axis < 0 || axis >= int64_t(xs.size()))
+    return op->emitOpError() << "axis " << axis << " is outside [0, " << xs.size() << ")";
+  for (unsigned i = 1; i < op->getNumOperands(); ++i) {
+    sh::Shape b;
+    ArrayRef<int64_t> normalized = xs.drop_front(axis);
+    if (failed(fromExpected(op, sh::broadcast(shapeOf(op->getOperand(i)), normalized), b)))
+      return failure();
+    if (ArrayRef<int64_t>(b) != normalized)
+      return op->emitOpError() << (i == 1 ? "scale" : "bias") << " of shape "
+                               << sh::str(shapeOf(op->getOperand(i)))
+                               << " does not broadcast to the normalized axes " << sh::str(normalized);
+  }
+  if (failed(verifyQuantizedValues(op)) || failed(expectShape(op, res, xs, "result")))
+    return failure();
+  return verifySameExpressed(op, {{x, "input"}, {res, "result"}});
+}
+
+LogicalResult graph::verifyRecurrent(Operation *op) {
+  bool lstm = op->getName().getStringRef() == "graph.lstm";
+  int64_t gates = lstm ? 4 : 3;
+  ArrayRef<int64_t> x = shapeOf(op->getOperand(0)), w = shapeOf(op->getOperand(1)),
+                    r = shapeOf(op->getOperand(2));
+  int64_t hidden = op->getAttrOfType<IntegerAttr>("hidden_size").getInt();
+  StringRef direction = op->getAttrOfType<StringAttr>("direction").getValue();
+  int64_t layout = op->getAttrOfType<IntegerAttr>("layout").getInt();
+  if (direction != "forward" && direction != "reverse" && direction != "bidirectional")
+    return op->emitOpError() << "direction '" << direction << "' is not forward, reverse or bidirectional";
+  if (layout != 0 && layout != 1)
+    return op->emitOpError() << "layout " << layout << " is not 0 or 1";
+  int64_t dirs = direction == "bidirectional" ? 2 : 1;
+  if (x.size() != 3 || w.size() != 3 || r.size() != 3)
+    return op->emitOpError("expects 3-D X, W and R");
+  int64_t seq = layout ? x[1] : x[0], batch = layout ? x[0] : x[1];
+  if (hidden < 1 || w[0] != dirs || w[1] != gates * hidden || w[2] != x[2] || r[0] != dirs ||
+      r[1] != gates * hidden || r[2] != hidden)
+    return op->emitOpError() << "W " << sh::str(w) << " and R " << sh::str(r) << " do not fit "
+                             << dirs << " direction(s), hidden size " << hidden << " and input size "
+                             << x[2];
+  sh::Shape y = layout ? sh::Shape{batch, seq, dirs, hidden} : sh::Shape{seq, dirs, batch, hidden};
+  sh::Shape state = layout ? sh::Shape{batch, dirs, hidden} : sh::Shape{dirs, batch, hidden};
+  if (failed(expectShape(op, op->getResult(0), y, "Y")))
+    return failure();
+  for (unsigned i = 1; i < op->getNumResults(); ++i)
+    if (failed(expectShape(op, op->getResult(i), state, "state output")))
+      return failure();
+  return success();
+}
+
+LogicalResult graph::verifyDynamicQuantize(Operation *op) {
+  if (failed(expectShape(op, op->getResult(0), shapeOf(op->getOperand(0)), "y")) ||
+      failed(expectShape(op, op->getResult(1), {}, "scale")) ||
+      failed(expectShape(op, op->getResult(2), {}, "zero point")))
+    return failure();
+  return success();
+}

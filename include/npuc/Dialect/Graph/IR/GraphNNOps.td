@@ -70,6 +70,10 @@ def Graph_AveragePoolOp : Graph_PoolOp<"average_pool", (ins BoolAttr:$count_incl
   let summary = "ONNX AveragePool; count_include_pad decides the window denominator";
 }
 
+def Graph_LpPoolOp : Graph_PoolOp<"lp_pool", (ins I64Attr:$p)> {
+  let summary = "ONNX LpPool: (sum |x|^p over the window)^(1/p)";
+}
+
 def Graph_GlobalAveragePoolOp : Graph_VerifiedOp<"global_average_pool", "verifyGlobalPool"> {
   let summary = "ONNX GlobalAveragePool";
   let arguments = (ins Graph_Tensor:$x);
@@ -90,6 +94,26 @@ def Graph_BatchNormOp : Graph_VerifiedOp<"batch_norm", "verifyBatchNorm"> {
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$x `,` $scale `,` $bias `,` $mean `,` $var attr-dict `:` "
                        "functional-type(operands, results)";
+}
+
+def Graph_InstanceNormOp : Graph_VerifiedOp<"instance_norm", "verifyInstanceNorm"> {
+  let summary = "ONNX InstanceNormalization: per (n, c), over the spatial axes";
+  let arguments = (ins Graph_Tensor:$x, Graph_Tensor:$scale, Graph_Tensor:$bias,
+                   F32Attr:$epsilon);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$x `,` $scale `,` $bias attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_LayerNormOp : Graph_VerifiedOp<"layer_norm", "verifyLayerNorm"> {
+  let summary = "ONNX LayerNormalization over the axes from `axis` to the last";
+  let description = [{
+    `scale` and the optional `bias` broadcast to the normalized axes;
+    `stash_type` is the element type statistics are computed in (1 = f32).
+  }];
+  let arguments = (ins Graph_Tensor:$x, Graph_Tensor:$scale, Optional<Graph_Tensor>:$bias,
+                   I64Attr:$axis, F32Attr:$epsilon, I64Attr:$stash_type);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$x `,` $scale (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Graph_SoftmaxOp : Graph_VerifiedOp<"softmax", "verifyAxisUnary"> {

@@ -49,6 +49,11 @@ llvm::LogicalResult verifyTile(mlir::Operation *op);
 llvm::LogicalResult verifyDepthSpace(mlir::Operation *op);
 llvm::LogicalResult verifyCast(mlir::Operation *op);
 llvm::LogicalResult verifyStorageCast(mlir::Operation *op);
+llvm::LogicalResult verifyGatherElements(mlir::Operation *op);
+llvm::LogicalResult verifyInstanceNorm(mlir::Operation *op);
+llvm::LogicalResult verifyLayerNorm(mlir::Operation *op);
+llvm::LogicalResult verifyRecurrent(mlir::Operation *op);
+llvm::LogicalResult verifyDynamicQuantize(mlir::Operation *op);
 
 /// The element type with quantization stripped (the expressed type).
 mlir::Type expressedElementType(mlir::Type tensorOrElement);

@@ -13,5 +13,6 @@ include "npuc/Dialect/Graph/IR/GraphElementwiseOps.td"
 include "npuc/Dialect/Graph/IR/GraphNNOps.td"
 include "npuc/Dialect/Graph/IR/GraphTensorOps.td"
 include "npuc/Dialect/Graph/IR/GraphQuantOps.td"
+include "npuc/Dialect/Graph/IR/GraphRecurrentOps.td"
 
 #endif

@@ -69,6 +69,14 @@ def Graph_GatherOp : Graph_VerifiedOp<"gather", "verifyGather"> {
   let assemblyFormat = "$data `,` $indices attr-dict `:` functional-type(operands, results)";
 }
 
+def Graph_GatherElementsOp : Graph_VerifiedOp<"gather_elements", "verifyGatherElements"> {
+  let summary = "ONNX GatherElements: out[i][j] = data[index[i][j]][j] along `axis`";
+  let arguments = (ins Graph_Tensor:$data, StaticShapeTensorOf<[I32, I64]>:$indices,
+                   I64Attr:$axis);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$data `,` $indices attr-dict `:` functional-type(operands, results)";
+}
+
 def Graph_ExpandOp : Graph_VerifiedOp<"expand", "verifyExpand"> {
   let summary = "ONNX Expand: broadcast to the result shape";
   let arguments = (ins Graph_Tensor:$input);

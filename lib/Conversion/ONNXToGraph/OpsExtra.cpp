@@ -1,0 +1,262 @@
+//===- OpsExtra.cpp - Normalizations, recurrences and integer kernels -----===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Ops.h"
+
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
+
+using namespace mlir;
+using namespace npuc::onnx_import;
+
+namespace {
+LogicalResult importGatherElements(NodeContext &c) {
+  std::optional<Val> data = c.required(0), idx = c.required(1);
+  if (!data || !idx)
+    return failure();
+  auto axis = c.axis(c.intAttr("axis", 0), int64_t(data->shape().size()));
+  if (!axis)
+    return failure();
+  FailureOr<Value> r = c.build("gather_elements", {data->value, idx->value},
+                               c.tensor(idx->shape(), data->element()),
+                               {c.named("axis", c.b.getI64IntegerAttr(*axis))});
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult importInstanceNorm(NodeContext &c) {
+  std::optional<Val> x = c.required(0), s = c.required(1), b = c.required(2);
+  if (!x || !s || !b)
+    return failure();
+  FailureOr<Value> r = c.build("instance_norm", {x->value, s->value, b->value}, x->type(),
+                               {c.named("epsilon", c.b.getF32FloatAttr(c.floatAttr("epsilon", 1e-5f)))});
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult importLayerNorm(NodeContext &c) {
+  for (int i = 1; i < c.node.output_size(); ++i)
+    if (!c.node.output(i).empty())
+      return c.fail(code::UnsupportedAttr, "the Mean and InvStdDev outputs of LayerNormalization are not supported");
+  std::optional<Val> x = c.required(0), s = c.required(1);
+  if (!x || !s)
+    return failure();
+  auto axis = c.axis(c.intAttr("axis", -1), int64_t(x->shape().size()));
+  if (!axis)
+    return failure();
+  SmallVector<Value> operands{x->value, s->value};
+  if (std::optional<Val> b = c.input(2))
+    operands.push_back(b->value);
+  FailureOr<Value> r = c.build("layer_norm", operands, x->type(),
+                               {c.named("axis", c.b.getI64IntegerAttr(*axis)),
+                                c.named("epsilon", c.b.getF32FloatAttr(c.floatAttr("epsilon", 1e-5f))),
+                                c.named("stash_type", c.b.getI64IntegerAttr(c.intAttr("stash_type", 1)))});
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult importLpPool(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  if (x->shape().size() < 3)
+    return c.fail(code::ShapeMismatch, "input must have rank >= 3");
+  size_t n = x->shape().size() - 2;
+  std::optional<std::vector<int64_t>> kernel = c.intsAttr("kernel_shape");
+  if (!kernel || kernel->size() != n)
+    return c.fail(code::UnsupportedAttr, "kernel_shape must list " + llvm::Twine(n) + " sizes");
+  std::vector<int64_t> strides = c.intsAttr("strides").value_or(std::vector<int64_t>(n, 1));
+  std::vector<int64_t> dil = c.intsAttr("dilations").value_or(std::vector<int64_t>(n, 1));
+  std::vector<int64_t> pads = c.intsAttr("pads").value_or(std::vector<int64_t>(2 * n, 0));
+  if (c.stringAttr("auto_pad", "NOTSET") != "NOTSET" && c.stringAttr("auto_pad", "NOTSET") != "VALID")
+    return c.fail(code::UnsupportedAttr, "auto_pad SAME on LpPool is not supported");
+  bool ceil = c.intAttr("ceil_mode", 0);
+  sh::WindowParams p{*kernel, strides, pads, dil, ceil};
+  auto spatial = sh::window(x->shape().drop_front(2), p);
+  if (!spatial)
+    return c.fail(code::ShapeMismatch, llvm::toString(spatial.takeError()));
+  SmallVector<int64_t> shape{x->shape()[0], x->shape()[1]};
+  shape.append(spatial->begin(), spatial->end());
+  FailureOr<Value> r = c.build("lp_pool", {x->value}, c.tensor(shape, x->element()),
+                               {c.named("kernel_shape", i64Array(c, *kernel)),
+                                c.named("strides", i64Array(c, strides)), c.named("pads", i64Array(c, pads)),
+                                c.named("dilations", i64Array(c, dil)),
+                                c.named("ceil_mode", c.b.getBoolAttr(ceil)),
+                                c.named("p", c.b.getI64IntegerAttr(c.intAttr("p", 2)))});
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
+LogicalResult importRecurrent(NodeContext &c) {
+  bool lstm = c.node.op_type() == "LSTM";
+  std::optional<Val> x = c.required(0), w = c.required(1), r = c.required(2);
+  if (!x || !w || !r)
+    return failure();
+  if (x->shape().size() != 3 || r->shape().size() != 3)
+    return c.fail(code::ShapeMismatch, "X and R must be 3-D");
+  std::string direction = c.stringAttr("direction", "forward");
+  int64_t dirs = direction == "bidirectional" ? 2 : 1;
+  int64_t hidden = c.intAttr("hidden_size", r->shape()[2]);
+  int64_t layout = c.intAttr("layout", 0);
+  std::vector<std::string> activations;
+  if (const onnx::AttributeProto *a = c.attr("activations"))
+    activations.assign(a->strings().begin(), a->strings().end());
+  if (activations.empty())
+    for (int64_t d = 0; d < dirs; ++d)
+      for (const char *name : lstm ? std::vector<const char *>{"Sigmoid", "Tanh", "Tanh"}
+                                   : std::vector<const char *>{"Sigmoid", "Tanh"})
+        activations.push_back(name);
+  SmallVector<StringRef> names(activations.begin(), activations.end());
+  SmallVector<Value> operands{x->value, w->value, r->value};
+  size_t optionalCount = lstm ? 5 : 3;  // B, sequence_lens, initial_h[, initial_c, P]
+  SmallVector<int32_t> segments{1, 1, 1};
+  for (size_t i = 3; i < 3 + optionalCount; ++i) {
+    std::optional<Val> v = c.input(i);
+    segments.push_back(v ? 1 : 0);
+    if (v)
+      operands.push_back(v->value);
+  }
+  int64_t batch = layout ? x->shape()[0] : x->shape()[1], seq = layout ? x->shape()[1] : x->shape()[0];
+  Type element = x->element();
+  auto y = c.tensor(layout ? SmallVector<int64_t>{batch, seq, dirs, hidden}
+                           : SmallVector<int64_t>{seq, dirs, batch, hidden}, element);
+  auto state = c.tensor(layout ? SmallVector<int64_t>{batch, dirs, hidden}
+                               : SmallVector<int64_t>{dirs, batch, hidden}, element);
+  SmallVector<Type> results{y, state};
+  if (lstm)
+    results.push_back(state);
+  SmallVector<NamedAttribute> attrs{
+      c.named("operandSegmentSizes", c.b.getDenseI32ArrayAttr(segments)),
+      c.named("hidden_size", c.b.getI64IntegerAttr(hidden)),
+      c.named("direction", c.b.getStringAttr(direction)),
+      c.named("activations", c.b.getStrArrayAttr(names)),
+      c.named("activation_alpha", c.b.getDenseF32ArrayAttr(c.floatsAttr("activation_alpha").value_or(std::vector<float>()))),
+      c.named("activation_beta", c.b.getDenseF32ArrayAttr(c.floatsAttr("activation_beta").value_or(std::vector<float>()))),
+      c.named("clip", c.b.getF32FloatAttr(c.floatAttr("clip", 0.0f))),
+      c.named("layout", c.b.getI64IntegerAttr(layout))};
+  if (lstm)
+    attrs.push_back(c.named("input_forget", c.b.getBoolAttr(c.intAttr("input_forget", 0))));
+  else
+    attrs.push_back(c.named("linear_before_reset", c.b.getBoolAttr(c.intAttr("linear_before_reset", 0))));
+  FailureOr<Operation *> op = c.buildOp(lstm ? "lstm" : "gru", operands, results, attrs);
+  if (failed(op))
+    return failure();
+  for (unsigned i = 0; i < (*op)->getNumResults(); ++i)
+    c.setOutput(i, (*op)->getResult(i));
+  return success();
+}
+
+/// ConvInteger / MatMulInteger: exact int32 results of (a - a_zp) x (b - b_zp),
+/// expressed as the graph op on operands quantized with scale 1.
+FailureOr<Value> integerOperand(NodeContext &c, const Val &v, size_t zpIndex, int64_t axis) {
+  auto element = dyn_cast<IntegerType>(v.element());
+  if (!element || element.getWidth() != 8)
+    return c.fail(code::UnsupportedType, "operands must be int8 or uint8"), failure();
+  bool isSigned = !element.isUnsigned();
+  SmallVector<int64_t> zps{0};
+  if (c.input(zpIndex)) {
+    auto z = c.constantInts(zpIndex, "zero point");
+    if (!z)
+      return failure();
+    zps.assign(z->begin(), z->end());
+  }
+  Type storage = c.b.getIntegerType(8);
+  Type f32 = c.b.getF32Type();
+  unsigned flags = isSigned ? quant::QuantizationFlags::Signed : 0;
+  int64_t lo = isSigned ? -128 : 0, hi = isSigned ? 127 : 255;
+  Type q;
+  if (zps.size() == 1)
+    q = quant::UniformQuantizedType::get(flags, storage, f32, 1.0, zps[0], lo, hi);
+  else if (axis >= 0 && int64_t(zps.size()) == v.shape()[axis])
+    q = quant::UniformQuantizedPerAxisType::get(flags, storage, f32, SmallVector<double>(zps.size(), 1.0),
+                                                 zps, int32_t(axis), lo, hi);
+  else
+    return c.fail(code::UnsupportedAttr, "this zero-point layout is not supported"), failure();
+  auto type = c.tensor(v.shape(), q);
+  if (v.constant)
+    return c.constant(DenseElementsAttr(v.constant).bitcast(storage), type).value;
+  return c.build("storage_cast", {v.value}, type);
+}
+
+LogicalResult importIntegerKernel(NodeContext &c) {
+  bool conv = c.node.op_type() == "ConvInteger";
+  std::optional<Val> a = c.required(0), b = c.required(1);
+  if (!a || !b)
+    return failure();
+  FailureOr<Value> qa = integerOperand(c, *a, 2, -1);
+  FailureOr<Value> qb = integerOperand(c, *b, 3, conv ? 0 : int64_t(b->shape().size()) - 1);
+  if (failed(qa) || failed(qb))
+    return failure();
+  Type acc = quant::UniformQuantizedType::get(quant::QuantizationFlags::Signed, c.b.getIntegerType(32),
+                                               c.b.getF32Type(), 1.0, 0, INT32_MIN, INT32_MAX);
+  SmallVector<int64_t> shape;
+  SmallVector<NamedAttribute> attrs;
+  if (conv) {
+    size_t n = a->shape().size() - 2;
+    std::vector<int64_t> strides = c.intsAttr("strides").value_or(std::vector<int64_t>(n, 1));
+    std::vector<int64_t> dil = c.intsAttr("dilations").value_or(std::vector<int64_t>(n, 1));
+    std::vector<int64_t> pads = c.intsAttr("pads").value_or(std::vector<int64_t>(2 * n, 0));
+    if (c.stringAttr("auto_pad", "NOTSET") != "NOTSET")
+      return c.fail(code::UnsupportedAttr, "auto_pad on ConvInteger is not supported");
+    sh::WindowParams p{b->shape().drop_front(2), strides, pads, dil, false};
+    auto spatial = sh::window(a->shape().drop_front(2), p);
+    if (!spatial)
+      return c.fail(code::ShapeMismatch, llvm::toString(spatial.takeError()));
+    shape = {a->shape()[0], b->shape()[0]};
+    shape.append(spatial->begin(), spatial->end());
+    attrs = {c.named("strides", i64Array(c, strides)), c.named("pads", i64Array(c, pads)),
+             c.named("dilations", i64Array(c, dil)),
+             c.named("group", c.b.getI64IntegerAttr(c.intAttr("group", 1)))};
+  } else {
+    auto s = sh::matmul(a->shape(), b->shape());
+    if (!s)
+      return c.fail(code::ShapeMismatch, llvm::toString(s.takeError()));
+    shape.assign(s->begin(), s->end());
+  }
+  FailureOr<Value> r = c.build(conv ? "conv" : "matmul", {*qa, *qb}, c.tensor(shape, acc), attrs);
+  if (failed(r))
+    return failure();
+  FailureOr<Value> stored = c.build("storage_cast", {*r}, c.tensor(shape, c.b.getIntegerType(32)));
+  if (failed(stored))
+    return failure();
+  c.setOutput(0, *stored);
+  return success();
+}
+
+LogicalResult importDynamicQuantize(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  Type u8 = c.b.getIntegerType(8, false);
+  FailureOr<Operation *> op = c.buildOp(
+      "dynamic_quantize", {x->value},
+      {c.tensor(x->shape(), u8), c.tensor({}, c.b.getF32Type()), c.tensor({}, u8)});
+  if (failed(op))
+    return failure();
+  for (unsigned i = 0; i < 3; ++i)
+    c.setOutput(i, (*op)->getResult(i));
+  return success();
+}
+} // namespace
+
+void npuc::onnx_import::registerExtraOps(llvm::StringMap<OpImporter> &t) {
+  t["GatherElements"] = importGatherElements;
+  t["InstanceNormalization"] = importInstanceNorm;
+  t["LayerNormalization"] = importLayerNorm;
+  t["LpPool"] = importLpPool;
+  t["LSTM"] = importRecurrent;
+  t["GRU"] = importRecurrent;
+  t["ConvInteger"] = importIntegerKernel;
+  t["MatMulInteger"] = importIntegerKernel;
+  t["DynamicQuantizeLinear"] = importDynamicQuantize;
+}
