@@ -259,7 +259,7 @@ func.func @constant_storage() {
 
 // -----
 func.func @reshape_overflow(%x: tensor<1099511627776x1099511627776xf32>) {
-  // expected-error @+1 {{'graph.reshape' op element count overflows 64 bits}}
+  // expected-error @+1 {{'graph.reshape' op input: element count of 1099511627776x1099511627776 overflows 64 bits}}
   %0 = graph.reshape %x : (tensor<1099511627776x1099511627776xf32>) -> tensor<1xf32>
   return
 }
