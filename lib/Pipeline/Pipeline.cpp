@@ -11,6 +11,9 @@
 #include "mlir/Pass/PassRegistry.h"
 
 void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &) {
+  // Graph level: quantization becomes types first, algebra after (N11).
+  pm.addPass(graph::createGraphSimplify());
+  pm.addPass(graph::createGraphFuseQDQ());
   pm.addPass(graph::createGraphSimplify());
 }
 

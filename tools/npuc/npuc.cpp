@@ -11,9 +11,11 @@
 #include "npuc/Base/ModelFile.h"
 #include "npuc/Base/Target.h"
 #include "npuc/Conversion/ONNXToGraph/ONNXToGraph.h"
+#include "npuc/Pipeline/Pipeline.h"
 #include "npuc/Version.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <CLI/CLI.hpp>
@@ -176,6 +178,15 @@ int main(int argc, char **argv) {
     std::cout << "npuc: '" << input << "' imports (" << result.nodeCount
               << " nodes, graph dialect verified, all shapes static)\n";
     return 0;
+  }
+  // The same passes as npuc-opt --npuc-pipeline (one pipeline builder).
+  mlir::PassManager pm(&context);
+  PipelineOptions pipelineOptions;
+  pipelineOptions.target = targetName;
+  buildPipeline(pm, pipelineOptions);
+  if (mlir::failed(pm.run(*result.module))) {
+    std::cerr << "npuc: error: the graph-level passes failed on '" << input << "'\n";
+    return 1;
   }
   if (compileTo == "graph") {
     std::string text;

@@ -22,8 +22,9 @@ struct PipelineOptions : mlir::PassPipelineOptions<PipelineOptions> {
 };
 
 /// Appends the passes from the graph dialect onwards. Today the pipeline ends
-/// at the graph level (graph-simplify); lowering to qk, emit and enc lands with
-/// the int8 end-to-end work and extends this function, not a copy of it.
+/// at the graph level (graph-simplify, graph-fuse-qdq); lowering to qk, emit
+/// and enc lands with the int8 end-to-end work and extends this function, not
+/// a copy of it.
 void buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
 
 } // namespace npuc

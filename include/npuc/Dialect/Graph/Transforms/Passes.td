@@ -20,4 +20,18 @@ def GraphSimplify : Pass<"graph-simplify"> {
   let dependentDialects = ["::npuc::graph::GraphDialect"];
 }
 
+def GraphFuseQDQ : Pass<"graph-fuse-qdq"> {
+  let summary = "Give ops between DequantizeLinear and QuantizeLinear quantized types";
+  let description = [{
+    An op whose every tensor operand is a graph.dequantize of a quantized value
+    and whose only use is a graph.quantize becomes the same op on the
+    quantized operands, with the quantize's result type as its own: the type
+    is built from the quantize (the output quantization), never copied from an
+    operand (contract N10). Ops whose meaning would change are left alone: a
+    float bias or other float operand blocks the fusion. The dequantizes and
+    quantizes left without users disappear.
+  }];
+  let dependentDialects = ["::npuc::graph::GraphDialect"];
+}
+
 #endif

@@ -1,0 +1,54 @@
+// RUN: npuc-opt %s -split-input-file --graph-fuse-qdq | FileCheck %s
+
+// An op between dequantize and quantize takes the quantized types; its
+// result type is the quantize's (the output scale), not an operand's.
+// CHECK-LABEL: func.func @add
+// CHECK: %[[R:.*]] = graph.add %arg0, %arg1 : (tensor<4x!quant.uniform<i8:f32, 5.000000e-01:-3>>, tensor<4x!quant.uniform<i8:f32, 2.500000e-01>>) -> tensor<4x!quant.uniform<i8:f32, 1.250000e-01:5>>
+// CHECK: return %[[R]]
+func.func @add(%a: tensor<4x!quant.uniform<i8:f32, 0.5:-3>>, %b: tensor<4x!quant.uniform<i8:f32, 0.25>>) -> tensor<4x!quant.uniform<i8:f32, 0.125:5>> {
+  %da = graph.dequantize %a : (tensor<4x!quant.uniform<i8:f32, 0.5:-3>>) -> tensor<4xf32>
+  %db = graph.dequantize %b : (tensor<4x!quant.uniform<i8:f32, 0.25>>) -> tensor<4xf32>
+  %s = graph.add %da, %db : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %q = graph.quantize %s : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.125:5>>
+  return %q : tensor<4x!quant.uniform<i8:f32, 0.125:5>>
+}
+
+// -----
+
+// A real-valued operand that is not dequantized blocks the fusion.
+// CHECK-LABEL: func.func @float_operand
+// CHECK: graph.dequantize
+// CHECK: graph.add %{{.*}}, %arg1 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK: graph.quantize
+func.func @float_operand(%a: tensor<4x!quant.uniform<i8:f32, 0.5>>, %f: tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.5>> {
+  %da = graph.dequantize %a : (tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4xf32>
+  %s = graph.add %da, %f : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %q = graph.quantize %s : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.5>>
+  return %q : tensor<4x!quant.uniform<i8:f32, 0.5>>
+}
+
+// -----
+
+// A result with another (float) user is needed at full precision: no fusion.
+// CHECK-LABEL: func.func @two_users
+// CHECK: %[[R:.*]] = graph.relu %{{.*}} : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK: graph.quantize %[[R]]
+func.func @two_users(%a: tensor<4x!quant.uniform<i8:f32, 0.5>>) -> (tensor<4x!quant.uniform<i8:f32, 0.5>>, tensor<4xf32>) {
+  %da = graph.dequantize %a : (tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4xf32>
+  %r = graph.relu %da : (tensor<4xf32>) -> tensor<4xf32>
+  %q = graph.quantize %r : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.5>>
+  return %q, %r : tensor<4x!quant.uniform<i8:f32, 0.5>>, tensor<4xf32>
+}
+
+// -----
+
+// A transpose of a per-axis value would need the axis moved in the result
+// type; when the quantize says otherwise the verifier refuses and nothing fuses.
+// CHECK-LABEL: func.func @per_axis_transpose
+// CHECK: graph.transpose %{{.*}} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+func.func @per_axis_transpose(%a: tensor<2x3x!quant.uniform<i8:f32:1, {0.5, 0.25, 0.125}>>) -> tensor<3x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>> {
+  %da = graph.dequantize %a : (tensor<2x3x!quant.uniform<i8:f32:1, {0.5, 0.25, 0.125}>>) -> tensor<2x3xf32>
+  %t = graph.transpose %da {perm = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %q = graph.quantize %t : (tensor<3x2xf32>) -> tensor<3x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
+  return %q : tensor<3x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
+}
