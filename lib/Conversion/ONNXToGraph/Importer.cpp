@@ -166,6 +166,15 @@ FailureOr<Value> NodeContext::build(StringRef name, ValueRange operands, Type re
   return (*op)->getResult(0);
 }
 
+LogicalResult NodeContext::buildOutput(StringRef name, ValueRange operands, Type result,
+                                       ArrayRef<NamedAttribute> attrs) {
+  FailureOr<Value> r = build(name, operands, result, attrs);
+  if (failed(r))
+    return failure();
+  setOutput(0, *r);
+  return success();
+}
+
 Val NodeContext::constant(DenseElementsAttr value, Type resultType) {
   Type type = resultType ? resultType : value.getType();
   Value v = graph::ConstantOp::create(b, loc, type, cast<ElementsAttr>(value)).getResult();

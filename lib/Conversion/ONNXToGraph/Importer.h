@@ -85,6 +85,9 @@ public:
   mlir::FailureOr<mlir::Value> build(llvm::StringRef name, mlir::ValueRange operands,
                                      mlir::Type result,
                                      llvm::ArrayRef<mlir::NamedAttribute> attrs = {});
+  /// build(), then binds the result as output 0 of the node.
+  llvm::LogicalResult buildOutput(llvm::StringRef name, mlir::ValueRange operands, mlir::Type result,
+                                  llvm::ArrayRef<mlir::NamedAttribute> attrs = {});
   /// The same for an op with several results.
   mlir::FailureOr<mlir::Operation *> buildOp(llvm::StringRef name, mlir::ValueRange operands,
                                              mlir::TypeRange results,

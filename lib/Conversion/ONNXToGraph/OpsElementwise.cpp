@@ -14,11 +14,7 @@ LogicalResult npuc::onnx_import::importUnary(NodeContext &c, StringRef name,
   std::optional<Val> x = c.required(0);
   if (!x)
     return failure();
-  FailureOr<Value> r = c.build(name, {x->value}, x->type(), attrs);
-  if (failed(r))
-    return failure();
-  c.setOutput(0, *r);
-  return success();
+  return c.buildOutput(name, {x->value}, x->type(), attrs);
 }
 
 FailureOr<Value> npuc::onnx_import::buildBinary(NodeContext &c, StringRef name, Val lhs, Val rhs,
@@ -158,11 +154,7 @@ LogicalResult importWhere(NodeContext &c) {
   auto shape = sh::broadcast(cond->shape(), *xy);
   if (!shape)
     return c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
-  FailureOr<Value> r = c.build("where", {cond->value, x->value, y->value}, c.tensor(*shape, x->element()));
-  if (failed(r))
-    return failure();
-  c.setOutput(0, *r);
-  return success();
+  return c.buildOutput("where", {cond->value, x->value, y->value}, c.tensor(*shape, x->element()));
 }
 
 LogicalResult importNot(NodeContext &c) {

@@ -19,25 +19,17 @@ LogicalResult importGatherElements(NodeContext &c) {
   auto axis = c.axis(c.intAttr("axis", 0), int64_t(data->shape().size()));
   if (!axis)
     return failure();
-  FailureOr<Value> r = c.build("gather_elements", {data->value, idx->value},
+  return c.buildOutput("gather_elements", {data->value, idx->value},
                                c.tensor(idx->shape(), data->element()),
                                {c.named("axis", c.b.getI64IntegerAttr(*axis))});
-  if (failed(r))
-    return failure();
-  c.setOutput(0, *r);
-  return success();
 }
 
 LogicalResult importInstanceNorm(NodeContext &c) {
   std::optional<Val> x = c.required(0), s = c.required(1), b = c.required(2);
   if (!x || !s || !b)
     return failure();
-  FailureOr<Value> r = c.build("instance_norm", {x->value, s->value, b->value}, x->type(),
+  return c.buildOutput("instance_norm", {x->value, s->value, b->value}, x->type(),
                                {c.named("epsilon", c.b.getF32FloatAttr(c.floatAttr("epsilon", 1e-5f)))});
-  if (failed(r))
-    return failure();
-  c.setOutput(0, *r);
-  return success();
 }
 
 LogicalResult importLayerNorm(NodeContext &c) {
@@ -53,14 +45,10 @@ LogicalResult importLayerNorm(NodeContext &c) {
   SmallVector<Value> operands{x->value, s->value};
   if (std::optional<Val> b = c.input(2))
     operands.push_back(b->value);
-  FailureOr<Value> r = c.build("layer_norm", operands, x->type(),
+  return c.buildOutput("layer_norm", operands, x->type(),
                                {c.named("axis", c.b.getI64IntegerAttr(*axis)),
                                 c.named("epsilon", c.b.getF32FloatAttr(c.floatAttr("epsilon", 1e-5f))),
                                 c.named("stash_type", c.b.getI64IntegerAttr(c.intAttr("stash_type", 1)))});
-  if (failed(r))
-    return failure();
-  c.setOutput(0, *r);
-  return success();
 }
 
 LogicalResult importLpPool(NodeContext &c) {
@@ -85,16 +73,12 @@ LogicalResult importLpPool(NodeContext &c) {
     return c.fail(code::ShapeMismatch, llvm::toString(spatial.takeError()));
   SmallVector<int64_t> shape{x->shape()[0], x->shape()[1]};
   shape.append(spatial->begin(), spatial->end());
-  FailureOr<Value> r = c.build("lp_pool", {x->value}, c.tensor(shape, x->element()),
+  return c.buildOutput("lp_pool", {x->value}, c.tensor(shape, x->element()),
                                {c.named("kernel_shape", i64Array(c, *kernel)),
                                 c.named("strides", i64Array(c, strides)), c.named("pads", i64Array(c, pads)),
                                 c.named("dilations", i64Array(c, dil)),
                                 c.named("ceil_mode", c.b.getBoolAttr(ceil)),
                                 c.named("p", c.b.getI64IntegerAttr(c.intAttr("p", 2)))});
-  if (failed(r))
-    return failure();
-  c.setOutput(0, *r);
-  return success();
 }
 
 LogicalResult importRecurrent(NodeContext &c) {

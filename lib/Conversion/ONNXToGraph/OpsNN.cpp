@@ -87,15 +87,11 @@ LogicalResult importConv(NodeContext &c) {
   SmallVector<Value> operands{x->value, w->value};
   if (bias)
     operands.push_back(bias->value);
-  FailureOr<Value> r = c.build("conv", operands, c.tensor(shape, x->element()),
+  return c.buildOutput("conv", operands, c.tensor(shape, x->element()),
                                {c.named("strides", i64Array(c, strides)),
                                 c.named("pads", i64Array(c, *pads)),
                                 c.named("dilations", i64Array(c, dil)),
                                 c.named("group", c.b.getI64IntegerAttr(group))});
-  if (failed(r))
-    return failure();
-  c.setOutput(0, *r);
-  return success();
 }
 
 LogicalResult importConvTranspose(NodeContext &c) {
@@ -149,16 +145,12 @@ LogicalResult importConvTranspose(NodeContext &c) {
   SmallVector<Value> operands{x->value, w->value};
   if (bias)
     operands.push_back(bias->value);
-  FailureOr<Value> r = c.build("conv_transpose", operands, c.tensor(shape, x->element()),
+  return c.buildOutput("conv_transpose", operands, c.tensor(shape, x->element()),
                                {c.named("strides", i64Array(c, strides)),
                                 c.named("pads", i64Array(c, pads)),
                                 c.named("dilations", i64Array(c, dil)),
                                 c.named("output_padding", i64Array(c, outPad)),
                                 c.named("group", c.b.getI64IntegerAttr(group))});
-  if (failed(r))
-    return failure();
-  c.setOutput(0, *r);
-  return success();
 }
 
 LogicalResult importGemm(NodeContext &c) {
@@ -173,15 +165,11 @@ LogicalResult importGemm(NodeContext &c) {
   SmallVector<Value> operands{a->value, b->value};
   if (cc)
     operands.push_back(cc->value);
-  FailureOr<Value> r = c.build("gemm", operands, c.tensor(shape, a->element()),
+  return c.buildOutput("gemm", operands, c.tensor(shape, a->element()),
                                {c.named("trans_a", c.b.getBoolAttr(ta)),
                                 c.named("trans_b", c.b.getBoolAttr(tb)),
                                 c.named("alpha", c.b.getF32FloatAttr(c.floatAttr("alpha", 1.0f))),
                                 c.named("beta", c.b.getF32FloatAttr(c.floatAttr("beta", 1.0f)))});
-  if (failed(r))
-    return failure();
-  c.setOutput(0, *r);
-  return success();
 }
 
 LogicalResult importMatMul(NodeContext &c) {
@@ -191,11 +179,7 @@ LogicalResult importMatMul(NodeContext &c) {
   auto shape = sh::matmul(a->shape(), b->shape());
   if (!shape)
     return c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
-  FailureOr<Value> r = c.build("matmul", {a->value, b->value}, c.tensor(*shape, a->element()));
-  if (failed(r))
-    return failure();
-  c.setOutput(0, *r);
-  return success();
+  return c.buildOutput("matmul", {a->value, b->value}, c.tensor(*shape, a->element()));
 }
 
 LogicalResult importPool(NodeContext &c) {
@@ -233,12 +217,8 @@ LogicalResult importPool(NodeContext &c) {
                                     c.named("ceil_mode", c.b.getBoolAttr(ceil))};
   if (!isMax)
     attrs.push_back(c.named("count_include_pad", c.b.getBoolAttr(c.intAttr("count_include_pad", 0))));
-  FailureOr<Value> r = c.build(isMax ? "max_pool" : "average_pool", {x->value},
+  return c.buildOutput(isMax ? "max_pool" : "average_pool", {x->value},
                                c.tensor(shape, x->element()), attrs);
-  if (failed(r))
-    return failure();
-  c.setOutput(0, *r);
-  return success();
 }
 
 LogicalResult importGlobalPool(NodeContext &c) {
@@ -249,13 +229,9 @@ LogicalResult importGlobalPool(NodeContext &c) {
     return c.fail(code::ShapeMismatch, "input must have rank >= 3");
   SmallVector<int64_t> shape(x->shape());
   std::fill(shape.begin() + 2, shape.end(), 1);
-  FailureOr<Value> r = c.build(c.node.op_type() == "GlobalMaxPool" ? "global_max_pool"
+  return c.buildOutput(c.node.op_type() == "GlobalMaxPool" ? "global_max_pool"
                                                                     : "global_average_pool",
                                {x->value}, c.tensor(shape, x->element()));
-  if (failed(r))
-    return failure();
-  c.setOutput(0, *r);
-  return success();
 }
 
 LogicalResult importBatchNorm(NodeContext &c) {
@@ -271,12 +247,8 @@ LogicalResult importBatchNorm(NodeContext &c) {
       return failure();
     operands.push_back(v->value);
   }
-  FailureOr<Value> r = c.build("batch_norm", operands, operands[0].getType(),
+  return c.buildOutput("batch_norm", operands, operands[0].getType(),
                                {c.named("epsilon", c.b.getF32FloatAttr(c.floatAttr("epsilon", 1e-5f)))});
-  if (failed(r))
-    return failure();
-  c.setOutput(0, *r);
-  return success();
 }
 
 LogicalResult importSoftmax(NodeContext &c) {
@@ -289,11 +261,7 @@ LogicalResult importSoftmax(NodeContext &c) {
   if (!axis)
     return failure();
   if (c.opset >= 13 || *axis == rank - 1) {
-    FailureOr<Value> r = c.build(op, {x->value}, x->type(), {c.named("axis", c.b.getI64IntegerAttr(*axis))});
-    if (failed(r))
-      return failure();
-    c.setOutput(0, *r);
-    return success();
+    return c.buildOutput(op, {x->value}, x->type(), {c.named("axis", c.b.getI64IntegerAttr(*axis))});
   }
   // Before opset 13 the input is coerced to 2-D at `axis`.
   int64_t outer = 1, inner = 1;
@@ -359,14 +327,10 @@ LogicalResult importReduce(NodeContext &c) {
   auto shape = sh::reduce(x->shape(), axes, keep);
   if (!shape)
     return c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
-  FailureOr<Value> r = c.build(names.find(c.node.op_type())->second, {x->value},
+  return c.buildOutput(names.find(c.node.op_type())->second, {x->value},
                                c.tensor(*shape, x->element()),
                                {c.named("axes", i64Array(c, axes)),
                                 c.named("keepdims", c.b.getBoolAttr(keep))});
-  if (failed(r))
-    return failure();
-  c.setOutput(0, *r);
-  return success();
 }
 
 LogicalResult importArg(NodeContext &c) {
@@ -380,16 +344,12 @@ LogicalResult importArg(NodeContext &c) {
   auto shape = sh::reduce(x->shape(), {*axis}, keep);
   if (!shape)
     return c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
-  FailureOr<Value> r = c.build(c.node.op_type() == "ArgMax" ? "argmax" : "argmin", {x->value},
+  return c.buildOutput(c.node.op_type() == "ArgMax" ? "argmax" : "argmin", {x->value},
                                c.tensor(*shape, c.b.getI64Type()),
                                {c.named("axis", c.b.getI64IntegerAttr(*axis)),
                                 c.named("keepdims", c.b.getBoolAttr(keep)),
                                 c.named("select_last_index",
                                         c.b.getBoolAttr(c.intAttr("select_last_index", 0)))});
-  if (failed(r))
-    return failure();
-  c.setOutput(0, *r);
-  return success();
 }
 
 LogicalResult importResize(NodeContext &c) {
@@ -457,17 +417,13 @@ LogicalResult importResize(NodeContext &c) {
   std::string nearest = upsample || c.opset < 11 ? "floor" : c.stringAttr("nearest_mode", "round_prefer_floor");
   if (mode == "tf_crop_and_resize" || coord == "tf_crop_and_resize")
     return c.fail(code::UnsupportedAttr, "tf_crop_and_resize is not supported");
-  FailureOr<Value> r = c.build(
+  return c.buildOutput(
       "resize", {x->value}, c.tensor(shape, x->element()),
       {c.named("scales", c.b.getDenseF32ArrayAttr(scales)), c.named("mode", c.b.getStringAttr(mode)),
        c.named("coordinate_transformation_mode", c.b.getStringAttr(coord)),
        c.named("nearest_mode", c.b.getStringAttr(nearest)),
        c.named("cubic_coeff_a", c.b.getF32FloatAttr(c.floatAttr("cubic_coeff_a", -0.75f))),
        c.named("exclude_outside", c.b.getBoolAttr(c.intAttr("exclude_outside", 0)))});
-  if (failed(r))
-    return failure();
-  c.setOutput(0, *r);
-  return success();
 }
 } // namespace
 

@@ -135,11 +135,7 @@ LogicalResult importDequantize(NodeContext &c) {
   FailureOr<Value> quantized = asQuantized(c, *x, *q);
   if (failed(quantized))
     return failure();
-  FailureOr<Value> r = c.build("dequantize", {*quantized}, c.tensor(x->shape(), c.b.getF32Type()));
-  if (failed(r))
-    return failure();
-  c.setOutput(0, *r);
-  return success();
+  return c.buildOutput("dequantize", {*quantized}, c.tensor(x->shape(), c.b.getF32Type()));
 }
 
 /// QLinearAdd / QLinearMul (com.microsoft): A, A_scale, A_zp, B, B_scale, B_zp, C_scale, C_zp.

@@ -177,12 +177,8 @@ LogicalResult importTranspose(NodeContext &c) {
       return c.fail(code::UnsupportedAttr, "perm is not a permutation");
     shape.push_back(x->shape()[p]);
   }
-  FailureOr<Value> r = c.build("transpose", {x->value}, c.tensor(shape, x->element()),
+  return c.buildOutput("transpose", {x->value}, c.tensor(shape, x->element()),
                                {c.named("perm", i64Array(c, perm))});
-  if (failed(r))
-    return failure();
-  c.setOutput(0, *r);
-  return success();
 }
 
 LogicalResult importConcat(NodeContext &c) {
@@ -215,12 +211,8 @@ LogicalResult importConcat(NodeContext &c) {
   SmallVector<Value> operands;
   for (const Val &v : ins)
     operands.push_back(v.value);
-  FailureOr<Value> r = c.build("concat", operands, c.tensor(shape, ins[0].element()),
+  return c.buildOutput("concat", operands, c.tensor(shape, ins[0].element()),
                                {c.named("axis", c.b.getI64IntegerAttr(*axis))});
-  if (failed(r))
-    return failure();
-  c.setOutput(0, *r);
-  return success();
 }
 
 /// Clamped [start, end) with step along an axis of size d (ONNX Slice rules).
@@ -394,12 +386,8 @@ LogicalResult importGather(NodeContext &c) {
       c.setOutput(0, c.constant(toAttr(out)));
       return success();
     }
-  FailureOr<Value> r = c.build("gather", {data->value, idx->value}, c.tensor(shape, data->element()),
+  return c.buildOutput("gather", {data->value, idx->value}, c.tensor(shape, data->element()),
                                {c.named("axis", c.b.getI64IntegerAttr(*axis))});
-  if (failed(r))
-    return failure();
-  c.setOutput(0, *r);
-  return success();
 }
 
 LogicalResult importPad(NodeContext &c) {
@@ -452,13 +440,9 @@ LogicalResult importPad(NodeContext &c) {
   SmallVector<int64_t> shape;
   for (int64_t d = 0; d < rank; ++d)
     shape.push_back(x->shape()[d] + pads[d] + pads[rank + d]);
-  FailureOr<Value> r = c.build("pad", {x->value}, c.tensor(shape, x->element()),
+  return c.buildOutput("pad", {x->value}, c.tensor(shape, x->element()),
                                {c.named("pads", i64Array(c, pads)), c.named("mode", c.b.getStringAttr(mode)),
                                 c.named("value", c.b.getF64FloatAttr(value))});
-  if (failed(r))
-    return failure();
-  c.setOutput(0, *r);
-  return success();
 }
 
 LogicalResult importExpand(NodeContext &c) {
@@ -476,11 +460,7 @@ LogicalResult importExpand(NodeContext &c) {
       return success();
     }
   }
-  FailureOr<Value> r = c.build("expand", {x->value}, c.tensor(*shape, x->element()));
-  if (failed(r))
-    return failure();
-  c.setOutput(0, *r);
-  return success();
+  return c.buildOutput("expand", {x->value}, c.tensor(*shape, x->element()));
 }
 
 LogicalResult importTile(NodeContext &c) {
@@ -493,12 +473,8 @@ LogicalResult importTile(NodeContext &c) {
   SmallVector<int64_t> shape;
   for (size_t i = 0; i < reps->size(); ++i)
     shape.push_back(x->shape()[i] * (*reps)[i]);
-  FailureOr<Value> r = c.build("tile", {x->value}, c.tensor(shape, x->element()),
+  return c.buildOutput("tile", {x->value}, c.tensor(shape, x->element()),
                                {c.named("repeats", i64Array(c, *reps))});
-  if (failed(r))
-    return failure();
-  c.setOutput(0, *r);
-  return success();
 }
 
 LogicalResult importCast(NodeContext &c) {
@@ -528,11 +504,7 @@ LogicalResult importCast(NodeContext &c) {
     c.setOutput(0, c.constant(DenseElementsAttr::get(c.tensor(xi->shape, *to), values)));
     return success();
   }
-  FailureOr<Value> r = c.build("cast", {x->value}, c.tensor(x->shape(), *to));
-  if (failed(r))
-    return failure();
-  c.setOutput(0, *r);
-  return success();
+  return c.buildOutput("cast", {x->value}, c.tensor(x->shape(), *to));
 }
 
 LogicalResult importConstant(NodeContext &c) {
@@ -669,12 +641,8 @@ LogicalResult importDepthSpace(NodeContext &c) {
   SmallVector<NamedAttribute> attrs{c.named("blocksize", c.b.getI64IntegerAttr(b))};
   if (toSpace)
     attrs.push_back(c.named("mode", c.b.getStringAttr(c.stringAttr("mode", "DCR"))));
-  FailureOr<Value> r = c.build(toSpace ? "depth_to_space" : "space_to_depth", {x->value},
+  return c.buildOutput(toSpace ? "depth_to_space" : "space_to_depth", {x->value},
                                c.tensor(shape, x->element()), attrs);
-  if (failed(r))
-    return failure();
-  c.setOutput(0, *r);
-  return success();
 }
 
 /// If with a condition that folds to a constant: the chosen branch, inline.
