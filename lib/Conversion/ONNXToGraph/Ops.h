@@ -33,6 +33,17 @@ mlir::FailureOr<mlir::Value> buildBinary(NodeContext &c, llvm::StringRef name, V
 mlir::FailureOr<mlir::Value> buildReshape(NodeContext &c, mlir::Value v,
                                           llvm::ArrayRef<int64_t> shape);
 
+/// The normalized geometry of a Conv-like node (Conv, QLinearConv,
+/// ConvInteger): strides, explicit pads from auto_pad or pads, dilations,
+/// group, and the result shape [N, M, spatial...].
+struct ConvGeometry {
+  std::vector<int64_t> strides, pads, dilations;
+  int64_t group = 1;
+  llvm::SmallVector<int64_t> shape;
+};
+std::optional<ConvGeometry> convGeometry(NodeContext &c, const Val &x, const Val &w);
+llvm::SmallVector<mlir::NamedAttribute> convAttrs(NodeContext &c, const ConvGeometry &g);
+
 inline mlir::DenseI64ArrayAttr i64Array(NodeContext &c, llvm::ArrayRef<int64_t> v) {
   return c.b.getDenseI64ArrayAttr(v);
 }

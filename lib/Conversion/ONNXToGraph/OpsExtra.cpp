@@ -186,21 +186,11 @@ LogicalResult importIntegerKernel(NodeContext &c) {
   SmallVector<int64_t> shape;
   SmallVector<NamedAttribute> attrs;
   if (conv) {
-    size_t n = a->shape().size() - 2;
-    std::vector<int64_t> strides = c.intsAttr("strides").value_or(std::vector<int64_t>(n, 1));
-    std::vector<int64_t> dil = c.intsAttr("dilations").value_or(std::vector<int64_t>(n, 1));
-    std::vector<int64_t> pads = c.intsAttr("pads").value_or(std::vector<int64_t>(2 * n, 0));
-    if (c.stringAttr("auto_pad", "NOTSET") != "NOTSET")
-      return c.fail(code::UnsupportedAttr, "auto_pad on ConvInteger is not supported");
-    sh::WindowParams p{b->shape().drop_front(2), strides, pads, dil, false};
-    auto spatial = sh::window(a->shape().drop_front(2), p);
-    if (!spatial)
-      return c.fail(code::ShapeMismatch, llvm::toString(spatial.takeError()));
-    shape = {a->shape()[0], b->shape()[0]};
-    shape.append(spatial->begin(), spatial->end());
-    attrs = {c.named("strides", i64Array(c, strides)), c.named("pads", i64Array(c, pads)),
-             c.named("dilations", i64Array(c, dil)),
-             c.named("group", c.b.getI64IntegerAttr(c.intAttr("group", 1)))};
+    std::optional<ConvGeometry> g = convGeometry(c, *a, *b);
+    if (!g)
+      return failure();
+    shape = g->shape;
+    attrs = convAttrs(c, *g);
   } else {
     auto s = sh::matmul(a->shape(), b->shape());
     if (!s)

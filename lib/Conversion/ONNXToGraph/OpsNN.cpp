@@ -60,38 +60,60 @@ LogicalResult checkCount(NodeContext &c, StringRef name, const std::vector<int64
                                            " entries, expected " + llvm::Twine(n));
 }
 
+} // namespace
+
+std::optional<ConvGeometry> npuc::onnx_import::convGeometry(NodeContext &c, const Val &x,
+                                                            const Val &w) {
+  if (x.shape().size() < 3 || w.shape().size() != x.shape().size()) {
+    (void)c.fail(code::ShapeMismatch, "input and weight must have the same rank >= 3");
+    return std::nullopt;
+  }
+  size_t n = x.shape().size() - 2;
+  ArrayRef<int64_t> kernel = w.shape().drop_front(2);
+  if (auto k = c.intsAttr("kernel_shape"); k && ArrayRef<int64_t>(*k) != kernel) {
+    (void)c.fail(code::UnsupportedAttr, "kernel_shape does not match the weight's spatial shape");
+    return std::nullopt;
+  }
+  ConvGeometry g;
+  g.strides = intsOr(c, "strides", n, 1);
+  g.dilations = intsOr(c, "dilations", n, 1);
+  g.group = c.intAttr("group", 1);
+  if (failed(checkCount(c, "strides", g.strides, n)) ||
+      failed(checkCount(c, "dilations", g.dilations, n)))
+    return std::nullopt;
+  auto pads = windowPads(c, x.shape().drop_front(2), kernel, g.strides, g.dilations);
+  if (!pads)
+    return std::nullopt;
+  g.pads = *pads;
+  sh::WindowParams p{kernel, g.strides, g.pads, g.dilations, false};
+  auto spatial = sh::window(x.shape().drop_front(2), p);
+  if (!spatial) {
+    (void)c.fail(code::ShapeMismatch, llvm::toString(spatial.takeError()));
+    return std::nullopt;
+  }
+  g.shape = {x.shape()[0], w.shape()[0]};
+  g.shape.append(spatial->begin(), spatial->end());
+  return g;
+}
+
+SmallVector<NamedAttribute> npuc::onnx_import::convAttrs(NodeContext &c, const ConvGeometry &g) {
+  return {c.named("strides", i64Array(c, g.strides)), c.named("pads", i64Array(c, g.pads)),
+          c.named("dilations", i64Array(c, g.dilations)),
+          c.named("group", c.b.getI64IntegerAttr(g.group))};
+}
+
+namespace {
 LogicalResult importConv(NodeContext &c) {
   std::optional<Val> x = c.required(0), w = c.required(1);
   if (!x || !w)
     return failure();
-  std::optional<Val> bias = c.input(2);
-  if (x->shape().size() < 3 || w->shape().size() != x->shape().size())
-    return c.fail(code::ShapeMismatch, "input and weight must have the same rank >= 3");
-  size_t n = x->shape().size() - 2;
-  ArrayRef<int64_t> kernel = w->shape().drop_front(2);
-  if (auto k = c.intsAttr("kernel_shape"); k && ArrayRef<int64_t>(*k) != kernel)
-    return c.fail(code::UnsupportedAttr, "kernel_shape does not match the weight's spatial shape");
-  std::vector<int64_t> strides = intsOr(c, "strides", n, 1), dil = intsOr(c, "dilations", n, 1);
-  if (failed(checkCount(c, "strides", strides, n)) || failed(checkCount(c, "dilations", dil, n)))
+  std::optional<ConvGeometry> g = convGeometry(c, *x, *w);
+  if (!g)
     return failure();
-  auto pads = windowPads(c, x->shape().drop_front(2), kernel, strides, dil);
-  if (!pads)
-    return failure();
-  int64_t group = c.intAttr("group", 1);
-  sh::WindowParams p{kernel, strides, *pads, dil, false};
-  auto spatial = sh::window(x->shape().drop_front(2), p);
-  if (!spatial)
-    return c.fail(code::ShapeMismatch, llvm::toString(spatial.takeError()));
-  SmallVector<int64_t> shape{x->shape()[0], w->shape()[0]};
-  shape.append(spatial->begin(), spatial->end());
   SmallVector<Value> operands{x->value, w->value};
-  if (bias)
+  if (std::optional<Val> bias = c.input(2))
     operands.push_back(bias->value);
-  return c.buildOutput("conv", operands, c.tensor(shape, x->element()),
-                               {c.named("strides", i64Array(c, strides)),
-                                c.named("pads", i64Array(c, *pads)),
-                                c.named("dilations", i64Array(c, dil)),
-                                c.named("group", c.b.getI64IntegerAttr(group))});
+  return c.buildOutput("conv", operands, c.tensor(g->shape, x->element()), convAttrs(c, *g));
 }
 
 LogicalResult importConvTranspose(NodeContext &c) {

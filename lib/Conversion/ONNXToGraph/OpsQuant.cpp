@@ -233,23 +233,11 @@ LogicalResult npuc::onnx_import::importConvLike(NodeContext &c) {
     }
     operands.push_back(c.constant(bias->constant, c.tensor(bias->shape(), biasQ)).value);
   }
-  // Reuse the float Conv normalization for attributes and shapes.
-  size_t n = x->shape().size() - 2;
-  std::vector<int64_t> strides = c.intsAttr("strides").value_or(std::vector<int64_t>(n, 1));
-  std::vector<int64_t> dil = c.intsAttr("dilations").value_or(std::vector<int64_t>(n, 1));
-  std::vector<int64_t> pads = c.intsAttr("pads").value_or(std::vector<int64_t>(2 * n, 0));
-  if (c.stringAttr("auto_pad", "NOTSET") != "NOTSET")
-    return c.fail(code::UnsupportedAttr, "auto_pad on QLinearConv is not supported");
-  sh::WindowParams p{w->shape().drop_front(2), strides, pads, dil, false};
-  auto spatial = sh::window(x->shape().drop_front(2), p);
-  if (!spatial)
-    return c.fail(code::ShapeMismatch, llvm::toString(spatial.takeError()));
-  SmallVector<int64_t> shape{x->shape()[0], w->shape()[0]};
-  shape.append(spatial->begin(), spatial->end());
-  FailureOr<Value> r = c.build("conv", operands, c.tensor(shape, *qy),
-                               {c.named("strides", i64Array(c, strides)), c.named("pads", i64Array(c, pads)),
-                                c.named("dilations", i64Array(c, dil)),
-                                c.named("group", c.b.getI64IntegerAttr(c.intAttr("group", 1)))});
+  std::optional<ConvGeometry> g = convGeometry(c, *x, *w);
+  if (!g)
+    return failure();
+  SmallVector<int64_t> shape = g->shape;
+  FailureOr<Value> r = c.build("conv", operands, c.tensor(shape, *qy), convAttrs(c, *g));
   if (failed(r))
     return failure();
   FailureOr<Value> stored = c.build("storage_cast", {*r}, c.tensor(shape, plainStorage(c, *qy)));
