@@ -17,10 +17,30 @@ std::optional<IntTensor> npuc::onnx_import::asInts(const Val &v) {
   IntTensor t;
   t.shape.assign(v.shape().begin(), v.shape().end());
   t.element = v.element();
-  bool isUnsigned = v.element().isUnsignedInteger() || v.element().isInteger(1);
   for (const APInt &x : v.constant.getValues<APInt>())
-    t.data.push_back(isUnsigned ? int64_t(x.getZExtValue()) : x.getSExtValue());
+    t.data.push_back(intValue(x, v.element()));
   return t;
+}
+
+int64_t npuc::onnx_import::intValue(const APInt &v, Type t) {
+  return t.isUnsignedInteger() || t.isInteger(1) ? int64_t(v.getZExtValue()) : v.getSExtValue();
+}
+
+double npuc::onnx_import::firstAsDouble(DenseElementsAttr c) {
+  if (isa<FloatType>(c.getElementType()))
+    return (*c.getValues<APFloat>().begin()).convertToDouble();
+  APInt v = *c.getValues<APInt>().begin();
+  return c.getElementType().isUnsignedInteger() ? double(v.getZExtValue()) : double(v.getSExtValue());
+}
+
+std::optional<IntTensor> npuc::onnx_import::expandInts(const IntTensor &t, ArrayRef<int64_t> shape) {
+  IntTensor zeros{SmallVector<int64_t>(shape.begin(), shape.end()), {}, t.element};
+  uint64_t n = 1;
+  for (int64_t d : shape)
+    if ((n *= uint64_t(d)) > kMaxFoldedElements)
+      return std::nullopt;
+  zeros.data.assign(n, 0);
+  return broadcastInts(t, zeros, t.element, [](int64_t a, int64_t) { return a; });
 }
 
 DenseElementsAttr npuc::onnx_import::toAttr(const IntTensor &t) {
@@ -53,7 +73,8 @@ std::optional<IntTensor> npuc::onnx_import::broadcastInts(const IntTensor &a, co
   size_t rank = out.shape.size();
   uint64_t n = 1;
   for (int64_t d : out.shape)
-    n *= uint64_t(d);
+    if ((n *= uint64_t(d)) > kMaxFoldedElements)
+      return std::nullopt;
   auto index = [&](const IntTensor &t, const std::vector<int64_t> &idx) {
     uint64_t off = 0;
     size_t lead = rank - t.shape.size();

@@ -30,9 +30,20 @@ struct IntTensor {
 std::optional<IntTensor> asInts(const Val &v);
 mlir::DenseElementsAttr toAttr(const IntTensor &t);
 
-/// Elementwise with numpy broadcasting; nullopt when the shapes do not broadcast.
+/// The first element of a constant as a double, honouring unsigned types.
+double firstAsDouble(mlir::DenseElementsAttr c);
+/// An integer element of type `t` as int64 (zero-extended when unsigned or i1).
+int64_t intValue(const llvm::APInt &v, mlir::Type t);
+
+/// Results larger than this are not folded (they stay ops, or are reported).
+inline constexpr uint64_t kMaxFoldedElements = uint64_t(1) << 22;
+
+/// Elementwise with numpy broadcasting; nullopt when the shapes do not
+/// broadcast or the result would exceed kMaxFoldedElements.
 std::optional<IntTensor> broadcastInts(const IntTensor &a, const IntTensor &b, mlir::Type element,
                                        int64_t (*fn)(int64_t, int64_t));
+/// `t` broadcast to `shape`; nullopt when it does not broadcast or is too large.
+std::optional<IntTensor> expandInts(const IntTensor &t, llvm::ArrayRef<int64_t> shape);
 
 } // namespace npuc::onnx_import
 

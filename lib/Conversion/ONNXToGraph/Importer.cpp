@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Importer.h"
+#include "Folding.h"
 
 #include "npuc/Base/Json.h"
 #include "npuc/Base/Sha256.h"
@@ -84,7 +85,7 @@ std::optional<std::vector<int64_t>> NodeContext::constantInts(size_t i, StringRe
   }
   std::vector<int64_t> out;
   for (const APInt &v : c.getValues<APInt>())
-    out.push_back(c.getElementType().isInteger(1) ? int64_t(v.getZExtValue()) : v.getSExtValue());
+    out.push_back(intValue(v, c.getElementType()));
   return out;
 }
 
@@ -210,7 +211,9 @@ void Importer::report(const char *c, const onnx::NodeProto *node, int64_t set, c
 }
 
 Location Importer::nodeLoc(const onnx::NodeProto &node) {
-  std::string name = node.name().empty() && node.output_size() ? node.output(0) : node.name();
+  std::string name = !node.name().empty() ? node.name()
+                     : node.output_size()  ? node.output(0)
+                                           : node.op_type();
   return NameLoc::get(b.getStringAttr(name), FileLineColLoc::get(&ctx, path, 0, 0));
 }
 
@@ -517,7 +520,10 @@ void Importer::importNodes(const onnx::GraphProto &graph) {
     for (int i = 0; i < graph.node_size(); ++i)
       if (!done[i]) {
         const onnx::NodeProto &n = graph.node(i);
-        names += (names.empty() ? "'" : ", '") + (n.name().empty() ? n.output(0) : n.name()) + "'";
+        std::string label = !n.name().empty() ? n.name()
+                            : n.output_size()  ? n.output(0)
+                                               : "#" + std::to_string(i) + " " + n.op_type();
+        names += (names.empty() ? "'" : ", '") + label + "'";
         for (const std::string &out : n.output())
           poisoned.insert(out);
       }

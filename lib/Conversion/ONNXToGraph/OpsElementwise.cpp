@@ -32,7 +32,8 @@ namespace {
 int64_t addI(int64_t a, int64_t b) { return int64_t(uint64_t(a) + uint64_t(b)); }
 int64_t subI(int64_t a, int64_t b) { return int64_t(uint64_t(a) - uint64_t(b)); }
 int64_t mulI(int64_t a, int64_t b) { return int64_t(uint64_t(a) * uint64_t(b)); }
-int64_t divI(int64_t a, int64_t b) { return b == 0 ? 0 : a / b; }
+// Callers never fold a division by zero (see binary()); INT64_MIN / -1 wraps.
+int64_t divI(int64_t a, int64_t b) { return b == -1 ? int64_t(0 - uint64_t(a)) : a / b; }
 int64_t minI(int64_t a, int64_t b) { return std::min(a, b); }
 int64_t maxI(int64_t a, int64_t b) { return std::max(a, b); }
 int64_t eqI(int64_t a, int64_t b) { return a == b; }
@@ -54,7 +55,7 @@ const llvm::StringMap<BinaryInfo> &binaries() {
   static const llvm::StringMap<BinaryInfo> table = {
       {"Add", {"add", addI, false}},       {"Sub", {"sub", subI, false}},
       {"Mul", {"mul", mulI, false}},       {"Div", {"div", divI, false}},
-      {"Pow", {"pow", nullptr, false}},    {"PRelu", {"prelu", nullptr, false}},
+      {"PRelu", {"prelu", nullptr, false}},
       {"And", {"and", andI, false}},       {"Or", {"or", orI, false}},
       {"Xor", {"xor", xorI, false}},       {"Equal", {"equal", eqI, true}},
       {"Less", {"less", ltI, true}},       {"LessOrEqual", {"less_or_equal", leI, true}},
@@ -70,8 +71,9 @@ FailureOr<Val> binary(NodeContext &c, const BinaryInfo &info, Val lhs, Val rhs) 
   if (info.fold && lhs.element() == rhs.element())
     if (auto a = asInts(lhs))
       if (auto b = asInts(rhs))
-        if (auto r = broadcastInts(*a, *b, element, info.fold))
-          return c.constant(toAttr(*r));
+        if (info.fold != divI || !llvm::is_contained(b->data, 0))
+          if (auto r = broadcastInts(*a, *b, element, info.fold))
+            return c.constant(toAttr(*r));
   FailureOr<Value> v = buildBinary(c, info.op, lhs, rhs, element);
   if (failed(v))
     return failure();
@@ -105,6 +107,17 @@ LogicalResult importBinary(NodeContext &c) {
   return success();
 }
 
+LogicalResult importPow(NodeContext &c) {
+  std::optional<Val> x = c.required(0), e = c.required(1);
+  if (!x || !e)
+    return failure();
+  FailureOr<Value> r = buildBinary(c, "pow", *x, *e);
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
+
 LogicalResult importMean(NodeContext &c) {
   std::optional<Val> acc = c.required(0);
   if (!acc)
@@ -134,26 +147,25 @@ LogicalResult importWhere(NodeContext &c) {
   std::optional<Val> cond = c.required(0), x = c.required(1), y = c.required(2);
   if (!cond || !x || !y)
     return failure();
-  if (auto ci = asInts(*cond))
-    if (auto xi = asInts(*x))
-      if (auto yi = asInts(*y)) {
-        // cond ? x : y on integers, through two broadcasts.
-        auto pick = broadcastInts(*ci, *xi, xi->element, [](int64_t k, int64_t a) { return k ? a : INT64_MIN; });
-        if (pick) {
-          auto r = broadcastInts(*pick, *yi, xi->element,
-                                 [](int64_t a, int64_t b) { return a == INT64_MIN ? b : a; });
-          if (r) {
-            c.setOutput(0, c.constant(toAttr(*r)));
-            return success();
-          }
-        }
-      }
   auto xy = sh::broadcast(x->shape(), y->shape());
   if (!xy)
     return c.fail(code::ShapeMismatch, llvm::toString(xy.takeError()));
   auto shape = sh::broadcast(cond->shape(), *xy);
   if (!shape)
     return c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
+  // cond ? x : y on integer constants: all three expanded to the result shape.
+  if (auto ci = asInts(*cond))
+    if (auto xi = asInts(*x))
+      if (auto yi = asInts(*y))
+        if (auto ce = expandInts(*ci, *shape))
+          if (auto xe = expandInts(*xi, *shape))
+            if (auto ye = expandInts(*yi, *shape)) {
+              for (size_t i = 0; i < xe->data.size(); ++i)
+                if (!ce->data[i])
+                  xe->data[i] = ye->data[i];
+              c.setOutput(0, c.constant(toAttr(*xe)));
+              return success();
+            }
   return c.buildOutput("where", {cond->value, x->value, y->value}, c.tensor(*shape, x->element()));
 }
 
@@ -233,9 +245,7 @@ LogicalResult importClip(NodeContext &c) {
         return failure();
       if (bound.getNumElements() != 1)
         return c.fail(code::UnsupportedAttr, std::string(name) + " must be a scalar");
-      double v = isa<FloatType>(bound.getElementType())
-                     ? (*bound.getValues<APFloat>().begin()).convertToDouble()
-                     : double((*bound.getValues<APInt>().begin()).getSExtValue());
+      double v = firstAsDouble(bound);
       attrs.push_back(c.named(name, c.b.getF64FloatAttr(v)));
     }
   }
@@ -260,6 +270,7 @@ void npuc::onnx_import::registerElementwiseOps(llvm::StringMap<OpImporter> &t) {
                          "Reciprocal", "Erf", "Floor", "Ceil", "Round", "HardSwish"})
     t[op] = importSimpleUnary;
   t["Mean"] = importMean;
+  t["Pow"] = importPow;
   t["Where"] = importWhere;
   t["Not"] = importNot;
   t["Identity"] = importIdentity;

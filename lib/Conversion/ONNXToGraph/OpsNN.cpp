@@ -34,6 +34,10 @@ std::optional<std::vector<int64_t>> windowPads(NodeContext &c, ArrayRef<int64_t>
     }
   } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
     for (size_t i = 0; i < n; ++i) {
+      if (strides[i] < 1 || dilations[i] < 1) {
+        (void)c.fail(code::UnsupportedAttr, "strides and dilations must be >= 1");
+        return std::nullopt;
+      }
       int64_t out = (in[i] + strides[i] - 1) / strides[i];
       int64_t total = std::max<int64_t>(0, (out - 1) * strides[i] + (kernel[i] - 1) * dilations[i] + 1 - in[i]);
       int64_t small = total / 2, large = total - small;
@@ -343,8 +347,17 @@ LogicalResult importReduce(NodeContext &c) {
   llvm::sort(axes);
   axes.erase(std::unique(axes.begin(), axes.end()), axes.end());
   if (rank == 0) {
-    c.setOutput(0, *x);
-    return success();
+    // Of one value, these reductions are not the identity: reduce a [1] view.
+    StringRef type = c.node.op_type();
+    if (type != "ReduceSumSquare" && type != "ReduceL1" && type != "ReduceL2") {
+      c.setOutput(0, *x);
+      return success();
+    }
+    FailureOr<Value> one = buildReshape(c, x->value, {1});
+    if (failed(one))
+      return failure();
+    return c.buildOutput(names.find(type)->second, {*one}, x->type(),
+                         {c.named("axes", i64Array(c, {0})), c.named("keepdims", c.b.getBoolAttr(false))});
   }
   auto shape = sh::reduce(x->shape(), axes, keep);
   if (!shape)
@@ -409,6 +422,8 @@ LogicalResult importResize(NodeContext &c) {
     if (c.intAttr("antialias", 0))
       return c.fail(code::UnsupportedAttr, "antialias = 1 is not supported");
     std::optional<Val> scaleInput = c.input(2), sizeInput = c.input(3);
+    if (sizeInput && sizeInput->constant && sizeInput->constant.getNumElements() == 0)
+      sizeInput.reset();
     if (sizeInput) {
       auto v = c.constantInts(3, "sizes");
       if (!v)
@@ -425,7 +440,19 @@ LogicalResult importResize(NodeContext &c) {
     if (sizes.size() != rank)
       return c.fail(code::UnsupportedAttr, "sizes has the wrong rank");
     for (size_t i = 0; i < rank; ++i)
-      scales.push_back(float(double(sizes[i]) / double(x->shape()[i])));
+      scales.push_back(x->shape()[i] ? float(double(sizes[i]) / double(x->shape()[i])) : 1.0f);
+    // opset 18: not_larger / not_smaller keep the aspect ratio with one scale.
+    std::string policy = c.stringAttr("keep_aspect_ratio_policy", "stretch");
+    if (policy == "not_larger" || policy == "not_smaller") {
+      float scale = policy == "not_larger" ? *std::min_element(scales.begin(), scales.end())
+                                           : *std::max_element(scales.begin(), scales.end());
+      for (size_t i = 0; i < rank; ++i) {
+        scales[i] = scale;
+        sizes[i] = int64_t(std::round(double(scale) * double(x->shape()[i])));
+      }
+    } else if (policy != "stretch") {
+      return c.fail(code::UnsupportedAttr, "keep_aspect_ratio_policy '" + policy + "' is not supported");
+    }
   }
   if (scales.size() != rank)
     return c.fail(code::UnsupportedAttr, "scales must have " + llvm::Twine(rank) + " entries");

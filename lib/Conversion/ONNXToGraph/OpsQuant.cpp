@@ -110,7 +110,17 @@ LogicalResult importQuantize(NodeContext &c) {
   std::optional<Val> x = c.required(0);
   if (!x)
     return failure();
-  auto q = quantType(c, 1, 2, x->shape(), c.intAttr("axis", 1), x->element());
+  if (!isa<FloatType>(x->element()))
+    return c.fail(code::UnsupportedType, "QuantizeLinear of non-float data is not supported");
+  // Without a zero point the storage is uint8, or output_dtype (opset 21).
+  Type storage;
+  if (int64_t dt = c.intAttr("output_dtype", 0)) {
+    std::optional<Type> t = c.imp.elementType(int32_t(dt));
+    if (!t || !isa<IntegerType>(*t))
+      return c.fail(code::UnsupportedType, "output_dtype " + llvm::Twine(dt) + " is not supported");
+    storage = *t;
+  }
+  auto q = quantType(c, 1, 2, x->shape(), c.intAttr("axis", 1), x->element(), storage);
   if (!q)
     return failure();
   FailureOr<Value> quantized = c.build("quantize", {x->value}, c.tensor(x->shape(), *q));
@@ -171,7 +181,9 @@ LogicalResult importQLinearMatMul(NodeContext &c) {
   if (!a || !b)
     return failure();
   Type f32 = c.b.getF32Type();
-  auto qa = quantType(c, 1, 2, a->shape(), 0, f32, a->element());
+  // Per-row scales of a (axis rank - 2), per-column scales of b (axis rank - 1).
+  auto qa = quantType(c, 1, 2, a->shape(), std::max<int64_t>(0, int64_t(a->shape().size()) - 2), f32,
+                      a->element());
   auto qb = quantType(c, 4, 5, b->shape(), int64_t(b->shape().size()) - 1, f32, b->element());
   auto qy = quantType(c, 6, 7, {}, 0, f32, a->element());
   if (!qa || !qb || !qy)

@@ -25,7 +25,13 @@ FailureOr<Value> npuc::onnx_import::buildReshape(NodeContext &c, Value v, ArrayR
 namespace {
 /// The result of a reshape-like op: folded for integer constants, else graph.reshape.
 LogicalResult reshapeTo(NodeContext &c, const Val &x, ArrayRef<int64_t> shape) {
-  if (auto xi = asInts(*&x)) {
+  if (auto xi = asInts(x)) {
+    uint64_t n = 1;
+    for (int64_t d : shape)
+      n *= uint64_t(d);
+    if (n != xi->size())
+      return c.fail(code::ShapeMismatch, "cannot reshape " + llvm::Twine(xi->size()) +
+                                             " elements to " + llvm::Twine(n));
     xi->shape.assign(shape.begin(), shape.end());
     c.setOutput(0, c.constant(toAttr(*xi)));
     return success();
@@ -337,6 +343,8 @@ LogicalResult importSplit(NodeContext &c) {
   }
   if (sizes.empty()) {
     int64_t parts = c.opset >= 18 && c.attr("num_outputs") ? c.intAttr("num_outputs", 1) : int64_t(outs);
+    if (parts < 1)
+      return c.fail(code::UnsupportedAttr, "num_outputs " + llvm::Twine(parts) + " must be >= 1");
     int64_t each = (dim + parts - 1) / parts;
     for (int64_t p = 0, left = dim; p < parts; ++p, left -= each)
       sizes.push_back(std::min(each, std::max<int64_t>(left, 0)));
@@ -414,9 +422,7 @@ LogicalResult importPad(NodeContext &c) {
       if (!v)
         return failure();
       if (v.getNumElements() == 1)
-        value = isa<FloatType>(v.getElementType())
-                    ? (*v.getValues<APFloat>().begin()).convertToDouble()
-                    : double((*v.getValues<APInt>().begin()).getSExtValue());
+        value = firstAsDouble(v);
     }
     if (c.input(3)) {
       auto axes = c.constantInts(3, "axes");
@@ -453,13 +459,11 @@ LogicalResult importExpand(NodeContext &c) {
   auto shape = sh::broadcast(x->shape(), *target);
   if (!shape)
     return c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
-  if (auto xi = asInts(*x)) {
-    IntTensor ones{*shape, std::vector<int64_t>(size_t(product(*shape)), 0), xi->element};
-    if (auto r = broadcastInts(*xi, ones, xi->element, [](int64_t a, int64_t) { return a; })) {
+  if (auto xi = asInts(*x))
+    if (auto r = expandInts(*xi, *shape)) {
       c.setOutput(0, c.constant(toAttr(*r)));
       return success();
     }
-  }
   return c.buildOutput("expand", {x->value}, c.tensor(*shape, x->element()));
 }
 
@@ -600,6 +604,8 @@ LogicalResult importRange(NodeContext &c) {
     if (d == 0)
       return c.fail(code::UnsupportedAttr, "delta is 0");
     int64_t n = std::max<int64_t>(0, (l - s + d + (d > 0 ? -1 : 1)) / d);
+    if (uint64_t(n) > kMaxFoldedElements)
+      return c.fail(code::Overflow, "Range of " + llvm::Twine(n) + " elements is too large to fold");
     IntTensor out{{n}, {}, element};
     for (int64_t i = 0; i < n; ++i)
       out.data.push_back(s + i * d);
@@ -611,8 +617,11 @@ LogicalResult importRange(NodeContext &c) {
   double d = (*delta.getValues<APFloat>().begin()).convertToDouble();
   if (d == 0)
     return c.fail(code::UnsupportedAttr, "delta is 0");
-  int64_t n = std::max<int64_t>(0, int64_t(std::ceil((l - s) / d)));
-  if (n > (1 << 24))
+  // The element count is computed in the tensor's own precision, as ONNX does.
+  double count = element.isF64() ? std::ceil((l - s) / d)
+                                 : double(std::ceil((float(l) - float(s)) / float(d)));
+  int64_t n = std::max<int64_t>(0, int64_t(count));
+  if (uint64_t(n) > kMaxFoldedElements)
     return c.fail(code::Overflow, "Range of " + llvm::Twine(n) + " elements is too large");
   SmallVector<APFloat> values;
   for (int64_t i = 0; i < n; ++i) {
@@ -662,16 +671,32 @@ LogicalResult importIf(NodeContext &c) {
       return failure();
     c.imp.values[t.name()] = c.constant(data);
   }
+  std::set<std::string> outer;
+  for (const auto &kv : c.imp.values)
+    outer.insert(kv.first);
   c.imp.importNodes(g);
-  if (g.output_size() != c.node.output_size())
+  // Branch-local names end with the branch (sibling branches may reuse them).
+  auto dropLocals = [&] {
+    for (auto it = c.imp.values.begin(); it != c.imp.values.end();)
+      it = outer.count(it->first) ? std::next(it) : c.imp.values.erase(it);
+  };
+  if (g.output_size() != c.node.output_size()) {
+    dropLocals();
     return c.fail(code::Structure, "the branch has " + llvm::Twine(g.output_size()) +
                                        " outputs, the If node " + llvm::Twine(c.node.output_size()));
+  }
+  std::vector<Val> results;
   for (int i = 0; i < g.output_size(); ++i) {
     auto it = c.imp.values.find(g.output(i).name());
-    if (it == c.imp.values.end())
+    if (it == c.imp.values.end()) {
+      dropLocals();
       return failure();  // the branch reported why
-    c.setOutput(size_t(i), it->second);
+    }
+    results.push_back(it->second);
   }
+  dropLocals();
+  for (size_t i = 0; i < results.size(); ++i)
+    c.setOutput(i, results[i]);
   return success();
 }
 } // namespace

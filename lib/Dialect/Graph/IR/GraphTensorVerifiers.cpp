@@ -21,6 +21,16 @@ LogicalResult graph::verifyCompare(Operation *op) {
   return verifySameExpressed(op, {{lhs, "lhs"}, {rhs, "rhs"}});
 }
 
+LogicalResult graph::verifyPow(Operation *op) {
+  Value base = op->getOperand(0), exponent = op->getOperand(1), res = op->getResult(0);
+  sh::Shape want;
+  if (failed(verifyQuantizedValues(op)) ||
+      failed(fromExpected(op, sh::broadcast(shapeOf(base), shapeOf(exponent)), want)) ||
+      failed(expectShape(op, res, want, "result")))
+    return failure();
+  return verifySameExpressed(op, {{base, "base"}, {res, "result"}});
+}
+
 LogicalResult graph::verifyWhere(Operation *op) {
   Value c = op->getOperand(0), x = op->getOperand(1), y = op->getOperand(2);
   sh::Shape xy, want;

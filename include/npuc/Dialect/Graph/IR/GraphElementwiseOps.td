@@ -25,7 +25,12 @@ def Graph_DivOp : Graph_BinaryOp<"div"> {
   let summary = "ONNX Div: lhs / rhs with broadcasting";
   let hasFolder = 1;
 }
-def Graph_PowOp : Graph_BinaryOp<"pow"> { let summary = "ONNX Pow"; }
+def Graph_PowOp : Graph_VerifiedOp<"pow", "verifyPow"> {
+  let summary = "ONNX Pow: the exponent may have another element type (opset 12+)";
+  let arguments = (ins Graph_Tensor:$lhs, Graph_Tensor:$rhs);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
 def Graph_MaxOp : Graph_BinaryOp<"max", [Commutative]> {
   let summary = "ONNX Max of two inputs (the importer chains more)";
 }

@@ -37,6 +37,7 @@ llvm::LogicalResult verifyConcat(mlir::Operation *op);
 llvm::LogicalResult verifyQuantize(mlir::Operation *op);
 llvm::LogicalResult verifyDequantize(mlir::Operation *op);
 llvm::LogicalResult verifyCompare(mlir::Operation *op);
+llvm::LogicalResult verifyPow(mlir::Operation *op);
 llvm::LogicalResult verifyWhere(mlir::Operation *op);
 llvm::LogicalResult verifyConvTranspose(mlir::Operation *op);
 llvm::LogicalResult verifyResize(mlir::Operation *op);
