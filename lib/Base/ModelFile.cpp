@@ -12,6 +12,7 @@
 #include "npuc/Base/ISA.h"
 #include "npuc/Base/Target.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -325,6 +326,10 @@ struct Cursor {
   }
 };
 
+bool containsKind(const std::vector<uint32_t> &v, uint32_t x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
 uint64_t le64(const uint8_t *p) {
   uint64_t v = 0;
   for (int i = 7; i >= 0; --i)
@@ -387,13 +392,20 @@ bool parseTensor(Cursor &c, const Model &m, TensorDesc &t, size_t index) {
                     std::to_string(t.strides[i]) + " is outside [0, 2^40]");
     span += (unsigned __int128)(t.shape[i] - 1) * uint64_t(t.strides[i]);
   }
+  // At most 2^32 elements (a region is at most 4 GiB; broadcast strides of 0
+  // must not make a tensor larger than any consumer can hold).
+  unsigned __int128 elements = 1;
+  for (int64_t d : t.shape)
+    elements *= uint64_t(d);
+  if (elements > ((unsigned __int128)1 << 32))
+    return c.fail(item + ": more than 2^32 elements");
   if (span + t.offset > regionSize)
     return c.fail(item + ": offset " + hex(t.offset) + " + span exceeds the region size " +
                   hex(regionSize));
-  uint32_t want = t.quant == Quant::None ? 0
+  uint64_t want = t.quant == Quant::None ? 0
                   : t.quant == Quant::PerTensor
                       ? 1
-                      : (t.axis >= 0 && t.axis < rank ? uint32_t(t.shape[t.axis]) : 0);
+                      : (t.axis >= 0 && t.axis < rank ? uint64_t(t.shape[t.axis]) : 0);
   if ((t.quant == Quant::PerAxis && (t.axis < 0 || t.axis >= rank)) ||
       (t.quant != Quant::PerAxis && t.axis != -1))
     return c.fail(item + ": quantization axis " + std::to_string(t.axis) + " is invalid");
@@ -410,9 +422,16 @@ bool parseTensor(Cursor &c, const Model &m, TensorDesc &t, size_t index) {
     if (!(s > 0) || !std::isfinite(s))
       return c.fail(item + ": scale is not finite and positive");
   }
-  for (int32_t &z : t.zeroPoints)
+  static const int64_t lo[] = {-128, 0, -32768, INT32_MIN, 0, 0};
+  static const int64_t hi[] = {127, 255, 32767, INT32_MAX, 0, 0};
+  for (int32_t &z : t.zeroPoints) {
     if (!c.get(z, "zero point"))
       return false;
+    bool isFloat = t.dtype == DType::F16 || t.dtype == DType::F32;
+    if (isFloat ? z != 0 : (z < lo[unsigned(t.dtype)] || z > hi[unsigned(t.dtype)]))
+      return c.fail(item + ": zero point " + std::to_string(z) + " is outside the range of " +
+                    dtypeName(t.dtype));
+  }
   if (!c.need(nameLen, "tensor name"))
     return false;
   t.name.assign(reinterpret_cast<const char *>(c.p + c.pos), nameLen);
@@ -461,6 +480,8 @@ bool parseSection(const uint8_t *data, const SectionInfo &s, size_t index, Model
     uint32_t n, reserved;
     if (!c.get(n, "lut count") || !c.get(reserved, "reserved"))
       return done(false);
+    if (reserved)
+      return done(c.fail("reserved word is not zero"));
     if (n > 4096)
       return done(c.fail("lut count " + std::to_string(n) + " exceeds 4096"));
     for (uint32_t i = 0; i < n; ++i) {
@@ -469,6 +490,8 @@ bool parseSection(const uint8_t *data, const SectionInfo &s, size_t index, Model
       if (!c.get(l.offset, "lut offset") || !c.get(l.entries, "lut entries") ||
           !c.get(r, "reserved"))
         return done(false);
+      if (r)
+        return done(c.fail("lut " + std::to_string(i) + ": reserved word is not zero"));
       if (l.entries != 256 && l.entries != 512)
         return done(c.fail("lut " + std::to_string(i) + " has " + std::to_string(l.entries) +
                            " entries, expected 256 or 512"));
@@ -485,6 +508,8 @@ bool parseSection(const uint8_t *data, const SectionInfo &s, size_t index, Model
         !c.get(m.outputSize, "output size") || !c.get(m.stateSize, "state size") ||
         !c.get(n, "tensor count") || !c.get(reserved, "reserved"))
       return done(false);
+    if (reserved)
+      return done(c.fail("reserved word is not zero"));
     for (uint64_t size : {m.arenaSize, m.inputSize, m.outputSize, m.stateSize})
       if (size > (uint64_t(1) << 32))
         return done(c.fail("region size " + hex(size) + " exceeds the 4 GiB address space"));
@@ -496,6 +521,8 @@ bool parseSection(const uint8_t *data, const SectionInfo &s, size_t index, Model
         return done(false);
       m.tensors.push_back(std::move(t));
     }
+    if (c.pos != c.size)
+      return done(c.fail(std::to_string(c.size - c.pos) + " bytes follow the last tensor record"));
     return true;
   }
   case SectionKind::Provenance: {
@@ -599,6 +626,7 @@ bool model::parse(const uint8_t *data, size_t size, Model &m, std::string &error
   }
   uint64_t cursor = tableEnd;  // end of what has been laid out so far
   std::vector<bool> seen(7, false);
+  std::vector<uint32_t> kinds;
   for (uint32_t i = 0; i < count; ++i) {
     const uint8_t *e = data + kHeaderSize + i * kEntrySize;
     SectionInfo s{le32(e), le32(e + 4), le64(e + 8), le64(e + 16), le32(e + 24)};
@@ -629,7 +657,7 @@ bool model::parse(const uint8_t *data, size_t size, Model &m, std::string &error
       }
     cursor = s.offset + s.size;
     bool known = s.kind >= 1 && s.kind <= 6;
-    if (known && seen[s.kind]) {
+    if (containsKind(kinds, s.kind)) {
       error = what + ": a second section of this kind";
       return false;
     }
@@ -640,6 +668,7 @@ bool model::parse(const uint8_t *data, size_t size, Model &m, std::string &error
     }
     if (known)
       seen[s.kind] = true;
+    kinds.push_back(s.kind);
     m.sections.push_back(s);
   }
   for (uint64_t b = cursor; b < size; ++b)

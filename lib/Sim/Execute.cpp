@@ -94,8 +94,21 @@ template <typename T> bool compareValues(isa::CmpFunc func, T x, T y) {
   }
 }
 
-float fmaxNaN(float a, float b) { return (a != a || b != b) ? std::numeric_limits<float>::quiet_NaN() : (a > b ? a : b); }
-float fminNaN(float a, float b) { return (a != a || b != b) ? std::numeric_limits<float>::quiet_NaN() : (a < b ? a : b); }
+// NaN if either is NaN; of two zeros, MAX picks +0 and MIN -0.
+float fmaxNaN(float a, float b) {
+  if (a != a || b != b)
+    return std::numeric_limits<float>::quiet_NaN();
+  if (a == b)
+    return std::signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+float fminNaN(float a, float b) {
+  if (a != a || b != b)
+    return std::numeric_limits<float>::quiet_NaN();
+  if (a == b)
+    return std::signbit(a) ? a : b;
+  return a < b ? a : b;
+}
 
 /// sum(a[i] * b[i]) of zero-point-adjusted int8 values held as int16 (the
 /// pattern compilers turn into pmaddwd); exact, as |a|, |b| <= 383 and
@@ -112,8 +125,14 @@ __attribute__((target_clones("avx2", "default"))) int32_t dotI16(const int16_t *
 uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t start) {
   EngineState &s = engines[e];
   const isa::Inst &in = q.inst;
-  auto reg = [&](int64_t r) { return int64_t(uint32_t(q.regs[r])); };
-  auto local = [&](int64_t addr, int64_t r) { return uint64_t(addr) * 32 + uint64_t(reg(r)); };
+  // Addresses are an immediate plus a signed register, summed without wrapping;
+  // a negative sum is out of bounds like any other address outside a memory.
+  auto reg = [&](int64_t r) { return int64_t(q.regs[r]); };
+  auto address = [&](int64_t base, int64_t r) {
+    int64_t a = base + reg(r);
+    return a < 0 ? UINT64_MAX / 2 : uint64_t(a);
+  };
+  auto local = [&](int64_t addr, int64_t r) { return address(addr * 32, r); };
   auto where = [&] { return describe(q.pc) + " on " + isa::engineName(isa::Engine(e)); };
   auto aligned = [&](uint64_t addr, uint64_t align, const char *what) {
     if (addr % align)
@@ -158,7 +177,7 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     bool pad = false;
     if (isIn) {
       srcSpace = unsigned(in[F::DMA_IN_START::src_region]);
-      srcBase = uint32_t(in[F::DMA_IN_START::src_off] + reg(in[F::DMA_IN_START::src_reg]));
+      srcBase = address(in[F::DMA_IN_START::src_off], in[F::DMA_IN_START::src_reg]);
       dstSpace = LM + unsigned(in[F::DMA_IN_START::dst_space]);
       dstBase = local(in[F::DMA_IN_START::dst_addr], in[F::DMA_IN_START::dst_reg]);
       elemCode = in[F::DMA_IN_START::elem];
@@ -167,7 +186,7 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
       srcSpace = LM + unsigned(in[F::DMA_OUT_START::src_space]);
       srcBase = local(in[F::DMA_OUT_START::src_addr], in[F::DMA_OUT_START::src_reg]);
       dstSpace = unsigned(in[F::DMA_OUT_START::dst_region]);
-      dstBase = uint32_t(in[F::DMA_OUT_START::dst_off] + reg(in[F::DMA_OUT_START::dst_reg]));
+      dstBase = address(in[F::DMA_OUT_START::dst_off], in[F::DMA_OUT_START::dst_reg]);
       elemCode = in[F::DMA_OUT_START::elem];
     }
     unsigned esize = 1u << elemCode;
@@ -190,6 +209,14 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
       box[i] = n[i] + lo[i] + hi[i];
     }
     uint32_t fill = pad ? uint32_t(padding[F::DMA_IN_PAD::fill]) : 0;
+    // Every element must be aligned to its size: with an aligned base, that
+    // is every stride of a dimension that has more than one element.
+    for (int i = 0; i < 4; ++i)
+      if ((box[i] > 1 && dstride[i] % int64_t(esize)) || (n[i] > 1 && sstride[i] % int64_t(esize)))
+        fail("misaligned access: " + where() + " moves " + std::to_string(esize) +
+             "-byte elements with a stride of dimension " + std::to_string(i) +
+             " that is not a multiple of " + std::to_string(esize));
+    checkWork(uint64_t(box[0]) * uint64_t(box[1]) * uint64_t(box[2]) * uint64_t(box[3]), q.pc);
     uint64_t elems = 0;
     for (int64_t i3 = 0; i3 < box[3]; ++i3)
       for (int64_t i2 = 0; i2 < box[2]; ++i2)
@@ -327,6 +354,7 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     uint64_t off = uint64_t(r * o.pitch + (o.bcast ? 0 : c) * int64_t(dtypeSize(o.type)));
     return access(o.space, o.base + off, dtypeSize(o.type), write, dynId, what);
   };
+  checkWork(uint64_t(grid.rows) * uint64_t(grid.cols), q.pc);
   auto cost = [&](unsigned bytesPerElem) {
     return 1 + ceilDiv(uint64_t(grid.rows * grid.cols) * bytesPerElem, uint64_t(tp.VectorBytesPerCycle));
   };

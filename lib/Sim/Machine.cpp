@@ -92,6 +92,13 @@ Machine::Machine(const model::Model &m, const target::TargetInfo &t, Options o)
 
 void Machine::fail(const std::string &message) { throw Fault{message}; }
 
+void Machine::checkWork(uint64_t elements, uint32_t at) {
+  if (elements > options.maxWork || work > options.maxWork - elements)
+    fail("more than " + std::to_string(options.maxWork) + " element operations: " + describe(at) +
+         " asks for " + std::to_string(elements) + " (a runaway program?)");
+  work += elements;
+}
+
 std::string Machine::describe(uint32_t at) const {
   std::string s = "instruction " + std::to_string(at);
   if (at < code.size())
@@ -249,12 +256,12 @@ void Machine::stepScalar() {
     engine = int(inst[0]);
   if (engine == SCALAR) {
     scalarTime += 1;
-    stats.engines[SCALAR].instructions += 1;
-    stats.engines[SCALAR].busyCycles += 1;
     switch (op) {
     case isa::Opcode::NOP: break;
     case isa::Opcode::END:
       blocked = Blocked::Done;
+      stats.engines[SCALAR].instructions += 1;
+      stats.engines[SCALAR].busyCycles += 1;
       return;
     case isa::Opcode::LI: setReg(inst[0], int32_t(inst[1])); break;
     case isa::Opcode::ALU: setReg(inst[1], alu(unsigned(inst[0]), reg(inst[2]), reg(inst[3]))); break;
@@ -266,10 +273,17 @@ void Machine::stepScalar() {
       break;
     case isa::Opcode::JMP: jump(inst[0]); break;
     case isa::Opcode::LOOP: {
-      uint64_t count = uint64_t(inst[1]) + uint32_t(reg(inst[0]));
+      int64_t signedCount = inst[1] + int64_t(reg(inst[0]));
+      if (signedCount < 0)
+        fail(describe(pc) + " has a negative iteration count " + std::to_string(signedCount));
+      uint64_t count = uint64_t(signedCount);
       uint32_t end = pc + 1 + uint32_t(inst[2]);
       if (end > code.size())
         fail(describe(pc) + " has a body past the end of the code");
+      if (!loops.empty() && end > loops.back().end)
+        fail(describe(pc) + " has a body that ends after the body of the enclosing loop at "
+                            "instruction " + std::to_string(loops.back().start - 1) +
+             " (loops must nest)");
       if (count == 0) {
         next = end;
       } else {
@@ -318,6 +332,8 @@ void Machine::stepScalar() {
     default:
       fail(describe(pc) + " cannot run on SCALAR");
     }
+    stats.engines[SCALAR].instructions += 1;  // blocked attempts returned above
+    stats.engines[SCALAR].busyCycles += 1;
   } else {
     EngineState &target = engines[engine];
     if (target.queue.size() >= size_t(this->target.params.QueueDepth)) {
@@ -491,6 +507,9 @@ Simulator::Simulator(const model::Model &m, const target::TargetInfo &t, Options
     machine = std::make_unique<Machine>(m, t, o);
   } catch (const Fault &) {
     machine.reset();
+  } catch (const std::bad_alloc &) {
+    machine.reset();
+    outOfMemory = true;
   }
 }
 Simulator::~Simulator() = default;
@@ -504,7 +523,7 @@ const std::vector<TraceEvent> &Simulator::trace() const { return machine->trace;
 
 bool Simulator::run(std::string &fault) {
   if (!machine) {
-    fault = "the code does not decode";
+    fault = outOfMemory ? "out of host memory for the model's regions" : "the code does not decode";
     return false;
   }
   try {
@@ -512,6 +531,9 @@ bool Simulator::run(std::string &fault) {
     return true;
   } catch (const Fault &f) {
     fault = f.message;
+    return false;
+  } catch (const std::bad_alloc &) {
+    fault = "out of host memory (the simulator's shadow memory)";
     return false;
   }
 }

@@ -110,6 +110,9 @@ public:
   uint8_t *access(unsigned space, uint64_t addr, uint64_t len, bool write, uint32_t dynId,
                   const char *what);
   [[noreturn]] void fail(const std::string &message);
+  /// Counts element operations against Options::maxWork (a runaway guard).
+  void checkWork(uint64_t elements, uint32_t pc);
+  uint64_t work = 0;
   std::string describe(uint32_t pc) const;  // "instruction 7 (matmul)"
 
   const model::Model &model;

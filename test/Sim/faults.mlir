@@ -47,6 +47,21 @@
 // UNCONFIGURED: npu-sim: fault: instruction 0 (v_bin) on VECTOR runs before any v_shape configured its engine
 // UNCONFIGURED: exit=3
 
+// Found in review: an address beyond 32 bits faults instead of wrapping; loops
+// must nest; every DMA element is aligned; one instruction cannot run forever.
+// RUN: npuc-translate --export-npu-model %t/gmwrap.mlir -o %t/gmwrap.bin
+// RUN: not npu-sim %t/gmwrap.bin -o %t/out 2>&1 | FileCheck %s --check-prefix=GMWRAP
+// GMWRAP: fault: out-of-bounds access: instruction 2 (dma_in) on DMA_IN reads its source at CONST [0x100000000, 0x100000001), but CONST has 0x40 bytes
+// RUN: npuc-translate --export-npu-model %t/loopnest.mlir -o %t/loopnest.bin
+// RUN: not npu-sim %t/loopnest.bin -o %t/out 2>&1 | FileCheck %s --check-prefix=LOOPNEST
+// LOOPNEST: fault: instruction 1 (loop) has a body that ends after the body of the enclosing loop at instruction 0 (loops must nest)
+// RUN: npuc-translate --export-npu-model %t/dmaalign.mlir -o %t/dmaalign.bin
+// RUN: not npu-sim %t/dmaalign.bin -o %t/out 2>&1 | FileCheck %s --check-prefix=DMAALIGN
+// DMAALIGN: fault: misaligned access: instruction 2 (dma_in) on DMA_IN moves 4-byte elements with a stride of dimension 0 that is not a multiple of 4
+// RUN: npuc-translate --export-npu-model %t/hang.mlir -o %t/hang.bin
+// RUN: not npu-sim %t/hang.bin -o %t/out 2>&1 | FileCheck %s --check-prefix=HANG
+// HANG: fault: more than 68719476736 element operations: instruction 1 (dma_in) asks for 18445618199572250625
+
 // RUN: npuc-translate --export-npu-model %t/runaway.mlir -o %t/runaway.bin
 // RUN: sh -c 'npu-sim %t/runaway.bin -o %t/out --max-steps 1000; echo "exit=$?"' 2>&1 | FileCheck %s --check-prefix=RUNAWAY
 // RUNAWAY: npu-sim: fault: more than 1000 SCALAR steps: the program does not terminate (at instruction 0 (jmp))
@@ -115,6 +130,38 @@ enc.program target "npu-v1" {
 enc.const offset 0 dense<7> : tensor<64xi8>
 enc.program target "npu-v1" {
   enc.v_bin func = 0, dtype = 0, a_space = 0, b_space = 0, d_space = 0, a_reg = 0, b_reg = 0, d_reg = 0, a_addr = 0, b_addr = 0, d_addr = 0
+  enc.end
+}
+//--- gmwrap.mlir
+enc.const offset 0 dense<7> : tensor<64xi8>
+enc.program target "npu-v1" {
+  enc.li rd = 1, imm = 32
+  enc.dma_in_shape n0 = 1, n1 = 1, n2 = 1, n3 = 1
+  enc.dma_in src_region = 0, src_reg = 1, dst_space = 0, elem = 0, pad = 0, dst_reg = 0, dst_addr = 0, src_off = 4294967264
+  enc.end
+}
+//--- loopnest.mlir
+enc.const offset 0 dense<7> : tensor<64xi8>
+enc.program target "npu-v1" {
+  enc.loop rc = 0, count = 3, body = 2
+  enc.loop rc = 0, count = 2, body = 2
+  enc.nop
+  enc.nop
+  enc.end
+}
+//--- dmaalign.mlir
+enc.const offset 0 dense<7> : tensor<64xi8>
+enc.program target "npu-v1" {
+  enc.dma_in_shape n0 = 2, n1 = 1, n2 = 1, n3 = 1
+  enc.dma_in_sstride s0 = 2, s1 = 0, s2 = 0, s3 = 0
+  enc.dma_in src_region = 0, src_reg = 0, dst_space = 0, elem = 2, pad = 0, dst_reg = 0, dst_addr = 0, src_off = 0
+  enc.end
+}
+//--- hang.mlir
+enc.const offset 0 dense<7> : tensor<64xi8>
+enc.program target "npu-v1" {
+  enc.dma_in_shape n0 = 65535, n1 = 65535, n2 = 65535, n3 = 65535
+  enc.dma_in src_region = 0, src_reg = 0, dst_space = 0, elem = 0, pad = 0, dst_reg = 0, dst_addr = 0, src_off = 0
   enc.end
 }
 //--- runaway.mlir

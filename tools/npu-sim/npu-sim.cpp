@@ -142,6 +142,12 @@ int main(int argc, char **argv) {
   options.trace = !tracePath.empty();
   options.maxSteps = maxSteps;
   sim::Simulator simulator(m, *target, options);
+  if (!simulator.ready()) {
+    std::string why;
+    simulator.run(why);
+    std::cerr << "npu-sim: fault: " << why << "\n";
+    return kFault;
+  }
   std::vector<uint8_t> &inputRegion = simulator.region(isa::Region::INPUT);
   for (size_t k = 0; k < ins.size(); ++k) {
     HostTensor t;

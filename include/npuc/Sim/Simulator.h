@@ -50,6 +50,9 @@ struct Options {
   bool trace = false;
   /// Executed SCALAR instructions after which the run is a fault (runaway loop).
   uint64_t maxSteps = uint64_t(1) << 32;
+  /// Element operations (DMA elements, VECTOR grid points) after which the
+  /// run is a fault: one instruction can ask for 65535^4 elements.
+  uint64_t maxWork = uint64_t(1) << 36;
 };
 
 class Machine;
@@ -74,8 +77,12 @@ public:
   const Stats &stats() const;
   const std::vector<TraceEvent> &trace() const;
 
+  /// False when the machine could not be set up; run() then reports why.
+  bool ready() const { return machine != nullptr; }
+
 private:
   std::unique_ptr<Machine> machine;
+  bool outOfMemory = false;
 };
 
 } // namespace npuc::sim
