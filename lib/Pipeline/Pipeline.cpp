@@ -5,20 +5,26 @@
 //===----------------------------------------------------------------------===//
 
 #include "npuc/Pipeline/Pipeline.h"
+#include "npuc/Conversion/Passes.h"
 #include "npuc/Dialect/Graph/Transforms/Passes.h"
 #include "npuc/InitAll.h"
 
 #include "mlir/Pass/PassRegistry.h"
 
-void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &) {
+void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options) {
   // Graph level: quantization becomes types first, algebra after (N11).
   pm.addPass(graph::createGraphSimplify());
   pm.addPass(graph::createGraphFuseQDQ());
   pm.addPass(graph::createGraphSimplify());
+  if (options.until == "graph")
+    return;
+  // Kernel level: quantized convolutions and matmuls with their ledgers.
+  pm.addPass(createConvertGraphToQK());
 }
 
 void npuc::registerAllPasses() {
   graph::registerGraphPasses();
+  registerConversionPasses();
   mlir::PassPipelineRegistration<PipelineOptions>(
       "npuc-pipeline", "the npuc compilation pipeline (as run by the npuc driver)",
       buildPipeline);

@@ -100,7 +100,7 @@ int main(int argc, char **argv) {
   app.add_flag("--list-targets", listTargetsFlag, "print the known targets and exit");
   app.add_flag("--check", check, "report everything that stands in the way of compiling the model");
   app.add_option("--report", reportPath, "with --check: also write the report as JSON");
-  app.add_option("--compile-to", compileTo, "stop after a phase and print it: graph");
+  app.add_option("--compile-to", compileTo, "stop after a phase and print it: graph, kernel");
   app.add_option("--input-shape", inputShapes, "pin a graph input's shape: NAME=1x3x224x224 (repeatable)");
   std::vector<std::string> bindInputs;
   app.add_option("--bind-input", bindInputs,
@@ -183,12 +183,13 @@ int main(int argc, char **argv) {
   mlir::PassManager pm(&context);
   PipelineOptions pipelineOptions;
   pipelineOptions.target = targetName;
+  pipelineOptions.until = compileTo == "graph" ? "graph" : "kernel";
   buildPipeline(pm, pipelineOptions);
   if (mlir::failed(pm.run(*result.module))) {
-    std::cerr << "npuc: error: the graph-level passes failed on '" << input << "'\n";
+    std::cerr << "npuc: error: compiling '" << input << "' failed (see the errors above)\n";
     return 1;
   }
-  if (compileTo == "graph") {
+  if (compileTo == "graph" || compileTo == "kernel") {
     std::string text;
     llvm::raw_string_ostream os(text);
     result.module->print(os);
@@ -204,6 +205,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   std::cerr << "npuc: error: '" << input << "' imports, but this build cannot lower beyond the "
-            << "graph dialect yet (--compile-to=graph prints it); no output was written\n";
+            << "kernel dialect yet (--compile-to=graph or =kernel prints it); no output was "
+               "written\n";
   return 2;
 }

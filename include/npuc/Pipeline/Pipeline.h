@@ -19,12 +19,15 @@ namespace npuc {
 struct PipelineOptions : mlir::PassPipelineOptions<PipelineOptions> {
   Option<std::string> target{*this, "target", llvm::cl::desc("target to compile for"),
                              llvm::cl::init("npu-v1")};
+  Option<std::string> until{*this, "until",
+                            llvm::cl::desc("last phase to run: graph or kernel"),
+                            llvm::cl::init("kernel")};
 };
 
-/// Appends the passes from the graph dialect onwards. Today the pipeline ends
-/// at the graph level (graph-simplify, graph-fuse-qdq); lowering to qk, emit
-/// and enc lands with the int8 end-to-end work and extends this function, not
-/// a copy of it.
+/// Appends the passes from the graph dialect onwards, up to and including the
+/// phase `until`: graph (graph-simplify, graph-fuse-qdq) and kernel
+/// (convert-graph-to-qk). Lowering to emit and enc lands with the int8
+/// end-to-end work and extends this function, not a copy of it.
 void buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
 
 } // namespace npuc

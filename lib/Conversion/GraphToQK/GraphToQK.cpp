@@ -1,0 +1,221 @@
+//===- GraphToQK.cpp - Quantized graph ops to qk kernels ------------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// The scale ledger and the value ledger of integer kernels (contract N5):
+//   accumulator scale[c] = input scale * weight scale[c]
+//   requantization multiplier[c] = accumulator scale[c] / output scale
+// derived in double precision and encoded as V_REQUANT's (Q31 multiplier,
+// left shift, right shift); and
+//   K * max|x - x_zp| * max|w - w_zp| + max|bias| <= INT32_MAX
+// for the real contraction length K. Violations are errors at the op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npuc/Conversion/Passes.h"
+#include "npuc/Base/Numerics.h"
+#include "npuc/Dialect/Graph/IR/GraphOps.h"
+#include "npuc/Dialect/QK/IR/QKOps.h"
+
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
+#include "mlir/IR/Builders.h"
+
+#include <cmath>
+
+namespace npuc {
+#define GEN_PASS_DEF_CONVERTGRAPHTOQK
+#include "npuc/Conversion/Passes.h.inc"
+} // namespace npuc
+
+using namespace mlir;
+using namespace npuc;
+
+namespace {
+/// Scales and zero points of a quantized tensor type, one entry per channel of
+/// `axis` (or a single entry per tensor).
+struct QuantParams {
+  SmallVector<double> scales;
+  SmallVector<int64_t> zeroPoints;
+  int64_t axis = -1;
+  int64_t qmin = 0, qmax = 0;
+  Type plain;  // the integer tensor element that stores it
+};
+
+std::optional<QuantParams> paramsOf(Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  QuantParams p;
+  auto q = dyn_cast<quant::QuantizedType>(type.getElementType());
+  if (!q)
+    return std::nullopt;
+  p.qmin = q.getStorageTypeMin();
+  p.qmax = q.getStorageTypeMax();
+  unsigned width = q.getStorageTypeIntegralWidth();
+  p.plain = q.isSigned() ? Type(IntegerType::get(v.getContext(), width))
+                         : Type(IntegerType::get(v.getContext(), width, IntegerType::Unsigned));
+  if (auto t = dyn_cast<quant::UniformQuantizedType>(q)) {
+    p.scales = {t.getScale()};
+    p.zeroPoints = {t.getZeroPoint()};
+  } else if (auto t = dyn_cast<quant::UniformQuantizedPerAxisType>(q)) {
+    p.scales.assign(t.getScales().begin(), t.getScales().end());
+    p.zeroPoints.assign(t.getZeroPoints().begin(), t.getZeroPoints().end());
+    p.axis = t.getQuantizedDimension();
+  } else {
+    return std::nullopt;
+  }
+  return p;
+}
+
+/// Largest |q - zp| a value of these parameters can take.
+int64_t maxMagnitude(const QuantParams &p) {
+  int64_t m = 0;
+  for (int64_t zp : p.zeroPoints)
+    m = std::max({m, zp - p.qmin, p.qmax - zp});
+  return m;
+}
+
+Value storageView(OpBuilder &b, Location loc, Value v, Type element) {
+  auto type = RankedTensorType::get(cast<RankedTensorType>(v.getType()).getShape(), element);
+  return graph::StorageCastOp::create(b, loc, type, v);
+}
+
+/// The requantization of `channels` output channels: a per-channel
+/// attribute along `channelAxis`, or per tensor when every weight shares one scale.
+FailureOr<qk::RequantAttr> ledger(Operation *op, const QuantParams &x, const QuantParams &w,
+                                  const QuantParams &y, int64_t channels, int64_t channelAxis) {
+  if (x.scales.size() != 1 || y.scales.size() != 1)
+    return op->emitOpError("needs per-tensor quantization of the input and the result"), failure();
+  SmallVector<int64_t> mult, ls, rs;
+  for (int64_t c = 0; c < (w.scales.size() == 1 ? 1 : channels); ++c) {
+    double real = x.scales[0] * w.scales[size_t(c)] / y.scales[0];
+    int32_t m;
+    int l, r;
+    if (!num::quantizeMultiplier(real, m, l, r)) {
+      int exponent;
+      std::frexp(real, &exponent);
+      return op->emitOpError() << "cannot requantize output channel " << c
+                               << ": the multiplier input scale * weight scale / output scale = "
+                               << real << " needs a " << (exponent < 0 ? "right" : "left")
+                               << " shift of " << std::abs(exponent)
+                               << "; V_REQUANT's shifts are in [0, 31]",
+             failure();
+    }
+    mult.push_back(m);
+    ls.push_back(l);
+    rs.push_back(r);
+  }
+  int64_t axis = w.scales.size() == 1 ? -1 : channelAxis;
+  return qk::RequantAttr::get(op->getContext(), mult, ls, rs, y.zeroPoints[0], y.qmin, y.qmax,
+                              axis, qk::Rounding::HalfAwayFromZero);
+}
+
+/// The bias must be int32 at the accumulator scale; returns its largest magnitude.
+FailureOr<int64_t> checkBias(Operation *op, Value bias, const QuantParams &x, const QuantParams &w) {
+  if (!bias)
+    return int64_t(0);
+  std::optional<QuantParams> b = paramsOf(bias);
+  if (!b || b->plain != IntegerType::get(op->getContext(), 32))
+    return op->emitOpError("needs an int32 bias quantized at the accumulator scale"), failure();
+  for (size_t c = 0; c < b->scales.size(); ++c) {
+    double want = x.scales[0] * w.scales[w.scales.size() == 1 ? 0 : c];
+    if (std::fabs(b->scales[c] - want) > 1e-6 * want || b->zeroPoints[c] != 0)
+      return op->emitOpError() << "bias channel " << c << " has scale " << b->scales[c]
+                               << " and zero point " << b->zeroPoints[c]
+                               << ", but the accumulator scale is " << want << " with zero point 0",
+             failure();
+  }
+  // The largest |bias| when it is a constant (as it is in exported models).
+  int64_t largest = 0;
+  if (auto c = bias.getDefiningOp<graph::ConstantOp>())
+    if (auto dense = dyn_cast<DenseIntElementsAttr>(c.getValue()))
+      for (const APInt &v : dense.getValues<APInt>())
+        largest = std::max<int64_t>(largest, std::abs(v.getSExtValue()));
+  return largest;
+}
+
+LogicalResult checkValueLedger(Operation *op, int64_t k, const QuantParams &x, const QuantParams &w,
+                               int64_t biasMax) {
+  // Exact products of int8/uint8 differences, summed over K, plus the bias.
+  double worst = double(k) * double(maxMagnitude(x)) * double(maxMagnitude(w)) + double(biasMax);
+  if (worst > double(INT32_MAX))
+    return op->emitOpError() << "the int32 accumulator may overflow: K = " << k
+                             << " products of magnitude up to " << maxMagnitude(x) << " x "
+                             << maxMagnitude(w) << " plus a bias of up to " << biasMax
+                             << " reach " << worst << " > " << INT32_MAX,
+           failure();
+  return success();
+}
+
+LogicalResult convertConv(graph::ConvOp op) {
+  auto x = paramsOf(op.getX()), w = paramsOf(op.getW()), y = paramsOf(op.getResult());
+  if (!x || !w || !y)
+    return success();  // not quantized: stays a graph op
+  auto xs = op.getX().getType().getShape(), ws = op.getW().getType().getShape();
+  if (xs.size() != 4)
+    return op.emitOpError("quantized convolution is supported for 2-D (NCHW) inputs");
+  if (w->zeroPoints.size() > 1 && w->axis != 0)
+    return op.emitOpError("weight quantization must be along the output channels (axis 0)");
+  FailureOr<qk::RequantAttr> rq = ledger(op, *x, *w, *y, ws[0], 1);
+  FailureOr<int64_t> bias = checkBias(op, op.getBias(), *x, *w);
+  if (failed(rq) || failed(bias) ||
+      failed(checkValueLedger(op, ws[1] * ws[2] * ws[3], *x, *w, *bias)))
+    return failure();
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value in = storageView(b, loc, op.getX(), x->plain);
+  Value weight = storageView(b, loc, op.getW(), w->plain);
+  Value biasValue = op.getBias() ? storageView(b, loc, op.getBias(), b.getIntegerType(32)) : Value();
+  auto resultType = RankedTensorType::get(op.getResult().getType().getShape(), y->plain);
+  auto kernel = qk::Conv2DOp::create(
+      b, loc, resultType, in, weight, biasValue, op.getStridesAttr(), op.getPadsAttr(),
+      op.getDilationsAttr(), op.getGroupAttr(), b.getI64IntegerAttr(x->zeroPoints[0]),
+      b.getDenseI64ArrayAttr(w->zeroPoints), TypeAttr::get(b.getIntegerType(32)), *rq,
+      qk::LayoutAttr::get(op.getContext(), qk::Layout::NCHW));
+  Value back = graph::StorageCastOp::create(b, loc, op.getResult().getType(), kernel.getResult());
+  op.getResult().replaceAllUsesWith(back);
+  op.erase();
+  return success();
+}
+
+LogicalResult convertMatMul(graph::MatMulOp op) {
+  auto a = paramsOf(op.getLhs()), w = paramsOf(op.getRhs()), y = paramsOf(op.getResult());
+  if (!a || !w || !y)
+    return success();
+  auto as = op.getLhs().getType().getShape(), ws = op.getRhs().getType().getShape();
+  if (as.size() != 2 || ws.size() != 2)
+    return op.emitOpError("quantized matmul is supported for 2-D operands");
+  if (w->zeroPoints.size() > 1 && w->axis != 1)
+    return op.emitOpError("rhs quantization must be along its columns (axis 1)");
+  FailureOr<qk::RequantAttr> rq = ledger(op, *a, *w, *y, ws[1], 1);
+  if (failed(rq) || failed(checkValueLedger(op, as[1], *a, *w, 0)))
+    return failure();
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto resultType = RankedTensorType::get(op.getResult().getType().getShape(), y->plain);
+  auto kernel = qk::MatMulOp::create(
+      b, loc, resultType, storageView(b, loc, op.getLhs(), a->plain),
+      storageView(b, loc, op.getRhs(), w->plain), Value(), b.getI64IntegerAttr(a->zeroPoints[0]),
+      b.getDenseI64ArrayAttr(w->zeroPoints), TypeAttr::get(b.getIntegerType(32)), *rq);
+  Value back = graph::StorageCastOp::create(b, loc, op.getResult().getType(), kernel.getResult());
+  op.getResult().replaceAllUsesWith(back);
+  op.erase();
+  return success();
+}
+
+struct ConvertGraphToQKPass : npuc::impl::ConvertGraphToQKBase<ConvertGraphToQKPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> ops;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<graph::ConvOp, graph::MatMulOp>(op))
+        ops.push_back(op);
+    });
+    bool ok = true;
+    for (Operation *op : ops) {
+      LogicalResult r = isa<graph::ConvOp>(op) ? convertConv(cast<graph::ConvOp>(op))
+                                               : convertMatMul(cast<graph::MatMulOp>(op));
+      ok &= succeeded(r);
+    }
+    if (!ok)
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,75 @@
+// RUN: npuc-opt %s -split-input-file --convert-graph-to-qk -verify-diagnostics | FileCheck %s
+
+// The scale ledger, worked by hand (real = x_scale * w_scale[c] / y_scale,
+// then M * 2^(ls - rs - 31) = real with M in [2^30, 2^31)):
+//   c0: 0.5 * 0.25 / 0.125 = 1.0 = 2^30 * 2^(1 - 0 - 31)  -> M = 1073741824, ls = 1, rs = 0
+//   c1: 0.5 * 0.5  / 0.125 = 2.0 = 2^30 * 2^(2 - 0 - 31)  -> M = 1073741824, ls = 2, rs = 0
+// The bias is int32 at the accumulator scales 0.125 and 0.25.
+// CHECK-LABEL: func.func @conv_per_channel
+// CHECK: %[[X:.*]] = graph.storage_cast %arg0 : ({{.*}}) -> tensor<1x1x4x4xui8>
+// CHECK: %[[W:.*]] = graph.storage_cast %{{.*}} -> tensor<2x1x2x2xi8>
+// CHECK: %[[B:.*]] = graph.storage_cast %{{.*}} -> tensor<2xi32>
+// CHECK: %[[K:.*]] = qk.conv2d %[[X]], %[[W]], %[[B]]
+// CHECK-SAME: input_zp = 3
+// CHECK-SAME: requant = #qk.requant<multiplier = [1073741824, 1073741824], lshift = [1, 2], rshift = [0, 0], zp = -2, clamp = [-128, 127], axis = 1, rounding = half_away_from_zero>
+// CHECK-SAME: weight_zp = array<i64: 0, 0>
+// CHECK-SAME: -> tensor<1x2x3x3xi8>
+// CHECK: graph.storage_cast %[[K]] : (tensor<1x2x3x3xi8>) -> tensor<1x2x3x3x!quant.uniform<i8:f32, 1.250000e-01:-2>>
+func.func @conv_per_channel(%x: tensor<1x1x4x4x!quant.uniform<u8:f32, 0.5:3>>) -> tensor<1x2x3x3x!quant.uniform<i8:f32, 0.125:-2>> {
+  %w = graph.constant dense<1> : tensor<2x1x2x2xi8> -> tensor<2x1x2x2x!quant.uniform<i8:f32:0, {0.25, 0.5}>>
+  %b = graph.constant dense<[10, -20]> : tensor<2xi32> -> tensor<2x!quant.uniform<i32:f32:0, {0.125, 0.25}>>
+  %y = graph.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64}
+      : (tensor<1x1x4x4x!quant.uniform<u8:f32, 0.5:3>>, tensor<2x1x2x2x!quant.uniform<i8:f32:0, {0.25, 0.5}>>, tensor<2x!quant.uniform<i32:f32:0, {0.125, 0.25}>>) -> tensor<1x2x3x3x!quant.uniform<i8:f32, 0.125:-2>>
+  return %y : tensor<1x2x3x3x!quant.uniform<i8:f32, 0.125:-2>>
+}
+
+// -----
+
+// A multiplier that is not a power of two, per tensor:
+//   0.02 * 0.5 / 0.3 = 0.0333... = 0.5333... * 2^-4
+//   M = round(0.5333... * 2^31) = round(1145324612.27) = 1145324612, ls = 0, rs = 4
+// CHECK-LABEL: func.func @matmul_per_tensor
+// CHECK: qk.matmul
+// CHECK-SAME: lhs_zp = 0
+// CHECK-SAME: requant = #qk.requant<multiplier = [1145324612], lshift = [0], rshift = [4], zp = 5, clamp = [0, 255], axis = -1, rounding = half_away_from_zero>
+// CHECK-SAME: rhs_zp = array<i64: 1>
+func.func @matmul_per_tensor(%a: tensor<2x8x!quant.uniform<i8:f32, 0.02>>) -> tensor<2x3x!quant.uniform<u8:f32, 0.3:5>> {
+  %w = graph.constant dense<1> : tensor<8x3xi8> -> tensor<8x3x!quant.uniform<i8:f32, 0.5:1>>
+  %y = graph.matmul %a, %w : (tensor<2x8x!quant.uniform<i8:f32, 0.02>>, tensor<8x3x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<2x3x!quant.uniform<u8:f32, 0.3:5>>
+  return %y : tensor<2x3x!quant.uniform<u8:f32, 0.3:5>>
+}
+
+// -----
+
+// A multiplier V_REQUANT cannot represent is an error at the op (its ONNX node),
+// not an out-of-range encoder field later (contract D12): 2^-20 * 2^-20 / 1 = 2^-40.
+func.func @unrepresentable(%x: tensor<1x1x2x2x!quant.uniform<i8:f32, 9.5367431640625e-07>>) -> tensor<1x1x1x1x!quant.uniform<i8:f32, 1.0>> {
+  %w = graph.constant dense<1> : tensor<1x1x2x2xi8> -> tensor<1x1x2x2x!quant.uniform<i8:f32, 9.5367431640625e-07>>
+  // expected-error @+1 {{cannot requantize output channel 0: the multiplier input scale * weight scale / output scale = 9.094947e-13 needs a right shift of 39; V_REQUANT's shifts are in [0, 31]}}
+  %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64}
+      : (tensor<1x1x2x2x!quant.uniform<i8:f32, 9.5367431640625e-07>>, tensor<1x1x2x2x!quant.uniform<i8:f32, 9.5367431640625e-07>>) -> tensor<1x1x1x1x!quant.uniform<i8:f32, 1.0>>
+  return %y : tensor<1x1x1x1x!quant.uniform<i8:f32, 1.0>>
+}
+
+// -----
+
+// The bias must sit at the accumulator scale (0.5 * 0.25 = 0.125, not 0.25).
+func.func @bias_scale(%x: tensor<1x1x2x2x!quant.uniform<u8:f32, 0.5>>) -> tensor<1x1x1x1x!quant.uniform<i8:f32, 0.125>> {
+  %w = graph.constant dense<1> : tensor<1x1x2x2xi8> -> tensor<1x1x2x2x!quant.uniform<i8:f32, 0.25>>
+  %b = graph.constant dense<1> : tensor<1xi32> -> tensor<1x!quant.uniform<i32:f32, 0.25>>
+  // expected-error @+1 {{bias channel 0 has scale 2.500000e-01 and zero point 0, but the accumulator scale is 1.250000e-01 with zero point 0}}
+  %y = graph.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64}
+      : (tensor<1x1x2x2x!quant.uniform<u8:f32, 0.5>>, tensor<1x1x2x2x!quant.uniform<i8:f32, 0.25>>, tensor<1x!quant.uniform<i32:f32, 0.25>>) -> tensor<1x1x1x1x!quant.uniform<i8:f32, 0.125>>
+  return %y : tensor<1x1x1x1x!quant.uniform<i8:f32, 0.125>>
+}
+
+// -----
+
+// The value ledger: K = 4095 products of up to 255 * 255 overflow int32 in
+// the worst case (4095 * 65025 = 266277375 fits; 70000 * 65025 does not).
+func.func @accumulator_overflow(%a: tensor<1x70000x!quant.uniform<u8:f32, 0.5>>) -> tensor<1x1x!quant.uniform<u8:f32, 0.5>> {
+  %w = graph.constant dense<1> : tensor<70000x1xi8> -> tensor<70000x1x!quant.uniform<u8:f32, 0.5>>
+  // expected-error @+1 {{the int32 accumulator may overflow: K = 70000 products of magnitude up to 255 x 255 plus a bias of up to 0 reach 4.551750e+09 > 2147483647}}
+  %y = graph.matmul %a, %w : (tensor<1x70000x!quant.uniform<u8:f32, 0.5>>, tensor<70000x1x!quant.uniform<u8:f32, 0.5>>) -> tensor<1x1x!quant.uniform<u8:f32, 0.5>>
+  return %y : tensor<1x1x!quant.uniform<u8:f32, 0.5>>
+}
