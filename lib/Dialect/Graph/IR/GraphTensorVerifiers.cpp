@@ -13,20 +13,14 @@ using namespace npuc::graph::detail;
 
 LogicalResult graph::verifyCompare(Operation *op) {
   Value lhs = op->getOperand(0), rhs = op->getOperand(1);
-  sh::Shape want;
-  if (failed(verifyQuantizedValues(op)) ||
-      failed(fromExpected(op, sh::broadcast(shapeOf(lhs), shapeOf(rhs)), want)) ||
-      failed(expectShape(op, op->getResult(0), want, "result")))
+  if (failed(verifyBroadcastShape(op, lhs, rhs)))
     return failure();
   return verifySameExpressed(op, {{lhs, "lhs"}, {rhs, "rhs"}});
 }
 
 LogicalResult graph::verifyPow(Operation *op) {
   Value base = op->getOperand(0), exponent = op->getOperand(1), res = op->getResult(0);
-  sh::Shape want;
-  if (failed(verifyQuantizedValues(op)) ||
-      failed(fromExpected(op, sh::broadcast(shapeOf(base), shapeOf(exponent)), want)) ||
-      failed(expectShape(op, res, want, "result")))
+  if (failed(verifyBroadcastShape(op, base, exponent)))
     return failure();
   return verifySameExpressed(op, {{base, "base"}, {res, "result"}});
 }

@@ -29,10 +29,7 @@ using namespace npuc::graph::detail;
 
 LogicalResult graph::verifyBroadcastBinary(Operation *op) {
   Value lhs = op->getOperand(0), rhs = op->getOperand(1), res = op->getResult(0);
-  sh::Shape want;
-  if (failed(verifyQuantizedValues(op)) ||
-      failed(fromExpected(op, sh::broadcast(shapeOf(lhs), shapeOf(rhs)), want)) ||
-      failed(expectShape(op, res, want, "result")))
+  if (failed(verifyBroadcastShape(op, lhs, rhs)))
     return failure();
   return verifySameExpressed(op, {{lhs, "lhs"}, {rhs, "rhs"}, {res, "result"}});
 }

@@ -82,6 +82,15 @@ inline LogicalResult fromExpected(Operation *op, llvm::Expected<sh::Shape> shape
   return success();
 }
 
+/// The operands' quantization is valid and the result has their broadcast shape.
+inline LogicalResult verifyBroadcastShape(Operation *op, Value lhs, Value rhs) {
+  sh::Shape want;
+  if (failed(verifyQuantizedValues(op)) ||
+      failed(fromExpected(op, sh::broadcast(shapeOf(lhs), shapeOf(rhs)), want)))
+    return failure();
+  return expectShape(op, op->getResult(0), want, "result");
+}
+
 inline LogicalResult expectRank(Operation *op, Value v, int64_t minRank, StringRef what) {
   int64_t rank = shapeOf(v).size();
   if (rank >= minRank)
