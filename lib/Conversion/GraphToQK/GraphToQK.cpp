@@ -73,6 +73,42 @@ int64_t maxMagnitude(const QuantParams &p) {
   return m;
 }
 
+/// A quantized Relu or Clip that is the only user of `result` and keeps its
+/// type narrows the requantization clamp instead of running separately:
+/// q = zp + round_half_even(bound / scale), within the storage range. This is
+/// exactly Quantize(Clip(x)) for every x (contract L10).
+Operation *foldableActivation(Value result, const QuantParams &y, int64_t &lo, int64_t &hi) {
+  lo = y.qmin;
+  hi = y.qmax;
+  if (!result.hasOneUse())
+    return nullptr;
+  Operation *user = *result.getUsers().begin();
+  if (!isa<graph::ReluOp, graph::ClipOp>(user) || user->getResult(0).getType() != result.getType())
+    return nullptr;
+  double scale = y.scales[0];
+  int64_t zp = y.zeroPoints[0];
+  auto quantizeBound = [&](double real) {
+    return zp + int64_t(std::nearbyint(real / scale));  // default rounding: half to even
+  };
+  if (isa<graph::ReluOp>(user)) {
+    lo = std::max(lo, zp);
+  } else {
+    auto clip = cast<graph::ClipOp>(user);
+    if (auto m = clip.getMin())
+      lo = std::max(lo, quantizeBound(m->convertToDouble()));
+    if (auto m = clip.getMax())
+      hi = std::min(hi, quantizeBound(m->convertToDouble()));
+  }
+  if (lo > hi)
+    return nullptr;
+  return user;
+}
+
+qk::RequantAttr withClamp(qk::RequantAttr rq, int64_t lo, int64_t hi) {
+  return qk::RequantAttr::get(rq.getContext(), rq.getMultiplier(), rq.getLshift(), rq.getRshift(),
+                              rq.getZp(), lo, hi, rq.getAxis(), rq.getRounding());
+}
+
 Value storageView(OpBuilder &b, Location loc, Value v, Type element) {
   auto type = RankedTensorType::get(cast<RankedTensorType>(v.getType()).getShape(), element);
   return graph::StorageCastOp::create(b, loc, type, v);
@@ -159,6 +195,10 @@ LogicalResult convertConv(graph::ConvOp op) {
   if (failed(rq) || failed(bias) ||
       failed(checkValueLedger(op, ws[1] * ws[2] * ws[3], *x, *w, *bias)))
     return failure();
+  int64_t lo, hi;
+  Operation *activation = foldableActivation(op.getResult(), *y, lo, hi);
+  if (activation)
+    *rq = withClamp(*rq, lo, hi);
   OpBuilder b(op);
   Location loc = op.getLoc();
   Value in = storageView(b, loc, op.getX(), x->plain);
@@ -171,6 +211,10 @@ LogicalResult convertConv(graph::ConvOp op) {
       b.getDenseI64ArrayAttr(w->zeroPoints), TypeAttr::get(b.getIntegerType(32)), *rq,
       qk::LayoutAttr::get(op.getContext(), qk::Layout::NCHW));
   Value back = graph::StorageCastOp::create(b, loc, op.getResult().getType(), kernel.getResult());
+  if (activation) {
+    activation->getResult(0).replaceAllUsesWith(back);
+    activation->erase();
+  }
   op.getResult().replaceAllUsesWith(back);
   op.erase();
   return success();
@@ -188,6 +232,10 @@ LogicalResult convertMatMul(graph::MatMulOp op) {
   FailureOr<qk::RequantAttr> rq = ledger(op, *a, *w, *y, ws[1], 1);
   if (failed(rq) || failed(checkValueLedger(op, as[1], *a, *w, 0)))
     return failure();
+  int64_t lo, hi;
+  Operation *activation = foldableActivation(op.getResult(), *y, lo, hi);
+  if (activation)
+    *rq = withClamp(*rq, lo, hi);
   OpBuilder b(op);
   Location loc = op.getLoc();
   auto resultType = RankedTensorType::get(op.getResult().getType().getShape(), y->plain);
@@ -196,6 +244,10 @@ LogicalResult convertMatMul(graph::MatMulOp op) {
       storageView(b, loc, op.getRhs(), w->plain), Value(), b.getI64IntegerAttr(a->zeroPoints[0]),
       b.getDenseI64ArrayAttr(w->zeroPoints), TypeAttr::get(b.getIntegerType(32)), *rq);
   Value back = graph::StorageCastOp::create(b, loc, op.getResult().getType(), kernel.getResult());
+  if (activation) {
+    activation->getResult(0).replaceAllUsesWith(back);
+    activation->erase();
+  }
   op.getResult().replaceAllUsesWith(back);
   op.erase();
   return success();

@@ -25,6 +25,25 @@ func.func @conv_per_channel(%x: tensor<1x1x4x4x!quant.uniform<u8:f32, 0.5:3>>) -
 
 // -----
 
+// A Relu6 after the conv, in the output's quantized domain (scale 0.125,
+// zero point -2), becomes the requantization clamp (L10):
+//   lo = -2 + round(0 / 0.125) = -2, hi = -2 + round(6 / 0.125) = -2 + 48 = 46
+// CHECK-LABEL: func.func @conv_relu6
+// CHECK: %[[K:.*]] = qk.conv2d
+// CHECK-SAME: clamp = [-2, 46]
+// CHECK-NEXT: %[[R:.*]] = graph.storage_cast %[[K]]
+// CHECK-NOT: graph.clip
+// CHECK: return %[[R]]
+func.func @conv_relu6(%x: tensor<1x1x4x4x!quant.uniform<u8:f32, 0.5:3>>) -> tensor<1x1x3x3x!quant.uniform<i8:f32, 0.125:-2>> {
+  %w = graph.constant dense<1> : tensor<1x1x2x2xi8> -> tensor<1x1x2x2x!quant.uniform<i8:f32, 0.25>>
+  %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64}
+      : (tensor<1x1x4x4x!quant.uniform<u8:f32, 0.5:3>>, tensor<1x1x2x2x!quant.uniform<i8:f32, 0.25>>) -> tensor<1x1x3x3x!quant.uniform<i8:f32, 0.125:-2>>
+  %r = graph.clip %y {min = 0.0 : f64, max = 6.0 : f64} : (tensor<1x1x3x3x!quant.uniform<i8:f32, 0.125:-2>>) -> tensor<1x1x3x3x!quant.uniform<i8:f32, 0.125:-2>>
+  return %r : tensor<1x1x3x3x!quant.uniform<i8:f32, 0.125:-2>>
+}
+
+// -----
+
 // A multiplier that is not a power of two, per tensor:
 //   0.02 * 0.5 / 0.3 = 0.0333... = 0.5333... * 2^-4
 //   M = round(0.5333... * 2^31) = round(1145324612.27) = 1145324612, ls = 0, rs = 4

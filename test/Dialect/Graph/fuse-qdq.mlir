@@ -52,3 +52,20 @@ func.func @per_axis_transpose(%a: tensor<2x3x!quant.uniform<i8:f32:1, {0.5, 0.25
   %q = graph.quantize %t : (tensor<3x2xf32>) -> tensor<3x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
   return %q : tensor<3x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
 }
+
+// -----
+
+// An activation between the op and its quantize keeps the output
+// quantization: both take the quantize's type (L10).
+// CHECK-LABEL: func.func @add_clip
+// CHECK: %[[S:.*]] = graph.add %arg0, %arg1 : ({{.*}}) -> tensor<4x!quant.uniform<u8:f32, 2.500000e-02:10>>
+// CHECK: %[[C:.*]] = graph.clip %[[S]] {max = 6.000000e+00 : f64, min = 0.000000e+00 : f64} : (tensor<4x!quant.uniform<u8:f32, 2.500000e-02:10>>) -> tensor<4x!quant.uniform<u8:f32, 2.500000e-02:10>>
+// CHECK: return %[[C]]
+func.func @add_clip(%a: tensor<4x!quant.uniform<u8:f32, 0.05:3>>, %b: tensor<4x!quant.uniform<u8:f32, 0.05:3>>) -> tensor<4x!quant.uniform<u8:f32, 0.025:10>> {
+  %da = graph.dequantize %a : (tensor<4x!quant.uniform<u8:f32, 0.05:3>>) -> tensor<4xf32>
+  %db = graph.dequantize %b : (tensor<4x!quant.uniform<u8:f32, 0.05:3>>) -> tensor<4xf32>
+  %s = graph.add %da, %db : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %c = graph.clip %s {min = 0.0 : f64, max = 6.0 : f64} : (tensor<4xf32>) -> tensor<4xf32>
+  %q = graph.quantize %c : (tensor<4xf32>) -> tensor<4x!quant.uniform<u8:f32, 0.025:10>>
+  return %q : tensor<4x!quant.uniform<u8:f32, 0.025:10>>
+}

@@ -31,13 +31,25 @@ bool isFusable(Operation *op) {
              GatherOp, DepthToSpaceOp, SpaceToDepthOp>(op);
 }
 
+/// Activations that only limit the range: between an op and its quantize they
+/// keep the output quantization (the clamp is later applied in that domain).
+bool isRangeActivation(Operation *op) { return isa<ReluOp, ClipOp>(op); }
+
 struct FuseQDQ : RewritePattern {
   FuseQDQ(MLIRContext *ctx) : RewritePattern(MatchAnyOpTypeTag(), 1, ctx) {}
 
   LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
     if (!isFusable(op) || op->getNumResults() != 1 || !op->getResult(0).hasOneUse())
       return failure();
-    auto quantize = dyn_cast<QuantizeOp>(*op->getResult(0).getUsers().begin());
+    Operation *user = *op->getResult(0).getUsers().begin();
+    // op -> Relu/Clip -> quantize: both take the quantize's type (contract L10:
+    // the activation keeps the output's quantization boundary).
+    Operation *activation = nullptr;
+    if (isRangeActivation(user) && !isRangeActivation(op) && user->getResult(0).hasOneUse()) {
+      activation = user;
+      user = *user->getResult(0).getUsers().begin();
+    }
+    auto quantize = dyn_cast<QuantizeOp>(user);
     if (!quantize)
       return failure();
     SmallVector<Value> operands;
@@ -69,7 +81,25 @@ struct FuseQDQ : RewritePattern {
       rewriter.eraseOp(fused);
       return rewriter.notifyMatchFailure(op, "the quantized form does not verify");
     }
-    rewriter.replaceOp(quantize, fused->getResults());
+    Value result = fused->getResult(0);
+    if (activation) {
+      OperationState act(activation->getLoc(), activation->getName());
+      act.addOperands(result);
+      act.addTypes(quantize.getResult().getType());
+      act.addAttributes(activation->getAttrs());
+      if (activation->getPropertiesStorageSize())
+        act.propertiesAttr = activation->getPropertiesAsAttribute();
+      Operation *fusedAct = rewriter.create(act);
+      if (failed(mlir::verify(fusedAct, /*verifyRecursively=*/false))) {
+        rewriter.eraseOp(fusedAct);
+        rewriter.eraseOp(fused);
+        return rewriter.notifyMatchFailure(op, "the quantized activation does not verify");
+      }
+      result = fusedAct->getResult(0);
+    }
+    rewriter.replaceOp(quantize, result);
+    if (activation)
+      rewriter.eraseOp(activation);
     rewriter.eraseOp(op);
     return success();
   }
