@@ -104,9 +104,26 @@ Operation *foldableActivation(Value result, const QuantParams &y, int64_t &lo, i
   return user;
 }
 
-qk::RequantAttr withClamp(qk::RequantAttr rq, int64_t lo, int64_t hi) {
-  return qk::RequantAttr::get(rq.getContext(), rq.getMultiplier(), rq.getLshift(), rq.getRshift(),
+/// Folds a following Relu/Clip into `rq`'s clamp; returns that activation.
+Operation *foldActivation(Value result, const QuantParams &y, qk::RequantAttr &rq) {
+  int64_t lo, hi;
+  Operation *activation = foldableActivation(result, y, lo, hi);
+  if (activation)
+    rq = qk::RequantAttr::get(rq.getContext(), rq.getMultiplier(), rq.getLshift(), rq.getRshift(),
                               rq.getZp(), lo, hi, rq.getAxis(), rq.getRounding());
+  return activation;
+}
+
+/// Replaces `op` (and the activation folded into the kernel) with the
+/// kernel's integer result seen again as `op`'s quantized type.
+void replaceWithKernel(OpBuilder &b, Operation *op, Operation *activation, Value kernelResult) {
+  Value back = graph::StorageCastOp::create(b, op->getLoc(), op->getResult(0).getType(), kernelResult);
+  if (activation) {
+    activation->getResult(0).replaceAllUsesWith(back);
+    activation->erase();
+  }
+  op->getResult(0).replaceAllUsesWith(back);
+  op->erase();
 }
 
 Value storageView(OpBuilder &b, Location loc, Value v, Type element) {
@@ -195,10 +212,7 @@ LogicalResult convertConv(graph::ConvOp op) {
   if (failed(rq) || failed(bias) ||
       failed(checkValueLedger(op, ws[1] * ws[2] * ws[3], *x, *w, *bias)))
     return failure();
-  int64_t lo, hi;
-  Operation *activation = foldableActivation(op.getResult(), *y, lo, hi);
-  if (activation)
-    *rq = withClamp(*rq, lo, hi);
+  Operation *activation = foldActivation(op.getResult(), *y, *rq);
   OpBuilder b(op);
   Location loc = op.getLoc();
   Value in = storageView(b, loc, op.getX(), x->plain);
@@ -210,13 +224,7 @@ LogicalResult convertConv(graph::ConvOp op) {
       op.getDilationsAttr(), op.getGroupAttr(), b.getI64IntegerAttr(x->zeroPoints[0]),
       b.getDenseI64ArrayAttr(w->zeroPoints), TypeAttr::get(b.getIntegerType(32)), *rq,
       qk::LayoutAttr::get(op.getContext(), qk::Layout::NCHW));
-  Value back = graph::StorageCastOp::create(b, loc, op.getResult().getType(), kernel.getResult());
-  if (activation) {
-    activation->getResult(0).replaceAllUsesWith(back);
-    activation->erase();
-  }
-  op.getResult().replaceAllUsesWith(back);
-  op.erase();
+  replaceWithKernel(b, op, activation, kernel.getResult());
   return success();
 }
 
@@ -232,10 +240,7 @@ LogicalResult convertMatMul(graph::MatMulOp op) {
   FailureOr<qk::RequantAttr> rq = ledger(op, *a, *w, *y, ws[1], 1);
   if (failed(rq) || failed(checkValueLedger(op, as[1], *a, *w, 0)))
     return failure();
-  int64_t lo, hi;
-  Operation *activation = foldableActivation(op.getResult(), *y, lo, hi);
-  if (activation)
-    *rq = withClamp(*rq, lo, hi);
+  Operation *activation = foldActivation(op.getResult(), *y, *rq);
   OpBuilder b(op);
   Location loc = op.getLoc();
   auto resultType = RankedTensorType::get(op.getResult().getType().getShape(), y->plain);
@@ -243,13 +248,7 @@ LogicalResult convertMatMul(graph::MatMulOp op) {
       b, loc, resultType, storageView(b, loc, op.getLhs(), a->plain),
       storageView(b, loc, op.getRhs(), w->plain), Value(), b.getI64IntegerAttr(a->zeroPoints[0]),
       b.getDenseI64ArrayAttr(w->zeroPoints), TypeAttr::get(b.getIntegerType(32)), *rq);
-  Value back = graph::StorageCastOp::create(b, loc, op.getResult().getType(), kernel.getResult());
-  if (activation) {
-    activation->getResult(0).replaceAllUsesWith(back);
-    activation->erase();
-  }
-  op.getResult().replaceAllUsesWith(back);
-  op.erase();
+  replaceWithKernel(b, op, activation, kernel.getResult());
   return success();
 }
 

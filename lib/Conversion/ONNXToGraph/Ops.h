@@ -12,6 +12,8 @@
 
 #include "npuc/Dialect/Graph/IR/GraphShapes.h"
 
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
+
 namespace npuc::onnx_import {
 namespace sh = npuc::graph::shapes;
 
@@ -43,6 +45,18 @@ struct ConvGeometry {
 };
 std::optional<ConvGeometry> convGeometry(NodeContext &c, const Val &x, const Val &w);
 llvm::SmallVector<mlir::NamedAttribute> convAttrs(NodeContext &c, const ConvGeometry &g);
+
+/// The integer element type that stores values of quantized type `q`.
+mlir::Type plainStorage(NodeContext &c, mlir::quant::QuantizedType q);
+/// Integer tensor `v` seen as quantized type `q`: a quantized constant when `v`
+/// is constant, else a graph.storage_cast.
+mlir::FailureOr<mlir::Value> asQuantized(NodeContext &c, const Val &v, mlir::quant::QuantizedType q);
+/// graph.<name> with a result of quantized type `q`, stored back into ONNX's
+/// integer tensor as output 0 of the node (QOperator and QuantizeLinear).
+llvm::LogicalResult buildQuantizedOutput(NodeContext &c, llvm::StringRef name,
+                                         mlir::ValueRange operands, llvm::ArrayRef<int64_t> shape,
+                                         mlir::quant::QuantizedType q,
+                                         llvm::ArrayRef<mlir::NamedAttribute> attrs = {});
 
 inline mlir::DenseI64ArrayAttr i64Array(NodeContext &c, llvm::ArrayRef<int64_t> v) {
   return c.b.getDenseI64ArrayAttr(v);

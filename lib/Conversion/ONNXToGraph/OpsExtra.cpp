@@ -166,10 +166,7 @@ FailureOr<Value> integerOperand(NodeContext &c, const Val &v, size_t zpIndex, in
                                                  zps, int32_t(axis), lo, hi);
   else
     return c.fail(code::UnsupportedAttr, "this zero-point layout is not supported"), failure();
-  auto type = c.tensor(v.shape(), q);
-  if (v.constant)
-    return c.constant(DenseElementsAttr(v.constant).bitcast(storage), type).value;
-  return c.build("storage_cast", {v.value}, type);
+  return asQuantized(c, v, cast<quant::QuantizedType>(q));
 }
 
 LogicalResult importIntegerKernel(NodeContext &c) {
@@ -181,7 +178,7 @@ LogicalResult importIntegerKernel(NodeContext &c) {
   FailureOr<Value> qb = integerOperand(c, *b, 3, conv ? 0 : int64_t(b->shape().size()) - 1);
   if (failed(qa) || failed(qb))
     return failure();
-  Type acc = quant::UniformQuantizedType::get(quant::QuantizationFlags::Signed, c.b.getIntegerType(32),
+  auto acc = quant::UniformQuantizedType::get(quant::QuantizationFlags::Signed, c.b.getIntegerType(32),
                                                c.b.getF32Type(), 1.0, 0, INT32_MIN, INT32_MAX);
   SmallVector<int64_t> shape;
   SmallVector<NamedAttribute> attrs;
@@ -197,14 +194,7 @@ LogicalResult importIntegerKernel(NodeContext &c) {
       return c.fail(code::ShapeMismatch, llvm::toString(s.takeError()));
     shape.assign(s->begin(), s->end());
   }
-  FailureOr<Value> r = c.build(conv ? "conv" : "matmul", {*qa, *qb}, c.tensor(shape, acc), attrs);
-  if (failed(r))
-    return failure();
-  FailureOr<Value> stored = c.build("storage_cast", {*r}, c.tensor(shape, c.b.getIntegerType(32)));
-  if (failed(stored))
-    return failure();
-  c.setOutput(0, *stored);
-  return success();
+  return buildQuantizedOutput(c, conv ? "conv" : "matmul", {*qa, *qb}, shape, acc, attrs);
 }
 
 LogicalResult importDynamicQuantize(NodeContext &c) {

@@ -19,6 +19,39 @@
 using namespace mlir;
 using namespace npuc::onnx_import;
 
+Type npuc::onnx_import::plainStorage(NodeContext &c, quant::QuantizedType q) {
+  unsigned w = q.getStorageTypeIntegralWidth();
+  return q.isSigned() ? Type(c.b.getIntegerType(w)) : Type(c.b.getIntegerType(w, false));
+}
+
+/// Integer tensor `v` seen as quantized type `q`: a quantized constant when
+/// `v` is constant, else a storage_cast.
+FailureOr<Value> npuc::onnx_import::asQuantized(NodeContext &c, const Val &v, quant::QuantizedType q) {
+  auto type = c.tensor(v.shape(), q);
+  if (v.element() != plainStorage(c, q)) {
+    c.fail(code::UnsupportedType, "quantized data of type " + llvm::Twine(v.element().isUnsignedInteger() ? "uint" : "int") +
+                                      llvm::Twine(v.element().getIntOrFloatBitWidth()) +
+                                      " does not match its zero point's type");
+    return failure();
+  }
+  if (v.constant) {
+    // The storage values stay; only the type says what they mean.
+    DenseElementsAttr storage = DenseElementsAttr(v.constant).bitcast(c.b.getIntegerType(q.getStorageTypeIntegralWidth()));
+    return c.constant(storage, type).value;
+  }
+  return c.build("storage_cast", {v.value}, type);
+}
+
+LogicalResult npuc::onnx_import::buildQuantizedOutput(NodeContext &c, StringRef name,
+                                                      ValueRange operands, ArrayRef<int64_t> shape,
+                                                      quant::QuantizedType q,
+                                                      ArrayRef<NamedAttribute> attrs) {
+  FailureOr<Value> r = c.build(name, operands, c.tensor(shape, q), attrs);
+  if (failed(r))
+    return failure();
+  return c.buildOutput("storage_cast", {*r}, c.tensor(shape, plainStorage(c, q)));
+}
+
 namespace {
 /// The quantized element type of input `valueIdx`, from the constant scale
 /// and zero point at `scaleIdx` / `zpIdx` (-1: absent). A 1-D scale of more
@@ -83,29 +116,6 @@ std::optional<quant::QuantizedType> quantType(NodeContext &c, int scaleIdx, int 
 }
 
 
-Type plainStorage(NodeContext &c, quant::QuantizedType q) {
-  unsigned w = q.getStorageTypeIntegralWidth();
-  return q.isSigned() ? Type(c.b.getIntegerType(w)) : Type(c.b.getIntegerType(w, false));
-}
-
-/// Integer tensor `v` seen as quantized type `q`: a quantized constant when
-/// `v` is constant, else a storage_cast.
-FailureOr<Value> asQuantized(NodeContext &c, const Val &v, quant::QuantizedType q) {
-  auto type = c.tensor(v.shape(), q);
-  if (v.element() != plainStorage(c, q)) {
-    c.fail(code::UnsupportedType, "quantized data of type " + llvm::Twine(v.element().isUnsignedInteger() ? "uint" : "int") +
-                                      llvm::Twine(v.element().getIntOrFloatBitWidth()) +
-                                      " does not match its zero point's type");
-    return failure();
-  }
-  if (v.constant) {
-    // The storage values stay; only the type says what they mean.
-    DenseElementsAttr storage = DenseElementsAttr(v.constant).bitcast(c.b.getIntegerType(q.getStorageTypeIntegralWidth()));
-    return c.constant(storage, type).value;
-  }
-  return c.build("storage_cast", {v.value}, type);
-}
-
 LogicalResult importQuantize(NodeContext &c) {
   std::optional<Val> x = c.required(0);
   if (!x)
@@ -123,14 +133,7 @@ LogicalResult importQuantize(NodeContext &c) {
   auto q = quantType(c, 1, 2, x->shape(), c.intAttr("axis", 1), x->element(), storage);
   if (!q)
     return failure();
-  FailureOr<Value> quantized = c.build("quantize", {x->value}, c.tensor(x->shape(), *q));
-  if (failed(quantized))
-    return failure();
-  FailureOr<Value> stored = c.build("storage_cast", {*quantized}, c.tensor(x->shape(), plainStorage(c, *q)));
-  if (failed(stored))
-    return failure();
-  c.setOutput(0, *stored);
-  return success();
+  return buildQuantizedOutput(c, "quantize", {x->value}, x->shape(), *q);
 }
 
 LogicalResult importDequantize(NodeContext &c) {
@@ -165,15 +168,8 @@ LogicalResult importQLinearBinary(NodeContext &c) {
   auto shape = sh::broadcast(a->shape(), b->shape());
   if (!shape)
     return c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
-  FailureOr<Value> r = c.build(c.node.op_type() == "QLinearAdd" ? "add" : "mul", {*va, *vb},
-                               c.tensor(*shape, *qc));
-  if (failed(r))
-    return failure();
-  FailureOr<Value> stored = c.build("storage_cast", {*r}, c.tensor(*shape, plainStorage(c, *qc)));
-  if (failed(stored))
-    return failure();
-  c.setOutput(0, *stored);
-  return success();
+  return buildQuantizedOutput(c, c.node.op_type() == "QLinearAdd" ? "add" : "mul", {*va, *vb},
+                              *shape, *qc);
 }
 
 LogicalResult importQLinearMatMul(NodeContext &c) {
@@ -194,23 +190,10 @@ LogicalResult importQLinearMatMul(NodeContext &c) {
   auto shape = sh::matmul(a->shape(), b->shape());
   if (!shape)
     return c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
-  FailureOr<Value> r = c.build("matmul", {*va, *vb}, c.tensor(*shape, *qy));
-  if (failed(r))
-    return failure();
-  FailureOr<Value> stored = c.build("storage_cast", {*r}, c.tensor(*shape, plainStorage(c, *qy)));
-  if (failed(stored))
-    return failure();
-  c.setOutput(0, *stored);
-  return success();
+  return buildQuantizedOutput(c, "matmul", {*va, *vb}, *shape, *qy);
 }
-} // namespace
-
-namespace npuc::onnx_import {
-LogicalResult importConvLike(NodeContext &c);
-}
-
 /// QLinearConv: x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp, [B].
-LogicalResult npuc::onnx_import::importConvLike(NodeContext &c) {
+LogicalResult importQLinearConv(NodeContext &c) {
   std::optional<Val> x = c.required(0), w = c.required(3);
   if (!x || !w)
     return failure();
@@ -248,22 +231,15 @@ LogicalResult npuc::onnx_import::importConvLike(NodeContext &c) {
   std::optional<ConvGeometry> g = convGeometry(c, *x, *w);
   if (!g)
     return failure();
-  SmallVector<int64_t> shape = g->shape;
-  FailureOr<Value> r = c.build("conv", operands, c.tensor(shape, *qy), convAttrs(c, *g));
-  if (failed(r))
-    return failure();
-  FailureOr<Value> stored = c.build("storage_cast", {*r}, c.tensor(shape, plainStorage(c, *qy)));
-  if (failed(stored))
-    return failure();
-  c.setOutput(0, *stored);
-  return success();
+  return buildQuantizedOutput(c, "conv", operands, g->shape, *qy, convAttrs(c, *g));
 }
+} // namespace
 
 void npuc::onnx_import::registerQuantOps(llvm::StringMap<OpImporter> &t) {
   t["QuantizeLinear"] = importQuantize;
   t["DequantizeLinear"] = importDequantize;
   t["QLinearMatMul"] = importQLinearMatMul;
-  t["QLinearConv"] = importConvLike;
+  t["QLinearConv"] = importQLinearConv;
   t["com.microsoft::QLinearAdd"] = importQLinearBinary;
   t["com.microsoft::QLinearMul"] = importQLinearBinary;
 }
