@@ -94,10 +94,10 @@ Operation *foldableActivation(Value result, const QuantParams &y, int64_t &lo, i
     lo = std::max(lo, zp);
   } else {
     auto clip = cast<graph::ClipOp>(user);
-    if (auto m = clip.getMin())
-      lo = std::max(lo, quantizeBound(m->convertToDouble()));
-    if (auto m = clip.getMax())
-      hi = std::min(hi, quantizeBound(m->convertToDouble()));
+    if (FloatAttr m = clip.getMinAttr())
+      lo = std::max(lo, quantizeBound(m.getValueAsDouble()));
+    if (FloatAttr m = clip.getMaxAttr())
+      hi = std::min(hi, quantizeBound(m.getValueAsDouble()));
   }
   if (lo > hi)
     return nullptr;

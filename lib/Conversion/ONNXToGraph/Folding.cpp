@@ -28,7 +28,7 @@ int64_t npuc::onnx_import::intValue(const APInt &v, Type t) {
 
 double npuc::onnx_import::firstAsDouble(DenseElementsAttr c) {
   if (isa<FloatType>(c.getElementType()))
-    return (*c.getValues<APFloat>().begin()).convertToDouble();
+    return FloatAttr::getValueAsDouble(*c.getValues<APFloat>().begin());
   APInt v = *c.getValues<APInt>().begin();
   return c.getElementType().isUnsignedInteger() ? double(v.getZExtValue()) : double(v.getSExtValue());
 }

@@ -403,7 +403,7 @@ LogicalResult importResize(NodeContext &c) {
       return false;
     }
     for (const APFloat &f : s.getValues<APFloat>())
-      scales.push_back(float(f.convertToDouble()));
+      scales.push_back(float(FloatAttr::getValueAsDouble(f)));
     return true;
   };
   if (upsample) {

@@ -83,7 +83,7 @@ std::optional<quant::QuantizedType> quantType(NodeContext &c, int scaleIdx, int 
   unsigned flags = isSigned ? quant::QuantizationFlags::Signed : 0;
   SmallVector<double> scales;
   for (const APFloat &f : scale.getValues<APFloat>()) {
-    double s = f.convertToDouble();
+    double s = FloatAttr::getValueAsDouble(f);
     if (!(s > 0) || !std::isfinite(s)) {
       (void)c.fail(code::UnsupportedAttr, "scale " + std::to_string(s) + " is not positive and finite");
       return std::nullopt;

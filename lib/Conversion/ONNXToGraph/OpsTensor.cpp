@@ -612,9 +612,9 @@ LogicalResult importRange(NodeContext &c) {
     c.setOutput(0, c.constant(toAttr(out)));
     return success();
   }
-  double s = (*start.getValues<APFloat>().begin()).convertToDouble();
-  double l = (*limit.getValues<APFloat>().begin()).convertToDouble();
-  double d = (*delta.getValues<APFloat>().begin()).convertToDouble();
+  double s = firstAsDouble(start);
+  double l = firstAsDouble(limit);
+  double d = firstAsDouble(delta);
   if (d == 0)
     return c.fail(code::UnsupportedAttr, "delta is 0");
   // The element count is computed in the tensor's own precision, as ONNX does.
