@@ -170,7 +170,7 @@ int main(int argc, char **argv) {
   }
   if (!result.issues.empty()) {
     std::cerr << "npuc: " << result.issues.size() << " problem"
-              << (result.issues.size() == 1 ? "" : "s") << " stand in the way of compiling '"
+              << (result.issues.size() == 1 ? " stands" : "s stand") << " in the way of compiling '"
               << input << "'\n";
     return 1;
   }

@@ -603,9 +603,14 @@ LogicalResult importRange(NodeContext &c) {
     int64_t d = (*delta.getValues<APInt>().begin()).getSExtValue();
     if (d == 0)
       return c.fail(code::UnsupportedAttr, "delta is 0");
-    int64_t n = std::max<int64_t>(0, (l - s + d + (d > 0 ? -1 : 1)) / d);
-    if (uint64_t(n) > kMaxFoldedElements)
-      return c.fail(code::Overflow, "Range of " + llvm::Twine(n) + " elements is too large to fold");
+    // ceil((limit - start) / delta) in 128 bits: limit - start overflows
+    // int64 for far-apart bounds.
+    __int128 span = __int128(l) - s;
+    __int128 count = std::max<__int128>(0, (span + d + (d > 0 ? -1 : 1)) / d);
+    if (count > __int128(kMaxFoldedElements))
+      return c.fail(code::Overflow, "Range of " + llvm::Twine(uint64_t(std::min<__int128>(count, UINT64_MAX))) +
+                                        " elements is too large to fold");
+    int64_t n = int64_t(count);
     IntTensor out{{n}, {}, element};
     for (int64_t i = 0; i < n; ++i)
       out.data.push_back(s + i * d);

@@ -137,6 +137,11 @@ save("opset23", [h.make_node("Relu", ["x"], ["y"], name="relu")],
      [vi("x", f, [2])], [vi("y", f, [2])], opset=23, check=False)
 save("overflow", [h.make_node("Relu", ["x"], ["y"], name="relu")],
      [vi("x", f, [4294967296, 4294967296])], [vi("y", f, [4294967296, 4294967296])])
+# Range whose limit - start overflows int64: its element count is still exact.
+save("range_wide", [h.make_node("Range", ["s", "l", "d"], ["y"], name="range")], [],
+     [vi("y", T.INT64, None)],
+     [nh.from_array(np.array(v, np.int64), n) for v, n in
+      ((-(2**63), "s"), (2**63 - 1, "l"), (1, "d"))], opset=13, check=False)
 
 # External data: one file inside the model's directory, one path escaping it.
 ext = os.path.join(out, "ext")
