@@ -216,7 +216,12 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
         fail("misaligned access: " + where() + " moves " + std::to_string(esize) +
              "-byte elements with a stride of dimension " + std::to_string(i) +
              " that is not a multiple of " + std::to_string(esize));
-    checkWork(uint64_t(box[0]) * uint64_t(box[1]) * uint64_t(box[2]) * uint64_t(box[3]), q.pc);
+    // Padded boxes reach 66045^4 > 2^64: count in 128 bits and saturate so
+    // the work check cannot be bypassed by a wrapped product.
+    unsigned __int128 boxElements = 1;
+    for (int64_t extent : box)
+      boxElements *= uint64_t(extent);
+    checkWork(uint64_t(std::min<unsigned __int128>(boxElements, UINT64_MAX)), q.pc);
     uint64_t elems = 0;
     for (int64_t i3 = 0; i3 < box[3]; ++i3)
       for (int64_t i2 = 0; i2 < box[2]; ++i2)
@@ -262,6 +267,7 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     int64_t azp = cfg[F::MM_CFG::a_zp], bzp = cfg[F::MM_CFG::b_zp];
     uint64_t a = local(in[M::a_addr], in[M::a_reg]), b = local(in[M::b_addr], in[M::b_reg]);
     uint64_t c = local(in[M::c_addr], in[M::c_reg]);
+    checkWork(uint64_t(m) * uint64_t(n) * uint64_t(k), q.pc);
     aligned(a, 64, "matrix A");
     aligned(b, 64, "matrix B");
     aligned(c, 64, "matrix C");

@@ -61,6 +61,10 @@
 // RUN: npuc-translate --export-npu-model %t/hang.mlir -o %t/hang.bin
 // RUN: not npu-sim %t/hang.bin -o %t/out 2>&1 | FileCheck %s --check-prefix=HANG
 // HANG: fault: more than 68719476736 element operations: instruction 1 (dma_in) asks for 18445618199572250625
+// Padding makes the box 65536^4 = 2^64 elements: the count saturates instead of wrapping to 0.
+// RUN: npuc-translate --export-npu-model %t/hangpad.mlir -o %t/hangpad.bin
+// RUN: not npu-sim %t/hangpad.bin -o %t/out 2>&1 | FileCheck %s --check-prefix=HANGPAD
+// HANGPAD: fault: more than 68719476736 element operations: instruction 2 (dma_in) asks for 18446744073709551615
 
 // RUN: npuc-translate --export-npu-model %t/runaway.mlir -o %t/runaway.bin
 // RUN: sh -c 'npu-sim %t/runaway.bin -o %t/out --max-steps 1000; echo "exit=$?"' 2>&1 | FileCheck %s --check-prefix=RUNAWAY
@@ -157,6 +161,15 @@ enc.program target "npu-v1" {
   enc.dma_in src_region = 0, src_reg = 0, dst_space = 0, elem = 2, pad = 0, dst_reg = 0, dst_addr = 0, src_off = 0
   enc.end
 }
+//--- hangpad.mlir
+enc.const offset 0 dense<7> : tensor<64xi8>
+enc.program target "npu-v1" {
+  enc.dma_in_shape n0 = 65535, n1 = 65535, n2 = 65535, n3 = 65535
+  enc.dma_in_pad lo0 = 1, lo1 = 1, lo2 = 1, lo3 = 1, hi0 = 0, hi1 = 0, hi2 = 0, hi3 = 0, fill = 0
+  enc.dma_in src_region = 0, src_reg = 0, dst_space = 0, elem = 0, pad = 1, dst_reg = 0, dst_addr = 0, src_off = 0
+  enc.end
+}
+
 //--- hang.mlir
 enc.const offset 0 dense<7> : tensor<64xi8>
 enc.program target "npu-v1" {
