@@ -88,7 +88,13 @@ Operation *foldableActivation(Value result, const QuantParams &y, int64_t &lo, i
   double scale = y.scales[0];
   int64_t zp = y.zeroPoints[0];
   auto quantizeBound = [&](double real) {
-    return zp + int64_t(std::nearbyint(real / scale));  // default rounding: half to even
+    // Default rounding: half to even. Bounds past the storage range (even
+    // infinite ones) saturate one step outside it; NaN lands below it, so a
+    // NaN bound is never folded.
+    double q = std::nearbyint(real / scale) + double(zp);
+    if (q > double(y.qmax) + 1)
+      return y.qmax + 1;
+    return q >= double(y.qmin) - 1 ? int64_t(q) : y.qmin - 1;
   };
   if (isa<graph::ReluOp>(user)) {
     lo = std::max(lo, zp);
@@ -168,12 +174,15 @@ FailureOr<int64_t> checkBias(Operation *op, Value bias, const QuantParams &x, co
   std::optional<QuantParams> b = paramsOf(bias);
   if (!b || b->plain != IntegerType::get(op->getContext(), 32))
     return op->emitOpError("needs an int32 bias quantized at the accumulator scale"), failure();
-  for (size_t c = 0; c < b->scales.size(); ++c) {
-    double want = x.scales[0] * w.scales[w.scales.size() == 1 ? 0 : c];
-    if (std::fabs(b->scales[c] - want) > 1e-6 * want || b->zeroPoints[c] != 0)
-      return op->emitOpError() << "bias channel " << c << " has scale " << b->scales[c]
-                               << " and zero point " << b->zeroPoints[c]
-                               << ", but the accumulator scale is " << want << " with zero point 0",
+  // Every output channel: a per-tensor bias against per-channel weights is
+  // at the right scale only if all the weight scales agree.
+  auto at = [](const auto &v, size_t c) { return v[v.size() == 1 ? 0 : c]; };
+  for (size_t c = 0; c < std::max(b->scales.size(), w.scales.size()); ++c) {
+    double want = x.scales[0] * at(w.scales, c), have = at(b->scales, c);
+    int64_t zp = at(b->zeroPoints, c);
+    if (std::fabs(have - want) > 1e-6 * want || zp != 0)
+      return op->emitOpError() << "bias channel " << c << " has scale " << have << " and zero point "
+                               << zp << ", but the accumulator scale is " << want << " with zero point 0",
              failure();
   }
   // The largest |bias| when it is a constant (as it is in exported models).

@@ -72,6 +72,35 @@ func.func @unrepresentable(%x: tensor<1x1x2x2x!quant.uniform<i8:f32, 9.536743164
 
 // -----
 
+// A per-tensor bias (0.125) against per-channel weights {0.25, 0.5}: channel 0
+// matches (0.5 * 0.25), channel 1 does not (0.5 * 0.5 = 0.25).
+func.func @bias_per_tensor(%x: tensor<1x1x2x2x!quant.uniform<u8:f32, 0.5>>) -> tensor<1x2x1x1x!quant.uniform<i8:f32, 0.125>> {
+  %w = graph.constant dense<1> : tensor<2x1x2x2xi8> -> tensor<2x1x2x2x!quant.uniform<i8:f32:0, {0.25, 0.5}>>
+  %b = graph.constant dense<1> : tensor<2xi32> -> tensor<2x!quant.uniform<i32:f32, 0.125>>
+  // expected-error @+1 {{bias channel 1 has scale 1.250000e-01 and zero point 0, but the accumulator scale is 2.500000e-01 with zero point 0}}
+  %y = graph.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64}
+      : (tensor<1x1x2x2x!quant.uniform<u8:f32, 0.5>>, tensor<2x1x2x2x!quant.uniform<i8:f32:0, {0.25, 0.5}>>, tensor<2x!quant.uniform<i32:f32, 0.125>>) -> tensor<1x2x1x1x!quant.uniform<i8:f32, 0.125>>
+  return %y : tensor<1x2x1x1x!quant.uniform<i8:f32, 0.125>>
+}
+
+// -----
+
+// A Clip whose max is past the storage range (1e300 / 0.125 overflows int64)
+// clamps only below: lo = -2 + round(-1 / 0.125) = -10, hi stays 127.
+// CHECK-LABEL: func.func @conv_clip_huge
+// CHECK: qk.conv2d
+// CHECK-SAME: clamp = [-10, 127]
+// CHECK-NOT: graph.clip
+func.func @conv_clip_huge(%x: tensor<1x1x4x4x!quant.uniform<u8:f32, 0.5:3>>) -> tensor<1x1x3x3x!quant.uniform<i8:f32, 0.125:-2>> {
+  %w = graph.constant dense<1> : tensor<1x1x2x2xi8> -> tensor<1x1x2x2x!quant.uniform<i8:f32, 0.25>>
+  %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64}
+      : (tensor<1x1x4x4x!quant.uniform<u8:f32, 0.5:3>>, tensor<1x1x2x2x!quant.uniform<i8:f32, 0.25>>) -> tensor<1x1x3x3x!quant.uniform<i8:f32, 0.125:-2>>
+  %r = graph.clip %y {min = -1.0 : f64, max = 1.0e300 : f64} : (tensor<1x1x3x3x!quant.uniform<i8:f32, 0.125:-2>>) -> tensor<1x1x3x3x!quant.uniform<i8:f32, 0.125:-2>>
+  return %r : tensor<1x1x3x3x!quant.uniform<i8:f32, 0.125:-2>>
+}
+
+// -----
+
 // The bias must sit at the accumulator scale (0.5 * 0.25 = 0.125, not 0.25).
 func.func @bias_scale(%x: tensor<1x1x2x2x!quant.uniform<u8:f32, 0.5>>) -> tensor<1x1x1x1x!quant.uniform<i8:f32, 0.125>> {
   %w = graph.constant dense<1> : tensor<1x1x2x2xi8> -> tensor<1x1x2x2x!quant.uniform<i8:f32, 0.25>>

@@ -7,6 +7,7 @@
 #include "npuc/Dialect/QK/IR/QKOps.h"
 #include "npuc/Dialect/Graph/IR/GraphShapes.h"
 
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/Builders.h"
 
 using namespace mlir;
@@ -18,9 +19,8 @@ namespace {
 /// [min, max] of an integer storage type.
 std::pair<int64_t, int64_t> storageRange(Type t) {
   auto i = cast<IntegerType>(t);
-  if (i.isUnsigned())
-    return {0, (int64_t(1) << i.getWidth()) - 1};
-  return {-(int64_t(1) << (i.getWidth() - 1)), (int64_t(1) << (i.getWidth() - 1)) - 1};
+  return {quant::QuantizedType::getDefaultMinimumForInteger(!i.isUnsigned(), i.getWidth()),
+          quant::QuantizedType::getDefaultMaximumForInteger(!i.isUnsigned(), i.getWidth())};
 }
 
 Type elementOf(Value v) { return cast<RankedTensorType>(v.getType()).getElementType(); }
