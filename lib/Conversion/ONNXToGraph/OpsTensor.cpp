@@ -26,9 +26,10 @@ namespace {
 /// The result of a reshape-like op: folded for integer constants, else graph.reshape.
 LogicalResult reshapeTo(NodeContext &c, const Val &x, ArrayRef<int64_t> shape) {
   if (auto xi = asInts(x)) {
-    uint64_t n = 1;
-    for (int64_t d : shape)
-      n *= uint64_t(d);
+    auto count = sh::numElements(shape);
+    if (!count)
+      return c.fail(code::Overflow, llvm::toString(count.takeError()));
+    uint64_t n = uint64_t(*count);
     if (n != xi->size())
       return c.fail(code::ShapeMismatch, "cannot reshape " + llvm::Twine(xi->size()) +
                                              " elements to " + llvm::Twine(n));
@@ -75,7 +76,8 @@ LogicalResult importReshape(NodeContext &c) {
     if (d < 0)
       return c.fail(code::ShapeMismatch, "shape entry " + llvm::Twine(d) + " is negative");
     shape.push_back(d);
-    known *= d;
+    if (llvm::MulOverflow(known, d, known))
+      return c.fail(code::Overflow, "shape entries multiply past 64 bits");
   }
   int64_t total = product(x->shape());
   if (infer >= 0) {
@@ -205,7 +207,9 @@ LogicalResult importConcat(NodeContext &c) {
   for (const Val &v : ins)
     shape[*axis] += v.shape().size() == shape.size() ? v.shape()[*axis] : 0;
   // Integer constants along axis 0 of 1-D tensors: the usual shape vectors.
-  if (shape.size() == 1 && llvm::all_of(ins, [&](const Val &v) { return asInts(v) && v.element() == ins[0].element(); })) {
+  if (shape.size() == 1 && llvm::all_of(ins, [&](const Val &v) {
+        return v.shape().size() == 1 && v.element() == ins[0].element() && asInts(v);
+      })) {
     IntTensor out{shape, {}, ins[0].element()};
     for (const Val &v : ins) {
       std::optional<IntTensor> part = asInts(v);  // kept alive while its data is read
@@ -345,11 +349,15 @@ LogicalResult importSplit(NodeContext &c) {
     int64_t parts = c.opset >= 18 && c.attr("num_outputs") ? c.intAttr("num_outputs", 1) : int64_t(outs);
     if (parts < 1)
       return c.fail(code::UnsupportedAttr, "num_outputs " + llvm::Twine(parts) + " must be >= 1");
+    if (parts != int64_t(outs))
+      return c.fail(code::UnsupportedAttr, "num_outputs " + llvm::Twine(parts) + " differs from the " +
+                                               llvm::Twine(outs) + " outputs of the node");
     int64_t each = (dim + parts - 1) / parts;
     for (int64_t p = 0, left = dim; p < parts; ++p, left -= each)
       sizes.push_back(std::min(each, std::max<int64_t>(left, 0)));
   }
-  if (sizes.size() != outs || std::accumulate(sizes.begin(), sizes.end(), int64_t(0)) != dim)
+  if (sizes.size() != outs || llvm::any_of(sizes, [&](int64_t s) { return s < 0 || s > dim; }) ||
+      std::accumulate(sizes.begin(), sizes.end(), int64_t(0)) != dim)
     return c.fail(code::ShapeMismatch, "split sizes do not cover axis " + llvm::Twine(*axis) +
                                            " of size " + llvm::Twine(dim) + " in " + llvm::Twine(outs) + " outputs");
   int64_t offset = 0;
@@ -625,9 +633,9 @@ LogicalResult importRange(NodeContext &c) {
   // The element count is computed in the tensor's own precision, as ONNX does.
   double count = element.isF64() ? std::ceil((l - s) / d)
                                  : double(std::ceil((float(l) - float(s)) / float(d)));
+  if (!(count <= double(kMaxFoldedElements)))  // also NaN and infinite counts
+    return c.fail(code::Overflow, "Range of " + std::to_string(count) + " elements is too large");
   int64_t n = std::max<int64_t>(0, int64_t(count));
-  if (uint64_t(n) > kMaxFoldedElements)
-    return c.fail(code::Overflow, "Range of " + llvm::Twine(n) + " elements is too large");
   SmallVector<APFloat> values;
   for (int64_t i = 0; i < n; ++i) {
     APFloat f(s + double(i) * d);

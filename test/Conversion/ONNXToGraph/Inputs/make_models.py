@@ -142,6 +142,17 @@ save("range_wide", [h.make_node("Range", ["s", "l", "d"], ["y"], name="range")],
      [vi("y", T.INT64, None)],
      [nh.from_array(np.array(v, np.int64), n) for v, n in
       ((-(2**63), "s"), (2**63 - 1, "l"), (1, "d"))], opset=13, check=False)
+# Folds that must check their operands: negative split sizes, an infinite float
+# Range, a Reshape whose shape entries multiply past 64 bits.
+i64 = lambda v, n: nh.from_array(np.array(v, np.int64), n)
+save("split_negative", [h.make_node("Split", ["c", "s"], ["a", "b"], name="split")], [],
+     [vi("a", T.INT64, None), vi("b", T.INT64, None)],
+     [i64([1, 2, 3, 4], "c"), i64([-1, 5], "s")], check=False)
+save("range_inf", [h.make_node("Range", ["s", "l", "d"], ["y"], name="range")], [],
+     [vi("y", f, None)],
+     [nh.from_array(np.array(v, np.float32), n) for v, n in ((0, "s"), (np.inf, "l"), (1, "d"))], check=False)
+save("reshape_wide", [h.make_node("Reshape", ["c", "s"], ["y"], name="reshape")], [],
+     [vi("y", T.INT64, None)], [i64([], "c"), i64([2**32, 2**32], "s")], check=False)
 
 # External data: one file inside the model's directory, one path escaping it.
 ext = os.path.join(out, "ext")
