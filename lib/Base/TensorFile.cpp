@@ -273,7 +273,8 @@ bool npuc::parseTensorProto(const uint8_t *p, size_t n, HostTensor &t, std::stri
     t.data.assign(raw, raw + rawLen);
   } else if (t.dtype == DType::F32) {
     t.data.resize(floats.size() * 4);
-    std::memcpy(t.data.data(), floats.data(), t.data.size());
+    if (!floats.empty())
+      std::memcpy(t.data.data(), floats.data(), t.data.size());
   } else {
     for (int64_t v : ints)
       for (unsigned b = 0; b < size; ++b)

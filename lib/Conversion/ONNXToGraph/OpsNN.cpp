@@ -456,10 +456,14 @@ LogicalResult importResize(NodeContext &c) {
   }
   if (scales.size() != rank)
     return c.fail(code::UnsupportedAttr, "scales must have " + llvm::Twine(rank) + " entries");
-  SmallVector<int64_t> shape;
-  for (size_t i = 0; i < rank; ++i)
-    shape.push_back(sizes.empty() ? int64_t(std::floor(double(x->shape()[i]) * double(scales[i])))
-                                  : sizes[i]);
+  SmallVector<int64_t> shape(sizes.begin(), sizes.end());
+  for (size_t i = 0; sizes.empty() && i < rank; ++i) {
+    double d = std::floor(double(x->shape()[i]) * double(scales[i]));
+    if (!(d >= 0 && d < 0x1p62))  // also NaN scales
+      return c.fail(code::UnsupportedAttr, "scale " + std::to_string(scales[i]) + " of axis " +
+                                               llvm::Twine(i) + " gives no valid output size");
+    shape.push_back(int64_t(d));
+  }
   std::string mode = c.stringAttr("mode", "nearest");
   std::string coord = upsample || c.opset < 11 ? "asymmetric"
                                                : c.stringAttr("coordinate_transformation_mode", "half_pixel");

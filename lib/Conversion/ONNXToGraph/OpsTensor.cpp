@@ -385,7 +385,11 @@ LogicalResult importGather(NodeContext &c) {
   SmallVector<int64_t> shape(data->shape().take_front(*axis));
   shape.append(idx->shape().begin(), idx->shape().end());
   shape.append(data->shape().begin() + *axis + 1, data->shape().end());
-  if (auto di = asInts(*data))
+  auto count = sh::numElements(shape);
+  if (!count)
+    return c.fail(code::Overflow, llvm::toString(count.takeError()));
+  std::optional<IntTensor> di = uint64_t(*count) <= kMaxFoldedElements ? asInts(*data) : std::nullopt;
+  if (di)
     if (auto ii = asInts(*idx)) {
       // out[pre, i, post] = data[pre, idx[i], post]
       int64_t pre = product(data->shape().take_front(*axis)), dimA = data->shape()[*axis];
@@ -605,6 +609,9 @@ LogicalResult importRange(NodeContext &c) {
   if (!start || !limit || !delta)
     return failure();
   Type element = start.getElementType();
+  for (DenseElementsAttr a : {start, limit, delta})
+    if (a.getNumElements() != 1 || a.getElementType() != element)
+      return c.fail(code::ShapeMismatch, "start, limit and delta must be scalars of one element type");
   if (isa<IntegerType>(element)) {
     int64_t s = (*start.getValues<APInt>().begin()).getSExtValue();
     int64_t l = (*limit.getValues<APInt>().begin()).getSExtValue();

@@ -153,6 +153,12 @@ save("range_inf", [h.make_node("Range", ["s", "l", "d"], ["y"], name="range")], 
      [nh.from_array(np.array(v, np.float32), n) for v, n in ((0, "s"), (np.inf, "l"), (1, "d"))], check=False)
 save("reshape_wide", [h.make_node("Reshape", ["c", "s"], ["y"], name="reshape")], [],
      [vi("y", T.INT64, None)], [i64([], "c"), i64([2**32, 2**32], "s")], check=False)
+save("resize_huge", [h.make_node("Resize", ["x", "", "sc"], ["y"], name="resize")],
+     [vi("x", f, [1, 1, 2, 2])], [vi("y", f, None)],
+     [nh.from_array(np.array([1, 1, 1e30, 1], np.float32), "sc")], check=False)
+save("range_mixed", [h.make_node("Range", ["s", "l", "d"], ["y"], name="range")], [],
+     [vi("y", T.INT64, None)],
+     [i64(0, "s"), nh.from_array(np.array(5, np.float32), "l"), i64(1, "d")], check=False)
 
 # External data: one file inside the model's directory, one path escaping it.
 ext = os.path.join(out, "ext")
