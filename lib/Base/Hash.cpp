@@ -6,6 +6,8 @@
 
 #include "npuc/Base/Hash.h"
 
+#include <algorithm>
+
 uint64_t npuc::fnv1a64(std::string_view bytes) {
   uint64_t h = 0xcbf29ce484222325ull;
   for (unsigned char c : bytes) {
@@ -21,4 +23,9 @@ std::string npuc::hex64(uint64_t value) {
   for (int i = 15; i >= 0; --i, value >>= 4)
     s[i] = digits[value & 0xf];
   return s;
+}
+
+std::string npuc::hex0x(uint64_t value) {
+  std::string s = hex64(value);
+  return "0x" + s.substr(std::min(s.find_first_not_of('0'), s.size() - 1));
 }

@@ -275,11 +275,6 @@ bool model::readFile(const std::string &path, std::vector<uint8_t> &bytes, std::
 //===----------------------------------------------------------------------===//
 
 namespace {
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 /// Bounds-checked little-endian reads from one section.
 struct Cursor {
@@ -291,7 +286,7 @@ struct Cursor {
   bool need(size_t n, const char *item) {
     if (size - pos >= n)
       return true;
-    error = what + ": truncated " + item + " at offset " + hex(pos) + " (needs " +
+    error = what + ": truncated " + item + " at offset " + hex0x(pos) + " (needs " +
             std::to_string(n) + " bytes, " + std::to_string(size - pos) + " left)";
     return false;
   }
@@ -400,8 +395,8 @@ bool parseTensor(Cursor &c, const Model &m, TensorDesc &t, size_t index) {
   if (elements > ((unsigned __int128)1 << 32))
     return c.fail(item + ": more than 2^32 elements");
   if (span + t.offset > regionSize)
-    return c.fail(item + ": offset " + hex(t.offset) + " + span exceeds the region size " +
-                  hex(regionSize));
+    return c.fail(item + ": offset " + hex0x(t.offset) + " + span exceeds the region size " +
+                  hex0x(regionSize));
   uint64_t want = t.quant == Quant::None ? 0
                   : t.quant == Quant::PerTensor
                       ? 1
@@ -458,7 +453,7 @@ bool parseSection(const uint8_t *data, const SectionInfo &s, size_t index, Model
   switch (SectionKind(s.kind)) {
   case SectionKind::Code: {
     if (s.size % isa::kWordBytes)
-      return done(c.fail("size " + hex(s.size) + " is not a multiple of 16"));
+      return done(c.fail("size " + hex0x(s.size) + " is not a multiple of 16"));
     for (size_t i = 0; i < s.size / isa::kWordBytes; ++i) {
       isa::Word w;
       std::memcpy(w.data(), c.p + i * isa::kWordBytes, isa::kWordBytes);
@@ -468,7 +463,7 @@ bool parseSection(const uint8_t *data, const SectionInfo &s, size_t index, Model
       if (!isa::decode(w, inst, &why) ||
           (limit = target::checkInstruction(inst, *target::lookupTarget(m.targetName))))
         return done(c.fail("instruction " + std::to_string(i) + " (offset " +
-                           hex(i * isa::kWordBytes) + "): " + (limit ? *limit : why)));
+                           hex0x(i * isa::kWordBytes) + "): " + (limit ? *limit : why)));
       m.code.insert(m.code.end(), w.begin(), w.end());
     }
     return true;
@@ -496,8 +491,8 @@ bool parseSection(const uint8_t *data, const SectionInfo &s, size_t index, Model
         return done(c.fail("lut " + std::to_string(i) + " has " + std::to_string(l.entries) +
                            " entries, expected 256 or 512"));
       if (l.offset > m.constants.size() || m.constants.size() - l.offset < 2ull * l.entries)
-        return done(c.fail("lut " + std::to_string(i) + " at " + hex(l.offset) +
-                           " exceeds the constants (" + hex(m.constants.size()) + " bytes)"));
+        return done(c.fail("lut " + std::to_string(i) + " at " + hex0x(l.offset) +
+                           " exceeds the constants (" + hex0x(m.constants.size()) + " bytes)"));
       m.luts.push_back(l);
     }
     return true;
@@ -512,7 +507,7 @@ bool parseSection(const uint8_t *data, const SectionInfo &s, size_t index, Model
       return done(c.fail("reserved word is not zero"));
     for (uint64_t size : {m.arenaSize, m.inputSize, m.outputSize, m.stateSize})
       if (size > (uint64_t(1) << 32))
-        return done(c.fail("region size " + hex(size) + " exceeds the 4 GiB address space"));
+        return done(c.fail("region size " + hex0x(size) + " exceeds the 4 GiB address space"));
     if (n > 65536)
       return done(c.fail("tensor count " + std::to_string(n) + " exceeds 65536"));
     for (uint32_t i = 0; i < n; ++i) {
@@ -579,11 +574,11 @@ bool model::parse(const uint8_t *data, size_t size, Model &m, std::string &error
   }
   uint64_t fileSize = le64(data + 16);
   if (fileSize != size) {
-    error = "header says the file has " + hex(fileSize) + " bytes, but it has " + hex(size);
+    error = "header says the file has " + hex0x(fileSize) + " bytes, but it has " + hex0x(size);
     return false;
   }
   if (size % kAlign) {
-    error = "file size " + hex(size) + " is not a multiple of 64";
+    error = "file size " + hex0x(size) + " is not a multiple of 64";
     return false;
   }
   m.targetHash = le64(data + 24);
@@ -605,8 +600,8 @@ bool model::parse(const uint8_t *data, size_t size, Model &m, std::string &error
     return false;
   }
   if (t->hash() != m.targetHash) {
-    error = "target '" + m.targetName + "' hash " + hex(m.targetHash) +
-            " does not match this build's description of it (" + hex(t->hash()) +
+    error = "target '" + m.targetName + "' hash " + hex0x(m.targetHash) +
+            " does not match this build's description of it (" + hex0x(t->hash()) +
             "): the file was built for another revision of the target or ISA";
     return false;
   }
@@ -616,12 +611,12 @@ bool model::parse(const uint8_t *data, size_t size, Model &m, std::string &error
     return false;
   }
   if (tableOffset != kHeaderSize) {
-    error = "section table offset " + hex(tableOffset) + " is not 0x40";
+    error = "section table offset " + hex0x(tableOffset) + " is not 0x40";
     return false;
   }
   uint64_t tableEnd = kHeaderSize + uint64_t(count) * kEntrySize;
   if (tableEnd > size) {
-    error = "section table (" + std::to_string(count) + " entries) exceeds file size " + hex(size);
+    error = "section table (" + std::to_string(count) + " entries) exceeds file size " + hex0x(size);
     return false;
   }
   uint64_t cursor = tableEnd;  // end of what has been laid out so far
@@ -636,23 +631,23 @@ bool model::parse(const uint8_t *data, size_t size, Model &m, std::string &error
       return false;
     }
     if (s.alignment != kAlign || s.offset % kAlign) {
-      error = what + ": offset " + hex(s.offset) + " or alignment " +
+      error = what + ": offset " + hex0x(s.offset) + " or alignment " +
               std::to_string(s.alignment) + " violates the 64-byte alignment";
       return false;
     }
     if (s.offset > size || s.size > size - s.offset) {
-      error = what + ": offset " + hex(s.offset) + " + size " + hex(s.size) +
-              " exceeds file size " + hex(size);
+      error = what + ": offset " + hex0x(s.offset) + " + size " + hex0x(s.size) +
+              " exceeds file size " + hex0x(size);
       return false;
     }
     if (s.offset < cursor) {
-      error = what + ": offset " + hex(s.offset) + " overlaps the previous section or table (ends at " +
-              hex(cursor) + ")";
+      error = what + ": offset " + hex0x(s.offset) + " overlaps the previous section or table (ends at " +
+              hex0x(cursor) + ")";
       return false;
     }
     for (uint64_t b = cursor; b < s.offset; ++b)
       if (data[b]) {
-        error = "padding byte at " + hex(b) + " before " + what + " is not zero";
+        error = "padding byte at " + hex0x(b) + " before " + what + " is not zero";
         return false;
       }
     cursor = s.offset + s.size;
@@ -673,13 +668,13 @@ bool model::parse(const uint8_t *data, size_t size, Model &m, std::string &error
   }
   for (uint64_t b = cursor; b < size; ++b)
     if (data[b]) {
-      error = "padding byte at " + hex(b) + " after the last section is not zero";
+      error = "padding byte at " + hex0x(b) + " after the last section is not zero";
       return false;
     }
   std::string_view payload(reinterpret_cast<const char *>(data) + kHeaderSize, size - kHeaderSize);
   if (fnv1a64(payload) != le64(data + 56)) {
-    error = "checksum mismatch: header says " + hex(le64(data + 56)) + ", payload has " +
-            hex(fnv1a64(payload));
+    error = "checksum mismatch: header says " + hex0x(le64(data + 56)) + ", payload has " +
+            hex0x(fnv1a64(payload));
     return false;
   }
   for (SectionKind required : {SectionKind::Code, SectionKind::Constants, SectionKind::Tensors})

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Machine.h"
+#include "npuc/Base/Hash.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -26,11 +27,6 @@ const char *sim::spaceName(unsigned s) {
   return s < kNumSpaces ? names[s] : "?";
 }
 
-static std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 static const char *engineName(unsigned e) { return isa::engineName(isa::Engine(e)); }
 
@@ -119,12 +115,12 @@ uint8_t *Machine::access(unsigned s, uint64_t addr, uint64_t len, bool write, ui
   Space &space = spaces[s];
   const DynOp &self = dyn[dynId];
   auto range = [&] {
-    return std::string(space.name) + " [" + hex(addr) + ", " + hex(addr + len) + ")";
+    return std::string(space.name) + " [" + hex0x(addr) + ", " + hex0x(addr + len) + ")";
   };
   if (addr > space.bytes.size() || len > space.bytes.size() - addr)
     fail("out-of-bounds access: " + describe(self.pc) + " on " + engineName(self.engine) + " " +
          (write ? "writes " : "reads ") + what + " at " + range() + ", but " + space.name +
-         " has " + hex(space.bytes.size()) + " bytes");
+         " has " + hex0x(space.bytes.size()) + " bytes");
   if (write && !space.writable)
     fail(describe(self.pc) + " on " + engineName(self.engine) + " writes " + what + " at " +
          range() + ", but " + space.name + " is read-only");
@@ -135,9 +131,9 @@ uint8_t *Machine::access(unsigned s, uint64_t addr, uint64_t len, bool write, ui
       if (w == Space::kNever && !space.hostInitialized)
         fail("read of uninitialized memory: " + describe(self.pc) + " on " +
              engineName(self.engine) + " reads " + what + " at " + range() + ", but byte " +
-             hex(a) + " of " + space.name + " was never written");
+             hex0x(a) + " of " + space.name + " was never written");
       if (w != Space::kNever && !ordered(w - 1, clock, self.engine))
-        fail("data race on " + space.name + " byte " + hex(a) + ": " + describe(self.pc) +
+        fail("data race on " + space.name + " byte " + hex0x(a) + ": " + describe(self.pc) +
              " on " + engineName(self.engine) + " reads " + what + " at " + range() +
              ", which " + describe(dyn[w - 1].pc) + " on " + engineName(dyn[w - 1].engine) +
              " wrote; no flag or barrier orders them");
@@ -145,14 +141,14 @@ uint8_t *Machine::access(unsigned s, uint64_t addr, uint64_t len, bool write, ui
       continue;
     }
     if (w != Space::kNever && !ordered(w - 1, clock, self.engine))
-      fail("data race on " + space.name + " byte " + hex(a) + ": " + describe(self.pc) + " on " +
+      fail("data race on " + space.name + " byte " + hex0x(a) + ": " + describe(self.pc) + " on " +
            engineName(self.engine) + " writes " + what + " at " + range() + ", which " +
            describe(dyn[w - 1].pc) + " on " + engineName(dyn[w - 1].engine) +
            " also wrote; no flag or barrier orders them");
     for (unsigned e = 1; e < kNumEngines; ++e) {
       uint32_t &r = space.reader(a, e);
       if (r != Space::kNever && !ordered(r - 1, clock, self.engine))
-        fail("data race on " + space.name + " byte " + hex(a) + ": " + describe(self.pc) +
+        fail("data race on " + space.name + " byte " + hex0x(a) + ": " + describe(self.pc) +
              " on " + engineName(self.engine) + " writes " + what + " at " + range() +
              ", which " + describe(dyn[r - 1].pc) + " on " + engineName(e) +
              " reads; no flag or barrier orders them");

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "npuc/Base/Hash.h"
 #include "npuc/Base/ISA.h"
 #include "npuc/Base/Json.h"
 #include "npuc/Base/ModelFile.h"
@@ -64,11 +65,6 @@ std::string shapeText(const std::vector<int64_t> &v) {
   return s + "]";
 }
 
-std::string hex(uint64_t v) {
-  std::ostringstream os;
-  os << "0x" << std::hex << v;
-  return os.str();
-}
 
 const char *roleName(model::Role r) {
   return r == model::Role::Input ? "input" : r == model::Role::Output ? "output" : "state";
@@ -77,22 +73,22 @@ const char *roleName(model::Role r) {
 void printText(const model::Model &m, const std::vector<Line> &code,
                const std::map<uint32_t, std::string> &names) {
   std::cout << "format " << m.major << "." << m.minor << ", target " << m.targetName << " (hash "
-            << hex(m.targetHash) << ")\n";
+            << hex0x(m.targetHash) << ")\n";
   std::cout << "regions: arena " << m.arenaSize << ", input " << m.inputSize << ", output "
             << m.outputSize << ", state " << m.stateSize << ", const " << m.constants.size()
             << " bytes\n\nsections:\n";
   for (size_t i = 0; i < m.sections.size(); ++i) {
     const model::SectionInfo &s = m.sections[i];
     std::cout << "  " << i << " " << model::sectionName(s.kind) << " (kind " << s.kind << ")"
-              << (s.flags & 1 ? " required" : " optional") << " offset " << hex(s.offset)
-              << " size " << hex(s.size) << "\n";
+              << (s.flags & 1 ? " required" : " optional") << " offset " << hex0x(s.offset)
+              << " size " << hex0x(s.size) << "\n";
   }
   if (!m.tensors.empty())
     std::cout << "\ntensors:\n";
   for (const model::TensorDesc &t : m.tensors) {
     std::cout << "  " << roleName(t.role) << " '" << t.name << "' " << model::dtypeName(t.dtype)
               << shapeText(t.shape) << " strides " << shapeText(t.strides) << " offset "
-              << hex(t.offset);
+              << hex0x(t.offset);
     if (t.quant != model::Quant::None) {
       std::cout << " quant";
       if (t.quant == model::Quant::PerAxis)
@@ -125,7 +121,7 @@ void printJson(const model::Model &m, const std::vector<Line> &code,
   std::ostream &o = std::cout;
   o << "{\"format\": {\"major\": " << m.major << ", \"minor\": " << m.minor << "},\n"
     << " \"target\": {\"name\": " << json::quote(m.targetName) << ", \"hash\": \""
-    << hex(m.targetHash) << "\"},\n"
+    << hex0x(m.targetHash) << "\"},\n"
     << " \"regions\": {\"arena\": " << m.arenaSize << ", \"input\": " << m.inputSize
     << ", \"output\": " << m.outputSize << ", \"state\": " << m.stateSize
     << ", \"const\": " << m.constants.size() << "},\n \"sections\": [";

@@ -20,6 +20,13 @@ TEST(Hash, Fnv1a64KnownVectors) {
   EXPECT_EQ(hex64(0xaf63dc4c8601ec8cull), "af63dc4c8601ec8c");
 }
 
+TEST(Hash, Hex0xIsShortest) {
+  EXPECT_EQ(hex0x(0), "0x0");
+  EXPECT_EQ(hex0x(0x1f), "0x1f");
+  EXPECT_EQ(hex0x(0x10000), "0x10000");
+  EXPECT_EQ(hex0x(~0ull), "0xffffffffffffffff");
+}
+
 TEST(Target, ParametersMatchTheDesignNote) {
   // Values from ../shared/design/npu-v1.md section 1.
   const TargetInfo *v1 = lookupTarget("npu-v1");

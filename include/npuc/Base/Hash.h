@@ -19,6 +19,9 @@ uint64_t fnv1a64(std::string_view bytes);
 /// `value` as 16 lowercase hex digits.
 std::string hex64(uint64_t value);
 
+/// `value` as "0x" and the shortest lowercase hex digits (addresses, words).
+std::string hex0x(uint64_t value);
+
 } // namespace npuc
 
 #endif
