@@ -51,36 +51,6 @@ LogicalResult importLayerNorm(NodeContext &c) {
                                 c.named("stash_type", c.b.getI64IntegerAttr(c.intAttr("stash_type", 1)))});
 }
 
-LogicalResult importLpPool(NodeContext &c) {
-  std::optional<Val> x = c.required(0);
-  if (!x)
-    return failure();
-  if (x->shape().size() < 3)
-    return c.fail(code::ShapeMismatch, "input must have rank >= 3");
-  size_t n = x->shape().size() - 2;
-  std::optional<std::vector<int64_t>> kernel = c.intsAttr("kernel_shape");
-  if (!kernel || kernel->size() != n)
-    return c.fail(code::UnsupportedAttr, "kernel_shape must list " + llvm::Twine(n) + " sizes");
-  std::vector<int64_t> strides = c.intsAttr("strides").value_or(std::vector<int64_t>(n, 1));
-  std::vector<int64_t> dil = c.intsAttr("dilations").value_or(std::vector<int64_t>(n, 1));
-  std::vector<int64_t> pads = c.intsAttr("pads").value_or(std::vector<int64_t>(2 * n, 0));
-  if (c.stringAttr("auto_pad", "NOTSET") != "NOTSET" && c.stringAttr("auto_pad", "NOTSET") != "VALID")
-    return c.fail(code::UnsupportedAttr, "auto_pad SAME on LpPool is not supported");
-  bool ceil = c.intAttr("ceil_mode", 0);
-  sh::WindowParams p{*kernel, strides, pads, dil, ceil};
-  auto spatial = sh::window(x->shape().drop_front(2), p);
-  if (!spatial)
-    return c.fail(code::ShapeMismatch, llvm::toString(spatial.takeError()));
-  SmallVector<int64_t> shape{x->shape()[0], x->shape()[1]};
-  shape.append(spatial->begin(), spatial->end());
-  return c.buildOutput("lp_pool", {x->value}, c.tensor(shape, x->element()),
-                               {c.named("kernel_shape", i64Array(c, *kernel)),
-                                c.named("strides", i64Array(c, strides)), c.named("pads", i64Array(c, pads)),
-                                c.named("dilations", i64Array(c, dil)),
-                                c.named("ceil_mode", c.b.getBoolAttr(ceil)),
-                                c.named("p", c.b.getI64IntegerAttr(c.intAttr("p", 2)))});
-}
-
 LogicalResult importRecurrent(NodeContext &c) {
   bool lstm = c.node.op_type() == "LSTM";
   std::optional<Val> x = c.required(0), w = c.required(1), r = c.required(2);
@@ -145,7 +115,7 @@ LogicalResult importRecurrent(NodeContext &c) {
 FailureOr<Value> integerOperand(NodeContext &c, const Val &v, size_t zpIndex, int64_t axis) {
   auto element = dyn_cast<IntegerType>(v.element());
   if (!element || element.getWidth() != 8)
-    return c.fail(code::UnsupportedType, "operands must be int8 or uint8"), failure();
+    return (void)c.fail(code::UnsupportedType, "operands must be int8 or uint8"), failure();
   bool isSigned = !element.isUnsigned();
   SmallVector<int64_t> zps{0};
   if (c.input(zpIndex)) {
@@ -165,7 +135,7 @@ FailureOr<Value> integerOperand(NodeContext &c, const Val &v, size_t zpIndex, in
     q = quant::UniformQuantizedPerAxisType::get(flags, storage, f32, SmallVector<double>(zps.size(), 1.0),
                                                  zps, int32_t(axis), lo, hi);
   else
-    return c.fail(code::UnsupportedAttr, "this zero-point layout is not supported"), failure();
+    return (void)c.fail(code::UnsupportedAttr, "this zero-point layout is not supported"), failure();
   return asQuantized(c, v, cast<quant::QuantizedType>(q));
 }
 
@@ -217,7 +187,6 @@ void npuc::onnx_import::registerExtraOps(llvm::StringMap<OpImporter> &t) {
   t["GatherElements"] = importGatherElements;
   t["InstanceNormalization"] = importInstanceNorm;
   t["LayerNormalization"] = importLayerNorm;
-  t["LpPool"] = importLpPool;
   t["LSTM"] = importRecurrent;
   t["GRU"] = importRecurrent;
   t["ConvInteger"] = importIntegerKernel;

@@ -26,7 +26,7 @@ std::optional<std::vector<int64_t>> windowPads(NodeContext &c, ArrayRef<int64_t>
   if (autoPad == "NOTSET") {
     if (auto p = c.intsAttr("pads")) {
       if (p->size() != 2 * n) {
-        c.fail(code::UnsupportedAttr, "pads has " + llvm::Twine(p->size()) + " entries, expected " +
+        (void)c.fail(code::UnsupportedAttr, "pads has " + llvm::Twine(p->size()) + " entries, expected " +
                                           llvm::Twine(2 * n));
         return std::nullopt;
       }
@@ -208,8 +208,10 @@ LogicalResult importMatMul(NodeContext &c) {
   return c.buildOutput("matmul", {a->value, b->value}, c.tensor(*shape, a->element()));
 }
 
+/// MaxPool, AveragePool and LpPool: one window contract (kernel, strides,
+/// dilations, explicit or SAME/VALID pads, ceil mode).
 LogicalResult importPool(NodeContext &c) {
-  bool isMax = c.node.op_type() == "MaxPool";
+  bool isMax = c.node.op_type() == "MaxPool", isLp = c.node.op_type() == "LpPool";
   std::optional<Val> x = c.required(0);
   if (!x)
     return failure();
@@ -241,9 +243,11 @@ LogicalResult importPool(NodeContext &c) {
                                     c.named("pads", i64Array(c, *pads)),
                                     c.named("dilations", i64Array(c, dil)),
                                     c.named("ceil_mode", c.b.getBoolAttr(ceil))};
-  if (!isMax)
+  if (isLp)
+    attrs.push_back(c.named("p", c.b.getI64IntegerAttr(c.intAttr("p", 2))));
+  else if (!isMax)
     attrs.push_back(c.named("count_include_pad", c.b.getBoolAttr(c.intAttr("count_include_pad", 0))));
-  return c.buildOutput(isMax ? "max_pool" : "average_pool", {x->value},
+  return c.buildOutput(isMax ? "max_pool" : isLp ? "lp_pool" : "average_pool", {x->value},
                                c.tensor(shape, x->element()), attrs);
 }
 
@@ -487,6 +491,7 @@ void npuc::onnx_import::registerNNOps(llvm::StringMap<OpImporter> &t) {
   t["MatMul"] = importMatMul;
   t["MaxPool"] = importPool;
   t["AveragePool"] = importPool;
+  t["LpPool"] = importPool;
   t["GlobalAveragePool"] = importGlobalPool;
   t["GlobalMaxPool"] = importGlobalPool;
   t["BatchNormalization"] = importBatchNorm;

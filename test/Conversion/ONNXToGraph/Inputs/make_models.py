@@ -50,6 +50,11 @@ save("nn",
      [vi("x", f, [1, 4, 7, 7])], [vi("y", f, [1, 5])],
      [nh.from_array(w, "w"), nh.from_array(np.ones((5, 16), np.float32), "g")])
 
+# LpPool shares the pooling window contract, SAME_UPPER included.
+save("lppool", [h.make_node("LpPool", ["x"], ["y"], name="lp", kernel_shape=[2, 2], strides=[2, 2],
+                            auto_pad="SAME_UPPER", p=3)],
+     [vi("x", f, [1, 2, 5, 5])], [vi("y", f, [1, 2, 3, 3])])
+
 # Softmax before opset 13 coerces to 2-D at axis.
 save("softmax11", [h.make_node("Softmax", ["x"], ["y"], name="sm", axis=1)],
      [vi("x", f, [2, 3, 4])], [vi("y", f, [2, 3, 4])], opset=11)
