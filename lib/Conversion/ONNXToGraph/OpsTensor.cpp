@@ -685,21 +685,17 @@ LogicalResult importIf(NodeContext &c) {
   if (!branch || !branch->has_g())
     return c.fail(code::UnsupportedAttr, "the chosen branch is missing");
   const onnx::GraphProto &g = branch->g();
+  // Branch-local names, initializers included, end with the branch; a local
+  // that shadows an outer name gives the outer value back.
+  const std::map<std::string, Val> outer = c.imp.values;
+  auto dropLocals = [&] { c.imp.values = outer; };
   for (const onnx::TensorProto &t : g.initializer()) {
     DenseElementsAttr data = c.imp.tensorData(t, &c.node);
     if (!data)
-      return failure();
+      return dropLocals(), failure();
     c.imp.values[t.name()] = c.constant(data);
   }
-  std::set<std::string> outer;
-  for (const auto &kv : c.imp.values)
-    outer.insert(kv.first);
   c.imp.importNodes(g);
-  // Branch-local names end with the branch (sibling branches may reuse them).
-  auto dropLocals = [&] {
-    for (auto it = c.imp.values.begin(); it != c.imp.values.end();)
-      it = outer.count(it->first) ? std::next(it) : c.imp.values.erase(it);
-  };
   if (g.output_size() != c.node.output_size()) {
     dropLocals();
     return c.fail(code::Structure, "the branch has " + llvm::Twine(g.output_size()) +

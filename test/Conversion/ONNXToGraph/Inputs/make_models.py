@@ -164,6 +164,15 @@ save("resize_huge", [h.make_node("Resize", ["x", "", "sc"], ["y"], name="resize"
 save("range_mixed", [h.make_node("Range", ["s", "l", "d"], ["y"], name="range")], [],
      [vi("y", T.INT64, None)],
      [i64(0, "s"), nh.from_array(np.array(5, np.float32), "l"), i64(1, "d")], check=False)
+# A branch initializer shadowing an outer one: after the If, 'k' is the outer
+# [1, 1] again, so y = [5, 5] + [1, 1] = [6, 6] (folded).
+shadow_g = h.make_graph([h.make_node("Identity", ["k"], ["t"], name="then_id")], "then", [],
+                        [vi("t", T.INT64, [2])], initializer=[i64([5, 5], "k")])
+save("if_shadow",
+     [h.make_node("If", ["cond"], ["b"], name="if", then_branch=shadow_g, else_branch=shadow_g),
+      h.make_node("Add", ["b", "k"], ["y"], name="add")],
+     [], [vi("y", T.INT64, [2])],
+     [i64([1, 1], "k"), nh.from_array(np.array(True), "cond")], check=False)
 
 # External data: one file inside the model's directory, one path escaping it.
 ext = os.path.join(out, "ext")
