@@ -6,6 +6,8 @@
 
 #include "npuc/Pipeline/Pipeline.h"
 #include "npuc/Conversion/Passes.h"
+#include "npuc/Dialect/Emit/IR/EmitOps.h"
+#include "npuc/Dialect/Emit/Transforms/Passes.h"
 #include "npuc/Dialect/Graph/Transforms/Passes.h"
 #include "npuc/InitAll.h"
 
@@ -20,10 +22,22 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
     return;
   // Kernel level: quantized convolutions and matmuls with their ledgers.
   pm.addPass(createConvertGraphToQK());
+  if (options.until == "kernel")
+    return;
+  // Emission: tiled engine operations, placed buffers, derived flags.
+  pm.addPass(createConvertKernelToEmit(ConvertKernelToEmitOptions{options.target}));
+  pm.addNestedPass<emit::ProgramOp>(
+      emit::createEmitPlanMemory(emit::EmitPlanMemoryOptions{options.gmBudget}));
+  pm.addNestedPass<emit::ProgramOp>(emit::createEmitInsertSync());
+  if (options.until == "emission")
+    return;
+  // Encoding: one enc op per machine instruction.
+  pm.addPass(createConvertEmitToEnc());
 }
 
 void npuc::registerAllPasses() {
   graph::registerGraphPasses();
+  emit::registerEmitPasses();
   registerConversionPasses();
   mlir::PassPipelineRegistration<PipelineOptions>(
       "npuc-pipeline", "the npuc compilation pipeline (as run by the npuc driver)",

@@ -11,7 +11,9 @@
 #include "npuc/Base/ModelFile.h"
 #include "npuc/Base/Target.h"
 #include "npuc/Conversion/ONNXToGraph/ONNXToGraph.h"
+#include "npuc/Base/Sha256.h"
 #include "npuc/Pipeline/Pipeline.h"
+#include "npuc/Translation/ModelWriter.h"
 #include "npuc/Version.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -100,7 +102,12 @@ int main(int argc, char **argv) {
   app.add_flag("--list-targets", listTargetsFlag, "print the known targets and exit");
   app.add_flag("--check", check, "report everything that stands in the way of compiling the model");
   app.add_option("--report", reportPath, "with --check: also write the report as JSON");
-  app.add_option("--compile-to", compileTo, "stop after a phase and print it: graph, kernel");
+  app.add_option("--compile-to", compileTo,
+                 "stop after a phase and print it: graph, kernel, emission, encoding");
+  int64_t gmBudget = 0;
+  app.add_option("--gm-budget", gmBudget,
+                 "bytes of GM the arena may use (default: the target's, 256 MiB)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--input-shape", inputShapes, "pin a graph input's shape: NAME=1x3x224x224 (repeatable)");
   std::vector<std::string> bindInputs;
   app.add_option("--bind-input", bindInputs,
@@ -183,13 +190,14 @@ int main(int argc, char **argv) {
   mlir::PassManager pm(&context);
   PipelineOptions pipelineOptions;
   pipelineOptions.target = targetName;
-  pipelineOptions.until = compileTo == "graph" ? "graph" : "kernel";
+  pipelineOptions.until = compileTo.empty() ? "encoding" : compileTo;
+  pipelineOptions.gmBudget = gmBudget;
   buildPipeline(pm, pipelineOptions);
   if (mlir::failed(pm.run(*result.module))) {
     std::cerr << "npuc: error: compiling '" << input << "' failed (see the errors above)\n";
     return 1;
   }
-  if (compileTo == "graph" || compileTo == "kernel") {
+  if (!compileTo.empty()) {
     std::string text;
     llvm::raw_string_ostream os(text);
     result.module->print(os);
@@ -204,8 +212,32 @@ int main(int argc, char **argv) {
     }
     return 0;
   }
-  std::cerr << "npuc: error: '" << input << "' imports, but this build cannot lower beyond the "
-            << "kernel dialect yet (--compile-to=graph or =kernel prints it); no output was "
-               "written\n";
-  return 2;
+  if (output.empty()) {
+    std::cerr << "npuc: error: no output file (use -o model.bin, or --compile-to=PHASE to print)\n";
+    return 2;
+  }
+  // Provenance: who compiled what, how. Paths are not recorded, so the bytes
+  // do not depend on where the model sits.
+  std::vector<uint8_t> source;
+  std::string readError;
+  if (!model::readFile(input, source, readError)) {
+    std::cerr << "npuc: error: " << readError << "\n";
+    return 1;
+  }
+  std::string options_ = "--target " + targetName;
+  if (gmBudget)
+    options_ += " --gm-budget " + std::to_string(gmBudget);
+  for (const std::string &s : inputShapes)
+    options_ += " --input-shape " + s;
+  for (const std::string &s : bindInputs)
+    options_ += " --bind-input " + s.substr(0, s.rfind('=')) + "=...";
+  std::vector<std::pair<std::string, std::string>> provenance{
+      {"compiler", versionString()},
+      {"options", options_},
+      {"source-sha256", sha256Hex(source.data(), source.size())}};
+  if (mlir::failed(enc::writeModelFile(*result.module, output, provenance))) {
+    std::cerr << "npuc: error: writing '" << output << "' failed (see the errors above)\n";
+    return 1;
+  }
+  return 0;
 }

@@ -16,6 +16,12 @@ class QKDialect;
 namespace graph {
 class GraphDialect;
 }
+namespace emit {
+class EmitDialect;
+}
+namespace enc {
+class EncDialect;
+}
 
 #define GEN_PASS_DECL
 #include "npuc/Conversion/Passes.h.inc"

@@ -26,4 +26,34 @@ def ConvertGraphToQK : Pass<"convert-graph-to-qk"> {
   let dependentDialects = ["::npuc::qk::QKDialect", "::npuc::graph::GraphDialect"];
 }
 
+def ConvertKernelToEmit : Pass<"convert-kernel-to-emit", "::mlir::ModuleOp"> {
+  let summary = "qk kernels and the remaining graph ops to tiled engine operations";
+  let description = [{
+    Replaces the module's function by an emit.program: every tensor gets a GM
+    buffer (input, output, const or arena, dense row-major; reshapes and
+    storage casts are views of their source), and every kernel becomes DMA,
+    MATRIX and VECTOR operations on local tiles sized for the target's LM and
+    ACC. Local tiles pad their row pitch to the 32-byte vector granule (64 for
+    MATRIX operands). An op without a lowering is an error at its ONNX node.
+  }];
+  let options = [Option<"targetName", "target", "std::string", "\"npu-v1\"",
+                        "target to compile for">];
+  let dependentDialects = ["::npuc::emit::EmitDialect"];
+}
+
+def ConvertEmitToEnc : Pass<"convert-emit-to-enc", "::mlir::ModuleOp"> {
+  let summary = "Engine operations to one enc op per machine instruction";
+  let description = [{
+    Every field resolved: descriptor configuration words (skipped when the
+    engine already holds the same values), addresses as granule plus a
+    borrowed scalar register for the remainder, physical flag ids, modes and
+    element types. Constants become enc.const, model inputs and outputs
+    enc.tensor, the arena's extent the program's arena_size. Requires placed
+    buffers and allocated flags. Encodable ranges (the 32-bit GM offset, DMA
+    extents and strides, MATRIX pitches) are checked here with their own
+    diagnostics.
+  }];
+  let dependentDialects = ["::npuc::enc::EncDialect"];
+}
+
 #endif

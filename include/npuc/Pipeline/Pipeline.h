@@ -19,9 +19,13 @@ namespace npuc {
 struct PipelineOptions : mlir::PassPipelineOptions<PipelineOptions> {
   Option<std::string> target{*this, "target", llvm::cl::desc("target to compile for"),
                              llvm::cl::init("npu-v1")};
-  Option<std::string> until{*this, "until",
-                            llvm::cl::desc("last phase to run: graph or kernel"),
-                            llvm::cl::init("kernel")};
+  Option<std::string> until{
+      *this, "until",
+      llvm::cl::desc("last phase to run: graph, kernel, emission or encoding"),
+      llvm::cl::init("encoding")};
+  Option<int64_t> gmBudget{*this, "gm-budget",
+                           llvm::cl::desc("arena bound in bytes (0: the target's default)"),
+                           llvm::cl::init(0)};
 };
 
 /// Appends the passes from the graph dialect onwards, up to and including the

@@ -113,6 +113,8 @@ Operation *foldableActivation(Value result, const QuantParams &y, int64_t &lo, i
 /// Folds a following Relu/Clip into `rq`'s clamp; returns that activation.
 Operation *foldActivation(Value result, const QuantParams &y, qk::RequantAttr &rq) {
   int64_t lo, hi;
+  if (!rq)
+    return nullptr;  // an int32 accumulator result has no clamp to fold into
   Operation *activation = foldableActivation(result, y, lo, hi);
   if (activation)
     rq = qk::RequantAttr::get(rq.getContext(), rq.getMultiplier(), rq.getLshift(), rq.getRshift(),
@@ -139,10 +141,24 @@ Value storageView(OpBuilder &b, Location loc, Value v, Type element) {
 
 /// The requantization of `channels` output channels: a per-channel
 /// attribute along `channelAxis`, or per tensor when every weight shares one scale.
+/// An int32 result is the accumulator itself (ConvInteger, MatMulInteger):
+/// no requantization (a null attribute), but its scale must be the
+/// accumulator's, input scale x weight scale, with zero point 0.
 FailureOr<qk::RequantAttr> ledger(Operation *op, const QuantParams &x, const QuantParams &w,
                                   const QuantParams &y, int64_t channels, int64_t channelAxis) {
   if (x.scales.size() != 1 || y.scales.size() != 1)
     return op->emitOpError("needs per-tensor quantization of the input and the result"), failure();
+  if (y.plain.isSignlessInteger(32)) {
+    for (size_t c = 0; c < w.scales.size(); ++c) {
+      double want = x.scales[0] * w.scales[c];
+      if (std::fabs(y.scales[0] - want) > 1e-6 * want || y.zeroPoints[0] != 0)
+        return op->emitOpError() << "an int32 result must be the accumulator: scale " << want
+                                 << " and zero point 0, got " << y.scales[0] << " and "
+                                 << y.zeroPoints[0],
+               failure();
+    }
+    return qk::RequantAttr();
+  }
   SmallVector<int64_t> mult, ls, rs;
   for (int64_t c = 0; c < (w.scales.size() == 1 ? 1 : channels); ++c) {
     double real = x.scales[0] * w.scales[size_t(c)] / y.scales[0];
@@ -242,12 +258,16 @@ LogicalResult convertMatMul(graph::MatMulOp op) {
   if (!a || !w || !y)
     return success();
   auto as = op.getLhs().getType().getShape(), ws = op.getRhs().getType().getShape();
-  if (as.size() != 2 || ws.size() != 2)
-    return op.emitOpError("quantized matmul is supported for 2-D operands");
-  if (w->zeroPoints.size() > 1 && w->axis != 1)
-    return op.emitOpError("rhs quantization must be along its columns (axis 1)");
-  FailureOr<qk::RequantAttr> rq = ledger(op, *a, *w, *y, ws[1], 1);
-  if (failed(rq) || failed(checkValueLedger(op, as[1], *a, *w, 0)))
+  if (as.size() < 2 || (ws.size() != 2 && ws.size() != as.size()) ||
+      (ws.size() > 2 && as.drop_back(2) != ws.drop_back(2)))
+    return op.emitOpError() << "quantized matmul needs a 2-D rhs or one with the lhs's batch "
+                               "dimensions (no broadcasting batch), got ranks "
+                            << as.size() << " and " << ws.size();
+  int64_t lastAxis = int64_t(ws.size()) - 1;
+  if (w->zeroPoints.size() > 1 && w->axis != lastAxis)
+    return op.emitOpError("rhs quantization must be along its columns (the last axis)");
+  FailureOr<qk::RequantAttr> rq = ledger(op, *a, *w, *y, ws.back(), int64_t(as.size()) - 1);
+  if (failed(rq) || failed(checkValueLedger(op, as.back(), *a, *w, 0)))
     return failure();
   Operation *activation = foldActivation(op.getResult(), *y, *rq);
   OpBuilder b(op);

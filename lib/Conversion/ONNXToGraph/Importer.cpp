@@ -716,6 +716,7 @@ Result Importer::run() {
   importNodes(g);
 
   SmallVector<Value> results;
+  SmallVector<std::string> resultNames;
   for (const onnx::ValueInfoProto &vi : g.output()) {
     auto it = values.find(vi.name());
     if (it == values.end()) {
@@ -725,9 +726,17 @@ Result Importer::run() {
       continue;
     }
     results.push_back(it->second.value);
+    resultNames.push_back(vi.name());
   }
   func::ReturnOp::create(b, FileLineColLoc::get(&ctx, path, 0, 0), results);
   func.setFunctionType(b.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  // The ONNX names of the graph's inputs and outputs, for the model file's
+  // tensor descriptors.
+  for (BlockArgument arg : entry->getArguments())
+    if (auto name = dyn_cast<NameLoc>(arg.getLoc()))
+      func.setArgAttr(arg.getArgNumber(), "graph.name", name.getName());
+  for (auto [i, name] : llvm::enumerate(resultNames))
+    func.setResultAttr(unsigned(i), "graph.name", b.getStringAttr(name));
   // Constants that folding consumed (shape computations) are no longer used.
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*entry)))
     if (isa<graph::ConstantOp>(op) && op.use_empty())

@@ -228,5 +228,165 @@ LogicalResult LoadImmOp::verify() {
   return success();
 }
 
+LogicalResult ConstantOp::verify() {
+  BufferType type = getBuffer().getType();
+  if (type.getSpace() != MemorySpace::Const)
+    return emitOpError() << "constants live in the const region, not "
+                         << stringifyMemorySpace(type.getSpace());
+  auto value = cast<ShapedType>(getValue().getType());
+  if (value.getShape() != type.getShape() || value.getElementType() != type.getElementType())
+    return emitOpError() << "value of type " << value << " does not match the buffer's "
+                         << shapeStr(type.getShape()) << "x" << type.getElementType();
+  int64_t expect = type.getElementBytes();
+  for (int64_t i = int64_t(type.getShape().size()) - 1; i >= 0; --i) {
+    if (type.getStrides()[i] != expect)
+      return emitOpError() << "constant strides must be dense row-major: stride " << i << " is "
+                           << type.getStrides()[i] << ", expected " << expect;
+    expect *= type.getShape()[i];
+  }
+  return success();
+}
+
+LogicalResult ViewOp::verify() {
+  BufferType src = bufferOf(getSource()), dst = bufferOf(getResult());
+  if (src.getSpace() != dst.getSpace())
+    return emitOpError() << "a view stays in its space: " << stringifyMemorySpace(src.getSpace())
+                         << " -> " << stringifyMemorySpace(dst.getSpace());
+  if (getOffset() < 0)
+    return emitOpError() << "offset " << getOffset() << " is negative";
+  if (getOffset() + dst.getSpanBytes() > src.getSpanBytes())
+    return emitOpError() << "view at offset " << getOffset() << " spanning " << dst.getSpanBytes()
+                         << " bytes leaves its source's " << src.getSpanBytes() << " bytes";
+  return success();
+}
+
+namespace {
+LogicalResult verifyVectorOperands(Operation *op, std::initializer_list<Value> values) {
+  for (Value v : values) {
+    BufferType t = bufferOf(v);
+    if (!isLocalCompute(t.getSpace()) || t.getShape().size() != 2)
+      return op->emitOpError("expects 2-D operands in lm or acc");
+    if (t.getStrides()[1] != t.getElementBytes() && !(t.getShape()[1] == 1))
+      return op->emitOpError() << "vector operands have contiguous rows; column stride "
+                               << t.getStrides()[1] << " is not the element size "
+                               << t.getElementBytes();
+  }
+  return success();
+}
+
+LogicalResult verifySameGrid(Operation *op, Value a, Value d) {
+  if (bufferOf(a).getShape() != bufferOf(d).getShape())
+    return op->emitOpError() << "a is " << shapeStr(bufferOf(a).getShape()) << " but d is "
+                             << shapeStr(bufferOf(d).getShape());
+  return success();
+}
+
+LogicalResult verifyFunc(Operation *op, const char *enumName, StringRef func) {
+  if (isa::enumValue(*isa::lookupEnum(enumName), func) < 0)
+    return op->emitOpError() << "unknown " << enumName << " '" << func << "'";
+  return success();
+}
+} // namespace
+
+LogicalResult VUnOp::verify() {
+  if (failed(verifyFunc(*this, "VUnFunc", getFunc())) ||
+      failed(verifyVectorOperands(*this, {getA(), getD()})) ||
+      failed(verifySameGrid(*this, getA(), getD())))
+    return failure();
+  if (bufferOf(getA()).getElementType() != bufferOf(getD()).getElementType())
+    return emitOpError("expects equal element types");
+  return success();
+}
+
+LogicalResult VBinImmOp::verify() {
+  if (failed(verifyFunc(*this, "VBinFunc", getFunc())) ||
+      failed(verifyVectorOperands(*this, {getA(), getD()})) ||
+      failed(verifySameGrid(*this, getA(), getD())))
+    return failure();
+  Type t = bufferOf(getA()).getElementType();
+  if (t != bufferOf(getD()).getElementType())
+    return emitOpError("expects equal element types");
+  bool floatImm = llvm::isa<FloatAttr>(getImm());
+  if (floatImm != llvm::isa<FloatType>(t) || (!floatImm && !llvm::isa<IntegerAttr>(getImm())))
+    return emitOpError() << "immediate " << getImm() << " does not suit elements of " << t;
+  return success();
+}
+
+LogicalResult CastOp::verify() {
+  return failure(failed(verifyVectorOperands(*this, {getA(), getD()})) ||
+                 failed(verifySameGrid(*this, getA(), getD())));
+}
+
+LogicalResult RequantOp::verify() {
+  if (failed(verifyVectorOperands(*this, {getA(), getD()})) ||
+      failed(verifySameGrid(*this, getA(), getD())))
+    return failure();
+  if (!bufferOf(getA()).getElementType().isSignlessInteger(32))
+    return emitOpError("requantizes i32 accumulators");
+  Type d = bufferOf(getD()).getElementType();
+  if (!d.isInteger(8) && !d.isSignlessInteger(16))
+    return emitOpError() << "requantizes to i8, ui8 or i16, not " << d;
+  if (Value p = getParams()) {
+    BufferType t = bufferOf(p);
+    if (t.getSpace() != MemorySpace::LM || !t.getElementType().isSignlessInteger(8) ||
+        t.getShape().size() != 2 || t.getShape()[1] != 16 ||
+        t.getShape()[0] != bufferOf(getD()).getShape()[1])
+      return emitOpError() << "params must be an lm table of 16-byte entries, one per column ("
+                           << bufferOf(getD()).getShape()[1] << ")";
+    return success();
+  }
+  if (getMult() < 0 || getMult() > INT32_MAX || getLs() < 0 || getLs() > 31 || getRs() < 0 ||
+      getRs() > 31)
+    return emitOpError() << "multiplier " << getMult() << " or shifts (" << getLs() << ", "
+                         << getRs() << ") outside [0, 2^31 - 1] and [0, 31]";
+  if (getLo() > getHi())
+    return emitOpError() << "clamp [" << getLo() << ", " << getHi() << "] is empty";
+  return success();
+}
+
+std::optional<Engine> npuc::emit::engineOf(Operation *op) {
+  if (auto dma = dyn_cast<DmaOp>(op))
+    return dma.getEngine();
+  if (llvm::isa<MatmulOp>(op))
+    return Engine::Matrix;
+  if (llvm::isa<VBinOp, VUnOp, VBinImmOp, CastOp, RequantOp>(op))
+    return Engine::Vector;
+  return std::nullopt;
+}
+
+void npuc::emit::accessesOf(Operation *op, SmallVectorImpl<Access> &out) {
+  if (auto dma = dyn_cast<DmaOp>(op)) {
+    out.push_back({dma.getSrc(), false});
+    out.push_back({dma.getDst(), true});
+  } else if (auto mm = dyn_cast<MatmulOp>(op)) {
+    out.push_back({mm.getA(), false});
+    out.push_back({mm.getB(), false});
+    if (mm.getAccumulate())
+      out.push_back({mm.getC(), false});
+    out.push_back({mm.getC(), true});
+  } else if (auto v = dyn_cast<VBinOp>(op)) {
+    out.push_back({v.getA(), false});
+    out.push_back({v.getB(), false});
+    out.push_back({v.getD(), true});
+  } else if (auto rq = dyn_cast<RequantOp>(op)) {
+    out.push_back({rq.getA(), false});
+    if (rq.getParams())
+      out.push_back({rq.getParams(), false});
+    out.push_back({rq.getD(), true});
+  } else if (llvm::isa<VUnOp, VBinImmOp, CastOp>(op)) {
+    out.push_back({op->getOperand(0), false});
+    out.push_back({op->getOperand(1), true});
+  }
+}
+
+std::pair<Operation *, int64_t> npuc::emit::rootOf(Value buffer) {
+  int64_t offset = 0;
+  while (auto view = buffer.getDefiningOp<ViewOp>()) {
+    offset += view.getOffset();
+    buffer = view.getSource();
+  }
+  return {buffer.getDefiningOp(), offset};
+}
+
 #define GET_OP_CLASSES
 #include "npuc/Dialect/Emit/IR/EmitOps.cpp.inc"

@@ -38,6 +38,13 @@ LogicalResult checkInRange(Operation *op, StringRef what, int64_t v, Type storag
 /// entry per index of `channelAxis` (size `channels`) when per channel.
 LogicalResult verifyRequant(Operation *op, RequantAttr rq, Value result, int64_t channelAxis,
                             int64_t channels) {
+  bool wide = elementOf(result).isSignlessInteger(32);
+  if (!rq || wide) {
+    if (!rq && wide)
+      return success();
+    return op->emitOpError() << (rq ? "an i32 result takes no requant"
+                                    : "an 8-bit result needs a requant");
+  }
   if (rq.isPerChannel() &&
       (rq.getAxis() != channelAxis || int64_t(rq.getNumChannels()) != channels))
     return op->emitOpError() << "per-channel requant has " << rq.getNumChannels()
@@ -105,17 +112,22 @@ LogicalResult Conv2DOp::verify() {
                               elementOf(getWeight()))) ||
       failed(verifyAccumulator(*this, getAccType())))
     return failure();
-  return verifyRequant(*this, getRequant(), getResult(), nhwc ? 3 : 1, w[0]);
+  return verifyRequant(*this, getRequantAttr(), getResult(), nhwc ? 3 : 1, w[0]);
 }
 
 LogicalResult MatMulOp::verify() {
   ArrayRef<int64_t> a = shapeOf(getLhs()), b = shapeOf(getRhs());
-  if (a.size() != 2 || b.size() != 2)
-    return emitOpError() << "operands must have rank 2, got " << a.size() << " and " << b.size();
-  if (a[1] != b[0])
+  if (a.size() < 2 || (b.size() != 2 && b.size() != a.size()))
+    return emitOpError() << "lhs must have rank >= 2 and rhs rank 2 or the lhs rank, got "
+                         << a.size() << " and " << b.size();
+  if (b.size() > 2 && a.drop_back(2) != b.drop_back(2))
+    return emitOpError() << "batch dimensions differ: " << sh::str(a) << " x " << sh::str(b);
+  if (a.back() != b[b.size() - 2])
     return emitOpError() << "contraction dimensions differ: " << sh::str(a) << " x "
                          << sh::str(b);
-  SmallVector<int64_t> want{a[0], b[1]};
+  SmallVector<int64_t> want(a.begin(), a.end());
+  want.back() = b.back();
+  b = b.take_back(2);
   if (shapeOf(getResult()) != ArrayRef<int64_t>(want))
     return emitOpError() << "result shape " << sh::str(shapeOf(getResult()))
                          << " does not match the expected " << sh::str(want);
@@ -124,7 +136,7 @@ LogicalResult MatMulOp::verify() {
       failed(verifyZeroPoints(*this, "rhs zero point", getRhsZp(), b[1], elementOf(getRhs()))) ||
       failed(verifyAccumulator(*this, getAccType())))
     return failure();
-  return verifyRequant(*this, getRequant(), getResult(), 1, b[1]);
+  return verifyRequant(*this, getRequantAttr(), getResult(), int64_t(a.size()) - 1, b[1]);
 }
 
 LogicalResult RequantizeOp::verify() {

@@ -26,4 +26,25 @@
 #define GET_OP_CLASSES
 #include "npuc/Dialect/Emit/IR/EmitOps.h.inc"
 
+namespace npuc::emit {
+
+/// One buffer an engine operation reads or writes.
+struct Access {
+  mlir::Value buffer;
+  bool write;
+};
+
+/// The engine that runs `op`, or nullopt for ops that are not engine work
+/// (alloc, constant, view, flag, li; signal/wait/barrier are synchronisation).
+std::optional<Engine> engineOf(mlir::Operation *op);
+
+/// Every buffer `op` reads or writes, in operand order.
+void accessesOf(mlir::Operation *op, llvm::SmallVectorImpl<Access> &out);
+
+/// The alloc or constant a buffer value is a view of, and the byte offset of
+/// the value's first element from that root's first byte.
+std::pair<mlir::Operation *, int64_t> rootOf(mlir::Value buffer);
+
+} // namespace npuc::emit
+
 #endif

@@ -27,9 +27,38 @@ def Emit_ProgramOp : Emit_Op<"program", [NoTerminator, SingleBlock, IsolatedFrom
 
 def Emit_AllocOp : Emit_InProgramOp<"alloc"> {
   let summary = "A buffer; `offset` (bytes in its space) is set by memory planning";
-  let arguments = (ins OptionalAttr<I64Attr>:$offset);
+  let description = [{
+    A model input or output (space input/output) carries its tensor `name`;
+    its offset in the region is fixed when it is created. Arena, lm and acc
+    buffers are placed by emit-plan-memory, by liveness over every view of them.
+  }];
+  let arguments = (ins OptionalAttr<I64Attr>:$offset, OptionalAttr<StrAttr>:$name);
   let results = (outs Emit_BufferType:$buffer);
   let assemblyFormat = "attr-dict `:` type($buffer)";
+  let hasVerifier = 1;
+}
+
+def Emit_ConstantOp : Emit_InProgramOp<"constant"> {
+  let summary = "Bytes of the CONST region (weights, biases, parameter tables)";
+  let description = [{
+    The value's elements, little endian, laid out by the result's strides
+    (which must be the dense row-major strides); `offset` is set by planning.
+  }];
+  let arguments = (ins ElementsAttr:$value, OptionalAttr<I64Attr>:$offset);
+  let results = (outs Emit_BufferType:$buffer);
+  let assemblyFormat = "$value attr-dict `:` type($buffer)";
+  let hasVerifier = 1;
+}
+
+def Emit_ViewOp : Emit_InProgramOp<"view"> {
+  let summary = "Another shape and strides over a buffer, `offset` bytes in";
+  let description = [{
+    A view allocates nothing: reshapes, im2col windows, tiles and broadcasts
+    (stride 0) are views. Its storage stays alive while any view of it is used.
+  }];
+  let arguments = (ins Emit_BufferType:$source, I64Attr:$offset);
+  let results = (outs Emit_BufferType:$result);
+  let assemblyFormat = "$source `[` $offset `]` attr-dict `:` type($source) `->` type($result)";
   let hasVerifier = 1;
 }
 
@@ -73,8 +102,49 @@ def Emit_VBinOp : Emit_InProgramOp<"vbin"> {
   let hasVerifier = 1;
 }
 
+def Emit_VUnOp : Emit_InProgramOp<"vun"> {
+  let summary = "Elementwise unary op on the VECTOR engine (`func` is a VUnFunc)";
+  let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$d, StrAttr:$func);
+  let assemblyFormat = "$func $a `->` $d attr-dict `:` type($a) `->` type($d)";
+  let hasVerifier = 1;
+}
+
+def Emit_VBinImmOp : Emit_InProgramOp<"vbini"> {
+  let summary = "d = func(a, imm) on the VECTOR engine; imm is an integer or an f32";
+  let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$d, StrAttr:$func,
+                   AnyAttr:$imm);
+  let assemblyFormat = "$func $a `,` $imm `->` $d attr-dict `:` type($a) `->` type($d)";
+  let hasVerifier = 1;
+}
+
+def Emit_CastOp : Emit_InProgramOp<"cast"> {
+  let summary = "Convert elements (round to nearest even, saturate) on the VECTOR engine";
+  let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$d);
+  let assemblyFormat = "$a `->` $d attr-dict `:` type($a) `->` type($d)";
+  let hasVerifier = 1;
+}
+
+def Emit_RequantOp : Emit_InProgramOp<"requant"> {
+  let summary = "int32 -> narrow integer requantization on the VECTOR engine";
+  let description = [{
+    Per tensor (`mult`, `ls`, `rs`, `zp`, `lo`, `hi` hold one entry) or per
+    column with `params`: an lm table of 16-byte entries, one per column
+    (docs/isa.md, V_REQUANT).
+  }];
+  let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$d,
+                   Optional<Emit_BufferType>:$params, DefaultValuedAttr<I64Attr, "0">:$mult,
+                   DefaultValuedAttr<I64Attr, "0">:$ls, DefaultValuedAttr<I64Attr, "0">:$rs,
+                   DefaultValuedAttr<I64Attr, "0">:$zp, DefaultValuedAttr<I64Attr, "0">:$lo,
+                   DefaultValuedAttr<I64Attr, "0">:$hi);
+  let assemblyFormat = [{
+    $a (`params` $params^ `:` type($params))? `->` $d attr-dict `:` type($a) `->` type($d)
+  }];
+  let hasVerifier = 1;
+}
+
 def Emit_FlagOp : Emit_InProgramOp<"flag"> {
   let summary = "A virtual sync flag; allocation maps it to a physical flag id";
+  let arguments = (ins OptionalAttr<I64Attr>:$id);
   let results = (outs Emit_FlagType:$flag);
   let assemblyFormat = "attr-dict `:` type($flag)";
   let hasVerifier = 1;

@@ -1,0 +1,22 @@
+//===- Passes.h - emit dialect passes --------------------------*- C++ -*-===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPUC_DIALECT_EMIT_TRANSFORMS_PASSES_H
+#define NPUC_DIALECT_EMIT_TRANSFORMS_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace npuc::emit {
+class EmitDialect;
+
+#define GEN_PASS_DECL
+#include "npuc/Dialect/Emit/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "npuc/Dialect/Emit/Transforms/Passes.h.inc"
+} // namespace npuc::emit
+
+#endif

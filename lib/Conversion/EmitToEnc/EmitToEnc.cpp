@@ -1,0 +1,484 @@
+//===- EmitToEnc.cpp - Engine operations to machine instructions ----------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// One emit op becomes its configuration instructions (skipped when the
+// engine's descriptor already holds the same values) and the instruction that
+// starts the work. A local address that is not a multiple of the 32-byte
+// granule takes its remainder from a scalar register borrowed for that one
+// instruction (the engine captures it at dispatch, so it is returned at once).
+//
+//===----------------------------------------------------------------------===//
+
+#include "npuc/Base/ISA.h"
+#include "npuc/Base/Target.h"
+#include "npuc/Conversion/Passes.h"
+#include "npuc/Dialect/Emit/IR/EmitOps.h"
+#include "npuc/Dialect/Enc/IR/EncDialect.h"
+#include "npuc/Dialect/Enc/IR/EncOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <cstring>
+#include <map>
+
+namespace npuc {
+#define GEN_PASS_DEF_CONVERTEMITTOENC
+#include "npuc/Conversion/Passes.h.inc"
+} // namespace npuc
+
+using namespace mlir;
+using namespace npuc;
+namespace F = npuc::isa::field;
+using emit::BufferType;
+using emit::MemorySpace;
+
+namespace {
+
+/// A resolved operand address.
+struct Addr {
+  MemorySpace space;
+  int64_t byte;
+};
+
+class Encoder {
+public:
+  Encoder(OpBuilder &b, const target::TargetInfo &t) : b(b), t(t) {}
+
+  LogicalResult lower(Operation *op);
+  int64_t arenaEnd = 0;
+
+private:
+  OpBuilder &b;
+  const target::TargetInfo &t;
+  Location loc = b.getUnknownLoc();
+  /// The last configuration word sent to each engine, by opcode.
+  std::map<int, isa::Inst> config;
+  int nextReg = 0;
+
+  isa::Inst inst(isa::Opcode opcode) {
+    isa::Inst i;
+    i.desc = isa::lookup(uint8_t(opcode));
+    return i;
+  }
+  void emitInst(const isa::Inst &i) { enc::buildInst(b, loc, i); }
+  /// Emits a configuration instruction unless the engine already holds it.
+  void configure(const isa::Inst &i) {
+    auto it = config.find(i.desc->opcode);
+    if (it != config.end() && it->second.fields == i.fields)
+      return;
+    config[i.desc->opcode] = i;
+    emitInst(i);
+  }
+  FailureOr<Addr> address(Operation *op, Value buffer);
+  /// Granule and register for a local byte address (li into a borrowed register).
+  std::pair<int64_t, int64_t> local(int64_t byte);
+  LogicalResult dma(emit::DmaOp op);
+  LogicalResult matmul(emit::MatmulOp op);
+  LogicalResult vectorShape(Operation *op, Value a, Value bv, Value d);
+  static int64_t dtype(Type t);
+  static int64_t region(MemorySpace s) {
+    switch (s) {
+    case MemorySpace::Const: return int64_t(isa::Region::CONST);
+    case MemorySpace::Arena: return int64_t(isa::Region::ARENA);
+    case MemorySpace::Input: return int64_t(isa::Region::INPUT);
+    case MemorySpace::Output: return int64_t(isa::Region::OUTPUT);
+    default: return int64_t(isa::Region::STATE);
+    }
+  }
+};
+
+int64_t Encoder::dtype(Type t) {
+  if (t.isF32())
+    return int64_t(isa::DType::F32);
+  if (t.isF16())
+    return int64_t(isa::DType::F16);
+  if (t.isUnsignedInteger(8))
+    return int64_t(isa::DType::U8);
+  if (t.isInteger(8))
+    return int64_t(isa::DType::I8);
+  if (t.isInteger(16))
+    return int64_t(isa::DType::I16);
+  return int64_t(isa::DType::I32);
+}
+
+FailureOr<Addr> Encoder::address(Operation *op, Value buffer) {
+  auto [root, offset] = emit::rootOf(buffer);
+  std::optional<int64_t> base;
+  if (auto alloc = dyn_cast_or_null<emit::AllocOp>(root))
+    base = alloc.getOffset();
+  else if (auto c = dyn_cast_or_null<emit::ConstantOp>(root))
+    base = c.getOffset();
+  if (!base)
+    return op->emitOpError("uses a buffer without a placed offset (run emit-plan-memory)"), failure();
+  auto type = cast<BufferType>(buffer.getType());
+  Addr a{type.getSpace(), *base + offset};
+  if (type.isGlobal() && (a.byte < 0 || a.byte + type.getSpanBytes() > (int64_t(1) << 32)))
+    return op->emitOpError() << "GM address " << a.byte << " spanning " << type.getSpanBytes()
+                             << " bytes is outside the 32-bit offset field's range (4 GiB)"
+                             << ", an encoding limit, not a capacity one",
+           failure();
+  if (type.getSpace() == MemorySpace::Arena)
+    arenaEnd = std::max(arenaEnd, a.byte + type.getSpanBytes());
+  return a;
+}
+
+std::pair<int64_t, int64_t> Encoder::local(int64_t byte) {
+  int64_t rem = byte % 32;
+  if (rem == 0)
+    return {byte / 32, 0};
+  // Round-robin over r1..r(N-1): each use is one li before one instruction.
+  int64_t reg = 1 + (nextReg++ % (t.params.ScalarRegs - 1));
+  isa::Inst li = inst(isa::Opcode::LI);
+  li.fields[F::LI::rd] = reg;
+  li.fields[F::LI::imm] = rem;
+  emitInst(li);
+  return {byte / 32, reg};
+}
+
+LogicalResult Encoder::dma(emit::DmaOp op) {
+  auto src = cast<BufferType>(op.getSrc().getType()), dst = cast<BufferType>(op.getDst().getType());
+  bool in = src.isGlobal();
+  FailureOr<Addr> sa = address(op, op.getSrc()), da = address(op, op.getDst());
+  if (failed(sa) || failed(da))
+    return failure();
+  size_t rank = src.getShape().size();
+  // Dimension 0 innermost in the ISA, outermost in buffer types.
+  int64_t n[4] = {1, 1, 1, 1}, ss[4] = {0, 0, 0, 0}, ds[4] = {0, 0, 0, 0};
+  int64_t lo[4] = {0, 0, 0, 0}, hi[4] = {0, 0, 0, 0};
+  for (size_t i = 0; i < rank; ++i) {
+    size_t k = rank - 1 - i;
+    n[i] = src.getShape()[k];
+    ss[i] = src.getStrides()[k];
+    ds[i] = dst.getStrides()[k];
+    if (op.getPadLo()) {
+      lo[i] = (*op.getPadLo())[k];
+      hi[i] = (*op.getPadHi())[k];
+    }
+  }
+  for (int i = 0; i < 4; ++i) {
+    if (n[i] > 65535)
+      return op.emitOpError() << "extent " << n[i] << " exceeds the DMA extent field (65535)";
+    for (int64_t s : {ss[i], ds[i]})
+      if (s >= (int64_t(1) << 27))
+        return op.emitOpError() << "stride " << s << " exceeds the DMA stride field (2^27 - 1)";
+  }
+  bool padded = op.getPadLo().has_value();
+  using O = isa::Opcode;
+  isa::Inst shape = inst(in ? O::DMA_IN_SHAPE : O::DMA_OUT_SHAPE);
+  isa::Inst sstr = inst(in ? O::DMA_IN_SSTRIDE : O::DMA_OUT_SSTRIDE);
+  isa::Inst dstr = inst(in ? O::DMA_IN_DSTRIDE : O::DMA_OUT_DSTRIDE);
+  for (int i = 0; i < 4; ++i) {
+    shape.fields[unsigned(i)] = n[i];
+    sstr.fields[unsigned(i)] = ss[i];
+    dstr.fields[unsigned(i)] = ds[i];
+  }
+  configure(shape);
+  configure(sstr);
+  configure(dstr);
+  if (padded) {
+    isa::Inst pad = inst(O::DMA_IN_PAD);
+    for (int i = 0; i < 4; ++i) {
+      pad.fields[F::DMA_IN_PAD::lo0 + unsigned(i)] = lo[i];
+      pad.fields[F::DMA_IN_PAD::hi0 + unsigned(i)] = hi[i];
+    }
+    pad.fields[F::DMA_IN_PAD::fill] = *op.getFill();
+    configure(pad);
+  }
+  int64_t elem = src.getElementBytes() == 1 ? 0 : src.getElementBytes() == 2 ? 1 : 2;
+  if (in) {
+    auto [granule, reg] = local(da->byte);
+    isa::Inst i = inst(O::DMA_IN_START);
+    namespace D = F::DMA_IN_START;
+    i.fields[D::src_region] = region(sa->space);
+    i.fields[D::dst_space] = da->space == MemorySpace::LM    ? int64_t(isa::DmaDst::LM)
+                             : da->space == MemorySpace::ACC ? int64_t(isa::DmaDst::ACC)
+                                                             : int64_t(isa::DmaDst::LUT);
+    i.fields[D::elem] = elem;
+    i.fields[D::pad] = padded;
+    i.fields[D::dst_reg] = reg;
+    i.fields[D::dst_addr] = granule;
+    i.fields[D::src_off] = sa->byte;
+    emitInst(i);
+  } else {
+    auto [granule, reg] = local(sa->byte);
+    isa::Inst i = inst(O::DMA_OUT_START);
+    namespace D = F::DMA_OUT_START;
+    i.fields[D::src_space] = sa->space == MemorySpace::LM ? int64_t(isa::Local::LM) : int64_t(isa::Local::ACC);
+    i.fields[D::src_reg] = reg;
+    i.fields[D::dst_region] = region(da->space);
+    i.fields[D::elem] = elem;
+    i.fields[D::src_addr] = granule;
+    i.fields[D::dst_off] = da->byte;
+    emitInst(i);
+  }
+  return success();
+}
+
+LogicalResult Encoder::matmul(emit::MatmulOp op) {
+  auto at = cast<BufferType>(op.getA().getType()), bt = cast<BufferType>(op.getB().getType()),
+       ct = cast<BufferType>(op.getC().getType());
+  FailureOr<Addr> a = address(op, op.getA()), bb = address(op, op.getB()), c = address(op, op.getC());
+  if (failed(a) || failed(bb) || failed(c))
+    return failure();
+  for (Addr x : {*a, *bb, *c})
+    if (x.byte % t.params.MatrixAlign)
+      return op.emitOpError() << "operand at " << x.byte << " is not " << t.params.MatrixAlign
+                              << "-byte aligned";
+  for (int64_t pitch : {at.getStrides()[0], bt.getStrides()[0], ct.getStrides()[0]})
+    if (pitch >= 65536)
+      return op.emitOpError() << "row pitch " << pitch << " exceeds the mm_cfg field (65535)";
+  isa::Inst cfg = inst(isa::Opcode::MM_CFG);
+  namespace C = F::MM_CFG;
+  cfg.fields[C::lda] = at.getStrides()[0];
+  cfg.fields[C::ldb] = bt.getStrides()[0];
+  cfg.fields[C::ldc] = ct.getStrides()[0];
+  cfg.fields[C::a_zp] = op.getAZp();
+  cfg.fields[C::b_zp] = op.getBZp();
+  configure(cfg);
+  Type ta = at.getElementType(), tb = bt.getElementType();
+  isa::MmMode mode = ta.isF32()                                             ? isa::MmMode::F32
+                     : ta.isF16()                                           ? isa::MmMode::F16
+                     : ta.isUnsignedInteger(8) && tb.isUnsignedInteger(8) ? isa::MmMode::U8U8
+                     : ta.isUnsignedInteger(8)                              ? isa::MmMode::U8I8
+                     : tb.isUnsignedInteger(8)                              ? isa::MmMode::I8U8
+                                                                            : isa::MmMode::I8I8;
+  isa::Inst i = inst(isa::Opcode::MATMUL);
+  namespace M = F::MATMUL;
+  i.fields[M::mode] = int64_t(mode);
+  i.fields[M::acc] = op.getAccumulate();
+  i.fields[M::a_addr] = a->byte / 32;
+  i.fields[M::b_addr] = bb->byte / 32;
+  i.fields[M::c_addr] = c->byte / 32;
+  i.fields[M::m] = at.getShape()[0];
+  i.fields[M::k] = at.getShape()[1];
+  i.fields[M::n] = bt.getShape()[1];
+  emitInst(i);
+  return success();
+}
+
+LogicalResult Encoder::vectorShape(Operation *op, Value a, Value bv, Value d) {
+  auto dt = cast<BufferType>(d.getType());
+  int64_t rows = dt.getShape()[0], cols = dt.getShape()[1];
+  auto pitchOf = [&](Value v, bool &bcast) -> int64_t {
+    if (!v)
+      return 0;
+    auto vt = cast<BufferType>(v.getType());
+    bcast = vt.getShape()[1] == 1 && cols > 1;
+    return vt.getShape()[0] == 1 && rows > 1 ? 0 : vt.getStrides()[0];
+  };
+  bool ab = false, bb = false, db = false;
+  int64_t ap = pitchOf(a, ab), bp = pitchOf(bv, bb), dp = pitchOf(d, db);
+  for (int64_t p : {ap, bp, dp})
+    if (p >= (int64_t(1) << 23))
+      return op->emitOpError() << "row pitch " << p << " exceeds the v_shape field";
+  if (rows > 65535 || cols > 65535)
+    return op->emitOpError() << "grid " << rows << "x" << cols << " exceeds the v_shape extents";
+  isa::Inst s = inst(isa::Opcode::V_SHAPE);
+  namespace V = F::V_SHAPE;
+  s.fields[V::rows] = rows;
+  s.fields[V::cols] = cols;
+  s.fields[V::a_pitch] = ap;
+  s.fields[V::b_pitch] = bp;
+  s.fields[V::d_pitch] = dp;
+  s.fields[V::a_bcast] = ab;
+  s.fields[V::b_bcast] = bb;
+  configure(s);
+  return success();
+}
+
+int64_t spaceField(MemorySpace s) { return s == MemorySpace::ACC ? int64_t(isa::Local::ACC) : int64_t(isa::Local::LM); }
+
+LogicalResult Encoder::lower(Operation *op) {
+  loc = op->getLoc();
+  using O = isa::Opcode;
+  if (llvm::isa<emit::AllocOp, emit::ConstantOp, emit::ViewOp, emit::FlagOp>(op))
+    return success();
+  if (auto d = dyn_cast<emit::DmaOp>(op))
+    return dma(d);
+  if (auto m = dyn_cast<emit::MatmulOp>(op))
+    return matmul(m);
+  if (auto s = dyn_cast<emit::SignalOp>(op)) {
+    auto ft = cast<emit::FlagType>(s.getFlag().getType());
+    auto id = s.getFlag().getDefiningOp<emit::FlagOp>().getId();
+    if (!id)
+      return op->emitOpError("signals a flag without a physical id (run emit-insert-sync)");
+    isa::Inst i = inst(O::SET_FLAG);
+    i.fields[F::SET_FLAG::eng] = int64_t(ft.getSrc());
+    i.fields[F::SET_FLAG::peer] = int64_t(ft.getDst());
+    i.fields[F::SET_FLAG::id] = *id;
+    emitInst(i);
+    return success();
+  }
+  if (auto w = dyn_cast<emit::WaitOp>(op)) {
+    auto ft = cast<emit::FlagType>(w.getFlag().getType());
+    auto id = w.getFlag().getDefiningOp<emit::FlagOp>().getId();
+    if (!id)
+      return op->emitOpError("waits on a flag without a physical id (run emit-insert-sync)");
+    isa::Inst i = inst(O::WAIT_FLAG);
+    i.fields[F::WAIT_FLAG::eng] = int64_t(ft.getDst());
+    i.fields[F::WAIT_FLAG::peer] = int64_t(ft.getSrc());
+    i.fields[F::WAIT_FLAG::id] = *id;
+    emitInst(i);
+    return success();
+  }
+  if (auto bar = dyn_cast<emit::BarrierOp>(op)) {
+    int64_t mask = 0;
+    for (Attribute a : bar.getEngines()) {
+      emit::Engine e = cast<emit::EngineAttr>(a).getValue();
+      mask |= int64_t(1) << (int(e) - 1);
+    }
+    isa::Inst i = inst(O::BARRIER);
+    i.fields[F::BARRIER::mask] = mask;
+    emitInst(i);
+    return success();
+  }
+  // VECTOR.
+  SmallVector<emit::Access> accesses;
+  emit::accessesOf(op, accesses);
+  if (accesses.empty())
+    return op->emitOpError("has no encoding");
+  SmallVector<Addr> addrs;
+  for (const emit::Access &a : accesses) {
+    FailureOr<Addr> x = address(op, a.buffer);
+    if (failed(x))
+      return failure();
+    if (x->byte % t.params.VectorAlign && !(llvm::isa<emit::RequantOp>(op) && a.buffer == op->getOperand(2)))
+      return op->emitOpError() << "vector operand at " << x->byte << " is not "
+                               << t.params.VectorAlign << "-byte aligned";
+    addrs.push_back(*x);
+  }
+  auto granule = [&](const Addr &a) { return local(a.byte); };
+  if (auto v = dyn_cast<emit::VBinOp>(op)) {
+    if (failed(vectorShape(op, v.getA(), v.getB(), v.getD())))
+      return failure();
+    isa::Inst i = inst(O::V_BIN);
+    namespace V = F::V_BIN;
+    i.fields[V::func] = isa::enumValue(*isa::lookupEnum("VBinFunc"), v.getFunc());
+    i.fields[V::dtype] = dtype(cast<BufferType>(v.getA().getType()).getElementType());
+    auto [ga, ra] = granule(addrs[0]);
+    auto [gb, rb] = granule(addrs[1]);
+    auto [gd, rd] = granule(addrs[2]);
+    i.fields[V::a_space] = spaceField(addrs[0].space);
+    i.fields[V::b_space] = spaceField(addrs[1].space);
+    i.fields[V::d_space] = spaceField(addrs[2].space);
+    i.fields[V::a_reg] = ra, i.fields[V::b_reg] = rb, i.fields[V::d_reg] = rd;
+    i.fields[V::a_addr] = ga, i.fields[V::b_addr] = gb, i.fields[V::d_addr] = gd;
+    emitInst(i);
+    return success();
+  }
+  Value a = op->getOperand(0), d = op->getOperand(1);
+  if (failed(vectorShape(op, a, Value(), d)))
+    return failure();
+  auto [ga, ra] = granule(addrs.front());
+  auto [gd, rd] = granule(addrs.back());
+  Type ta = cast<BufferType>(a.getType()).getElementType(), td = cast<BufferType>(d.getType()).getElementType();
+  if (auto v = dyn_cast<emit::VUnOp>(op)) {
+    isa::Inst i = inst(O::V_UN);
+    namespace V = F::V_UN;
+    i.fields[V::func] = isa::enumValue(*isa::lookupEnum("VUnFunc"), v.getFunc());
+    i.fields[V::dtype] = dtype(ta);
+    i.fields[V::a_space] = spaceField(addrs.front().space), i.fields[V::d_space] = spaceField(addrs.back().space);
+    i.fields[V::a_reg] = ra, i.fields[V::d_reg] = rd, i.fields[V::a_addr] = ga, i.fields[V::d_addr] = gd;
+    emitInst(i);
+    return success();
+  }
+  if (auto v = dyn_cast<emit::VBinImmOp>(op)) {
+    isa::Inst i = inst(O::V_BINI);
+    namespace V = F::V_BINI;
+    i.fields[V::func] = isa::enumValue(*isa::lookupEnum("VBinFunc"), v.getFunc());
+    i.fields[V::dtype] = dtype(ta);
+    i.fields[V::a_space] = spaceField(addrs.front().space), i.fields[V::d_space] = spaceField(addrs.back().space);
+    i.fields[V::a_reg] = ra, i.fields[V::d_reg] = rd, i.fields[V::a_addr] = ga, i.fields[V::d_addr] = gd;
+    uint32_t bits;
+    if (auto f = dyn_cast<FloatAttr>(v.getImm())) {
+      float x = float(f.getValueAsDouble());
+      std::memcpy(&bits, &x, 4);
+    } else {
+      bits = uint32_t(cast<IntegerAttr>(v.getImm()).getInt());
+    }
+    i.fields[V::imm] = bits;
+    emitInst(i);
+    return success();
+  }
+  if (llvm::isa<emit::CastOp>(op)) {
+    isa::Inst i = inst(O::V_CAST);
+    namespace V = F::V_CAST;
+    i.fields[V::itype] = dtype(ta), i.fields[V::otype] = dtype(td);
+    i.fields[V::a_space] = spaceField(addrs.front().space), i.fields[V::d_space] = spaceField(addrs.back().space);
+    i.fields[V::a_reg] = ra, i.fields[V::d_reg] = rd, i.fields[V::a_addr] = ga, i.fields[V::d_addr] = gd;
+    emitInst(i);
+    return success();
+  }
+  if (auto rq = dyn_cast<emit::RequantOp>(op)) {
+    isa::Inst i = inst(O::V_REQUANT);
+    namespace V = F::V_REQUANT;
+    if (rq.getParams()) {
+      auto [gp, rp] = granule(addrs[1]);
+      i.fields[V::pmode] = int64_t(isa::PMode::COL);
+      i.fields[V::p_addr] = gp, i.fields[V::p_reg] = rp;
+    } else {
+      isa::Inst cfg = inst(O::V_RQ_CFG);
+      namespace R = F::V_RQ_CFG;
+      cfg.fields[R::mult] = rq.getMult(), cfg.fields[R::ls] = rq.getLs(), cfg.fields[R::rs] = rq.getRs();
+      cfg.fields[R::zp] = rq.getZp(), cfg.fields[R::lo] = rq.getLo(), cfg.fields[R::hi] = rq.getHi();
+      configure(cfg);
+      i.fields[V::pmode] = int64_t(isa::PMode::TENSOR);
+    }
+    i.fields[V::otype] = dtype(td);
+    i.fields[V::a_space] = spaceField(addrs.front().space), i.fields[V::d_space] = spaceField(addrs.back().space);
+    i.fields[V::a_reg] = ra, i.fields[V::d_reg] = rd, i.fields[V::a_addr] = ga, i.fields[V::d_addr] = gd;
+    emitInst(i);
+    return success();
+  }
+  return op->emitOpError("has no encoding");
+}
+
+struct ConvertEmitToEncPass : npuc::impl::ConvertEmitToEncBase<ConvertEmitToEncPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<emit::ProgramOp> programs(module.getOps<emit::ProgramOp>());
+    if (programs.size() != 1) {
+      module.emitError() << "expects one emit.program, found " << programs.size();
+      return signalPassFailure();
+    }
+    emit::ProgramOp program = programs[0];
+    const target::TargetInfo *t = target::lookupTarget(program.getTarget());
+    OpBuilder b(module.getContext());
+    b.setInsertionPoint(program);
+    // Constants and the runtime-bound tensors.
+    for (Operation &op : program.getBody().front()) {
+      if (auto c = dyn_cast<emit::ConstantOp>(op)) {
+        if (!c.getOffset()) {
+          c.emitOpError("has no placed offset (run emit-plan-memory)");
+          return signalPassFailure();
+        }
+        enc::ConstOp::create(b, c.getLoc(), b.getI64IntegerAttr(*c.getOffset()), c.getValue());
+      } else if (auto a = dyn_cast<emit::AllocOp>(op); a && a.getName()) {
+        BufferType bt = a.getBuffer().getType();
+        bool input = bt.getSpace() == MemorySpace::Input;
+        enc::TensorOp::create(b, a.getLoc(), b.getStringAttr(input ? "input" : "output"),
+                              a.getNameAttr(), TypeAttr::get(bt.getElementType()),
+                              b.getDenseI64ArrayAttr(bt.getShape()),
+                              b.getDenseI64ArrayAttr(bt.getStrides()),
+                              b.getI64IntegerAttr(*a.getOffset()), DenseF32ArrayAttr(),
+                              DenseI32ArrayAttr(), IntegerAttr());
+      }
+    }
+    auto encProgram = enc::ProgramOp::create(b, program.getLoc(), t->name);
+    b.setInsertionPointToStart(&encProgram.getBody().front());
+    Encoder encoder(b, *t);
+    for (Operation &op : program.getBody().front())
+      if (failed(encoder.lower(&op)))
+        return signalPassFailure();
+    isa::Inst end;
+    end.desc = isa::lookup(uint8_t(isa::Opcode::END));
+    enc::buildInst(b, program.getLoc(), end);
+    if (encoder.arenaEnd > 0)
+      encProgram.setArenaSizeAttr(b.getI64IntegerAttr((encoder.arenaEnd + 63) / 64 * 64));
+    program.erase();
+  }
+};
+
+} // namespace

@@ -1,0 +1,78 @@
+//===- Emitter.cpp - Building emit ops for one kernel at a time -----------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Emitter.h"
+
+using namespace mlir;
+using namespace npuc;
+using namespace npuc::emit;
+
+SmallVector<int64_t> npuc::emit::denseStrides(ArrayRef<int64_t> shape, int64_t elemBytes) {
+  SmallVector<int64_t> strides(shape.size());
+  int64_t s = elemBytes;
+  for (int64_t i = int64_t(shape.size()) - 1; i >= 0; --i) {
+    strides[size_t(i)] = s;
+    s *= shape[size_t(i)];
+  }
+  return strides;
+}
+
+int64_t npuc::emit::bytesOf(Type element) { return (element.getIntOrFloatBitWidth() + 7) / 8; }
+
+BufferType Emitter::type(MemorySpace space, ArrayRef<int64_t> shape, Type element,
+                         ArrayRef<int64_t> strides) {
+  return BufferType::get(b.getContext(), space, shape, element, strides);
+}
+
+Value Emitter::alloc(MemorySpace space, ArrayRef<int64_t> shape, Type element,
+                     ArrayRef<int64_t> strides) {
+  return AllocOp::create(b, loc, type(space, shape, element, strides), IntegerAttr(), StringAttr());
+}
+
+Value Emitter::tile(MemorySpace space, int64_t rows, int64_t cols, Type element, int64_t align) {
+  int64_t e = bytesOf(element);
+  return alloc(space, {rows, cols}, element, {roundUp(cols * e, align), e});
+}
+
+Value Emitter::view(Value source, int64_t offset, ArrayRef<int64_t> shape, ArrayRef<int64_t> strides) {
+  auto src = llvm::cast<BufferType>(source.getType());
+  return ViewOp::create(b, loc, type(src.getSpace(), shape, src.getElementType(), strides), source,
+                        b.getI64IntegerAttr(offset));
+}
+
+Value Emitter::retype(Value source, Type element) {
+  auto src = llvm::cast<BufferType>(source.getType());
+  return ViewOp::create(b, loc, type(src.getSpace(), src.getShape(), element, src.getStrides()),
+                        source, b.getI64IntegerAttr(0));
+}
+
+void Emitter::dma(Value src, Value dst, ArrayRef<int64_t> padLo, ArrayRef<int64_t> padHi,
+                  int64_t fill) {
+  bool padded = llvm::any_of(padLo, [](int64_t p) { return p != 0; }) ||
+                llvm::any_of(padHi, [](int64_t p) { return p != 0; });
+  DmaOp::create(b, loc, src, dst, padded ? b.getDenseI64ArrayAttr(padLo) : DenseI64ArrayAttr(),
+                padded ? b.getDenseI64ArrayAttr(padHi) : DenseI64ArrayAttr(),
+                padded ? b.getI64IntegerAttr(fill) : IntegerAttr());
+}
+
+void Emitter::matmul(Value a, Value bm, Value c, bool accumulate, int64_t azp, int64_t bzp) {
+  MatmulOp::create(b, loc, a, bm, c, accumulate ? b.getUnitAttr() : UnitAttr(),
+                   b.getI64IntegerAttr(azp), b.getI64IntegerAttr(bzp));
+}
+
+void Emitter::vbin(StringRef func, Value a, Value bv, Value d) {
+  VBinOp::create(b, loc, a, bv, d, b.getStringAttr(func));
+}
+
+void Emitter::vbini(StringRef func, Value a, Attribute imm, Value d) {
+  VBinImmOp::create(b, loc, a, d, b.getStringAttr(func), imm);
+}
+
+void Emitter::vun(StringRef func, Value a, Value d) {
+  VUnOp::create(b, loc, a, d, b.getStringAttr(func));
+}
+
+void Emitter::cast(Value a, Value d) { CastOp::create(b, loc, a, d); }

@@ -1,0 +1,61 @@
+//===- Emitter.h - Building emit ops for one kernel at a time -------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Helpers shared by the kernel lowerings of convert-kernel-to-emit: buffers,
+// views and tiles with padded pitches, and the engine operations on them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPUC_LIB_CONVERSION_KERNELTOEMIT_EMITTER_H
+#define NPUC_LIB_CONVERSION_KERNELTOEMIT_EMITTER_H
+
+#include "npuc/Base/Target.h"
+#include "npuc/Dialect/Emit/IR/EmitOps.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace npuc::emit {
+
+/// Dense row-major byte strides of `shape` with `elemBytes`-byte elements.
+llvm::SmallVector<int64_t> denseStrides(llvm::ArrayRef<int64_t> shape, int64_t elemBytes);
+
+inline int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t bytesOf(mlir::Type element);
+
+class Emitter {
+public:
+  Emitter(mlir::OpBuilder &b, const target::TargetInfo &t) : b(b), t(t) {}
+
+  mlir::OpBuilder &b;
+  const target::TargetInfo &t;
+  mlir::Location loc = b.getUnknownLoc();
+
+  BufferType type(MemorySpace space, llvm::ArrayRef<int64_t> shape, mlir::Type element,
+                  llvm::ArrayRef<int64_t> strides);
+  /// A fresh buffer; lm/acc/arena ones are placed by emit-plan-memory.
+  mlir::Value alloc(MemorySpace space, llvm::ArrayRef<int64_t> shape, mlir::Type element,
+                    llvm::ArrayRef<int64_t> strides);
+  /// A 2-D local tile whose row pitch is padded to `align` bytes.
+  mlir::Value tile(MemorySpace space, int64_t rows, int64_t cols, mlir::Type element,
+                   int64_t align = 32);
+  /// `shape`/`strides` over `source`, `offset` bytes in.
+  mlir::Value view(mlir::Value source, int64_t offset, llvm::ArrayRef<int64_t> shape,
+                   llvm::ArrayRef<int64_t> strides);
+  /// The same bytes seen with another element type of the same size.
+  mlir::Value retype(mlir::Value source, mlir::Type element);
+
+  void dma(mlir::Value src, mlir::Value dst, llvm::ArrayRef<int64_t> padLo = {},
+           llvm::ArrayRef<int64_t> padHi = {}, int64_t fill = 0);
+  void matmul(mlir::Value a, mlir::Value bm, mlir::Value c, bool accumulate, int64_t azp,
+              int64_t bzp);
+  void vbin(llvm::StringRef func, mlir::Value a, mlir::Value bv, mlir::Value d);
+  void vbini(llvm::StringRef func, mlir::Value a, mlir::Attribute imm, mlir::Value d);
+  void vun(llvm::StringRef func, mlir::Value a, mlir::Value d);
+  void cast(mlir::Value a, mlir::Value d);
+};
+
+} // namespace npuc::emit
+
+#endif

@@ -1,0 +1,899 @@
+//===- KernelToEmit.cpp - qk kernels and graph ops to engine operations ---===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Every tensor gets a GM buffer (input, output, const or arena) in dense
+// row-major order; views (reshape, storage casts) share their source's
+// buffer. Each kernel is tiled so its working set fits the target's LM and
+// ACC: DMA_IN brings tiles into local memory (im2col windows, broadcasts by
+// zero strides, padding by the DMA's fill), MATRIX and VECTOR compute, DMA_OUT
+// writes back. Local tiles have row pitches padded to the vector granule.
+// Synchronisation, memory placement and encoding are later passes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Emitter.h"
+#include "npuc/Base/Numerics.h"
+#include "npuc/Conversion/Passes.h"
+#include "npuc/Dialect/Emit/IR/EmitDialect.h"
+#include "npuc/Dialect/Graph/IR/GraphOps.h"
+#include "npuc/Dialect/QK/IR/QKOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <functional>
+
+namespace npuc {
+#define GEN_PASS_DEF_CONVERTKERNELTOEMIT
+#include "npuc/Conversion/Passes.h.inc"
+} // namespace npuc
+
+using namespace mlir;
+using namespace npuc;
+using namespace npuc::emit;
+
+namespace {
+
+/// The type a tensor's elements are stored as.
+Type storageOf(Type element) {
+  if (auto q = dyn_cast<quant::QuantizedType>(element)) {
+    unsigned w = q.getStorageTypeIntegralWidth();
+    return q.isSigned() ? Type(IntegerType::get(element.getContext(), w))
+                        : Type(IntegerType::get(element.getContext(), w, IntegerType::Unsigned));
+  }
+  if (auto i = dyn_cast<IntegerType>(element); i && i.isSigned())
+    return IntegerType::get(element.getContext(), i.getWidth());
+  return element;
+}
+
+RankedTensorType tensorOf(Value v) { return cast<RankedTensorType>(v.getType()); }
+
+/// Scales and zero points of a quantized type, per tensor or along `axis`.
+struct Quant {
+  SmallVector<double> scales;
+  SmallVector<int64_t> zps;
+  int64_t axis = -1;
+};
+std::optional<Quant> quantOf(Type element) {
+  Quant q;
+  if (auto t = dyn_cast<quant::UniformQuantizedType>(element)) {
+    q.scales = {t.getScale()};
+    q.zps = {t.getZeroPoint()};
+    return q;
+  }
+  if (auto t = dyn_cast<quant::UniformQuantizedPerAxisType>(element)) {
+    q.scales.assign(t.getScales().begin(), t.getScales().end());
+    q.zps.assign(t.getZeroPoints().begin(), t.getZeroPoints().end());
+    q.axis = t.getQuantizedDimension();
+    return q;
+  }
+  return std::nullopt;
+}
+
+/// One operand of an elementwise kernel: its GM buffer and its byte strides
+/// against the kernel's 4-D iteration space (0 where it broadcasts).
+struct EwOperand {
+  Value gm;
+  SmallVector<int64_t, 4> strides;
+};
+
+/// The LM tiles an elementwise body works on: one per operand, the output
+/// tile, and the grid.
+struct EwTiles {
+  SmallVector<Value> in;
+  Value out;
+  int64_t rows, cols;
+};
+
+class KernelLowering {
+public:
+  KernelLowering(OpBuilder &b, const target::TargetInfo &t) : e(b, t), b(b), t(t) {}
+
+  LogicalResult run(func::FuncOp func);
+
+private:
+  Emitter e;
+  OpBuilder &b;
+  const target::TargetInfo &t;
+  DenseMap<Value, Value> gm;
+  int64_t inputBytes = 0, outputBytes = 0;
+
+  Value gmOf(Value tensor);
+  Value ioBuffer(MemorySpace space, int64_t &cursor, StringRef name, RankedTensorType type);
+  Value arena(RankedTensorType type) {
+    Type st = storageOf(type.getElementType());
+    return e.alloc(MemorySpace::Arena, type.getShape(), st, denseStrides(type.getShape(), bytesOf(st)));
+  }
+  Value resultBuffer(Value result) {
+    auto it = gm.find(result);
+    if (it != gm.end())
+      return it->second;
+    return gm[result] = arena(tensorOf(result));
+  }
+  Value constant(Attribute value, RankedTensorType type);
+  Value f32Constant(ArrayRef<float> values);
+
+  LogicalResult lower(Operation *op);
+  LogicalResult elementwise(Operation *op, ArrayRef<int64_t> shape, ArrayRef<EwOperand> ins,
+                            Value out, int64_t bytesPerElem,
+                            const std::function<void(EwTiles &)> &body);
+  EwOperand broadcastOperand(Value tensor, ArrayRef<int64_t> outShape);
+  LogicalResult lowerQuantize(graph::QuantizeOp op);
+  LogicalResult lowerDequantize(graph::DequantizeOp op);
+  LogicalResult lowerBinary(Operation *op, StringRef func);
+  LogicalResult lowerUnary(Operation *op, StringRef func);
+  LogicalResult lowerCopy(Operation *op, Value src, Value dst, ArrayRef<int64_t> shape,
+                          ArrayRef<int64_t> srcStrides);
+  LogicalResult lowerPad(Operation *op, Value src, Value dst, ArrayRef<int64_t> inShape,
+                         ArrayRef<int64_t> lo, ArrayRef<int64_t> hi, int64_t fill);
+  LogicalResult lowerMatmul(Operation *op, Value lhs, Value rhs, Value bias, Value result,
+                            int64_t azp, int64_t bzp, qk::RequantAttr rq);
+  LogicalResult lowerConv(Operation *op, Value input, Value weight, Value bias, Value result,
+                          ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
+                          ArrayRef<int64_t> dilations, int64_t groups, int64_t xzp, int64_t wzp,
+                          qk::RequantAttr rq);
+  /// The kernel epilogue: bias, requantization (or none), DMA_OUT of a
+  /// [rows, cols] accumulator tile to `dst` (a 2-D GM view).
+  void epilogue(Value acc, int64_t rows, int64_t cols, Value biasGM, int64_t col0,
+                qk::RequantAttr rq, Value paramsGM, Value dst);
+  Value requantTable(qk::RequantAttr rq, int64_t channels);
+};
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+Value KernelLowering::ioBuffer(MemorySpace space, int64_t &cursor, StringRef name,
+                               RankedTensorType type) {
+  Type st = storageOf(type.getElementType());
+  auto bt = e.type(space, type.getShape(), st, denseStrides(type.getShape(), bytesOf(st)));
+  Value v = AllocOp::create(b, e.loc, bt, b.getI64IntegerAttr(cursor), b.getStringAttr(name));
+  cursor = roundUp(cursor + bt.getSpanBytes(), 64);
+  return v;
+}
+
+Value KernelLowering::constant(Attribute value, RankedTensorType type) {
+  Type st = storageOf(type.getElementType());
+  auto dense = cast<DenseElementsAttr>(value);
+  if (dense.getElementType() != st)
+    dense = dense.bitcast(st);
+  dense = dense.reshape(RankedTensorType::get(type.getShape(), st));
+  auto bt = e.type(MemorySpace::Const, type.getShape(), st, denseStrides(type.getShape(), bytesOf(st)));
+  return ConstantOp::create(b, e.loc, bt, dense, IntegerAttr());
+}
+
+Value KernelLowering::f32Constant(ArrayRef<float> values) {
+  auto type = RankedTensorType::get({int64_t(values.size())}, b.getF32Type());
+  return constant(DenseElementsAttr::get(type, values), type);
+}
+
+Value KernelLowering::gmOf(Value tensor) {
+  auto it = gm.find(tensor);
+  if (it != gm.end())
+    return it->second;
+  if (auto c = tensor.getDefiningOp<graph::ConstantOp>())
+    return gm[tensor] = constant(c.getValue(), tensorOf(tensor));
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise kernels
+//===----------------------------------------------------------------------===//
+
+EwOperand KernelLowering::broadcastOperand(Value tensor, ArrayRef<int64_t> outShape) {
+  Value buf = gmOf(tensor);
+  auto bt = cast<BufferType>(buf.getType());
+  ArrayRef<int64_t> shape = bt.getShape();
+  EwOperand op{buf, {}};
+  size_t lead = outShape.size() - shape.size();
+  for (size_t i = 0; i < outShape.size(); ++i) {
+    if (i < lead || shape[i - lead] == 1)
+      op.strides.push_back(0);
+    else
+      op.strides.push_back(bt.getStrides()[i - lead]);
+  }
+  return op;
+}
+
+LogicalResult KernelLowering::elementwise(Operation *op, ArrayRef<int64_t> shapeIn,
+                                          ArrayRef<EwOperand> insIn, Value out,
+                                          int64_t bytesPerElem,
+                                          const std::function<void(EwTiles &)> &body) {
+  // Canonical 4-D iteration space: merge dimensions every operand walks
+  // contiguously, then pad with leading 1s.
+  auto outType = cast<BufferType>(out.getType());
+  SmallVector<int64_t> shape(shapeIn.begin(), shapeIn.end());
+  SmallVector<SmallVector<int64_t, 4>> strides;
+  for (const EwOperand &o : insIn)
+    strides.push_back(o.strides);
+  strides.push_back(SmallVector<int64_t, 4>(outType.getStrides().begin(), outType.getStrides().end()));
+  if (shape.empty()) {
+    shape.push_back(1);
+    for (auto &s : strides)
+      s.push_back(0);
+  }
+  for (int64_t i = int64_t(shape.size()) - 2; i >= 0; --i) {
+    bool mergeable = llvm::all_of(strides, [&](auto &s) {
+      return s[size_t(i)] == s[size_t(i) + 1] * shape[size_t(i) + 1];
+    });
+    if (!mergeable)
+      continue;
+    shape[size_t(i)] *= shape[size_t(i) + 1];
+    shape.erase(shape.begin() + i + 1);
+    for (auto &s : strides) {
+      s[size_t(i)] = s[size_t(i) + 1];
+      s.erase(s.begin() + i + 1);
+    }
+  }
+  if (shape.size() > 4)
+    return op->emitOpError() << "has a " << shape.size()
+                             << "-D iteration space after merging contiguous dimensions; the DMA "
+                                "moves at most 4";
+  while (shape.size() < 4) {
+    shape.insert(shape.begin(), 1);
+    for (auto &s : strides)
+      s.insert(s.begin(), 0);
+  }
+  // Tile: the innermost dimension up to a column budget, then whole rows.
+  int64_t budget = std::max<int64_t>(1, t.params.LMBytes / 4 / std::max<int64_t>(bytesPerElem, 1));
+  int64_t t3 = std::min({shape[3], budget, int64_t(4096)});
+  int64_t rowsBudget = std::max<int64_t>(1, std::min<int64_t>(budget / t3, 65535));
+  int64_t t2 = std::min(shape[2], rowsBudget);
+  int64_t t1 = t2 == shape[2] ? std::max<int64_t>(1, std::min(shape[1], rowsBudget / shape[2])) : 1;
+  int64_t t0 = t1 == shape[1] && t2 == shape[2]
+                   ? std::max<int64_t>(1, std::min(shape[0], rowsBudget / (shape[1] * shape[2])))
+                   : 1;
+  for (int64_t i0 = 0; i0 < shape[0]; i0 += t0)
+    for (int64_t i1 = 0; i1 < shape[1]; i1 += t1)
+      for (int64_t i2 = 0; i2 < shape[2]; i2 += t2)
+        for (int64_t i3 = 0; i3 < shape[3]; i3 += t3) {
+          int64_t c0 = std::min(t0, shape[0] - i0), c1 = std::min(t1, shape[1] - i1);
+          int64_t c2 = std::min(t2, shape[2] - i2), c3 = std::min(t3, shape[3] - i3);
+          int64_t idx[4] = {i0, i1, i2, i3};
+          SmallVector<int64_t> box{c0, c1, c2, c3};
+          auto gmBox = [&](Value buf, ArrayRef<int64_t> s) {
+            int64_t off = 0;
+            for (int k = 0; k < 4; ++k)
+              off += idx[k] * s[size_t(k)];
+            return e.view(buf, off, box, s);
+          };
+          auto localBox = [&](Value tileV) {
+            auto tt = cast<BufferType>(tileV.getType());
+            int64_t pitch = tt.getStrides()[0], es = tt.getElementBytes();
+            return e.view(tileV, 0, box, {c1 * c2 * pitch, c2 * pitch, pitch, es});
+          };
+          EwTiles tiles;
+          tiles.rows = c0 * c1 * c2;
+          tiles.cols = c3;
+          for (auto [k, o] : llvm::enumerate(insIn)) {
+            auto bt = cast<BufferType>(o.gm.getType());
+            Value tileV = e.tile(MemorySpace::LM, tiles.rows, tiles.cols, bt.getElementType());
+            e.dma(gmBox(o.gm, strides[k]), localBox(tileV));
+            tiles.in.push_back(tileV);
+          }
+          tiles.out = nullptr;
+          body(tiles);
+          if (!tiles.out)
+            tiles.out = tiles.in.front();
+          e.dma(localBox(tiles.out), gmBox(out, strides.back()));
+        }
+  return success();
+}
+
+LogicalResult KernelLowering::lowerQuantize(graph::QuantizeOp op) {
+  auto q = quantOf(tensorOf(op.getResult()).getElementType());
+  if (!q)
+    return op.emitOpError("expects a uniform quantized result");
+  Value in = gmOf(op.getInput());
+  if (!cast<BufferType>(in.getType()).getElementType().isF32())
+    return op.emitOpError("quantizes f32 inputs only");
+  ArrayRef<int64_t> shape = tensorOf(op.getResult()).getShape();
+  SmallVector<EwOperand> ins{broadcastOperand(op.getInput(), shape)};
+  // Per axis: the scales and zero points are f32 operands broadcast along
+  // every other dimension (zero strides).
+  auto perAxis = [&](ArrayRef<float> values) {
+    EwOperand o{f32Constant(values), SmallVector<int64_t, 4>(shape.size(), 0)};
+    o.strides[size_t(q->axis)] = 4;
+    return o;
+  };
+  if (q->axis >= 0) {
+    SmallVector<float> s, z;
+    for (auto [sc, zp] : llvm::zip(q->scales, q->zps)) {
+      s.push_back(float(sc));
+      z.push_back(float(zp));
+    }
+    ins.push_back(perAxis(s));
+    ins.push_back(perAxis(z));
+  }
+  Value out = resultBuffer(op.getResult());
+  Type st = cast<BufferType>(out.getType()).getElementType();
+  return elementwise(op, shape, ins, out, 4 * 4 + 1, [&](EwTiles &tl) {
+    // y = saturate(round_half_even(x / scale) + zp), in f32 then one cast.
+    Value x = tl.in[0];
+    if (q->axis >= 0) {
+      e.vbin("DIV", x, tl.in[1], x);
+      e.vun("ROUND", x, x);
+      e.vbin("ADD", x, tl.in[2], x);
+    } else {
+      e.vbini("DIV", x, b.getF32FloatAttr(float(q->scales[0])), x);
+      e.vun("ROUND", x, x);
+      e.vbini("ADD", x, b.getF32FloatAttr(float(q->zps[0])), x);
+    }
+    tl.out = e.tile(MemorySpace::LM, tl.rows, tl.cols, st);
+    e.cast(x, tl.out);
+  });
+}
+
+LogicalResult KernelLowering::lowerDequantize(graph::DequantizeOp op) {
+  auto q = quantOf(tensorOf(op.getInput()).getElementType());
+  if (!q)
+    return op.emitOpError("expects a uniform quantized input");
+  ArrayRef<int64_t> shape = tensorOf(op.getResult()).getShape();
+  SmallVector<EwOperand> ins{broadcastOperand(op.getInput(), shape)};
+  if (q->axis >= 0) {
+    SmallVector<float> s, z;
+    for (auto [sc, zp] : llvm::zip(q->scales, q->zps)) {
+      s.push_back(float(sc));
+      z.push_back(float(zp));
+    }
+    for (auto *values : {&z, &s}) {
+      EwOperand o{f32Constant(*values), SmallVector<int64_t, 4>(shape.size(), 0)};
+      o.strides[size_t(q->axis)] = 4;
+      ins.push_back(o);
+    }
+  }
+  Value out = resultBuffer(op.getResult());
+  return elementwise(op, shape, ins, out, 4 * 4 + 4, [&](EwTiles &tl) {
+    // y = (f32(x) - zp) * scale, each step one f32 rounding as in ONNX.
+    Value f = e.tile(MemorySpace::LM, tl.rows, tl.cols, b.getF32Type());
+    e.cast(tl.in[0], f);
+    if (q->axis >= 0) {
+      e.vbin("SUB", f, tl.in[1], f);
+      e.vbin("MUL", f, tl.in[2], f);
+    } else {
+      e.vbini("SUB", f, b.getF32FloatAttr(float(q->zps[0])), f);
+      e.vbini("MUL", f, b.getF32FloatAttr(float(q->scales[0])), f);
+    }
+    tl.out = f;
+  });
+}
+
+LogicalResult KernelLowering::lowerBinary(Operation *op, StringRef func) {
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1), res = op->getResult(0);
+  ArrayRef<int64_t> shape = tensorOf(res).getShape();
+  auto ql = quantOf(tensorOf(lhs).getElementType()), qr = quantOf(tensorOf(rhs).getElementType());
+  auto qy = quantOf(tensorOf(res).getElementType());
+  bool quantized = ql || qr || qy;
+  if (quantized && (!ql || !qr || !qy || ql->axis >= 0 || qr->axis >= 0 || qy->axis >= 0))
+    return op->emitOpError("quantized elementwise ops need per-tensor quantized operands and result");
+  Type fl = tensorOf(lhs).getElementType();
+  if (!quantized && !fl.isF32())
+    return op->emitOpError() << "elementwise " << func << " on " << fl
+                             << " has no NPU lowering yet (f32 or per-tensor quantized)";
+  SmallVector<EwOperand> ins{broadcastOperand(lhs, shape), broadcastOperand(rhs, shape)};
+  Value out = resultBuffer(res);
+  Type st = cast<BufferType>(out.getType()).getElementType();
+  return elementwise(op, shape, ins, out, 2 * 4 + 3, [&](EwTiles &tl) {
+    if (!quantized) {
+      e.vbin(func, tl.in[0], tl.in[1], tl.in[0]);
+      tl.out = tl.in[0];
+      return;
+    }
+    // Exact float path: dequantize both (exact in f32), one f32 operation,
+    // quantize with round half to even. Error <= 0.5 step plus one f32
+    // rounding of the operation (docs/numerics.md).
+    auto dequant = [&](Value x, const Quant &q) {
+      Value f = e.tile(MemorySpace::LM, tl.rows, tl.cols, b.getF32Type());
+      e.cast(x, f);
+      e.vbini("SUB", f, b.getF32FloatAttr(float(q.zps[0])), f);
+      e.vbini("MUL", f, b.getF32FloatAttr(float(q.scales[0])), f);
+      return f;
+    };
+    Value fa = dequant(tl.in[0], *ql), fb = dequant(tl.in[1], *qr);
+    e.vbin(func, fa, fb, fa);
+    e.vbini("DIV", fa, b.getF32FloatAttr(float(qy->scales[0])), fa);
+    e.vun("ROUND", fa, fa);
+    e.vbini("ADD", fa, b.getF32FloatAttr(float(qy->zps[0])), fa);
+    tl.out = e.tile(MemorySpace::LM, tl.rows, tl.cols, st);
+    e.cast(fa, tl.out);
+  });
+}
+
+LogicalResult KernelLowering::lowerUnary(Operation *op, StringRef func) {
+  Value x = op->getOperand(0), res = op->getResult(0);
+  ArrayRef<int64_t> shape = tensorOf(res).getShape();
+  Type el = tensorOf(x).getElementType();
+  auto qx = quantOf(el), qy = quantOf(tensorOf(res).getElementType());
+  Value out = resultBuffer(res);
+  if (qx || qy) {
+    // Relu in the quantized domain: max(q, zp) when input and output share
+    // their quantization (exact).
+    if (func != "RELU" || !qx || !qy || qx->axis >= 0 || qy->axis >= 0 ||
+        qx->scales != qy->scales || qx->zps != qy->zps)
+      return op->emitOpError() << "quantized " << op->getName().stripDialect()
+                               << " has no NPU lowering yet (only Relu with equal input and "
+                                  "output quantization)";
+    int64_t zp = qx->zps[0];
+    return elementwise(op, shape, {broadcastOperand(x, shape)}, out, 2, [&](EwTiles &tl) {
+      e.vbini("MAX", tl.in[0], b.getIntegerAttr(b.getIntegerType(32), zp), tl.in[0]);
+    });
+  }
+  if (!el.isF32())
+    return op->emitOpError() << op->getName().stripDialect() << " on " << el
+                             << " has no NPU lowering yet (f32 only)";
+  return elementwise(op, shape, {broadcastOperand(x, shape)}, out, 8, [&](EwTiles &tl) {
+    e.vun(func, tl.in[0], tl.in[0]);
+  });
+}
+
+LogicalResult KernelLowering::lowerCopy(Operation *op, Value src, Value dst, ArrayRef<int64_t> shape,
+                                        ArrayRef<int64_t> srcStrides) {
+  EwOperand in{src, SmallVector<int64_t, 4>(srcStrides.begin(), srcStrides.end())};
+  int64_t es = cast<BufferType>(src.getType()).getElementBytes();
+  return elementwise(op, shape, {in}, dst, es, [](EwTiles &) {});
+}
+
+//===----------------------------------------------------------------------===//
+// Pad: DMA_IN's padding writes the fill, DMA_OUT stores the padded box.
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::lowerPad(Operation *op, Value src, Value dst, ArrayRef<int64_t> inShape,
+                                       ArrayRef<int64_t> lo, ArrayRef<int64_t> hi, int64_t fill) {
+  size_t rank = inShape.size();
+  if (rank > 4 || rank < 1)
+    return op->emitOpError() << "pads tensors of rank 1 to 4, not " << rank;
+  for (size_t i = 0; i < rank; ++i)
+    if (lo[i] < 0 || hi[i] < 0 || lo[i] > 255 || hi[i] > 255)
+      return op->emitOpError() << "pads (" << lo[i] << ", " << hi[i] << ") of dimension " << i
+                               << " are outside [0, 255], the DMA's padding range";
+  auto st = cast<BufferType>(src.getType()), dt = cast<BufferType>(dst.getType());
+  int64_t es = st.getElementBytes();
+  // Tile over the leading dimensions; the trailing two stay whole.
+  SmallVector<int64_t, 4> in(4 - rank, 1), l(4 - rank, 0), h(4 - rank, 0);
+  in.append(inShape.begin(), inShape.end());
+  l.append(lo.begin(), lo.end());
+  h.append(hi.begin(), hi.end());
+  SmallVector<int64_t, 4> sIn(4 - rank, 0), sOut(4 - rank, 0);
+  sIn.append(st.getStrides().begin(), st.getStrides().end());
+  sOut.append(dt.getStrides().begin(), dt.getStrides().end());
+  int64_t planeOut = (in[2] + l[2] + h[2]) * roundUp((in[3] + l[3] + h[3]) * es, 32);
+  if (planeOut > t.params.LMBytes / 4)
+    return op->emitOpError() << "pads a plane of " << planeOut << " bytes, more than a quarter of "
+                             << t.name << "'s LM; row tiling of Pad is not implemented";
+  int64_t per = std::max<int64_t>(1, t.params.LMBytes / 4 / planeOut);
+  // Whole padded planes along dimension 1 (chunks of `per`), one outer index at a time.
+  for (int64_t i0 = 0; i0 < in[0] + l[0] + h[0]; ++i0) {
+    bool inside0 = i0 >= l[0] && i0 < l[0] + in[0];
+    for (int64_t j = 0; j < in[1] + l[1] + h[1]; j += per) {
+      int64_t cnt = std::min(per, in[1] + l[1] + h[1] - j);
+      // Rows of this chunk that exist in the source.
+      int64_t srcLo = std::max<int64_t>(j, l[1]), srcHi = std::min<int64_t>(j + cnt, l[1] + in[1]);
+      int64_t ho = in[2] + l[2] + h[2], wo = in[3] + l[3] + h[3];
+      Value tileV = e.tile(MemorySpace::LM, cnt * ho, wo, st.getElementType());
+      int64_t pitch = cast<BufferType>(tileV.getType()).getStrides()[0];
+      Value box = e.view(tileV, 0, {1, cnt, ho, wo}, {0, ho * pitch, pitch, es});
+      if (!inside0 || srcLo >= srcHi)
+        return op->emitOpError("pads whole planes of fill (padding on the outer two dimensions "
+                               "beyond the source) and that is not implemented");
+      int64_t lo1 = srcLo - j, hi1 = j + cnt - srcHi;
+      Value srcBox = e.view(src, (i0 - l[0]) * sIn[0] + (srcLo - l[1]) * sIn[1],
+                            {1, srcHi - srcLo, in[2], in[3]}, {0, sIn[1], sIn[2], sIn[3]});
+      e.dma(srcBox, box, {0, lo1, l[2], l[3]}, {0, hi1, h[2], h[3]}, fill);
+      Value dstBox = e.view(dst, i0 * sOut[0] + j * sOut[1], {1, cnt, ho, wo},
+                            {0, sOut[1], sOut[2], sOut[3]});
+      e.dma(box, dstBox);
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix kernels
+//===----------------------------------------------------------------------===//
+
+Value KernelLowering::requantTable(qk::RequantAttr rq, int64_t channels) {
+  // 16 bytes per column (docs/isa.md, V_REQUANT): mult, ls, rs, zp, lo, hi.
+  SmallVector<int8_t> bytes(size_t(channels) * 16, 0);
+  for (int64_t c = 0; c < channels; ++c) {
+    size_t i = rq.isPerChannel() ? size_t(c) : 0;
+    uint8_t *p = reinterpret_cast<uint8_t *>(bytes.data()) + c * 16;
+    uint32_t m = uint32_t(rq.getMultiplier()[i]);
+    for (int k = 0; k < 4; ++k)
+      p[k] = uint8_t(m >> (8 * k));
+    p[4] = uint8_t(rq.getLshift()[i]);
+    p[5] = uint8_t(rq.getRshift()[i]);
+    for (auto [o, v] : {std::pair<int, int64_t>{6, rq.getZp()}, {8, rq.getClampMin()},
+                        {10, rq.getClampMax()}}) {
+      p[o] = uint8_t(uint16_t(v) & 0xff);
+      p[o + 1] = uint8_t(uint16_t(v) >> 8);
+    }
+  }
+  auto type = RankedTensorType::get({channels, 16}, b.getIntegerType(8));
+  return constant(DenseElementsAttr::get(type, ArrayRef<int8_t>(bytes)), type);
+}
+
+void KernelLowering::epilogue(Value acc, int64_t rows, int64_t cols, Value biasGM, int64_t col0,
+                              qk::RequantAttr rq, Value paramsGM, Value dst) {
+  auto at = cast<BufferType>(acc.getType());
+  Type accType = at.getElementType();
+  if (biasGM) {
+    Value bias = e.tile(MemorySpace::LM, 1, cols, accType);
+    auto bt = cast<BufferType>(biasGM.getType());
+    e.dma(e.view(biasGM, col0 * bt.getElementBytes(), {1, cols}, {0, bt.getElementBytes()}), bias);
+    e.vbin("ADD", acc, bias, acc);
+  }
+  Value out = acc;
+  if (rq) {
+    Type st = cast<BufferType>(dst.getType()).getElementType();
+    out = e.tile(MemorySpace::LM, rows, cols, st);
+    if (paramsGM) {
+      Value params = e.alloc(MemorySpace::LM, {cols, 16}, b.getIntegerType(8), {16, 1});
+      e.dma(e.view(paramsGM, col0 * 16, {cols, 16}, {16, 1}), params);
+      RequantOp::create(b, e.loc, acc, out, params, 0, 0, 0, 0, 0, 0);
+    } else {
+      RequantOp::create(b, e.loc, acc, out, Value(), rq.getMultiplier()[0], rq.getLshift()[0],
+                        rq.getRshift()[0], rq.getZp(), rq.getClampMin(), rq.getClampMax());
+    }
+  }
+  e.dma(out, dst);
+}
+
+/// Chooses the MATRIX mode's operand element types.
+LogicalResult checkMatrixTypes(Operation *op, Type a, Type w) {
+  bool ok = (a.isInteger(8) && w.isInteger(8)) || (a.isF32() && w.isF32());
+  if (!ok)
+    return op->emitOpError() << "no MATRIX mode multiplies " << a << " by " << w;
+  return success();
+}
+
+LogicalResult KernelLowering::lowerMatmul(Operation *op, Value lhs, Value rhs, Value bias,
+                                          Value result, int64_t azp, int64_t bzp,
+                                          qk::RequantAttr rq) {
+  Value A = gmOf(lhs), B = gmOf(rhs), Bias = bias ? gmOf(bias) : Value();
+  Value C = resultBuffer(result);
+  auto at = cast<BufferType>(A.getType()), bt = cast<BufferType>(B.getType()),
+       ct = cast<BufferType>(C.getType());
+  if (failed(checkMatrixTypes(op, at.getElementType(), bt.getElementType())))
+    return failure();
+  ArrayRef<int64_t> as = at.getShape(), bs = bt.getShape();
+  int64_t M = as[as.size() - 2], K = as.back(), N = bs.back();
+  int64_t batch = 1;
+  for (size_t i = 0; i + 2 < as.size(); ++i)
+    batch *= as[i];
+  bool batchedB = bs.size() > 2;
+  int64_t ea = at.getElementBytes(), eb = bt.getElementBytes(), ec = ct.getElementBytes();
+  Type accType = at.getElementType().isF32() ? Type(b.getF32Type()) : Type(b.getIntegerType(32));
+  Value params = rq && rq.isPerChannel() ? requantTable(rq, N) : Value();
+  // Tiles: ACC holds mt x nt accumulators; LM holds the A and B tiles.
+  int64_t nt = std::min<int64_t>(N, 512), kt = std::min<int64_t>(K, 1024);
+  int64_t lmBudget = t.params.LMBytes / 6, accBudget = t.params.ACCBytes / 2;
+  while (nt > 16 && kt * roundUp(nt * eb, 64) > lmBudget)
+    nt = roundUp(nt / 2, 16);
+  while (kt > 16 && kt * roundUp(nt * eb, 64) > lmBudget)
+    kt = roundUp(kt / 2, 16);
+  int64_t mt = std::min({M, int64_t(4095), accBudget / roundUp(nt * 4, 64),
+                         lmBudget / roundUp(kt * ea, 64)});
+  if (mt < 1 || kt * roundUp(nt * eb, 64) > lmBudget)
+    return op->emitOpError() << "cannot tile a " << M << "x" << K << " by " << K << "x" << N
+                             << " product into " << t.name << "'s LM and ACC";
+  for (int64_t bi = 0; bi < batch; ++bi)
+    for (int64_t m0 = 0; m0 < M; m0 += mt)
+      for (int64_t n0 = 0; n0 < N; n0 += nt) {
+        int64_t mc = std::min(mt, M - m0), nc = std::min(nt, N - n0);
+        Value acc = e.tile(MemorySpace::ACC, mc, nc, accType, 64);
+        for (int64_t k0 = 0; k0 < K; k0 += kt) {
+          int64_t kc = std::min(kt, K - k0);
+          Value aT = e.tile(MemorySpace::LM, mc, kc, at.getElementType(), 64);
+          Value bT = e.tile(MemorySpace::LM, kc, nc, bt.getElementType(), 64);
+          e.dma(e.view(A, ((bi * M + m0) * K + k0) * ea, {mc, kc}, {K * ea, ea}), aT);
+          int64_t bBase = batchedB ? bi * K * N : 0;
+          e.dma(e.view(B, (bBase + k0 * N + n0) * eb, {kc, nc}, {N * eb, eb}), bT);
+          e.matmul(aT, bT, acc, k0 > 0, azp, bzp);
+        }
+        Value dst = e.view(C, ((bi * M + m0) * N + n0) * ec, {mc, nc}, {N * ec, ec});
+        epilogue(acc, mc, nc, Bias, n0, rq, params, dst);
+      }
+  return success();
+}
+
+LogicalResult KernelLowering::lowerConv(Operation *op, Value input, Value weight, Value bias,
+                                        Value result, ArrayRef<int64_t> strides,
+                                        ArrayRef<int64_t> pads, ArrayRef<int64_t> dil,
+                                        int64_t groups, int64_t xzp, int64_t wzp,
+                                        qk::RequantAttr rq) {
+  Value X = gmOf(input), W = gmOf(weight), Bias = bias ? gmOf(bias) : Value();
+  Value Y = resultBuffer(result);
+  auto xt = cast<BufferType>(X.getType()), wt = cast<BufferType>(W.getType());
+  auto yt = cast<BufferType>(Y.getType());
+  if (failed(checkMatrixTypes(op, xt.getElementType(), wt.getElementType())))
+    return failure();
+  if (xt.getShape().size() != 4)
+    return op->emitOpError("convolution lowering handles 2-D (NCHW) inputs");
+  int64_t N = xt.getShape()[0], C = xt.getShape()[1];
+  int64_t M = wt.getShape()[0], Cg = wt.getShape()[1], KH = wt.getShape()[2], KW = wt.getShape()[3];
+  int64_t OH = yt.getShape()[2], OW = yt.getShape()[3], Mg = M / groups;
+  int64_t ex = xt.getElementBytes(), ey = yt.getElementBytes();
+  // Padding first: a padded copy in the arena, filled with the input zero
+  // point so that padded taps contribute (zp - zp) * w = 0.
+  if (llvm::any_of(pads, [](int64_t p) { return p != 0; })) {
+    SmallVector<int64_t> shape{N, C, xt.getShape()[2] + pads[0] + pads[2],
+                               xt.getShape()[3] + pads[1] + pads[3]};
+    Value padded = e.alloc(MemorySpace::Arena, shape, xt.getElementType(), denseStrides(shape, ex));
+    int64_t fill = xt.getElementType().isF32() ? 0 : int64_t(uint8_t(int8_t(xzp)));
+    if (failed(lowerPad(op, X, padded, xt.getShape(), {0, 0, pads[0], pads[1]},
+                        {0, 0, pads[2], pads[3]}, fill)))
+      return failure();
+    X = padded;
+    xt = cast<BufferType>(X.getType());
+  }
+  int64_t H = xt.getShape()[2], Wd = xt.getShape()[3];
+  int64_t khw = KH * KW;
+  Type accType = xt.getElementType().isF32() ? Type(b.getF32Type()) : Type(b.getIntegerType(32));
+  Value params = rq && rq.isPerChannel() ? requantTable(rq, M) : Value();
+  if (OW > 4095)
+    return op->emitOpError() << "output width " << OW << " exceeds one MATRIX tile (4095 rows)";
+  // Tiles: T output rows x OW columns form the MATRIX m dimension; kc input
+  // channels x KH x KW the k dimension; nt output channels of the group n.
+  int64_t lmBudget = t.params.LMBytes / 6, accBudget = t.params.ACCBytes / 2;
+  int64_t nt = std::min<int64_t>(Mg, 256);
+  int64_t kc = std::max<int64_t>(1, std::min<int64_t>(Cg, 4095 / khw));
+  while (kc > 1 && kc * khw * roundUp(nt * ex, 64) > lmBudget)
+    kc = (kc + 1) / 2;
+  while (nt > 16 && kc * khw * roundUp(nt * ex, 64) > lmBudget)
+    nt = roundUp(nt / 2, 16);
+  int64_t lda = roundUp(kc * khw * ex, 32);
+  int64_t T = std::min({OH, 4095 / OW, accBudget / (OW * roundUp(nt * 4, 64)),
+                        lmBudget / (OW * lda)});
+  if (T < 1 || kc * khw > 4095 || kc * khw * roundUp(nt * ex, 64) > lmBudget)
+    return op->emitOpError() << "cannot tile this convolution (" << OW << " output columns, "
+                             << Cg * khw << " taps per output) into " << t.name
+                             << "'s LM and ACC";
+  int64_t sx = xt.getStrides()[1];  // bytes per input channel plane
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t g = 0; g < groups; ++g)
+      for (int64_t oh0 = 0; oh0 < OH; oh0 += T)
+        for (int64_t m0 = 0; m0 < Mg; m0 += nt) {
+          int64_t rows = std::min(T, OH - oh0), m = rows * OW, nc = std::min(nt, Mg - m0);
+          Value acc = e.tile(MemorySpace::ACC, m, nc, accType, 64);
+          for (int64_t c0 = 0; c0 < Cg; c0 += kc) {
+            int64_t cc = std::min(kc, Cg - c0), k = cc * khw;
+            Value aT = e.alloc(MemorySpace::LM, {m, k}, xt.getElementType(), {lda, ex});
+            int64_t base = (n * C + g * Cg + c0) * sx + oh0 * strides[0] * Wd * ex;
+            if (khw == 1) {
+              // im2col of a 1x1 window: [rows][OW][cc] from [cc][H][W].
+              e.dma(e.view(X, base, {rows, OW, cc}, {strides[0] * Wd * ex, strides[1] * ex, sx}),
+                    e.view(aT, 0, {rows, OW, cc}, {OW * lda, lda, ex}));
+            } else {
+              for (int64_t c = 0; c < cc; ++c)
+                e.dma(e.view(X, base + c * sx, {rows, KH, OW, KW},
+                             {strides[0] * Wd * ex, dil[0] * Wd * ex, strides[1] * ex, dil[1] * ex}),
+                      e.view(aT, c * khw * ex, {rows, KH, OW, KW}, {OW * lda, KW * ex, lda, ex}));
+            }
+            // B[k][j] = w[g*Mg + m0 + j][c0 + k / khw][k % khw].
+            Value bT = e.tile(MemorySpace::LM, k, nc, wt.getElementType(), 64);
+            int64_t wbase = ((g * Mg + m0) * Cg + c0) * khw * ex;
+            e.dma(e.view(W, wbase, {k, nc}, {ex, Cg * khw * ex}), bT);
+            e.matmul(aT, bT, acc, c0 > 0, xzp, wzp);
+          }
+          // y[n][g*Mg + m0 + j][oh0 + r][ow] = acc[r*OW + ow][j].
+          int64_t oc = g * Mg + m0;
+          Value dst = e.view(Y, ((n * M + oc) * OH + oh0) * OW * ey, {m, nc}, {ey, OH * OW * ey});
+          epilogue(acc, m, nc, Bias, oc, rq, params, dst);
+        }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Dispatch
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::lower(Operation *op) {
+  e.loc = op->getLoc();
+  if (llvm::isa<graph::ConstantOp>(op))
+    return success();  // materialized in CONST when a kernel reads it
+  if (llvm::isa<graph::StorageCastOp, graph::ReshapeOp>(op)) {
+    Value src = gmOf(op->getOperand(0));
+    auto type = tensorOf(op->getResult(0));
+    Type st = storageOf(type.getElementType());
+    // A view: the physical layout is dense row-major on both sides.
+    gm[op->getResult(0)] = e.view(e.retype(src, st), 0, type.getShape(),
+                                  denseStrides(type.getShape(), bytesOf(st)));
+    return success();
+  }
+  if (auto q = dyn_cast<graph::QuantizeOp>(op))
+    return lowerQuantize(q);
+  if (auto dq = dyn_cast<graph::DequantizeOp>(op))
+    return lowerDequantize(dq);
+  if (llvm::isa<graph::AddOp>(op))
+    return lowerBinary(op, "ADD");
+  if (llvm::isa<graph::SubOp>(op))
+    return lowerBinary(op, "SUB");
+  if (llvm::isa<graph::MulOp>(op))
+    return lowerBinary(op, "MUL");
+  if (llvm::isa<graph::DivOp>(op) && tensorOf(op->getResult(0)).getElementType().isF32())
+    return lowerBinary(op, "DIV");
+  static const std::pair<StringRef, StringRef> unary[] = {
+      {"graph.relu", "RELU"},   {"graph.sigmoid", "SIGMOID"}, {"graph.tanh", "TANH"},
+      {"graph.exp", "EXP"},     {"graph.log", "LOG"},         {"graph.neg", "NEG"},
+      {"graph.abs", "ABS"},     {"graph.sign", "SIGN"},       {"graph.sqrt", "SQRT"},
+      {"graph.reciprocal", "RECIP"}, {"graph.erf", "ERF"},    {"graph.floor", "FLOOR"},
+      {"graph.ceil", "CEIL"},   {"graph.round", "ROUND"},     {"graph.identity", "COPY"}};
+  for (auto [name, func] : unary)
+    if (op->getName().getStringRef() == name)
+      return lowerUnary(op, func);
+  if (auto clip = dyn_cast<graph::ClipOp>(op)) {
+    ArrayRef<int64_t> shape = tensorOf(clip.getResult()).getShape();
+    Type el = tensorOf(clip.getInput()).getElementType();
+    if (!el.isF32())
+      return op->emitOpError() << "clip on " << el << " has no NPU lowering yet (f32 only; a "
+                                  "quantized Clip folds into its producer's requantization)";
+    std::optional<double> lo = clip.getMin() ? std::optional<double>(clip.getMin()->convertToDouble()) : std::nullopt;
+    std::optional<double> hi = clip.getMax() ? std::optional<double>(clip.getMax()->convertToDouble()) : std::nullopt;
+    return elementwise(op, shape, {broadcastOperand(clip.getInput(), shape)},
+                       resultBuffer(clip.getResult()), 8, [&](EwTiles &tl) {
+                         if (lo)
+                           e.vbini("MAX", tl.in[0], b.getF32FloatAttr(float(*lo)), tl.in[0]);
+                         if (hi)
+                           e.vbini("MIN", tl.in[0], b.getF32FloatAttr(float(*hi)), tl.in[0]);
+                       });
+  }
+  if (auto lr = dyn_cast<graph::LeakyReluOp>(op)) {
+    ArrayRef<int64_t> shape = tensorOf(lr.getResult()).getShape();
+    Type el = tensorOf(lr.getInput()).getElementType();
+    if (!el.isF32())
+      return op->emitOpError() << "leaky_relu on " << el << " has no NPU lowering yet (f32 only)";
+    float alpha = lr.getAlpha().convertToFloat();
+    // x < 0 ? alpha * x : x is max(x, alpha * x) for alpha <= 1, min otherwise.
+    return elementwise(op, shape, {broadcastOperand(lr.getInput(), shape)},
+                       resultBuffer(lr.getResult()), 12, [&](EwTiles &tl) {
+                         Value ax = e.tile(MemorySpace::LM, tl.rows, tl.cols, b.getF32Type());
+                         e.vbini("MUL", tl.in[0], b.getF32FloatAttr(alpha), ax);
+                         e.vbin(alpha <= 1.0f ? "MAX" : "MIN", tl.in[0], ax, tl.in[0]);
+                       });
+  }
+  if (auto tr = dyn_cast<graph::TransposeOp>(op)) {
+    Value src = gmOf(tr.getInput());
+    auto st = cast<BufferType>(src.getType());
+    SmallVector<int64_t> strides;
+    for (int64_t p : tr.getPerm())
+      strides.push_back(st.getStrides()[size_t(p)]);
+    return lowerCopy(op, src, resultBuffer(tr.getResult()), tensorOf(tr.getResult()).getShape(),
+                     strides);
+  }
+  if (auto pad = dyn_cast<graph::PadOp>(op)) {
+    if (pad.getMode() != "constant")
+      return op->emitOpError() << "pad mode '" << pad.getMode() << "' has no NPU lowering yet";
+    ArrayRef<int64_t> pads = pad.getPads();
+    size_t rank = pads.size() / 2;
+    Type el = tensorOf(pad.getResult()).getElementType();
+    double value = pad.getValue().convertToDouble();
+    int64_t fill;
+    if (auto q = quantOf(el))
+      fill = int64_t(std::nearbyint(value / q->scales[0])) + q->zps[0];
+    else if (el.isF32()) {
+      float f = float(value);
+      uint32_t bits;
+      std::memcpy(&bits, &f, 4);
+      fill = bits;
+    } else
+      fill = int64_t(value);
+    fill &= (int64_t(1) << (8 * bytesOf(storageOf(el)))) - 1;
+    return lowerPad(op, gmOf(pad.getInput()), resultBuffer(pad.getResult()),
+                    tensorOf(pad.getInput()).getShape(), pads.take_front(rank),
+                    pads.drop_front(rank), fill);
+  }
+  if (auto mm = dyn_cast<qk::MatMulOp>(op)) {
+    if (mm.getRhsZp().size() != 1 && llvm::any_of(mm.getRhsZp(), [&](int64_t z) { return z != mm.getRhsZp()[0]; }))
+      return op->emitOpError("per-column rhs zero points that differ need a correction term; "
+                             "MATRIX subtracts one b_zp");
+    return lowerMatmul(op, mm.getLhs(), mm.getRhs(), mm.getBias(), mm.getResult(), mm.getLhsZp(),
+                       mm.getRhsZp()[0], mm.getRequantAttr());
+  }
+  if (auto mm = dyn_cast<graph::MatMulOp>(op)) {
+    if (!tensorOf(mm.getResult()).getElementType().isF32())
+      return op->emitOpError("non-f32 graph.matmul reaches emission unquantized");
+    return lowerMatmul(op, mm.getLhs(), mm.getRhs(), Value(), mm.getResult(), 0, 0, {});
+  }
+  if (auto conv = dyn_cast<qk::Conv2DOp>(op)) {
+    if (conv.getLayout() != qk::Layout::NCHW)
+      return op->emitOpError("emission handles NCHW convolutions");
+    ArrayRef<int64_t> wzp = conv.getWeightZp();
+    if (llvm::any_of(wzp, [&](int64_t z) { return z != wzp[0]; }))
+      return op->emitOpError("per-channel weight zero points that differ need a correction term; "
+                             "MATRIX subtracts one b_zp");
+    return lowerConv(op, conv.getInput(), conv.getWeight(), conv.getBias(), conv.getResult(),
+                     conv.getStrides(), conv.getPads(), conv.getDilations(), conv.getGroups(),
+                     conv.getInputZp(), wzp[0], conv.getRequantAttr());
+  }
+  if (auto conv = dyn_cast<graph::ConvOp>(op)) {
+    if (!tensorOf(conv.getResult()).getElementType().isF32())
+      return op->emitOpError("non-f32 graph.conv reaches emission unquantized");
+    if (tensorOf(conv.getX()).getRank() != 4)
+      return op->emitOpError("convolution lowering handles 2-D (NCHW) inputs");
+    return lowerConv(op, conv.getX(), conv.getW(), conv.getBias(), conv.getResult(),
+                     conv.getStrides(), conv.getPads(), conv.getDilations(), conv.getGroup(), 0, 0,
+                     {});
+  }
+  return op->emitOpError("has no NPU lowering yet");
+}
+
+LogicalResult KernelLowering::run(func::FuncOp func) {
+  Block &body = func.getBody().front();
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  // Inputs.
+  for (BlockArgument arg : body.getArguments()) {
+    auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "graph.name");
+    e.loc = arg.getLoc();
+    std::string fallback = "input_" + std::to_string(arg.getArgNumber());
+    gm[arg] = ioBuffer(MemorySpace::Input, inputBytes, name ? name.getValue() : StringRef(fallback),
+                       tensorOf(arg));
+  }
+  // Outputs: the producing op writes straight into the output region when
+  // the returned value is its own result; otherwise a copy does.
+  SmallVector<std::pair<Value, Value>> copies;
+  llvm::DenseSet<Value> claimed;
+  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    auto name = func.getResultAttrOfType<StringAttr>(unsigned(i), "graph.name");
+    e.loc = v.getLoc();
+    std::string fallback = "output_" + std::to_string(i);
+    Value out = ioBuffer(MemorySpace::Output, outputBytes,
+                         name ? name.getValue() : StringRef(fallback), tensorOf(v));
+    // Through views back to the op that computes the bytes.
+    Value root = v;
+    while (root.getDefiningOp() && llvm::isa<graph::StorageCastOp, graph::ReshapeOp>(root.getDefiningOp()))
+      root = root.getDefiningOp()->getOperand(0);
+    Operation *def = root.getDefiningOp();
+    if (def && !llvm::isa<graph::ConstantOp>(def) && claimed.insert(root).second) {
+      auto rt = tensorOf(root);
+      Type st = storageOf(rt.getElementType());
+      gm[root] = e.view(e.retype(out, st), 0, rt.getShape(), denseStrides(rt.getShape(), bytesOf(st)));
+    } else {
+      copies.push_back({v, out});
+    }
+  }
+  for (Operation &op : body.without_terminator())
+    if (failed(lower(&op)))
+      return failure();
+  for (auto [v, out] : copies) {
+    e.loc = v.getLoc();
+    Value src = gmOf(v);
+    auto st = cast<BufferType>(src.getType());
+    if (failed(lowerCopy(ret, src, out, st.getShape(), st.getStrides())))
+      return failure();
+  }
+  return success();
+}
+
+struct ConvertKernelToEmitPass
+    : npuc::impl::ConvertKernelToEmitBase<ConvertKernelToEmitPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    const target::TargetInfo *t = target::lookupTarget(targetName);
+    if (!t) {
+      module.emitError() << "unknown target '" << targetName << "'; valid targets: "
+                         << target::targetNames();
+      return signalPassFailure();
+    }
+    SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
+    if (funcs.size() != 1) {
+      module.emitError() << "expects one function to compile, found " << funcs.size();
+      return signalPassFailure();
+    }
+    OpBuilder b(module.getContext());
+    b.setInsertionPointToEnd(module.getBody());
+    auto program = ProgramOp::create(b, funcs[0].getLoc(), b.getStringAttr(t->name));
+    program.getBody().emplaceBlock();
+    b.setInsertionPointToStart(&program.getBody().front());
+    KernelLowering lowering(b, *t);
+    if (failed(lowering.run(funcs[0]))) {
+      program.erase();
+      return signalPassFailure();
+    }
+    funcs[0].erase();
+  }
+};
+
+} // namespace

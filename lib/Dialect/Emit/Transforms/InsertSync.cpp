@@ -1,0 +1,158 @@
+//===- InsertSync.cpp - Flags from data dependencies ----------------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npuc/Base/Target.h"
+#include "npuc/Dialect/Emit/IR/EmitOps.h"
+#include "npuc/Dialect/Emit/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <array>
+
+namespace npuc::emit {
+#define GEN_PASS_DEF_EMITINSERTSYNC
+#include "npuc/Dialect/Emit/Transforms/Passes.h.inc"
+} // namespace npuc::emit
+
+using namespace mlir;
+using namespace npuc;
+using namespace npuc::emit;
+
+namespace {
+
+constexpr int kEngines = 5;
+
+/// A byte range of one memory space.
+struct Range {
+  MemorySpace space;
+  int64_t lo, hi;
+  bool write;
+};
+
+struct Past {
+  int64_t index;
+  SmallVector<Range, 4> ranges;
+};
+
+bool conflicts(ArrayRef<Range> a, ArrayRef<Range> b) {
+  for (const Range &x : a)
+    for (const Range &y : b)
+      if (x.space == y.space && (x.write || y.write) && x.lo < y.hi && y.lo < x.hi)
+        return true;
+  return false;
+}
+
+FailureOr<SmallVector<Range, 4>> rangesOf(Operation *op) {
+  SmallVector<Access> accesses;
+  accessesOf(op, accesses);
+  SmallVector<Range, 4> out;
+  for (const Access &a : accesses) {
+    auto [root, offset] = rootOf(a.buffer);
+    std::optional<int64_t> base;
+    if (auto alloc = dyn_cast_or_null<AllocOp>(root))
+      base = alloc.getOffset();
+    else if (auto c = dyn_cast_or_null<ConstantOp>(root))
+      base = c.getOffset();
+    if (!base)
+      return op->emitOpError("uses a buffer that emit-plan-memory has not placed"), failure();
+    auto type = cast<BufferType>(a.buffer.getType());
+    int64_t lo = *base + offset;
+    out.push_back({type.getSpace(), lo, lo + type.getSpanBytes(), a.write});
+  }
+  return out;
+}
+
+struct EmitInsertSyncPass : npuc::emit::impl::EmitInsertSyncBase<EmitInsertSyncPass> {
+  void runOnOperation() override {
+    ProgramOp program = getOperation();
+    const target::TargetInfo *t = target::lookupTarget(program.getTarget());
+    if (!t)
+      return signalPassFailure();
+    int64_t flags = t->params.FlagsPerPair;
+    // vc[E][S]: the latest op of S that E is known to run after (-1: none).
+    std::array<std::array<int64_t, kEngines>, kEngines> vc;
+    for (auto &row : vc)
+      row.fill(-1);
+    std::array<int64_t, kEngines> last;
+    last.fill(-1);
+    std::array<std::vector<Past>, kEngines> history;
+    // pending[S][D][f]: index of D's wait on flag f, until S knows it ran.
+    std::vector<int64_t> pending(size_t(kEngines * kEngines * flags), -1);
+    std::array<std::array<int64_t, kEngines>, kEngines> nextFlag{};
+    int64_t counter = 0;
+    OpBuilder b(program.getContext());
+    auto engineAttr = [&](Engine e) { return EngineAttr::get(b.getContext(), e); };
+
+    SmallVector<Operation *> ops;
+    for (Operation &op : program.getBody().front())
+      ops.push_back(&op);
+    for (Operation *op : ops) {
+      std::optional<Engine> eng = engineOf(op);
+      if (!eng)
+        continue;
+      int d = int(*eng);
+      FailureOr<SmallVector<Range, 4>> ranges = rangesOf(op);
+      if (failed(ranges))
+        return signalPassFailure();
+      b.setInsertionPoint(op);
+      for (int s = 1; s < kEngines; ++s) {
+        if (s == d)
+          continue;
+        // The latest conflicting op of s that d is not yet ordered after.
+        bool needed = false;
+        for (auto it = history[size_t(s)].rbegin(); it != history[size_t(s)].rend(); ++it) {
+          if (it->index <= vc[size_t(d)][size_t(s)])
+            break;
+          if (conflicts(it->ranges, *ranges)) {
+            needed = true;
+            break;
+          }
+        }
+        if (!needed)
+          continue;
+        // A flag (s -> d) whose previous wait s knows has run.
+        auto slot = [&](int64_t f) -> int64_t & {
+          return pending[size_t((s * kEngines + d) * flags + f)];
+        };
+        int64_t f = -1;
+        for (int64_t k = 0; k < flags; ++k) {
+          int64_t cand = (nextFlag[size_t(s)][size_t(d)] + k) % flags;
+          if (slot(cand) < 0 || slot(cand) <= vc[size_t(s)][size_t(d)]) {
+            f = cand;
+            break;
+          }
+        }
+        if (f < 0) {
+          // Out of flags: drain d, after which every flag it waited on is free.
+          BarrierOp::create(b, op->getLoc(), b.getArrayAttr({engineAttr(Engine(d))}));
+          for (int e = 0; e < kEngines; ++e)
+            vc[size_t(e)][size_t(d)] = std::max(vc[size_t(e)][size_t(d)], last[size_t(d)]);
+          f = nextFlag[size_t(s)][size_t(d)];
+        }
+        nextFlag[size_t(s)][size_t(d)] = (f + 1) % flags;
+        auto flag = FlagOp::create(b, op->getLoc(),
+                                   FlagType::get(b.getContext(), Engine(s), Engine(d)),
+                                   b.getI64IntegerAttr(f));
+        SignalOp::create(b, op->getLoc(), flag);
+        last[size_t(s)] = counter++;
+        WaitOp::create(b, op->getLoc(), flag);
+        int64_t waitIndex = counter++;
+        slot(f) = waitIndex;
+        // d now runs after everything s has dispatched, and what s knew.
+        vc[size_t(s)][size_t(s)] = last[size_t(s)];
+        for (int e = 0; e < kEngines; ++e)
+          vc[size_t(d)][size_t(e)] = std::max(vc[size_t(d)][size_t(e)], vc[size_t(s)][size_t(e)]);
+        last[size_t(d)] = waitIndex;
+      }
+      int64_t mine = counter++;
+      history[size_t(d)].push_back({mine, std::move(*ranges)});
+      last[size_t(d)] = mine;
+      vc[size_t(d)][size_t(d)] = mine;
+    }
+  }
+};
+
+} // namespace
