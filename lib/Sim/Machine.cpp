@@ -99,9 +99,13 @@ std::string Machine::describe(uint32_t at) const {
   std::string s = "instruction " + std::to_string(at);
   if (at < code.size())
     s += std::string(" (") + code[at].desc->mnemonic + ")";
+  // The last record at or before `at` names its node (docs/model-format.md).
+  const std::string *node = nullptr;
   for (const auto &[index, name] : model.debug)
-    if (index == at)
-      s += " of node '" + name + "'";
+    if (index <= at)
+      node = &name;
+  if (node && !node->empty())
+    s += " of node '" + *node + "'";
   return s;
 }
 

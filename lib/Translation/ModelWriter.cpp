@@ -59,10 +59,17 @@ npuc::enc::buildModel(ModuleOp module,
     return failure();
   for (const isa::Word &w : words)
     m.code.insert(m.code.end(), w.begin(), w.end());
+  // One record per run of instructions from the same node (an empty name
+  // ends a run).
   uint32_t index = 0;
+  std::string previous;
   for (Operation &op : program.getBody().front()) {
-    if (auto name = dyn_cast<NameLoc>(op.getLoc()))
-      m.debug.emplace_back(index, name.getName().str());
+    std::string name;
+    if (auto loc = dyn_cast<NameLoc>(op.getLoc()))
+      name = loc.getName().str();
+    if (name != previous)
+      m.debug.emplace_back(index, name);
+    previous = std::move(name);
     ++index;
   }
 

@@ -24,6 +24,15 @@
 using namespace npuc;
 
 namespace {
+/// The node of instruction `index`: the last debug record at or before it
+/// (docs/model-format.md); null when there is none or it is empty.
+const std::string *nodeOf(const std::map<uint32_t, std::string> &names, uint64_t index) {
+  auto it = names.upper_bound(uint32_t(index));
+  if (it == names.begin())
+    return nullptr;
+  --it;
+  return it->second.empty() ? nullptr : &it->second;
+}
 struct Line {
   size_t index;
   std::string text;  // disassembly, or empty when invalid
@@ -110,8 +119,8 @@ void printText(const model::Model &m, const std::vector<Line> &code,
       std::cout << l.text << "    <invalid on " << m.targetName << ": " << l.error << ">";
     else
       std::cout << l.text;
-    if (auto it = names.find(uint32_t(l.index)); it != names.end())
-      std::cout << "    ; " << it->second;
+    if (const std::string *node = nodeOf(names, l.index))
+      std::cout << "    ; " << *node;
     std::cout << "\n";
   }
 }
@@ -147,8 +156,8 @@ void printJson(const model::Model &m, const std::vector<Line> &code,
       o << ", \"text\": " << json::quote(l.text);
     if (!l.error.empty())
       o << ", \"error\": " << json::quote(l.error);
-    if (auto it = names.find(uint32_t(l.index)); it != names.end())
-      o << ", \"node\": " << json::quote(it->second);
+    if (const std::string *node = nodeOf(names, l.index))
+      o << ", \"node\": " << json::quote(*node);
     o << "}";
   }
   o << "],\n \"error\": " << (error.empty() ? "null" : json::quote(error)) << "}\n";

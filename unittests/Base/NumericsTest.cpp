@@ -61,6 +61,19 @@ TEST(Numerics, RequantizeClampsAndAddsZeroPoint) {
   EXPECT_EQ(requantize(INT32_MAX, p), 20);
 }
 
+// The high multiply rounds to an integer holding rs fractional bits, the final
+// shift rounds again. From mobilenetv2_uint8's first convolution: acc 58818,
+// M = 1752495685 (real multiplier 0.0031877711 = M * 2^-39), exactly
+// 187.4983; with rs = 8 the intermediate round(58818 * M / 2^31) = 48000 is
+// 187.5 and rounds away to 188, while shifting both by 12 keeps 20 fractional
+// bits (196606238 / 2^20 = 187.498) and gives 187. Worked with Python integers.
+TEST(Numerics, RequantizeDoubleRoundingNeedsFractionalBits) {
+  EXPECT_EQ(srdhm(58818, 1752495685), 48000);
+  EXPECT_EQ(requantize(58818, RequantParams{1752495685, 0, 8, 0, INT32_MIN, INT32_MAX}), 188);
+  EXPECT_EQ(srdhm(58818 << 12, 1752495685), 196606238);
+  EXPECT_EQ(requantize(58818, RequantParams{1752495685, 12, 20, 0, INT32_MIN, INT32_MAX}), 187);
+}
+
 TEST(Numerics, QuantizeMultiplier) {
   int32_t m;
   int ls, rs;

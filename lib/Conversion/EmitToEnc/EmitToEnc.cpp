@@ -76,7 +76,8 @@ private:
   std::pair<int64_t, int64_t> local(int64_t byte);
   LogicalResult dma(emit::DmaOp op);
   LogicalResult matmul(emit::MatmulOp op);
-  LogicalResult vectorShape(Operation *op, Value a, Value bv, Value d);
+  /// Configures the grid (the shape of `grid`, d's by default) and pitches.
+  LogicalResult vectorShape(Operation *op, Value a, Value bv, Value d, Value grid = {});
   static int64_t dtype(Type t);
   static int64_t region(MemorySpace s) {
     switch (s) {
@@ -258,8 +259,8 @@ LogicalResult Encoder::matmul(emit::MatmulOp op) {
   return success();
 }
 
-LogicalResult Encoder::vectorShape(Operation *op, Value a, Value bv, Value d) {
-  auto dt = cast<BufferType>(d.getType());
+LogicalResult Encoder::vectorShape(Operation *op, Value a, Value bv, Value d, Value grid) {
+  auto dt = cast<BufferType>((grid ? grid : d).getType());
   int64_t rows = dt.getShape()[0], cols = dt.getShape()[1];
   auto pitchOf = [&](Value v, bool &bcast) -> int64_t {
     if (!v)
@@ -369,7 +370,7 @@ LogicalResult Encoder::lower(Operation *op) {
     return success();
   }
   Value a = op->getOperand(0), d = op->getOperand(1);
-  if (failed(vectorShape(op, a, Value(), d)))
+  if (failed(vectorShape(op, a, Value(), d, llvm::isa<emit::ReduceOp>(op) ? a : Value())))
     return failure();
   auto [ga, ra] = granule(addrs.front());
   auto [gd, rd] = granule(addrs.back());
@@ -405,6 +406,17 @@ LogicalResult Encoder::lower(Operation *op) {
   if (llvm::isa<emit::CastOp>(op)) {
     isa::Inst i = inst(O::V_CAST);
     namespace V = F::V_CAST;
+    i.fields[V::itype] = dtype(ta), i.fields[V::otype] = dtype(td);
+    i.fields[V::a_space] = spaceField(addrs.front().space), i.fields[V::d_space] = spaceField(addrs.back().space);
+    i.fields[V::a_reg] = ra, i.fields[V::d_reg] = rd, i.fields[V::a_addr] = ga, i.fields[V::d_addr] = gd;
+    emitInst(i);
+    return success();
+  }
+  if (auto r = dyn_cast<emit::ReduceOp>(op)) {
+    isa::Inst i = inst(O::V_REDUCE);
+    namespace V = F::V_REDUCE;
+    i.fields[V::func] = isa::enumValue(*isa::lookupEnum("ReduceFunc"), r.getFunc());
+    i.fields[V::axis] = r.getAxis() == "cols" ? int64_t(isa::Axis::COLS) : int64_t(isa::Axis::ROWS);
     i.fields[V::itype] = dtype(ta), i.fields[V::otype] = dtype(td);
     i.fields[V::a_space] = spaceField(addrs.front().space), i.fields[V::d_space] = spaceField(addrs.back().space);
     i.fields[V::a_reg] = ra, i.fields[V::d_reg] = rd, i.fields[V::a_addr] = ga, i.fields[V::d_addr] = gd;

@@ -144,8 +144,17 @@ Value storageView(OpBuilder &b, Location loc, Value v, Type element) {
 /// An int32 result is the accumulator itself (ConvInteger, MatMulInteger):
 /// no requantization (a null attribute), but its scale must be the
 /// accumulator's, input scale x weight scale, with zero point 0.
+///
+/// The shifts keep as many fractional bits as the accumulator allows: the
+/// high multiply rounds once to an integer that carries rs fractional bits of
+/// the result, and the final shift rounds again, so a small rs misrounds
+/// values near a half step (with rs = 8, 187.4983 became 187.5 and then 188).
+/// Both shifts grow by the same amount, as far as |acc| << ls stays inside
+/// int32 for the value ledger's bound `accBound` (so SaturatingLeftShift never
+/// saturates) and both stay in [0, 31].
 FailureOr<qk::RequantAttr> ledger(Operation *op, const QuantParams &x, const QuantParams &w,
-                                  const QuantParams &y, int64_t channels, int64_t channelAxis) {
+                                  const QuantParams &y, int64_t channels, int64_t channelAxis,
+                                  ArrayRef<double> accBounds) {
   if (x.scales.size() != 1 || y.scales.size() != 1)
     return op->emitOpError("needs per-tensor quantization of the input and the result"), failure();
   if (y.plain.isSignlessInteger(32)) {
@@ -174,19 +183,24 @@ FailureOr<qk::RequantAttr> ledger(Operation *op, const QuantParams &x, const Qua
                                << "; V_REQUANT's shifts are in [0, 31]",
              failure();
     }
+    // Per tensor: the largest bound of any channel.
+    double accBound = w.scales.size() == 1 ? *llvm::max_element(accBounds) : accBounds[size_t(c)];
+    int extra = 0;
+    while (extra < 31 - std::max(l, r) && accBound * std::ldexp(1.0, l + extra + 1) <= double(INT32_MAX))
+      ++extra;
     mult.push_back(m);
-    ls.push_back(l);
-    rs.push_back(r);
+    ls.push_back(l + extra);
+    rs.push_back(r + extra);
   }
   int64_t axis = w.scales.size() == 1 ? -1 : channelAxis;
   return qk::RequantAttr::get(op->getContext(), mult, ls, rs, y.zeroPoints[0], y.qmin, y.qmax,
                               axis, qk::Rounding::HalfAwayFromZero);
 }
 
-/// The bias must be int32 at the accumulator scale; returns its largest magnitude.
-FailureOr<int64_t> checkBias(Operation *op, Value bias, const QuantParams &x, const QuantParams &w) {
+/// The bias must be int32 at the accumulator scale.
+LogicalResult checkBias(Operation *op, Value bias, const QuantParams &x, const QuantParams &w) {
   if (!bias)
-    return int64_t(0);
+    return success();
   std::optional<QuantParams> b = paramsOf(bias);
   if (!b || b->plain != IntegerType::get(op->getContext(), 32))
     return op->emitOpError("needs an int32 bias quantized at the accumulator scale"), failure();
@@ -201,25 +215,53 @@ FailureOr<int64_t> checkBias(Operation *op, Value bias, const QuantParams &x, co
                                << zp << ", but the accumulator scale is " << want << " with zero point 0",
              failure();
   }
-  // The largest |bias| when it is a constant (as it is in exported models).
-  int64_t largest = 0;
-  if (auto c = bias.getDefiningOp<graph::ConstantOp>())
-    if (auto dense = dyn_cast<DenseIntElementsAttr>(c.getValue()))
-      for (const APInt &v : dense.getValues<APInt>())
-        largest = std::max<int64_t>(largest, std::abs(v.getSExtValue()));
-  return largest;
+  return success();
 }
 
-LogicalResult checkValueLedger(Operation *op, int64_t k, const QuantParams &x, const QuantParams &w,
-                               int64_t biasMax) {
-  // Exact products of int8/uint8 differences, summed over K, plus the bias.
-  double worst = double(k) * double(maxMagnitude(x)) * double(maxMagnitude(w)) + double(biasMax);
-  if (worst > double(INT32_MAX))
-    return op->emitOpError() << "the int32 accumulator may overflow: K = " << k
-                             << " products of magnitude up to " << maxMagnitude(x) << " x "
-                             << maxMagnitude(w) << " plus a bias of up to " << biasMax
-                             << " reach " << worst << " > " << INT32_MAX,
-           failure();
+/// The value ledger, per output channel: the largest |accumulator|, i.e.
+/// |x - zp_x| <= maxMagnitude(x) times sum_k |w - zp_w| (exact for constant
+/// weights, K times their largest magnitude otherwise), plus |bias|.
+/// `channelsLeading`: the weight is [channels, K...] (conv), else [..., K, channels].
+SmallVector<double> accumulatorBounds(Value weight, const QuantParams &w, const QuantParams &x,
+                                      int64_t k, int64_t channels, bool channelsLeading,
+                                      Value bias) {
+  SmallVector<double> bounds(size_t(channels),
+                             double(k) * double(maxMagnitude(w)) * double(maxMagnitude(x)));
+  auto zpOf = [&](int64_t c) { return w.zeroPoints[w.zeroPoints.size() == 1 ? 0 : size_t(c)]; };
+  bool isUnsigned = w.plain.isUnsignedInteger();
+  if (auto c = weight.getDefiningOp<graph::ConstantOp>())
+    if (auto dense = dyn_cast<DenseIntElementsAttr>(c.getValue())) {
+      SmallVector<double> sums(size_t(channels), 0.0);
+      int64_t i = 0;
+      for (const APInt &v : dense.getValues<APInt>()) {
+        int64_t ch = channelsLeading ? i / k : i % channels;
+        int64_t q = isUnsigned ? int64_t(v.getZExtValue()) : v.getSExtValue();
+        sums[size_t(ch)] += double(std::abs(q - zpOf(ch)));
+        ++i;
+      }
+      if (i == k * channels)
+        for (int64_t ch = 0; ch < channels; ++ch)
+          bounds[size_t(ch)] = sums[size_t(ch)] * double(maxMagnitude(x));
+    }
+  if (bias)
+    if (auto c = bias.getDefiningOp<graph::ConstantOp>())
+      if (auto dense = dyn_cast<DenseIntElementsAttr>(c.getValue());
+          dense && (dense.isSplat() || dense.getNumElements() == channels)) {
+        auto values = dense.getValues<APInt>();
+        for (int64_t ch = 0; ch < channels; ++ch)
+          bounds[size_t(ch)] +=
+              std::fabs(double((dense.isSplat() ? values[0] : values[ch]).getSExtValue()));
+      }
+  return bounds;
+}
+
+LogicalResult checkValueLedger(Operation *op, ArrayRef<double> bounds, int64_t k) {
+  for (auto [c, worst] : llvm::enumerate(bounds))
+    if (worst > double(INT32_MAX))
+      return op->emitOpError() << "the int32 accumulator of output channel " << c
+                               << " may overflow: K = " << k << " products and the bias reach "
+                               << worst << " > " << INT32_MAX,
+             failure();
   return success();
 }
 
@@ -232,10 +274,13 @@ LogicalResult convertConv(graph::ConvOp op) {
     return op.emitOpError("quantized convolution is supported for 2-D (NCHW) inputs");
   if (w->zeroPoints.size() > 1 && w->axis != 0)
     return op.emitOpError("weight quantization must be along the output channels (axis 0)");
-  FailureOr<qk::RequantAttr> rq = ledger(op, *x, *w, *y, ws[0], 1);
-  FailureOr<int64_t> bias = checkBias(op, op.getBias(), *x, *w);
-  if (failed(rq) || failed(bias) ||
-      failed(checkValueLedger(op, ws[1] * ws[2] * ws[3], *x, *w, *bias)))
+  LogicalResult bias = checkBias(op, op.getBias(), *x, *w);
+  int64_t k = ws[1] * ws[2] * ws[3];
+  SmallVector<double> bounds = accumulatorBounds(op.getW(), *w, *x, k, ws[0], true, op.getBias());
+  if (failed(bias) || failed(checkValueLedger(op, bounds, k)))
+    return failure();
+  FailureOr<qk::RequantAttr> rq = ledger(op, *x, *w, *y, ws[0], 1, bounds);
+  if (failed(rq))
     return failure();
   Operation *activation = foldActivation(op.getResult(), *y, *rq);
   OpBuilder b(op);
@@ -266,8 +311,12 @@ LogicalResult convertMatMul(graph::MatMulOp op) {
   int64_t lastAxis = int64_t(ws.size()) - 1;
   if (w->zeroPoints.size() > 1 && w->axis != lastAxis)
     return op.emitOpError("rhs quantization must be along its columns (the last axis)");
-  FailureOr<qk::RequantAttr> rq = ledger(op, *a, *w, *y, ws.back(), int64_t(as.size()) - 1);
-  if (failed(rq) || failed(checkValueLedger(op, as.back(), *a, *w, 0)))
+  SmallVector<double> bounds =
+      accumulatorBounds(op.getRhs(), *w, *a, as.back(), ws.back(), false, Value());
+  if (failed(checkValueLedger(op, bounds, as.back())))
+    return failure();
+  FailureOr<qk::RequantAttr> rq = ledger(op, *a, *w, *y, ws.back(), int64_t(as.size()) - 1, bounds);
+  if (failed(rq))
     return failure();
   Operation *activation = foldActivation(op.getResult(), *y, *rq);
   OpBuilder b(op);

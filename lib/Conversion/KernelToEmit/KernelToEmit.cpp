@@ -124,6 +124,15 @@ private:
   LogicalResult lowerDequantize(graph::DequantizeOp op);
   LogicalResult lowerBinary(Operation *op, StringRef func);
   LogicalResult lowerUnary(Operation *op, StringRef func);
+  LogicalResult lowerReduce(Operation *op, Value input, Value result, ArrayRef<int64_t> axes,
+                            StringRef func, bool mean);
+  LogicalResult lowerSoftmax(graph::SoftmaxOp op);
+  /// A [rows, cols] f32 tile with the real values of `tile`: a cast, then
+  /// (q - zp) * scale when `q` is given (each step one f32 rounding, as ONNX).
+  Value toF32(Value tile, const std::optional<Quant> &q);
+  /// `f` (f32, modified) stored as `storage`: saturate(round_half_even(f / scale) + zp)
+  /// when `q` is given, else `f` itself.
+  Value fromF32(Value f, const std::optional<Quant> &q, Type storage);
   LogicalResult lowerCopy(Operation *op, Value src, Value dst, ArrayRef<int64_t> shape,
                           ArrayRef<int64_t> srcStrides);
   LogicalResult lowerPad(Operation *op, Value src, Value dst, ArrayRef<int64_t> inShape,
@@ -282,6 +291,32 @@ LogicalResult KernelLowering::elementwise(Operation *op, ArrayRef<int64_t> shape
   return success();
 }
 
+Value KernelLowering::toF32(Value tile, const std::optional<Quant> &q) {
+  auto tt = cast<BufferType>(tile.getType());
+  Value f = tile;
+  if (!tt.getElementType().isF32()) {
+    f = e.tile(MemorySpace::LM, tt.getShape()[0], tt.getShape()[1], b.getF32Type());
+    e.cast(tile, f);
+  }
+  if (q) {
+    e.vbini("SUB", f, b.getF32FloatAttr(float(q->zps[0])), f);
+    e.vbini("MUL", f, b.getF32FloatAttr(float(q->scales[0])), f);
+  }
+  return f;
+}
+
+Value KernelLowering::fromF32(Value f, const std::optional<Quant> &q, Type storage) {
+  if (!q)
+    return f;
+  auto ft = cast<BufferType>(f.getType());
+  e.vbini("DIV", f, b.getF32FloatAttr(float(q->scales[0])), f);
+  e.vun("ROUND", f, f);
+  e.vbini("ADD", f, b.getF32FloatAttr(float(q->zps[0])), f);
+  Value out = e.tile(MemorySpace::LM, ft.getShape()[0], ft.getShape()[1], storage);
+  e.cast(f, out);
+  return out;
+}
+
 LogicalResult KernelLowering::lowerQuantize(graph::QuantizeOp op) {
   auto q = quantOf(tensorOf(op.getResult()).getElementType());
   if (!q)
@@ -312,15 +347,13 @@ LogicalResult KernelLowering::lowerQuantize(graph::QuantizeOp op) {
   return elementwise(op, shape, ins, out, 4 * 4 + 1, [&](EwTiles &tl) {
     // y = saturate(round_half_even(x / scale) + zp), in f32 then one cast.
     Value x = tl.in[0];
-    if (q->axis >= 0) {
-      e.vbin("DIV", x, tl.in[1], x);
-      e.vun("ROUND", x, x);
-      e.vbin("ADD", x, tl.in[2], x);
-    } else {
-      e.vbini("DIV", x, b.getF32FloatAttr(float(q->scales[0])), x);
-      e.vun("ROUND", x, x);
-      e.vbini("ADD", x, b.getF32FloatAttr(float(q->zps[0])), x);
+    if (q->axis < 0) {
+      tl.out = fromF32(x, q, st);
+      return;
     }
+    e.vbin("DIV", x, tl.in[1], x);
+    e.vun("ROUND", x, x);
+    e.vbin("ADD", x, tl.in[2], x);
     tl.out = e.tile(MemorySpace::LM, tl.rows, tl.cols, st);
     e.cast(x, tl.out);
   });
@@ -347,15 +380,13 @@ LogicalResult KernelLowering::lowerDequantize(graph::DequantizeOp op) {
   Value out = resultBuffer(op.getResult());
   return elementwise(op, shape, ins, out, 4 * 4 + 4, [&](EwTiles &tl) {
     // y = (f32(x) - zp) * scale, each step one f32 rounding as in ONNX.
-    Value f = e.tile(MemorySpace::LM, tl.rows, tl.cols, b.getF32Type());
-    e.cast(tl.in[0], f);
-    if (q->axis >= 0) {
-      e.vbin("SUB", f, tl.in[1], f);
-      e.vbin("MUL", f, tl.in[2], f);
-    } else {
-      e.vbini("SUB", f, b.getF32FloatAttr(float(q->zps[0])), f);
-      e.vbini("MUL", f, b.getF32FloatAttr(float(q->scales[0])), f);
+    if (q->axis < 0) {
+      tl.out = toF32(tl.in[0], q);
+      return;
     }
+    Value f = toF32(tl.in[0], std::nullopt);
+    e.vbin("SUB", f, tl.in[1], f);
+    e.vbin("MUL", f, tl.in[2], f);
     tl.out = f;
   });
 }
@@ -384,20 +415,9 @@ LogicalResult KernelLowering::lowerBinary(Operation *op, StringRef func) {
     // Exact float path: dequantize both (exact in f32), one f32 operation,
     // quantize with round half to even. Error <= 0.5 step plus one f32
     // rounding of the operation (docs/numerics.md).
-    auto dequant = [&](Value x, const Quant &q) {
-      Value f = e.tile(MemorySpace::LM, tl.rows, tl.cols, b.getF32Type());
-      e.cast(x, f);
-      e.vbini("SUB", f, b.getF32FloatAttr(float(q.zps[0])), f);
-      e.vbini("MUL", f, b.getF32FloatAttr(float(q.scales[0])), f);
-      return f;
-    };
-    Value fa = dequant(tl.in[0], *ql), fb = dequant(tl.in[1], *qr);
+    Value fa = toF32(tl.in[0], ql), fb = toF32(tl.in[1], qr);
     e.vbin(func, fa, fb, fa);
-    e.vbini("DIV", fa, b.getF32FloatAttr(float(qy->scales[0])), fa);
-    e.vun("ROUND", fa, fa);
-    e.vbini("ADD", fa, b.getF32FloatAttr(float(qy->zps[0])), fa);
-    tl.out = e.tile(MemorySpace::LM, tl.rows, tl.cols, st);
-    e.cast(fa, tl.out);
+    tl.out = fromF32(fa, qy, st);
   });
 }
 
@@ -426,6 +446,105 @@ LogicalResult KernelLowering::lowerUnary(Operation *op, StringRef func) {
   return elementwise(op, shape, {broadcastOperand(x, shape)}, out, 8, [&](EwTiles &tl) {
     e.vun(func, tl.in[0], tl.in[0]);
   });
+}
+
+LogicalResult KernelLowering::lowerReduce(Operation *op, Value input, Value result,
+                                          ArrayRef<int64_t> axes, StringRef func, bool mean) {
+  ArrayRef<int64_t> shape = tensorOf(input).getShape();
+  for (size_t i = 1; i < axes.size(); ++i)
+    if (axes[i] != axes[i - 1] + 1)
+      return op->emitOpError("reduces non-adjacent axes; only one contiguous block of axes "
+                             "has an NPU lowering yet");
+  auto qx = quantOf(tensorOf(input).getElementType());
+  auto qy = quantOf(tensorOf(result).getElementType());
+  if ((qx && qx->axis >= 0) || (qy && qy->axis >= 0) || bool(qx) != bool(qy))
+    return op->emitOpError("quantized reductions need per-tensor quantized input and result");
+  if (!qx && !tensorOf(input).getElementType().isF32())
+    return op->emitOpError("reductions of plain integers have no NPU lowering yet");
+  int64_t outer = 1, r = 1, inner = 1;
+  for (size_t i = 0; i < shape.size(); ++i)
+    (int64_t(i) < axes.front() ? outer : int64_t(i) > axes.back() ? inner : r) *= shape[i];
+  Value x = gmOf(input), y = resultBuffer(result);
+  int64_t ex = cast<BufferType>(x.getType()).getElementBytes();
+  Type sy = cast<BufferType>(y.getType()).getElementType();
+  int64_t ey = bytesOf(sy);
+  int64_t budget = t.params.LMBytes / 4 / (ex + 8);
+  // Reduce f32 [rows, cols] along `axis` into d; then mean, quantize, store.
+  auto finish = [&](Value f, StringRef axis, Value dst) {
+    auto ft = cast<BufferType>(f.getType());
+    int64_t rows = axis == "cols" ? ft.getShape()[0] : 1, cols = axis == "cols" ? 1 : ft.getShape()[1];
+    Value d = e.tile(MemorySpace::LM, rows, cols, b.getF32Type());
+    ReduceOp::create(b, e.loc, f, d, b.getStringAttr(func), b.getStringAttr(axis));
+    if (mean)
+      e.vbini("DIV", d, b.getF32FloatAttr(float(r)), d);
+    e.dma(fromF32(d, qy, sy), dst);
+  };
+  if (inner == 1) {
+    if (r > std::min<int64_t>(budget, 65535))
+      return op->emitOpError() << "reduces " << r << " elements per output; more than one "
+                               << t.name << " tile holds";
+    int64_t rowsPer = std::max<int64_t>(1, std::min<int64_t>(budget / r, 65535));
+    for (int64_t o = 0; o < outer; o += rowsPer) {
+      int64_t rows = std::min(rowsPer, outer - o);
+      Value tileV = e.tile(MemorySpace::LM, rows, r, cast<BufferType>(x.getType()).getElementType());
+      e.dma(e.view(x, o * r * ex, {rows, r}, {r * ex, ex}), tileV);
+      finish(toF32(tileV, qx), "cols", e.view(y, o * ey, {rows, 1}, {ey, ey}));
+    }
+    return success();
+  }
+  if (r > 65535 || r * std::min<int64_t>(inner, 32) > budget)
+    return op->emitOpError() << "reduces " << r << " rows per output column; more than one "
+                             << t.name << " tile holds";
+  int64_t colsPer = std::max<int64_t>(1, std::min<int64_t>({budget / r, inner, 4096}));
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t c = 0; c < inner; c += colsPer) {
+      int64_t cols = std::min(colsPer, inner - c);
+      Value tileV = e.tile(MemorySpace::LM, r, cols, cast<BufferType>(x.getType()).getElementType());
+      e.dma(e.view(x, (o * r * inner + c) * ex, {r, cols}, {inner * ex, ex}), tileV);
+      finish(toF32(tileV, qx), "rows", e.view(y, (o * inner + c) * ey, {1, cols}, {0, ey}));
+    }
+  return success();
+}
+
+LogicalResult KernelLowering::lowerSoftmax(graph::SoftmaxOp op) {
+  ArrayRef<int64_t> shape = tensorOf(op.getInput()).getShape();
+  int64_t axis = op.getAxis() < 0 ? op.getAxis() + int64_t(shape.size()) : op.getAxis();
+  if (axis != int64_t(shape.size()) - 1)
+    return op.emitOpError("softmax over a non-trailing axis has no NPU lowering yet");
+  auto qx = quantOf(tensorOf(op.getInput()).getElementType());
+  auto qy = quantOf(tensorOf(op.getResult()).getElementType());
+  if ((qx && qx->axis >= 0) || (qy && qy->axis >= 0) || bool(qx) != bool(qy))
+    return op.emitOpError("quantized softmax needs per-tensor quantized input and result");
+  if (!qx && !tensorOf(op.getInput()).getElementType().isF32())
+    return op.emitOpError("softmax of plain integers has no NPU lowering");
+  int64_t r = shape.back(), outer = 1;
+  for (size_t i = 0; i + 1 < shape.size(); ++i)
+    outer *= shape[i];
+  Value x = gmOf(op.getInput()), y = resultBuffer(op.getResult());
+  auto xt = cast<BufferType>(x.getType());
+  Type sy = cast<BufferType>(y.getType()).getElementType();
+  int64_t ex = xt.getElementBytes(), ey = bytesOf(sy);
+  int64_t budget = t.params.LMBytes / 4 / (ex + 8);
+  if (r > std::min<int64_t>(budget, 4096))
+    return op.emitOpError() << "softmax over " << r << " elements does not fit one " << t.name
+                            << " tile";
+  int64_t rowsPer = std::max<int64_t>(1, std::min<int64_t>(budget / r, 65535));
+  for (int64_t o = 0; o < outer; o += rowsPer) {
+    int64_t rows = std::min(rowsPer, outer - o);
+    Value tileV = e.tile(MemorySpace::LM, rows, r, xt.getElementType());
+    e.dma(e.view(x, o * r * ex, {rows, r}, {r * ex, ex}), tileV);
+    // exp(x - max) / sum, each step in f32 (EXP per docs/numerics.md).
+    Value f = toF32(tileV, qx);
+    Value m = e.tile(MemorySpace::LM, rows, 1, b.getF32Type());
+    ReduceOp::create(b, e.loc, f, m, b.getStringAttr("MAX"), b.getStringAttr("cols"));
+    e.vbin("SUB", f, m, f);
+    e.vun("EXP", f, f);
+    Value sum = e.tile(MemorySpace::LM, rows, 1, b.getF32Type());
+    ReduceOp::create(b, e.loc, f, sum, b.getStringAttr("SUM"), b.getStringAttr("cols"));
+    e.vbin("DIV", f, sum, f);
+    e.dma(fromF32(f, qy, sy), e.view(y, o * r * ey, {rows, r}, {r * ey, ey}));
+  }
+  return success();
 }
 
 LogicalResult KernelLowering::lowerCopy(Operation *op, Value src, Value dst, ArrayRef<int64_t> shape,
@@ -458,32 +577,39 @@ LogicalResult KernelLowering::lowerPad(Operation *op, Value src, Value dst, Arra
   SmallVector<int64_t, 4> sIn(4 - rank, 0), sOut(4 - rank, 0);
   sIn.append(st.getStrides().begin(), st.getStrides().end());
   sOut.append(dt.getStrides().begin(), dt.getStrides().end());
-  int64_t planeOut = (in[2] + l[2] + h[2]) * roundUp((in[3] + l[3] + h[3]) * es, 32);
-  if (planeOut > t.params.LMBytes / 4)
-    return op->emitOpError() << "pads a plane of " << planeOut << " bytes, more than a quarter of "
-                             << t.name << "'s LM; row tiling of Pad is not implemented";
-  int64_t per = std::max<int64_t>(1, t.params.LMBytes / 4 / planeOut);
-  // Whole padded planes along dimension 1 (chunks of `per`), one outer index at a time.
+  int64_t ho = in[2] + l[2] + h[2], wo = in[3] + l[3] + h[3];
+  int64_t pitch = roundUp(wo * es, 32), budget = t.params.LMBytes / 4;
+  if ((1 + l[2] + h[2]) * pitch > budget)
+    return op->emitOpError() << "pads rows of " << pitch << " bytes, too wide for " << t.name
+                             << "'s LM; column tiling of Pad is not implemented";
+  // Whole padded planes of dimension 1 when they fit, else one plane in
+  // chunks of source rows (the first chunk carries the top padding, the last
+  // the bottom, so every DMA has source rows).
+  int64_t planes = std::max<int64_t>(1, budget / (ho * pitch));
+  int64_t rowsPer = ho * pitch <= budget ? in[2] : budget / pitch - l[2] - h[2];
   for (int64_t i0 = 0; i0 < in[0] + l[0] + h[0]; ++i0) {
-    bool inside0 = i0 >= l[0] && i0 < l[0] + in[0];
-    for (int64_t j = 0; j < in[1] + l[1] + h[1]; j += per) {
-      int64_t cnt = std::min(per, in[1] + l[1] + h[1] - j);
-      // Rows of this chunk that exist in the source.
+    if (i0 < l[0] || i0 >= l[0] + in[0])
+      return op->emitOpError("pads whole planes of fill (padding on the outer dimension) and "
+                             "that is not implemented");
+    for (int64_t j = 0; j < in[1] + l[1] + h[1]; j += planes) {
+      int64_t cnt = std::min(planes, in[1] + l[1] + h[1] - j);
       int64_t srcLo = std::max<int64_t>(j, l[1]), srcHi = std::min<int64_t>(j + cnt, l[1] + in[1]);
-      int64_t ho = in[2] + l[2] + h[2], wo = in[3] + l[3] + h[3];
-      Value tileV = e.tile(MemorySpace::LM, cnt * ho, wo, st.getElementType());
-      int64_t pitch = cast<BufferType>(tileV.getType()).getStrides()[0];
-      Value box = e.view(tileV, 0, {1, cnt, ho, wo}, {0, ho * pitch, pitch, es});
-      if (!inside0 || srcLo >= srcHi)
-        return op->emitOpError("pads whole planes of fill (padding on the outer two dimensions "
-                               "beyond the source) and that is not implemented");
-      int64_t lo1 = srcLo - j, hi1 = j + cnt - srcHi;
-      Value srcBox = e.view(src, (i0 - l[0]) * sIn[0] + (srcLo - l[1]) * sIn[1],
-                            {1, srcHi - srcLo, in[2], in[3]}, {0, sIn[1], sIn[2], sIn[3]});
-      e.dma(srcBox, box, {0, lo1, l[2], l[3]}, {0, hi1, h[2], h[3]}, fill);
-      Value dstBox = e.view(dst, i0 * sOut[0] + j * sOut[1], {1, cnt, ho, wo},
-                            {0, sOut[1], sOut[2], sOut[3]});
-      e.dma(box, dstBox);
+      if (srcLo >= srcHi)
+        return op->emitOpError("pads whole planes of fill (padding on dimension 1 beyond a "
+                               "tile) and that is not implemented");
+      for (int64_t a = 0; a < in[2]; a += rowsPer) {
+        int64_t rows = std::min(rowsPer, in[2] - a);
+        int64_t top = a == 0 ? l[2] : 0, bottom = a + rows == in[2] ? h[2] : 0;
+        int64_t outRows = rows + top + bottom, outRow0 = a == 0 ? 0 : a + l[2];
+        Value tileV = e.tile(MemorySpace::LM, cnt * outRows, wo, st.getElementType());
+        Value box = e.view(tileV, 0, {1, cnt, outRows, wo}, {0, outRows * pitch, pitch, es});
+        Value srcBox = e.view(src, (i0 - l[0]) * sIn[0] + (srcLo - l[1]) * sIn[1] + a * sIn[2],
+                              {1, srcHi - srcLo, rows, in[3]}, {0, sIn[1], sIn[2], sIn[3]});
+        e.dma(srcBox, box, {0, srcLo - j, top, l[3]}, {0, j + cnt - srcHi, bottom, h[3]}, fill);
+        Value dstBox = e.view(dst, i0 * sOut[0] + j * sOut[1] + outRow0 * sOut[2],
+                              {1, cnt, outRows, wo}, {0, sOut[1], sOut[2], sOut[3]});
+        e.dma(box, dstBox);
+      }
     }
   }
   return success();
@@ -644,9 +770,12 @@ LogicalResult KernelLowering::lowerConv(Operation *op, Value input, Value weight
   while (nt > 16 && kc * khw * roundUp(nt * ex, 64) > lmBudget)
     nt = roundUp(nt / 2, 16);
   int64_t lda = roundUp(kc * khw * ex, 32);
-  int64_t T = std::min({OH, 4095 / OW, accBudget / (OW * roundUp(nt * 4, 64)),
-                        lmBudget / (OW * lda)});
-  if (T < 1 || kc * khw > 4095 || kc * khw * roundUp(nt * ex, 64) > lmBudget)
+  // Output columns per tile (all of a row when they fit), then rows per tile.
+  int64_t wc = std::min({OW, int64_t(4095), accBudget / roundUp(nt * 4, 64), lmBudget / lda});
+  int64_t T = wc < OW ? 1
+                      : std::min({OH, 4095 / OW, accBudget / (OW * roundUp(nt * 4, 64)),
+                                  lmBudget / (OW * lda)});
+  if (wc < 1 || T < 1 || kc * khw > 4095 || kc * khw * roundUp(nt * ex, 64) > lmBudget)
     return op->emitOpError() << "cannot tile this convolution (" << OW << " output columns, "
                              << Cg * khw << " taps per output) into " << t.name
                              << "'s LM and ACC";
@@ -654,34 +783,39 @@ LogicalResult KernelLowering::lowerConv(Operation *op, Value input, Value weight
   for (int64_t n = 0; n < N; ++n)
     for (int64_t g = 0; g < groups; ++g)
       for (int64_t oh0 = 0; oh0 < OH; oh0 += T)
-        for (int64_t m0 = 0; m0 < Mg; m0 += nt) {
-          int64_t rows = std::min(T, OH - oh0), m = rows * OW, nc = std::min(nt, Mg - m0);
-          Value acc = e.tile(MemorySpace::ACC, m, nc, accType, 64);
-          for (int64_t c0 = 0; c0 < Cg; c0 += kc) {
-            int64_t cc = std::min(kc, Cg - c0), k = cc * khw;
-            Value aT = e.alloc(MemorySpace::LM, {m, k}, xt.getElementType(), {lda, ex});
-            int64_t base = (n * C + g * Cg + c0) * sx + oh0 * strides[0] * Wd * ex;
-            if (khw == 1) {
-              // im2col of a 1x1 window: [rows][OW][cc] from [cc][H][W].
-              e.dma(e.view(X, base, {rows, OW, cc}, {strides[0] * Wd * ex, strides[1] * ex, sx}),
-                    e.view(aT, 0, {rows, OW, cc}, {OW * lda, lda, ex}));
-            } else {
-              for (int64_t c = 0; c < cc; ++c)
-                e.dma(e.view(X, base + c * sx, {rows, KH, OW, KW},
-                             {strides[0] * Wd * ex, dil[0] * Wd * ex, strides[1] * ex, dil[1] * ex}),
-                      e.view(aT, c * khw * ex, {rows, KH, OW, KW}, {OW * lda, KW * ex, lda, ex}));
+        for (int64_t ow0 = 0; ow0 < OW; ow0 += wc)
+          for (int64_t m0 = 0; m0 < Mg; m0 += nt) {
+            int64_t rows = std::min(T, OH - oh0), cols = std::min(wc, OW - ow0);
+            int64_t m = rows * cols, nc = std::min(nt, Mg - m0);
+            Value acc = e.tile(MemorySpace::ACC, m, nc, accType, 64);
+            for (int64_t c0 = 0; c0 < Cg; c0 += kc) {
+              int64_t cc = std::min(kc, Cg - c0), k = cc * khw;
+              Value aT = e.alloc(MemorySpace::LM, {m, k}, xt.getElementType(), {lda, ex});
+              int64_t base = (n * C + g * Cg + c0) * sx + oh0 * strides[0] * Wd * ex +
+                             ow0 * strides[1] * ex;
+              if (khw == 1) {
+                // im2col of a 1x1 window: [rows][cols][cc] from [cc][H][W].
+                e.dma(e.view(X, base, {rows, cols, cc}, {strides[0] * Wd * ex, strides[1] * ex, sx}),
+                      e.view(aT, 0, {rows, cols, cc}, {cols * lda, lda, ex}));
+              } else {
+                for (int64_t c = 0; c < cc; ++c)
+                  e.dma(e.view(X, base + c * sx, {rows, KH, cols, KW},
+                               {strides[0] * Wd * ex, dil[0] * Wd * ex, strides[1] * ex, dil[1] * ex}),
+                        e.view(aT, c * khw * ex, {rows, KH, cols, KW}, {cols * lda, KW * ex, lda, ex}));
+              }
+              // B[k][j] = w[g*Mg + m0 + j][c0 + k / khw][k % khw].
+              Value bT = e.tile(MemorySpace::LM, k, nc, wt.getElementType(), 64);
+              int64_t wbase = ((g * Mg + m0) * Cg + c0) * khw * ex;
+              e.dma(e.view(W, wbase, {k, nc}, {ex, Cg * khw * ex}), bT);
+              e.matmul(aT, bT, acc, c0 > 0, xzp, wzp);
             }
-            // B[k][j] = w[g*Mg + m0 + j][c0 + k / khw][k % khw].
-            Value bT = e.tile(MemorySpace::LM, k, nc, wt.getElementType(), 64);
-            int64_t wbase = ((g * Mg + m0) * Cg + c0) * khw * ex;
-            e.dma(e.view(W, wbase, {k, nc}, {ex, Cg * khw * ex}), bT);
-            e.matmul(aT, bT, acc, c0 > 0, xzp, wzp);
+            // y[n][g*Mg + m0 + j][oh0 + r][ow0 + w] = acc[r*cols + w][j]; the m
+            // rows are contiguous in y (whole rows, or one partial row).
+            int64_t oc = g * Mg + m0;
+            Value dst = e.view(Y, (((n * M + oc) * OH + oh0) * OW + ow0) * ey, {m, nc},
+                               {ey, OH * OW * ey});
+            epilogue(acc, m, nc, Bias, oc, rq, params, dst);
           }
-          // y[n][g*Mg + m0 + j][oh0 + r][ow] = acc[r*OW + ow][j].
-          int64_t oc = g * Mg + m0;
-          Value dst = e.view(Y, ((n * M + oc) * OH + oh0) * OW * ey, {m, nc}, {ey, OH * OW * ey});
-          epilogue(acc, m, nc, Bias, oc, rq, params, dst);
-        }
   return success();
 }
 
@@ -723,6 +857,30 @@ LogicalResult KernelLowering::lower(Operation *op) {
   for (auto [name, func] : unary)
     if (op->getName().getStringRef() == name)
       return lowerUnary(op, func);
+  if (auto sm = dyn_cast<graph::SoftmaxOp>(op))
+    return lowerSoftmax(sm);
+  if (auto gap = dyn_cast<graph::GlobalAveragePoolOp>(op)) {
+    int64_t rank = tensorOf(gap.getX()).getRank();
+    SmallVector<int64_t> axes;
+    for (int64_t i = 2; i < rank; ++i)
+      axes.push_back(i);
+    return lowerReduce(op, gap.getX(), gap.getResult(), axes, "SUM", true);
+  }
+  if (auto gmp = dyn_cast<graph::GlobalMaxPoolOp>(op)) {
+    int64_t rank = tensorOf(gmp.getX()).getRank();
+    SmallVector<int64_t> axes;
+    for (int64_t i = 2; i < rank; ++i)
+      axes.push_back(i);
+    return lowerReduce(op, gmp.getX(), gmp.getResult(), axes, "MAX", false);
+  }
+  if (auto red = dyn_cast<graph::ReduceMeanOp>(op))
+    return lowerReduce(op, red.getInput(), red.getResult(), red.getAxes(), "SUM", true);
+  if (auto red = dyn_cast<graph::ReduceSumOp>(op))
+    return lowerReduce(op, red.getInput(), red.getResult(), red.getAxes(), "SUM", false);
+  if (auto red = dyn_cast<graph::ReduceMaxOp>(op))
+    return lowerReduce(op, red.getInput(), red.getResult(), red.getAxes(), "MAX", false);
+  if (auto red = dyn_cast<graph::ReduceMinOp>(op))
+    return lowerReduce(op, red.getInput(), red.getResult(), red.getAxes(), "MIN", false);
   if (auto clip = dyn_cast<graph::ClipOp>(op)) {
     ArrayRef<int64_t> shape = tensorOf(clip.getResult()).getShape();
     Type el = tensorOf(clip.getInput()).getElementType();

@@ -5,13 +5,18 @@
 //   c0: 0.5 * 0.25 / 0.125 = 1.0 = 2^30 * 2^(1 - 0 - 31)  -> M = 1073741824, ls = 1, rs = 0
 //   c1: 0.5 * 0.5  / 0.125 = 2.0 = 2^30 * 2^(2 - 0 - 31)  -> M = 1073741824, ls = 2, rs = 0
 // The bias is int32 at the accumulator scales 0.125 and 0.25.
+// Then both shifts grow as far as the value ledger allows (|acc| << ls stays
+// in int32), for fractional bits in the intermediate: |x - 3| <= 252, the four
+// weights are 1, so |acc| <= 4 * 252 + |bias|:
+//   c0: 1018 * 2^21 = 2134900736 <= 2^31 - 1 < 1018 * 2^22  -> ls = 21, rs = 20
+//   c1: 1028 * 2^20 = 1077936128 <= 2^31 - 1 < 1028 * 2^21 = 2155872256 -> ls = 20, rs = 18
 // CHECK-LABEL: func.func @conv_per_channel
 // CHECK: %[[X:.*]] = graph.storage_cast %arg0 : ({{.*}}) -> tensor<1x1x4x4xui8>
 // CHECK: %[[W:.*]] = graph.storage_cast %{{.*}} -> tensor<2x1x2x2xi8>
 // CHECK: %[[B:.*]] = graph.storage_cast %{{.*}} -> tensor<2xi32>
 // CHECK: %[[K:.*]] = qk.conv2d %[[X]], %[[W]], %[[B]]
 // CHECK-SAME: input_zp = 3
-// CHECK-SAME: requant = #qk.requant<multiplier = [1073741824, 1073741824], lshift = [1, 2], rshift = [0, 0], zp = -2, clamp = [-128, 127], axis = 1, rounding = half_away_from_zero>
+// CHECK-SAME: requant = #qk.requant<multiplier = [1073741824, 1073741824], lshift = [21, 20], rshift = [20, 18], zp = -2, clamp = [-128, 127], axis = 1, rounding = half_away_from_zero>
 // CHECK-SAME: weight_zp = array<i64: 0, 0>
 // CHECK-SAME: -> tensor<1x2x3x3xi8>
 // CHECK: graph.storage_cast %[[K]] : (tensor<1x2x3x3xi8>) -> tensor<1x2x3x3x!quant.uniform<i8:f32, 1.250000e-01:-2>>
@@ -47,13 +52,15 @@ func.func @conv_relu6(%x: tensor<1x1x4x4x!quant.uniform<u8:f32, 0.5:3>>) -> tens
 // A multiplier that is not a power of two, per tensor:
 //   0.02 * 0.5 / 0.3 = 0.0333... = 0.5333... * 2^-4
 //   M = round(0.5333... * 2^31) = round(1145324612.27) = 1145324612, ls = 0, rs = 4
+// Value ledger: |a| <= 128, |w - 1| = 2 for the constant weights 3, K = 8:
+// |acc| <= 2048 = 2^11, so ls grows to 19 (2^30 <= 2^31 - 1 < 2^31): ls = 19, rs = 23.
 // CHECK-LABEL: func.func @matmul_per_tensor
 // CHECK: qk.matmul
 // CHECK-SAME: lhs_zp = 0
-// CHECK-SAME: requant = #qk.requant<multiplier = [1145324612], lshift = [0], rshift = [4], zp = 5, clamp = [0, 255], axis = -1, rounding = half_away_from_zero>
+// CHECK-SAME: requant = #qk.requant<multiplier = [1145324612], lshift = [19], rshift = [23], zp = 5, clamp = [0, 255], axis = -1, rounding = half_away_from_zero>
 // CHECK-SAME: rhs_zp = array<i64: 1>
 func.func @matmul_per_tensor(%a: tensor<2x8x!quant.uniform<i8:f32, 0.02>>) -> tensor<2x3x!quant.uniform<u8:f32, 0.3:5>> {
-  %w = graph.constant dense<1> : tensor<8x3xi8> -> tensor<8x3x!quant.uniform<i8:f32, 0.5:1>>
+  %w = graph.constant dense<3> : tensor<8x3xi8> -> tensor<8x3x!quant.uniform<i8:f32, 0.5:1>>
   %y = graph.matmul %a, %w : (tensor<2x8x!quant.uniform<i8:f32, 0.02>>, tensor<8x3x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<2x3x!quant.uniform<u8:f32, 0.3:5>>
   return %y : tensor<2x3x!quant.uniform<u8:f32, 0.3:5>>
 }
@@ -113,11 +120,12 @@ func.func @bias_scale(%x: tensor<1x1x2x2x!quant.uniform<u8:f32, 0.5>>) -> tensor
 
 // -----
 
-// The value ledger: K = 4095 products of up to 255 * 255 overflow int32 in
-// the worst case (4095 * 65025 = 266277375 fits; 70000 * 65025 does not).
+// The value ledger: K = 70000 products of up to 255 * 255 (the constant
+// weights are all 255, stored as i8 -1) overflow int32 in the worst case:
+// 70000 * 65025 = 4551750000 > 2^31 - 1.
 func.func @accumulator_overflow(%a: tensor<1x70000x!quant.uniform<u8:f32, 0.5>>) -> tensor<1x1x!quant.uniform<u8:f32, 0.5>> {
-  %w = graph.constant dense<1> : tensor<70000x1xi8> -> tensor<70000x1x!quant.uniform<u8:f32, 0.5>>
-  // expected-error @+1 {{the int32 accumulator may overflow: K = 70000 products of magnitude up to 255 x 255 plus a bias of up to 0 reach 4.551750e+09 > 2147483647}}
+  %w = graph.constant dense<-1> : tensor<70000x1xi8> -> tensor<70000x1x!quant.uniform<u8:f32, 0.5>>
+  // expected-error @+1 {{the int32 accumulator of output channel 0 may overflow: K = 70000 products and the bias reach 4.551750e+09 > 2147483647}}
   %y = graph.matmul %a, %w : (tensor<1x70000x!quant.uniform<u8:f32, 0.5>>, tensor<70000x1x!quant.uniform<u8:f32, 0.5>>) -> tensor<1x1x!quant.uniform<u8:f32, 0.5>>
   return %y : tensor<1x1x!quant.uniform<u8:f32, 0.5>>
 }

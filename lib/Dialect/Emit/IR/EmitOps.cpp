@@ -175,24 +175,22 @@ LogicalResult VBinOp::verify() {
 
 LogicalResult FlagOp::verify() {
   // A wait that no earlier signal (in program order, through nested scopes)
-  // can satisfy deadlocks the waiting engine.
-  Operation *top = getOperation();
-  while (top->getParentOp() && !llvm::isa<ProgramOp>(top))
-    top = top->getParentOp();
-  Value flag = getFlag();
-  Operation *badWait = nullptr;
-  bool signalled = false;
-  top->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (auto s = llvm::dyn_cast<SignalOp>(op); s && s.getFlag() == flag)
-      signalled = true;
-    if (auto w = llvm::dyn_cast<WaitOp>(op); w && w.getFlag() == flag && !signalled) {
-      badWait = op;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  if (badWait)
-    return badWait->emitOpError("waits on a flag that no earlier emit.signal sets (deadlock)");
+  // can satisfy deadlocks the waiting engine. Only the flag's own users are
+  // compared, so verifying is linear in the program.
+  auto before = [](Operation *a, Operation *b) {
+    // Lift both to ancestors in one block, then compare positions there.
+    for (Operation *x = a; x; x = x->getParentOp())
+      for (Operation *y = b; y; y = y->getParentOp())
+        if (x->getBlock() && x->getBlock() == y->getBlock())
+          return x != y ? x->isBeforeInBlock(y) : a != b && a->isAncestor(b);
+    return false;
+  };
+  SmallVector<Operation *> signals, waits;
+  for (Operation *user : getFlag().getUsers())
+    (llvm::isa<SignalOp>(user) ? signals : waits).push_back(user);
+  for (Operation *w : waits)
+    if (llvm::none_of(signals, [&](Operation *s) { return before(s, w); }))
+      return w->emitOpError("waits on a flag that no earlier emit.signal sets (deadlock)");
   return success();
 }
 
@@ -344,12 +342,29 @@ LogicalResult RequantOp::verify() {
   return success();
 }
 
+LogicalResult ReduceOp::verify() {
+  if (failed(verifyFunc(*this, "ReduceFunc", getFunc())) ||
+      failed(verifyVectorOperands(*this, {getA(), getD()})))
+    return failure();
+  if (getAxis() != "cols" && getAxis() != "rows")
+    return emitOpError() << "axis must be cols or rows, got '" << getAxis() << "'";
+  ArrayRef<int64_t> a = bufferOf(getA()).getShape(), d = bufferOf(getD()).getShape();
+  SmallVector<int64_t> want = getAxis() == "cols" ? SmallVector<int64_t>{a[0], 1}
+                                                  : SmallVector<int64_t>{1, a[1]};
+  if (d != ArrayRef<int64_t>(want))
+    return emitOpError() << "d is " << shapeStr(d) << ", expected " << shapeStr(want);
+  Type ta = bufferOf(getA()).getElementType(), td = bufferOf(getD()).getElementType();
+  if (llvm::isa<FloatType>(ta) != llvm::isa<FloatType>(td))
+    return emitOpError("a reduction keeps floats float and integers integer");
+  return success();
+}
+
 std::optional<Engine> npuc::emit::engineOf(Operation *op) {
   if (auto dma = dyn_cast<DmaOp>(op))
     return dma.getEngine();
   if (llvm::isa<MatmulOp>(op))
     return Engine::Matrix;
-  if (llvm::isa<VBinOp, VUnOp, VBinImmOp, CastOp, RequantOp>(op))
+  if (llvm::isa<VBinOp, VUnOp, VBinImmOp, CastOp, RequantOp, ReduceOp>(op))
     return Engine::Vector;
   return std::nullopt;
 }
@@ -373,7 +388,7 @@ void npuc::emit::accessesOf(Operation *op, SmallVectorImpl<Access> &out) {
     if (rq.getParams())
       out.push_back({rq.getParams(), false});
     out.push_back({rq.getD(), true});
-  } else if (llvm::isa<VUnOp, VBinImmOp, CastOp>(op)) {
+  } else if (llvm::isa<VUnOp, VBinImmOp, CastOp, ReduceOp>(op)) {
     out.push_back({op->getOperand(0), false});
     out.push_back({op->getOperand(1), true});
   }

@@ -142,6 +142,17 @@ def Emit_RequantOp : Emit_InProgramOp<"requant"> {
   let hasVerifier = 1;
 }
 
+def Emit_ReduceOp : Emit_InProgramOp<"reduce"> {
+  let summary = "Reduce each row (`cols`) or each column (`rows`) on the VECTOR engine";
+  let description = [{
+    `func` is a ReduceFunc (SUM, MAX, MIN); d is [rows, 1] for `cols` and
+    [1, cols] for `rows`. Integer SUM accumulates in int32 (d is i32).
+  }];
+  let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$d, StrAttr:$func, StrAttr:$axis);
+  let assemblyFormat = "$func $axis $a `->` $d attr-dict `:` type($a) `->` type($d)";
+  let hasVerifier = 1;
+}
+
 def Emit_FlagOp : Emit_InProgramOp<"flag"> {
   let summary = "A virtual sync flag; allocation maps it to a physical flag id";
   let arguments = (ins OptionalAttr<I64Attr>:$id);
