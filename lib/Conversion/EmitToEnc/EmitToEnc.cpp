@@ -428,7 +428,7 @@ LogicalResult Encoder::lower(Operation *op) {
     namespace V = F::V_REQUANT;
     if (rq.getParams()) {
       auto [gp, rp] = granule(addrs[1]);
-      i.fields[V::pmode] = int64_t(isa::PMode::COL);
+      i.fields[V::pmode] = rq.getPerRow() ? int64_t(isa::PMode::ROW) : int64_t(isa::PMode::COL);
       i.fields[V::p_addr] = gp, i.fields[V::p_reg] = rp;
     } else {
       isa::Inst cfg = inst(O::V_RQ_CFG);

@@ -308,14 +308,28 @@ LogicalResult convertMatMul(graph::MatMulOp op) {
     return op.emitOpError() << "quantized matmul needs a 2-D rhs or one with the lhs's batch "
                                "dimensions (no broadcasting batch), got ranks "
                             << as.size() << " and " << ws.size();
-  int64_t lastAxis = int64_t(ws.size()) - 1;
-  if (w->zeroPoints.size() > 1 && w->axis != lastAxis)
-    return op.emitOpError("rhs quantization must be along its columns (the last axis)");
-  SmallVector<double> bounds =
-      accumulatorBounds(op.getRhs(), *w, *a, as.back(), ws.back(), false, Value());
-  if (failed(checkValueLedger(op, bounds, as.back())))
-    return failure();
-  FailureOr<qk::RequantAttr> rq = ledger(op, *a, *w, *y, ws.back(), int64_t(as.size()) - 1, bounds);
+  FailureOr<qk::RequantAttr> rq;
+  if (a->scales.size() > 1 && w->scales.size() == 1) {
+    // Weights on the left, per output row: Y = W X is (X^T W^T)^T, so the
+    // channel axis and the weight's identity move to the rows of the result.
+    if (a->axis != int64_t(as.size()) - 2 || as.size() != 2)
+      return op.emitOpError("a per-channel lhs must be a 2-D weight quantized along its rows");
+    if (llvm::any_of(a->zeroPoints, [&](int64_t z) { return z != a->zeroPoints[0]; }))
+      return op.emitOpError("per-row lhs zero points must agree (MATRIX subtracts one a_zp)");
+    SmallVector<double> bounds =
+        accumulatorBounds(op.getLhs(), *a, *w, as.back(), as[0], true, Value());
+    if (failed(checkValueLedger(op, bounds, as.back())))
+      return failure();
+    rq = ledger(op, *w, *a, *y, as[0], 0, bounds);
+  } else {
+    if (w->zeroPoints.size() > 1 && w->axis != int64_t(ws.size()) - 1)
+      return op.emitOpError("rhs quantization must be along its columns (the last axis)");
+    SmallVector<double> bounds =
+        accumulatorBounds(op.getRhs(), *w, *a, as.back(), ws.back(), false, Value());
+    if (failed(checkValueLedger(op, bounds, as.back())))
+      return failure();
+    rq = ledger(op, *a, *w, *y, ws.back(), int64_t(as.size()) - 1, bounds);
+  }
   if (failed(rq))
     return failure();
   Operation *activation = foldActivation(op.getResult(), *y, *rq);

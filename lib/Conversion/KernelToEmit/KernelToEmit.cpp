@@ -146,7 +146,8 @@ private:
   /// The kernel epilogue: bias, requantization (or none), DMA_OUT of a
   /// [rows, cols] accumulator tile to `dst` (a 2-D GM view).
   void epilogue(Value acc, int64_t rows, int64_t cols, Value biasGM, int64_t col0,
-                qk::RequantAttr rq, Value paramsGM, Value dst);
+                qk::RequantAttr rq, Value paramsGM, Value dst, bool perRow = false,
+                int64_t row0 = 0);
   Value requantTable(qk::RequantAttr rq, int64_t channels);
 };
 
@@ -641,7 +642,8 @@ Value KernelLowering::requantTable(qk::RequantAttr rq, int64_t channels) {
 }
 
 void KernelLowering::epilogue(Value acc, int64_t rows, int64_t cols, Value biasGM, int64_t col0,
-                              qk::RequantAttr rq, Value paramsGM, Value dst) {
+                              qk::RequantAttr rq, Value paramsGM, Value dst, bool perRow,
+                              int64_t row0) {
   auto at = cast<BufferType>(acc.getType());
   Type accType = at.getElementType();
   if (biasGM) {
@@ -655,11 +657,12 @@ void KernelLowering::epilogue(Value acc, int64_t rows, int64_t cols, Value biasG
     Type st = cast<BufferType>(dst.getType()).getElementType();
     out = e.tile(MemorySpace::LM, rows, cols, st);
     if (paramsGM) {
-      Value params = e.alloc(MemorySpace::LM, {cols, 16}, b.getIntegerType(8), {16, 1});
-      e.dma(e.view(paramsGM, col0 * 16, {cols, 16}, {16, 1}), params);
-      RequantOp::create(b, e.loc, acc, out, params, 0, 0, 0, 0, 0, 0);
+      int64_t n = perRow ? rows : cols, first = perRow ? row0 : col0;
+      Value params = e.alloc(MemorySpace::LM, {n, 16}, b.getIntegerType(8), {16, 1});
+      e.dma(e.view(paramsGM, first * 16, {n, 16}, {16, 1}), params);
+      RequantOp::create(b, e.loc, acc, out, params, perRow, 0, 0, 0, 0, 0, 0);
     } else {
-      RequantOp::create(b, e.loc, acc, out, Value(), rq.getMultiplier()[0], rq.getLshift()[0],
+      RequantOp::create(b, e.loc, acc, out, Value(), false, rq.getMultiplier()[0], rq.getLshift()[0],
                         rq.getRshift()[0], rq.getZp(), rq.getClampMin(), rq.getClampMax());
     }
   }
@@ -691,7 +694,10 @@ LogicalResult KernelLowering::lowerMatmul(Operation *op, Value lhs, Value rhs, V
   bool batchedB = bs.size() > 2;
   int64_t ea = at.getElementBytes(), eb = bt.getElementBytes(), ec = ct.getElementBytes();
   Type accType = at.getElementType().isF32() ? Type(b.getF32Type()) : Type(b.getIntegerType(32));
-  Value params = rq && rq.isPerChannel() ? requantTable(rq, N) : Value();
+  // Per-channel requantization runs along the result's columns (weights on
+  // the right) or its rows (weights on the left: the channel axis moved with them).
+  bool perRow = rq && rq.isPerChannel() && rq.getAxis() == int64_t(ct.getShape().size()) - 2;
+  Value params = rq && rq.isPerChannel() ? requantTable(rq, perRow ? M : N) : Value();
   // Tiles: ACC holds mt x nt accumulators; LM holds the A and B tiles.
   int64_t nt = std::min<int64_t>(N, 512), kt = std::min<int64_t>(K, 1024);
   int64_t lmBudget = t.params.LMBytes / 6, accBudget = t.params.ACCBytes / 2;
@@ -719,7 +725,7 @@ LogicalResult KernelLowering::lowerMatmul(Operation *op, Value lhs, Value rhs, V
           e.matmul(aT, bT, acc, k0 > 0, azp, bzp);
         }
         Value dst = e.view(C, ((bi * M + m0) * N + n0) * ec, {mc, nc}, {N * ec, ec});
-        epilogue(acc, mc, nc, Bias, n0, rq, params, dst);
+        epilogue(acc, mc, nc, Bias, n0, rq, params, dst, perRow, m0);
       }
   return success();
 }
@@ -859,6 +865,32 @@ LogicalResult KernelLowering::lower(Operation *op) {
       return lowerUnary(op, func);
   if (auto sm = dyn_cast<graph::SoftmaxOp>(op))
     return lowerSoftmax(sm);
+  if (auto cat = dyn_cast<graph::ConcatOp>(op)) {
+    // Each input lands in a strided view of the output; an input quantized
+    // differently from the output is requantized through f32 on the way
+    // (exact dequantization, one rounding half to even).
+    Value out = resultBuffer(cat.getResult());
+    auto ot = cast<BufferType>(out.getType());
+    auto qy = quantOf(tensorOf(cat.getResult()).getElementType());
+    int64_t axis = cat.getAxis() < 0 ? cat.getAxis() + ot.getShape().size() : cat.getAxis();
+    int64_t offset = 0;
+    for (Value in : cat.getInputs()) {
+      ArrayRef<int64_t> shape = tensorOf(in).getShape();
+      auto qx = quantOf(tensorOf(in).getElementType());
+      if ((qx && qx->axis >= 0) || (qy && qy->axis >= 0) || bool(qx) != bool(qy))
+        return op->emitOpError("quantized concat needs per-tensor quantized inputs and result");
+      Value dst = e.view(out, offset * ot.getStrides()[size_t(axis)], shape, ot.getStrides());
+      bool same = !qx || (qx->scales == qy->scales && qx->zps == qy->zps);
+      if (failed(elementwise(op, shape, {broadcastOperand(in, shape)}, dst, same ? 2 : 10,
+                             [&](EwTiles &tl) {
+                               if (!same)
+                                 tl.out = fromF32(toF32(tl.in[0], qx), qy, ot.getElementType());
+                             })))
+        return failure();
+      offset += shape[size_t(axis)];
+    }
+    return success();
+  }
   if (auto gap = dyn_cast<graph::GlobalAveragePoolOp>(op)) {
     int64_t rank = tensorOf(gap.getX()).getRank();
     SmallVector<int64_t> axes;

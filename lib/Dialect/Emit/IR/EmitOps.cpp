@@ -326,19 +326,21 @@ LogicalResult RequantOp::verify() {
     return emitOpError() << "requantizes to i8, ui8 or i16, not " << d;
   if (Value p = getParams()) {
     BufferType t = bufferOf(p);
+    int64_t entries = bufferOf(getD()).getShape()[getPerRow() ? 0 : 1];
     if (t.getSpace() != MemorySpace::LM || !t.getElementType().isSignlessInteger(8) ||
-        t.getShape().size() != 2 || t.getShape()[1] != 16 ||
-        t.getShape()[0] != bufferOf(getD()).getShape()[1])
-      return emitOpError() << "params must be an lm table of 16-byte entries, one per column ("
-                           << bufferOf(getD()).getShape()[1] << ")";
+        t.getShape().size() != 2 || t.getShape()[1] != 16 || t.getShape()[0] != entries)
+      return emitOpError() << "params must be an lm table of 16-byte entries, one per "
+                           << (getPerRow() ? "row" : "column") << " (" << entries << ")";
     return success();
   }
-  if (getMult() < 0 || getMult() > INT32_MAX || getLs() < 0 || getLs() > 31 || getRs() < 0 ||
-      getRs() > 31)
-    return emitOpError() << "multiplier " << getMult() << " or shifts (" << getLs() << ", "
-                         << getRs() << ") outside [0, 2^31 - 1] and [0, 31]";
-  if (getLo() > getHi())
-    return emitOpError() << "clamp [" << getLo() << ", " << getHi() << "] is empty";
+  // I64Attr getters are unsigned; the parameters are signed.
+  int64_t mult = int64_t(getMult()), ls = int64_t(getLs()), rs = int64_t(getRs());
+  int64_t lo = int64_t(getLo()), hi = int64_t(getHi());
+  if (mult < 0 || mult > INT32_MAX || ls < 0 || ls > 31 || rs < 0 || rs > 31)
+    return emitOpError() << "multiplier " << mult << " or shifts (" << ls << ", " << rs
+                         << ") outside [0, 2^31 - 1] and [0, 31]";
+  if (lo > hi)
+    return emitOpError() << "clamp [" << lo << ", " << hi << "] is empty";
   return success();
 }
 

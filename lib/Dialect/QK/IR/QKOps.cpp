@@ -136,7 +136,12 @@ LogicalResult MatMulOp::verify() {
       failed(verifyZeroPoints(*this, "rhs zero point", getRhsZp(), b[1], elementOf(getRhs()))) ||
       failed(verifyAccumulator(*this, getAccType())))
     return failure();
-  return verifyRequant(*this, getRequantAttr(), getResult(), int64_t(a.size()) - 1, b[1]);
+  // Per-channel requantization follows the weights: the columns (rhs
+  // weights) or the rows (lhs weights, axis rank - 2).
+  RequantAttr rq = getRequantAttr();
+  if (rq && rq.isPerChannel() && rq.getAxis() == int64_t(a.size()) - 2)
+    return verifyRequant(*this, rq, getResult(), int64_t(a.size()) - 2, a[a.size() - 2]);
+  return verifyRequant(*this, rq, getResult(), int64_t(a.size()) - 1, b[1]);
 }
 
 LogicalResult RequantizeOp::verify() {

@@ -127,12 +127,13 @@ def Emit_CastOp : Emit_InProgramOp<"cast"> {
 def Emit_RequantOp : Emit_InProgramOp<"requant"> {
   let summary = "int32 -> narrow integer requantization on the VECTOR engine";
   let description = [{
-    Per tensor (`mult`, `ls`, `rs`, `zp`, `lo`, `hi` hold one entry) or per
-    column with `params`: an lm table of 16-byte entries, one per column
-    (docs/isa.md, V_REQUANT).
+    Per tensor (`mult`, `ls`, `rs`, `zp`, `lo`, `hi` hold one entry) or with
+    `params`: an lm table of 16-byte entries, one per column, or one per row
+    with `per_row` (docs/isa.md, V_REQUANT).
   }];
   let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$d,
-                   Optional<Emit_BufferType>:$params, DefaultValuedAttr<I64Attr, "0">:$mult,
+                   Optional<Emit_BufferType>:$params, UnitAttr:$per_row,
+                   DefaultValuedAttr<I64Attr, "0">:$mult,
                    DefaultValuedAttr<I64Attr, "0">:$ls, DefaultValuedAttr<I64Attr, "0">:$rs,
                    DefaultValuedAttr<I64Attr, "0">:$zp, DefaultValuedAttr<I64Attr, "0">:$lo,
                    DefaultValuedAttr<I64Attr, "0">:$hi);

@@ -1,0 +1,198 @@
+#!/usr/bin/python3
+"""Generates the QDQ end-to-end suite: small ONNX models in QDQ form, each with
+test_data_set_0 (input_K.pb, output_K.pb). The expected outputs come from a
+numpy evaluation of the ONNX operator definitions (float arithmetic between
+DequantizeLinear and QuantizeLinear, round half to even), independent of npuc.
+
+usage: gen_qdq_suite.py OUTDIR
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper as h, numpy_helper
+
+out = sys.argv[1]
+rng = np.random.default_rng(20261130)
+F32, I8, U8 = TensorProto.FLOAT, TensorProto.INT8, TensorProto.UINT8
+
+
+def quant(x, s, z, dtype):
+    s = np.asarray(s, np.float32)
+    info = np.iinfo(dtype)
+    return np.clip(np.rint(x.astype(np.float32) / s) + np.asarray(z, np.float32), info.min, info.max).astype(dtype)
+
+
+def dequant(q, s, z):
+    return (q.astype(np.float32) - np.asarray(z, np.float32)) * np.asarray(s, np.float32)
+
+
+class Model:
+    def __init__(self):
+        self.nodes, self.inits, self.n = [], [], 0
+
+    def const(self, name, value):
+        self.inits.append(numpy_helper.from_array(np.asarray(value), name))
+        return name
+
+    def qdq(self, x, s, z, dtype, axis=None):
+        """Q then DQ of float tensor `x` (returns the dequantized name)."""
+        self.n += 1
+        sn, zn = self.const("s%d" % self.n, np.asarray(s, np.float32)), self.const("z%d" % self.n, np.asarray(z, dtype))
+        kw = {} if axis is None else {"axis": axis}
+        self.nodes.append(h.make_node("QuantizeLinear", [x, sn, zn], ["q%d" % self.n], **kw))
+        self.nodes.append(h.make_node("DequantizeLinear", ["q%d" % self.n, sn, zn], ["dq%d" % self.n], **kw))
+        return "dq%d" % self.n
+
+    def q(self, x, s, z, dtype, name):
+        self.n += 1
+        sn, zn = self.const("s%d" % self.n, np.float32(s)), self.const("z%d" % self.n, np.asarray(z, dtype))
+        self.nodes.append(h.make_node("QuantizeLinear", [x, sn, zn], [name]))
+        return name
+
+    def dq_const(self, q, s, z, axis=None):
+        """A quantized constant seen through DequantizeLinear."""
+        self.n += 1
+        qn = self.const("w%d" % self.n, q)
+        sn = self.const("ws%d" % self.n, np.asarray(s, np.float32))
+        zn = self.const("wz%d" % self.n, np.asarray(z, q.dtype))
+        kw = {} if axis is None else {"axis": axis}
+        self.nodes.append(h.make_node("DequantizeLinear", [qn, sn, zn], ["wdq%d" % self.n], **kw))
+        return "wdq%d" % self.n
+
+    def save(self, name, inputs, outputs, feeds, expected):
+        g = h.make_graph(self.nodes, name, inputs, outputs, initializer=self.inits)
+        m = h.make_model(g, opset_imports=[h.make_opsetid("", 13)])
+        m.ir_version = 8
+        onnx.checker.check_model(m)
+        d = os.path.join(out, name)
+        os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
+        onnx.save(m, os.path.join(d, "model.onnx"))
+        for k, (vi, arr) in enumerate(zip(inputs, feeds)):
+            t = numpy_helper.from_array(arr, vi.name)
+            open(os.path.join(d, "test_data_set_0", "input_%d.pb" % k), "wb").write(t.SerializeToString())
+        for k, (vi, arr) in enumerate(zip(outputs, expected)):
+            t = numpy_helper.from_array(arr, vi.name)
+            open(os.path.join(d, "test_data_set_0", "output_%d.pb" % k), "wb").write(t.SerializeToString())
+
+
+def conv2d(x, w, b, stride, pads, group):
+    x = np.pad(x.astype(np.float64), [(0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])])
+    n, c, hh, ww = x.shape
+    m, cg, kh, kw = w.shape
+    oh, ow = (hh - kh) // stride + 1, (ww - kw) // stride + 1
+    y = np.zeros((n, m, oh, ow))
+    mg = m // group
+    for o in range(m):
+        g = o // mg
+        for i in range(oh):
+            for j in range(ow):
+                win = x[:, g * cg:(g + 1) * cg, i * stride:i * stride + kh, j * stride:j * stride + kw]
+                y[:, o, i, j] = (win * w[o]).sum(axis=(1, 2, 3))
+    return (y + b.reshape(1, -1, 1, 1)).astype(np.float32)
+
+
+def conv_case(name, shape, m_out, group, stride, pads, per_channel):
+    md = Model()
+    xs, xz = 0.05, 3
+    x = rng.uniform(-4, 4, shape).astype(np.float32)
+    cg = shape[1] // group
+    wq = rng.integers(-100, 100, (m_out, cg, 3, 3)).astype(np.int8)
+    ws = (rng.uniform(0.002, 0.02, m_out) if per_channel else np.full(m_out, 0.01)).astype(np.float32)
+    bq = rng.integers(-2000, 2000, m_out).astype(np.int32)
+    bs = (np.float32(xs) * ws).astype(np.float32)
+    ys, yz = 0.15, -5
+    dx = md.qdq("x", xs, xz, np.uint8)
+    dw = md.dq_const(wq, ws if per_channel else ws[0], np.zeros(m_out, np.int8) if per_channel else np.int8(0),
+                     axis=0 if per_channel else None)
+    db = md.dq_const(bq, bs if per_channel else bs[0], np.zeros(m_out, np.int32) if per_channel else np.int32(0),
+                     axis=0 if per_channel else None)
+    md.nodes.append(h.make_node("Conv", [dx, dw, db], ["conv"], group=group, strides=[stride, stride],
+                                pads=pads, kernel_shape=[3, 3]))
+    md.q("conv", ys, yz, np.int8, "y")
+    ref_x = dequant(quant(x, xs, xz, np.uint8), xs, xz)
+    ref_w = dequant(wq, ws.reshape(-1, 1, 1, 1), 0)
+    ref_b = dequant(bq, bs, 0)
+    y = quant(conv2d(ref_x, ref_w, ref_b, stride, pads, group), ys, yz, np.int8)
+    md.save(name, [h.make_tensor_value_info("x", F32, list(shape))],
+            [h.make_tensor_value_info("y", I8, list(y.shape))], [x], [y])
+
+
+# Grouped convolution, distinct per-channel weight scales, odd width.
+conv_case("qdq_grouped_conv", (1, 4, 6, 7), 6, 2, 1, [1, 1, 1, 1], True)
+# Odd shapes (C = 3, W = 7) that force padded row pitches; stride 2.
+conv_case("qdq_odd_conv", (1, 3, 5, 7), 4, 1, 2, [1, 1, 1, 1], False)
+
+# MatMul with the weights on the left, quantized per output row.
+md = Model()
+x = rng.uniform(-2, 2, (8, 3)).astype(np.float32)
+wq = rng.integers(-120, 120, (5, 8)).astype(np.int8)
+ws = rng.uniform(0.005, 0.03, 5).astype(np.float32)
+dw = md.dq_const(wq, ws, np.zeros(5, np.int8), axis=0)
+dx = md.qdq("x", 0.02, -4, np.int8)
+md.nodes.append(h.make_node("MatMul", [dw, dx], ["mm"]))
+md.q("mm", 0.1, 2, np.int8, "y")
+ref = dequant(wq, ws.reshape(-1, 1), 0).astype(np.float64) @ dequant(quant(x, 0.02, -4, np.int8), 0.02, -4).astype(np.float64)
+y = quant(ref.astype(np.float32), 0.1, 2, np.int8)
+md.save("qdq_matmul_weights_left", [h.make_tensor_value_info("x", F32, [8, 3])],
+        [h.make_tensor_value_info("y", I8, [5, 3])], [x], [y])
+
+# Broadcast add of lower-rank tensors: [1,3,4,5] + [4,5] + [3,1,1].
+md = Model()
+a = rng.uniform(-3, 3, (1, 3, 4, 5)).astype(np.float32)
+b = rng.uniform(-1, 1, (4, 5)).astype(np.float32)
+c = rng.uniform(-2, 2, (3, 1, 1)).astype(np.float32)
+da, db_, dc = md.qdq("a", 0.03, 1, np.int8), md.qdq("b", 0.01, -2, np.int8), md.qdq("c", 0.02, 0, np.int8)
+md.nodes.append(h.make_node("Add", [da, db_], ["ab"]))
+dab = md.qdq("ab", 0.04, 0, np.int8)
+md.nodes.append(h.make_node("Add", [dab, dc], ["abc"]))
+md.q("abc", 0.05, -1, np.int8, "y")
+ra = dequant(quant(a, 0.03, 1, np.int8), 0.03, 1)
+rb = dequant(quant(b, 0.01, -2, np.int8), 0.01, -2)
+rc = dequant(quant(c, 0.02, 0, np.int8), 0.02, 0)
+rab = dequant(quant(ra + rb, 0.04, 0, np.int8), 0.04, 0)
+y = quant(rab + rc, 0.05, -1, np.int8)
+md.save("qdq_broadcast_add", [h.make_tensor_value_info(n, F32, list(v.shape)) for n, v in (("a", a), ("b", b), ("c", c))],
+        [h.make_tensor_value_info("y", I8, [1, 3, 4, 5])], [a, b, c], [y])
+
+# Concat of inputs with different scales.
+md = Model()
+a = rng.uniform(-2, 2, (1, 2, 3, 3)).astype(np.float32)
+b = rng.uniform(-6, 6, (1, 3, 3, 3)).astype(np.float32)
+da, db_ = md.qdq("a", 0.02, 5, np.uint8), md.qdq("b", 0.05, 128, np.uint8)
+md.nodes.append(h.make_node("Concat", [da, db_], ["cat"], axis=1))
+md.q("cat", 0.04, 128, np.uint8, "y")
+ra = dequant(quant(a, 0.02, 5, np.uint8), 0.02, 5)
+rb = dequant(quant(b, 0.05, 128, np.uint8), 0.05, 128)
+y = quant(np.concatenate([ra, rb], axis=1), 0.04, 128, np.uint8)
+md.save("qdq_concat_scales", [h.make_tensor_value_info("a", F32, [1, 2, 3, 3]), h.make_tensor_value_info("b", F32, [1, 3, 3, 3])],
+        [h.make_tensor_value_info("y", U8, [1, 5, 3, 3])], [a, b], [y])
+
+# A reduction over a non-trailing axis, keepdims = 0.
+md = Model()
+x = rng.uniform(-5, 5, (2, 5, 3)).astype(np.float32)
+dx = md.qdq("x", 0.05, 0, np.int8)
+md.nodes.append(h.make_node("ReduceMean", [dx], ["mean"], axes=[1], keepdims=0))
+md.q("mean", 0.03, 0, np.int8, "y")
+y = quant(dequant(quant(x, 0.05, 0, np.int8), 0.05, 0).astype(np.float64).mean(axis=1).astype(np.float32), 0.03, 0, np.int8)
+md.save("qdq_reduce_mean_axis1", [h.make_tensor_value_info("x", F32, [2, 5, 3])],
+        [h.make_tensor_value_info("y", I8, [2, 3])], [x], [y])
+
+# Fan-out: one tensor read by eight kernels whose results are all outputs;
+# more concurrent dependencies than npu-v1-tiny's 2 flags per engine pair.
+md = Model()
+x = rng.uniform(-3, 3, (1, 4, 8, 8)).astype(np.float32)
+dx = md.qdq("x", 0.03, 0, np.int8)
+outs, refs = [], []
+rx = dequant(quant(x, 0.03, 0, np.int8), 0.03, 0)
+for k in range(8):
+    cv = np.float32(0.25 * (k + 1))
+    cn = md.const("c%d" % k, np.array([cv], np.float32))
+    op = ["Add", "Mul", "Sub"][k % 3]
+    md.nodes.append(h.make_node(op, [dx, cn], ["f%d" % k]))
+    md.q("f%d" % k, 0.05, 0, np.int8, "y%d" % k)
+    r = {"Add": rx + cv, "Mul": rx * cv, "Sub": rx - cv}[op]
+    refs.append(quant(r, 0.05, 0, np.int8))
+    outs.append(h.make_tensor_value_info("y%d" % k, I8, [1, 4, 8, 8]))
+md.save("qdq_fanout", [h.make_tensor_value_info("x", F32, [1, 4, 8, 8])], outs, [x], refs)
