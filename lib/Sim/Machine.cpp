@@ -179,6 +179,13 @@ void Machine::setFlag(EngineId src, unsigned dst, unsigned id, uint64_t time,
     fail("flag (" + std::string(engineName(src)) + " -> " + engineName(dst) + ", " +
          std::to_string(id) + ") set while already set: " + describe(atPc) + " sets it, " +
          describe(f.pc) + " set it and no wait_flag has cleared it (a lost signal)");
+  // Decided on ordering, like races: unless this set happens after the wait
+  // that consumed the previous signal, another timing sets it twice.
+  if (f.waitDyn >= 0 && !ordered(uint32_t(f.waitDyn), clock, src))
+    fail("flag (" + std::string(engineName(src)) + " -> " + engineName(dst) + ", " +
+         std::to_string(id) + ") may be set twice: " + describe(atPc) +
+         " sets it with nothing ordering it after " + describe(f.waitPc) +
+         ", which consumes the previous signal (a lost signal under other timing)");
   f = FlagState{true, time, clock, atPc};
 }
 
@@ -309,6 +316,7 @@ void Machine::stepScalar() {
         scalarClock[e] = std::max(scalarClock[e], f.clock[e]);
       scalarTime = std::max(scalarTime, f.time + 1);
       f.set = false;
+      f.waitDyn = -1;  // later dispatches are after SCALAR's wait
       break;
     }
     case isa::Opcode::BARRIER: {
@@ -424,6 +432,8 @@ void Machine::startEngine(EngineId e, uint64_t start) {
     for (unsigned k = 0; k < kNumEngines; ++k)
       s.clock[k] = std::max(s.clock[k], f.clock[k]);
     f.set = false;
+    f.waitDyn = dynId;
+    f.waitPc = q.pc;
     break;
   }
   default:

@@ -89,6 +89,10 @@ struct FlagState {
   uint64_t time = 0;
   VectorClock clock{};
   uint32_t pc = 0;
+  /// The engine wait_flag that consumed the previous signal (dynamic id, or
+  /// -1): the next set must be ordered after it.
+  int64_t waitDyn = -1;
+  uint32_t waitPc = 0;
 };
 
 class Machine {

@@ -98,21 +98,28 @@ struct EmitInsertSyncPass : npuc::emit::impl::EmitInsertSyncBase<EmitInsertSyncP
       if (failed(ranges))
         return signalPassFailure();
       b.setInsertionPoint(op);
+      // Per other engine, the latest conflicting op that d is not yet
+      // ordered after. The most recent one is synchronised first: what its
+      // engine knew may already order d after the others.
+      SmallVector<std::pair<int64_t, int>> conflictsOf;
       for (int s = 1; s < kEngines; ++s) {
         if (s == d)
           continue;
-        // The latest conflicting op of s that d is not yet ordered after.
-        bool needed = false;
         for (auto it = history[size_t(s)].rbegin(); it != history[size_t(s)].rend(); ++it) {
           if (it->index <= vc[size_t(d)][size_t(s)])
             break;
           if (conflicts(it->ranges, *ranges)) {
-            needed = true;
+            conflictsOf.push_back({it->index, s});
             break;
           }
         }
-        if (!needed)
-          continue;
+      }
+      llvm::sort(conflictsOf, [](auto &a, auto &b) { return a.first > b.first; });
+      for (const auto &entry : conflictsOf) {
+        int64_t conflictIndex = entry.first;
+        int s = entry.second;
+        if (conflictIndex <= vc[size_t(d)][size_t(s)])
+          continue;  // ordered through an engine synchronised just before
         // A flag (s -> d) whose previous wait s knows has run.
         auto slot = [&](int64_t f) -> int64_t & {
           return pending[size_t((s * kEngines + d) * flags + f)];
