@@ -39,12 +39,16 @@ Value Emitter::tile(MemorySpace space, int64_t rows, int64_t cols, Type element,
 
 Value Emitter::view(Value source, int64_t offset, ArrayRef<int64_t> shape, ArrayRef<int64_t> strides) {
   auto src = llvm::cast<BufferType>(source.getType());
+  if (offset == 0 && src.getShape() == shape && src.getStrides() == strides)
+    return source;  // the whole buffer, as it is
   return ViewOp::create(b, loc, type(src.getSpace(), shape, src.getElementType(), strides), source,
                         b.getI64IntegerAttr(offset));
 }
 
 Value Emitter::retype(Value source, Type element) {
   auto src = llvm::cast<BufferType>(source.getType());
+  if (src.getElementType() == element)
+    return source;
   return ViewOp::create(b, loc, type(src.getSpace(), src.getShape(), element, src.getStrides()),
                         source, b.getI64IntegerAttr(0));
 }

@@ -327,3 +327,70 @@ func.func @outside_program() {
   %f = emit.flag : !emit.flag<matrix -> vector>
   return
 }
+
+// -----
+
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
+  // expected-error @+1 {{'emit.view' op view at offset 16 spanning 40 bytes leaves its source's 40 bytes}}
+  %v = emit.view %a[16] : !emit.buffer<lm, 2x8xi8, strides = [32, 1]> -> !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
+}
+
+// -----
+
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 8xi8, strides = [1]>
+  // expected-error @+1 {{'emit.view' op a view stays in its space: lm -> acc}}
+  %v = emit.view %a[0] : !emit.buffer<lm, 8xi8, strides = [1]> -> !emit.buffer<acc, 2xi32, strides = [4]>
+}
+
+// -----
+
+emit.program target "npu-v1" {
+  // expected-error @+1 {{'emit.constant' op constant strides must be dense row-major: stride 0 is 32, expected 8}}
+  %k = emit.constant dense<1> : tensor<2x8xi8> : !emit.buffer<const, 2x8xi8, strides = [32, 1]>
+}
+
+// -----
+
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 2x8xf32, strides = [32, 4]>
+  // expected-error @+1 {{'emit.vbini' op immediate 1 : i32 does not suit elements of 'f32'}}
+  emit.vbini "ADD" %a, 1 : i32 -> %a : !emit.buffer<lm, 2x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 2x8xf32, strides = [32, 4]>
+}
+
+// -----
+
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<acc, 2x8xi32, strides = [32, 4]>
+  %d = emit.alloc : !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
+  %p = emit.alloc : !emit.buffer<lm, 2x16xi8, strides = [16, 1]>
+  // expected-error @+1 {{'emit.requant' op params must be an lm table of 16-byte entries, one per column (8)}}
+  emit.requant %a params %p : !emit.buffer<lm, 2x16xi8, strides = [16, 1]> -> %d : !emit.buffer<acc, 2x8xi32, strides = [32, 4]> -> !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
+}
+
+// -----
+
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<acc, 2x8xi32, strides = [32, 4]>
+  %d = emit.alloc : !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
+  // expected-error @+1 {{'emit.requant' op clamp [10, -10] is empty}}
+  emit.requant %a -> %d {mult = 1073741824, lo = 10, hi = -10} : !emit.buffer<acc, 2x8xi32, strides = [32, 4]> -> !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
+}
+
+// -----
+
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 2x8xf32, strides = [32, 4]>
+  %d = emit.alloc : !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+  // expected-error @+1 {{'emit.reduce' op d is 1x8, expected 2x1}}
+  emit.reduce "SUM" "cols" %a -> %d : !emit.buffer<lm, 2x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+}
+
+// -----
+
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 2x8xf32, strides = [32, 4]>
+  // expected-error @+1 {{'emit.vun' op unknown VUnFunc 'SQUARE'}}
+  emit.vun "SQUARE" %a -> %a : !emit.buffer<lm, 2x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 2x8xf32, strides = [32, 4]>
+}

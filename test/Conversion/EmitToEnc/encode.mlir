@@ -1,0 +1,80 @@
+// RUN: npuc-opt %s -split-input-file --convert-emit-to-enc -verify-diagnostics | FileCheck %s
+
+// Descriptor words are sent only when they change: the second load has the
+// same shape and strides, so only its dma_in follows. A local address that is
+// not a multiple of 32 bytes (LM byte 72 = granule 2 + 8) takes the remainder
+// from a borrowed register set just before. Flags and barriers carry their
+// physical ids and engine masks; the program ends with `end`, and records the
+// arena's extent. Inputs, outputs and constants become enc.tensor / enc.const.
+// CHECK:      enc.const offset 0 dense<7> : tensor<4xi8>
+// CHECK:      enc.tensor "input" "x" : i8 shape [2, 8] strides [8, 1] offset 0
+// CHECK:      enc.tensor "output" "y" : i8 shape [2, 8] strides [8, 1] offset 0
+// CHECK:      enc.program target "npu-v1" attributes {arena_size = 64 : i64} {
+// CHECK-NEXT:   enc.dma_in_shape n0 = 8, n1 = 2, n2 = 1, n3 = 1
+// CHECK-NEXT:   enc.dma_in_sstride s0 = 1, s1 = 8, s2 = 0, s3 = 0
+// CHECK-NEXT:   enc.dma_in_dstride s0 = 1, s1 = 32, s2 = 0, s3 = 0
+// CHECK-NEXT:   enc.dma_in src_region = 2, src_reg = 0, dst_space = 0, elem = 0, pad = 0, dst_reg = 0, dst_addr = 0, src_off = 0
+// CHECK-NEXT:   enc.li rd = 1, imm = 8
+// CHECK-NEXT:   enc.dma_in src_region = 2, src_reg = 0, dst_space = 0, elem = 0, pad = 0, dst_reg = 1, dst_addr = 2, src_off = 0
+// CHECK-NEXT:   enc.set_flag eng = 1, peer = 4, id = 1
+// CHECK-NEXT:   enc.wait_flag eng = 4, peer = 1, id = 1
+// CHECK-NEXT:   enc.barrier mask = 10
+// CHECK-NEXT:   enc.v_shape rows = 2, cols = 8, a_pitch = 32, b_pitch = 0, d_pitch = 32, a_bcast = 0, b_bcast = 0
+// CHECK-NEXT:   enc.v_un func = 1, dtype = 0, a_space = 0, d_space = 0, a_reg = 0, d_reg = 0, a_addr = 0, d_addr = 5
+// CHECK-NEXT:   enc.dma_out_shape n0 = 8, n1 = 2, n2 = 1, n3 = 1
+// CHECK-NEXT:   enc.dma_out_sstride s0 = 1, s1 = 32, s2 = 0, s3 = 0
+// CHECK-NEXT:   enc.dma_out_dstride s0 = 1, s1 = 8, s2 = 0, s3 = 0
+// CHECK-NEXT:   enc.dma_out src_space = 0, src_reg = 0, dst_region = 1, elem = 0, dst_reg = 0, src_addr = 5, dst_off = 0
+// CHECK-NEXT:   enc.end
+module {
+  emit.program target "npu-v1" {
+    %k = emit.constant dense<7> : tensor<4xi8> {offset = 0} : !emit.buffer<const, 4xi8, strides = [1]>
+    %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 2x8xi8, strides = [8, 1]>
+    %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 2x8xi8, strides = [8, 1]>
+    %ar = emit.alloc {offset = 0} : !emit.buffer<arena, 2x8xi8, strides = [8, 1]>
+    %t = emit.alloc {offset = 0} : !emit.buffer<lm, 5x8xi8, strides = [32, 1]>
+    %t0 = emit.view %t[0] : !emit.buffer<lm, 5x8xi8, strides = [32, 1]> -> !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
+    %t1 = emit.view %t[72] : !emit.buffer<lm, 5x8xi8, strides = [32, 1]> -> !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
+    %u = emit.alloc {offset = 160} : !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
+    emit.dma %in -> %t0 : !emit.buffer<input, 2x8xi8, strides = [8, 1]> -> !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
+    emit.dma %in -> %t1 : !emit.buffer<input, 2x8xi8, strides = [8, 1]> -> !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
+    %f = emit.flag {id = 1} : !emit.flag<dma_in -> vector>
+    emit.signal %f : !emit.flag<dma_in -> vector>
+    emit.wait %f : !emit.flag<dma_in -> vector>
+    emit.barrier [#emit<engine dma_out>, #emit<engine vector>]
+    emit.vun "NEG" %t0 -> %u : !emit.buffer<lm, 2x8xi8, strides = [32, 1]> -> !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
+    emit.dma %u -> %ar : !emit.buffer<lm, 2x8xi8, strides = [32, 1]> -> !emit.buffer<arena, 2x8xi8, strides = [8, 1]>
+  }
+}
+
+// -----
+
+// MATRIX modes follow the operand types (uint8 x int8 is U8I8 = 1), mm_cfg
+// carries pitches and zero points; a per-row requantization table is pmode ROW.
+// CHECK:      enc.mm_cfg lda = 64, ldb = 64, ldc = 64, a_zp = 3, b_zp = 0
+// CHECK-NEXT: enc.matmul mode = 1, acc = 0, a_reg = 0, b_reg = 0, c_reg = 0, a_addr = 0, b_addr = 2, c_addr = 0, m = 2, n = 4, k = 8
+// CHECK:      enc.v_requant otype = 0, pmode = 2, a_space = 1, d_space = 0, a_reg = 0, d_reg = 0, p_reg = 0, a_addr = 0, d_addr = 4, p_addr = 6
+module {
+  emit.program target "npu-v1" {
+    %a = emit.alloc {offset = 0} : !emit.buffer<lm, 2x8xui8, strides = [64, 1]>
+    %b = emit.alloc {offset = 64} : !emit.buffer<lm, 8x4xi8, strides = [64, 1]>
+    %c = emit.alloc {offset = 0} : !emit.buffer<acc, 2x4xi32, strides = [64, 4]>
+    %d = emit.alloc {offset = 128} : !emit.buffer<lm, 2x4xi8, strides = [32, 1]>
+    %p = emit.alloc {offset = 192} : !emit.buffer<lm, 2x16xi8, strides = [16, 1]>
+    emit.matmul %a, %b -> %c {a_zp = 3} : !emit.buffer<lm, 2x8xui8, strides = [64, 1]>, !emit.buffer<lm, 8x4xi8, strides = [64, 1]> -> !emit.buffer<acc, 2x4xi32, strides = [64, 4]>
+    emit.requant %c params %p : !emit.buffer<lm, 2x16xi8, strides = [16, 1]> -> %d {per_row} : !emit.buffer<acc, 2x4xi32, strides = [64, 4]> -> !emit.buffer<lm, 2x4xi8, strides = [32, 1]>
+  }
+}
+
+// -----
+
+// What a field can encode is checked here, apart from capacity: a GM offset
+// past 4 GiB cannot be written into the 32-bit offset field.
+module {
+  emit.program target "npu-v1" {
+    %ar = emit.alloc {offset = 4294967296} : !emit.buffer<arena, 8xi8, strides = [1]>
+    %t = emit.alloc {offset = 0} : !emit.buffer<lm, 8xi8, strides = [1]>
+    // expected-error @+1 {{'emit.dma' op GM address 4294967296 spanning 8 bytes is outside the 32-bit offset field's range (4 GiB), an encoding limit, not a capacity one}}
+    emit.dma %ar -> %t : !emit.buffer<arena, 8xi8, strides = [1]> -> !emit.buffer<lm, 8xi8, strides = [1]>
+  }
+}

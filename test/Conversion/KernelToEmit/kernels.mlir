@@ -1,0 +1,88 @@
+// RUN: npuc-opt %s -split-input-file --convert-kernel-to-emit -verify-diagnostics | FileCheck %s
+// RUN: npuc-opt %s -split-input-file --convert-kernel-to-emit=target=npu-v1-tiny -verify-diagnostics | FileCheck %s --check-prefix=TINY
+
+// A per-tensor int8 matmul: the input and output are runtime tensors of their
+// regions; the weights a constant; A and B land in 64-byte-pitched LM tiles,
+// C in ACC; the requantization is per tensor and the result goes straight to
+// the output region.
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK:      %[[A:.*]] = emit.alloc {name = "a", offset = 0 : i64} : <input, 2x3xi8, strides = [3, 1]>
+// CHECK:      %[[Y:.*]] = emit.alloc {name = "y", offset = 0 : i64} : <output, 2x2xi8, strides = [2, 1]>
+// CHECK:      %[[W:.*]] = emit.constant dense<{{\[\[}}1, 2], [3, 4], [5, 6]]> : tensor<3x2xi8> : <const, 3x2xi8, strides = [2, 1]>
+// CHECK:      %[[C:.*]] = emit.alloc : <acc, 2x2xi32, strides = [64, 4]>
+// CHECK:      %[[AT:.*]] = emit.alloc : <lm, 2x3xi8, strides = [64, 1]>
+// CHECK:      %[[BT:.*]] = emit.alloc : <lm, 3x2xi8, strides = [64, 1]>
+// CHECK:      emit.dma %[[A]] -> %[[AT]]
+// CHECK:      emit.dma %[[W]] -> %[[BT]]
+// CHECK:      emit.matmul %[[AT]], %[[BT]] -> %[[C]] {a_zp = 1 : i64}
+// CHECK:      %[[D:.*]] = emit.alloc : <lm, 2x2xi8, strides = [32, 1]>
+// CHECK:      emit.requant %[[C]] -> %[[D]] {hi = 127 : i64, lo = -128 : i64, mult = 1073741824 : i64, rs = 2 : i64, zp = 3 : i64}
+// CHECK:      emit.dma %[[D]] -> %[[Y]]
+func.func @main(%x: tensor<2x3xi8> {graph.name = "a"}) -> (tensor<2x2xi8> {graph.name = "y"}) {
+  %w = graph.constant dense<[[1, 2], [3, 4], [5, 6]]> : tensor<3x2xi8>
+  %y = qk.matmul %x, %w {acc_type = i32, lhs_zp = 1 : i64, rhs_zp = array<i64: 0>, requant = #qk.requant<multiplier = [1073741824], lshift = [0], rshift = [2], zp = 3, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>} : (tensor<2x3xi8>, tensor<3x2xi8>) -> tensor<2x2xi8>
+  return %y : tensor<2x2xi8>
+}
+
+// -----
+
+// A padded 3x3 convolution of an odd-shaped input (C = 3, W = 7): the padded
+// copy is made by DMA_IN's padding (fill = the input zero point 5, so padded
+// taps contribute (5 - 5) * w = 0) and stored to the arena; im2col is one
+// 4-D DMA per input channel ([rows][KH][OW][KW] into A rows of 32 bytes:
+// 27 taps padded to the granule); per-channel requantization reads a
+// 16-byte-per-channel parameter table (pmode COL).
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK:      %[[P:.*]] = emit.alloc : <arena, 1x3x7x9xui8, strides = [189, 63, 9, 1]>
+// CHECK:      emit.dma %{{.*}} -> %{{.*}} {fill = 5 : i64, pad_hi = array<i64: 0, 0, 1, 1>, pad_lo = array<i64: 0, 0, 1, 1>} : <input, 1x3x5x7xui8, strides = [0, 35, 7, 1]> -> <lm, 1x3x7x9xui8, strides = [0, 224, 32, 1]>
+// CHECK:      emit.constant dense<{{.*}}> : tensor<2x16xi8> : <const, 2x16xi8, strides = [16, 1]>
+// CHECK:      emit.alloc : <acc, 35x2xi32, strides = [64, 4]>
+// CHECK:      %[[AT:.*]] = emit.alloc : <lm, 35x27xui8, strides = [32, 1]>
+// CHECK-COUNT-3: emit.dma %{{.*}} -> %{{.*}} : <arena, 5x3x7x3xui8, strides = [9, 9, 1, 1]> -> <lm, 5x3x7x3xui8, strides = [224, 3, 32, 1]>
+// CHECK:      emit.matmul %[[AT]], %{{.*}} -> %{{.*}} {a_zp = 5 : i64}
+// CHECK:      emit.requant %{{.*}} params %{{.*}} : !emit.buffer<lm, 2x16xi8, strides = [16, 1]> -> %{{.*}} : <acc, 35x2xi32, strides = [64, 4]> -> <lm, 35x2xi8, strides = [32, 1]>
+// CHECK:      emit.dma %{{.*}} -> %{{.*}} : <lm, 35x2xi8, strides = [32, 1]> -> <output, 35x2xi8, strides = [1, 35]>
+// TINY-LABEL: emit.program target "npu-v1-tiny"
+func.func @main(%x: tensor<1x3x5x7xui8> {graph.name = "x"}) -> (tensor<1x2x5x7xi8> {graph.name = "y"}) {
+  %w = graph.constant dense<1> : tensor<2x3x3x3xi8>
+  %y = qk.conv2d %x, %w {acc_type = i32, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 5 : i64, layout = #qk<layout nchw>, pads = array<i64: 1, 1, 1, 1>, requant = #qk.requant<multiplier = [1073741824, 1073741824], lshift = [0, 0], rshift = [1, 2], zp = 0, clamp = [-128, 127], axis = 1, rounding = half_away_from_zero>, strides = array<i64: 1, 1>, weight_zp = array<i64: 0>} : (tensor<1x3x5x7xui8>, tensor<2x3x3x3xi8>) -> tensor<1x2x5x7xi8>
+  return %y : tensor<1x2x5x7xi8>
+}
+
+// -----
+
+// Reshape is a view (no copy): the dense layout is the same on both sides.
+// Broadcasting is an address plan: the [7] operand is read with stride 0
+// along the leading dimensions. Odd widths get padded LM row pitches: the add
+// keeps its 2x7 grid (7 f32 = 28 bytes -> 32); the quantize reads one dense
+// tensor, merges it into a 1x14 grid (56 bytes -> 64, 14 bytes -> 32).
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK:      %[[X:.*]] = emit.alloc {name = "x", offset = 0 : i64} : <input, 2x7xf32, strides = [28, 4]>
+// CHECK:      %[[V:.*]] = emit.view %[[X]][0] : <input, 2x7xf32, strides = [28, 4]> -> <input, 14xf32, strides = [4]>
+// CHECK-NOT:  emit.dma %[[X]]
+// CHECK:      %[[B:.*]] = emit.view %[[V]][0] : <input, 14xf32, strides = [4]> -> <input, 2x7xf32, strides = [28, 4]>
+// CHECK:      emit.view %[[B]][0] : <input, 2x7xf32, strides = [28, 4]> -> <input, 1x1x2x7xf32, strides = [0, 0, 28, 4]>
+// CHECK:      emit.view %{{.*}}[0] : <const, 7xf32, strides = [4]> -> <const, 1x1x2x7xf32, strides = [0, 0, 0, 4]>
+// CHECK:      emit.vbin "ADD" %{{.*}}, %{{.*}} -> %{{.*}} : <lm, 2x7xf32, strides = [32, 4]>, <lm, 2x7xf32, strides = [32, 4]> -> <lm, 2x7xf32, strides = [32, 4]>
+// CHECK:      emit.vbini "DIV" %{{.*}}, 5.000000e-01 : f32 -> %{{.*}} : <lm, 1x14xf32, strides = [64, 4]>
+// CHECK:      emit.vun "ROUND"
+// CHECK:      emit.vbini "ADD" %{{.*}}, -3.000000e+00 : f32
+// CHECK:      emit.cast %{{.*}} -> %{{.*}} : <lm, 1x14xf32, strides = [64, 4]> -> <lm, 1x14xi8, strides = [32, 1]>
+func.func @main(%x: tensor<2x7xf32> {graph.name = "x"}) -> (tensor<2x7xi8> {graph.name = "y"}) {
+  %f = graph.reshape %x : (tensor<2x7xf32>) -> tensor<14xf32>
+  %b = graph.reshape %f : (tensor<14xf32>) -> tensor<2x7xf32>
+  %c = graph.constant dense<1.0> : tensor<7xf32>
+  %s = graph.add %b, %c : (tensor<2x7xf32>, tensor<7xf32>) -> tensor<2x7xf32>
+  %q = graph.quantize %s : (tensor<2x7xf32>) -> tensor<2x7x!quant.uniform<i8:f32, 0.5:-3>>
+  %y = graph.storage_cast %q : (tensor<2x7x!quant.uniform<i8:f32, 0.5:-3>>) -> tensor<2x7xi8>
+  return %y : tensor<2x7xi8>
+}
+
+// -----
+
+// An op without an NPU lowering is an error at the op (its ONNX node).
+func.func @main(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  // expected-error @+1 {{'graph.lrn' op has no NPU lowering yet}}
+  %y = graph.lrn %x {size = 3 : i64, alpha = 1.0e-4 : f32, beta = 0.75 : f32, bias = 1.0 : f32} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %y : tensor<2x8xf32>
+}
