@@ -121,6 +121,9 @@ def conv_case(name, shape, m_out, group, stride, pads, per_channel):
 
 # Grouped convolution, distinct per-channel weight scales, odd width.
 conv_case("qdq_grouped_conv", (1, 4, 6, 7), 6, 2, 1, [1, 1, 1, 1], True)
+# Depthwise (one channel per group) with per-channel scales, stride 2: the
+# chunked depthwise kernel.
+conv_case("qdq_depthwise_conv", (1, 5, 9, 7), 5, 5, 2, [1, 1, 1, 1], True)
 # Odd shapes (C = 3, W = 7) that force padded row pitches; stride 2.
 conv_case("qdq_odd_conv", (1, 3, 5, 7), 4, 1, 2, [1, 1, 1, 1], False)
 

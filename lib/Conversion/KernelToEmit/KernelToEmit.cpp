@@ -143,6 +143,9 @@ private:
                           ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
                           ArrayRef<int64_t> dilations, int64_t groups, int64_t xzp, int64_t wzp,
                           qk::RequantAttr rq);
+  LogicalResult lowerDepthwise(Operation *op, Value X, Value W, Value Bias, Value Y,
+                               ArrayRef<int64_t> strides, ArrayRef<int64_t> dil, int64_t xzp,
+                               int64_t wzp, qk::RequantAttr rq, Value params, Type accType);
   /// The kernel epilogue: bias, requantization (or none), DMA_OUT of a
   /// [rows, cols] accumulator tile to `dst` (a 2-D GM view).
   void epilogue(Value acc, int64_t rows, int64_t cols, Value biasGM, int64_t col0,
@@ -766,6 +769,8 @@ LogicalResult KernelLowering::lowerConv(Operation *op, Value input, Value weight
   Value params = rq && rq.isPerChannel() ? requantTable(rq, M) : Value();
   if (OW > 4095)
     return op->emitOpError() << "output width " << OW << " exceeds one MATRIX tile (4095 rows)";
+  if (Cg == 1 && Mg == 1)
+    return lowerDepthwise(op, X, W, Bias, Y, strides, dil, xzp, wzp, rq, params, accType);
   // Tiles: T output rows x OW columns form the MATRIX m dimension; kc input
   // channels x KH x KW the k dimension; nt output channels of the group n.
   int64_t lmBudget = t.params.LMBytes / 6, accBudget = t.params.ACCBytes / 2;
@@ -822,6 +827,81 @@ LogicalResult KernelLowering::lowerConv(Operation *op, Value input, Value weight
                                {ey, OH * OW * ey});
             epilogue(acc, m, nc, Bias, oc, rq, params, dst);
           }
+  return success();
+}
+
+/// Depthwise (one input and one output channel per group): a chunk of
+/// channels shares each DMA. One 4-D DMA per output row gathers the windows of
+/// every channel of the chunk ([c][ow][tap], 64-byte rows so each channel's
+/// MATRIX operand is aligned); the taps, biases and requantization table of
+/// the chunk are loaded once; MATRIX runs one [rows*OW x taps] x [taps x 1]
+/// product per channel into its own ACC row; the bias add, the per-row
+/// (per-channel) requantization and the store cover the whole chunk.
+LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Value Bias, Value Y,
+                                             ArrayRef<int64_t> strides, ArrayRef<int64_t> dil,
+                                             int64_t xzp, int64_t wzp, qk::RequantAttr rq,
+                                             Value params, Type accType) {
+  auto xt = cast<BufferType>(X.getType()), wt = cast<BufferType>(W.getType()),
+       yt = cast<BufferType>(Y.getType());
+  int64_t N = xt.getShape()[0], C = xt.getShape()[1], H = xt.getShape()[2], Wd = xt.getShape()[3];
+  int64_t KH = wt.getShape()[2], KW = wt.getShape()[3], khw = KH * KW;
+  int64_t OH = yt.getShape()[2], OW = yt.getShape()[3];
+  int64_t ex = xt.getElementBytes(), ey = yt.getElementBytes();
+  int64_t lda = roundUp(khw * ex, 64), wpitch = lda;
+  int64_t lmBudget = t.params.LMBytes / 4, accBudget = t.params.ACCBytes / 2;
+  int64_t T = std::min(OH, 4095 / OW);
+  while (T > 1 && (T * OW * lda > lmBudget / 2 || roundUp(T * OW * 4, 64) > accBudget / 2))
+    T = (T + 1) / 2;
+  int64_t perChannelLM = T * OW * lda + roundUp(T * OW * ey, 32) + wpitch + 64;
+  int64_t cc = std::min({C, lmBudget / perChannelLM, accBudget / roundUp(T * OW * 4, 64)});
+  if (cc < 1)
+    return op->emitOpError() << "cannot tile this depthwise convolution (" << OW
+                             << " output columns) into " << t.name << "'s LM and ACC";
+  int64_t plane = H * Wd * ex, accPitch = roundUp(T * OW * 4, 64);
+  for (int64_t c0 = 0; c0 < C; c0 += cc) {
+    int64_t chans = std::min(cc, C - c0);
+    // The chunk's taps (one 64-byte row per channel), biases and table.
+    Value taps = e.alloc(MemorySpace::LM, {chans, khw}, wt.getElementType(), {wpitch, ex});
+    e.dma(e.view(W, c0 * khw * ex, {chans, khw}, {khw * ex, ex}), taps);
+    Value biasTile, table;
+    if (Bias) {
+      auto bt = cast<BufferType>(Bias.getType());
+      biasTile = e.alloc(MemorySpace::LM, {chans, 1}, accType, {32, 4});
+      e.dma(e.view(Bias, c0 * bt.getElementBytes(), {chans, 1}, {4, 4}), biasTile);
+    }
+    if (params) {
+      table = e.alloc(MemorySpace::LM, {chans, 16}, b.getIntegerType(8), {16, 1});
+      e.dma(e.view(params, c0 * 16, {chans, 16}, {16, 1}), table);
+    }
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t oh0 = 0; oh0 < OH; oh0 += T) {
+        int64_t rows = std::min(T, OH - oh0), m = rows * OW;
+        Value a = e.alloc(MemorySpace::LM, {chans * m, khw}, xt.getElementType(), {lda, ex});
+        for (int64_t r = 0; r < rows; ++r)
+          e.dma(e.view(X, (n * C + c0) * plane + (oh0 + r) * strides[0] * Wd * ex,
+                       {chans, KH, OW, KW},
+                       {plane, dil[0] * Wd * ex, strides[1] * ex, dil[1] * ex}),
+                e.view(a, r * OW * lda, {chans, KH, OW, KW}, {m * lda, KW * ex, lda, ex}));
+        Value acc = e.alloc(MemorySpace::ACC, {chans, m}, accType, {accPitch, 4});
+        for (int64_t c = 0; c < chans; ++c)
+          e.matmul(e.view(a, c * m * lda, {m, khw}, {lda, ex}),
+                   e.view(taps, c * wpitch, {khw, 1}, {ex, ex}),
+                   e.view(acc, c * accPitch, {m, 1}, {4, 4}), false, xzp, wzp);
+        if (biasTile)
+          e.vbin("ADD", acc, biasTile, acc);
+        Value out = acc;
+        if (rq) {
+          out = e.tile(MemorySpace::LM, chans, m, yt.getElementType());
+          if (table)
+            RequantOp::create(b, e.loc, acc, out, table, true, 0, 0, 0, 0, 0, 0);
+          else
+            RequantOp::create(b, e.loc, acc, out, Value(), false, rq.getMultiplier()[0],
+                              rq.getLshift()[0], rq.getRshift()[0], rq.getZp(), rq.getClampMin(),
+                              rq.getClampMax());
+        }
+        e.dma(out, e.view(Y, ((n * C + c0) * OH + oh0) * OW * ey, {chans, m}, {OH * OW * ey, ey}));
+      }
+  }
   return success();
 }
 
