@@ -74,6 +74,14 @@ private:
   FailureOr<Addr> address(Operation *op, Value buffer);
   /// Granule and register for a local byte address (li into a borrowed register).
   std::pair<int64_t, int64_t> local(int64_t byte);
+  /// Scalar registers r1..r(N-1): borrowed for a scope (a loop) and returned
+  /// at its end; running out is a diagnostic at the op, never a clobber.
+  LogicalResult borrow(Operation *op, unsigned n, SmallVectorImpl<int64_t> &regs);
+  void release(ArrayRef<int64_t> regs) {
+    for (int64_t r : regs)
+      held[size_t(r)] = false;
+  }
+  std::vector<bool> held;
   LogicalResult dma(emit::DmaOp op);
   LogicalResult matmul(emit::MatmulOp op);
   /// Configures the grid (the shape of `grid`, d's by default) and pitches.
@@ -125,12 +133,33 @@ FailureOr<Addr> Encoder::address(Operation *op, Value buffer) {
   return a;
 }
 
+LogicalResult Encoder::borrow(Operation *op, unsigned n, SmallVectorImpl<int64_t> &regs) {
+  held.resize(size_t(t.params.ScalarRegs), false);
+  for (int64_t r = 1; r < t.params.ScalarRegs && regs.size() < n; ++r)
+    if (!held[size_t(r)])
+      regs.push_back(r);
+  if (regs.size() < n)
+    return op->emitOpError() << "needs " << n << " scalar registers but only " << regs.size()
+                             << " of " << t.name << "'s " << t.params.ScalarRegs - 1
+                             << " (r1..r" << t.params.ScalarRegs - 1 << ") are free";
+  for (int64_t r : regs)
+    held[size_t(r)] = true;
+  return success();
+}
+
 std::pair<int64_t, int64_t> Encoder::local(int64_t byte) {
   int64_t rem = byte % 32;
   if (rem == 0)
     return {byte / 32, 0};
-  // Round-robin over r1..r(N-1): each use is one li before one instruction.
-  int64_t reg = 1 + (nextReg++ % (t.params.ScalarRegs - 1));
+  // A register for one instruction (engines capture registers at dispatch):
+  // round-robin over the registers no scope holds.
+  held.resize(size_t(t.params.ScalarRegs), false);
+  int64_t reg = 0;
+  for (int64_t k = 0; k < t.params.ScalarRegs - 1 && reg == 0; ++k) {
+    int64_t cand = 1 + (nextReg++ % (t.params.ScalarRegs - 1));
+    if (!held[size_t(cand)])
+      reg = cand;
+  }
   isa::Inst li = inst(isa::Opcode::LI);
   li.fields[F::LI::rd] = reg;
   li.fields[F::LI::imm] = rem;
@@ -245,8 +274,32 @@ LogicalResult Encoder::matmul(emit::MatmulOp op) {
                      : ta.isUnsignedInteger(8)                              ? isa::MmMode::U8I8
                      : tb.isUnsignedInteger(8)                              ? isa::MmMode::I8U8
                                                                             : isa::MmMode::I8I8;
+  // A repeated product: three registers borrowed for the loop's scope hold
+  // the byte offsets of a, b and c, advanced after each matmul.
+  int64_t count = int64_t(op.getCount());
+  SmallVector<int64_t, 3> regs;
+  if (count > 1) {
+    if (failed(borrow(op, 3, regs)))
+      return failure();
+    for (int64_t r : regs) {
+      isa::Inst li = inst(isa::Opcode::LI);
+      li.fields[F::LI::rd] = r;
+      li.fields[F::LI::imm] = 0;
+      emitInst(li);
+    }
+    isa::Inst loop = inst(isa::Opcode::LOOP);
+    loop.fields[F::LOOP::rc] = 0;
+    loop.fields[F::LOOP::count] = count;
+    loop.fields[F::LOOP::body] = 4;
+    emitInst(loop);
+  }
   isa::Inst i = inst(isa::Opcode::MATMUL);
   namespace M = F::MATMUL;
+  if (count > 1) {
+    i.fields[M::a_reg] = regs[0];
+    i.fields[M::b_reg] = regs[1];
+    i.fields[M::c_reg] = regs[2];
+  }
   i.fields[M::mode] = int64_t(mode);
   i.fields[M::acc] = op.getAccumulate();
   i.fields[M::a_addr] = a->byte / 32;
@@ -256,6 +309,18 @@ LogicalResult Encoder::matmul(emit::MatmulOp op) {
   i.fields[M::k] = at.getShape()[1];
   i.fields[M::n] = bt.getShape()[1];
   emitInst(i);
+  if (count > 1) {
+    int64_t steps[3] = {int64_t(op.getAStep()), int64_t(op.getBStep()), int64_t(op.getCStep())};
+    for (int k = 0; k < 3; ++k) {
+      isa::Inst add = inst(isa::Opcode::ALUI);
+      add.fields[F::ALUI::func] = int64_t(isa::AluFunc::ADD);
+      add.fields[F::ALUI::rd] = regs[size_t(k)];
+      add.fields[F::ALUI::rs1] = regs[size_t(k)];
+      add.fields[F::ALUI::imm] = steps[k];
+      emitInst(add);
+    }
+    release(regs);
+  }
   return success();
 }
 

@@ -67,6 +67,13 @@ void Emitter::matmul(Value a, Value bm, Value c, bool accumulate, int64_t azp, i
                    b.getI64IntegerAttr(azp), b.getI64IntegerAttr(bzp));
 }
 
+void Emitter::matmulRepeat(Value a, Value bm, Value c, int64_t azp, int64_t bzp, int64_t count,
+                           int64_t aStep, int64_t bStep, int64_t cStep) {
+  MatmulOp::create(b, loc, a, bm, c, UnitAttr(), b.getI64IntegerAttr(azp), b.getI64IntegerAttr(bzp),
+                   b.getI64IntegerAttr(count), b.getI64IntegerAttr(aStep),
+                   b.getI64IntegerAttr(bStep), b.getI64IntegerAttr(cStep));
+}
+
 void Emitter::vbin(StringRef func, Value a, Value bv, Value d) {
   VBinOp::create(b, loc, a, bv, d, b.getStringAttr(func));
 }

@@ -50,6 +50,9 @@ public:
            llvm::ArrayRef<int64_t> padHi = {}, int64_t fill = 0);
   void matmul(mlir::Value a, mlir::Value bm, mlir::Value c, bool accumulate, int64_t azp,
               int64_t bzp);
+  /// `count` products, operands advancing by the steps (bytes) each time.
+  void matmulRepeat(mlir::Value a, mlir::Value bm, mlir::Value c, int64_t azp, int64_t bzp,
+                    int64_t count, int64_t aStep, int64_t bStep, int64_t cStep);
   void vbin(llvm::StringRef func, mlir::Value a, mlir::Value bv, mlir::Value d);
   void vbini(llvm::StringRef func, mlir::Value a, mlir::Attribute imm, mlir::Value d);
   void vun(llvm::StringRef func, mlir::Value a, mlir::Value d);

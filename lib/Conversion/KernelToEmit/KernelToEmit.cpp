@@ -832,10 +832,10 @@ LogicalResult KernelLowering::lowerConv(Operation *op, Value input, Value weight
 
 /// Depthwise (one input and one output channel per group): a chunk of
 /// channels shares each DMA. One 4-D DMA per output row gathers the windows of
-/// every channel of the chunk ([c][ow][tap], 64-byte rows so each channel's
-/// MATRIX operand is aligned); the taps, biases and requantization table of
-/// the chunk are loaded once; MATRIX runs one [rows*OW x taps] x [taps x 1]
-/// product per channel into its own ACC row; the bias add, the per-row
+/// every channel of the chunk ([c][ow][tap], each channel's block 64-byte
+/// aligned for MATRIX); the taps, biases and requantization table of the
+/// chunk are loaded once; MATRIX runs one [rows*OW x taps] x [taps x 1]
+/// product per channel into its own ACC row (one repeated matmul); the bias add, the per-row
 /// (per-channel) requantization and the store cover the whole chunk.
 LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Value Bias, Value Y,
                                              ArrayRef<int64_t> strides, ArrayRef<int64_t> dil,
@@ -847,13 +847,21 @@ LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Va
   int64_t KH = wt.getShape()[2], KW = wt.getShape()[3], khw = KH * KW;
   int64_t OH = yt.getShape()[2], OW = yt.getShape()[3];
   int64_t ex = xt.getElementBytes(), ey = yt.getElementBytes();
-  int64_t lda = roundUp(khw * ex, 64), wpitch = lda;
+  // A rows are the taps, unpadded; each channel's block starts 64-byte aligned.
+  int64_t lda = khw * ex, wpitch = roundUp(khw * ex, 64);
   int64_t lmBudget = t.params.LMBytes / 4, accBudget = t.params.ACCBytes / 2;
-  int64_t T = std::min(OH, 4095 / OW);
-  while (T > 1 && (T * OW * lda > lmBudget / 2 || roundUp(T * OW * 4, 64) > accBudget / 2))
-    T = (T + 1) / 2;
-  int64_t perChannelLM = T * OW * lda + roundUp(T * OW * ey, 32) + wpitch + 64;
-  int64_t cc = std::min({C, lmBudget / perChannelLM, accBudget / roundUp(T * OW * 4, 64)});
+  auto chanPitch = [&](int64_t rows) { return roundUp(rows * OW * lda, 64); };
+  // DMAs per output row do not depend on T, but on the number of chunks:
+  // first as many channels per chunk as one row allows, then as many rows as
+  // those channels allow (fewer MATRIX instructions).
+  auto lmPerChannel = [&](int64_t rows) {
+    return chanPitch(rows) + roundUp(rows * OW * ey, 32) + wpitch + 64;
+  };
+  int64_t cc = std::min({C, lmBudget / lmPerChannel(1), accBudget / roundUp(OW * 4, 64)});
+  int64_t T = 1;
+  while (T < std::min(OH, 4095 / OW) && cc * lmPerChannel(T + 1) <= lmBudget &&
+         cc * roundUp((T + 1) * OW * 4, 64) <= accBudget)
+    ++T;
   if (cc < 1)
     return op->emitOpError() << "cannot tile this depthwise convolution (" << OW
                              << " output columns) into " << t.name << "'s LM and ACC";
@@ -876,17 +884,17 @@ LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Va
     for (int64_t n = 0; n < N; ++n)
       for (int64_t oh0 = 0; oh0 < OH; oh0 += T) {
         int64_t rows = std::min(T, OH - oh0), m = rows * OW;
-        Value a = e.alloc(MemorySpace::LM, {chans * m, khw}, xt.getElementType(), {lda, ex});
+        int64_t cp = chanPitch(rows);
+        Value a = e.alloc(MemorySpace::LM, {chans, cp}, xt.getElementType(), {cp, ex});
         for (int64_t r = 0; r < rows; ++r)
           e.dma(e.view(X, (n * C + c0) * plane + (oh0 + r) * strides[0] * Wd * ex,
                        {chans, KH, OW, KW},
                        {plane, dil[0] * Wd * ex, strides[1] * ex, dil[1] * ex}),
-                e.view(a, r * OW * lda, {chans, KH, OW, KW}, {m * lda, KW * ex, lda, ex}));
+                e.view(a, r * OW * lda, {chans, KH, OW, KW}, {cp, KW * ex, lda, ex}));
         Value acc = e.alloc(MemorySpace::ACC, {chans, m}, accType, {accPitch, 4});
-        for (int64_t c = 0; c < chans; ++c)
-          e.matmul(e.view(a, c * m * lda, {m, khw}, {lda, ex}),
-                   e.view(taps, c * wpitch, {khw, 1}, {ex, ex}),
-                   e.view(acc, c * accPitch, {m, 1}, {4, 4}), false, xzp, wzp);
+        // One product per channel: a hardware loop once encoded.
+        e.matmulRepeat(e.view(a, 0, {m, khw}, {lda, ex}), e.view(taps, 0, {khw, 1}, {ex, ex}),
+                       e.view(acc, 0, {m, 1}, {4, 4}), xzp, wzp, chans, cp, wpitch, accPitch);
         if (biasTile)
           e.vbin("ADD", acc, biasTile, acc);
         Value out = acc;

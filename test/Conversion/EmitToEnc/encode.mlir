@@ -78,3 +78,30 @@ module {
     emit.dma %ar -> %t : !emit.buffer<arena, 8xi8, strides = [1]> -> !emit.buffer<lm, 8xi8, strides = [1]>
   }
 }
+
+// -----
+
+// A repeated matmul (one product per depthwise channel) becomes a hardware
+// loop: three borrowed registers start at 0 and advance by the steps after
+// each product; the loop body is the matmul and the three adds.
+// CHECK:      enc.mm_cfg lda = 9, ldb = 1, ldc = 4, a_zp = 0, b_zp = 0
+// CHECK-NEXT: enc.li rd = 1, imm = 0
+// CHECK-NEXT: enc.li rd = 2, imm = 0
+// CHECK-NEXT: enc.li rd = 3, imm = 0
+// CHECK-NEXT: enc.loop rc = 0, count = 3, body = 4
+// CHECK-NEXT: enc.matmul mode = 0, acc = 0, a_reg = 1, b_reg = 2, c_reg = 3, a_addr = 0, b_addr = 12, c_addr = 0, m = 4, n = 1, k = 9
+// CHECK-NEXT: enc.alui func = 0, rd = 1, rs1 = 1, imm = 64
+// CHECK-NEXT: enc.alui func = 0, rd = 2, rs1 = 2, imm = 64
+// CHECK-NEXT: enc.alui func = 0, rd = 3, rs1 = 3, imm = 64
+// CHECK-NEXT: enc.end
+module {
+  emit.program target "npu-v1-tiny" {
+    %a = emit.alloc {offset = 0} : !emit.buffer<lm, 3x64xi8, strides = [64, 1]>
+    %w = emit.alloc {offset = 384} : !emit.buffer<lm, 3x64xi8, strides = [64, 1]>
+    %c = emit.alloc {offset = 0} : !emit.buffer<acc, 3x16xi32, strides = [64, 4]>
+    %a0 = emit.view %a[0] : !emit.buffer<lm, 3x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 4x9xi8, strides = [9, 1]>
+    %w0 = emit.view %w[0] : !emit.buffer<lm, 3x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 9x1xi8, strides = [1, 1]>
+    %c0 = emit.view %c[0] : !emit.buffer<acc, 3x16xi32, strides = [64, 4]> -> !emit.buffer<acc, 4x1xi32, strides = [4, 4]>
+    emit.matmul %a0, %w0 -> %c0 {count = 3, a_step = 64, b_step = 64, c_step = 64} : !emit.buffer<lm, 4x9xi8, strides = [9, 1]>, !emit.buffer<lm, 9x1xi8, strides = [1, 1]> -> !emit.buffer<acc, 4x1xi32, strides = [4, 4]>
+  }
+}

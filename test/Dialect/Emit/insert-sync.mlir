@@ -79,3 +79,27 @@ emit.program target "npu-v1-tiny" {
   emit.dma %in -> %c : !emit.buffer<input, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
   emit.vun "NEG" %c -> %d : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
 }
+
+// -----
+
+// A repeated matmul reads every iteration's operands: a later load into the
+// third channel's block (bytes 128..) must wait for MATRIX, although the
+// first iteration's view covers only bytes 0..36.
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK:      emit.matmul
+// CHECK-NEXT: %[[F:.*]] = emit.flag {id = 0 : i64} : <matrix -> dma_in>
+// CHECK-NEXT: emit.signal %[[F]]
+// CHECK-NEXT: emit.wait %[[F]]
+// CHECK-NEXT: emit.dma
+emit.program target "npu-v1" {
+  %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 36xi8, strides = [1]>
+  %a = emit.alloc {offset = 0} : !emit.buffer<lm, 3x64xi8, strides = [64, 1]>
+  %w = emit.alloc {offset = 192} : !emit.buffer<lm, 3x64xi8, strides = [64, 1]>
+  %c = emit.alloc {offset = 0} : !emit.buffer<acc, 3x16xi32, strides = [64, 4]>
+  %a0 = emit.view %a[0] : !emit.buffer<lm, 3x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 4x9xi8, strides = [9, 1]>
+  %w0 = emit.view %w[0] : !emit.buffer<lm, 3x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 9x1xi8, strides = [1, 1]>
+  %c0 = emit.view %c[0] : !emit.buffer<acc, 3x16xi32, strides = [64, 4]> -> !emit.buffer<acc, 4x1xi32, strides = [4, 4]>
+  emit.matmul %a0, %w0 -> %c0 {count = 3, a_step = 64, b_step = 64, c_step = 64} : !emit.buffer<lm, 4x9xi8, strides = [9, 1]>, !emit.buffer<lm, 9x1xi8, strides = [1, 1]> -> !emit.buffer<acc, 4x1xi32, strides = [4, 4]>
+  %a2 = emit.view %a[128] : !emit.buffer<lm, 3x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 36xi8, strides = [1]>
+  emit.dma %in -> %a2 : !emit.buffer<input, 36xi8, strides = [1]> -> !emit.buffer<lm, 36xi8, strides = [1]>
+}

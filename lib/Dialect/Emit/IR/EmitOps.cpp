@@ -150,6 +150,13 @@ LogicalResult MatmulOp::verify() {
     if (zp < -128 || zp > 255 || (floatMode && zp != 0))
       return emitOpError() << "zero point " << zp
                            << " is outside [-128, 255] (and must be 0 in float modes)";
+  int64_t count = int64_t(getCount());
+  if (count < 1 || count > 65535)
+    return emitOpError() << "count " << count << " is outside [1, 65535] (the loop count field)";
+  for (int64_t step : {int64_t(getAStep()), int64_t(getBStep()), int64_t(getCStep())})
+    if (step < 0 || step % 64)
+      return emitOpError() << "step " << step
+                           << " must be a non-negative multiple of 64 (MATRIX operand alignment)";
   return success();
 }
 

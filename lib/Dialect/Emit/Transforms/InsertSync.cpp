@@ -62,6 +62,12 @@ FailureOr<SmallVector<Range, 4>> rangesOf(Operation *op) {
     int64_t lo = *base + offset;
     out.push_back({type.getSpace(), lo, lo + type.getSpanBytes(), a.write});
   }
+  // A repeated matmul touches every iteration's operands: a, b, then c.
+  if (auto mm = dyn_cast<MatmulOp>(op)) {
+    int64_t more = int64_t(mm.getCount()) - 1;
+    for (size_t i = 0; i < out.size(); ++i)
+      out[i].hi += more * int64_t(i == 0 ? mm.getAStep() : i == 1 ? mm.getBStep() : mm.getCStep());
+  }
   return out;
 }
 

@@ -82,9 +82,18 @@ def Emit_DmaOp : Emit_InProgramOp<"dma"> {
 
 def Emit_MatmulOp : Emit_InProgramOp<"matmul"> {
   let summary = "C (+)= (A - a_zp) x (B - b_zp) on the MATRIX engine";
+  let description = [{
+    With `count` > 1, `count` products: iteration i reads and writes the
+    operands `a_step`, `b_step` and `c_step` bytes * i further on (a hardware
+    loop over scalar registers once encoded).
+  }];
   let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$b, Emit_BufferType:$c,
                    UnitAttr:$accumulate, DefaultValuedAttr<I64Attr, "0">:$a_zp,
-                   DefaultValuedAttr<I64Attr, "0">:$b_zp);
+                   DefaultValuedAttr<I64Attr, "0">:$b_zp,
+                   DefaultValuedAttr<I64Attr, "1">:$count,
+                   DefaultValuedAttr<I64Attr, "0">:$a_step,
+                   DefaultValuedAttr<I64Attr, "0">:$b_step,
+                   DefaultValuedAttr<I64Attr, "0">:$c_step);
   let assemblyFormat = "$a `,` $b `->` $c attr-dict `:` type($a) `,` type($b) `->` type($c)";
   let hasVerifier = 1;
 }
