@@ -87,6 +87,7 @@ emit.program target "npu-v1-tiny" {
 // first iteration's view covers only bytes 0..36.
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      emit.matmul
+// CHECK-NEXT: emit.view
 // CHECK-NEXT: %[[F:.*]] = emit.flag {id = 0 : i64} : <matrix -> dma_in>
 // CHECK-NEXT: emit.signal %[[F]]
 // CHECK-NEXT: emit.wait %[[F]]
