@@ -182,6 +182,50 @@ y = quant(dequant(quant(x, 0.05, 0, np.int8), 0.05, 0).astype(np.float64).mean(a
 md.save("qdq_reduce_mean_axis1", [h.make_tensor_value_info("x", F32, [2, 5, 3])],
         [h.make_tensor_value_info("y", I8, [2, 3])], [x], [y])
 
+# Pooling on odd shapes (C = 3, W = 7): window denominators without the
+# padding (count_include_pad = 0), ceil_mode's partial last window.
+def pool_ref(x, k, st, pads, ceil, is_max, include_pad, out_hw):
+    n, c, hh, ww = x.shape
+    y = np.zeros((n, c) + tuple(out_hw), np.float32)
+    for oh in range(out_hw[0]):
+        for ow in range(out_hw[1]):
+            hs = [oh * st + i - pads[0] for i in range(k)]
+            ws = [ow * st + j - pads[1] for j in range(k)]
+            hin = [h_ for h_ in hs if 0 <= h_ < hh]
+            win = [w_ for w_ in ws if 0 <= w_ < ww]
+            vals = x[:, :, hin][:, :, :, win].astype(np.float64)
+            if is_max:
+                y[:, :, oh, ow] = vals.max(axis=(2, 3))
+            else:
+                cnt_h = len([h_ for h_ in hs if -pads[0] <= h_ < hh + pads[2]]) if include_pad else len(hin)
+                cnt_w = len([w_ for w_ in ws if -pads[1] <= w_ < ww + pads[3]]) if include_pad else len(win)
+                y[:, :, oh, ow] = vals.sum(axis=(2, 3)) / (cnt_h * cnt_w)
+    return y
+
+
+def pool_case(name, op, shape, k, st, pads, ceil, include_pad=0):
+    md = Model()
+    x = rng.uniform(-4, 4, shape).astype(np.float32)
+    dx = md.qdq("x", 0.04, 2, np.int8)
+    kw = dict(kernel_shape=[k, k], strides=[st, st], pads=pads, ceil_mode=ceil)
+    if op == "AveragePool":
+        kw["count_include_pad"] = include_pad
+    md.nodes.append(h.make_node(op, [dx], ["p"], **kw))
+    md.q("p", 0.03, -1, np.int8, "y")
+    g = h.make_graph(md.nodes, name, [h.make_tensor_value_info("x", F32, list(shape))],
+                     [h.make_tensor_value_info("y", I8, None)], initializer=md.inits)
+    inferred = onnx.shape_inference.infer_shapes(h.make_model(g, opset_imports=[h.make_opsetid("", 13)]))
+    out_hw = [d.dim_value for d in inferred.graph.output[0].type.tensor_type.shape.dim][2:]
+    rx = dequant(quant(x, 0.04, 2, np.int8), 0.04, 2)
+    y = quant(pool_ref(rx, k, st, pads, ceil, op == "MaxPool", include_pad, out_hw), 0.03, -1, np.int8)
+    md.save(name, [h.make_tensor_value_info("x", F32, list(shape))],
+            [h.make_tensor_value_info("y", I8, list(y.shape))], [x], [y])
+
+
+pool_case("qdq_avgpool_ceil_exclude_pad", "AveragePool", (1, 3, 6, 7), 3, 2, [1, 1, 1, 1], 1, 0)
+pool_case("qdq_avgpool_include_pad", "AveragePool", (1, 3, 5, 7), 3, 2, [1, 1, 1, 1], 0, 1)
+pool_case("qdq_maxpool_ceil", "MaxPool", (1, 3, 5, 7), 2, 2, [0, 0, 0, 0], 1)
+
 # Fan-out: one tensor read by eight kernels whose results are all outputs;
 # more concurrent dependencies than npu-v1-tiny's 2 flags per engine pair.
 md = Model()

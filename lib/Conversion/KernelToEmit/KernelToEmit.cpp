@@ -127,6 +127,9 @@ private:
   LogicalResult lowerReduce(Operation *op, Value input, Value result, ArrayRef<int64_t> axes,
                             StringRef func, bool mean);
   LogicalResult lowerSoftmax(graph::SoftmaxOp op);
+  LogicalResult lowerPool(Operation *op, Value x, Value result, ArrayRef<int64_t> kernel,
+                          ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
+                          ArrayRef<int64_t> dilations, bool isMax, bool countIncludePad);
   /// A [rows, cols] f32 tile with the real values of `tile`: a cast, then
   /// (q - zp) * scale when `q` is given (each step one f32 rounding, as ONNX).
   Value toF32(Value tile, const std::optional<Quant> &q);
@@ -551,6 +554,130 @@ LogicalResult KernelLowering::lowerSoftmax(graph::SoftmaxOp op) {
   return success();
 }
 
+/// Max and average pooling, NCHW. The input is padded into the arena first
+/// (max: the lowest value; average: real zero), with extra bottom/right
+/// padding when ceil_mode lets the last window run past it. One 4-D DMA per
+/// output row gathers the windows of a chunk of channels as [c][ow][tap];
+/// VECTOR reduces the taps in f32 (quantized inputs dequantized exactly) and
+/// an average divides by the window's denominator: the taps inside the padded
+/// input (count_include_pad) or inside the input, a compile-time [OH, OW]
+/// table read with a zero channel stride.
+LogicalResult KernelLowering::lowerPool(Operation *op, Value input, Value result,
+                                        ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                                        ArrayRef<int64_t> pads, ArrayRef<int64_t> dil, bool isMax,
+                                        bool countIncludePad) {
+  auto inType = tensorOf(input), outType = tensorOf(result);
+  auto qx = quantOf(inType.getElementType()), qy = quantOf(outType.getElementType());
+  if ((qx && qx->axis >= 0) || (qy && qy->axis >= 0) || bool(qx) != bool(qy))
+    return op->emitOpError("quantized pooling needs per-tensor quantized input and result");
+  // Plain 8-bit integers: max pooling is exact on the integers themselves.
+  bool integerMax = !qx && isMax && inType.getElementType().isInteger(8);
+  if (!qx && !inType.getElementType().isF32() && !integerMax)
+    return op->emitOpError() << (isMax ? "max" : "average") << " pooling of "
+                             << inType.getElementType() << " has no NPU lowering yet";
+  Value X = gmOf(input), Y = resultBuffer(result);
+  auto xt = cast<BufferType>(X.getType());
+  Type sy = cast<BufferType>(Y.getType()).getElementType();
+  // 1-D pooling is 2-D pooling of height 1.
+  SmallVector<int64_t> k2(kernel), s2(strides), p2(pads), d2(dil);
+  if (inType.getRank() == 3) {
+    k2 = {1, kernel[0]};
+    s2 = {1, strides[0]};
+    p2 = {0, pads[0], 0, pads[1]};
+    d2 = {1, dil[0]};
+    auto add1 = [&](Value v, ArrayRef<int64_t> shape) {
+      auto bt = cast<BufferType>(v.getType());
+      SmallVector<int64_t> s4{shape[0], shape[1], 1, shape[2]};
+      return e.view(v, 0, s4, denseStrides(s4, bt.getElementBytes()));
+    };
+    X = add1(X, inType.getShape());
+    Y = add1(Y, outType.getShape());
+    xt = cast<BufferType>(X.getType());
+  } else if (inType.getRank() != 4) {
+    return op->emitOpError("pooling lowers for 1-D and 2-D inputs");
+  }
+  kernel = k2, strides = s2, pads = p2, dil = d2;
+  ArrayRef<int64_t> xs = xt.getShape(), ys = cast<BufferType>(Y.getType()).getShape();
+  int64_t N = xs[0], C = xs[1], H = xs[2], W = xs[3];
+  int64_t OH = ys[2], OW = ys[3];
+  int64_t KH = kernel[0], KW = kernel[1], taps = KH * KW;
+  int64_t ex = xt.getElementBytes(), ey = bytesOf(sy);
+  // Padding, plus what ceil_mode's last window needs beyond it.
+  int64_t needH = (OH - 1) * strides[0] + (KH - 1) * dil[0] + 1;
+  int64_t needW = (OW - 1) * strides[1] + (KW - 1) * dil[1] + 1;
+  int64_t hiH = std::max<int64_t>(pads[2], needH - H - pads[0]);
+  int64_t hiW = std::max<int64_t>(pads[3], needW - W - pads[1]);
+  Value P = X;
+  int64_t Hp = H, Wp = W;
+  if (pads[0] || pads[1] || hiH || hiW) {
+    Hp = H + pads[0] + hiH;
+    Wp = W + pads[1] + hiW;
+    SmallVector<int64_t> shape{N, C, Hp, Wp};
+    P = e.alloc(MemorySpace::Arena, shape, xt.getElementType(), denseStrides(shape, ex));
+    ArrayRef<int64_t> inShape = xs;
+    int64_t fill;
+    if (xt.getElementType().isF32())
+      fill = isMax ? 0xff800000 : 0;  // -inf or +0.0
+    else if (isMax)
+      fill = xt.getElementType().isUnsignedInteger(8) ? 0 : 0x80;  // the lowest value
+    else
+      fill = qx->zps[0] & 0xff;  // real zero
+    if (failed(lowerPad(op, X, P, inShape, {0, 0, pads[0], pads[1]}, {0, 0, hiH, hiW}, fill)))
+      return failure();
+  }
+  // Denominators of an average: taps counted per axis, multiplied.
+  Value den;
+  if (!isMax) {
+    auto count = [&](int64_t o, int64_t k, int64_t s, int64_t d, int64_t lo, int64_t extent,
+                     int64_t hi) {
+      int64_t n = 0;
+      for (int64_t i = 0; i < k; ++i) {
+        int64_t pos = o * s + i * d - lo;
+        n += countIncludePad ? (pos >= -lo && pos < extent + hi) : (pos >= 0 && pos < extent);
+      }
+      return n;
+    };
+    SmallVector<float> values;
+    for (int64_t oh = 0; oh < OH; ++oh)
+      for (int64_t ow = 0; ow < OW; ++ow)
+        values.push_back(float(count(oh, KH, strides[0], dil[0], pads[0], H, pads[2]) *
+                               count(ow, KW, strides[1], dil[1], pads[1], W, pads[3])));
+    den = f32Constant(values);
+  }
+  int64_t lmBudget = t.params.LMBytes / 4;
+  int64_t cc = std::min({C, lmBudget / (OW * (taps * (ex + 4) + 16) + 64), 65535 / OW});
+  if (cc < 1 || taps > 4096)
+    return op->emitOpError() << "cannot tile this pooling window (" << taps << " taps, " << OW
+                             << " output columns) into " << t.name << "'s LM";
+  int64_t plane = Hp * Wp * ex;
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t c0 = 0; c0 < C; c0 += cc)
+      for (int64_t oh = 0; oh < OH; ++oh) {
+        int64_t chans = std::min(cc, C - c0), rows = chans * OW;
+        Value win = e.alloc(MemorySpace::LM, {rows, taps}, xt.getElementType(), {taps * ex, ex});
+        e.dma(e.view(P, (n * C + c0) * plane + oh * strides[0] * Wp * ex, {chans, KH, OW, KW},
+                     {plane, dil[0] * Wp * ex, strides[1] * ex, dil[1] * ex}),
+              e.view(win, 0, {chans, KH, OW, KW}, {OW * taps * ex, KW * ex, taps * ex, ex}));
+        Value f = integerMax ? win : toF32(win, qx);
+        Type rt = integerMax ? xt.getElementType() : Type(b.getF32Type());
+        int64_t re = bytesOf(rt);
+        Value red = e.alloc(MemorySpace::LM, {rows, 1}, rt, {re, re});
+        ReduceOp::create(b, e.loc, f, red, b.getStringAttr(isMax ? "MAX" : "SUM"),
+                         b.getStringAttr("cols"));
+        Value row = e.view(red, 0, {1, rows}, {rows * re, re});
+        if (den) {
+          Value d = e.tile(MemorySpace::LM, 1, rows, b.getF32Type());
+          e.dma(e.view(den, oh * OW * 4, {chans, OW}, {0, 4}),
+                e.view(d, 0, {chans, OW}, {OW * 4, 4}));
+          e.vbin("DIV", row, d, row);
+        }
+        Value out = fromF32(row, qy, sy);
+        e.dma(e.view(out, 0, {chans, OW}, {OW * ey, ey}),
+              e.view(Y, ((n * C + c0) * OH + oh) * OW * ey, {chans, OW}, {OH * OW * ey, ey}));
+      }
+  return success();
+}
+
 LogicalResult KernelLowering::lowerCopy(Operation *op, Value src, Value dst, ArrayRef<int64_t> shape,
                                         ArrayRef<int64_t> srcStrides) {
   EwOperand in{src, SmallVector<int64_t, 4>(srcStrides.begin(), srcStrides.end())};
@@ -953,6 +1080,12 @@ LogicalResult KernelLowering::lower(Operation *op) {
       return lowerUnary(op, func);
   if (auto sm = dyn_cast<graph::SoftmaxOp>(op))
     return lowerSoftmax(sm);
+  if (auto mp = dyn_cast<graph::MaxPoolOp>(op))
+    return lowerPool(op, mp.getX(), mp.getResult(), mp.getKernelShape(), mp.getStrides(),
+                     mp.getPads(), mp.getDilations(), true, false);
+  if (auto ap = dyn_cast<graph::AveragePoolOp>(op))
+    return lowerPool(op, ap.getX(), ap.getResult(), ap.getKernelShape(), ap.getStrides(),
+                     ap.getPads(), ap.getDilations(), false, ap.getCountIncludePad());
   if (auto cat = dyn_cast<graph::ConcatOp>(op)) {
     // Each input lands in a strided view of the output; an input quantized
     // differently from the output is requantized through f32 on the way
