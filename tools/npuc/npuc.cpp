@@ -45,6 +45,36 @@ void removeStaleOutput(const std::string &path) {
     std::filesystem::remove(path, ec);
 }
 
+/// Parses a byte count: decimal digits only (no sign, no spaces), optionally
+/// one K, M or G suffix (powers of 1024), at least 1, at most 2^48 bytes.
+bool parseByteCount(const std::string &arg, int64_t &out, std::string &error) {
+  std::string digits = arg;
+  int shift = 0;
+  if (!digits.empty() && std::string("KMG").find(digits.back()) != std::string::npos) {
+    shift = digits.back() == 'K' ? 10 : digits.back() == 'M' ? 20 : 30;
+    digits.pop_back();
+  }
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) {
+    error = "expected a positive number of bytes (digits, optionally followed by K, M or G)";
+    return false;
+  }
+  if (digits.size() > 15) {
+    error = "is larger than 2^48 bytes";
+    return false;
+  }
+  int64_t value = std::stoll(digits);
+  if (value == 0) {
+    error = "must be at least 1 byte";
+    return false;
+  }
+  if (value > (int64_t(1) << (48 - shift))) {
+    error = "is larger than 2^48 bytes";
+    return false;
+  }
+  out = value << shift;
+  return true;
+}
+
 /// Parses NAME=D1xD2x...: every dimension a positive decimal integer, fully
 /// consumed, without sign, at most 2^40, and a product that fits 64 bits.
 bool parseInputShape(const std::string &arg, std::pair<std::string, std::vector<int64_t>> &out,
@@ -104,10 +134,10 @@ int main(int argc, char **argv) {
   app.add_option("--report", reportPath, "with --check: also write the report as JSON");
   app.add_option("--compile-to", compileTo,
                  "stop after a phase and print it: graph, kernel, emission, encoding");
-  int64_t gmBudget = 0;
-  app.add_option("--gm-budget", gmBudget,
-                 "bytes of GM the arena may use (default: the target's, 256 MiB)")
-      ->check(CLI::PositiveNumber);
+  std::string gmBudgetArg;
+  app.add_option("--gm-budget", gmBudgetArg,
+                 "bytes of GM the arena may use, optionally with a K, M or G suffix (powers of "
+                 "1024); default: the target's, 256M");
   app.add_option("--input-shape", inputShapes, "pin a graph input's shape: NAME=1x3x224x224 (repeatable)");
   std::vector<std::string> bindInputs;
   app.add_option("--bind-input", bindInputs,
@@ -156,6 +186,14 @@ int main(int argc, char **argv) {
     std::cerr << "npuc: error: --compile-to '" << compileTo
               << "' is not one of graph, kernel, emission, encoding\n";
     return 2;
+  }
+  int64_t gmBudget = 0;
+  if (!gmBudgetArg.empty()) {
+    std::string error;
+    if (!parseByteCount(gmBudgetArg, gmBudget, error)) {
+      std::cerr << "npuc: error: --gm-budget '" << gmBudgetArg << "': " << error << "\n";
+      return 2;
+    }
   }
   if (input.empty()) {
     std::cerr << "npuc: error: no input model (usage: npuc model.onnx -o model.bin)\n";
@@ -226,7 +264,7 @@ int main(int argc, char **argv) {
   }
   std::string options_ = "--target " + targetName;
   if (gmBudget)
-    options_ += " --gm-budget " + std::to_string(gmBudget);
+    options_ += " --gm-budget " + gmBudgetArg;
   for (const std::string &s : inputShapes)
     options_ += " --input-shape " + s;
   for (const std::string &s : bindInputs)
