@@ -120,7 +120,7 @@ def conv_case(name, shape, m_out, group, stride, pads, per_channel):
 
 
 # Grouped convolution, distinct per-channel weight scales, odd width.
-conv_case("qdq_grouped_conv", (1, 4, 6, 7), 6, 2, 1, [1, 1, 1, 1], True)
+conv_case("qdq_grouped_conv", (1, 6, 6, 7), 6, 3, 1, [1, 1, 1, 1], True)
 # Depthwise (one channel per group) with per-channel scales, stride 2: the
 # chunked depthwise kernel.
 conv_case("qdq_depthwise_conv", (1, 5, 9, 7), 5, 5, 2, [1, 1, 1, 1], True)
@@ -141,23 +141,55 @@ y = quant(ref.astype(np.float32), 0.1, 2, np.int8)
 md.save("qdq_matmul_weights_left", [h.make_tensor_value_info("x", F32, [8, 3])],
         [h.make_tensor_value_info("y", I8, [5, 3])], [x], [y])
 
-# Broadcast add of lower-rank tensors: [1,3,4,5] + [4,5] + [3,1,1].
+# Broadcasting as an address plan, odd width: [1,8,5,7] + [7], then + [8,1,1],
+# then * a scalar.
 md = Model()
-a = rng.uniform(-3, 3, (1, 3, 4, 5)).astype(np.float32)
-b = rng.uniform(-1, 1, (4, 5)).astype(np.float32)
-c = rng.uniform(-2, 2, (3, 1, 1)).astype(np.float32)
+a = rng.uniform(-3, 3, (1, 8, 5, 7)).astype(np.float32)
+b = rng.uniform(-1, 1, (7,)).astype(np.float32)
+c = rng.uniform(-2, 2, (8, 1, 1)).astype(np.float32)
 da, db_, dc = md.qdq("a", 0.03, 1, np.int8), md.qdq("b", 0.01, -2, np.int8), md.qdq("c", 0.02, 0, np.int8)
 md.nodes.append(h.make_node("Add", [da, db_], ["ab"]))
 dab = md.qdq("ab", 0.04, 0, np.int8)
 md.nodes.append(h.make_node("Add", [dab, dc], ["abc"]))
-md.q("abc", 0.05, -1, np.int8, "y")
+dabc = md.qdq("abc", 0.05, -1, np.int8)
+ds = md.dq_const(np.array(40, np.int8), np.float32(0.025), np.int8(0))
+md.nodes.append(h.make_node("Mul", [dabc, ds], ["m"]))
+md.q("m", 0.05, 3, np.int8, "y")
 ra = dequant(quant(a, 0.03, 1, np.int8), 0.03, 1)
 rb = dequant(quant(b, 0.01, -2, np.int8), 0.01, -2)
 rc = dequant(quant(c, 0.02, 0, np.int8), 0.02, 0)
 rab = dequant(quant(ra + rb, 0.04, 0, np.int8), 0.04, 0)
-y = quant(rab + rc, 0.05, -1, np.int8)
+rabc = dequant(quant(rab + rc, 0.05, -1, np.int8), 0.05, -1)
+y = quant(rabc * dequant(np.int8(40), 0.025, 0), 0.05, 3, np.int8)
 md.save("qdq_broadcast_add", [h.make_tensor_value_info(n, F32, list(v.shape)) for n, v in (("a", a), ("b", b), ("c", c))],
-        [h.make_tensor_value_info("y", I8, [1, 3, 4, 5])], [a, b, c], [y])
+        [h.make_tensor_value_info("y", I8, [1, 8, 5, 7])], [a, b, c], [y])
+
+# An activation between two quantizations with different scales (it cannot
+# fold into the conv's clamp), then a reshape of the C = 3 result (a view:
+# GM tensors are dense) feeding a matmul that reads it in another shape.
+md = Model()
+x = rng.uniform(-2, 2, (1, 2, 5, 7)).astype(np.float32)
+wq = rng.integers(-90, 90, (3, 2, 3, 3)).astype(np.int8)
+dx = md.qdq("x", 0.02, 0, np.int8)
+dw = md.dq_const(wq, np.float32(0.01), np.int8(0))
+md.nodes.append(h.make_node("Conv", [dx, dw], ["conv"], pads=[1, 1, 1, 1], kernel_shape=[3, 3]))
+dconv = md.qdq("conv", 0.02, -10, np.int8)
+md.nodes.append(h.make_node("Clip", [dconv, md.const("lo", np.float32(0)), md.const("hi", np.float32(1.5))], ["relu6"]))
+dr = md.qdq("relu6", 0.008, -128, np.int8)
+shape_c = md.const("shape", np.array([3, 35], np.int64))
+md.nodes.append(h.make_node("Reshape", [dr, shape_c], ["flat"]))
+mq = rng.integers(-100, 100, (35, 4)).astype(np.int8)
+dm = md.dq_const(mq, np.float32(0.005), np.int8(0))
+md.nodes.append(h.make_node("MatMul", ["flat", dm], ["mm"]))
+md.q("mm", 0.01, 0, np.int8, "y")
+rx = dequant(quant(x, 0.02, 0, np.int8), 0.02, 0)
+rconv = conv2d(rx, dequant(wq, 0.01, 0), np.zeros(3, np.float32), 1, [1, 1, 1, 1], 1)
+rconv = dequant(quant(rconv, 0.02, -10, np.int8), 0.02, -10)
+rr = dequant(quant(np.clip(rconv, 0, 1.5), 0.008, -128, np.int8), 0.008, -128)
+ref = rr.reshape(3, 35).astype(np.float64) @ dequant(mq, 0.005, 0).astype(np.float64)
+y = quant(ref.astype(np.float32), 0.01, 0, np.int8)
+md.save("qdq_activation_reshape", [h.make_tensor_value_info("x", F32, [1, 2, 5, 7])],
+        [h.make_tensor_value_info("y", I8, [3, 4])], [x], [y])
 
 # Concat of inputs with different scales.
 md = Model()
@@ -226,14 +258,14 @@ pool_case("qdq_avgpool_ceil_exclude_pad", "AveragePool", (1, 3, 6, 7), 3, 2, [1,
 pool_case("qdq_avgpool_include_pad", "AveragePool", (1, 3, 5, 7), 3, 2, [1, 1, 1, 1], 0, 1)
 pool_case("qdq_maxpool_ceil", "MaxPool", (1, 3, 5, 7), 2, 2, [0, 0, 0, 0], 1)
 
-# Fan-out: one tensor read by eight kernels whose results are all outputs;
-# more concurrent dependencies than npu-v1-tiny's 2 flags per engine pair.
+# Fan-out: one tensor read by twelve kernels whose results are all outputs;
+# more dependencies than npu-v1-tiny's 2 flags per engine pair.
 md = Model()
 x = rng.uniform(-3, 3, (1, 4, 8, 8)).astype(np.float32)
 dx = md.qdq("x", 0.03, 0, np.int8)
 outs, refs = [], []
 rx = dequant(quant(x, 0.03, 0, np.int8), 0.03, 0)
-for k in range(8):
+for k in range(12):
     cv = np.float32(0.25 * (k + 1))
     cn = md.const("c%d" % k, np.array([cv], np.float32))
     op = ["Add", "Mul", "Sub"][k % 3]

@@ -435,16 +435,22 @@ LogicalResult KernelLowering::lowerUnary(Operation *op, StringRef func) {
   auto qx = quantOf(el), qy = quantOf(tensorOf(res).getElementType());
   Value out = resultBuffer(res);
   if (qx || qy) {
-    // Relu in the quantized domain: max(q, zp) when input and output share
-    // their quantization (exact).
-    if (func != "RELU" || !qx || !qy || qx->axis >= 0 || qy->axis >= 0 ||
-        qx->scales != qy->scales || qx->zps != qy->zps)
+    if (!qx || !qy || qx->axis >= 0 || qy->axis >= 0)
       return op->emitOpError() << "quantized " << op->getName().stripDialect()
-                               << " has no NPU lowering yet (only Relu with equal input and "
-                                  "output quantization)";
-    int64_t zp = qx->zps[0];
-    return elementwise(op, shape, {broadcastOperand(x, shape)}, out, 2, [&](EwTiles &tl) {
-      e.vbini("MAX", tl.in[0], b.getIntegerAttr(b.getIntegerType(32), zp), tl.in[0]);
+                               << " needs per-tensor quantized input and result";
+    // Relu in one quantized domain is max(q, zp), exact on the integers.
+    if (func == "RELU" && qx->scales == qy->scales && qx->zps == qy->zps) {
+      int64_t zp = qx->zps[0];
+      return elementwise(op, shape, {broadcastOperand(x, shape)}, out, 2, [&](EwTiles &tl) {
+        e.vbini("MAX", tl.in[0], b.getIntegerAttr(b.getIntegerType(32), zp), tl.in[0]);
+      });
+    }
+    // Otherwise through the exact dequantized values (docs/numerics.md).
+    Type st = cast<BufferType>(out.getType()).getElementType();
+    return elementwise(op, shape, {broadcastOperand(x, shape)}, out, 10, [&](EwTiles &tl) {
+      Value f = toF32(tl.in[0], qx);
+      e.vun(func, f, f);
+      tl.out = fromF32(f, qy, st);
     });
   }
   if (!el.isF32())
@@ -1137,17 +1143,25 @@ LogicalResult KernelLowering::lower(Operation *op) {
   if (auto clip = dyn_cast<graph::ClipOp>(op)) {
     ArrayRef<int64_t> shape = tensorOf(clip.getResult()).getShape();
     Type el = tensorOf(clip.getInput()).getElementType();
-    if (!el.isF32())
-      return op->emitOpError() << "clip on " << el << " has no NPU lowering yet (f32 only; a "
-                                  "quantized Clip folds into its producer's requantization)";
+    auto qx = quantOf(el), qy = quantOf(tensorOf(clip.getResult()).getElementType());
+    if ((!qx && !el.isF32()) || bool(qx) != bool(qy) || (qx && (qx->axis >= 0 || qy->axis >= 0)))
+      return op->emitOpError() << "clip on " << el
+                               << " has no NPU lowering yet (f32, or per-tensor quantized)";
     std::optional<double> lo = clip.getMin() ? std::optional<double>(clip.getMin()->convertToDouble()) : std::nullopt;
     std::optional<double> hi = clip.getMax() ? std::optional<double>(clip.getMax()->convertToDouble()) : std::nullopt;
-    return elementwise(op, shape, {broadcastOperand(clip.getInput(), shape)},
-                       resultBuffer(clip.getResult()), 8, [&](EwTiles &tl) {
+    Value out = resultBuffer(clip.getResult());
+    Type st = cast<BufferType>(out.getType()).getElementType();
+    // Quantized: clamp the exact dequantized values in f32, quantize once
+    // (a Clip right after a conv or matmul folds into its requantization
+    // instead, in convert-graph-to-qk).
+    return elementwise(op, shape, {broadcastOperand(clip.getInput(), shape)}, out, 10,
+                       [&](EwTiles &tl) {
+                         Value f = toF32(tl.in[0], qx);
                          if (lo)
-                           e.vbini("MAX", tl.in[0], b.getF32FloatAttr(float(*lo)), tl.in[0]);
+                           e.vbini("MAX", f, b.getF32FloatAttr(float(*lo)), f);
                          if (hi)
-                           e.vbini("MIN", tl.in[0], b.getF32FloatAttr(float(*hi)), tl.in[0]);
+                           e.vbini("MIN", f, b.getF32FloatAttr(float(*hi)), f);
+                         tl.out = fromF32(f, qy, st);
                        });
   }
   if (auto lr = dyn_cast<graph::LeakyReluOp>(op)) {
