@@ -15,7 +15,7 @@ step "The compiler and its targets" "$bin/npuc" --version
 step "Targets are data (include/npuc/Base/Target.td)" "$bin/npuc" --list-targets
 
 step "A graph-dialect model (examples/residual.mlir) through the npuc pipeline" \
-  "$bin/npuc-opt" "$root/examples/residual.mlir" --npuc-pipeline
+  "$bin/npuc-opt" "$root/examples/residual.mlir" --npuc-pipeline=until=kernel
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -38,16 +38,26 @@ PY
 
 model=$root/examples/conv_relu.onnx
 step "An ONNX model imported into the graph dialect" "$bin/npuc" "$model" --compile-to=graph
-printf '\n== Compiling it to NPU code\n$ npuc %s -o %s\n' "$model" "$tmp/model.bin"
-set +e
-"$bin/npuc" "$model" -o "$tmp/model.bin"
-rc=$?
-set -e
-echo "npuc exited $rc; output file present: $([ -e "$tmp/model.bin" ] && echo yes || echo no)"
-cat <<'TXT'
 
-Status: the dialects, the ISA, the targets, the encoder/decoder, the model file,
-npu-objdump, npu-sim and the ONNX importer exist and are tested; the lowering
-from the graph dialect to NPU code is not built yet, so npuc stops after
-importing (exit 2) and writes no model file.
-TXT
+q=$root/examples/qdq_conv_clip_matmul
+step "A quantized (QDQ) model: conv, a clip between two scales, a reshape, a matmul" \
+  "$bin/npuc" "$q/model.onnx" --compile-to=kernel
+step "... compiled to NPU-v1 machine code" "$bin/npuc" "$q/model.onnx" -o "$tmp/qdq.bin"
+"$bin/npu-objdump" "$tmp/qdq.bin" | sed -n '1,/^code/p'
+step "... executed by npu-sim" "$bin/npu-sim" "$tmp/qdq.bin" -i "$q/test_data_set_0/input_0.pb" \
+  -o "$tmp/qdq-out" --stats
+/usr/bin/python3 - "$tmp" "$q" <<'PY'
+import sys, numpy as np, onnx
+from onnx import numpy_helper
+tmp, q = sys.argv[1], sys.argv[2]
+t = onnx.TensorProto()
+t.ParseFromString(open(q + "/test_data_set_0/output_0.pb", "rb").read())
+want = numpy_helper.to_array(t).astype(int)
+got = np.load(tmp + "/qdq-out/output_0.npy").astype(int)
+print("expected (numpy reference, test/e2e/gen_qdq_suite.py):\n%s" % want)
+print("npu-sim:\n%s" % got)
+d = np.abs(got - want)
+print("largest difference %d quantization steps, %d of %d elements differ" % (d.max(), np.count_nonzero(d), d.size))
+PY
+step "The same comparison on both targets, as ctest runs it" \
+  /usr/bin/python3 "$root/scripts/run-e2e.py" --bin "$bin" "$q"
