@@ -61,9 +61,9 @@ class Model:
         self.nodes.append(h.make_node("DequantizeLinear", [qn, sn, zn], ["wdq%d" % self.n], **kw))
         return "wdq%d" % self.n
 
-    def save(self, name, inputs, outputs, feeds, expected):
+    def save(self, name, inputs, outputs, feeds, expected, opset=13):
         g = h.make_graph(self.nodes, name, inputs, outputs, initializer=self.inits)
-        m = h.make_model(g, opset_imports=[h.make_opsetid("", 13)])
+        m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)])
         m.ir_version = 8
         onnx.checker.check_model(m)
         d = os.path.join(out, name)
@@ -257,6 +257,29 @@ def pool_case(name, op, shape, k, st, pads, ceil, include_pad=0):
 pool_case("qdq_avgpool_ceil_exclude_pad", "AveragePool", (1, 3, 6, 7), 3, 2, [1, 1, 1, 1], 1, 0)
 pool_case("qdq_avgpool_include_pad", "AveragePool", (1, 3, 5, 7), 3, 2, [1, 1, 1, 1], 0, 1)
 pool_case("qdq_maxpool_ceil", "MaxPool", (1, 3, 5, 7), 2, 2, [0, 0, 0, 0], 1)
+
+# Nonlinear functions between quantizations: Sigmoid, HardSwish, LeakyRelu,
+# Softmax (computed in f32 on the dequantized values, docs/numerics.md).
+md = Model()
+x = rng.uniform(-6, 6, (2, 3, 10)).astype(np.float32)
+cur = md.qdq("x", 0.05, 0, np.int8)
+rx = dequant(quant(x, 0.05, 0, np.int8), 0.05, 0).astype(np.float64)
+steps = [("Sigmoid", {}, lambda v: 1 / (1 + np.exp(-v)), (1 / 256, -128)),
+         ("HardSwish", {}, lambda v: v * np.clip(v / 6 + 0.5, 0, 1), (0.01, -20)),
+         ("LeakyRelu", {"alpha": 0.2}, lambda v: np.where(v < 0, 0.2 * v, v), (0.01, -10)),
+         ("Softmax", {"axis": -1}, lambda v: np.exp(v - v.max(-1, keepdims=True)) /
+          np.exp(v - v.max(-1, keepdims=True)).sum(-1, keepdims=True), (1 / 256, -128))]
+for k, (op, attrs, fn, (sc, zp)) in enumerate(steps):
+    md.nodes.append(h.make_node(op, [cur], ["a%d" % k], **attrs))
+    rx = fn(rx)
+    if k + 1 < len(steps):
+        cur = md.qdq("a%d" % k, sc, zp, np.int8)
+        rx = dequant(quant(rx.astype(np.float32), sc, zp, np.int8), sc, zp).astype(np.float64)
+    else:
+        md.q("a%d" % k, sc, zp, np.int8, "y")
+        y = quant(rx.astype(np.float32), sc, zp, np.int8)
+md.save("qdq_activations", [h.make_tensor_value_info("x", F32, [2, 3, 10])],
+        [h.make_tensor_value_info("y", I8, [2, 3, 10])], [x], [y], opset=14)
 
 # Fan-out: one tensor read by twelve kernels whose results are all outputs;
 # more dependencies than npu-v1-tiny's 2 flags per engine pair.

@@ -124,6 +124,11 @@ private:
   LogicalResult lowerDequantize(graph::DequantizeOp op);
   LogicalResult lowerBinary(Operation *op, StringRef func);
   LogicalResult lowerUnary(Operation *op, StringRef func);
+  /// An elementwise function of one f32 or per-tensor quantized tensor,
+  /// computed in f32 on the exact dequantized values and quantized once
+  /// (docs/numerics.md); `body` rewrites the f32 tile in place.
+  LogicalResult lowerF32Map(Operation *op, Value input, Value result,
+                            const std::function<void(Value)> &body);
   LogicalResult lowerReduce(Operation *op, Value input, Value result, ArrayRef<int64_t> axes,
                             StringRef func, bool mean);
   LogicalResult lowerSoftmax(graph::SoftmaxOp op);
@@ -433,7 +438,6 @@ LogicalResult KernelLowering::lowerUnary(Operation *op, StringRef func) {
   ArrayRef<int64_t> shape = tensorOf(res).getShape();
   Type el = tensorOf(x).getElementType();
   auto qx = quantOf(el), qy = quantOf(tensorOf(res).getElementType());
-  Value out = resultBuffer(res);
   if (qx || qy) {
     if (!qx || !qy || qx->axis >= 0 || qy->axis >= 0)
       return op->emitOpError() << "quantized " << op->getName().stripDialect()
@@ -441,23 +445,29 @@ LogicalResult KernelLowering::lowerUnary(Operation *op, StringRef func) {
     // Relu in one quantized domain is max(q, zp), exact on the integers.
     if (func == "RELU" && qx->scales == qy->scales && qx->zps == qy->zps) {
       int64_t zp = qx->zps[0];
+      Value out = resultBuffer(res);
       return elementwise(op, shape, {broadcastOperand(x, shape)}, out, 2, [&](EwTiles &tl) {
         e.vbini("MAX", tl.in[0], b.getIntegerAttr(b.getIntegerType(32), zp), tl.in[0]);
       });
     }
-    // Otherwise through the exact dequantized values (docs/numerics.md).
-    Type st = cast<BufferType>(out.getType()).getElementType();
-    return elementwise(op, shape, {broadcastOperand(x, shape)}, out, 10, [&](EwTiles &tl) {
-      Value f = toF32(tl.in[0], qx);
-      e.vun(func, f, f);
-      tl.out = fromF32(f, qy, st);
-    });
   }
-  if (!el.isF32())
+  return lowerF32Map(op, x, res, [&](Value f) { e.vun(func, f, f); });
+}
+
+LogicalResult KernelLowering::lowerF32Map(Operation *op, Value x, Value res,
+                                          const std::function<void(Value)> &body) {
+  ArrayRef<int64_t> shape = tensorOf(res).getShape();
+  Type el = tensorOf(x).getElementType();
+  auto qx = quantOf(el), qy = quantOf(tensorOf(res).getElementType());
+  if ((!qx && !el.isF32()) || bool(qx) != bool(qy) || (qx && (qx->axis >= 0 || qy->axis >= 0)))
     return op->emitOpError() << op->getName().stripDialect() << " on " << el
-                             << " has no NPU lowering yet (f32 only)";
-  return elementwise(op, shape, {broadcastOperand(x, shape)}, out, 8, [&](EwTiles &tl) {
-    e.vun(func, tl.in[0], tl.in[0]);
+                             << " has no NPU lowering yet (f32, or per-tensor quantized)";
+  Value out = resultBuffer(res);
+  Type st = cast<BufferType>(out.getType()).getElementType();
+  return elementwise(op, shape, {broadcastOperand(x, shape)}, out, 14, [&](EwTiles &tl) {
+    Value f = toF32(tl.in[0], qx);
+    body(f);
+    tl.out = fromF32(f, qy, st);
   });
 }
 
@@ -1140,44 +1150,51 @@ LogicalResult KernelLowering::lower(Operation *op) {
     return lowerReduce(op, red.getInput(), red.getResult(), red.getAxes(), "MAX", false);
   if (auto red = dyn_cast<graph::ReduceMinOp>(op))
     return lowerReduce(op, red.getInput(), red.getResult(), red.getAxes(), "MIN", false);
+  auto f32 = [&](float v) { return b.getF32FloatAttr(v); };
   if (auto clip = dyn_cast<graph::ClipOp>(op)) {
-    ArrayRef<int64_t> shape = tensorOf(clip.getResult()).getShape();
-    Type el = tensorOf(clip.getInput()).getElementType();
-    auto qx = quantOf(el), qy = quantOf(tensorOf(clip.getResult()).getElementType());
-    if ((!qx && !el.isF32()) || bool(qx) != bool(qy) || (qx && (qx->axis >= 0 || qy->axis >= 0)))
-      return op->emitOpError() << "clip on " << el
-                               << " has no NPU lowering yet (f32, or per-tensor quantized)";
-    std::optional<double> lo = clip.getMin() ? std::optional<double>(clip.getMin()->convertToDouble()) : std::nullopt;
-    std::optional<double> hi = clip.getMax() ? std::optional<double>(clip.getMax()->convertToDouble()) : std::nullopt;
-    Value out = resultBuffer(clip.getResult());
-    Type st = cast<BufferType>(out.getType()).getElementType();
-    // Quantized: clamp the exact dequantized values in f32, quantize once
-    // (a Clip right after a conv or matmul folds into its requantization
-    // instead, in convert-graph-to-qk).
-    return elementwise(op, shape, {broadcastOperand(clip.getInput(), shape)}, out, 10,
-                       [&](EwTiles &tl) {
-                         Value f = toF32(tl.in[0], qx);
-                         if (lo)
-                           e.vbini("MAX", f, b.getF32FloatAttr(float(*lo)), f);
-                         if (hi)
-                           e.vbini("MIN", f, b.getF32FloatAttr(float(*hi)), f);
-                         tl.out = fromF32(f, qy, st);
-                       });
+    // A Clip right after a conv or matmul folds into its requantization
+    // instead (convert-graph-to-qk); here it clamps the dequantized values.
+    std::optional<double> lo, hi;
+    if (clip.getMin())
+      lo = clip.getMin()->convertToDouble();
+    if (clip.getMax())
+      hi = clip.getMax()->convertToDouble();
+    return lowerF32Map(op, clip.getInput(), clip.getResult(), [&](Value f) {
+      if (lo)
+        e.vbini("MAX", f, f32(float(*lo)), f);
+      if (hi)
+        e.vbini("MIN", f, f32(float(*hi)), f);
+    });
   }
   if (auto lr = dyn_cast<graph::LeakyReluOp>(op)) {
-    ArrayRef<int64_t> shape = tensorOf(lr.getResult()).getShape();
-    Type el = tensorOf(lr.getInput()).getElementType();
-    if (!el.isF32())
-      return op->emitOpError() << "leaky_relu on " << el << " has no NPU lowering yet (f32 only)";
-    float alpha = lr.getAlpha().convertToFloat();
     // x < 0 ? alpha * x : x is max(x, alpha * x) for alpha <= 1, min otherwise.
-    return elementwise(op, shape, {broadcastOperand(lr.getInput(), shape)},
-                       resultBuffer(lr.getResult()), 12, [&](EwTiles &tl) {
-                         Value ax = e.tile(MemorySpace::LM, tl.rows, tl.cols, b.getF32Type());
-                         e.vbini("MUL", tl.in[0], b.getF32FloatAttr(alpha), ax);
-                         e.vbin(alpha <= 1.0f ? "MAX" : "MIN", tl.in[0], ax, tl.in[0]);
-                       });
+    float alpha = lr.getAlpha().convertToFloat();
+    return lowerF32Map(op, lr.getInput(), lr.getResult(), [&](Value f) {
+      auto ft = cast<BufferType>(f.getType());
+      Value ax = e.tile(MemorySpace::LM, ft.getShape()[0], ft.getShape()[1], b.getF32Type());
+      e.vbini("MUL", f, f32(alpha), ax);
+      e.vbin(alpha <= 1.0f ? "MAX" : "MIN", f, ax, f);
+    });
   }
+  // HardSigmoid: max(0, min(1, alpha * x + beta)); HardSwish: x times
+  // HardSigmoid with alpha = 1/6, beta = 1/2 (ONNX's definitions, f32 steps).
+  auto hardSigmoid = [&](Value f, Value into, float alpha, float beta) {
+    e.vbini("MUL", f, f32(alpha), into);
+    e.vbini("ADD", into, f32(beta), into);
+    e.vbini("MAX", into, f32(0.0f), into);
+    e.vbini("MIN", into, f32(1.0f), into);
+  };
+  if (auto hs = dyn_cast<graph::HardSigmoidOp>(op))
+    return lowerF32Map(op, hs.getInput(), hs.getResult(), [&](Value f) {
+      hardSigmoid(f, f, hs.getAlpha().convertToFloat(), hs.getBeta().convertToFloat());
+    });
+  if (llvm::isa<graph::HardSwishOp>(op))
+    return lowerF32Map(op, op->getOperand(0), op->getResult(0), [&](Value f) {
+      auto ft = cast<BufferType>(f.getType());
+      Value g = e.tile(MemorySpace::LM, ft.getShape()[0], ft.getShape()[1], b.getF32Type());
+      hardSigmoid(f, g, 1.0f / 6.0f, 0.5f);
+      e.vbin("MUL", f, g, f);
+    });
   if (auto tr = dyn_cast<graph::TransposeOp>(op)) {
     Value src = gmOf(tr.getInput());
     auto st = cast<BufferType>(src.getType());
