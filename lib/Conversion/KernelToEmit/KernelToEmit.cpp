@@ -145,8 +145,13 @@ private:
                           ArrayRef<int64_t> srcStrides);
   LogicalResult lowerPad(Operation *op, Value src, Value dst, ArrayRef<int64_t> inShape,
                          ArrayRef<int64_t> lo, ArrayRef<int64_t> hi, int64_t fill);
+  /// [..., M, K] x [K, N] (or batched [..., K, N]); Gemm's transposed
+  /// operands are read through transposing views, alpha scales the product
+  /// and beta * `addend` (broadcast to [M, N]) is added before the store.
   LogicalResult lowerMatmul(Operation *op, Value lhs, Value rhs, Value bias, Value result,
-                            int64_t azp, int64_t bzp, qk::RequantAttr rq);
+                            int64_t azp, int64_t bzp, qk::RequantAttr rq, bool transA = false,
+                            bool transB = false, float alpha = 1.0f, Value addend = {},
+                            float beta = 1.0f);
   LogicalResult lowerConv(Operation *op, Value input, Value weight, Value bias, Value result,
                           ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
                           ArrayRef<int64_t> dilations, int64_t groups, int64_t xzp, int64_t wzp,
@@ -825,7 +830,8 @@ LogicalResult checkMatrixTypes(Operation *op, Type a, Type w) {
 
 LogicalResult KernelLowering::lowerMatmul(Operation *op, Value lhs, Value rhs, Value bias,
                                           Value result, int64_t azp, int64_t bzp,
-                                          qk::RequantAttr rq) {
+                                          qk::RequantAttr rq, bool transA, bool transB,
+                                          float alpha, Value addend, float beta) {
   Value A = gmOf(lhs), B = gmOf(rhs), Bias = bias ? gmOf(bias) : Value();
   Value C = resultBuffer(result);
   auto at = cast<BufferType>(A.getType()), bt = cast<BufferType>(B.getType()),
@@ -833,7 +839,12 @@ LogicalResult KernelLowering::lowerMatmul(Operation *op, Value lhs, Value rhs, V
   if (failed(checkMatrixTypes(op, at.getElementType(), bt.getElementType())))
     return failure();
   ArrayRef<int64_t> as = at.getShape(), bs = bt.getShape();
-  int64_t M = as[as.size() - 2], K = as.back(), N = bs.back();
+  if (as.size() < 2 || bs.size() < 2 || (bs.size() > 2 && bs.size() != as.size()))
+    return op->emitOpError() << "matrix products of ranks " << as.size() << " and " << bs.size()
+                             << " have no NPU lowering yet (a rank >= 2 lhs and a 2-D or "
+                                "equally batched rhs)";
+  int64_t M = transA ? as.back() : as[as.size() - 2], K = transA ? as[as.size() - 2] : as.back();
+  int64_t N = transB ? bs[bs.size() - 2] : bs.back();
   int64_t batch = 1;
   for (size_t i = 0; i + 2 < as.size(); ++i)
     batch *= as[i];
@@ -865,10 +876,31 @@ LogicalResult KernelLowering::lowerMatmul(Operation *op, Value lhs, Value rhs, V
           int64_t kc = std::min(kt, K - k0);
           Value aT = e.tile(MemorySpace::LM, mc, kc, at.getElementType(), 64);
           Value bT = e.tile(MemorySpace::LM, kc, nc, bt.getElementType(), 64);
-          e.dma(e.view(A, ((bi * M + m0) * K + k0) * ea, {mc, kc}, {K * ea, ea}), aT);
+          if (transA)  // A stored [K, M]
+            e.dma(e.view(A, (k0 * M + m0) * ea, {mc, kc}, {ea, M * ea}), aT);
+          else
+            e.dma(e.view(A, ((bi * M + m0) * K + k0) * ea, {mc, kc}, {K * ea, ea}), aT);
           int64_t bBase = batchedB ? bi * K * N : 0;
-          e.dma(e.view(B, (bBase + k0 * N + n0) * eb, {kc, nc}, {N * eb, eb}), bT);
+          if (transB)  // B stored [N, K]
+            e.dma(e.view(B, (n0 * K + k0) * eb, {kc, nc}, {eb, K * eb}), bT);
+          else
+            e.dma(e.view(B, (bBase + k0 * N + n0) * eb, {kc, nc}, {N * eb, eb}), bT);
           e.matmul(aT, bT, acc, k0 > 0, azp, bzp);
+        }
+        if (alpha != 1.0f)
+          e.vbini("MUL", acc, b.getF32FloatAttr(alpha), acc);
+        if (addend) {
+          // beta * C, broadcast to this [mc, nc] tile by zero strides.
+          auto xt2 = cast<BufferType>(addend.getType());
+          ArrayRef<int64_t> cs = xt2.getShape();
+          int64_t e2 = xt2.getElementBytes();
+          int64_t sRow = cs.size() == 2 && cs[0] != 1 ? cs[1] * e2 : 0;
+          int64_t sCol = !cs.empty() && cs.back() != 1 ? e2 : 0;
+          Value cTile = e.tile(MemorySpace::LM, mc, nc, accType);
+          e.dma(e.view(addend, m0 * sRow + n0 * sCol, {mc, nc}, {sRow, sCol}), cTile);
+          if (beta != 1.0f)
+            e.vbini("MUL", cTile, b.getF32FloatAttr(beta), cTile);
+          e.vbin("ADD", acc, cTile, acc);
         }
         Value dst = e.view(C, ((bi * M + m0) * N + n0) * ec, {mc, nc}, {N * ec, ec});
         epilogue(acc, mc, nc, Bias, n0, rq, params, dst, perRow, m0);
@@ -1237,6 +1269,41 @@ LogicalResult KernelLowering::lower(Operation *op) {
     if (!tensorOf(mm.getResult()).getElementType().isF32())
       return op->emitOpError("non-f32 graph.matmul reaches emission unquantized");
     return lowerMatmul(op, mm.getLhs(), mm.getRhs(), Value(), mm.getResult(), 0, 0, {});
+  }
+  if (auto gemm = dyn_cast<graph::GemmOp>(op)) {
+    if (!tensorOf(gemm.getResult()).getElementType().isF32())
+      return op->emitOpError("Gemm lowers for f32 (a quantized Gemm has no kernel yet)");
+    Value c = gemm.getC() ? gmOf(gemm.getC()) : Value();
+    return lowerMatmul(op, gemm.getA(), gemm.getB(), Value(), gemm.getResult(), 0, 0, {},
+                       gemm.getTransA(), gemm.getTransB(), gemm.getAlpha().convertToFloat(), c,
+                       gemm.getBeta().convertToFloat());
+  }
+  if (auto bn = dyn_cast<graph::BatchNormOp>(op)) {
+    // ONNX's inference form, step by step in f32: scale * (x - mean) /
+    // sqrt(var + epsilon) + bias, the per-channel operands broadcast along
+    // axis 1 by zero strides (never materialized at the tensor's size in GM).
+    auto xt = tensorOf(bn.getX());
+    if (!xt.getElementType().isF32() || xt.getRank() < 2)
+      return op->emitOpError("BatchNormalization lowers for f32 tensors of rank >= 2");
+    ArrayRef<int64_t> shape = xt.getShape();
+    auto perChannel = [&](Value v) {
+      EwOperand o{gmOf(v), SmallVector<int64_t, 4>(shape.size(), 0)};
+      o.strides[1] = 4;
+      return o;
+    };
+    SmallVector<EwOperand> ins{broadcastOperand(bn.getX(), shape), perChannel(bn.getScale()),
+                               perChannel(bn.getBias()), perChannel(bn.getMean()),
+                               perChannel(bn.getVar())};
+    float eps = bn.getEpsilon().convertToFloat();
+    return elementwise(op, shape, ins, resultBuffer(bn.getResult()), 24, [&](EwTiles &tl) {
+      Value x = tl.in[0], var = tl.in[4];
+      e.vbin("SUB", x, tl.in[3], x);
+      e.vbin("MUL", tl.in[1], x, x);
+      e.vbini("ADD", var, b.getF32FloatAttr(eps), var);
+      e.vun("SQRT", var, var);
+      e.vbin("DIV", x, var, x);
+      e.vbin("ADD", x, tl.in[2], x);
+    });
   }
   if (auto conv = dyn_cast<qk::Conv2DOp>(op)) {
     if (conv.getLayout() != qk::Layout::NCHW)
