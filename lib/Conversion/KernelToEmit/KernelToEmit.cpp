@@ -17,6 +17,7 @@
 #include "npuc/Conversion/Passes.h"
 #include "npuc/Dialect/Emit/IR/EmitDialect.h"
 #include "npuc/Dialect/Graph/IR/GraphOps.h"
+#include "npuc/Dialect/Graph/IR/GraphShapes.h"
 #include "npuc/Dialect/QK/IR/QKOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -240,6 +241,14 @@ LogicalResult KernelLowering::elementwise(Operation *op, ArrayRef<int64_t> shape
     for (auto &s : strides)
       s.push_back(0);
   }
+  // Size-1 dimensions move nothing, whatever their strides.
+  for (int64_t i = int64_t(shape.size()) - 1; i >= 0 && shape.size() > 1; --i) {
+    if (shape[size_t(i)] != 1)
+      continue;
+    shape.erase(shape.begin() + i);
+    for (auto &s : strides)
+      s.erase(s.begin() + i);
+  }
   for (int64_t i = int64_t(shape.size()) - 2; i >= 0; --i) {
     bool mergeable = llvm::all_of(strides, [&](auto &s) {
       return s[size_t(i)] == s[size_t(i) + 1] * shape[size_t(i) + 1];
@@ -262,10 +271,14 @@ LogicalResult KernelLowering::elementwise(Operation *op, ArrayRef<int64_t> shape
     for (auto &s : strides)
       s.insert(s.begin(), 0);
   }
-  // Tile: the innermost dimension up to a column budget, then whole rows.
-  int64_t budget = std::max<int64_t>(1, t.params.LMBytes / 4 / std::max<int64_t>(bytesPerElem, 1));
-  int64_t t3 = std::min({shape[3], budget, int64_t(4096)});
-  int64_t rowsBudget = std::max<int64_t>(1, std::min<int64_t>(budget / t3, 65535));
+  // Tile: the innermost dimension up to a column budget, then whole rows. A
+  // row of each tile (operands, output, scratch) is padded to the 32-byte
+  // granule, so a row costs up to 31 bytes more per tile than its elements.
+  int64_t lm = t.params.LMBytes / 4, perElem = std::max<int64_t>(bytesPerElem, 1);
+  int64_t tiles = int64_t(insIn.size()) + 4;
+  int64_t t3 = std::min({shape[3], lm / perElem / 2, int64_t(4096)});
+  int64_t rowBytes = t3 * perElem + 32 * tiles;
+  int64_t rowsBudget = std::max<int64_t>(1, std::min<int64_t>(lm / rowBytes, 65535));
   int64_t t2 = std::min(shape[2], rowsBudget);
   int64_t t1 = t2 == shape[2] ? std::max<int64_t>(1, std::min(shape[1], rowsBudget / shape[2])) : 1;
   int64_t t0 = t1 == shape[1] && t2 == shape[2]
@@ -496,7 +509,7 @@ LogicalResult KernelLowering::lowerReduce(Operation *op, Value input, Value resu
   int64_t ex = cast<BufferType>(x.getType()).getElementBytes();
   Type sy = cast<BufferType>(y.getType()).getElementType();
   int64_t ey = bytesOf(sy);
-  int64_t budget = t.params.LMBytes / 4 / (ex + 8);
+  int64_t lm = t.params.LMBytes / 4;
   // Reduce f32 [rows, cols] along `axis` into d; then mean, quantize, store.
   auto finish = [&](Value f, StringRef axis, Value dst) {
     auto ft = cast<BufferType>(f.getType());
@@ -508,10 +521,13 @@ LogicalResult KernelLowering::lowerReduce(Operation *op, Value input, Value resu
     e.dma(fromF32(d, qy, sy), dst);
   };
   if (inner == 1) {
-    if (r > std::min<int64_t>(budget, 65535))
+    // Per row: the input row, its f32 copy, and three [rows, 1] tiles at a
+    // 32-byte pitch (sum, quantized result).
+    int64_t rowBytes = roundUp(r * ex, 32) + roundUp(r * 4, 32) + 3 * 32;
+    if (r > 65535 || rowBytes > lm)
       return op->emitOpError() << "reduces " << r << " elements per output; more than one "
                                << t.name << " tile holds";
-    int64_t rowsPer = std::max<int64_t>(1, std::min<int64_t>(budget / r, 65535));
+    int64_t rowsPer = std::max<int64_t>(1, std::min<int64_t>(lm / rowBytes, 65535));
     for (int64_t o = 0; o < outer; o += rowsPer) {
       int64_t rows = std::min(rowsPer, outer - o);
       Value tileV = e.tile(MemorySpace::LM, rows, r, cast<BufferType>(x.getType()).getElementType());
@@ -520,10 +536,12 @@ LogicalResult KernelLowering::lowerReduce(Operation *op, Value input, Value resu
     }
     return success();
   }
-  if (r > 65535 || r * std::min<int64_t>(inner, 32) > budget)
+  // Per column: r input rows and their f32 copy (padded rows count once per
+  // tile), plus the [1, cols] results.
+  int64_t colsPer = std::min<int64_t>({inner, 4096, (lm / (r + 1) - 64) / (ex + 4 + 8)});
+  if (r > 65535 || colsPer < 1)
     return op->emitOpError() << "reduces " << r << " rows per output column; more than one "
                              << t.name << " tile holds";
-  int64_t colsPer = std::max<int64_t>(1, std::min<int64_t>({budget / r, inner, 4096}));
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t c = 0; c < inner; c += colsPer) {
       int64_t cols = std::min(colsPer, inner - c);
@@ -552,11 +570,13 @@ LogicalResult KernelLowering::lowerSoftmax(graph::SoftmaxOp op) {
   auto xt = cast<BufferType>(x.getType());
   Type sy = cast<BufferType>(y.getType()).getElementType();
   int64_t ex = xt.getElementBytes(), ey = bytesOf(sy);
-  int64_t budget = t.params.LMBytes / 4 / (ex + 8);
-  if (r > std::min<int64_t>(budget, 4096))
+  // Per row: the input, its f32 copy, the quantized result (each padded to
+  // the granule) and two [rows, 1] tiles (max, sum) at a 32-byte pitch.
+  int64_t rowBytes = roundUp(r * ex, 32) + roundUp(r * 4, 32) + roundUp(r * ey, 32) + 2 * 32;
+  if (r > 4096 || rowBytes > t.params.LMBytes / 4)
     return op.emitOpError() << "softmax over " << r << " elements does not fit one " << t.name
                             << " tile";
-  int64_t rowsPer = std::max<int64_t>(1, std::min<int64_t>(budget / r, 65535));
+  int64_t rowsPer = std::max<int64_t>(1, std::min<int64_t>(t.params.LMBytes / 4 / rowBytes, 65535));
   for (int64_t o = 0; o < outer; o += rowsPer) {
     int64_t rows = std::min(rowsPer, outer - o);
     Value tileV = e.tile(MemorySpace::LM, rows, r, xt.getElementType());
@@ -839,10 +859,12 @@ LogicalResult KernelLowering::lowerMatmul(Operation *op, Value lhs, Value rhs, V
   if (failed(checkMatrixTypes(op, at.getElementType(), bt.getElementType())))
     return failure();
   ArrayRef<int64_t> as = at.getShape(), bs = bt.getShape();
-  if (as.size() < 2 || bs.size() < 2 || (bs.size() > 2 && bs.size() != as.size()))
-    return op->emitOpError() << "matrix products of ranks " << as.size() << " and " << bs.size()
-                             << " have no NPU lowering yet (a rank >= 2 lhs and a 2-D or "
-                                "equally batched rhs)";
+  if (as.size() < 2 || bs.size() < 2 ||
+      (bs.size() > 2 && (bs.size() != as.size() || as.drop_back(2) != bs.drop_back(2))))
+    return op->emitOpError() << "matrix products of shapes " << graph::shapes::str(as) << " and "
+                             << graph::shapes::str(bs)
+                             << " have no NPU lowering yet (a rank >= 2 lhs and a 2-D rhs, or "
+                                "equal batch dimensions; broadcast batches are not lowered)";
   int64_t M = transA ? as.back() : as[as.size() - 2], K = transA ? as[as.size() - 2] : as.back();
   int64_t N = transB ? bs[bs.size() - 2] : bs.back();
   int64_t batch = 1;
@@ -1060,7 +1082,7 @@ LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Va
       for (int64_t oh0 = 0; oh0 < OH; oh0 += T) {
         int64_t rows = std::min(T, OH - oh0), m = rows * OW;
         int64_t cp = chanPitch(rows);
-        Value a = e.alloc(MemorySpace::LM, {chans, cp}, xt.getElementType(), {cp, ex});
+        Value a = e.alloc(MemorySpace::LM, {chans, cp / ex}, xt.getElementType(), {cp, ex});
         for (int64_t r = 0; r < rows; ++r)
           e.dma(e.view(X, (n * C + c0) * plane + (oh0 + r) * strides[0] * Wd * ex,
                        {chans, KH, OW, KW},
@@ -1094,6 +1116,10 @@ LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Va
 
 LogicalResult KernelLowering::lower(Operation *op) {
   e.loc = op->getLoc();
+  for (Type t : llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (auto rt = dyn_cast<RankedTensorType>(t); rt && rt.getNumElements() == 0)
+      return op->emitOpError() << "has a tensor with no elements (" << rt
+                               << "); empty tensors have no NPU lowering";
   if (llvm::isa<graph::ConstantOp>(op))
     return success();  // materialized in CONST when a kernel reads it
   if (llvm::isa<graph::StorageCastOp, graph::ReshapeOp>(op)) {
@@ -1244,8 +1270,12 @@ LogicalResult KernelLowering::lower(Operation *op) {
     Type el = tensorOf(pad.getResult()).getElementType();
     double value = pad.getValue().convertToDouble();
     int64_t fill;
-    if (auto q = quantOf(el))
-      fill = int64_t(std::nearbyint(value / q->scales[0])) + q->zps[0];
+    if (auto q = quantOf(el)) {
+      auto qt = cast<quant::QuantizedType>(el);
+      double v = std::nearbyint(value / q->scales[0]) + double(q->zps[0]);
+      v = std::min(std::max(v, double(qt.getStorageTypeMin())), double(qt.getStorageTypeMax()));
+      fill = int64_t(v);
+    }
     else if (el.isF32()) {
       float f = float(value);
       uint32_t bits;

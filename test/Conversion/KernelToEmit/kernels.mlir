@@ -86,3 +86,33 @@ func.func @main(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
   %y = graph.lrn %x {size = 3 : i64, alpha = 1.0e-4 : f32, beta = 0.75 : f32, bias = 1.0 : f32} : (tensor<2x8xf32>) -> tensor<2x8xf32>
   return %y : tensor<2x8xf32>
 }
+
+// -----
+
+// Broadcast batch dimensions are not lowered: a diagnostic, never a product
+// that skips or misreads batches.
+func.func @main(%a: tensor<1x4x8xf32>, %b: tensor<3x8x16xf32>) -> tensor<3x4x16xf32> {
+  // expected-error @+1 {{'graph.matmul' op matrix products of shapes 1x4x8 and 3x8x16 have no NPU lowering yet}}
+  %y = graph.matmul %a, %b : (tensor<1x4x8xf32>, tensor<3x8x16xf32>) -> tensor<3x4x16xf32>
+  return %y : tensor<3x4x16xf32>
+}
+
+// -----
+
+// Empty tensors are a diagnostic, not a division by zero in the tiler.
+func.func @main(%x: tensor<2x0xf32>) -> tensor<2x0xf32> {
+  // expected-error @+1 {{'graph.relu' op has a tensor with no elements ('tensor<2x0xf32>'); empty tensors have no NPU lowering}}
+  %y = graph.relu %x : (tensor<2x0xf32>) -> tensor<2x0xf32>
+  return %y : tensor<2x0xf32>
+}
+
+// -----
+
+// A quantized Pad's constant saturates to the storage type: 2.0 / 0.01 = 200
+// is past int8, so the fill is 127 (before: 200 & 0xff = -56).
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK: emit.dma {{.*}} {fill = 127 : i64
+func.func @main(%x: tensor<1x1x2x2x!quant.uniform<i8:f32, 0.01>>) -> tensor<1x1x4x4x!quant.uniform<i8:f32, 0.01>> {
+  %y = graph.pad %x {mode = "constant", pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>, value = 2.0 : f64} : (tensor<1x1x2x2x!quant.uniform<i8:f32, 0.01>>) -> tensor<1x1x4x4x!quant.uniform<i8:f32, 0.01>>
+  return %y : tensor<1x1x4x4x!quant.uniform<i8:f32, 0.01>>
+}

@@ -394,3 +394,29 @@ emit.program target "npu-v1" {
   // expected-error @+1 {{'emit.vun' op unknown VUnFunc 'SQUARE'}}
   emit.vun "SQUARE" %a -> %a : !emit.buffer<lm, 2x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 2x8xf32, strides = [32, 4]>
 }
+
+// -----
+
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
+  // expected-error @+1 {{'emit.view' op offset -64 is negative}}
+  %v = emit.view %a[-64] : !emit.buffer<lm, 2x8xi8, strides = [32, 1]> -> !emit.buffer<lm, 8xi8, strides = [1]>
+}
+
+// -----
+
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 2x8xf32, strides = [64, 8]>
+  // expected-error @+1 {{'emit.vbin' op vector operands have contiguous rows; column stride 8 is not the element size 4}}
+  emit.vbin "ADD" %a, %a -> %a : !emit.buffer<lm, 2x8xf32, strides = [64, 8]>, !emit.buffer<lm, 2x8xf32, strides = [64, 8]> -> !emit.buffer<lm, 2x8xf32, strides = [64, 8]>
+}
+
+// -----
+
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [1, 4]>
+  %b = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [64, 1]>
+  %c = emit.alloc : !emit.buffer<acc, 4x4xi32, strides = [64, 4]>
+  // expected-error @+1 {{'emit.matmul' op matrix operand rows must be contiguous: column stride 4 is not the element size 1}}
+  emit.matmul %a, %b -> %c : !emit.buffer<lm, 4x4xi8, strides = [1, 4]>, !emit.buffer<lm, 4x4xi8, strides = [64, 1]> -> !emit.buffer<acc, 4x4xi32, strides = [64, 4]>
+}

@@ -16,6 +16,7 @@ using namespace npuc;
 using namespace npuc::emit;
 
 namespace {
+LogicalResult verifyVectorOperands(Operation *op, std::initializer_list<Value> values);
 BufferType bufferOf(Value v) { return cast<BufferType>(v.getType()); }
 bool isLocalCompute(MemorySpace s) { return s == MemorySpace::LM || s == MemorySpace::ACC; }
 
@@ -141,6 +142,12 @@ LogicalResult MatmulOp::verify() {
     if (e > 4095)
       return emitOpError() << "extent " << e
                            << " exceeds the MATRIX extent field (at most 4095): tile it";
+  // MATRIX reads rows at a pitch, elements contiguous within a row.
+  for (BufferType t : {a, b, c})
+    if (t.getShape()[1] > 1 && t.getStrides()[1] != t.getElementBytes())
+      return emitOpError() << "matrix operand rows must be contiguous: column stride "
+                           << t.getStrides()[1] << " is not the element size "
+                           << t.getElementBytes();
   Type ta = a.getElementType(), tb = b.getElementType(), tc = c.getElementType();
   bool intMode = ta.isInteger(8) && tb.isInteger(8) && tc.isInteger(32);
   bool floatMode = ta == tb && (ta.isF16() || ta.isF32()) && tc.isF32();
@@ -165,9 +172,8 @@ LogicalResult VBinOp::verify() {
   if (isa::enumValue(*funcs, getFunc()) < 0)
     return emitOpError() << "unknown vector function '" << getFunc() << "'";
   BufferType a = bufferOf(getA()), b = bufferOf(getB()), d = bufferOf(getD());
-  for (BufferType t : {a, b, d})
-    if (!isLocalCompute(t.getSpace()) || t.getShape().size() != 2)
-      return emitOpError("expects 2-D operands in lm or acc");
+  if (failed(verifyVectorOperands(*this, {getA(), getB(), getD()})))
+    return failure();
   if (a.getShape() != d.getShape())
     return emitOpError() << "a is " << shapeStr(a.getShape()) << " but d is "
                          << shapeStr(d.getShape());
@@ -257,10 +263,11 @@ LogicalResult ViewOp::verify() {
   if (src.getSpace() != dst.getSpace())
     return emitOpError() << "a view stays in its space: " << stringifyMemorySpace(src.getSpace())
                          << " -> " << stringifyMemorySpace(dst.getSpace());
-  if (getOffset() < 0)
-    return emitOpError() << "offset " << getOffset() << " is negative";
-  if (getOffset() + dst.getSpanBytes() > src.getSpanBytes())
-    return emitOpError() << "view at offset " << getOffset() << " spanning " << dst.getSpanBytes()
+  int64_t offset = int64_t(getOffset());  // I64Attr getters are unsigned
+  if (offset < 0)
+    return emitOpError() << "offset " << offset << " is negative";
+  if (exceeds(offset, dst.getSpanBytes(), src.getSpanBytes()))
+    return emitOpError() << "view at offset " << offset << " spanning " << dst.getSpanBytes()
                          << " bytes leaves its source's " << src.getSpanBytes() << " bytes";
   return success();
 }
