@@ -88,7 +88,10 @@ def layers():
         elif n.op_type == "MatMul":
             a = shapes.get(n.input[0])
             macs = outs * a[-1]
-            isfloat = True  # the classifier runs in f32 on this model
+            # int8 when both operands come out of DequantizeLinear (npuc then
+            # runs one integer matmul), f32 otherwise.
+            isfloat = not all(producer.get(i) is not None and producer[i].op_type == "DequantizeLinear"
+                              for i in n.input)
         inputs = [i for i in n.input if i]
         gm = sum(numel(i) * storage_bytes(i) for i in inputs if n.op_type != "Pad" or i == n.input[0])
         gm += outs * (4 if isfloat else 1)

@@ -141,6 +141,24 @@ y = quant(ref.astype(np.float32), 0.1, 2, np.int8)
 md.save("qdq_matmul_weights_left", [h.make_tensor_value_info("x", F32, [8, 3])],
         [h.make_tensor_value_info("y", I8, [5, 3])], [x], [y])
 
+# The classifier pattern of exported models: DQ -> MatMul -> Add(DQ int32
+# bias) -> Q, lowered as one integer matmul with its bias.
+md = Model()
+x = rng.uniform(-3, 3, (2, 40)).astype(np.float32)
+wq = rng.integers(-127, 127, (40, 12)).astype(np.int8)
+bq = rng.integers(-3000, 3000, 12).astype(np.int32)
+dx = md.qdq("x", 0.03, -5, np.int8)
+dw = md.dq_const(wq, np.float32(0.004), np.int8(0))
+db = md.dq_const(bq, np.float32(np.float32(0.03) * np.float32(0.004)), np.int32(0))
+md.nodes.append(h.make_node("MatMul", [dx, dw], ["mm"]))
+md.nodes.append(h.make_node("Add", ["mm", db], ["logits"]))
+md.q("logits", 0.05, -3, np.int8, "y")
+rx = dequant(quant(x, 0.03, -5, np.int8), 0.03, -5).astype(np.float64)
+ref = rx @ dequant(wq, 0.004, 0).astype(np.float64) + dequant(bq, np.float32(np.float32(0.03) * np.float32(0.004)), 0)
+y = quant(ref.astype(np.float32), 0.05, -3, np.int8)
+md.save("qdq_classifier", [h.make_tensor_value_info("x", F32, [2, 40])],
+        [h.make_tensor_value_info("y", I8, [2, 12])], [x], [y])
+
 # Broadcasting as an address plan, odd width: [1,8,5,7] + [7], then + [8,1,1],
 # then * a scalar.
 md = Model()

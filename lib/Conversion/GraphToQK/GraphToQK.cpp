@@ -344,6 +344,60 @@ LogicalResult convertMatMul(graph::MatMulOp op) {
   return success();
 }
 
+/// DequantizeLinear -> MatMul -> Add(bias) -> QuantizeLinear in f32, the
+/// classifier pattern of exported QDQ models (graph-fuse-qdq leaves it, since
+/// the Add sits between the MatMul and the Quantize): one integer qk.matmul
+/// with its int32 bias, through the same ledgers as any quantized matmul. The
+/// f32 path would dequantize the weights to 4 bytes each at run time.
+LogicalResult convertDequantizedMatMul(graph::MatMulOp op) {
+  auto lhsDq = op.getLhs().getDefiningOp<graph::DequantizeOp>();
+  auto rhsDq = op.getRhs().getDefiningOp<graph::DequantizeOp>();
+  if (!lhsDq || !rhsDq || !op.getResult().hasOneUse())
+    return success();
+  auto add = dyn_cast<graph::AddOp>(*op.getResult().getUsers().begin());
+  if (!add || !add.getResult().hasOneUse())
+    return success();
+  Value other = add.getLhs() == op.getResult() ? add.getRhs() : add.getLhs();
+  auto biasDq = other.getDefiningOp<graph::DequantizeOp>();
+  auto q = dyn_cast<graph::QuantizeOp>(*add.getResult().getUsers().begin());
+  if (!biasDq || !q || add.getResult().getType() != op.getResult().getType())
+    return success();
+  Value a = lhsDq.getInput(), w = rhsDq.getInput(), bias = biasDq.getInput();
+  auto as = cast<RankedTensorType>(a.getType()).getShape();
+  auto ws = cast<RankedTensorType>(w.getType()).getShape();
+  auto bs = cast<RankedTensorType>(bias.getType()).getShape();
+  auto pa = paramsOf(a), pw = paramsOf(w), py = paramsOf(q.getResult());
+  if (!pa || !pw || !py || as.size() != 2 || ws.size() != 2 || bs != ArrayRef<int64_t>{ws[1]} ||
+      pa->scales.size() != 1 || (pw->scales.size() > 1 && pw->axis != 1) ||
+      !pa->plain.isInteger(8) || !pw->plain.isInteger(8) || !py->plain.isInteger(8) ||
+      llvm::any_of(pw->zeroPoints, [&](int64_t z) { return z != pw->zeroPoints[0]; }))
+    return success();  // stays f32
+  if (failed(checkBias(op, bias, *pa, *pw)))
+    return failure();
+  SmallVector<double> bounds = accumulatorBounds(w, *pw, *pa, as[1], ws[1], false, bias);
+  if (failed(checkValueLedger(op, bounds, as[1])))
+    return failure();
+  FailureOr<qk::RequantAttr> rq = ledger(op, *pa, *pw, *py, ws[1], 1, bounds);
+  if (failed(rq))
+    return failure();
+  OpBuilder b(q);
+  Location loc = op.getLoc();
+  auto resultType = RankedTensorType::get(q.getResult().getType().getShape(), py->plain);
+  auto kernel = qk::MatMulOp::create(
+      b, loc, resultType, storageView(b, loc, a, pa->plain), storageView(b, loc, w, pw->plain),
+      storageView(b, loc, bias, b.getIntegerType(32)), b.getI64IntegerAttr(pa->zeroPoints[0]),
+      b.getDenseI64ArrayAttr(pw->zeroPoints), TypeAttr::get(b.getIntegerType(32)), *rq);
+  Value back = graph::StorageCastOp::create(b, loc, q.getResult().getType(), kernel.getResult());
+  q.getResult().replaceAllUsesWith(back);
+  q.erase();
+  add.erase();
+  op.erase();
+  for (Operation *dq : {lhsDq.getOperation(), rhsDq.getOperation(), biasDq.getOperation()})
+    if (dq->use_empty())
+      dq->erase();
+  return success();
+}
+
 struct ConvertGraphToQKPass : npuc::impl::ConvertGraphToQKBase<ConvertGraphToQKPass> {
   void runOnOperation() override {
     SmallVector<Operation *> ops;
@@ -353,8 +407,13 @@ struct ConvertGraphToQKPass : npuc::impl::ConvertGraphToQKBase<ConvertGraphToQKP
     });
     bool ok = true;
     for (Operation *op : ops) {
-      LogicalResult r = isa<graph::ConvOp>(op) ? convertConv(cast<graph::ConvOp>(op))
-                                               : convertMatMul(cast<graph::MatMulOp>(op));
+      LogicalResult r = success();
+      if (auto conv = dyn_cast<graph::ConvOp>(op))
+        r = convertConv(conv);
+      else if (auto mm = cast<graph::MatMulOp>(op); paramsOf(mm.getLhs()))
+        r = convertMatMul(mm);
+      else
+        r = convertDequantizedMatMul(mm);
       ok &= succeeded(r);
     }
     if (!ok)

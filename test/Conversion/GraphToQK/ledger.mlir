@@ -129,3 +129,27 @@ func.func @accumulator_overflow(%a: tensor<1x70000x!quant.uniform<u8:f32, 0.5>>)
   %y = graph.matmul %a, %w : (tensor<1x70000x!quant.uniform<u8:f32, 0.5>>, tensor<70000x1x!quant.uniform<u8:f32, 0.5>>) -> tensor<1x1x!quant.uniform<u8:f32, 0.5>>
   return %y : tensor<1x1x!quant.uniform<u8:f32, 0.5>>
 }
+
+// -----
+
+// The exported classifier pattern, all in f32 between DequantizeLinear and
+// QuantizeLinear (DQ -> MatMul -> Add(DQ bias) -> Q), becomes one integer
+// qk.matmul with its int32 bias. Worked by hand: real = 0.5 * 0.25 / 0.5 =
+// 0.25 = 2^30 * 2^(0 - 1 - 31): M = 1073741824, ls = 0, rs = 1. Value ledger:
+// |a| <= 128, the four weights of a column are 1, |bias| <= 8: 520; ls grows
+// to 21 (520 * 2^21 = 1090519040 <= 2^31 - 1 < 520 * 2^22), rs to 22.
+// CHECK-LABEL: func.func @dequantized_classifier
+// CHECK:     %[[K:.*]] = qk.matmul %{{.*}}, %{{.*}}, %{{.*}} {{{.*}}lhs_zp = 0 : i64, requant = #qk.requant<multiplier = [1073741824], lshift = [21], rshift = [22], zp = 1, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>, rhs_zp = array<i64: 0>} : (tensor<1x4xi8>, tensor<4x2xi8>, tensor<2xi32>) -> tensor<1x2xi8>
+// CHECK-NOT: graph.matmul
+// CHECK-NOT: graph.dequantize
+func.func @dequantized_classifier(%a: tensor<1x4x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x2x!quant.uniform<i8:f32, 0.5:1>> {
+  %w = graph.constant dense<1> : tensor<4x2xi8> -> tensor<4x2x!quant.uniform<i8:f32, 0.25>>
+  %bq = graph.constant dense<[8, -8]> : tensor<2xi32> -> tensor<2x!quant.uniform<i32:f32, 0.125>>
+  %x = graph.dequantize %a : (tensor<1x4x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x4xf32>
+  %wf = graph.dequantize %w : (tensor<4x2x!quant.uniform<i8:f32, 0.25>>) -> tensor<4x2xf32>
+  %bf = graph.dequantize %bq : (tensor<2x!quant.uniform<i32:f32, 0.125>>) -> tensor<2xf32>
+  %m = graph.matmul %x, %wf : (tensor<1x4xf32>, tensor<4x2xf32>) -> tensor<1x2xf32>
+  %s = graph.add %m, %bf : (tensor<1x2xf32>, tensor<2xf32>) -> tensor<1x2xf32>
+  %y = graph.quantize %s : (tensor<1x2xf32>) -> tensor<1x2x!quant.uniform<i8:f32, 0.5:1>>
+  return %y : tensor<1x2x!quant.uniform<i8:f32, 0.5:1>>
+}
