@@ -299,6 +299,25 @@ for k, (op, attrs, fn, (sc, zp)) in enumerate(steps):
 md.save("qdq_activations", [h.make_tensor_value_info("x", F32, [2, 3, 10])],
         [h.make_tensor_value_info("y", I8, [2, 3, 10])], [x], [y], opset=14)
 
+# f32 Conv + BatchNormalization with tiny variances and large gammas (folded
+# into the weights by graph-fold-batchnorm), then quantized.
+md = Model()
+x = rng.uniform(-1, 1, (1, 3, 6, 7)).astype(np.float32)
+w = rng.uniform(-0.5, 0.5, (4, 3, 3, 3)).astype(np.float32)
+gamma = np.array([40.0, 0.01, 7.5, 120.0], np.float32)
+beta = np.array([0.5, -0.25, 3.0, -1.0], np.float32)
+mean = np.array([0.1, -0.2, 0.0, 0.3], np.float32)
+var = np.array([1e-4, 2.0, 1e-6, 0.5], np.float32)
+md.nodes.append(h.make_node("Conv", ["x", md.const("w", w)], ["conv"], pads=[1, 1, 1, 1], kernel_shape=[3, 3]))
+md.nodes.append(h.make_node("BatchNormalization", ["conv"] + [md.const(n, v) for n, v in
+                (("gamma", gamma), ("beta", beta), ("mean", mean), ("var", var))], ["bn"], epsilon=1e-5))
+md.q("bn", 0.5, 0, np.int8, "y")
+ref = conv2d(x, w, np.zeros(4, np.float32), 1, [1, 1, 1, 1], 1).astype(np.float64)
+ref = gamma.reshape(1, -1, 1, 1) * (ref - mean.reshape(1, -1, 1, 1)) / np.sqrt(var.reshape(1, -1, 1, 1) + 1e-5) + beta.reshape(1, -1, 1, 1)
+y = quant(ref.astype(np.float32), 0.5, 0, np.int8)
+md.save("conv_batchnorm_folded", [h.make_tensor_value_info("x", F32, [1, 3, 6, 7])],
+        [h.make_tensor_value_info("y", I8, [1, 4, 6, 7])], [x], [y])
+
 # Fan-out: one tensor read by twelve kernels whose results are all outputs;
 # more dependencies than npu-v1-tiny's 2 flags per engine pair.
 md = Model()

@@ -20,6 +20,21 @@ def GraphSimplify : Pass<"graph-simplify"> {
   let dependentDialects = ["::npuc::graph::GraphDialect"];
 }
 
+def GraphFoldBatchNorm : Pass<"graph-fold-batchnorm"> {
+  let summary = "Fold an f32 BatchNormalization into the convolution before it";
+  let description = [{
+    When a convolution with constant weights (and bias) feeds only a
+    BatchNormalization with constant parameters, s = gamma / sqrt(var + eps)
+    scales each output channel's weights and the bias becomes
+    (b - mean) * s + beta, computed in double and checked: a non-positive
+    var + eps or a result outside f32 is an error at the BatchNormalization
+    (contract N6), never an inf or NaN weight. Quantized models arrive with
+    BatchNorm already folded by their exporters; other BatchNorms stay and
+    lower as a per-channel affine.
+  }];
+  let dependentDialects = ["::npuc::graph::GraphDialect"];
+}
+
 def GraphFuseQDQ : Pass<"graph-fuse-qdq"> {
   let summary = "Give ops between DequantizeLinear and QuantizeLinear quantized types";
   let description = [{

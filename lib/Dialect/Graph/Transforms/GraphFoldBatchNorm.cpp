@@ -1,0 +1,114 @@
+//===- GraphFoldBatchNorm.cpp - BatchNormalization into conv weights ------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npuc/Dialect/Graph/IR/GraphOps.h"
+#include "npuc/Dialect/Graph/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <cmath>
+#include <limits>
+
+namespace npuc::graph {
+#define GEN_PASS_DEF_GRAPHFOLDBATCHNORM
+#include "npuc/Dialect/Graph/Transforms/Passes.h.inc"
+} // namespace npuc::graph
+
+using namespace mlir;
+using namespace npuc::graph;
+
+namespace {
+
+/// The f32 values of a constant, or nothing.
+std::optional<SmallVector<double>> constantValues(Value v) {
+  auto c = v.getDefiningOp<ConstantOp>();
+  if (!c)
+    return std::nullopt;
+  auto dense = dyn_cast<DenseFPElementsAttr>(c.getValue());
+  if (!dense || !dense.getElementType().isF32())
+    return std::nullopt;
+  SmallVector<double> out;
+  for (const APFloat &f : dense.getValues<APFloat>())
+    out.push_back(f.convertToDouble());
+  return out;
+}
+
+/// Folds `bn` into the convolution that produces its input, or returns
+/// success without a change when the pattern does not apply.
+LogicalResult fold(BatchNormOp bn) {
+  auto conv = bn.getX().getDefiningOp<ConvOp>();
+  if (!conv || !conv.getResult().hasOneUse() ||
+      !cast<RankedTensorType>(conv.getResult().getType()).getElementType().isF32())
+    return success();
+  auto w = constantValues(conv.getW());
+  auto gamma = constantValues(bn.getScale()), beta = constantValues(bn.getBias());
+  auto mean = constantValues(bn.getMean()), var = constantValues(bn.getVar());
+  std::optional<SmallVector<double>> bias;
+  if (conv.getBias()) {
+    bias = constantValues(conv.getBias());
+    if (!bias)
+      return success();
+  }
+  if (!w || !gamma || !beta || !mean || !var)
+    return success();
+  auto wType = cast<RankedTensorType>(conv.getW().getType());
+  int64_t channels = wType.getShape()[0], perChannel = wType.getNumElements() / channels;
+  auto at = [&](const SmallVector<double> &v, int64_t c) { return v[v.size() == 1 ? 0 : size_t(c)]; };
+  double eps = bn.getEpsilon().convertToDouble();
+  // s = gamma / sqrt(var + eps); w' = w * s; b' = (b - mean) * s + beta, in
+  // double, each result checked to be a finite f32.
+  SmallVector<float> newW(static_cast<size_t>(wType.getNumElements()));
+  SmallVector<float> newB(static_cast<size_t>(channels));
+  double fmax = double(std::numeric_limits<float>::max());
+  for (int64_t c = 0; c < channels; ++c) {
+    double denom = at(*var, c) + eps;
+    if (!(denom > 0))
+      return bn.emitOpError() << "cannot fold into the convolution: var + epsilon = " << denom
+                              << " for channel " << c << " is not positive";
+    double s = at(*gamma, c) / std::sqrt(denom);
+    double b = ((bias ? at(*bias, c) : 0.0) - at(*mean, c)) * s + at(*beta, c);
+    if (!std::isfinite(s) || std::fabs(b) > fmax)
+      return bn.emitOpError() << "cannot fold into the convolution: channel " << c
+                              << " would get a scale of " << s << " and a bias of " << b
+                              << ", outside f32";
+    newB[size_t(c)] = float(b);
+    for (int64_t i = 0; i < perChannel; ++i) {
+      double v = (*w)[size_t(c * perChannel + i)] * s;
+      if (std::fabs(v) > fmax)
+        return bn.emitOpError() << "cannot fold into the convolution: weight " << i
+                                << " of channel " << c << " would become " << v << ", outside f32";
+      newW[size_t(c * perChannel + i)] = float(v);
+    }
+  }
+  OpBuilder b(conv);
+  auto bType = RankedTensorType::get({channels}, b.getF32Type());
+  Value wc = ConstantOp::create(b, conv.getLoc(), wType, DenseElementsAttr::get(wType, ArrayRef<float>(newW)));
+  Value bc = ConstantOp::create(b, conv.getLoc(), bType, DenseElementsAttr::get(bType, ArrayRef<float>(newB)));
+  conv.getWMutable().assign(wc);
+  if (conv.getBias())
+    conv.getBiasMutable().assign(bc);
+  else
+    conv.getBiasMutable().append(bc);
+  // The conv now computes the normalized result, located at both nodes.
+  conv->setLoc(b.getFusedLoc({conv.getLoc(), bn.getLoc()}));
+  bn.getResult().replaceAllUsesWith(conv.getResult());
+  bn.erase();
+  return success();
+}
+
+struct GraphFoldBatchNormPass : npuc::graph::impl::GraphFoldBatchNormBase<GraphFoldBatchNormPass> {
+  void runOnOperation() override {
+    SmallVector<BatchNormOp> ops;
+    getOperation()->walk([&](BatchNormOp op) { ops.push_back(op); });
+    bool ok = true;
+    for (BatchNormOp op : ops)
+      ok &= succeeded(fold(op));
+    if (!ok)
+      signalPassFailure();
+  }
+};
+
+} // namespace
