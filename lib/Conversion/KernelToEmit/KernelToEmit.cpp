@@ -78,6 +78,11 @@ std::optional<Quant> quantOf(Type element) {
 struct EwOperand {
   Value gm;
   SmallVector<int64_t, 4> strides;
+  /// A per-channel parameter (scale, zero point, BatchNorm operand): when it
+  /// is constant along the tile's columns it is loaded as one value per row,
+  /// a [rows, 1] tile the VECTOR engine broadcasts by address (b_bcast), not
+  /// a copy at the tensor's size (contract N7).
+  bool perRow = false;
 };
 
 /// The LM tiles an elementwise body works on: one per operand, the output
@@ -308,6 +313,16 @@ LogicalResult KernelLowering::elementwise(Operation *op, ArrayRef<int64_t> shape
           tiles.cols = c3;
           for (auto [k, o] : llvm::enumerate(insIn)) {
             auto bt = cast<BufferType>(o.gm.getType());
+            if (o.perRow && strides[k][3] == 0) {
+              int64_t es = bt.getElementBytes();
+              Value col = e.alloc(MemorySpace::LM, {tiles.rows, 1}, bt.getElementType(), {32, es});
+              SmallVector<int64_t> rowBox{c0, c1, c2, 1};
+              int64_t off = idx[0] * strides[k][0] + idx[1] * strides[k][1] + idx[2] * strides[k][2];
+              e.dma(e.view(o.gm, off, rowBox, strides[k]),
+                    e.view(col, 0, rowBox, {c1 * c2 * 32, c2 * 32, 32, es}));
+              tiles.in.push_back(col);
+              continue;
+            }
             Value tileV = e.tile(MemorySpace::LM, tiles.rows, tiles.cols, bt.getElementType());
             e.dma(gmBox(o.gm, strides[k]), localBox(tileV));
             tiles.in.push_back(tileV);
@@ -359,7 +374,7 @@ LogicalResult KernelLowering::lowerQuantize(graph::QuantizeOp op) {
   // Per axis: the scales and zero points are f32 operands broadcast along
   // every other dimension (zero strides).
   auto perAxis = [&](ArrayRef<float> values) {
-    EwOperand o{f32Constant(values), SmallVector<int64_t, 4>(shape.size(), 0)};
+    EwOperand o{f32Constant(values), SmallVector<int64_t, 4>(shape.size(), 0), true};
     o.strides[size_t(q->axis)] = 4;
     return o;
   };
@@ -402,7 +417,7 @@ LogicalResult KernelLowering::lowerDequantize(graph::DequantizeOp op) {
       z.push_back(float(zp));
     }
     for (auto *values : {&z, &s}) {
-      EwOperand o{f32Constant(*values), SmallVector<int64_t, 4>(shape.size(), 0)};
+      EwOperand o{f32Constant(*values), SmallVector<int64_t, 4>(shape.size(), 0), true};
       o.strides[size_t(q->axis)] = 4;
       ins.push_back(o);
     }
@@ -1317,7 +1332,7 @@ LogicalResult KernelLowering::lower(Operation *op) {
       return op->emitOpError("BatchNormalization lowers for f32 tensors of rank >= 2");
     ArrayRef<int64_t> shape = xt.getShape();
     auto perChannel = [&](Value v) {
-      EwOperand o{gmOf(v), SmallVector<int64_t, 4>(shape.size(), 0)};
+      EwOperand o{gmOf(v), SmallVector<int64_t, 4>(shape.size(), 0), true};
       o.strides[1] = 4;
       return o;
     };
@@ -1328,7 +1343,7 @@ LogicalResult KernelLowering::lower(Operation *op) {
     return elementwise(op, shape, ins, resultBuffer(bn.getResult()), 24, [&](EwTiles &tl) {
       Value x = tl.in[0], var = tl.in[4];
       e.vbin("SUB", x, tl.in[3], x);
-      e.vbin("MUL", tl.in[1], x, x);
+      e.vbin("MUL", x, tl.in[1], x);  // IEEE products commute
       e.vbini("ADD", var, b.getF32FloatAttr(eps), var);
       e.vun("SQRT", var, var);
       e.vbin("DIV", x, var, x);

@@ -116,3 +116,23 @@ func.func @main(%x: tensor<1x1x2x2x!quant.uniform<i8:f32, 0.01>>) -> tensor<1x1x
   %y = graph.pad %x {mode = "constant", pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>, value = 2.0 : f64} : (tensor<1x1x2x2x!quant.uniform<i8:f32, 0.01>>) -> tensor<1x1x4x4x!quant.uniform<i8:f32, 0.01>>
   return %y : tensor<1x1x4x4x!quant.uniform<i8:f32, 0.01>>
 }
+
+// -----
+
+// Per-channel parameters stay per channel (contract N7): a per-axis
+// QuantizeLinear reads its scales and zero points as one value per tile row
+// ([3, 1] tiles, broadcast along the row by the VECTOR engine), not as copies
+// at the tensor's size.
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK:     %[[X:.*]] = emit.alloc : <lm, 3x32xf32, strides = [128, 4]>
+// CHECK:     %[[S:.*]] = emit.alloc : <lm, 3x1xf32, strides = [32, 4]>
+// CHECK:     emit.dma %{{.*}} -> %{{.*}} : <const, 1x1x3x1xf32, strides = [0, 0, 4, 0]> -> <lm, 1x1x3x1xf32, strides = [96, 96, 32, 4]>
+// CHECK:     %[[Z:.*]] = emit.alloc : <lm, 3x1xf32, strides = [32, 4]>
+// CHECK:     emit.vbin "DIV" %[[X]], %[[S]] -> %[[X]] : <lm, 3x32xf32, strides = [128, 4]>, <lm, 3x1xf32, strides = [32, 4]>
+// CHECK:     emit.vun "ROUND"
+// CHECK:     emit.vbin "ADD" %[[X]], %[[Z]] -> %[[X]]
+func.func @main(%x: tensor<1x3x4x8xf32> {graph.name = "x"}) -> (tensor<1x3x4x8xi8> {graph.name = "y"}) {
+  %q = graph.quantize %x : (tensor<1x3x4x8xf32>) -> tensor<1x3x4x8x!quant.uniform<i8:f32:1, {0.5:1, 0.25:2, 0.125:3}>>
+  %y = graph.storage_cast %q : (tensor<1x3x4x8x!quant.uniform<i8:f32:1, {0.5:1, 0.25:2, 0.125:3}>>) -> tensor<1x3x4x8xi8>
+  return %y : tensor<1x3x4x8xi8>
+}
