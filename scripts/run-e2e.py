@@ -75,7 +75,7 @@ def run(d, target, work):
         if len(inputs) > 1 and (arr.size == 1 or "scale" in vi.name or "zero_point" in vi.name):
             cmd += ["--bind-input", "%s=%s" % (vi.name, path)]
             continue
-        if any(not x.HasField("dim_value") for x in dims):
+        if any(not x.HasField("dim_value") or x.dim_value <= 0 for x in dims):
             cmd += ["--input-shape", "%s=%s" % (vi.name, "x".join(str(s) for s in arr.shape))]
         runtime.append((vi.name, path))
     p = subprocess.run(cmd, capture_output=True, text=True)
