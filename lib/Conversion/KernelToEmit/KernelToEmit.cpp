@@ -1268,6 +1268,24 @@ LogicalResult KernelLowering::lower(Operation *op) {
       hardSigmoid(f, g, 1.0f / 6.0f, 0.5f);
       e.vbin("MUL", f, g, f);
     });
+  if (auto sl = dyn_cast<graph::SliceOp>(op)) {
+    // A strided window of the input: starts give the offset, steps scale the
+    // strides; the copy keeps coordinates and quantization (contract D13).
+    Value src = gmOf(sl.getInput());
+    auto st = cast<BufferType>(src.getType());
+    SmallVector<int64_t> strides;
+    int64_t offset = 0;
+    for (auto [i, start, step] : llvm::enumerate(sl.getStarts(), sl.getSteps())) {
+      if (step < 1)
+        return op->emitOpError() << "slice step " << step << " on axis " << i
+                                 << " has no NPU lowering yet (positive steps only)";
+      offset += start * st.getStrides()[i];
+      strides.push_back(step * st.getStrides()[i]);
+    }
+    ArrayRef<int64_t> shape = tensorOf(sl.getResult()).getShape();
+    return lowerCopy(op, e.view(src, offset, shape, strides), resultBuffer(sl.getResult()), shape,
+                     strides);
+  }
   if (auto tr = dyn_cast<graph::TransposeOp>(op)) {
     Value src = gmOf(tr.getInput());
     auto st = cast<BufferType>(src.getType());

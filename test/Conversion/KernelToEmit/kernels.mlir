@@ -136,3 +136,16 @@ func.func @main(%x: tensor<1x3x4x8xf32> {graph.name = "x"}) -> (tensor<1x3x4x8xi
   %y = graph.storage_cast %q : (tensor<1x3x4x8x!quant.uniform<i8:f32:1, {0.5:1, 0.25:2, 0.125:3}>>) -> tensor<1x3x4x8xi8>
   return %y : tensor<1x3x4x8xi8>
 }
+
+// -----
+
+// Slice is a strided window: the start is an offset, the step scales the
+// stride (rows 1 and 3, columns 2..4 of a 4x6 i8 tensor).
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK: %[[X:.*]] = emit.alloc {name = "x", offset = 0 : i64} : <input, 4x6xi8, strides = [6, 1]>
+// CHECK: %[[W:.*]] = emit.view %[[X]][8] : <input, 4x6xi8, strides = [6, 1]> -> <input, 2x3xi8, strides = [12, 1]>
+// CHECK: emit.dma %{{.*}} -> %{{.*}} : <input, 1x1x2x3xi8, strides = [0, 0, 12, 1]> -> <lm, 1x1x2x3xi8, strides = [64, 64, 32, 1]>
+func.func @main(%x: tensor<4x6xi8> {graph.name = "x"}) -> (tensor<2x3xi8> {graph.name = "y"}) {
+  %y = graph.slice %x {starts = array<i64: 1, 2>, ends = array<i64: 4, 5>, steps = array<i64: 2, 1>} : (tensor<4x6xi8>) -> tensor<2x3xi8>
+  return %y : tensor<2x3xi8>
+}
