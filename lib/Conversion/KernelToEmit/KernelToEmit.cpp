@@ -1268,6 +1268,65 @@ LogicalResult KernelLowering::lower(Operation *op) {
       hardSigmoid(f, g, 1.0f / 6.0f, 0.5f);
       e.vbin("MUL", f, g, f);
     });
+  if (auto rs = dyn_cast<graph::ResizeOp>(op)) {
+    // Nearest-neighbour resizing whose sampling is a pure replication: for
+    // every axis, ONNX's coordinate formula (coordinate_transformation_mode,
+    // then nearest_mode, clamped) evaluated at compile time for every output
+    // index gives floor(o / k) for an integer k. Then the result is the input
+    // read with a zero stride over each k (a copy, contract D14); any other
+    // sampling is a diagnostic naming it.
+    ArrayRef<int64_t> in = tensorOf(rs.getInput()).getShape();
+    ArrayRef<int64_t> out = tensorOf(rs.getResult()).getShape();
+    ArrayRef<float> scales = rs.getScales();
+    StringRef ctm = rs.getCoordinateTransformationMode(), nm = rs.getNearestMode();
+    if (rs.getMode() != "nearest")
+      return op->emitOpError() << "resize mode '" << rs.getMode() << "' has no NPU lowering yet";
+    auto source = [&](int64_t o, size_t axis) -> std::optional<int64_t> {
+      double scale = scales[axis], x;
+      if (ctm == "asymmetric")
+        x = double(o) / scale;
+      else if (ctm == "half_pixel")
+        x = (double(o) + 0.5) / scale - 0.5;
+      else if (ctm == "pytorch_half_pixel")
+        x = out[axis] > 1 ? (double(o) + 0.5) / scale - 0.5 : 0.0;
+      else if (ctm == "tf_half_pixel_for_nn")
+        x = (double(o) + 0.5) / scale;
+      else if (ctm == "align_corners")
+        x = out[axis] > 1 ? double(o) * double(in[axis] - 1) / double(out[axis] - 1) : 0.0;
+      else
+        return std::nullopt;
+      double r;
+      if (nm == "floor")
+        r = std::floor(x);
+      else if (nm == "ceil")
+        r = std::ceil(x);
+      else if (nm == "round_prefer_floor")
+        r = x - std::floor(x) == 0.5 ? std::floor(x) : std::round(x);
+      else if (nm == "round_prefer_ceil")
+        r = std::round(x);
+      else
+        return std::nullopt;
+      return std::min<int64_t>(std::max<int64_t>(int64_t(r), 0), in[axis] - 1);
+    };
+    SmallVector<int64_t> shape, strides;
+    Value src = gmOf(rs.getInput());
+    auto st = cast<BufferType>(src.getType());
+    for (size_t axis = 0; axis < in.size(); ++axis) {
+      int64_t k = in[axis] > 0 ? out[axis] / in[axis] : 0;
+      bool replicate = k >= 1 && k * in[axis] == out[axis];
+      for (int64_t o = 0; replicate && o < out[axis]; ++o)
+        replicate = source(o, axis) == o / k;
+      if (!replicate)
+        return op->emitOpError() << "nearest resize along axis " << axis << " (" << in[axis]
+                                 << " -> " << out[axis] << ", " << ctm << ", " << nm
+                                 << ") is not a whole-number replication; no NPU lowering yet";
+      shape.append({in[axis], k});
+      strides.append({st.getStrides()[axis], 0});
+    }
+    Value dst = resultBuffer(rs.getResult());
+    Value dstView = e.view(dst, 0, shape, denseStrides(shape, st.getElementBytes()));
+    return lowerCopy(op, e.view(src, 0, shape, strides), dstView, shape, strides);
+  }
   if (auto sl = dyn_cast<graph::SliceOp>(op)) {
     // A strided window of the input: starts give the offset, steps scale the
     // strides; the copy keeps coordinates and quantization (contract D13).

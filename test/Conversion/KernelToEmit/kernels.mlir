@@ -149,3 +149,24 @@ func.func @main(%x: tensor<4x6xi8> {graph.name = "x"}) -> (tensor<2x3xi8> {graph
   %y = graph.slice %x {starts = array<i64: 1, 2>, ends = array<i64: 4, 5>, steps = array<i64: 2, 1>} : (tensor<4x6xi8>) -> tensor<2x3xi8>
   return %y : tensor<2x3xi8>
 }
+
+// -----
+
+// Nearest resize by whole factors is the input read with zero strides over
+// each factor: [1,1,2,3] -> [1,1,4,6] (asymmetric, floor) is one strided copy.
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK: emit.dma %{{.*}} -> %{{.*}} : <input, 2x2x3x2xf32, strides = [12, 0, 4, 0]> -> <lm, 2x2x3x2xf32,
+func.func @main(%x: tensor<1x1x2x3xf32> {graph.name = "x"}) -> (tensor<1x1x4x6xf32> {graph.name = "y"}) {
+  %y = graph.resize %x {coordinate_transformation_mode = "asymmetric", cubic_coeff_a = -7.500000e-01 : f32, exclude_outside = false, mode = "nearest", nearest_mode = "floor", scales = array<f32: 1.0, 1.0, 2.0, 2.0>} : (tensor<1x1x2x3xf32>) -> tensor<1x1x4x6xf32>
+  return %y : tensor<1x1x4x6xf32>
+}
+
+// -----
+
+// Any other sampling is named in a diagnostic: half_pixel with
+// round_prefer_floor maps output 1 of a 2 -> 3 resize to source 1, not 0.
+func.func @main(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x2x3xf32> {
+  // expected-error @+1 {{nearest resize along axis 3 (2 -> 3, half_pixel, round_prefer_floor) is not a whole-number replication; no NPU lowering yet}}
+  %y = graph.resize %x {coordinate_transformation_mode = "half_pixel", cubic_coeff_a = -7.500000e-01 : f32, exclude_outside = false, mode = "nearest", nearest_mode = "round_prefer_floor", scales = array<f32: 1.0, 1.0, 1.0, 1.5>} : (tensor<1x1x2x2xf32>) -> tensor<1x1x2x3xf32>
+  return %y : tensor<1x1x2x3xf32>
+}
