@@ -318,6 +318,33 @@ y = quant(ref.astype(np.float32), 0.5, 0, np.int8)
 md.save("conv_batchnorm_folded", [h.make_tensor_value_info("x", F32, [1, 3, 6, 7])],
         [h.make_tensor_value_info("y", I8, [1, 4, 6, 7])], [x], [y])
 
+# ConvTranspose, weights stored [Cin, Cout/group, kh, kw]: group 2, stride 2,
+# output_padding 1 (contract L2), f32, then quantized.
+md = Model()
+x = rng.uniform(-1, 1, (1, 4, 3, 4)).astype(np.float32)
+w = rng.uniform(-1, 1, (4, 3, 3, 3)).astype(np.float32)  # Cin 4, Cout/g 3, g 2 -> Cout 6
+bias = rng.uniform(-1, 1, 6).astype(np.float32)
+st, pads, outpad, grp = 2, [1, 1, 0, 1], [1, 1], 2
+md.nodes.append(h.make_node("ConvTranspose", ["x", md.const("w", w), md.const("b", bias)], ["ct"],
+                            strides=[st, st], pads=pads, output_padding=outpad, group=grp, kernel_shape=[3, 3]))
+md.q("ct", 0.05, 0, np.int8, "y")
+n_, cin, hh, ww = x.shape
+coutg = w.shape[1]
+oh = st * (hh - 1) + outpad[0] + 3 - pads[0] - pads[2]
+ow = st * (ww - 1) + outpad[1] + 3 - pads[1] - pads[3]
+full = np.zeros((1, coutg * grp, st * (hh - 1) + 3 + outpad[0], st * (ww - 1) + 3 + outpad[1]))
+cing = cin // grp
+for ci in range(cin):
+    gi = ci // cing
+    for co in range(coutg):
+        for i in range(hh):
+            for j in range(ww):
+                full[0, gi * coutg + co, i * st:i * st + 3, j * st:j * st + 3] += x[0, ci, i, j] * w[ci, co].astype(np.float64)
+ref = full[:, :, pads[0]:pads[0] + oh, pads[1]:pads[1] + ow] + bias.reshape(1, -1, 1, 1)
+y = quant(ref.astype(np.float32), 0.05, 0, np.int8)
+md.save("conv_transpose_groups", [h.make_tensor_value_info("x", F32, [1, 4, 3, 4])],
+        [h.make_tensor_value_info("y", I8, list(y.shape))], [x], [y])
+
 # Fan-out: one tensor read by twelve kernels whose results are all outputs;
 # more dependencies than npu-v1-tiny's 2 flags per engine pair.
 md = Model()

@@ -162,6 +162,11 @@ private:
                           ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
                           ArrayRef<int64_t> dilations, int64_t groups, int64_t xzp, int64_t wzp,
                           qk::RequantAttr rq);
+  LogicalResult lowerConvBuffers(Operation *op, Value X, Value W, Value Bias, Value Y,
+                                 ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
+                                 ArrayRef<int64_t> dil, int64_t groups, int64_t xzp, int64_t wzp,
+                                 qk::RequantAttr rq);
+  LogicalResult lowerConvTranspose(graph::ConvTransposeOp op);
   LogicalResult lowerDepthwise(Operation *op, Value X, Value W, Value Bias, Value Y,
                                ArrayRef<int64_t> strides, ArrayRef<int64_t> dil, int64_t xzp,
                                int64_t wzp, qk::RequantAttr rq, Value params, Type accType);
@@ -950,8 +955,72 @@ LogicalResult KernelLowering::lowerConv(Operation *op, Value input, Value weight
                                         ArrayRef<int64_t> pads, ArrayRef<int64_t> dil,
                                         int64_t groups, int64_t xzp, int64_t wzp,
                                         qk::RequantAttr rq) {
-  Value X = gmOf(input), W = gmOf(weight), Bias = bias ? gmOf(bias) : Value();
-  Value Y = resultBuffer(result);
+  return lowerConvBuffers(op, gmOf(input), gmOf(weight), bias ? gmOf(bias) : Value(),
+                          resultBuffer(result), strides, pads, dil, groups, xzp, wzp, rq);
+}
+
+/// ConvTranspose (f32, constant weights) as a convolution: the input is
+/// spread with stride s into a zeroed arena buffer padded by d * (k - 1) - p
+/// (plus output_padding at the end), and convolved with stride 1 by the
+/// weights flipped in space with input and output channels exchanged per
+/// group. The weights are stored [Cin, Cout / group, kh, kw] (contract L2).
+LogicalResult KernelLowering::lowerConvTranspose(graph::ConvTransposeOp op) {
+  auto xt = tensorOf(op.getX()), yt = tensorOf(op.getResult());
+  if (!xt.getElementType().isF32() || xt.getRank() != 4)
+    return op.emitOpError("ConvTranspose lowers for 2-D f32 inputs (quantized: no kernel yet)");
+  auto wc = op.getW().getDefiningOp<graph::ConstantOp>();
+  auto wv = wc ? dyn_cast<DenseFPElementsAttr>(wc.getValue()) : DenseFPElementsAttr();
+  if (!wv)
+    return op.emitOpError("ConvTranspose needs constant weights to lower");
+  ArrayRef<int64_t> xs = xt.getShape(), ws = tensorOf(op.getW()).getShape();
+  ArrayRef<int64_t> st = op.getStrides(), pd = op.getPads(), dl = op.getDilations(),
+                    outPad = op.getOutputPadding();
+  int64_t g = op.getGroup(), N = xs[0], Cin = xs[1], H = xs[2], W = xs[3];
+  int64_t Cing = Cin / g, Coutg = ws[1], KH = ws[2], KW = ws[3];
+  int64_t top = dl[0] * (KH - 1) - pd[0], left = dl[1] * (KW - 1) - pd[1];
+  int64_t bottom = dl[0] * (KH - 1) - pd[2] + outPad[0], right = dl[1] * (KW - 1) - pd[3] + outPad[1];
+  if (top < 0 || left < 0 || bottom < 0 || right < 0)
+    return op.emitOpError("ConvTranspose pads larger than the dilated kernel have no NPU lowering yet");
+  int64_t Hz = (H - 1) * st[0] + 1 + top + bottom, Wz = (W - 1) * st[1] + 1 + left + right;
+  // Flipped, transposed weights: W'[g*Coutg + co][ci][kh][kw] = W[g*Cing + ci][co][KH-1-kh][KW-1-kw].
+  SmallVector<float> w(wv.getValues<float>().begin(), wv.getValues<float>().end());
+  SmallVector<float> wt(w.size());
+  for (int64_t gi = 0; gi < g; ++gi)
+    for (int64_t co = 0; co < Coutg; ++co)
+      for (int64_t ci = 0; ci < Cing; ++ci)
+        for (int64_t kh = 0; kh < KH; ++kh)
+          for (int64_t kw = 0; kw < KW; ++kw)
+            wt[size_t((((gi * Coutg + co) * Cing + ci) * KH + kh) * KW + kw)] =
+                w[size_t((((gi * Cing + ci) * Coutg + co) * KH + (KH - 1 - kh)) * KW + (KW - 1 - kw))];
+  auto wType = RankedTensorType::get({g * Coutg, Cing, KH, KW}, b.getF32Type());
+  Value Wt = constant(DenseElementsAttr::get(wType, ArrayRef<float>(wt)), wType);
+  // The spread input: zeros, then every input row at its stride.
+  SmallVector<int64_t> zshape{N, Cin, Hz, Wz};
+  Value Z = e.alloc(MemorySpace::Arena, zshape, b.getF32Type(), denseStrides(zshape, 4));
+  Value zero = f32Constant({0.0f});
+  int64_t chunk = std::min<int64_t>(Wz, 256), rowsChunk = std::min<int64_t>(N * Cin * Hz, 256);
+  for (int64_t r0 = 0; r0 < N * Cin * Hz; r0 += rowsChunk)
+    for (int64_t c0 = 0; c0 < Wz; c0 += chunk) {
+      int64_t rows = std::min(rowsChunk, N * Cin * Hz - r0), cols = std::min(chunk, Wz - c0);
+      Value tileV = e.tile(MemorySpace::LM, rows, cols, b.getF32Type());
+      e.dma(e.view(zero, 0, {1, 1}, {0, 4}), tileV, {0, 0}, {rows - 1, cols - 1}, 0);
+      e.dma(tileV, e.view(Z, (r0 * Wz + c0) * 4, {rows, cols}, {Wz * 4, 4}));
+    }
+  Value X = gmOf(op.getX());
+  SmallVector<int64_t> spread{N * Cin, H, W};
+  if (failed(lowerCopy(op, e.view(X, 0, spread, denseStrides(spread, 4)),
+                       e.view(Z, (top * Wz + left) * 4, spread, {Hz * Wz * 4, st[0] * Wz * 4, st[1] * 4}),
+                       spread, denseStrides(spread, 4))))
+    return failure();
+  SmallVector<int64_t> ones{1, 1}, zeros{0, 0, 0, 0};
+  return lowerConvBuffers(op, Z, Wt, op.getBias() ? gmOf(op.getBias()) : Value(),
+                          resultBuffer(op.getResult()), ones, zeros, dl, g, 0, 0, {});
+}
+
+LogicalResult KernelLowering::lowerConvBuffers(Operation *op, Value X, Value W, Value Bias, Value Y,
+                                               ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
+                                               ArrayRef<int64_t> dil, int64_t groups, int64_t xzp,
+                                               int64_t wzp, qk::RequantAttr rq) {
   auto xt = cast<BufferType>(X.getType()), wt = cast<BufferType>(W.getType());
   auto yt = cast<BufferType>(Y.getType());
   if (failed(checkMatrixTypes(op, xt.getElementType(), wt.getElementType())))
@@ -1268,6 +1337,8 @@ LogicalResult KernelLowering::lower(Operation *op) {
       hardSigmoid(f, g, 1.0f / 6.0f, 0.5f);
       e.vbin("MUL", f, g, f);
     });
+  if (auto ct = dyn_cast<graph::ConvTransposeOp>(op))
+    return lowerConvTranspose(ct);
   if (auto rs = dyn_cast<graph::ResizeOp>(op)) {
     // Nearest-neighbour resizing whose sampling is a pure replication: for
     // every axis, ONNX's coordinate formula (coordinate_transformation_mode,
