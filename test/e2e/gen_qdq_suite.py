@@ -345,6 +345,18 @@ y = quant(ref.astype(np.float32), 0.05, 0, np.int8)
 md.save("conv_transpose_groups", [h.make_tensor_value_info("x", F32, [1, 4, 3, 4])],
         [h.make_tensor_value_info("y", I8, list(y.shape))], [x], [y])
 
+# A reduction longer than one tile (10,000 elements per output on npu-v1-tiny
+# takes two passes: partials per chunk, then the partials).
+md = Model()
+x = rng.uniform(-2, 2, (1, 3, 100, 100)).astype(np.float32)
+dx = md.qdq("x", 0.02, 1, np.int8)
+md.nodes.append(h.make_node("GlobalAveragePool", [dx], ["gap"]))
+md.q("gap", 0.001, 0, np.int8, "y")
+rx = dequant(quant(x, 0.02, 1, np.int8), 0.02, 1).astype(np.float64)
+y = quant(rx.mean(axis=(2, 3), keepdims=True).astype(np.float32), 0.001, 0, np.int8)
+md.save("qdq_long_reduction", [h.make_tensor_value_info("x", F32, [1, 3, 100, 100])],
+        [h.make_tensor_value_info("y", I8, [1, 3, 1, 1])], [x], [y])
+
 # Fan-out: one tensor read by twelve kernels whose results are all outputs;
 # more dependencies than npu-v1-tiny's 2 flags per engine pair.
 md = Model()

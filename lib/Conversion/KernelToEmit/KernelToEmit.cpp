@@ -544,9 +544,31 @@ LogicalResult KernelLowering::lowerReduce(Operation *op, Value input, Value resu
     // Per row: the input row, its f32 copy, and three [rows, 1] tiles at a
     // 32-byte pitch (sum, quantized result).
     int64_t rowBytes = roundUp(r * ex, 32) + roundUp(r * 4, 32) + 3 * 32;
-    if (r > 65535 || rowBytes > lm)
-      return op->emitOpError() << "reduces " << r << " elements per output; more than one "
-                               << t.name << " tile holds";
+    if (r > 4096 || rowBytes > lm) {
+      // Rows longer than a tile: chunks of rc elements reduce to partials,
+      // stored one [1, R] row per chunk, then the partials reduce along rows
+      // (SUM, MAX and MIN combine with themselves; a mean divides once).
+      int64_t rc = std::min<int64_t>(r, 2048), nch = ceilDiv(r, rc);
+      int64_t perRow = roundUp(rc * ex, 32) + roundUp(rc * 4, 32);
+      int64_t R = std::min<int64_t>({outer, 4096, lm / 2 / perRow, lm / 2 / (4 * (nch + 3))});
+      if (R < 1 || nch > 65535)
+        return op->emitOpError() << "reduces " << r << " elements per output; more than "
+                                 << t.name << "'s LM holds in two passes";
+      Type xe = cast<BufferType>(x.getType()).getElementType();
+      for (int64_t o = 0; o < outer; o += R) {
+        int64_t rows = std::min(R, outer - o), pitch = roundUp(rows * 4, 32);
+        Value parts = e.alloc(MemorySpace::LM, {nch, rows}, b.getF32Type(), {pitch, 4});
+        for (int64_t j = 0; j < nch; ++j) {
+          int64_t cols = std::min(rc, r - j * rc);
+          Value tileV = e.tile(MemorySpace::LM, rows, cols, xe);
+          e.dma(e.view(x, (o * r + j * rc) * ex, {rows, cols}, {r * ex, ex}), tileV);
+          ReduceOp::create(b, e.loc, toF32(tileV, qx), e.view(parts, j * pitch, {rows, 1}, {4, 4}),
+                           b.getStringAttr(func), b.getStringAttr("cols"));
+        }
+        finish(parts, "rows", e.view(y, o * ey, {1, rows}, {0, ey}));
+      }
+      return success();
+    }
     int64_t rowsPer = std::max<int64_t>(1, std::min<int64_t>(lm / rowBytes, 65535));
     for (int64_t o = 0; o < outer; o += rowsPer) {
       int64_t rows = std::min(rowsPer, outer - o);
@@ -998,7 +1020,8 @@ LogicalResult KernelLowering::lowerConvTranspose(graph::ConvTransposeOp op) {
   SmallVector<int64_t> zshape{N, Cin, Hz, Wz};
   Value Z = e.alloc(MemorySpace::Arena, zshape, b.getF32Type(), denseStrides(zshape, 4));
   Value zero = f32Constant({0.0f});
-  int64_t chunk = std::min<int64_t>(Wz, 256), rowsChunk = std::min<int64_t>(N * Cin * Hz, 256);
+  int64_t chunk = std::min<int64_t>(Wz, 256);
+  int64_t rowsChunk = std::min<int64_t>({N * Cin * Hz, 256, t.params.LMBytes / 4 / roundUp(chunk * 4, 32)});
   for (int64_t r0 = 0; r0 < N * Cin * Hz; r0 += rowsChunk)
     for (int64_t c0 = 0; c0 < Wz; c0 += chunk) {
       int64_t rows = std::min(rowsChunk, N * Cin * Hz - r0), cols = std::min(chunk, Wz - c0);
