@@ -345,6 +345,17 @@ y = quant(ref.astype(np.float32), 0.05, 0, np.int8)
 md.save("conv_transpose_groups", [h.make_tensor_value_info("x", F32, [1, 4, 3, 4])],
         [h.make_tensor_value_info("y", I8, list(y.shape))], [x], [y])
 
+# A reduction that "does nothing" (over a size-1 axis) still requantizes to
+# its output's scale and zero point (contract N4): never deleted.
+md = Model()
+x = rng.uniform(-2, 2, (2, 1, 5)).astype(np.float32)
+dx = md.qdq("x", 0.02, 0, np.int8)
+md.nodes.append(h.make_node("ReduceMean", [dx], ["m"], axes=[1], keepdims=1))
+md.q("m", 0.05, 3, np.int8, "y")
+y = quant(dequant(quant(x, 0.02, 0, np.int8), 0.02, 0), 0.05, 3, np.int8)
+md.save("qdq_noop_reduction_requantizes", [h.make_tensor_value_info("x", F32, [2, 1, 5])],
+        [h.make_tensor_value_info("y", I8, [2, 1, 5])], [x], [y])
+
 # A reduction longer than one tile (10,000 elements per output on npu-v1-tiny
 # takes two passes: partials per chunk, then the partials).
 md = Model()
