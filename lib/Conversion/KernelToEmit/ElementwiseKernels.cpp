@@ -1,0 +1,629 @@
+//===- ElementwiseKernels.cpp - VECTOR and data-movement kernels ---===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Elementwise maps over a 4-D iteration space, Q/DQ, reductions, softmax,
+// pooling, copies and Pad (docs/architecture.md, "The backend").
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+
+using namespace mlir;
+using namespace npuc;
+using namespace npuc::emit;
+using namespace npuc::emit::lowering;
+
+//===----------------------------------------------------------------------===//
+// Elementwise kernels
+//===----------------------------------------------------------------------===//
+
+EwOperand KernelLowering::broadcastOperand(Value tensor, ArrayRef<int64_t> outShape) {
+  Value buf = gmOf(tensor);
+  auto bt = cast<BufferType>(buf.getType());
+  ArrayRef<int64_t> shape = bt.getShape();
+  EwOperand op{buf, {}};
+  size_t lead = outShape.size() - shape.size();
+  for (size_t i = 0; i < outShape.size(); ++i) {
+    if (i < lead || shape[i - lead] == 1)
+      op.strides.push_back(0);
+    else
+      op.strides.push_back(bt.getStrides()[i - lead]);
+  }
+  return op;
+}
+
+LogicalResult KernelLowering::elementwise(Operation *op, ArrayRef<int64_t> shapeIn,
+                                          ArrayRef<EwOperand> insIn, Value out,
+                                          int64_t bytesPerElem,
+                                          const std::function<void(EwTiles &)> &body) {
+  // Canonical 4-D iteration space: merge dimensions every operand walks
+  // contiguously, then pad with leading 1s.
+  auto outType = cast<BufferType>(out.getType());
+  SmallVector<int64_t> shape(shapeIn.begin(), shapeIn.end());
+  SmallVector<SmallVector<int64_t, 4>> strides;
+  for (const EwOperand &o : insIn)
+    strides.push_back(o.strides);
+  strides.push_back(SmallVector<int64_t, 4>(outType.getStrides().begin(), outType.getStrides().end()));
+  if (shape.empty()) {
+    shape.push_back(1);
+    for (auto &s : strides)
+      s.push_back(0);
+  }
+  // Size-1 dimensions move nothing, whatever their strides.
+  for (int64_t i = int64_t(shape.size()) - 1; i >= 0 && shape.size() > 1; --i) {
+    if (shape[size_t(i)] != 1)
+      continue;
+    shape.erase(shape.begin() + i);
+    for (auto &s : strides)
+      s.erase(s.begin() + i);
+  }
+  for (int64_t i = int64_t(shape.size()) - 2; i >= 0; --i) {
+    bool mergeable = llvm::all_of(strides, [&](auto &s) {
+      return s[size_t(i)] == s[size_t(i) + 1] * shape[size_t(i) + 1];
+    });
+    if (!mergeable)
+      continue;
+    shape[size_t(i)] *= shape[size_t(i) + 1];
+    shape.erase(shape.begin() + i + 1);
+    for (auto &s : strides) {
+      s[size_t(i)] = s[size_t(i) + 1];
+      s.erase(s.begin() + i + 1);
+    }
+  }
+  if (shape.size() > 4)
+    return op->emitOpError() << "has a " << shape.size()
+                             << "-D iteration space after merging contiguous dimensions; the DMA "
+                                "moves at most 4";
+  while (shape.size() < 4) {
+    shape.insert(shape.begin(), 1);
+    for (auto &s : strides)
+      s.insert(s.begin(), 0);
+  }
+  // Tile: the innermost dimension up to a column budget, then whole rows. A
+  // row of each tile (operands, output, scratch) is padded to the 32-byte
+  // granule, so a row costs up to 31 bytes more per tile than its elements.
+  int64_t lm = t.params.LMBytes / 4, perElem = std::max<int64_t>(bytesPerElem, 1);
+  int64_t tiles = int64_t(insIn.size()) + 4;
+  int64_t t3 = std::min({shape[3], lm / perElem / 2, int64_t(4096)});
+  int64_t rowBytes = t3 * perElem + 32 * tiles;
+  int64_t rowsBudget = std::max<int64_t>(1, std::min<int64_t>(lm / rowBytes, 65535));
+  int64_t t2 = std::min(shape[2], rowsBudget);
+  int64_t t1 = t2 == shape[2] ? std::max<int64_t>(1, std::min(shape[1], rowsBudget / shape[2])) : 1;
+  int64_t t0 = t1 == shape[1] && t2 == shape[2]
+                   ? std::max<int64_t>(1, std::min(shape[0], rowsBudget / (shape[1] * shape[2])))
+                   : 1;
+  for (int64_t i0 = 0; i0 < shape[0]; i0 += t0)
+    for (int64_t i1 = 0; i1 < shape[1]; i1 += t1)
+      for (int64_t i2 = 0; i2 < shape[2]; i2 += t2)
+        for (int64_t i3 = 0; i3 < shape[3]; i3 += t3) {
+          int64_t c0 = std::min(t0, shape[0] - i0), c1 = std::min(t1, shape[1] - i1);
+          int64_t c2 = std::min(t2, shape[2] - i2), c3 = std::min(t3, shape[3] - i3);
+          int64_t idx[4] = {i0, i1, i2, i3};
+          SmallVector<int64_t> box{c0, c1, c2, c3};
+          auto gmBox = [&](Value buf, ArrayRef<int64_t> s) {
+            int64_t off = 0;
+            for (int k = 0; k < 4; ++k)
+              off += idx[k] * s[size_t(k)];
+            return e.view(buf, off, box, s);
+          };
+          auto localBox = [&](Value tileV) {
+            auto tt = cast<BufferType>(tileV.getType());
+            int64_t pitch = tt.getStrides()[0], es = tt.getElementBytes();
+            return e.view(tileV, 0, box, {c1 * c2 * pitch, c2 * pitch, pitch, es});
+          };
+          EwTiles tiles;
+          tiles.rows = c0 * c1 * c2;
+          tiles.cols = c3;
+          for (auto [k, o] : llvm::enumerate(insIn)) {
+            auto bt = cast<BufferType>(o.gm.getType());
+            if (o.perRow && strides[k][3] == 0) {
+              int64_t es = bt.getElementBytes();
+              Value col = e.alloc(MemorySpace::LM, {tiles.rows, 1}, bt.getElementType(), {32, es});
+              SmallVector<int64_t> rowBox{c0, c1, c2, 1};
+              int64_t off = idx[0] * strides[k][0] + idx[1] * strides[k][1] + idx[2] * strides[k][2];
+              e.dma(e.view(o.gm, off, rowBox, strides[k]),
+                    e.view(col, 0, rowBox, {c1 * c2 * 32, c2 * 32, 32, es}));
+              tiles.in.push_back(col);
+              continue;
+            }
+            Value tileV = e.tile(MemorySpace::LM, tiles.rows, tiles.cols, bt.getElementType());
+            e.dma(gmBox(o.gm, strides[k]), localBox(tileV));
+            tiles.in.push_back(tileV);
+          }
+          tiles.out = nullptr;
+          body(tiles);
+          if (!tiles.out)
+            tiles.out = tiles.in.front();
+          e.dma(localBox(tiles.out), gmBox(out, strides.back()));
+        }
+  return success();
+}
+
+Value KernelLowering::toF32(Value tile, const std::optional<Quant> &q) {
+  auto tt = cast<BufferType>(tile.getType());
+  Value f = tile;
+  if (!tt.getElementType().isF32()) {
+    f = e.tile(MemorySpace::LM, tt.getShape()[0], tt.getShape()[1], b.getF32Type());
+    e.cast(tile, f);
+  }
+  if (q) {
+    e.vbini("SUB", f, b.getF32FloatAttr(float(q->zps[0])), f);
+    e.vbini("MUL", f, b.getF32FloatAttr(float(q->scales[0])), f);
+  }
+  return f;
+}
+
+Value KernelLowering::fromF32(Value f, const std::optional<Quant> &q, Type storage) {
+  if (!q)
+    return f;
+  auto ft = cast<BufferType>(f.getType());
+  e.vbini("DIV", f, b.getF32FloatAttr(float(q->scales[0])), f);
+  e.vun("ROUND", f, f);
+  e.vbini("ADD", f, b.getF32FloatAttr(float(q->zps[0])), f);
+  Value out = e.tile(MemorySpace::LM, ft.getShape()[0], ft.getShape()[1], storage);
+  e.cast(f, out);
+  return out;
+}
+
+LogicalResult KernelLowering::lowerQuantize(graph::QuantizeOp op) {
+  auto q = quantOf(tensorOf(op.getResult()).getElementType());
+  if (!q)
+    return op.emitOpError("expects a uniform quantized result");
+  Value in = gmOf(op.getInput());
+  if (!cast<BufferType>(in.getType()).getElementType().isF32())
+    return op.emitOpError("quantizes f32 inputs only");
+  ArrayRef<int64_t> shape = tensorOf(op.getResult()).getShape();
+  SmallVector<EwOperand> ins{broadcastOperand(op.getInput(), shape)};
+  // Per axis: the scales and zero points are f32 operands broadcast along
+  // every other dimension (zero strides).
+  auto perAxis = [&](ArrayRef<float> values) {
+    EwOperand o{f32Constant(values), SmallVector<int64_t, 4>(shape.size(), 0), true};
+    o.strides[size_t(q->axis)] = 4;
+    return o;
+  };
+  if (q->axis >= 0) {
+    SmallVector<float> s, z;
+    for (auto [sc, zp] : llvm::zip(q->scales, q->zps)) {
+      s.push_back(float(sc));
+      z.push_back(float(zp));
+    }
+    ins.push_back(perAxis(s));
+    ins.push_back(perAxis(z));
+  }
+  Value out = resultBuffer(op.getResult());
+  Type st = cast<BufferType>(out.getType()).getElementType();
+  return elementwise(op, shape, ins, out, 4 * 4 + 1, [&](EwTiles &tl) {
+    // y = saturate(round_half_even(x / scale) + zp), in f32 then one cast.
+    Value x = tl.in[0];
+    if (q->axis < 0) {
+      tl.out = fromF32(x, q, st);
+      return;
+    }
+    e.vbin("DIV", x, tl.in[1], x);
+    e.vun("ROUND", x, x);
+    e.vbin("ADD", x, tl.in[2], x);
+    tl.out = e.tile(MemorySpace::LM, tl.rows, tl.cols, st);
+    e.cast(x, tl.out);
+  });
+}
+
+LogicalResult KernelLowering::lowerDequantize(graph::DequantizeOp op) {
+  auto q = quantOf(tensorOf(op.getInput()).getElementType());
+  if (!q)
+    return op.emitOpError("expects a uniform quantized input");
+  ArrayRef<int64_t> shape = tensorOf(op.getResult()).getShape();
+  SmallVector<EwOperand> ins{broadcastOperand(op.getInput(), shape)};
+  if (q->axis >= 0) {
+    SmallVector<float> s, z;
+    for (auto [sc, zp] : llvm::zip(q->scales, q->zps)) {
+      s.push_back(float(sc));
+      z.push_back(float(zp));
+    }
+    for (auto *values : {&z, &s}) {
+      EwOperand o{f32Constant(*values), SmallVector<int64_t, 4>(shape.size(), 0), true};
+      o.strides[size_t(q->axis)] = 4;
+      ins.push_back(o);
+    }
+  }
+  Value out = resultBuffer(op.getResult());
+  return elementwise(op, shape, ins, out, 4 * 4 + 4, [&](EwTiles &tl) {
+    // y = (f32(x) - zp) * scale, each step one f32 rounding as in ONNX.
+    if (q->axis < 0) {
+      tl.out = toF32(tl.in[0], q);
+      return;
+    }
+    Value f = toF32(tl.in[0], std::nullopt);
+    e.vbin("SUB", f, tl.in[1], f);
+    e.vbin("MUL", f, tl.in[2], f);
+    tl.out = f;
+  });
+}
+
+LogicalResult KernelLowering::lowerBinary(Operation *op, StringRef func) {
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1), res = op->getResult(0);
+  ArrayRef<int64_t> shape = tensorOf(res).getShape();
+  auto ql = quantOf(tensorOf(lhs).getElementType()), qr = quantOf(tensorOf(rhs).getElementType());
+  auto qy = quantOf(tensorOf(res).getElementType());
+  bool quantized = ql || qr || qy;
+  if (quantized && (!ql || !qr || !qy || ql->axis >= 0 || qr->axis >= 0 || qy->axis >= 0))
+    return op->emitOpError("quantized elementwise ops need per-tensor quantized operands and result");
+  Type fl = tensorOf(lhs).getElementType();
+  if (!quantized && !fl.isF32())
+    return op->emitOpError() << "elementwise " << func << " on " << fl
+                             << " has no NPU lowering yet (f32 or per-tensor quantized)";
+  SmallVector<EwOperand> ins{broadcastOperand(lhs, shape), broadcastOperand(rhs, shape)};
+  Value out = resultBuffer(res);
+  Type st = cast<BufferType>(out.getType()).getElementType();
+  return elementwise(op, shape, ins, out, 2 * 4 + 3, [&](EwTiles &tl) {
+    if (!quantized) {
+      e.vbin(func, tl.in[0], tl.in[1], tl.in[0]);
+      tl.out = tl.in[0];
+      return;
+    }
+    // Exact float path: dequantize both (exact in f32), one f32 operation,
+    // quantize with round half to even. Error <= 0.5 step plus one f32
+    // rounding of the operation (docs/numerics.md).
+    Value fa = toF32(tl.in[0], ql), fb = toF32(tl.in[1], qr);
+    e.vbin(func, fa, fb, fa);
+    tl.out = fromF32(fa, qy, st);
+  });
+}
+
+LogicalResult KernelLowering::lowerUnary(Operation *op, StringRef func) {
+  Value x = op->getOperand(0), res = op->getResult(0);
+  ArrayRef<int64_t> shape = tensorOf(res).getShape();
+  Type el = tensorOf(x).getElementType();
+  auto qx = quantOf(el), qy = quantOf(tensorOf(res).getElementType());
+  if (qx || qy) {
+    if (!qx || !qy || qx->axis >= 0 || qy->axis >= 0)
+      return op->emitOpError() << "quantized " << op->getName().stripDialect()
+                               << " needs per-tensor quantized input and result";
+    // Relu in one quantized domain is max(q, zp), exact on the integers.
+    if (func == "RELU" && qx->scales == qy->scales && qx->zps == qy->zps) {
+      int64_t zp = qx->zps[0];
+      Value out = resultBuffer(res);
+      return elementwise(op, shape, {broadcastOperand(x, shape)}, out, 2, [&](EwTiles &tl) {
+        e.vbini("MAX", tl.in[0], b.getIntegerAttr(b.getIntegerType(32), zp), tl.in[0]);
+      });
+    }
+  }
+  return lowerF32Map(op, x, res, [&](Value f) { e.vun(func, f, f); });
+}
+
+LogicalResult KernelLowering::lowerF32Map(Operation *op, Value x, Value res,
+                                          const std::function<void(Value)> &body) {
+  ArrayRef<int64_t> shape = tensorOf(res).getShape();
+  Type el = tensorOf(x).getElementType();
+  auto qx = quantOf(el), qy = quantOf(tensorOf(res).getElementType());
+  if ((!qx && !el.isF32()) || bool(qx) != bool(qy) || (qx && (qx->axis >= 0 || qy->axis >= 0)))
+    return op->emitOpError() << op->getName().stripDialect() << " on " << el
+                             << " has no NPU lowering yet (f32, or per-tensor quantized)";
+  Value out = resultBuffer(res);
+  Type st = cast<BufferType>(out.getType()).getElementType();
+  return elementwise(op, shape, {broadcastOperand(x, shape)}, out, 14, [&](EwTiles &tl) {
+    Value f = toF32(tl.in[0], qx);
+    body(f);
+    tl.out = fromF32(f, qy, st);
+  });
+}
+
+LogicalResult KernelLowering::lowerReduce(Operation *op, Value input, Value result,
+                                          ArrayRef<int64_t> axes, StringRef func, bool mean) {
+  ArrayRef<int64_t> shape = tensorOf(input).getShape();
+  for (size_t i = 1; i < axes.size(); ++i)
+    if (axes[i] != axes[i - 1] + 1)
+      return op->emitOpError("reduces non-adjacent axes; only one contiguous block of axes "
+                             "has an NPU lowering yet");
+  auto qx = quantOf(tensorOf(input).getElementType());
+  auto qy = quantOf(tensorOf(result).getElementType());
+  if ((qx && qx->axis >= 0) || (qy && qy->axis >= 0) || bool(qx) != bool(qy))
+    return op->emitOpError("quantized reductions need per-tensor quantized input and result");
+  if (!qx && !tensorOf(input).getElementType().isF32())
+    return op->emitOpError("reductions of plain integers have no NPU lowering yet");
+  int64_t outer = 1, r = 1, inner = 1;
+  for (size_t i = 0; i < shape.size(); ++i)
+    (int64_t(i) < axes.front() ? outer : int64_t(i) > axes.back() ? inner : r) *= shape[i];
+  Value x = gmOf(input), y = resultBuffer(result);
+  int64_t ex = cast<BufferType>(x.getType()).getElementBytes();
+  Type sy = cast<BufferType>(y.getType()).getElementType();
+  int64_t ey = bytesOf(sy);
+  int64_t lm = t.params.LMBytes / 4;
+  // Reduce f32 [rows, cols] along `axis` into d; then mean, quantize, store.
+  auto finish = [&](Value f, StringRef axis, Value dst) {
+    auto ft = cast<BufferType>(f.getType());
+    int64_t rows = axis == "cols" ? ft.getShape()[0] : 1, cols = axis == "cols" ? 1 : ft.getShape()[1];
+    Value d = e.tile(MemorySpace::LM, rows, cols, b.getF32Type());
+    ReduceOp::create(b, e.loc, f, d, b.getStringAttr(func), b.getStringAttr(axis));
+    if (mean)
+      e.vbini("DIV", d, b.getF32FloatAttr(float(r)), d);
+    e.dma(fromF32(d, qy, sy), dst);
+  };
+  if (inner == 1) {
+    // Per row: the input row, its f32 copy, and three [rows, 1] tiles at a
+    // 32-byte pitch (sum, quantized result).
+    int64_t rowBytes = roundUp(r * ex, 32) + roundUp(r * 4, 32) + 3 * 32;
+    if (r > 4096 || rowBytes > lm) {
+      // Rows longer than a tile: chunks of rc elements reduce to partials,
+      // stored one [1, R] row per chunk, then the partials reduce along rows
+      // (SUM, MAX and MIN combine with themselves; a mean divides once).
+      int64_t rc = std::min<int64_t>(r, 2048), nch = ceilDiv(r, rc);
+      int64_t perRow = roundUp(rc * ex, 32) + roundUp(rc * 4, 32);
+      int64_t R = std::min<int64_t>({outer, 4096, lm / 2 / perRow, lm / 2 / (4 * (nch + 3))});
+      if (R < 1 || nch > 65535)
+        return op->emitOpError() << "reduces " << r << " elements per output; more than "
+                                 << t.name << "'s LM holds in two passes";
+      Type xe = cast<BufferType>(x.getType()).getElementType();
+      for (int64_t o = 0; o < outer; o += R) {
+        int64_t rows = std::min(R, outer - o), pitch = roundUp(rows * 4, 32);
+        Value parts = e.alloc(MemorySpace::LM, {nch, rows}, b.getF32Type(), {pitch, 4});
+        for (int64_t j = 0; j < nch; ++j) {
+          int64_t cols = std::min(rc, r - j * rc);
+          Value tileV = e.tile(MemorySpace::LM, rows, cols, xe);
+          e.dma(e.view(x, (o * r + j * rc) * ex, {rows, cols}, {r * ex, ex}), tileV);
+          ReduceOp::create(b, e.loc, toF32(tileV, qx), e.view(parts, j * pitch, {rows, 1}, {4, 4}),
+                           b.getStringAttr(func), b.getStringAttr("cols"));
+        }
+        finish(parts, "rows", e.view(y, o * ey, {1, rows}, {0, ey}));
+      }
+      return success();
+    }
+    int64_t rowsPer = std::max<int64_t>(1, std::min<int64_t>(lm / rowBytes, 65535));
+    for (int64_t o = 0; o < outer; o += rowsPer) {
+      int64_t rows = std::min(rowsPer, outer - o);
+      Value tileV = e.tile(MemorySpace::LM, rows, r, cast<BufferType>(x.getType()).getElementType());
+      e.dma(e.view(x, o * r * ex, {rows, r}, {r * ex, ex}), tileV);
+      finish(toF32(tileV, qx), "cols", e.view(y, o * ey, {rows, 1}, {ey, ey}));
+    }
+    return success();
+  }
+  // Per column: r input rows and their f32 copy (padded rows count once per
+  // tile), plus the [1, cols] results.
+  int64_t colsPer = std::min<int64_t>({inner, 4096, (lm / (r + 1) - 64) / (ex + 4 + 8)});
+  if (r > 65535 || colsPer < 1)
+    return op->emitOpError() << "reduces " << r << " rows per output column; more than one "
+                             << t.name << " tile holds";
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t c = 0; c < inner; c += colsPer) {
+      int64_t cols = std::min(colsPer, inner - c);
+      Value tileV = e.tile(MemorySpace::LM, r, cols, cast<BufferType>(x.getType()).getElementType());
+      e.dma(e.view(x, (o * r * inner + c) * ex, {r, cols}, {inner * ex, ex}), tileV);
+      finish(toF32(tileV, qx), "rows", e.view(y, (o * inner + c) * ey, {1, cols}, {0, ey}));
+    }
+  return success();
+}
+
+LogicalResult KernelLowering::lowerSoftmax(graph::SoftmaxOp op) {
+  ArrayRef<int64_t> shape = tensorOf(op.getInput()).getShape();
+  int64_t axis = op.getAxis() < 0 ? op.getAxis() + int64_t(shape.size()) : op.getAxis();
+  if (axis != int64_t(shape.size()) - 1)
+    return op.emitOpError("softmax over a non-trailing axis has no NPU lowering yet");
+  auto qx = quantOf(tensorOf(op.getInput()).getElementType());
+  auto qy = quantOf(tensorOf(op.getResult()).getElementType());
+  if ((qx && qx->axis >= 0) || (qy && qy->axis >= 0) || bool(qx) != bool(qy))
+    return op.emitOpError("quantized softmax needs per-tensor quantized input and result");
+  if (!qx && !tensorOf(op.getInput()).getElementType().isF32())
+    return op.emitOpError("softmax of plain integers has no NPU lowering");
+  int64_t r = shape.back(), outer = 1;
+  for (size_t i = 0; i + 1 < shape.size(); ++i)
+    outer *= shape[i];
+  Value x = gmOf(op.getInput()), y = resultBuffer(op.getResult());
+  auto xt = cast<BufferType>(x.getType());
+  Type sy = cast<BufferType>(y.getType()).getElementType();
+  int64_t ex = xt.getElementBytes(), ey = bytesOf(sy);
+  // Per row: the input, its f32 copy, the quantized result (each padded to
+  // the granule) and two [rows, 1] tiles (max, sum) at a 32-byte pitch.
+  int64_t rowBytes = roundUp(r * ex, 32) + roundUp(r * 4, 32) + roundUp(r * ey, 32) + 2 * 32;
+  if (r > 4096 || rowBytes > t.params.LMBytes / 4)
+    return op.emitOpError() << "softmax over " << r << " elements does not fit one " << t.name
+                            << " tile";
+  int64_t rowsPer = std::max<int64_t>(1, std::min<int64_t>(t.params.LMBytes / 4 / rowBytes, 65535));
+  for (int64_t o = 0; o < outer; o += rowsPer) {
+    int64_t rows = std::min(rowsPer, outer - o);
+    Value tileV = e.tile(MemorySpace::LM, rows, r, xt.getElementType());
+    e.dma(e.view(x, o * r * ex, {rows, r}, {r * ex, ex}), tileV);
+    // exp(x - max) / sum, each step in f32 (EXP per docs/numerics.md).
+    Value f = toF32(tileV, qx);
+    Value m = e.tile(MemorySpace::LM, rows, 1, b.getF32Type());
+    ReduceOp::create(b, e.loc, f, m, b.getStringAttr("MAX"), b.getStringAttr("cols"));
+    e.vbin("SUB", f, m, f);
+    e.vun("EXP", f, f);
+    Value sum = e.tile(MemorySpace::LM, rows, 1, b.getF32Type());
+    ReduceOp::create(b, e.loc, f, sum, b.getStringAttr("SUM"), b.getStringAttr("cols"));
+    e.vbin("DIV", f, sum, f);
+    e.dma(fromF32(f, qy, sy), e.view(y, o * r * ey, {rows, r}, {r * ey, ey}));
+  }
+  return success();
+}
+
+/// Max and average pooling, NCHW. The input is padded into the arena first
+/// (max: the lowest value; average: real zero), with extra bottom/right
+/// padding when ceil_mode lets the last window run past it. One 4-D DMA per
+/// output row gathers the windows of a chunk of channels as [c][ow][tap];
+/// VECTOR reduces the taps in f32 (quantized inputs dequantized exactly) and
+/// an average divides by the window's denominator: the taps inside the padded
+/// input (count_include_pad) or inside the input, a compile-time [OH, OW]
+/// table read with a zero channel stride.
+LogicalResult KernelLowering::lowerPool(Operation *op, Value input, Value result,
+                                        ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                                        ArrayRef<int64_t> pads, ArrayRef<int64_t> dil, bool isMax,
+                                        bool countIncludePad) {
+  auto inType = tensorOf(input), outType = tensorOf(result);
+  auto qx = quantOf(inType.getElementType()), qy = quantOf(outType.getElementType());
+  if ((qx && qx->axis >= 0) || (qy && qy->axis >= 0) || bool(qx) != bool(qy))
+    return op->emitOpError("quantized pooling needs per-tensor quantized input and result");
+  // Plain 8-bit integers: max pooling is exact on the integers themselves.
+  bool integerMax = !qx && isMax && inType.getElementType().isInteger(8);
+  if (!qx && !inType.getElementType().isF32() && !integerMax)
+    return op->emitOpError() << (isMax ? "max" : "average") << " pooling of "
+                             << inType.getElementType() << " has no NPU lowering yet";
+  Value X = gmOf(input), Y = resultBuffer(result);
+  auto xt = cast<BufferType>(X.getType());
+  Type sy = cast<BufferType>(Y.getType()).getElementType();
+  // 1-D pooling is 2-D pooling of height 1.
+  SmallVector<int64_t> k2(kernel), s2(strides), p2(pads), d2(dil);
+  if (inType.getRank() == 3) {
+    k2 = {1, kernel[0]};
+    s2 = {1, strides[0]};
+    p2 = {0, pads[0], 0, pads[1]};
+    d2 = {1, dil[0]};
+    auto add1 = [&](Value v, ArrayRef<int64_t> shape) {
+      auto bt = cast<BufferType>(v.getType());
+      SmallVector<int64_t> s4{shape[0], shape[1], 1, shape[2]};
+      return e.view(v, 0, s4, denseStrides(s4, bt.getElementBytes()));
+    };
+    X = add1(X, inType.getShape());
+    Y = add1(Y, outType.getShape());
+    xt = cast<BufferType>(X.getType());
+  } else if (inType.getRank() != 4) {
+    return op->emitOpError("pooling lowers for 1-D and 2-D inputs");
+  }
+  kernel = k2, strides = s2, pads = p2, dil = d2;
+  ArrayRef<int64_t> xs = xt.getShape(), ys = cast<BufferType>(Y.getType()).getShape();
+  int64_t N = xs[0], C = xs[1], H = xs[2], W = xs[3];
+  int64_t OH = ys[2], OW = ys[3];
+  int64_t KH = kernel[0], KW = kernel[1], taps = KH * KW;
+  int64_t ex = xt.getElementBytes(), ey = bytesOf(sy);
+  // Padding, plus what ceil_mode's last window needs beyond it.
+  int64_t needH = (OH - 1) * strides[0] + (KH - 1) * dil[0] + 1;
+  int64_t needW = (OW - 1) * strides[1] + (KW - 1) * dil[1] + 1;
+  int64_t hiH = std::max<int64_t>(pads[2], needH - H - pads[0]);
+  int64_t hiW = std::max<int64_t>(pads[3], needW - W - pads[1]);
+  Value P = X;
+  int64_t Hp = H, Wp = W;
+  if (pads[0] || pads[1] || hiH || hiW) {
+    Hp = H + pads[0] + hiH;
+    Wp = W + pads[1] + hiW;
+    SmallVector<int64_t> shape{N, C, Hp, Wp};
+    P = e.alloc(MemorySpace::Arena, shape, xt.getElementType(), denseStrides(shape, ex));
+    ArrayRef<int64_t> inShape = xs;
+    int64_t fill;
+    if (xt.getElementType().isF32())
+      fill = isMax ? 0xff800000 : 0;  // -inf or +0.0
+    else if (isMax)
+      fill = xt.getElementType().isUnsignedInteger(8) ? 0 : 0x80;  // the lowest value
+    else
+      fill = qx->zps[0] & 0xff;  // real zero
+    if (failed(lowerPad(op, X, P, inShape, {0, 0, pads[0], pads[1]}, {0, 0, hiH, hiW}, fill)))
+      return failure();
+  }
+  // Denominators of an average: taps counted per axis, multiplied.
+  Value den;
+  if (!isMax) {
+    auto count = [&](int64_t o, int64_t k, int64_t s, int64_t d, int64_t lo, int64_t extent,
+                     int64_t hi) {
+      int64_t n = 0;
+      for (int64_t i = 0; i < k; ++i) {
+        int64_t pos = o * s + i * d - lo;
+        n += countIncludePad ? (pos >= -lo && pos < extent + hi) : (pos >= 0 && pos < extent);
+      }
+      return n;
+    };
+    SmallVector<float> values;
+    for (int64_t oh = 0; oh < OH; ++oh)
+      for (int64_t ow = 0; ow < OW; ++ow)
+        values.push_back(float(count(oh, KH, strides[0], dil[0], pads[0], H, pads[2]) *
+                               count(ow, KW, strides[1], dil[1], pads[1], W, pads[3])));
+    den = f32Constant(values);
+  }
+  int64_t lmBudget = t.params.LMBytes / 4;
+  int64_t cc = std::min({C, lmBudget / (OW * (taps * (ex + 4) + 16) + 64), 65535 / OW});
+  if (cc < 1 || taps > 4096)
+    return op->emitOpError() << "cannot tile this pooling window (" << taps << " taps, " << OW
+                             << " output columns) into " << t.name << "'s LM";
+  int64_t plane = Hp * Wp * ex;
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t c0 = 0; c0 < C; c0 += cc)
+      for (int64_t oh = 0; oh < OH; ++oh) {
+        int64_t chans = std::min(cc, C - c0), rows = chans * OW;
+        Value win = e.alloc(MemorySpace::LM, {rows, taps}, xt.getElementType(), {taps * ex, ex});
+        e.dma(e.view(P, (n * C + c0) * plane + oh * strides[0] * Wp * ex, {chans, KH, OW, KW},
+                     {plane, dil[0] * Wp * ex, strides[1] * ex, dil[1] * ex}),
+              e.view(win, 0, {chans, KH, OW, KW}, {OW * taps * ex, KW * ex, taps * ex, ex}));
+        Value f = integerMax ? win : toF32(win, qx);
+        Type rt = integerMax ? xt.getElementType() : Type(b.getF32Type());
+        int64_t re = bytesOf(rt);
+        Value red = e.alloc(MemorySpace::LM, {rows, 1}, rt, {re, re});
+        ReduceOp::create(b, e.loc, f, red, b.getStringAttr(isMax ? "MAX" : "SUM"),
+                         b.getStringAttr("cols"));
+        Value row = e.view(red, 0, {1, rows}, {rows * re, re});
+        if (den) {
+          Value d = e.tile(MemorySpace::LM, 1, rows, b.getF32Type());
+          e.dma(e.view(den, oh * OW * 4, {chans, OW}, {0, 4}),
+                e.view(d, 0, {chans, OW}, {OW * 4, 4}));
+          e.vbin("DIV", row, d, row);
+        }
+        Value out = fromF32(row, qy, sy);
+        e.dma(e.view(out, 0, {chans, OW}, {OW * ey, ey}),
+              e.view(Y, ((n * C + c0) * OH + oh) * OW * ey, {chans, OW}, {OH * OW * ey, ey}));
+      }
+  return success();
+}
+
+LogicalResult KernelLowering::lowerCopy(Operation *op, Value src, Value dst, ArrayRef<int64_t> shape,
+                                        ArrayRef<int64_t> srcStrides) {
+  EwOperand in{src, SmallVector<int64_t, 4>(srcStrides.begin(), srcStrides.end())};
+  int64_t es = cast<BufferType>(src.getType()).getElementBytes();
+  return elementwise(op, shape, {in}, dst, es, [](EwTiles &) {});
+}
+
+//===----------------------------------------------------------------------===//
+// Pad: DMA_IN's padding writes the fill, DMA_OUT stores the padded box.
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::lowerPad(Operation *op, Value src, Value dst, ArrayRef<int64_t> inShape,
+                                       ArrayRef<int64_t> lo, ArrayRef<int64_t> hi, int64_t fill) {
+  size_t rank = inShape.size();
+  if (rank > 4 || rank < 1)
+    return op->emitOpError() << "pads tensors of rank 1 to 4, not " << rank;
+  for (size_t i = 0; i < rank; ++i)
+    if (lo[i] < 0 || hi[i] < 0 || lo[i] > 255 || hi[i] > 255)
+      return op->emitOpError() << "pads (" << lo[i] << ", " << hi[i] << ") of dimension " << i
+                               << " are outside [0, 255], the DMA's padding range";
+  auto st = cast<BufferType>(src.getType()), dt = cast<BufferType>(dst.getType());
+  int64_t es = st.getElementBytes();
+  // Tile over the leading dimensions; the trailing two stay whole.
+  SmallVector<int64_t, 4> in(4 - rank, 1), l(4 - rank, 0), h(4 - rank, 0);
+  in.append(inShape.begin(), inShape.end());
+  l.append(lo.begin(), lo.end());
+  h.append(hi.begin(), hi.end());
+  SmallVector<int64_t, 4> sIn(4 - rank, 0), sOut(4 - rank, 0);
+  sIn.append(st.getStrides().begin(), st.getStrides().end());
+  sOut.append(dt.getStrides().begin(), dt.getStrides().end());
+  int64_t ho = in[2] + l[2] + h[2], wo = in[3] + l[3] + h[3];
+  int64_t pitch = roundUp(wo * es, 32), budget = t.params.LMBytes / 4;
+  if ((1 + l[2] + h[2]) * pitch > budget)
+    return op->emitOpError() << "pads rows of " << pitch << " bytes, too wide for " << t.name
+                             << "'s LM; column tiling of Pad is not implemented";
+  // Whole padded planes of dimension 1 when they fit, else one plane in
+  // chunks of source rows (the first chunk carries the top padding, the last
+  // the bottom, so every DMA has source rows).
+  int64_t planes = std::max<int64_t>(1, budget / (ho * pitch));
+  int64_t rowsPer = ho * pitch <= budget ? in[2] : budget / pitch - l[2] - h[2];
+  for (int64_t i0 = 0; i0 < in[0] + l[0] + h[0]; ++i0) {
+    if (i0 < l[0] || i0 >= l[0] + in[0])
+      return op->emitOpError("pads whole planes of fill (padding on the outer dimension) and "
+                             "that is not implemented");
+    for (int64_t j = 0; j < in[1] + l[1] + h[1]; j += planes) {
+      int64_t cnt = std::min(planes, in[1] + l[1] + h[1] - j);
+      int64_t srcLo = std::max<int64_t>(j, l[1]), srcHi = std::min<int64_t>(j + cnt, l[1] + in[1]);
+      if (srcLo >= srcHi)
+        return op->emitOpError("pads whole planes of fill (padding on dimension 1 beyond a "
+                               "tile) and that is not implemented");
+      for (int64_t a = 0; a < in[2]; a += rowsPer) {
+        int64_t rows = std::min(rowsPer, in[2] - a);
+        int64_t top = a == 0 ? l[2] : 0, bottom = a + rows == in[2] ? h[2] : 0;
+        int64_t outRows = rows + top + bottom, outRow0 = a == 0 ? 0 : a + l[2];
+        Value tileV = e.tile(MemorySpace::LM, cnt * outRows, wo, st.getElementType());
+        Value box = e.view(tileV, 0, {1, cnt, outRows, wo}, {0, outRows * pitch, pitch, es});
+        Value srcBox = e.view(src, (i0 - l[0]) * sIn[0] + (srcLo - l[1]) * sIn[1] + a * sIn[2],
+                              {1, srcHi - srcLo, rows, in[3]}, {0, sIn[1], sIn[2], sIn[3]});
+        e.dma(srcBox, box, {0, srcLo - j, top, l[3]}, {0, j + cnt - srcHi, bottom, h[3]}, fill);
+        Value dstBox = e.view(dst, i0 * sOut[0] + j * sOut[1] + outRow0 * sOut[2],
+                              {1, cnt, outRows, wo}, {0, sOut[1], sOut[2], sOut[3]});
+        e.dma(box, dstBox);
+      }
+    }
+  }
+  return success();
+}

@@ -1,0 +1,171 @@
+//===- KernelLowering.h - Kernels to engine operations, shared state -------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Private to lib/Conversion/KernelToEmit: the lowering state of one function
+// (its GM buffers and the Emitter), shared by the dispatch and buffers
+// (KernelToEmit.cpp), the elementwise, reduction and data-movement kernels
+// (ElementwiseKernels.cpp) and the MATRIX kernels (MatrixKernels.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPUC_LIB_CONVERSION_KERNELTOEMIT_KERNELLOWERING_H
+#define NPUC_LIB_CONVERSION_KERNELTOEMIT_KERNELLOWERING_H
+
+#include "Emitter.h"
+#include "npuc/Dialect/Graph/IR/GraphOps.h"
+#include "npuc/Dialect/QK/IR/QKOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
+
+#include <functional>
+#include <optional>
+
+namespace npuc::emit::lowering {
+using namespace mlir;
+
+/// The type a tensor's elements are stored as.
+inline Type storageOf(Type element) {
+  if (auto q = dyn_cast<quant::QuantizedType>(element)) {
+    unsigned w = q.getStorageTypeIntegralWidth();
+    return q.isSigned() ? Type(IntegerType::get(element.getContext(), w))
+                        : Type(IntegerType::get(element.getContext(), w, IntegerType::Unsigned));
+  }
+  if (auto i = dyn_cast<IntegerType>(element); i && i.isSigned())
+    return IntegerType::get(element.getContext(), i.getWidth());
+  return element;
+}
+
+inline RankedTensorType tensorOf(Value v) { return cast<RankedTensorType>(v.getType()); }
+
+/// Scales and zero points of a quantized type, per tensor or along `axis`.
+struct Quant {
+  SmallVector<double> scales;
+  SmallVector<int64_t> zps;
+  int64_t axis = -1;
+};
+inline std::optional<Quant> quantOf(Type element) {
+  Quant q;
+  if (auto t = dyn_cast<quant::UniformQuantizedType>(element)) {
+    q.scales = {t.getScale()};
+    q.zps = {t.getZeroPoint()};
+    return q;
+  }
+  if (auto t = dyn_cast<quant::UniformQuantizedPerAxisType>(element)) {
+    q.scales.assign(t.getScales().begin(), t.getScales().end());
+    q.zps.assign(t.getZeroPoints().begin(), t.getZeroPoints().end());
+    q.axis = t.getQuantizedDimension();
+    return q;
+  }
+  return std::nullopt;
+}
+
+/// One operand of an elementwise kernel: its GM buffer and its byte strides
+/// against the kernel's 4-D iteration space (0 where it broadcasts).
+struct EwOperand {
+  Value gm;
+  SmallVector<int64_t, 4> strides;
+  /// A per-channel parameter (scale, zero point, BatchNorm operand): when it
+  /// is constant along the tile's columns it is loaded as one value per row,
+  /// a [rows, 1] tile the VECTOR engine broadcasts by address (b_bcast), not
+  /// a copy at the tensor's size (contract N7).
+  bool perRow = false;
+};
+
+/// The LM tiles an elementwise body works on: one per operand, the output
+/// tile, and the grid.
+struct EwTiles {
+  SmallVector<Value> in;
+  Value out;
+  int64_t rows, cols;
+};
+
+class KernelLowering {
+public:
+  KernelLowering(OpBuilder &b, const target::TargetInfo &t) : e(b, t), b(b), t(t) {}
+
+  LogicalResult run(func::FuncOp func);
+
+private:
+  Emitter e;
+  OpBuilder &b;
+  const target::TargetInfo &t;
+  DenseMap<Value, Value> gm;
+  int64_t inputBytes = 0, outputBytes = 0;
+
+  Value gmOf(Value tensor);
+  Value ioBuffer(MemorySpace space, int64_t &cursor, StringRef name, RankedTensorType type);
+  Value arena(RankedTensorType type) {
+    Type st = storageOf(type.getElementType());
+    return e.alloc(MemorySpace::Arena, type.getShape(), st, denseStrides(type.getShape(), bytesOf(st)));
+  }
+  Value resultBuffer(Value result) {
+    auto it = gm.find(result);
+    if (it != gm.end())
+      return it->second;
+    return gm[result] = arena(tensorOf(result));
+  }
+  Value constant(Attribute value, RankedTensorType type);
+  Value f32Constant(ArrayRef<float> values);
+
+  LogicalResult lower(Operation *op);
+  LogicalResult elementwise(Operation *op, ArrayRef<int64_t> shape, ArrayRef<EwOperand> ins,
+                            Value out, int64_t bytesPerElem,
+                            const std::function<void(EwTiles &)> &body);
+  EwOperand broadcastOperand(Value tensor, ArrayRef<int64_t> outShape);
+  LogicalResult lowerQuantize(graph::QuantizeOp op);
+  LogicalResult lowerDequantize(graph::DequantizeOp op);
+  LogicalResult lowerBinary(Operation *op, StringRef func);
+  LogicalResult lowerUnary(Operation *op, StringRef func);
+  /// An elementwise function of one f32 or per-tensor quantized tensor,
+  /// computed in f32 on the exact dequantized values and quantized once
+  /// (docs/numerics.md); `body` rewrites the f32 tile in place.
+  LogicalResult lowerF32Map(Operation *op, Value input, Value result,
+                            const std::function<void(Value)> &body);
+  LogicalResult lowerReduce(Operation *op, Value input, Value result, ArrayRef<int64_t> axes,
+                            StringRef func, bool mean);
+  LogicalResult lowerSoftmax(graph::SoftmaxOp op);
+  LogicalResult lowerPool(Operation *op, Value x, Value result, ArrayRef<int64_t> kernel,
+                          ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
+                          ArrayRef<int64_t> dilations, bool isMax, bool countIncludePad);
+  /// A [rows, cols] f32 tile with the real values of `tile`: a cast, then
+  /// (q - zp) * scale when `q` is given (each step one f32 rounding, as ONNX).
+  Value toF32(Value tile, const std::optional<Quant> &q);
+  /// `f` (f32, modified) stored as `storage`: saturate(round_half_even(f / scale) + zp)
+  /// when `q` is given, else `f` itself.
+  Value fromF32(Value f, const std::optional<Quant> &q, Type storage);
+  LogicalResult lowerCopy(Operation *op, Value src, Value dst, ArrayRef<int64_t> shape,
+                          ArrayRef<int64_t> srcStrides);
+  LogicalResult lowerPad(Operation *op, Value src, Value dst, ArrayRef<int64_t> inShape,
+                         ArrayRef<int64_t> lo, ArrayRef<int64_t> hi, int64_t fill);
+  /// [..., M, K] x [K, N] (or batched [..., K, N]); Gemm's transposed
+  /// operands are read through transposing views, alpha scales the product
+  /// and beta * `addend` (broadcast to [M, N]) is added before the store.
+  LogicalResult lowerMatmul(Operation *op, Value lhs, Value rhs, Value bias, Value result,
+                            int64_t azp, int64_t bzp, qk::RequantAttr rq, bool transA = false,
+                            bool transB = false, float alpha = 1.0f, Value addend = {},
+                            float beta = 1.0f);
+  LogicalResult lowerConv(Operation *op, Value input, Value weight, Value bias, Value result,
+                          ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
+                          ArrayRef<int64_t> dilations, int64_t groups, int64_t xzp, int64_t wzp,
+                          qk::RequantAttr rq);
+  LogicalResult lowerConvBuffers(Operation *op, Value X, Value W, Value Bias, Value Y,
+                                 ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
+                                 ArrayRef<int64_t> dil, int64_t groups, int64_t xzp, int64_t wzp,
+                                 qk::RequantAttr rq);
+  LogicalResult lowerConvTranspose(graph::ConvTransposeOp op);
+  LogicalResult lowerDepthwise(Operation *op, Value X, Value W, Value Bias, Value Y,
+                               ArrayRef<int64_t> strides, ArrayRef<int64_t> dil, int64_t xzp,
+                               int64_t wzp, qk::RequantAttr rq, Value params, Type accType);
+  /// The kernel epilogue: bias, requantization (or none), DMA_OUT of a
+  /// [rows, cols] accumulator tile to `dst` (a 2-D GM view).
+  void epilogue(Value acc, int64_t rows, int64_t cols, Value biasGM, int64_t col0,
+                qk::RequantAttr rq, Value paramsGM, Value dst, bool perRow = false,
+                int64_t row0 = 0);
+  Value requantTable(qk::RequantAttr rq, int64_t channels);
+};
+
+} // namespace npuc::emit::lowering
+
+#endif

@@ -1,0 +1,406 @@
+//===- MatrixKernels.cpp - MATRIX kernels: matmul, conv, depthwise, transposed ---===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Tiles for the MATRIX engine, their im2col DMAs and the epilogue (bias,
+// requantization, store).
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+#include "npuc/Dialect/Graph/IR/GraphShapes.h"
+
+using namespace mlir;
+using namespace npuc;
+using namespace npuc::emit;
+using namespace npuc::emit::lowering;
+
+//===----------------------------------------------------------------------===//
+// Matrix kernels
+//===----------------------------------------------------------------------===//
+
+Value KernelLowering::requantTable(qk::RequantAttr rq, int64_t channels) {
+  // 16 bytes per column (docs/isa.md, V_REQUANT): mult, ls, rs, zp, lo, hi.
+  SmallVector<int8_t> bytes(size_t(channels) * 16, 0);
+  for (int64_t c = 0; c < channels; ++c) {
+    size_t i = rq.isPerChannel() ? size_t(c) : 0;
+    uint8_t *p = reinterpret_cast<uint8_t *>(bytes.data()) + c * 16;
+    uint32_t m = uint32_t(rq.getMultiplier()[i]);
+    for (int k = 0; k < 4; ++k)
+      p[k] = uint8_t(m >> (8 * k));
+    p[4] = uint8_t(rq.getLshift()[i]);
+    p[5] = uint8_t(rq.getRshift()[i]);
+    for (auto [o, v] : {std::pair<int, int64_t>{6, rq.getZp()}, {8, rq.getClampMin()},
+                        {10, rq.getClampMax()}}) {
+      p[o] = uint8_t(uint16_t(v) & 0xff);
+      p[o + 1] = uint8_t(uint16_t(v) >> 8);
+    }
+  }
+  auto type = RankedTensorType::get({channels, 16}, b.getIntegerType(8));
+  return constant(DenseElementsAttr::get(type, ArrayRef<int8_t>(bytes)), type);
+}
+
+void KernelLowering::epilogue(Value acc, int64_t rows, int64_t cols, Value biasGM, int64_t col0,
+                              qk::RequantAttr rq, Value paramsGM, Value dst, bool perRow,
+                              int64_t row0) {
+  auto at = cast<BufferType>(acc.getType());
+  Type accType = at.getElementType();
+  if (biasGM) {
+    Value bias = e.tile(MemorySpace::LM, 1, cols, accType);
+    auto bt = cast<BufferType>(biasGM.getType());
+    e.dma(e.view(biasGM, col0 * bt.getElementBytes(), {1, cols}, {0, bt.getElementBytes()}), bias);
+    e.vbin("ADD", acc, bias, acc);
+  }
+  Value out = acc;
+  if (rq) {
+    Type st = cast<BufferType>(dst.getType()).getElementType();
+    out = e.tile(MemorySpace::LM, rows, cols, st);
+    if (paramsGM) {
+      int64_t n = perRow ? rows : cols, first = perRow ? row0 : col0;
+      Value params = e.alloc(MemorySpace::LM, {n, 16}, b.getIntegerType(8), {16, 1});
+      e.dma(e.view(paramsGM, first * 16, {n, 16}, {16, 1}), params);
+      RequantOp::create(b, e.loc, acc, out, params, perRow, 0, 0, 0, 0, 0, 0);
+    } else {
+      RequantOp::create(b, e.loc, acc, out, Value(), false, rq.getMultiplier()[0], rq.getLshift()[0],
+                        rq.getRshift()[0], rq.getZp(), rq.getClampMin(), rq.getClampMax());
+    }
+  }
+  e.dma(out, dst);
+}
+
+namespace {
+/// Chooses the MATRIX mode's operand element types.
+LogicalResult checkMatrixTypes(Operation *op, Type a, Type w) {
+  bool ok = (a.isInteger(8) && w.isInteger(8)) || (a.isF32() && w.isF32());
+  if (!ok)
+    return op->emitOpError() << "no MATRIX mode multiplies " << a << " by " << w;
+  return success();
+}
+} // namespace
+
+LogicalResult KernelLowering::lowerMatmul(Operation *op, Value lhs, Value rhs, Value bias,
+                                          Value result, int64_t azp, int64_t bzp,
+                                          qk::RequantAttr rq, bool transA, bool transB,
+                                          float alpha, Value addend, float beta) {
+  Value A = gmOf(lhs), B = gmOf(rhs), Bias = bias ? gmOf(bias) : Value();
+  Value C = resultBuffer(result);
+  auto at = cast<BufferType>(A.getType()), bt = cast<BufferType>(B.getType()),
+       ct = cast<BufferType>(C.getType());
+  if (failed(checkMatrixTypes(op, at.getElementType(), bt.getElementType())))
+    return failure();
+  ArrayRef<int64_t> as = at.getShape(), bs = bt.getShape();
+  if (as.size() < 2 || bs.size() < 2 ||
+      (bs.size() > 2 && (bs.size() != as.size() || as.drop_back(2) != bs.drop_back(2))))
+    return op->emitOpError() << "matrix products of shapes " << graph::shapes::str(as) << " and "
+                             << graph::shapes::str(bs)
+                             << " have no NPU lowering yet (a rank >= 2 lhs and a 2-D rhs, or "
+                                "equal batch dimensions; broadcast batches are not lowered)";
+  int64_t M = transA ? as.back() : as[as.size() - 2], K = transA ? as[as.size() - 2] : as.back();
+  int64_t N = transB ? bs[bs.size() - 2] : bs.back();
+  int64_t batch = 1;
+  for (size_t i = 0; i + 2 < as.size(); ++i)
+    batch *= as[i];
+  bool batchedB = bs.size() > 2;
+  int64_t ea = at.getElementBytes(), eb = bt.getElementBytes(), ec = ct.getElementBytes();
+  Type accType = at.getElementType().isF32() ? Type(b.getF32Type()) : Type(b.getIntegerType(32));
+  // Per-channel requantization runs along the result's columns (weights on
+  // the right) or its rows (weights on the left: the channel axis moved with them).
+  bool perRow = rq && rq.isPerChannel() && rq.getAxis() == int64_t(ct.getShape().size()) - 2;
+  Value params = rq && rq.isPerChannel() ? requantTable(rq, perRow ? M : N) : Value();
+  // Tiles: ACC holds mt x nt accumulators; LM holds the A and B tiles.
+  int64_t nt = std::min<int64_t>(N, 512), kt = std::min<int64_t>(K, 1024);
+  int64_t lmBudget = t.params.LMBytes / 6, accBudget = t.params.ACCBytes / 2;
+  while (nt > 16 && kt * roundUp(nt * eb, 64) > lmBudget)
+    nt = roundUp(nt / 2, 16);
+  while (kt > 16 && kt * roundUp(nt * eb, 64) > lmBudget)
+    kt = roundUp(kt / 2, 16);
+  int64_t mt = std::min({M, int64_t(4095), accBudget / roundUp(nt * 4, 64),
+                         lmBudget / roundUp(kt * ea, 64)});
+  if (mt < 1 || kt * roundUp(nt * eb, 64) > lmBudget)
+    return op->emitOpError() << "cannot tile a " << M << "x" << K << " by " << K << "x" << N
+                             << " product into " << t.name << "'s LM and ACC";
+  for (int64_t bi = 0; bi < batch; ++bi)
+    for (int64_t m0 = 0; m0 < M; m0 += mt)
+      for (int64_t n0 = 0; n0 < N; n0 += nt) {
+        int64_t mc = std::min(mt, M - m0), nc = std::min(nt, N - n0);
+        Value acc = e.tile(MemorySpace::ACC, mc, nc, accType, 64);
+        for (int64_t k0 = 0; k0 < K; k0 += kt) {
+          int64_t kc = std::min(kt, K - k0);
+          Value aT = e.tile(MemorySpace::LM, mc, kc, at.getElementType(), 64);
+          Value bT = e.tile(MemorySpace::LM, kc, nc, bt.getElementType(), 64);
+          if (transA)  // A stored [K, M]
+            e.dma(e.view(A, (k0 * M + m0) * ea, {mc, kc}, {ea, M * ea}), aT);
+          else
+            e.dma(e.view(A, ((bi * M + m0) * K + k0) * ea, {mc, kc}, {K * ea, ea}), aT);
+          int64_t bBase = batchedB ? bi * K * N : 0;
+          if (transB)  // B stored [N, K]
+            e.dma(e.view(B, (n0 * K + k0) * eb, {kc, nc}, {eb, K * eb}), bT);
+          else
+            e.dma(e.view(B, (bBase + k0 * N + n0) * eb, {kc, nc}, {N * eb, eb}), bT);
+          e.matmul(aT, bT, acc, k0 > 0, azp, bzp);
+        }
+        if (alpha != 1.0f)
+          e.vbini("MUL", acc, b.getF32FloatAttr(alpha), acc);
+        if (addend) {
+          // beta * C, broadcast to this [mc, nc] tile by zero strides.
+          auto xt2 = cast<BufferType>(addend.getType());
+          ArrayRef<int64_t> cs = xt2.getShape();
+          int64_t e2 = xt2.getElementBytes();
+          int64_t sRow = cs.size() == 2 && cs[0] != 1 ? cs[1] * e2 : 0;
+          int64_t sCol = !cs.empty() && cs.back() != 1 ? e2 : 0;
+          Value cTile = e.tile(MemorySpace::LM, mc, nc, accType);
+          e.dma(e.view(addend, m0 * sRow + n0 * sCol, {mc, nc}, {sRow, sCol}), cTile);
+          if (beta != 1.0f)
+            e.vbini("MUL", cTile, b.getF32FloatAttr(beta), cTile);
+          e.vbin("ADD", acc, cTile, acc);
+        }
+        Value dst = e.view(C, ((bi * M + m0) * N + n0) * ec, {mc, nc}, {N * ec, ec});
+        epilogue(acc, mc, nc, Bias, n0, rq, params, dst, perRow, m0);
+      }
+  return success();
+}
+
+LogicalResult KernelLowering::lowerConv(Operation *op, Value input, Value weight, Value bias,
+                                        Value result, ArrayRef<int64_t> strides,
+                                        ArrayRef<int64_t> pads, ArrayRef<int64_t> dil,
+                                        int64_t groups, int64_t xzp, int64_t wzp,
+                                        qk::RequantAttr rq) {
+  return lowerConvBuffers(op, gmOf(input), gmOf(weight), bias ? gmOf(bias) : Value(),
+                          resultBuffer(result), strides, pads, dil, groups, xzp, wzp, rq);
+}
+
+/// ConvTranspose (f32, constant weights) as a convolution: the input is
+/// spread with stride s into a zeroed arena buffer padded by d * (k - 1) - p
+/// (plus output_padding at the end), and convolved with stride 1 by the
+/// weights flipped in space with input and output channels exchanged per
+/// group. The weights are stored [Cin, Cout / group, kh, kw] (contract L2).
+LogicalResult KernelLowering::lowerConvTranspose(graph::ConvTransposeOp op) {
+  auto xt = tensorOf(op.getX()), yt = tensorOf(op.getResult());
+  if (!xt.getElementType().isF32() || xt.getRank() != 4)
+    return op.emitOpError("ConvTranspose lowers for 2-D f32 inputs (quantized: no kernel yet)");
+  auto wc = op.getW().getDefiningOp<graph::ConstantOp>();
+  auto wv = wc ? dyn_cast<DenseFPElementsAttr>(wc.getValue()) : DenseFPElementsAttr();
+  if (!wv)
+    return op.emitOpError("ConvTranspose needs constant weights to lower");
+  ArrayRef<int64_t> xs = xt.getShape(), ws = tensorOf(op.getW()).getShape();
+  ArrayRef<int64_t> st = op.getStrides(), pd = op.getPads(), dl = op.getDilations(),
+                    outPad = op.getOutputPadding();
+  int64_t g = op.getGroup(), N = xs[0], Cin = xs[1], H = xs[2], W = xs[3];
+  int64_t Cing = Cin / g, Coutg = ws[1], KH = ws[2], KW = ws[3];
+  int64_t top = dl[0] * (KH - 1) - pd[0], left = dl[1] * (KW - 1) - pd[1];
+  int64_t bottom = dl[0] * (KH - 1) - pd[2] + outPad[0], right = dl[1] * (KW - 1) - pd[3] + outPad[1];
+  if (top < 0 || left < 0 || bottom < 0 || right < 0)
+    return op.emitOpError("ConvTranspose pads larger than the dilated kernel have no NPU lowering yet");
+  int64_t Hz = (H - 1) * st[0] + 1 + top + bottom, Wz = (W - 1) * st[1] + 1 + left + right;
+  // Flipped, transposed weights: W'[g*Coutg + co][ci][kh][kw] = W[g*Cing + ci][co][KH-1-kh][KW-1-kw].
+  SmallVector<float> w(wv.getValues<float>().begin(), wv.getValues<float>().end());
+  SmallVector<float> wt(w.size());
+  for (int64_t gi = 0; gi < g; ++gi)
+    for (int64_t co = 0; co < Coutg; ++co)
+      for (int64_t ci = 0; ci < Cing; ++ci)
+        for (int64_t kh = 0; kh < KH; ++kh)
+          for (int64_t kw = 0; kw < KW; ++kw)
+            wt[size_t((((gi * Coutg + co) * Cing + ci) * KH + kh) * KW + kw)] =
+                w[size_t((((gi * Cing + ci) * Coutg + co) * KH + (KH - 1 - kh)) * KW + (KW - 1 - kw))];
+  auto wType = RankedTensorType::get({g * Coutg, Cing, KH, KW}, b.getF32Type());
+  Value Wt = constant(DenseElementsAttr::get(wType, ArrayRef<float>(wt)), wType);
+  // The spread input: zeros, then every input row at its stride.
+  SmallVector<int64_t> zshape{N, Cin, Hz, Wz};
+  Value Z = e.alloc(MemorySpace::Arena, zshape, b.getF32Type(), denseStrides(zshape, 4));
+  Value zero = f32Constant({0.0f});
+  int64_t chunk = std::min<int64_t>(Wz, 256);
+  int64_t rowsChunk = std::min<int64_t>({N * Cin * Hz, 256, t.params.LMBytes / 4 / roundUp(chunk * 4, 32)});
+  for (int64_t r0 = 0; r0 < N * Cin * Hz; r0 += rowsChunk)
+    for (int64_t c0 = 0; c0 < Wz; c0 += chunk) {
+      int64_t rows = std::min(rowsChunk, N * Cin * Hz - r0), cols = std::min(chunk, Wz - c0);
+      Value tileV = e.tile(MemorySpace::LM, rows, cols, b.getF32Type());
+      e.dma(e.view(zero, 0, {1, 1}, {0, 4}), tileV, {0, 0}, {rows - 1, cols - 1}, 0);
+      e.dma(tileV, e.view(Z, (r0 * Wz + c0) * 4, {rows, cols}, {Wz * 4, 4}));
+    }
+  Value X = gmOf(op.getX());
+  SmallVector<int64_t> spread{N * Cin, H, W};
+  if (failed(lowerCopy(op, e.view(X, 0, spread, denseStrides(spread, 4)),
+                       e.view(Z, (top * Wz + left) * 4, spread, {Hz * Wz * 4, st[0] * Wz * 4, st[1] * 4}),
+                       spread, denseStrides(spread, 4))))
+    return failure();
+  SmallVector<int64_t> ones{1, 1}, zeros{0, 0, 0, 0};
+  return lowerConvBuffers(op, Z, Wt, op.getBias() ? gmOf(op.getBias()) : Value(),
+                          resultBuffer(op.getResult()), ones, zeros, dl, g, 0, 0, {});
+}
+
+LogicalResult KernelLowering::lowerConvBuffers(Operation *op, Value X, Value W, Value Bias, Value Y,
+                                               ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
+                                               ArrayRef<int64_t> dil, int64_t groups, int64_t xzp,
+                                               int64_t wzp, qk::RequantAttr rq) {
+  auto xt = cast<BufferType>(X.getType()), wt = cast<BufferType>(W.getType());
+  auto yt = cast<BufferType>(Y.getType());
+  if (failed(checkMatrixTypes(op, xt.getElementType(), wt.getElementType())))
+    return failure();
+  if (xt.getShape().size() != 4)
+    return op->emitOpError("convolution lowering handles 2-D (NCHW) inputs");
+  int64_t N = xt.getShape()[0], C = xt.getShape()[1];
+  int64_t M = wt.getShape()[0], Cg = wt.getShape()[1], KH = wt.getShape()[2], KW = wt.getShape()[3];
+  int64_t OH = yt.getShape()[2], OW = yt.getShape()[3], Mg = M / groups;
+  int64_t ex = xt.getElementBytes(), ey = yt.getElementBytes();
+  // Padding first: a padded copy in the arena, filled with the input zero
+  // point so that padded taps contribute (zp - zp) * w = 0.
+  if (llvm::any_of(pads, [](int64_t p) { return p != 0; })) {
+    SmallVector<int64_t> shape{N, C, xt.getShape()[2] + pads[0] + pads[2],
+                               xt.getShape()[3] + pads[1] + pads[3]};
+    Value padded = e.alloc(MemorySpace::Arena, shape, xt.getElementType(), denseStrides(shape, ex));
+    int64_t fill = xt.getElementType().isF32() ? 0 : int64_t(uint8_t(int8_t(xzp)));
+    if (failed(lowerPad(op, X, padded, xt.getShape(), {0, 0, pads[0], pads[1]},
+                        {0, 0, pads[2], pads[3]}, fill)))
+      return failure();
+    X = padded;
+    xt = cast<BufferType>(X.getType());
+  }
+  int64_t H = xt.getShape()[2], Wd = xt.getShape()[3];
+  int64_t khw = KH * KW;
+  Type accType = xt.getElementType().isF32() ? Type(b.getF32Type()) : Type(b.getIntegerType(32));
+  Value params = rq && rq.isPerChannel() ? requantTable(rq, M) : Value();
+  if (OW > 4095)
+    return op->emitOpError() << "output width " << OW << " exceeds one MATRIX tile (4095 rows)";
+  if (Cg == 1 && Mg == 1)
+    return lowerDepthwise(op, X, W, Bias, Y, strides, dil, xzp, wzp, rq, params, accType);
+  // Tiles: T output rows x OW columns form the MATRIX m dimension; kc input
+  // channels x KH x KW the k dimension; nt output channels of the group n.
+  int64_t lmBudget = t.params.LMBytes / 6, accBudget = t.params.ACCBytes / 2;
+  int64_t nt = std::min<int64_t>(Mg, 256);
+  int64_t kc = std::max<int64_t>(1, std::min<int64_t>(Cg, 4095 / khw));
+  while (kc > 1 && kc * khw * roundUp(nt * ex, 64) > lmBudget)
+    kc = (kc + 1) / 2;
+  while (nt > 16 && kc * khw * roundUp(nt * ex, 64) > lmBudget)
+    nt = roundUp(nt / 2, 16);
+  int64_t lda = roundUp(kc * khw * ex, 32);
+  // Output columns per tile (all of a row when they fit), then rows per tile.
+  int64_t wc = std::min({OW, int64_t(4095), accBudget / roundUp(nt * 4, 64), lmBudget / lda});
+  int64_t T = wc < OW ? 1
+                      : std::min({OH, 4095 / OW, accBudget / (OW * roundUp(nt * 4, 64)),
+                                  lmBudget / (OW * lda)});
+  if (wc < 1 || T < 1 || kc * khw > 4095 || kc * khw * roundUp(nt * ex, 64) > lmBudget)
+    return op->emitOpError() << "cannot tile this convolution (" << OW << " output columns, "
+                             << Cg * khw << " taps per output) into " << t.name
+                             << "'s LM and ACC";
+  int64_t sx = xt.getStrides()[1];  // bytes per input channel plane
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t g = 0; g < groups; ++g)
+      for (int64_t oh0 = 0; oh0 < OH; oh0 += T)
+        for (int64_t ow0 = 0; ow0 < OW; ow0 += wc)
+          for (int64_t m0 = 0; m0 < Mg; m0 += nt) {
+            int64_t rows = std::min(T, OH - oh0), cols = std::min(wc, OW - ow0);
+            int64_t m = rows * cols, nc = std::min(nt, Mg - m0);
+            Value acc = e.tile(MemorySpace::ACC, m, nc, accType, 64);
+            for (int64_t c0 = 0; c0 < Cg; c0 += kc) {
+              int64_t cc = std::min(kc, Cg - c0), k = cc * khw;
+              Value aT = e.alloc(MemorySpace::LM, {m, k}, xt.getElementType(), {lda, ex});
+              int64_t base = (n * C + g * Cg + c0) * sx + oh0 * strides[0] * Wd * ex +
+                             ow0 * strides[1] * ex;
+              if (khw == 1) {
+                // im2col of a 1x1 window: [rows][cols][cc] from [cc][H][W].
+                e.dma(e.view(X, base, {rows, cols, cc}, {strides[0] * Wd * ex, strides[1] * ex, sx}),
+                      e.view(aT, 0, {rows, cols, cc}, {cols * lda, lda, ex}));
+              } else {
+                for (int64_t c = 0; c < cc; ++c)
+                  e.dma(e.view(X, base + c * sx, {rows, KH, cols, KW},
+                               {strides[0] * Wd * ex, dil[0] * Wd * ex, strides[1] * ex, dil[1] * ex}),
+                        e.view(aT, c * khw * ex, {rows, KH, cols, KW}, {cols * lda, KW * ex, lda, ex}));
+              }
+              // B[k][j] = w[g*Mg + m0 + j][c0 + k / khw][k % khw].
+              Value bT = e.tile(MemorySpace::LM, k, nc, wt.getElementType(), 64);
+              int64_t wbase = ((g * Mg + m0) * Cg + c0) * khw * ex;
+              e.dma(e.view(W, wbase, {k, nc}, {ex, Cg * khw * ex}), bT);
+              e.matmul(aT, bT, acc, c0 > 0, xzp, wzp);
+            }
+            // y[n][g*Mg + m0 + j][oh0 + r][ow0 + w] = acc[r*cols + w][j]; the m
+            // rows are contiguous in y (whole rows, or one partial row).
+            int64_t oc = g * Mg + m0;
+            Value dst = e.view(Y, (((n * M + oc) * OH + oh0) * OW + ow0) * ey, {m, nc},
+                               {ey, OH * OW * ey});
+            epilogue(acc, m, nc, Bias, oc, rq, params, dst);
+          }
+  return success();
+}
+
+/// Depthwise (one input and one output channel per group): a chunk of
+/// channels shares each DMA. One 4-D DMA per output row gathers the windows of
+/// every channel of the chunk ([c][ow][tap], each channel's block 64-byte
+/// aligned for MATRIX); the taps, biases and requantization table of the
+/// chunk are loaded once; MATRIX runs one [rows*OW x taps] x [taps x 1]
+/// product per channel into its own ACC row (one repeated matmul); the bias add, the per-row
+/// (per-channel) requantization and the store cover the whole chunk.
+LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Value Bias, Value Y,
+                                             ArrayRef<int64_t> strides, ArrayRef<int64_t> dil,
+                                             int64_t xzp, int64_t wzp, qk::RequantAttr rq,
+                                             Value params, Type accType) {
+  auto xt = cast<BufferType>(X.getType()), wt = cast<BufferType>(W.getType()),
+       yt = cast<BufferType>(Y.getType());
+  int64_t N = xt.getShape()[0], C = xt.getShape()[1], H = xt.getShape()[2], Wd = xt.getShape()[3];
+  int64_t KH = wt.getShape()[2], KW = wt.getShape()[3], khw = KH * KW;
+  int64_t OH = yt.getShape()[2], OW = yt.getShape()[3];
+  int64_t ex = xt.getElementBytes(), ey = yt.getElementBytes();
+  // A rows are the taps, unpadded; each channel's block starts 64-byte aligned.
+  int64_t lda = khw * ex, wpitch = roundUp(khw * ex, 64);
+  int64_t lmBudget = t.params.LMBytes / 4, accBudget = t.params.ACCBytes / 2;
+  auto chanPitch = [&](int64_t rows) { return roundUp(rows * OW * lda, 64); };
+  // DMAs per output row do not depend on T, but on the number of chunks:
+  // first as many channels per chunk as one row allows, then as many rows as
+  // those channels allow (fewer MATRIX instructions).
+  auto lmPerChannel = [&](int64_t rows) {
+    return chanPitch(rows) + roundUp(rows * OW * ey, 32) + wpitch + 64;
+  };
+  int64_t cc = std::min({C, lmBudget / lmPerChannel(1), accBudget / roundUp(OW * 4, 64)});
+  int64_t T = 1;
+  while (T < std::min(OH, 4095 / OW) && cc * lmPerChannel(T + 1) <= lmBudget &&
+         cc * roundUp((T + 1) * OW * 4, 64) <= accBudget)
+    ++T;
+  if (cc < 1)
+    return op->emitOpError() << "cannot tile this depthwise convolution (" << OW
+                             << " output columns) into " << t.name << "'s LM and ACC";
+  int64_t plane = H * Wd * ex, accPitch = roundUp(T * OW * 4, 64);
+  for (int64_t c0 = 0; c0 < C; c0 += cc) {
+    int64_t chans = std::min(cc, C - c0);
+    // The chunk's taps (one 64-byte row per channel), biases and table.
+    Value taps = e.alloc(MemorySpace::LM, {chans, khw}, wt.getElementType(), {wpitch, ex});
+    e.dma(e.view(W, c0 * khw * ex, {chans, khw}, {khw * ex, ex}), taps);
+    Value biasTile, table;
+    if (Bias) {
+      auto bt = cast<BufferType>(Bias.getType());
+      biasTile = e.alloc(MemorySpace::LM, {chans, 1}, accType, {32, 4});
+      e.dma(e.view(Bias, c0 * bt.getElementBytes(), {chans, 1}, {4, 4}), biasTile);
+    }
+    if (params) {
+      table = e.alloc(MemorySpace::LM, {chans, 16}, b.getIntegerType(8), {16, 1});
+      e.dma(e.view(params, c0 * 16, {chans, 16}, {16, 1}), table);
+    }
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t oh0 = 0; oh0 < OH; oh0 += T) {
+        int64_t rows = std::min(T, OH - oh0), m = rows * OW;
+        int64_t cp = chanPitch(rows);
+        Value a = e.alloc(MemorySpace::LM, {chans, cp / ex}, xt.getElementType(), {cp, ex});
+        for (int64_t r = 0; r < rows; ++r)
+          e.dma(e.view(X, (n * C + c0) * plane + (oh0 + r) * strides[0] * Wd * ex,
+                       {chans, KH, OW, KW},
+                       {plane, dil[0] * Wd * ex, strides[1] * ex, dil[1] * ex}),
+                e.view(a, r * OW * lda, {chans, KH, OW, KW}, {cp, KW * ex, lda, ex}));
+        Value acc = e.alloc(MemorySpace::ACC, {chans, m}, accType, {accPitch, 4});
+        // One product per channel: a hardware loop once encoded.
+        e.matmulRepeat(e.view(a, 0, {m, khw}, {lda, ex}), e.view(taps, 0, {khw, 1}, {ex, ex}),
+                       e.view(acc, 0, {m, 1}, {4, 4}), xzp, wzp, chans, cp, wpitch, accPitch);
+        if (biasTile)
+          e.vbin("ADD", acc, biasTile, acc);
+        Value out = acc;
+        if (rq) {
+          out = e.tile(MemorySpace::LM, chans, m, yt.getElementType());
+          if (table)
+            RequantOp::create(b, e.loc, acc, out, table, true, 0, 0, 0, 0, 0, 0);
+          else
+            RequantOp::create(b, e.loc, acc, out, Value(), false, rq.getMultiplier()[0],
+                              rq.getLshift()[0], rq.getRshift()[0], rq.getZp(), rq.getClampMin(),
+                              rq.getClampMax());
+        }
+        e.dma(out, e.view(Y, ((n * C + c0) * OH + oh0) * OW * ey, {chans, m}, {OH * OW * ey, ey}));
+      }
+  }
+  return success();
+}
