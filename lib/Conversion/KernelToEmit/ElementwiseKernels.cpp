@@ -395,7 +395,7 @@ LogicalResult KernelLowering::lowerReduce(Operation *op, Value input, Value resu
 
 LogicalResult KernelLowering::lowerSoftmax(graph::SoftmaxOp op) {
   ArrayRef<int64_t> shape = tensorOf(op.getInput()).getShape();
-  int64_t axis = op.getAxis() < 0 ? op.getAxis() + int64_t(shape.size()) : op.getAxis();
+  int64_t axis = int64_t(op.getAxis());  // the verifier keeps it in [0, rank)
   if (axis != int64_t(shape.size()) - 1)
     return op.emitOpError("softmax over a non-trailing axis has no NPU lowering yet");
   auto qx = quantOf(tensorOf(op.getInput()).getElementType());

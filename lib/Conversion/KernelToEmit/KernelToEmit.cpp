@@ -131,7 +131,7 @@ LogicalResult KernelLowering::lower(Operation *op) {
     Value out = resultBuffer(cat.getResult());
     auto ot = cast<BufferType>(out.getType());
     auto qy = quantOf(tensorOf(cat.getResult()).getElementType());
-    int64_t axis = cat.getAxis() < 0 ? cat.getAxis() + ot.getShape().size() : cat.getAxis();
+    int64_t axis = int64_t(cat.getAxis());  // the verifier keeps it in [0, rank)
     int64_t offset = 0;
     for (Value in : cat.getInputs()) {
       ArrayRef<int64_t> shape = tensorOf(in).getShape();

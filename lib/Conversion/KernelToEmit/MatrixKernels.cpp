@@ -175,7 +175,7 @@ LogicalResult KernelLowering::lowerConv(Operation *op, Value input, Value weight
 /// weights flipped in space with input and output channels exchanged per
 /// group. The weights are stored [Cin, Cout / group, kh, kw] (contract L2).
 LogicalResult KernelLowering::lowerConvTranspose(graph::ConvTransposeOp op) {
-  auto xt = tensorOf(op.getX()), yt = tensorOf(op.getResult());
+  auto xt = tensorOf(op.getX());
   if (!xt.getElementType().isF32() || xt.getRank() != 4)
     return op.emitOpError("ConvTranspose lowers for 2-D f32 inputs (quantized: no kernel yet)");
   auto wc = op.getW().getDefiningOp<graph::ConstantOp>();
@@ -255,7 +255,7 @@ LogicalResult KernelLowering::lowerConvBuffers(Operation *op, Value X, Value W, 
     X = padded;
     xt = cast<BufferType>(X.getType());
   }
-  int64_t H = xt.getShape()[2], Wd = xt.getShape()[3];
+  int64_t Wd = xt.getShape()[3];
   int64_t khw = KH * KW;
   Type accType = xt.getElementType().isF32() ? Type(b.getF32Type()) : Type(b.getIntegerType(32));
   Value params = rq && rq.isPerChannel() ? requantTable(rq, M) : Value();
