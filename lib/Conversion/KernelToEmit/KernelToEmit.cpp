@@ -178,9 +178,9 @@ LogicalResult KernelLowering::lower(Operation *op) {
     // instead (convert-graph-to-qk); here it clamps the dequantized values.
     std::optional<double> lo, hi;
     if (clip.getMin())
-      lo = clip.getMin()->convertToDouble();
+      lo = clip.getMinAttr().getValueAsDouble();
     if (clip.getMax())
-      hi = clip.getMax()->convertToDouble();
+      hi = clip.getMaxAttr().getValueAsDouble();
     return lowerF32Map(op, clip.getInput(), clip.getResult(), [&](Value f) {
       if (lo)
         e.vbini("MAX", f, f32(float(*lo)), f);
@@ -190,7 +190,7 @@ LogicalResult KernelLowering::lower(Operation *op) {
   }
   if (auto lr = dyn_cast<graph::LeakyReluOp>(op)) {
     // x < 0 ? alpha * x : x is max(x, alpha * x) for alpha <= 1, min otherwise.
-    float alpha = lr.getAlpha().convertToFloat();
+    float alpha = float(lr.getAlphaAttr().getValueAsDouble());
     return lowerF32Map(op, lr.getInput(), lr.getResult(), [&](Value f) {
       auto ft = cast<BufferType>(f.getType());
       Value ax = e.tile(MemorySpace::LM, ft.getShape()[0], ft.getShape()[1], b.getF32Type());
@@ -208,7 +208,8 @@ LogicalResult KernelLowering::lower(Operation *op) {
   };
   if (auto hs = dyn_cast<graph::HardSigmoidOp>(op))
     return lowerF32Map(op, hs.getInput(), hs.getResult(), [&](Value f) {
-      hardSigmoid(f, f, hs.getAlpha().convertToFloat(), hs.getBeta().convertToFloat());
+      hardSigmoid(f, f, float(hs.getAlphaAttr().getValueAsDouble()),
+                  float(hs.getBetaAttr().getValueAsDouble()));
     });
   if (llvm::isa<graph::HardSwishOp>(op))
     return lowerF32Map(op, op->getOperand(0), op->getResult(0), [&](Value f) {
@@ -311,7 +312,7 @@ LogicalResult KernelLowering::lower(Operation *op) {
     ArrayRef<int64_t> pads = pad.getPads();
     size_t rank = pads.size() / 2;
     Type el = tensorOf(pad.getResult()).getElementType();
-    double value = pad.getValue().convertToDouble();
+    double value = pad.getValueAttr().getValueAsDouble();
     int64_t fill;
     if (auto q = quantOf(el)) {
       auto qt = cast<quant::QuantizedType>(el);
@@ -348,8 +349,9 @@ LogicalResult KernelLowering::lower(Operation *op) {
       return op->emitOpError("Gemm lowers for f32 (a quantized Gemm has no kernel yet)");
     Value c = gemm.getC() ? gmOf(gemm.getC()) : Value();
     return lowerMatmul(op, gemm.getA(), gemm.getB(), Value(), gemm.getResult(), 0, 0, {},
-                       gemm.getTransA(), gemm.getTransB(), gemm.getAlpha().convertToFloat(), c,
-                       gemm.getBeta().convertToFloat());
+                       gemm.getTransA(), gemm.getTransB(),
+                       float(gemm.getAlphaAttr().getValueAsDouble()), c,
+                       float(gemm.getBetaAttr().getValueAsDouble()));
   }
   if (auto bn = dyn_cast<graph::BatchNormOp>(op)) {
     // ONNX's inference form, step by step in f32: scale * (x - mean) /
@@ -367,7 +369,7 @@ LogicalResult KernelLowering::lower(Operation *op) {
     SmallVector<EwOperand> ins{broadcastOperand(bn.getX(), shape), perChannel(bn.getScale()),
                                perChannel(bn.getBias()), perChannel(bn.getMean()),
                                perChannel(bn.getVar())};
-    float eps = bn.getEpsilon().convertToFloat();
+    float eps = float(bn.getEpsilonAttr().getValueAsDouble());
     return elementwise(op, shape, ins, resultBuffer(bn.getResult()), 24, [&](EwTiles &tl) {
       Value x = tl.in[0], var = tl.in[4];
       e.vbin("SUB", x, tl.in[3], x);

@@ -31,8 +31,8 @@ std::optional<SmallVector<double>> constantValues(Value v) {
   if (!dense || !dense.getElementType().isF32())
     return std::nullopt;
   SmallVector<double> out;
-  for (const APFloat &f : dense.getValues<APFloat>())
-    out.push_back(f.convertToDouble());
+  for (float f : dense.getValues<float>())
+    out.push_back(f);
   return out;
 }
 
@@ -57,7 +57,7 @@ LogicalResult fold(BatchNormOp bn) {
   auto wType = cast<RankedTensorType>(conv.getW().getType());
   int64_t channels = wType.getShape()[0], perChannel = wType.getNumElements() / channels;
   auto at = [&](const SmallVector<double> &v, int64_t c) { return v[v.size() == 1 ? 0 : size_t(c)]; };
-  double eps = bn.getEpsilon().convertToDouble();
+  double eps = bn.getEpsilonAttr().getValueAsDouble();
   // s = gamma / sqrt(var + eps); w' = w * s; b' = (b - mean) * s + beta, in
   // double, each result checked to be a finite f32.
   SmallVector<float> newW(static_cast<size_t>(wType.getNumElements()));
