@@ -365,27 +365,19 @@ LogicalResult Encoder::lower(Operation *op) {
     return dma(d);
   if (auto m = dyn_cast<emit::MatmulOp>(op))
     return matmul(m);
-  if (auto s = dyn_cast<emit::SignalOp>(op)) {
-    auto ft = cast<emit::FlagType>(s.getFlag().getType());
-    auto id = s.getFlag().getDefiningOp<emit::FlagOp>().getId();
+  if (llvm::isa<emit::SignalOp, emit::WaitOp>(op)) {
+    // SET_FLAG runs on the source engine, WAIT_FLAG on the destination; both
+    // name the other engine as the peer.
+    Value flag = op->getOperand(0);
+    auto ft = cast<emit::FlagType>(flag.getType());
+    std::optional<uint64_t> id = flag.getDefiningOp<emit::FlagOp>().getId();
     if (!id)
-      return op->emitOpError("signals a flag without a physical id (run emit-insert-sync)");
-    isa::Inst i = inst(O::SET_FLAG);
-    i.fields[F::SET_FLAG::eng] = int64_t(ft.getSrc());
-    i.fields[F::SET_FLAG::peer] = int64_t(ft.getDst());
-    i.fields[F::SET_FLAG::id] = *id;
-    emitInst(i);
-    return success();
-  }
-  if (auto w = dyn_cast<emit::WaitOp>(op)) {
-    auto ft = cast<emit::FlagType>(w.getFlag().getType());
-    auto id = w.getFlag().getDefiningOp<emit::FlagOp>().getId();
-    if (!id)
-      return op->emitOpError("waits on a flag without a physical id (run emit-insert-sync)");
-    isa::Inst i = inst(O::WAIT_FLAG);
-    i.fields[F::WAIT_FLAG::eng] = int64_t(ft.getDst());
-    i.fields[F::WAIT_FLAG::peer] = int64_t(ft.getSrc());
-    i.fields[F::WAIT_FLAG::id] = *id;
+      return op->emitOpError("uses a flag without a physical id (run emit-insert-sync)");
+    bool set = llvm::isa<emit::SignalOp>(op);
+    isa::Inst i = inst(set ? O::SET_FLAG : O::WAIT_FLAG);
+    i.fields[F::SET_FLAG::eng] = int64_t(set ? ft.getSrc() : ft.getDst());
+    i.fields[F::SET_FLAG::peer] = int64_t(set ? ft.getDst() : ft.getSrc());
+    i.fields[F::SET_FLAG::id] = int64_t(*id);
     emitInst(i);
     return success();
   }
@@ -415,48 +407,37 @@ LogicalResult Encoder::lower(Operation *op) {
                                << t.params.VectorAlign << "-byte aligned";
     addrs.push_back(*x);
   }
-  auto granule = [&](const Addr &a) { return local(a.byte); };
-  if (auto v = dyn_cast<emit::VBinOp>(op)) {
-    if (failed(vectorShape(op, v.getA(), v.getB(), v.getD())))
-      return failure();
-    isa::Inst i = inst(O::V_BIN);
-    namespace V = F::V_BIN;
-    i.fields[V::func] = isa::enumValue(*isa::lookupEnum("VBinFunc"), v.getFunc());
-    i.fields[V::dtype] = dtype(cast<BufferType>(v.getA().getType()).getElementType());
-    auto [ga, ra] = granule(addrs[0]);
-    auto [gb, rb] = granule(addrs[1]);
-    auto [gd, rd] = granule(addrs[2]);
-    i.fields[V::a_space] = spaceField(addrs[0].space);
-    i.fields[V::b_space] = spaceField(addrs[1].space);
-    i.fields[V::d_space] = spaceField(addrs[2].space);
-    i.fields[V::a_reg] = ra, i.fields[V::b_reg] = rb, i.fields[V::d_reg] = rd;
-    i.fields[V::a_addr] = ga, i.fields[V::b_addr] = gb, i.fields[V::d_addr] = gd;
-    emitInst(i);
-    return success();
-  }
-  Value a = op->getOperand(0), d = op->getOperand(1);
-  if (failed(vectorShape(op, a, Value(), d, llvm::isa<emit::ReduceOp>(op) ? a : Value())))
+  // Every VECTOR instruction names its operands the same way: <x>_space,
+  // <x>_reg and <x>_addr fields (the parameter table has no space field).
+  auto setOperand = [&](isa::Inst &i, std::string_view name, const Addr &a) {
+    auto [granule, reg] = local(a.byte);
+    std::string n(name);
+    if (int f = i.desc->fieldIndex(n + "_space"); f >= 0)
+      i.fields[unsigned(f)] = spaceField(a.space);
+    i.fields[unsigned(i.desc->fieldIndex(n + "_reg"))] = reg;
+    i.fields[unsigned(i.desc->fieldIndex(n + "_addr"))] = granule;
+  };
+  auto enumOf = [](const char *e, StringRef v) { return isa::enumValue(*isa::lookupEnum(e), v); };
+  Value a = op->getOperand(0), d = op->getOperand(llvm::isa<emit::VBinOp>(op) ? 2 : 1);
+  Value grid = llvm::isa<emit::ReduceOp>(op) ? a : Value();
+  if (failed(vectorShape(op, a, llvm::isa<emit::VBinOp>(op) ? op->getOperand(1) : Value(), d, grid)))
     return failure();
-  auto [ga, ra] = granule(addrs.front());
-  auto [gd, rd] = granule(addrs.back());
   Type ta = cast<BufferType>(a.getType()).getElementType(), td = cast<BufferType>(d.getType()).getElementType();
-  if (auto v = dyn_cast<emit::VUnOp>(op)) {
-    isa::Inst i = inst(O::V_UN);
-    namespace V = F::V_UN;
-    i.fields[V::func] = isa::enumValue(*isa::lookupEnum("VUnFunc"), v.getFunc());
-    i.fields[V::dtype] = dtype(ta);
-    i.fields[V::a_space] = spaceField(addrs.front().space), i.fields[V::d_space] = spaceField(addrs.back().space);
-    i.fields[V::a_reg] = ra, i.fields[V::d_reg] = rd, i.fields[V::a_addr] = ga, i.fields[V::d_addr] = gd;
-    emitInst(i);
-    return success();
-  }
-  if (auto v = dyn_cast<emit::VBinImmOp>(op)) {
-    isa::Inst i = inst(O::V_BINI);
-    namespace V = F::V_BINI;
-    i.fields[V::func] = isa::enumValue(*isa::lookupEnum("VBinFunc"), v.getFunc());
-    i.fields[V::dtype] = dtype(ta);
-    i.fields[V::a_space] = spaceField(addrs.front().space), i.fields[V::d_space] = spaceField(addrs.back().space);
-    i.fields[V::a_reg] = ra, i.fields[V::d_reg] = rd, i.fields[V::a_addr] = ga, i.fields[V::d_addr] = gd;
+  isa::Inst i;
+  const char *second = nullptr;  // a second input operand: b, or the parameter table p
+  if (auto v = dyn_cast<emit::VBinOp>(op)) {
+    i = inst(O::V_BIN);
+    i.fields[F::V_BIN::func] = enumOf("VBinFunc", v.getFunc());
+    i.fields[F::V_BIN::dtype] = dtype(ta);
+    second = "b";
+  } else if (auto v = dyn_cast<emit::VUnOp>(op)) {
+    i = inst(O::V_UN);
+    i.fields[F::V_UN::func] = enumOf("VUnFunc", v.getFunc());
+    i.fields[F::V_UN::dtype] = dtype(ta);
+  } else if (auto v = dyn_cast<emit::VBinImmOp>(op)) {
+    i = inst(O::V_BINI);
+    i.fields[F::V_BINI::func] = enumOf("VBinFunc", v.getFunc());
+    i.fields[F::V_BINI::dtype] = dtype(ta);
     uint32_t bits;
     if (auto f = dyn_cast<FloatAttr>(v.getImm())) {
       float x = float(f.getValueAsDouble());
@@ -464,37 +445,22 @@ LogicalResult Encoder::lower(Operation *op) {
     } else {
       bits = uint32_t(cast<IntegerAttr>(v.getImm()).getInt());
     }
-    i.fields[V::imm] = bits;
-    emitInst(i);
-    return success();
-  }
-  if (llvm::isa<emit::CastOp>(op)) {
-    isa::Inst i = inst(O::V_CAST);
-    namespace V = F::V_CAST;
-    i.fields[V::itype] = dtype(ta), i.fields[V::otype] = dtype(td);
-    i.fields[V::a_space] = spaceField(addrs.front().space), i.fields[V::d_space] = spaceField(addrs.back().space);
-    i.fields[V::a_reg] = ra, i.fields[V::d_reg] = rd, i.fields[V::a_addr] = ga, i.fields[V::d_addr] = gd;
-    emitInst(i);
-    return success();
-  }
-  if (auto r = dyn_cast<emit::ReduceOp>(op)) {
-    isa::Inst i = inst(O::V_REDUCE);
+    i.fields[F::V_BINI::imm] = bits;
+  } else if (llvm::isa<emit::CastOp>(op)) {
+    i = inst(O::V_CAST);
+    i.fields[F::V_CAST::itype] = dtype(ta), i.fields[F::V_CAST::otype] = dtype(td);
+  } else if (auto r = dyn_cast<emit::ReduceOp>(op)) {
+    i = inst(O::V_REDUCE);
     namespace V = F::V_REDUCE;
-    i.fields[V::func] = isa::enumValue(*isa::lookupEnum("ReduceFunc"), r.getFunc());
+    i.fields[V::func] = enumOf("ReduceFunc", r.getFunc());
     i.fields[V::axis] = r.getAxis() == "cols" ? int64_t(isa::Axis::COLS) : int64_t(isa::Axis::ROWS);
     i.fields[V::itype] = dtype(ta), i.fields[V::otype] = dtype(td);
-    i.fields[V::a_space] = spaceField(addrs.front().space), i.fields[V::d_space] = spaceField(addrs.back().space);
-    i.fields[V::a_reg] = ra, i.fields[V::d_reg] = rd, i.fields[V::a_addr] = ga, i.fields[V::d_addr] = gd;
-    emitInst(i);
-    return success();
-  }
-  if (auto rq = dyn_cast<emit::RequantOp>(op)) {
-    isa::Inst i = inst(O::V_REQUANT);
+  } else if (auto rq = dyn_cast<emit::RequantOp>(op)) {
+    i = inst(O::V_REQUANT);
     namespace V = F::V_REQUANT;
     if (rq.getParams()) {
-      auto [gp, rp] = granule(addrs[1]);
       i.fields[V::pmode] = rq.getPerRow() ? int64_t(isa::PMode::ROW) : int64_t(isa::PMode::COL);
-      i.fields[V::p_addr] = gp, i.fields[V::p_reg] = rp;
+      second = "p";
     } else {
       isa::Inst cfg = inst(O::V_RQ_CFG);
       namespace R = F::V_RQ_CFG;
@@ -504,12 +470,15 @@ LogicalResult Encoder::lower(Operation *op) {
       i.fields[V::pmode] = int64_t(isa::PMode::TENSOR);
     }
     i.fields[V::otype] = dtype(td);
-    i.fields[V::a_space] = spaceField(addrs.front().space), i.fields[V::d_space] = spaceField(addrs.back().space);
-    i.fields[V::a_reg] = ra, i.fields[V::d_reg] = rd, i.fields[V::a_addr] = ga, i.fields[V::d_addr] = gd;
-    emitInst(i);
-    return success();
+  } else {
+    return op->emitOpError("has no encoding");
   }
-  return op->emitOpError("has no encoding");
+  setOperand(i, "a", addrs.front());
+  if (second)
+    setOperand(i, second, addrs[1]);
+  setOperand(i, "d", addrs.back());
+  emitInst(i);
+  return success();
 }
 
 struct ConvertEmitToEncPass : npuc::impl::ConvertEmitToEncBase<ConvertEmitToEncPass> {
