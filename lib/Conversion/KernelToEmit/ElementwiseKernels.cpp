@@ -255,9 +255,24 @@ LogicalResult KernelLowering::lowerBinary(Operation *op, StringRef func) {
   SmallVector<EwOperand> ins{broadcastOperand(lhs, shape), broadcastOperand(rhs, shape)};
   Value out = resultBuffer(res);
   Type st = cast<BufferType>(out.getType()).getElementType();
-  return elementwise(op, shape, ins, out, 2 * 4 + 3, [&](EwTiles &tl) {
+  bool prelu = func == "PRELU";
+  // a = func(a, b) in f32.
+  auto apply = [&](EwTiles &tl, Value a, Value bv) {
+    if (!prelu) {
+      e.vbin(func, a, bv, a);
+      return;
+    }
+    // PRelu: slope * min(a, 0) + max(a, 0). Exact where ONNX's select is:
+    // a - max(a, 0) is a or 0 exactly, and adding 0 changes nothing.
+    Value pos = e.tile(MemorySpace::LM, tl.rows, tl.cols, b.getF32Type());
+    e.vun("RELU", a, pos);
+    e.vbin("SUB", a, pos, a);
+    e.vbin("MUL", a, bv, a);
+    e.vbin("ADD", a, pos, a);
+  };
+  return elementwise(op, shape, ins, out, (prelu ? 3 : 2) * 4 + 3, [&](EwTiles &tl) {
     if (!quantized) {
-      e.vbin(func, tl.in[0], tl.in[1], tl.in[0]);
+      apply(tl, tl.in[0], tl.in[1]);
       tl.out = tl.in[0];
       return;
     }
@@ -265,7 +280,7 @@ LogicalResult KernelLowering::lowerBinary(Operation *op, StringRef func) {
     // quantize with round half to even. Error <= 0.5 step plus one f32
     // rounding of the operation (docs/numerics.md).
     Value fa = toF32(tl.in[0], ql), fb = toF32(tl.in[1], qr);
-    e.vbin(func, fa, fb, fa);
+    apply(tl, fa, fb);
     tl.out = fromF32(fa, qy, st);
   });
 }

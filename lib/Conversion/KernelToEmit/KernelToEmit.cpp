@@ -107,6 +107,12 @@ LogicalResult KernelLowering::lower(Operation *op) {
     return lowerBinary(op, "MUL");
   if (llvm::isa<graph::DivOp>(op) && tensorOf(op->getResult(0)).getElementType().isF32())
     return lowerBinary(op, "DIV");
+  if (llvm::isa<graph::MaxOp>(op))
+    return lowerBinary(op, "MAX");
+  if (llvm::isa<graph::MinOp>(op))
+    return lowerBinary(op, "MIN");
+  if (llvm::isa<graph::PReluOp>(op))
+    return lowerBinary(op, "PRELU");
   static const std::pair<StringRef, StringRef> unary[] = {
       {"graph.relu", "RELU"},   {"graph.sigmoid", "SIGMOID"}, {"graph.tanh", "TANH"},
       {"graph.exp", "EXP"},     {"graph.log", "LOG"},         {"graph.neg", "NEG"},

@@ -80,6 +80,24 @@ func.func @main(%x: tensor<2x7xf32> {graph.name = "x"}) -> (tensor<2x7xi8> {grap
 
 // -----
 
+// PRelu is slope * min(x, 0) + max(x, 0): the positive part in its own tile,
+// x - max(x, 0) leaves the negative part exactly; the per-channel slope is read
+// by address like any broadcast operand. Max is one VECTOR MAX.
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK:      emit.vun "RELU" %[[PX:.*]] -> %[[POS:.*]] :
+// CHECK-NEXT: emit.vbin "SUB" %[[PX]], %[[POS]] -> %[[PX]]
+// CHECK-NEXT: emit.vbin "MUL" %[[PX]], %[[SL:.*]] -> %[[PX]]
+// CHECK-NEXT: emit.vbin "ADD" %[[PX]], %[[POS]] -> %[[PX]]
+// CHECK:      emit.vbin "MAX"
+func.func @main(%x: tensor<1x3x4x5xf32> {graph.name = "x"}) -> (tensor<1x3x4x5xf32> {graph.name = "y"}) {
+  %s = graph.constant dense<[[[0.25]], [[0.5]], [[-1.0]]]> : tensor<3x1x1xf32>
+  %p = graph.prelu %x, %s : (tensor<1x3x4x5xf32>, tensor<3x1x1xf32>) -> tensor<1x3x4x5xf32>
+  %y = graph.max %p, %x : (tensor<1x3x4x5xf32>, tensor<1x3x4x5xf32>) -> tensor<1x3x4x5xf32>
+  return %y : tensor<1x3x4x5xf32>
+}
+
+// -----
+
 // An op without an NPU lowering is an error at the op (its ONNX node).
 func.func @main(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
   // expected-error @+1 {{'graph.lrn' op has no NPU lowering yet}}
