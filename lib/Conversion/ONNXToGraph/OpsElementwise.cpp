@@ -80,6 +80,61 @@ FailureOr<Val> binary(NodeContext &c, const BinaryInfo &info, Val lhs, Val rhs) 
   return Val{*v, {}};
 }
 
+/// `v` with `shape` (the same elements): a constant stays one.
+FailureOr<Val> reshaped(NodeContext &c, const Val &v, ArrayRef<int64_t> shape) {
+  if (v.constant)
+    return c.constant(DenseElementsAttr(v.constant).reshape(RankedTensorType::get(shape, v.element())));
+  FailureOr<Value> r = buildReshape(c, v.value, shape);
+  if (failed(r))
+    return failure();
+  return Val{*r, {}};
+}
+
+/// Opsets before 7 broadcast only with `broadcast` = 1, and then B to A:
+/// aligned at A's dimension `axis` when given (B's dimensions at
+/// axis .. axis + rank(B) - 1), else at A's trailing dimensions, which is what
+/// multidirectional broadcasting does anyway. Returns B, reshaped if needed.
+/// PRelu before opset 7 has no `broadcast`: a slope of one element is shared,
+/// and a slope of C elements is per channel (A's dimension 1).
+FailureOr<Val> legacyBroadcast(NodeContext &c, const Val &a, const Val &b) {
+  if (c.opset >= 7)
+    return b;
+  bool prelu = c.node.op_type() == "PRelu";
+  if (prelu && b.shape().size() == 1 && a.shape().size() >= 2 && b.shape()[0] == a.shape()[1] &&
+      b.shape()[0] != 1) {
+    SmallVector<int64_t> shape(a.shape().size() - 1, 1);
+    shape[0] = b.shape()[0];
+    return reshaped(c, b, shape);
+  }
+  if (prelu && b.type().getNumElements() == 1)
+    return b;
+  if (c.intAttr("broadcast", 0) == 0) {
+    if (a.shape() != b.shape())
+      return c.fail(code::ShapeMismatch, "without broadcast = 1, opset-" + llvm::Twine(c.opset) + " " +
+                                             c.node.op_type() + " needs operands of one shape, got " +
+                                             sh::str(a.shape()) + " and " + sh::str(b.shape()));
+    return b;
+  }
+  if (!c.attr("axis"))
+    return b;
+  int64_t rankA = int64_t(a.shape().size()), rankB = int64_t(b.shape().size());
+  std::optional<int64_t> axis = c.axis(c.intAttr("axis", 0), rankA);
+  if (!axis)
+    return failure();
+  if (*axis + rankB > rankA)
+    return c.fail(code::ShapeMismatch, "broadcast axis " + llvm::Twine(*axis) + " leaves no room for B " +
+                                           sh::str(b.shape()) + " in A " + sh::str(a.shape()));
+  SmallVector<int64_t> shape(rankA, 1);
+  for (int64_t i = 0; i < rankB; ++i) {
+    int64_t d = b.shape()[i];
+    if (d != 1 && d != a.shape()[*axis + i])
+      return c.fail(code::ShapeMismatch, "B " + sh::str(b.shape()) + " does not broadcast to A " +
+                                             sh::str(a.shape()) + " at axis " + llvm::Twine(*axis));
+    shape[*axis + i] = d;
+  }
+  return reshaped(c, b, shape);
+}
+
 LogicalResult importBinary(NodeContext &c) {
   const BinaryInfo &info = binaries().find(c.node.op_type())->second;
   if (c.numInputs() == 0)
@@ -98,6 +153,12 @@ LogicalResult importBinary(NodeContext &c) {
     std::optional<Val> rhs = c.required(i);
     if (!rhs)
       return failure();
+    if (last == 2) {
+      FailureOr<Val> b = legacyBroadcast(c, *acc, *rhs);
+      if (failed(b))
+        return failure();
+      rhs = *b;
+    }
     FailureOr<Val> r = binary(c, info, *acc, *rhs);
     if (failed(r))
       return failure();
@@ -111,7 +172,10 @@ LogicalResult importPow(NodeContext &c) {
   std::optional<Val> x = c.required(0), e = c.required(1);
   if (!x || !e)
     return failure();
-  FailureOr<Value> r = buildBinary(c, "pow", *x, *e);
+  FailureOr<Val> legacy = legacyBroadcast(c, *x, *e);
+  if (failed(legacy))
+    return failure();
+  FailureOr<Value> r = buildBinary(c, "pow", *x, *legacy);
   if (failed(r))
     return failure();
   c.setOutput(0, *r);
@@ -202,7 +266,8 @@ LogicalResult importIdentity(NodeContext &c) {
 LogicalResult importDropout(NodeContext &c) {
   if (c.node.output_size() > 1 && !c.node.output(1).empty())
     return c.fail(code::UnsupportedAttr, "the mask output of Dropout is not supported");
-  if (c.opset < 7 || c.intAttr("is_test", 1) == 0)
+  // Before opset 7, Dropout trains unless is_test = 1.
+  if (c.intAttr("is_test", c.opset < 7 ? 0 : 1) == 0)
     return c.fail(code::UnsupportedAttr, "training-mode Dropout is not supported");
   if (auto mode = c.input(2); mode && mode->constant) {
     auto t = asInts(*mode);

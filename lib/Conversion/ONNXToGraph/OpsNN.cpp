@@ -270,6 +270,13 @@ LogicalResult importBatchNorm(NodeContext &c) {
       return c.fail(code::UnsupportedAttr, "training outputs of BatchNormalization are not supported");
   if (c.intAttr("training_mode", 0))
     return c.fail(code::UnsupportedAttr, "training_mode = 1 is not supported");
+  // Before opset 7 BatchNormalization trains unless is_test = 1; before
+  // opset 9, spatial = 0 asks for per-activation statistics.
+  if (c.opset < 7 && c.intAttr("is_test", 0) == 0)
+    return c.fail(code::UnsupportedAttr, "training-mode BatchNormalization (is_test = 0) is not supported");
+  if (c.opset < 9 && c.intAttr("spatial", 1) == 0)
+    return c.fail(code::UnsupportedAttr,
+                  "spatial = 0 (per-activation statistics) is not supported");
   SmallVector<Value> operands;
   for (size_t i = 0; i < 5; ++i) {
     std::optional<Val> v = c.required(i);

@@ -59,6 +59,15 @@ save("lppool", [h.make_node("LpPool", ["x"], ["y"], name="lp", kernel_shape=[2, 
 save("softmax11", [h.make_node("Softmax", ["x"], ["y"], name="sm", axis=1)],
      [vi("x", f, [2, 3, 4])], [vi("y", f, [2, 3, 4])], opset=11)
 
+# Opset 6: legacy broadcasting (B to A at `axis`), and equal shapes without it.
+save("legacy_bcast6",
+     [h.make_node("Add", ["x", "b"], ["s"], name="add", broadcast=1, axis=1),
+      h.make_node("Mul", ["s", "x"], ["y"], name="mul")],
+     [vi("x", f, [2, 3, 4, 5])], [vi("y", f, [2, 3, 4, 5])],
+     [nh.from_array(np.arange(12, dtype=np.float32).reshape(3, 4), "b")], opset=6)
+save("legacy_nobcast6", [h.make_node("Add", ["x", "b"], ["y"], name="add")],
+     [vi("x", f, [2, 3]), vi("b", f, [3])], [vi("y", f, [2, 3])], opset=6, check=False)
+
 # ReduceMean: axes attribute (opset 13) and input (opset 18) normalize alike.
 save("reduce13", [h.make_node("ReduceMean", ["x"], ["y"], name="mean", axes=[-1, 1], keepdims=0)],
      [vi("x", f, [2, 3, 4])], [vi("y", f, [2])], opset=13)
