@@ -36,7 +36,7 @@ x, y = np.load(tmp + "/x.npy"), np.load(tmp + "/out/output_0.npy")
 print("output equals input: %s (%d int8 values)" % (bool((x == y).all()), y.size))
 PY
 
-model=$root/examples/conv_relu.onnx
+model=$root/examples/conv_relu/model.onnx
 step "An ONNX model imported into the graph dialect" "$bin/npuc" "$model" --compile-to=graph
 
 q=$root/examples/qdq_conv_clip_matmul
@@ -60,4 +60,4 @@ d = np.abs(got - want)
 print("largest difference %d quantization steps, %d of %d elements differ" % (d.max(), np.count_nonzero(d), d.size))
 PY
 step "The same comparison on both targets, as ctest runs it" \
-  /usr/bin/python3 "$root/scripts/run-e2e.py" --bin "$bin" "$q"
+  "$bin/npuc-conformance" --target npu-v1,npu-v1-tiny --strict "$q"

@@ -13,10 +13,14 @@
 #include "npuc/Conversion/ONNXToGraph/ONNXToGraph.h"
 #include "npuc/Base/Sha256.h"
 #include "npuc/Pipeline/Pipeline.h"
+#include "npuc/Support/OpSupport.h"
 #include "npuc/Translation/ModelWriter.h"
 #include "npuc/Version.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -25,6 +29,7 @@
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <map>
 
 using namespace npuc;
 
@@ -36,6 +41,40 @@ void listTargets(std::ostream &os) {
       os << "  " << name << " = " << value << "\n";
   }
 }
+
+/// The ONNX node an MLIR location points at (the importer's NameLoc).
+std::string nodeOf(mlir::Location loc) {
+  if (auto name = mlir::dyn_cast<mlir::NameLoc>(loc))
+    return name.getName().str();
+  if (auto fused = mlir::dyn_cast<mlir::FusedLoc>(loc))
+    for (mlir::Location l : fused.getLocations())
+      if (std::string n = nodeOf(l); !n.empty())
+        return n;
+  if (auto call = mlir::dyn_cast<mlir::CallSiteLoc>(loc))
+    return nodeOf(call.getCallee());
+  return "";
+}
+
+/// Diagnostic codes of the phases after import (docs/diagnostics.md), by the
+/// pass that reports.
+const char *phaseCode(llvm::StringRef pass) {
+  if (pass == "emit-plan-memory")
+    return "NPUC-E0402";
+  if (pass == "emit-insert-sync")
+    return "NPUC-E0403";
+  if (pass == "convert-emit-to-enc")
+    return "NPUC-E0404";
+  return "NPUC-E0401";
+}
+
+/// Records which pass runs, so its diagnostics get that phase's code.
+struct CurrentPass : mlir::PassInstrumentation {
+  explicit CurrentPass(std::string &name) : name(name) {}
+  void runBeforePass(mlir::Pass *pass, mlir::Operation *) override {
+    name = pass->getArgument().str();
+  }
+  std::string &name;
+};
 
 /// Like compilers and linkers, remove a stale output from an earlier run so
 /// that nothing at the -o path looks like the result of a failed compile.
@@ -131,7 +170,13 @@ int main(int argc, char **argv) {
   app.add_option("--target", targetName, "target to compile for (see --list-targets)");
   app.add_flag("--list-targets", listTargetsFlag, "print the known targets and exit");
   app.add_flag("--check", check, "report everything that stands in the way of compiling the model");
-  app.add_option("--report", reportPath, "with --check: also write the report as JSON");
+  app.add_option("--report", reportPath,
+                 "also write the problems and every node's combination as JSON (FILE)");
+  bool listOps = false, allowUnverified = false;
+  app.add_flag("--list-ops", listOps,
+               "print the supported ONNX operators and their evidence (docs/supported-ops.md)");
+  app.add_flag("--allow-unverified", allowUnverified,
+               "compile combinations that no conformance test has verified on the target");
   app.add_option("--compile-to", compileTo,
                  "stop after a phase and print it: graph, kernel, emission, encoding");
   std::string gmBudgetArg;
@@ -161,6 +206,10 @@ int main(int argc, char **argv) {
   }
   if (listTargetsFlag) {
     listTargets(std::cout);
+    return 0;
+  }
+  if (listOps) {
+    std::cout << support::renderMarkdown(support::evidence(), onnx_import::importedOps());
     return 0;
   }
   onnx_import::Options options;
@@ -202,24 +251,59 @@ int main(int argc, char **argv) {
   removeStaleOutput(output);
 
   mlir::MLIRContext context;
+  context.printOpOnDiagnostic(false);  // diagnostics point at the ONNX node instead
   onnx_import::Result result = onnx_import::importModel(context, input, options);
-  for (const onnx_import::Issue &issue : result.issues)
+  // Problems after import: unverified combinations, then the pipeline's.
+  std::vector<onnx_import::Issue> later;
+  std::map<std::string, const onnx_import::NodeSupport *> nodes;
+  for (const onnx_import::NodeSupport &n : result.support)
+    nodes[n.node] = &n;
+  auto addIssue = [&](const char *code, const std::string &node, const std::string &message) {
+    onnx_import::Issue issue{code, node, "", "", 0, message};
+    if (auto it = nodes.find(node); it != nodes.end()) {
+      issue.opType = it->second->opType;
+      issue.domain = it->second->domain;
+    }
     std::cerr << onnx_import::formatIssue(input, issue) << "\n";
-  if (!reportPath.empty()) {
+    later.push_back(std::move(issue));
+  };
+  auto writeReport = [&]() {
+    if (reportPath.empty())
+      return true;
     std::string error;
-    std::string json = onnx_import::reportJson(input, result);
+    std::string json = onnx_import::reportJson(input, result, later);
     if (!model::writeFileAtomically(reportPath, std::vector<uint8_t>(json.begin(), json.end()), error)) {
       std::cerr << "npuc: error: " << error << "\n";
-      return 1;
+      return false;
     }
-  }
+    return true;
+  };
+  for (const onnx_import::Issue &issue : result.issues)
+    std::cerr << onnx_import::formatIssue(input, issue) << "\n";
   if (!result.issues.empty()) {
+    writeReport();
     std::cerr << "npuc: " << result.issues.size() << " problem"
               << (result.issues.size() == 1 ? " stands" : "s stand") << " in the way of compiling '"
               << input << "'\n";
     return 1;
   }
+  if (!allowUnverified) {
+    for (const onnx_import::NodeSupport &n : result.support)
+      if (!support::isVerified(n.key, targetName))
+        addIssue("NPUC-E0105", n.node,
+                 "combination " + n.key + " is not verified end to end on " + targetName +
+                     " (npuc --list-ops); --allow-unverified compiles it anyway");
+    if (!later.empty()) {
+      writeReport();
+      std::cerr << "npuc: " << later.size() << " unverified combination"
+                << (later.size() == 1 ? " stands" : "s stand") << " in the way of compiling '"
+                << input << "'\n";
+      return 1;
+    }
+  }
   if (check) {
+    if (!writeReport())
+      return 1;
     std::cout << "npuc: '" << input << "' imports (" << result.nodeCount
               << " nodes, graph dialect verified, all shapes static)\n";
     return 0;
@@ -231,7 +315,24 @@ int main(int argc, char **argv) {
   pipelineOptions.until = compileTo.empty() ? "encoding" : compileTo;
   pipelineOptions.gmBudget = gmBudget;
   buildPipeline(pm, pipelineOptions);
-  if (mlir::failed(pm.run(*result.module))) {
+  std::string currentPass;
+  pm.addInstrumentation(std::make_unique<CurrentPass>(currentPass));
+  mlir::LogicalResult compiled = mlir::success();
+  {
+    mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
+      if (d.getSeverity() != mlir::DiagnosticSeverity::Error)
+        return mlir::failure();  // warnings and remarks print as usual
+      std::string message = d.str();
+      for (const mlir::Diagnostic &note : d.getNotes())
+        message += "\n  note: " + note.str();
+      addIssue(phaseCode(currentPass), nodeOf(d.getLocation()), message);
+      return mlir::success();
+    });
+    compiled = pm.run(*result.module);
+  }
+  if (!writeReport())
+    return 1;
+  if (mlir::failed(compiled)) {
     std::cerr << "npuc: error: compiling '" << input << "' failed (see the errors above)\n";
     return 1;
   }
@@ -265,6 +366,8 @@ int main(int argc, char **argv) {
   std::string options_ = "--target " + targetName;
   if (gmBudget)
     options_ += " --gm-budget " + gmBudgetArg;
+  if (allowUnverified)
+    options_ += " --allow-unverified";
   for (const std::string &s : inputShapes)
     options_ += " --input-shape " + s;
   for (const std::string &s : bindInputs)

@@ -210,11 +210,12 @@ void Importer::report(const char *c, const onnx::NodeProto *node, int64_t set, c
   issues.push_back(std::move(issue));
 }
 
+std::string Importer::nodeName(const onnx::NodeProto &node) {
+  return !node.name().empty() ? node.name() : node.output_size() ? node.output(0) : node.op_type();
+}
+
 Location Importer::nodeLoc(const onnx::NodeProto &node) {
-  std::string name = !node.name().empty() ? node.name()
-                     : node.output_size()  ? node.output(0)
-                                           : node.op_type();
-  return NameLoc::get(b.getStringAttr(name), FileLineColLoc::get(&ctx, path, 0, 0));
+  return NameLoc::get(b.getStringAttr(nodeName(node)), FileLineColLoc::get(&ctx, path, 0, 0));
 }
 
 std::optional<Type> Importer::elementType(int32_t t) {
@@ -442,6 +443,7 @@ void Importer::importNode(const onnx::NodeProto &node) {
   }
   NodeContext ctx(*this, node, set);
   size_t before = issues.size();
+  std::string key = supportKey(*this, node, set);
   if (failed(fn(ctx))) {
     if (issues.size() == before)
       report(code::UnsupportedAttr, &node, set, "cannot be imported");
@@ -453,6 +455,7 @@ void Importer::importNode(const onnx::NodeProto &node) {
       report(code::UnsupportedOp, &node, set, "output '" + out + "' is not supported");
       poisoned.insert(out);
     }
+  support.push_back({nodeName(node), node.op_type(), node.domain(), std::move(key)});
 }
 
 void Importer::importNodes(const onnx::GraphProto &graph) {
@@ -755,6 +758,7 @@ Result Importer::run() {
   if (!issues.empty())
     result.module = nullptr;
   result.issues = std::move(issues);
+  result.support = std::move(support);
   return result;
 }
 
@@ -771,21 +775,33 @@ std::string npuc::onnx_import::formatIssue(const std::string &path, const Issue 
     if (i.opset)
       s += ", opset " + std::to_string(i.opset);
     s += "): ";
+  } else if (!i.node.empty()) {
+    s += "node '" + i.node + "': ";
   }
   return s + "error " + i.code + ": " + i.message;
 }
 
-std::string npuc::onnx_import::reportJson(const std::string &path, const Result &r) {
+std::string npuc::onnx_import::reportJson(const std::string &path, const Result &r,
+                                          const std::vector<Issue> &extraIssues) {
   std::string s = "{\"model\": " + json::quote(path) + ",\n \"source_sha256\": \"" +
                   r.sourceSha256 + "\",\n \"nodes\": " + std::to_string(r.nodeCount) +
                   ",\n \"importable\": " + (r.issues.empty() ? "true" : "false") +
                   ",\n \"issues\": [";
-  for (size_t k = 0; k < r.issues.size(); ++k) {
-    const Issue &i = r.issues[k];
+  std::vector<const Issue *> all;
+  for (const Issue &i : r.issues)
+    all.push_back(&i);
+  for (const Issue &i : extraIssues)
+    all.push_back(&i);
+  for (size_t k = 0; k < all.size(); ++k) {
+    const Issue &i = *all[k];
     s += std::string(k ? ",\n  " : "\n  ") + "{\"code\": \"" + i.code + "\", \"node\": " +
          json::quote(i.node) + ", \"op_type\": " + json::quote(i.opType) + ", \"domain\": " +
          json::quote(i.domain) + ", \"opset\": " + std::to_string(i.opset) +
          ", \"message\": " + json::quote(i.message) + "}";
   }
+  s += "],\n \"support\": [";
+  for (size_t k = 0; k < r.support.size(); ++k)
+    s += std::string(k ? ",\n  " : "\n  ") + "{\"node\": " + json::quote(r.support[k].node) +
+         ", \"key\": " + json::quote(r.support[k].key) + "}";
   return s + "]}\n";
 }

@@ -25,7 +25,7 @@ namespace npuc::onnx_import {
 namespace code {
 inline constexpr const char *Read = "NPUC-E0001";          // unreadable, not ONNX, truncated
 inline constexpr const char *ExternalData = "NPUC-E0002";  // external data escapes or is missing
-inline constexpr const char *Opset = "NPUC-E0003";         // opset outside [7, 22]
+inline constexpr const char *Opset = "NPUC-E0003";         // opset outside [6, 22]
 inline constexpr const char *UnsupportedOp = "NPUC-E0101";
 inline constexpr const char *UnsupportedAttr = "NPUC-E0102";
 inline constexpr const char *UnsupportedType = "NPUC-E0103";
@@ -113,6 +113,10 @@ using OpImporter = llvm::LogicalResult (*)(NodeContext &);
 /// The importer of (domain, op type), or nullptr (Ops.cpp).
 OpImporter lookupOpImporter(llvm::StringRef domain, llvm::StringRef opType);
 
+/// The support combination `node` exercises (SupportKey.cpp), from the
+/// element types of its already imported inputs.
+std::string supportKey(const Importer &imp, const onnx::NodeProto &node, int64_t set);
+
 class Importer {
 public:
   Importer(mlir::MLIRContext &context, std::string path, const Options &options);
@@ -123,6 +127,7 @@ public:
   std::string path, dir;
   Options options;
   std::vector<Issue> issues;
+  std::vector<NodeSupport> support;
   std::map<std::string, Val> values;
   std::set<std::string> poisoned;  // produced by a node that failed: not reported again
   int64_t opset = 0, msOpset = 0;
@@ -138,6 +143,8 @@ public:
   void importNodes(const onnx::GraphProto &graph);
   void importNode(const onnx::NodeProto &node);
   mlir::Location nodeLoc(const onnx::NodeProto &node);
+  /// The name diagnostics and locations use: the node's, else its first output's.
+  static std::string nodeName(const onnx::NodeProto &node);
 };
 
 } // namespace npuc::onnx_import

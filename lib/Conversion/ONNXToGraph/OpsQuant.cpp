@@ -244,7 +244,8 @@ void npuc::onnx_import::registerQuantOps(llvm::StringMap<OpImporter> &t) {
   t["com.microsoft::QLinearMul"] = importQLinearBinary;
 }
 
-OpImporter npuc::onnx_import::lookupOpImporter(StringRef domain, StringRef opType) {
+namespace {
+const llvm::StringMap<OpImporter> &opTable() {
   static const llvm::StringMap<OpImporter> table = [] {
     llvm::StringMap<OpImporter> t;
     registerElementwiseOps(t);
@@ -254,7 +255,26 @@ OpImporter npuc::onnx_import::lookupOpImporter(StringRef domain, StringRef opTyp
     registerExtraOps(t);
     return t;
   }();
+  return table;
+}
+} // namespace
+
+OpImporter npuc::onnx_import::lookupOpImporter(StringRef domain, StringRef opType) {
   std::string key = domain.empty() || domain == "ai.onnx" ? opType.str() : (domain + "::" + opType).str();
-  auto it = table.find(key);
-  return it == table.end() ? nullptr : it->second;
+  auto it = opTable().find(key);
+  return it == opTable().end() ? nullptr : it->second;
+}
+
+std::vector<std::pair<std::string, std::string>> npuc::onnx_import::importedOps() {
+  std::vector<std::pair<std::string, std::string>> ops;
+  for (const auto &entry : opTable()) {
+    StringRef key = entry.getKey();
+    size_t sep = key.find("::");
+    if (sep == StringRef::npos)
+      ops.push_back({"", key.str()});
+    else
+      ops.push_back({key.take_front(sep).str(), key.drop_front(sep + 2).str()});
+  }
+  std::sort(ops.begin(), ops.end());
+  return ops;
 }

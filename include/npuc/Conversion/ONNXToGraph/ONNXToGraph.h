@@ -23,7 +23,7 @@
 namespace npuc::onnx_import {
 
 /// Default-domain opsets the importer normalizes; newer ones are a diagnostic.
-inline constexpr int64_t kMinOpset = 7;
+inline constexpr int64_t kMinOpset = 6;
 inline constexpr int64_t kMaxOpset = 22;
 
 struct Issue {
@@ -33,6 +33,13 @@ struct Issue {
   std::string domain;
   int64_t opset = 0;
   std::string message;
+};
+
+/// One imported node and its support combination (docs/supported-ops.md):
+/// the op at its schema version, its inputs' element types, and its
+/// attribute signature, e.g. "Conv-11(float,float,float){group=1,pads,strides}".
+struct NodeSupport {
+  std::string node, opType, domain, key;
 };
 
 struct Options {
@@ -49,6 +56,8 @@ struct Result {
   std::vector<Issue> issues;
   std::string sourceSha256;
   size_t nodeCount = 0;
+  /// Every node that imported, in import order, with its combination.
+  std::vector<NodeSupport> support;
 };
 
 /// Imports the model at `path` into a graph-dialect module (func.func @main).
@@ -57,8 +66,14 @@ Result importModel(mlir::MLIRContext &context, const std::string &path, const Op
 /// "model.onnx: node 'conv0' (Conv, opset 13): error NPUC-E0101: ..."
 std::string formatIssue(const std::string &path, const Issue &issue);
 
-/// The report of `npuc --check --report=FILE.json`.
-std::string reportJson(const std::string &path, const Result &result);
+/// The report of `npuc --report=FILE.json`: the import's issues and every
+/// node's combination; `extraIssues` (later phases' diagnostics) are appended.
+std::string reportJson(const std::string &path, const Result &result,
+                       const std::vector<Issue> &extraIssues = {});
+
+/// Every (domain, op type) the importer has a translation for, sorted; the
+/// default domain is "".
+std::vector<std::pair<std::string, std::string>> importedOps();
 
 } // namespace npuc::onnx_import
 

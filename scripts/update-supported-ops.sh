@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Regenerates the operator support evidence and its document in one command:
+# runs npuc-conformance over Debian's ONNX test data, ../shared/models (when
+# present), examples/ and the generated QDQ suite on every target, writes
+# lib/Support/OpEvidence.tsv, rebuilds npuc with it, and writes
+# docs/supported-ops.md from `npuc --list-ops`. The run's results are kept in
+# $BUILD_DIR/conformance.json; extra arguments go to npuc-conformance (e.g.
+# --write-expectations FILE).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+data=/usr/share/libonnx-testdata/data
+
+ninja -C "$build" npuc npu-sim npuc-conformance
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+/usr/bin/python3 "$root/test/e2e/gen_qdq_suite.py" "$work/qdq-suite" > /dev/null
+dirs=("$data/node" "$data/simple" "$data/pytorch-converted" "$data/pytorch-operator"
+      "$root/examples" "$work/qdq-suite")
+if [ -d "$root/../shared/models" ]; then
+  dirs+=("$(cd "$root/../shared/models" && pwd)")
+fi
+# Non-passing tests are evidence too (compiled, imported), so the run's own
+# exit status does not stop the update.
+"$build/bin/npuc-conformance" "${dirs[@]}" --target npu-v1,npu-v1-tiny -j "$(nproc)" \
+  --json "$build/conformance.json" --write-evidence "$root/lib/Support/OpEvidence.tsv" \
+  "$@" > "$build/conformance.log" || true
+tail -4 "$build/conformance.log"
+ninja -C "$build" npuc
+"$build/bin/npuc" --list-ops > "$root/docs/supported-ops.md"
+echo "updated lib/Support/OpEvidence.tsv and docs/supported-ops.md"
