@@ -120,14 +120,23 @@ std::string joined(const std::set<std::string> &s, const char *sep = ", ") {
     out += (out.empty() ? "" : sep) + x;
   return out;
 }
-/// At most `n` of the comma-separated tests, and how many more there are.
+/// At most `n` of the comma-separated tests, and how many more there are
+/// (the table itself may end in "+N more").
 std::string someTests(const std::string &tests, size_t n = 3) {
   std::vector<std::string_view> all = split(tests, ',');
+  size_t more = 0;
+  if (!all.empty() && all.back().size() > 6 && all.back()[0] == '+' &&
+      all.back().substr(all.back().size() - 5) == " more") {
+    more = std::stoul(std::string(all.back().substr(1)));
+    all.pop_back();
+  }
   std::string s;
   for (size_t i = 0; i < all.size() && i < n; ++i)
     s += std::string(i ? ", " : "") + std::string(all[i]);
   if (all.size() > n)
-    s += " (+" + std::to_string(all.size() - n) + ")";
+    more += all.size() - n;
+  if (more)
+    s += " (+" + std::to_string(more) + " more)";
   return s;
 }
 } // namespace

@@ -74,3 +74,10 @@ TEST(OpSupport, MarkdownNamesUnexercisedOpsAndLevels) {
             std::string::npos)
       << md;
 }
+
+TEST(OpSupport, MarkdownCountsTestsBeyondTheTable) {
+  std::vector<Evidence> e{{"Abs-13(float){}", "npu-v1", Level::Verified,
+                           "node/a,node/b,node/c,node/d,node/e,+4 more"}};
+  std::string md = renderMarkdown(e, {{"", "Abs"}});
+  EXPECT_NE(md.find("verified: node/a, node/b, node/c (+6 more) |"), std::string::npos) << md;
+}
