@@ -7,6 +7,7 @@
 #include "npuc/Support/OpSupport.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <sstream>
@@ -79,10 +80,13 @@ const std::vector<Evidence> &evidence() {
   static const std::vector<Evidence> table = [] {
     std::vector<Evidence> t;
     std::string error;
-    // The build parses the same text in a test (OpSupportTest), so a bad
-    // table cannot get this far.
-    if (!parseEvidence(kEvidenceText, t, error))
+    // OpSupportTest parses the same table, so this should not happen; if it
+    // does, say so rather than rejecting every model as unverified.
+    if (!parseEvidence(kEvidenceText, t, error)) {
+      std::fprintf(stderr, "npuc: internal error: the compiled-in op evidence does not parse: %s\n",
+                   error.c_str());
       t.clear();
+    }
     return t;
   }();
   return table;

@@ -37,6 +37,15 @@ inline Type storageOf(Type element) {
   return element;
 }
 
+/// Whether a model file can hold a tensor stored as `st`: i8, ui8, i16, i32,
+/// f16, f32 (docs/model-format.md).
+inline bool isModelStorage(Type st) {
+  if (st.isF32() || st.isF16())
+    return true;
+  auto i = dyn_cast<IntegerType>(st);
+  return i && (i.getWidth() == 8 || ((i.getWidth() == 16 || i.getWidth() == 32) && !i.isUnsigned()));
+}
+
 inline RankedTensorType tensorOf(Value v) { return cast<RankedTensorType>(v.getType()); }
 
 /// Scales and zero points of a quantized type, per tensor or along `axis`.

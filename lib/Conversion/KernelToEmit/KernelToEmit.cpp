@@ -412,6 +412,26 @@ LogicalResult KernelLowering::lower(Operation *op) {
 LogicalResult KernelLowering::run(func::FuncOp func) {
   Block &body = func.getBody().front();
   auto ret = cast<func::ReturnOp>(body.getTerminator());
+  // A model file's inputs and outputs have its element types (a folded Shape
+  // result, int64, or a bool mask cannot cross the boundary).
+  auto checkBoundary = [&](Value v, StringRef what, StringAttr name, size_t index) -> LogicalResult {
+    Type st = storageOf(tensorOf(v).getElementType());
+    if (isModelStorage(st))
+      return success();
+    return emitError(v.getLoc()) << what << " " << index
+                                 << (name ? (" '" + name.getValue() + "'").str() : std::string())
+                                 << " has element type " << st
+                                 << "; model files hold i8, ui8, i16, i32, f16 and f32 tensors";
+  };
+  for (BlockArgument arg : body.getArguments())
+    if (failed(checkBoundary(arg, "graph input",
+                             func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "graph.name"),
+                             arg.getArgNumber())))
+      return failure();
+  for (auto [i, v] : llvm::enumerate(ret.getOperands()))
+    if (failed(checkBoundary(v, "graph output",
+                             func.getResultAttrOfType<StringAttr>(unsigned(i), "graph.name"), i)))
+      return failure();
   // Inputs.
   for (BlockArgument arg : body.getArguments()) {
     auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "graph.name");

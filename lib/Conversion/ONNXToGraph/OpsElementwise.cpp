@@ -106,7 +106,7 @@ FailureOr<Val> legacyBroadcast(NodeContext &c, const Val &a, const Val &b) {
     shape[0] = b.shape()[0];
     return reshaped(c, b, shape);
   }
-  if (prelu && b.type().getNumElements() == 1)
+  if (prelu)  // otherwise as PRelu-7: the slope broadcasts to X
     return b;
   if (c.intAttr("broadcast", 0) == 0) {
     if (a.shape() != b.shape())
@@ -115,8 +115,17 @@ FailureOr<Val> legacyBroadcast(NodeContext &c, const Val &a, const Val &b) {
                                              sh::str(a.shape()) + " and " + sh::str(b.shape()));
     return b;
   }
-  if (!c.attr("axis"))
+  if (!c.attr("axis")) {
+    // B aligns with A's trailing dimensions; the result keeps A's shape.
+    auto shape = sh::broadcast(a.shape(), b.shape());
+    bool fits = bool(shape) && ArrayRef<int64_t>(*shape) == a.shape();
+    if (!shape)
+      llvm::consumeError(shape.takeError());
+    if (!fits)
+      return c.fail(code::ShapeMismatch, "B " + sh::str(b.shape()) + " does not broadcast to A " +
+                                             sh::str(a.shape()));
     return b;
+  }
   int64_t rankA = int64_t(a.shape().size()), rankB = int64_t(b.shape().size());
   std::optional<int64_t> axis = c.axis(c.intAttr("axis", 0), rankA);
   if (!axis)

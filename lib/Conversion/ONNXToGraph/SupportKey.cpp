@@ -11,8 +11,9 @@
 // (ONNX's schema registry), so Conv in an opset-13 and an opset-17 model is
 // the same Conv-11. Input element types are positional ("-" for an absent
 // optional input). The attribute signature lists the attributes the node sets,
-// sorted: strings and flag-like integers with their value (mode=reflect,
-// ceil_mode=1, group=1), every other attribute by name only (pads, axis).
+// sorted: strings, element types and flag-like integers with their value
+// (mode=reflect, to=INT64, ceil_mode=1, group=1), every other attribute by
+// name only (pads, axis).
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +40,15 @@ std::string onnxTypeName(mlir::Type t) {
   if (auto i = mlir::dyn_cast<mlir::IntegerType>(t))
     return (i.isUnsigned() ? "uint" : "int") + std::to_string(i.getWidth());
   return "?";
+}
+
+/// `s` with the characters that would break the evidence table (tabs,
+/// newlines) or a Markdown table (|, `) replaced by '_'.
+std::string printable(std::string s) {
+  for (char &c : s)
+    if (c < 0x20 || c == 0x7f || c == '|' || c == '`')
+      c = '_';
+  return s;
 }
 
 /// Integer attributes whose value selects a different computation.
@@ -75,8 +85,14 @@ std::string npuc::onnx_import::supportKey(const Importer &imp, const onnx::NodeP
   for (const onnx::AttributeProto &a : node.attribute()) {
     if (a.name() == "kernel_shape")  // the weights' shape says the same
       continue;
+    bool typeAttr = a.name() == "to" || a.name() == "dtype" || a.name() == "output_dtype";
     if (a.type() == onnx::AttributeProto::STRING)
-      attrs.push_back(a.name() + "=" + a.s());
+      attrs.push_back(a.name() + "=" + printable(a.s()));
+    else if (a.type() == onnx::AttributeProto::INT && typeAttr)
+      attrs.push_back(a.name() + "=" +
+                      (onnx::TensorProto_DataType_IsValid(int(a.i()))
+                           ? onnx::TensorProto_DataType_Name(onnx::TensorProto_DataType(a.i()))
+                           : std::to_string(a.i())));
     else if (a.type() == onnx::AttributeProto::INT && isFlag(a.name()))
       attrs.push_back(a.name() + "=" + std::to_string(a.i()));
     else if (a.type() == onnx::AttributeProto::INT && a.name() == "group")

@@ -98,6 +98,16 @@ func.func @main(%x: tensor<1x3x4x5xf32> {graph.name = "x"}) -> (tensor<1x3x4x5xf
 
 // -----
 
+// A model file cannot hold an int64 output (here a folded Shape result): the
+// lowering says so at the value, before encoding.
+func.func @main(%x: tensor<2x3xf32> {graph.name = "x"}) -> (tensor<2xi64> {graph.name = "shape"}) {
+  // expected-error @+1 {{graph output 0 'shape' has element type 'i64'; model files hold i8, ui8, i16, i32, f16 and f32 tensors}}
+  %s = graph.constant dense<[2, 3]> : tensor<2xi64>
+  return %s : tensor<2xi64>
+}
+
+// -----
+
 // An op without an NPU lowering is an error at the op (its ONNX node).
 func.func @main(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
   // expected-error @+1 {{'graph.lrn' op has no NPU lowering yet}}

@@ -1,7 +1,8 @@
 """Writes a small conformance suite into DIR, one test per outcome:
 pass_relu (right answer), fail_relu (an expected output 0.5 off at [0, 3]),
 gather (no NPU lowering: UNSUPPORTED), quant_one_step (a uint8 output one
-step off: still PASS), quant_two_steps (two steps off: FAIL)."""
+step off: still PASS), quant_two_steps (two steps off: FAIL), int8_exact (a plain int8 output
+one off: FAIL, only quantized outputs get a step)."""
 import os
 import sys
 
@@ -50,3 +51,12 @@ write("quant_one_step", q, fin, qout, qinit, [x], [one])
 two = want.copy()
 two[1, 2] += 2
 write("quant_two_steps", q, fin, qout, qinit, [x], [two])
+
+# A plain int8 output (a reshape, not a quantized value) must match exactly.
+xi = np.arange(-6, 6, dtype=np.int8).reshape(2, 6)
+reshape = [h.make_node("Reshape", ["x", "shape"], ["y"], name="reshape0")]
+off = xi.reshape(12).copy()
+off[5] += 1
+write("int8_exact", reshape, [h.make_tensor_value_info("x", T.INT8, [2, 6])],
+      [h.make_tensor_value_info("y", T.INT8, [12])],
+      [h.make_tensor("shape", T.INT64, [1], [12])], [xi], [off])
