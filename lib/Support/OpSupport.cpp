@@ -18,14 +18,14 @@ extern const char *const kEvidenceText;
 const char *levelName(Level level) {
   switch (level) {
   case Level::Imported: return "imported";
-  case Level::Compiled: return "compiled";
+  case Level::Lowered: return "lowered";
   case Level::Verified: return "verified";
   }
   return "?";
 }
 
 bool parseLevel(std::string_view name, Level &level) {
-  for (Level l : {Level::Imported, Level::Compiled, Level::Verified})
+  for (Level l : {Level::Imported, Level::Lowered, Level::Verified})
     if (name == levelName(l)) {
       level = l;
       return true;
@@ -166,16 +166,19 @@ std::string renderMarkdown(const std::vector<Evidence> &evidence,
         "`npuc --list-ops` prints this document.\n\n"
         "\"Supported\" means a proven compile path. A *combination* is one ONNX op at its\n"
         "schema version, with its inputs' element types (positional, `-` for an absent\n"
-        "optional input) and the attributes the node sets (strings and flag-like integers\n"
-        "with their value, other attributes by name), e.g.\n"
+        "optional input) and the attributes the node sets (strings, element types and\n"
+        "flag-like integers with their value, other attributes by name), e.g.\n"
         "`Conv-11(float,float,float){group=1,pads,strides}`. For each target, a\n"
         "combination is\n\n"
         "- **verified** when a test that contains it compiled, ran in npu-sim and matched\n"
         "  its reference (npuc-conformance's comparison rules, docs/cli.md);\n"
-        "- **compiled** when tests containing it compiled, but none matched (a wrong\n"
-        "  answer or a fault elsewhere in the test counts against every node in it);\n"
+        "- **lowered** when tests containing it compiled through every phase, but none\n"
+        "  matched (a wrong answer or a fault elsewhere in the test counts against every\n"
+        "  node in it);\n"
         "- **imported** when the only tests containing it did not compile; the test's\n"
-        "  diagnostic code says why (it may be another node of the same test).\n\n"
+        "  diagnostic code says why (it may be another node of the same test): the\n"
+        "  lowering declares what it cannot do by these diagnostics (docs/diagnostics.md).\n\n"
+        "Anything not listed as verified is not yet confirmed.\n\n"
         "npuc rejects a node whose combination is not verified on the target it compiles\n"
         "for (NPUC-E0105, naming the combination); `--allow-unverified` compiles it anyway.\n"
         "Ops the importer translates that no test exercises are listed as such.\n\n";

@@ -931,12 +931,12 @@ int main(int argc, char **argv) {
     for (const Job &j : work) {
       const Outcome &o = j.outcome;
       support::Level level = o.cls == Class::Pass ? support::Level::Verified
-                             : o.compiled         ? support::Level::Compiled
+                             : o.compiled         ? support::Level::Lowered
                                                   : support::Level::Imported;
       std::string entry = j.test->name;
       if (level == support::Level::Imported && !o.code.empty())
         entry += " [" + o.code + "]";
-      else if (level == support::Level::Compiled)
+      else if (level == support::Level::Lowered)
         entry += " [" + std::string(className(o.cls)) + "]";
       for (const std::string &key : std::set<std::string>(o.keys.begin(), o.keys.end())) {
         auto &slot = best[{key, j.target}];

@@ -24,7 +24,7 @@ namespace npuc::support {
 /// level over all of them counts.
 enum class Level {
   Imported,  // only in tests that did not compile
-  Compiled,  // in a test that compiled, but none that matched its reference
+  Lowered,   // in a test that compiled, but none that matched its reference
   Verified,  // in a test that compiled, ran in npu-sim and matched its reference
 };
 
