@@ -408,44 +408,60 @@ LogicalResult KernelLowering::lowerReduce(Operation *op, Value input, Value resu
   return success();
 }
 
-LogicalResult KernelLowering::lowerSoftmax(graph::SoftmaxOp op) {
-  ArrayRef<int64_t> shape = tensorOf(op.getInput()).getShape();
-  int64_t axis = int64_t(op.getAxis());  // the verifier keeps it in [0, rank)
+/// Softmax and LogSoftmax over the last axis, per row in f32:
+/// exp(x - max) / sum, or (x - max) - log(sum), ONNX's order of operations.
+LogicalResult KernelLowering::lowerSoftmax(Operation *op, int64_t axis, bool log) {
+  Value input = op->getOperand(0), result = op->getResult(0);
+  StringRef name = log ? "log-softmax" : "softmax";
+  ArrayRef<int64_t> shape = tensorOf(input).getShape();
+  // The verifier keeps the axis in [0, rank).
   if (axis != int64_t(shape.size()) - 1)
-    return op.emitOpError("softmax over a non-trailing axis has no NPU lowering yet");
-  auto qx = quantOf(tensorOf(op.getInput()).getElementType());
-  auto qy = quantOf(tensorOf(op.getResult()).getElementType());
+    return op->emitOpError() << name << " over a non-trailing axis has no NPU lowering yet";
+  auto qx = quantOf(tensorOf(input).getElementType());
+  auto qy = quantOf(tensorOf(result).getElementType());
   if ((qx && qx->axis >= 0) || (qy && qy->axis >= 0) || bool(qx) != bool(qy))
-    return op.emitOpError("quantized softmax needs per-tensor quantized input and result");
-  if (!qx && !tensorOf(op.getInput()).getElementType().isF32())
-    return op.emitOpError("softmax of plain integers has no NPU lowering");
+    return op->emitOpError() << "quantized " << name << " needs per-tensor quantized input and result";
+  if (!qx && !tensorOf(input).getElementType().isF32())
+    return op->emitOpError() << name << " of plain integers has no NPU lowering";
   int64_t r = shape.back(), outer = 1;
   for (size_t i = 0; i + 1 < shape.size(); ++i)
     outer *= shape[i];
-  Value x = gmOf(op.getInput()), y = resultBuffer(op.getResult());
+  Value x = gmOf(input), y = resultBuffer(result);
   auto xt = cast<BufferType>(x.getType());
   Type sy = cast<BufferType>(y.getType()).getElementType();
   int64_t ex = xt.getElementBytes(), ey = bytesOf(sy);
-  // Per row: the input, its f32 copy, the quantized result (each padded to
-  // the granule) and two [rows, 1] tiles (max, sum) at a 32-byte pitch.
-  int64_t rowBytes = roundUp(r * ex, 32) + roundUp(r * 4, 32) + roundUp(r * ey, 32) + 2 * 32;
+  // Per row: the input, its f32 copy (log-softmax: and the exponentials), the
+  // quantized result (each padded to the granule) and two [rows, 1] tiles
+  // (max, sum) at a 32-byte pitch.
+  int64_t rowBytes = roundUp(r * ex, 32) + (log ? 2 : 1) * roundUp(r * 4, 32) +
+                     roundUp(r * ey, 32) + 2 * 32;
   if (r > 4096 || rowBytes > t.params.LMBytes / 4)
-    return op.emitOpError() << "softmax over " << r << " elements does not fit one " << t.name
-                            << " tile";
+    return op->emitOpError() << name << " over " << r << " elements does not fit one " << t.name
+                             << " tile";
   int64_t rowsPer = std::max<int64_t>(1, std::min<int64_t>(t.params.LMBytes / 4 / rowBytes, 65535));
   for (int64_t o = 0; o < outer; o += rowsPer) {
     int64_t rows = std::min(rowsPer, outer - o);
     Value tileV = e.tile(MemorySpace::LM, rows, r, xt.getElementType());
     e.dma(e.view(x, o * r * ex, {rows, r}, {r * ex, ex}), tileV);
-    // exp(x - max) / sum, each step in f32 (EXP per docs/numerics.md).
+    // Each step in f32 (EXP and LOG per docs/numerics.md).
     Value f = toF32(tileV, qx);
     Value m = e.tile(MemorySpace::LM, rows, 1, b.getF32Type());
     ReduceOp::create(b, e.loc, f, m, b.getStringAttr("MAX"), b.getStringAttr("cols"));
     e.vbin("SUB", f, m, f);
-    e.vun("EXP", f, f);
+    Value exps = f;
+    if (log) {
+      exps = e.tile(MemorySpace::LM, rows, r, b.getF32Type());
+      e.vun("COPY", f, exps);
+    }
+    e.vun("EXP", exps, exps);
     Value sum = e.tile(MemorySpace::LM, rows, 1, b.getF32Type());
-    ReduceOp::create(b, e.loc, f, sum, b.getStringAttr("SUM"), b.getStringAttr("cols"));
-    e.vbin("DIV", f, sum, f);
+    ReduceOp::create(b, e.loc, exps, sum, b.getStringAttr("SUM"), b.getStringAttr("cols"));
+    if (log) {
+      e.vun("LOG", sum, sum);
+      e.vbin("SUB", f, sum, f);
+    } else {
+      e.vbin("DIV", f, sum, f);
+    }
     e.dma(fromF32(f, qy, sy), e.view(y, o * r * ey, {rows, r}, {r * ey, ey}));
   }
   return success();

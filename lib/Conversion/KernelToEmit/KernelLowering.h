@@ -134,7 +134,7 @@ private:
                             const std::function<void(Value)> &body);
   LogicalResult lowerReduce(Operation *op, Value input, Value result, ArrayRef<int64_t> axes,
                             StringRef func, bool mean);
-  LogicalResult lowerSoftmax(graph::SoftmaxOp op);
+  LogicalResult lowerSoftmax(Operation *op, int64_t axis, bool log);
   LogicalResult lowerPool(Operation *op, Value x, Value result, ArrayRef<int64_t> kernel,
                           ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
                           ArrayRef<int64_t> dilations, bool isMax, bool countIncludePad);

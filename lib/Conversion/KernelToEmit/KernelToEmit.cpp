@@ -123,7 +123,9 @@ LogicalResult KernelLowering::lower(Operation *op) {
     if (op->getName().getStringRef() == name)
       return lowerUnary(op, func);
   if (auto sm = dyn_cast<graph::SoftmaxOp>(op))
-    return lowerSoftmax(sm);
+    return lowerSoftmax(op, int64_t(sm.getAxis()), /*log=*/false);
+  if (auto ls = dyn_cast<graph::LogSoftmaxOp>(op))
+    return lowerSoftmax(op, int64_t(ls.getAxis()), /*log=*/true);
   if (auto mp = dyn_cast<graph::MaxPoolOp>(op))
     return lowerPool(op, mp.getX(), mp.getResult(), mp.getKernelShape(), mp.getStrides(),
                      mp.getPads(), mp.getDilations(), true, false);

@@ -98,6 +98,24 @@ func.func @main(%x: tensor<1x3x4x5xf32> {graph.name = "x"}) -> (tensor<1x3x4x5xf
 
 // -----
 
+// LogSoftmax over the last axis: (x - max) - log(sum(exp(x - max))), the
+// exponentials in their own tile so x - max survives.
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK:      emit.reduce "MAX" "cols"
+// CHECK-NEXT: emit.vbin "SUB" %[[F:.*]], %{{.*}} -> %[[F]]
+// CHECK:      emit.vun "COPY" %[[F]] -> %[[E:.*]] :
+// CHECK-NEXT: emit.vun "EXP" %[[E]] -> %[[E]]
+// CHECK:      emit.reduce "SUM" "cols" %[[E]]
+// CHECK-SAME: -> %[[S:[0-9]+]] :
+// CHECK-NEXT: emit.vun "LOG" %[[S]] -> %[[S]]
+// CHECK-NEXT: emit.vbin "SUB" %[[F]], %[[S]] -> %[[F]]
+func.func @main(%x: tensor<3x10xf32> {graph.name = "x"}) -> (tensor<3x10xf32> {graph.name = "y"}) {
+  %y = graph.log_softmax %x {axis = 1 : i64} : (tensor<3x10xf32>) -> tensor<3x10xf32>
+  return %y : tensor<3x10xf32>
+}
+
+// -----
+
 // A model file cannot hold an int64 output (here a folded Shape result): the
 // lowering says so at the value, before encoding.
 func.func @main(%x: tensor<2x3xf32> {graph.name = "x"}) -> (tensor<2xi64> {graph.name = "shape"}) {
