@@ -93,9 +93,15 @@ const std::vector<Evidence> &evidence() {
 }
 
 bool isVerified(std::string_view key, std::string_view target) {
-  return std::any_of(evidence().begin(), evidence().end(), [&](const Evidence &e) {
-    return e.level == Level::Verified && e.key == key && e.target == target;
-  });
+  // npuc asks once per node: index the verified (key, target) pairs once.
+  static const std::set<std::pair<std::string, std::string>> verified = [] {
+    std::set<std::pair<std::string, std::string>> v;
+    for (const Evidence &e : evidence())
+      if (e.level == Level::Verified)
+        v.insert({e.key, e.target});
+    return v;
+  }();
+  return verified.count(std::make_pair(std::string(key), std::string(target))) != 0;
 }
 
 std::string keyOp(std::string_view key) {
@@ -143,6 +149,23 @@ std::string someTests(const std::string &tests, size_t n = 3) {
     s += " (+" + std::to_string(more) + " more)";
   return s;
 }
+/// A Markdown table's header row and rule: `before`, one column per target,
+/// `after`.
+void tableHeader(std::ostream &os, std::initializer_list<const char *> before,
+                 const std::set<std::string> &targets, std::initializer_list<const char *> after) {
+  std::string names, rule;
+  auto column = [&](const std::string &name) {
+    names += " " + name + " |";
+    rule += "---|";
+  };
+  for (const char *c : before)
+    column(c);
+  for (const std::string &t : targets)
+    column(t);
+  for (const char *c : after)
+    column(c);
+  os << "|" << names << "\n|" << rule << "\n";
+}
 } // namespace
 
 std::string renderMarkdown(const std::vector<Evidence> &evidence,
@@ -182,13 +205,8 @@ std::string renderMarkdown(const std::vector<Evidence> &evidence,
         "npuc rejects a node whose combination is not verified on the target it compiles\n"
         "for (NPUC-E0105, naming the combination); `--allow-unverified` compiles it anyway.\n"
         "Ops the importer translates that no test exercises are listed as such.\n\n";
-  os << "## Summary\n\n| op | verified combinations |";
-  for (const std::string &t : targets)
-    os << " " << t << " |";
-  os << " not confirmed |\n|---|---|";
-  for (size_t i = 0; i < targets.size(); ++i)
-    os << "---|";
-  os << "---|\n";
+  os << "## Summary\n\n";
+  tableHeader(os, {"op", "verified combinations"}, targets, {"not confirmed"});
   for (const std::string &op : ops) {
     auto it = byOp.find(op);
     if (it == byOp.end()) {
@@ -240,13 +258,7 @@ std::string renderMarkdown(const std::vector<Evidence> &evidence,
       os << "Verified: versions " << joined(versions) << "; input types " << joined(types)
          << "; attributes " << joined(attrs) << ".\n\n";
     }
-    os << "| combination |";
-    for (const std::string &t : targets)
-      os << " " << t << " |";
-    os << "\n|---|";
-    for (size_t i = 0; i < targets.size(); ++i)
-      os << "---|";
-    os << "\n";
+    tableHeader(os, {"combination"}, targets, {});
     for (const auto &[key, byTarget] : it->second) {
       os << "| `" << key << "` |";
       for (const std::string &t : targets) {

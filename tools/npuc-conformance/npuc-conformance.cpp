@@ -25,6 +25,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "npuc/Base/Json.h"
+#include "npuc/Base/Numerics.h"
 #include "npuc/Base/TensorFile.h"
 #include "npuc/Support/OpSupport.h"
 
@@ -165,9 +167,12 @@ struct RunResult {
   std::string out, err, why;
 };
 
+/// The file's bytes as text; empty when it cannot be read.
 std::string slurp(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> bytes;
+  std::string error;
+  model::readFile(path, bytes, error);
+  return std::string(bytes.begin(), bytes.end());
 }
 
 /// Runs `program` with `args`, its output into `work`. The deadline is kept
@@ -236,14 +241,7 @@ double element(const HostTensor &t, uint64_t i) {
   case model::DType::I16: { int16_t v; std::memcpy(&v, p + 2 * i, 2); return v; }
   case model::DType::I32: { int32_t v; std::memcpy(&v, p + 4 * i, 4); return v; }
   case model::DType::F32: { float v; std::memcpy(&v, p + 4 * i, 4); return v; }
-  case model::DType::F16: {
-    uint16_t h;
-    std::memcpy(&h, p + 2 * i, 2);
-    int e = (h >> 10) & 31, m = h & 1023;
-    double v = e == 0 ? std::ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY)
-                                                     : std::ldexp(m + 1024, e - 25);
-    return h & 0x8000 ? -v : v;
-  }
+  case model::DType::F16: { uint16_t h; std::memcpy(&h, p + 2 * i, 2); return num::halfToFloat(h); }
   }
   return 0;
 }
@@ -262,7 +260,7 @@ std::string indexString(const std::vector<int64_t> &shape, uint64_t flat) {
   return s + "]";
 }
 
-std::string num(double v) {
+std::string numText(double v) {
   std::ostringstream os;
   os.precision(9);
   os << v;
@@ -309,24 +307,33 @@ bool compareOutput(size_t k, const HostTensor &got, const HostTensor &want, bool
   total += n;
   if (!bad)
     return true;
-  detail = "output " + std::to_string(k) + ": largest error " + num(worstBad) + " at " +
-           indexString(want.shape, worstAt) + " (got " + num(element(got, worstAt)) +
-           ", expected " + num(element(want, worstAt)) + "); " + std::to_string(bad) + " of " +
+  detail = "output " + std::to_string(k) + ": largest error " + numText(worstBad) + " at " +
+           indexString(want.shape, worstAt) + " (got " + numText(element(got, worstAt)) +
+           ", expected " + numText(element(want, worstAt)) + "); " + std::to_string(bad) + " of " +
            std::to_string(n) + " elements outside tolerance";
   return false;
 }
 
 // --- One test ----------------------------------------------------------------
 
-/// The graph inputs that are not initializers, with whether each has a
-/// dimension that is not a fixed positive number.
+/// What the runner needs from model.onnx, read once per test.
+struct ModelInfo {
+  /// The graph inputs that are not initializers, with whether each has a
+  /// dimension that is not a fixed positive number.
+  std::vector<std::pair<std::string, bool>> inputs;
+  /// Per graph output, whether it is a quantized value, so one step of
+  /// difference is allowed: a QuantizeLinear, DynamicQuantizeLinear or
+  /// QLinear* node produces it. Every other integer output must match exactly.
+  std::vector<bool> quantizedOutputs;
+};
+
 /// nullopt when the model does not parse (npuc then says why).
-std::optional<std::vector<std::pair<std::string, bool>>> runtimeInputs(const std::string &modelPath) {
+std::optional<ModelInfo> readModelInfo(const std::string &modelPath) {
   onnx::ModelProto model;
   std::ifstream in(modelPath, std::ios::binary);
-  std::vector<std::pair<std::string, bool>> inputs;
   if (!model.ParseFromIstream(&in))
     return std::nullopt;
+  ModelInfo info;
   std::set<std::string> inits;
   for (const onnx::TensorProto &t : model.graph().initializer())
     inits.insert(t.name());
@@ -338,9 +345,19 @@ std::optional<std::vector<std::pair<std::string, bool>>> runtimeInputs(const std
     if (vi.type().has_tensor_type())
       for (const auto &d : vi.type().tensor_type().shape().dim())
         dynamic |= !d.has_dim_value() || d.dim_value() <= 0;
-    inputs.push_back({vi.name(), dynamic});
+    info.inputs.push_back({vi.name(), dynamic});
   }
-  return inputs;
+  std::map<std::string, std::string> producer;
+  for (const onnx::NodeProto &n : model.graph().node())
+    for (const std::string &out : n.output())
+      producer[out] = n.op_type();
+  for (const onnx::ValueInfoProto &out : model.graph().output()) {
+    auto it = producer.find(out.name());
+    llvm::StringRef op = it == producer.end() ? "" : llvm::StringRef(it->second);
+    info.quantizedOutputs.push_back(op == "QuantizeLinear" || op == "DynamicQuantizeLinear" ||
+                                    op.starts_with("QLinear"));
+  }
+  return info;
 }
 
 /// Reads npuc's --report: the first issue (code, message) and the combinations.
@@ -366,14 +383,9 @@ void readReport(const std::string &path, std::string &code, std::string &message
         std::string node = io->getString("node").value_or("").str();
         message = (node.empty() ? "" : "node '" + node + "': ") + firstLine(m);
       }
-      // "... it is a graph input: freeze it with --bind-input NAME=FILE"
-      size_t at = m.find("--bind-input ");
-      if (c == "NPUC-E0104" && at != std::string::npos) {
-        std::string rest = m.substr(at + 13);
-        size_t eq = rest.rfind("=FILE");
-        if (eq != std::string::npos)
-          toBind.push_back(rest.substr(0, eq));
-      }
+      std::string bindInput = io->getString("bind_input").value_or("").str();
+      if (c == "NPUC-E0104" && !bindInput.empty())
+        toBind.push_back(bindInput);
     }
   if (const llvm::json::Array *support = o->getArray("support"))
     for (const llvm::json::Value &s : *support)
@@ -381,29 +393,9 @@ void readReport(const std::string &path, std::string &code, std::string &message
         keys.push_back(so->getString("key").value_or("").str());
 }
 
-/// Which graph outputs are quantized values, so one step of difference is
-/// allowed: those a QuantizeLinear, DynamicQuantizeLinear or QLinear* node
-/// produces. Every other integer output must match exactly.
-std::vector<bool> quantizedOutputs(const std::string &modelPath) {
-  onnx::ModelProto model;
-  std::ifstream in(modelPath, std::ios::binary);
-  std::vector<bool> q;
-  if (!model.ParseFromIstream(&in))
-    return q;
-  std::map<std::string, std::string> producer;
-  for (const onnx::NodeProto &n : model.graph().node())
-    for (const std::string &out : n.output())
-      producer[out] = n.op_type();
-  for (const onnx::ValueInfoProto &out : model.graph().output()) {
-    llvm::StringRef op = producer.count(out.name()) ? llvm::StringRef(producer[out.name()]) : "";
-    q.push_back(op == "QuantizeLinear" || op == "DynamicQuantizeLinear" || op.starts_with("QLinear"));
-  }
-  return q;
-}
-
+/// One test on one target, into `r`; runTest creates `work` and removes it.
 void runTestIn(const Test &test, const std::string &target, const Config &cfg,
                const std::string &work, Outcome &r) {
-  auto cleanup = [] {};  // the caller removes `work`
   std::string modelPath = test.dir + "/model.onnx";
   std::vector<fs::path> dataSets;
   std::error_code ec;
@@ -415,14 +407,13 @@ void runTestIn(const Test &test, const std::string &target, const Config &cfg,
     r.cls = Class::Unsupported;
     r.code = "no-test-data";
     r.detail = "no test_data_set_* directory";
-    cleanup();
     return;
   }
-  std::optional<std::vector<std::pair<std::string, bool>>> parsed = runtimeInputs(modelPath);
-  std::vector<std::pair<std::string, bool>> inputs = parsed.value_or(
-      std::vector<std::pair<std::string, bool>>{});
+  std::optional<ModelInfo> parsed = readModelInfo(modelPath);
+  const std::vector<std::pair<std::string, bool>> inputs =
+      parsed ? parsed->inputs : std::vector<std::pair<std::string, bool>>{};
+  const std::vector<bool> quantized = parsed ? parsed->quantizedOutputs : std::vector<bool>{};
   std::set<std::string> bind;
-  std::vector<bool> quantized;
   double worst = 0;
   uint64_t differing = 0, total = 0;
   std::string cycles, lastCompile;
@@ -459,7 +450,6 @@ void runTestIn(const Test &test, const std::string &target, const Config &cfg,
       r.code = "test-data";
       r.detail = dsName + " has " + std::to_string(inFiles.size()) + " inputs, the model " +
                  std::to_string(inputs.size());
-      cleanup();
       return;
     }
     // Compile; an input npuc needs constant is frozen to the data set's value.
@@ -498,13 +488,11 @@ void runTestIn(const Test &test, const std::string &target, const Config &cfg,
         r.cls = Class::Crash;
         r.detail = "npuc " + std::string(c.timedOut ? "timed out" : "died") + ": " + c.why +
                    (c.err.empty() ? "" : " (" + lastLine(c.err) + ")");
-        cleanup();
         return;
       }
       if (c.rc == 0) {
         lastCompile = identity.empty() ? "once" : identity;
         r.compiled = true;
-        quantized = quantizedOutputs(modelPath);
         break;
       }
       bool progress = false;
@@ -528,7 +516,6 @@ void runTestIn(const Test &test, const std::string &target, const Config &cfg,
                               : "npuc exited with " + std::to_string(c.rc) + " and no diagnostic: ") +
                    lastLine(c.err);
       }
-      cleanup();
       return;
     }
     // Execute.
@@ -553,13 +540,11 @@ void runTestIn(const Test &test, const std::string &target, const Config &cfg,
                  std::string(s.crashed ? (s.timedOut ? "timed out" : "died") : "failed") + ": " +
                  (s.why.empty() ? "exit " + std::to_string(s.rc) : s.why) + " (" +
                  lastLine(s.err) + ")";
-      cleanup();
       return;
     }
     if (s.rc == 3) {
       r.cls = Class::Fault;
       r.detail = dsName + ": " + lastLine(s.err);
-      cleanup();
       return;
     }
     size_t at = s.out.find("cycles: ");
@@ -572,7 +557,6 @@ void runTestIn(const Test &test, const std::string &target, const Config &cfg,
       r.cls = Class::Fail;
       r.detail = dsName + ": " + std::to_string(gotFiles.size()) + " outputs, expected " +
                  std::to_string(outFiles.size());
-      cleanup();
       return;
     }
     for (size_t k = 0; k < outFiles.size(); ++k) {
@@ -582,24 +566,21 @@ void runTestIn(const Test &test, const std::string &target, const Config &cfg,
           !readTensorFile(gotFiles[k].string(), got, error)) {
         r.cls = Class::Fail;
         r.detail = dsName + ": output " + std::to_string(k) + ": " + error;
-        cleanup();
         return;
       }
       if (!compareOutput(k, got, want, k < quantized.size() && quantized[k], worst, differing,
                          total, detail)) {
         r.cls = Class::Fail;
         r.detail = dsName + ": " + detail;
-        cleanup();
         return;
       }
     }
   }
   r.cls = Class::Pass;
-  r.detail = "max |diff| " + num(worst) + ", " + std::to_string(differing) + " of " +
+  r.detail = "max |diff| " + numText(worst) + ", " + std::to_string(differing) + " of " +
              std::to_string(total) + " elements differ" +
              (dataSets.size() > 1 ? ", " + std::to_string(dataSets.size()) + " data sets" : "") +
              (cycles.empty() ? "" : ", " + cycles + " cycles");
-  cleanup();
   return;
 }
 
@@ -707,12 +688,6 @@ struct Job {
   Outcome outcome;
 };
 
-std::string jsonString(const std::string &s) {
-  std::string out;
-  llvm::raw_string_ostream os(out);
-  os << llvm::json::Value(s);
-  return out;
-}
 
 } // namespace
 
@@ -966,16 +941,16 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < work.size(); ++i) {
       const Job &j = work[i];
       const Outcome &o = j.outcome;
-      os << (i ? ",\n  " : "\n  ") << "{\"test\": " << jsonString(j.test->name)
-         << ", \"dir\": " << jsonString(j.test->dir) << ", \"target\": " << jsonString(j.target)
-         << ", \"class\": \"" << className(o.cls) << "\", \"code\": " << jsonString(o.code)
-         << ", \"detail\": " << jsonString(o.detail) << ", \"seconds\": " << num(o.seconds)
+      os << (i ? ",\n  " : "\n  ") << "{\"test\": " << json::quote(j.test->name)
+         << ", \"dir\": " << json::quote(j.test->dir) << ", \"target\": " << json::quote(j.target)
+         << ", \"class\": \"" << className(o.cls) << "\", \"code\": " << json::quote(o.code)
+         << ", \"detail\": " << json::quote(o.detail) << ", \"seconds\": " << numText(o.seconds)
          << ", \"bound_inputs\": [";
       for (size_t k = 0; k < o.bound.size(); ++k)
-        os << (k ? ", " : "") << jsonString(o.bound[k]);
+        os << (k ? ", " : "") << json::quote(o.bound[k]);
       os << "], \"combinations\": [";
       for (size_t k = 0; k < o.keys.size(); ++k)
-        os << (k ? ", " : "") << jsonString(o.keys[k]);
+        os << (k ? ", " : "") << json::quote(o.keys[k]);
       os << "]}";
     }
     os << "]}\n";

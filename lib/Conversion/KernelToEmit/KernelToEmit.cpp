@@ -99,20 +99,14 @@ LogicalResult KernelLowering::lower(Operation *op) {
     return lowerQuantize(q);
   if (auto dq = dyn_cast<graph::DequantizeOp>(op))
     return lowerDequantize(dq);
-  if (llvm::isa<graph::AddOp>(op))
-    return lowerBinary(op, "ADD");
-  if (llvm::isa<graph::SubOp>(op))
-    return lowerBinary(op, "SUB");
-  if (llvm::isa<graph::MulOp>(op))
-    return lowerBinary(op, "MUL");
-  if (llvm::isa<graph::DivOp>(op) && tensorOf(op->getResult(0)).getElementType().isF32())
-    return lowerBinary(op, "DIV");
-  if (llvm::isa<graph::MaxOp>(op))
-    return lowerBinary(op, "MAX");
-  if (llvm::isa<graph::MinOp>(op))
-    return lowerBinary(op, "MIN");
-  if (llvm::isa<graph::PReluOp>(op))
-    return lowerBinary(op, "PRELU");
+  static const std::pair<StringRef, StringRef> binary[] = {
+      {"graph.add", "ADD"}, {"graph.sub", "SUB"}, {"graph.mul", "MUL"},     {"graph.div", "DIV"},
+      {"graph.max", "MAX"}, {"graph.min", "MIN"}, {"graph.prelu", "PRELU"}};
+  for (auto [name, func] : binary)
+    if (op->getName().getStringRef() == name &&
+        // Division lowers for f32 results only.
+        (func != "DIV" || tensorOf(op->getResult(0)).getElementType().isF32()))
+      return lowerBinary(op, func);
   static const std::pair<StringRef, StringRef> unary[] = {
       {"graph.relu", "RELU"},   {"graph.sigmoid", "SIGMOID"}, {"graph.tanh", "TANH"},
       {"graph.exp", "EXP"},     {"graph.log", "LOG"},         {"graph.neg", "NEG"},

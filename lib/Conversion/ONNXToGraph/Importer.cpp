@@ -70,6 +70,8 @@ DenseElementsAttr NodeContext::requiredConstant(size_t i, StringRef what) {
                                 (isGraphInput ? "; it is a graph input: freeze it with --bind-input " +
                                                     node.input(i) + "=FILE"
                                               : ""));
+    if (isGraphInput)
+      imp.issues.back().bindInput = node.input(i);
     return {};
   }
   return v->constant;
@@ -797,7 +799,8 @@ std::string npuc::onnx_import::reportJson(const std::string &path, const Result 
     s += std::string(k ? ",\n  " : "\n  ") + "{\"code\": \"" + i.code + "\", \"node\": " +
          json::quote(i.node) + ", \"op_type\": " + json::quote(i.opType) + ", \"domain\": " +
          json::quote(i.domain) + ", \"opset\": " + std::to_string(i.opset) +
-         ", \"message\": " + json::quote(i.message) + "}";
+         ", \"message\": " + json::quote(i.message) + ", \"bind_input\": " + json::quote(i.bindInput) +
+         "}";
   }
   s += "],\n \"support\": [";
   for (size_t k = 0; k < r.support.size(); ++k)

@@ -33,6 +33,8 @@ struct Issue {
   std::string domain;
   int64_t opset = 0;
   std::string message;
+  /// NPUC-E0104 on a graph input: the input `--bind-input` would freeze.
+  std::string bindInput;
 };
 
 /// One imported node and its support combination (docs/supported-ops.md):
