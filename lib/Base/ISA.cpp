@@ -8,6 +8,8 @@
 
 #include "npuc/Base/ISA.h"
 
+#include <algorithm>
+
 #include <cstdio>
 
 using namespace npuc::isa;
@@ -88,6 +90,17 @@ int npuc::isa::enumValue(const EnumDesc &e, std::string_view value) {
 const char *npuc::isa::engineName(Engine e) {
   static const EnumDesc *engines = lookupEnum("Engine");
   return engines->values[unsigned(e)];
+}
+
+uint64_t npuc::isa::gmAddressBytes() {
+  static const uint64_t bytes = [] {
+    const InstDesc *in = lookup(uint8_t(Opcode::DMA_IN_START));
+    const InstDesc *out = lookup(uint8_t(Opcode::DMA_OUT_START));
+    int64_t src = in->fields[unsigned(in->fieldIndex("src_off"))].max;
+    int64_t dst = out->fields[unsigned(out->fieldIndex("dst_off"))].max;
+    return uint64_t(std::min(src, dst)) + 1;
+  }();
+  return bytes;
 }
 
 const InstDesc *npuc::isa::lookup(uint8_t opcode) { return opcodeTable()[opcode]; }

@@ -6,6 +6,7 @@
 
 #include "npuc/Base/Json.h"
 
+#include <cmath>
 #include <cstdio>
 
 std::string npuc::json::quote(std::string_view s) {
@@ -23,4 +24,12 @@ std::string npuc::json::quote(std::string_view s) {
     }
   }
   return out + "\"";
+}
+
+std::string npuc::json::number(double v, int digits) {
+  if (!std::isfinite(v))
+    return "null";
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
 }

@@ -31,6 +31,7 @@ const char *model::sectionName(uint32_t kind) {
   case SectionKind::Tensors: return "tensors";
   case SectionKind::Provenance: return "provenance";
   case SectionKind::Debug: return "debug";
+  case SectionKind::Values: return "values";
   }
   return "unknown";
 }
@@ -101,6 +102,31 @@ struct Out {
   }
 };
 
+void putTensor(Out &o, const TensorDesc &t) {
+  o.put<uint8_t>(uint8_t(t.role));
+  o.put<uint8_t>(uint8_t(t.dtype));
+  o.put<uint8_t>(uint8_t(t.shape.size()));
+  o.put<uint8_t>(t.region);
+  o.put<uint32_t>(uint32_t(t.name.size()));
+  o.put<uint64_t>(t.offset);
+  for (int64_t d : t.shape)
+    o.put<int64_t>(d);
+  for (int64_t s : t.strides)
+    o.put<int64_t>(s);
+  o.put<uint8_t>(uint8_t(t.quant));
+  o.put<uint8_t>(0);
+  o.put<uint8_t>(0);
+  o.put<uint8_t>(0);
+  o.put<int32_t>(t.axis);
+  o.put<uint32_t>(uint32_t(t.scales.size()));
+  for (float s : t.scales)
+    o.putF32(s);
+  for (int32_t z : t.zeroPoints)
+    o.put<int32_t>(z);
+  o.putBytes(t.name.data(), t.name.size());
+  o.padTo(8);
+}
+
 std::vector<uint8_t> tensorsSection(const Model &m) {
   Out o;
   o.put<uint64_t>(m.arenaSize);
@@ -109,28 +135,22 @@ std::vector<uint8_t> tensorsSection(const Model &m) {
   o.put<uint64_t>(m.stateSize);
   o.put<uint32_t>(uint32_t(m.tensors.size()));
   o.put<uint32_t>(0);
-  for (const TensorDesc &t : m.tensors) {
-    o.put<uint8_t>(uint8_t(t.role));
-    o.put<uint8_t>(uint8_t(t.dtype));
-    o.put<uint8_t>(uint8_t(t.shape.size()));
-    o.put<uint8_t>(t.region);
-    o.put<uint32_t>(uint32_t(t.name.size()));
-    o.put<uint64_t>(t.offset);
-    for (int64_t d : t.shape)
-      o.put<int64_t>(d);
-    for (int64_t s : t.strides)
-      o.put<int64_t>(s);
-    o.put<uint8_t>(uint8_t(t.quant));
-    o.put<uint8_t>(0);
-    o.put<uint8_t>(0);
-    o.put<uint8_t>(0);
-    o.put<int32_t>(t.axis);
-    o.put<uint32_t>(uint32_t(t.scales.size()));
-    for (float s : t.scales)
-      o.putF32(s);
-    for (int32_t z : t.zeroPoints)
-      o.put<int32_t>(z);
-    o.putBytes(t.name.data(), t.name.size());
+  for (const TensorDesc &t : m.tensors)
+    putTensor(o, t);
+  return o.bytes;
+}
+
+/// u32 count, u32 reserved; per value: u32 after, u32 reserved, a tensor
+/// record of role 3, the node (a string), zero padding to 8 bytes.
+std::vector<uint8_t> valuesSection(const Model &m) {
+  Out o;
+  o.put<uint32_t>(uint32_t(m.values.size()));
+  o.put<uint32_t>(0);
+  for (const ValueDesc &v : m.values) {
+    o.put<uint32_t>(v.after);
+    o.put<uint32_t>(0);
+    putTensor(o, v.t);
+    o.putString(v.node);
     o.padTo(8);
   }
   return o.bytes;
@@ -171,6 +191,8 @@ std::vector<uint8_t> model::serialize(const Model &m) {
     }
     sections.push_back({SectionKind::Debug, o.bytes});
   }
+  if (!m.values.empty())
+    sections.push_back({SectionKind::Values, valuesSection(m)});
 
   Out f;
   f.putBytes("NPUMODEL", 8);
@@ -334,16 +356,18 @@ uint64_t le64(const uint8_t *p) {
 uint32_t le32(const uint8_t *p) { return uint32_t(le64(p) & 0xffffffffu) ; }
 uint16_t le16(const uint8_t *p) { return uint16_t(p[0] | (p[1] << 8)); }
 
-bool parseTensor(Cursor &c, const Model &m, TensorDesc &t, size_t index) {
-  std::string item = "tensor " + std::to_string(index);
+/// A tensor record of the tensors section, or (`value`) of the values section.
+bool parseTensor(Cursor &c, const Model &m, TensorDesc &t, size_t index, bool value = false) {
+  std::string item = (value ? "value " : "tensor ") + std::to_string(index);
   uint8_t role, dtype, rank, region;
   uint32_t nameLen;
   if (!c.get(role, "tensor role") || !c.get(dtype, "tensor dtype") ||
       !c.get(rank, "tensor rank") || !c.get(region, "tensor region") ||
       !c.get(nameLen, "tensor name length") || !c.get(t.offset, "tensor offset"))
     return false;
-  if (role > 2)
-    return c.fail(item + ": role " + std::to_string(role) + " is not 0, 1 or 2");
+  if (role > 3 || (role == 3) != value)
+    return c.fail(item + ": role " + std::to_string(role) + " is not " +
+                  (value ? "3 (a value)" : "0, 1 or 2"));
   if (dtype >= kNumDTypes)
     return c.fail(item + ": dtype " + std::to_string(dtype) + " is not in [0, 5]");
   if (rank > 8)
@@ -355,8 +379,11 @@ bool parseTensor(Cursor &c, const Model &m, TensorDesc &t, size_t index) {
   t.region = region;
   static const uint8_t regionOf[] = {uint8_t(isa::Region::INPUT), uint8_t(isa::Region::OUTPUT),
                                      uint8_t(isa::Region::STATE)};
-  if (region != regionOf[role])
-    return c.fail(item + ": region " + std::to_string(region) + " does not match its role");
+  if (value ? region != uint8_t(isa::Region::ARENA) && region != uint8_t(isa::Region::INPUT) &&
+                  region != uint8_t(isa::Region::OUTPUT)
+            : region != regionOf[role])
+    return c.fail(item + ": region " + std::to_string(region) +
+                  (value ? " is not ARENA, INPUT or OUTPUT" : " does not match its role"));
   t.shape.resize(rank);
   t.strides.resize(rank);
   for (auto &d : t.shape)
@@ -376,7 +403,10 @@ bool parseTensor(Cursor &c, const Model &m, TensorDesc &t, size_t index) {
     return c.fail(item + ": quant kind " + std::to_string(quant) + " is not 0, 1 or 2");
   t.quant = Quant(quant);
   // Shape and strides: every addressed byte must lie in the region.
-  uint64_t regionSize = role == 0 ? m.inputSize : role == 1 ? m.outputSize : m.stateSize;
+  uint64_t regionSize = region == uint8_t(isa::Region::ARENA)    ? m.arenaSize
+                        : region == uint8_t(isa::Region::INPUT)  ? m.inputSize
+                        : region == uint8_t(isa::Region::OUTPUT) ? m.outputSize
+                                                                 : m.stateSize;
   unsigned __int128 span = dtypeBytes(t.dtype);
   for (size_t i = 0; i < rank; ++i) {
     if (t.shape[i] < 1 || t.shape[i] > (int64_t(1) << 40))
@@ -532,6 +562,41 @@ bool parseSection(const uint8_t *data, const SectionInfo &s, size_t index, Model
     }
     return true;
   }
+  case SectionKind::Values: {
+    uint32_t n, reserved;
+    if (!c.get(n, "value count") || !c.get(reserved, "reserved"))
+      return done(false);
+    if (reserved)
+      return done(c.fail("reserved word is not zero"));
+    if (n > (1u << 20))
+      return done(c.fail("value count " + std::to_string(n) + " exceeds 2^20"));
+    uint32_t instructions = uint32_t(m.code.size() / isa::kWordBytes);
+    for (uint32_t i = 0; i < n; ++i) {
+      ValueDesc v;
+      uint32_t r;
+      if (!c.get(v.after, "instruction index") || !c.get(r, "reserved"))
+        return done(false);
+      if (r)
+        return done(c.fail("value " + std::to_string(i) + ": reserved word is not zero"));
+      if (v.after != ValueDesc::kFromStart && v.after >= instructions)
+        return done(c.fail("value " + std::to_string(i) + ": instruction " +
+                           std::to_string(v.after) + " is past the code (" +
+                           std::to_string(instructions) + " instructions)"));
+      if (!parseTensor(c, m, v.t, i, /*value=*/true) || !c.getString(v.node, "node name", 4096))
+        return done(false);
+      while (c.pos % 8) {
+        uint8_t pad;
+        if (!c.get(pad, "value padding"))
+          return done(false);
+        if (pad)
+          return done(c.fail("value " + std::to_string(i) + ": padding is not zero"));
+      }
+      m.values.push_back(std::move(v));
+    }
+    if (c.pos != c.size)
+      return done(c.fail(std::to_string(c.size - c.pos) + " bytes follow the last value record"));
+    return true;
+  }
   case SectionKind::Debug: {
     uint32_t n;
     if (!c.get(n, "entry count"))
@@ -620,7 +685,7 @@ bool model::parse(const uint8_t *data, size_t size, Model &m, std::string &error
     return false;
   }
   uint64_t cursor = tableEnd;  // end of what has been laid out so far
-  std::vector<bool> seen(7, false);
+  std::vector<bool> seen(8, false);
   std::vector<uint32_t> kinds;
   for (uint32_t i = 0; i < count; ++i) {
     const uint8_t *e = data + kHeaderSize + i * kEntrySize;
@@ -651,7 +716,7 @@ bool model::parse(const uint8_t *data, size_t size, Model &m, std::string &error
         return false;
       }
     cursor = s.offset + s.size;
-    bool known = s.kind >= 1 && s.kind <= 6;
+    bool known = s.kind >= 1 && s.kind <= 7;
     if (containsKind(kinds, s.kind)) {
       error = what + ": a second section of this kind";
       return false;
@@ -683,12 +748,12 @@ bool model::parse(const uint8_t *data, size_t size, Model &m, std::string &error
       return false;
     }
   // Constants before luts; tensors carry the region sizes.
-  for (uint32_t kind : {1u, 2u, 4u, 3u, 5u, 6u})
+  for (uint32_t kind : {1u, 2u, 4u, 3u, 5u, 6u, 7u})
     for (size_t i = 0; i < m.sections.size(); ++i)
       if (m.sections[i].kind == kind && !parseSection(data, m.sections[i], i, m, error))
         return false;
   for (const SectionInfo &s : m.sections)
-    if (s.kind < 1 || s.kind > 6)
+    if (s.kind < 1 || s.kind > 7)
       m.skippedKinds.push_back(s.kind);
   return true;
 }

@@ -316,3 +316,40 @@ std::vector<uint8_t> npuc::serializeNpy(const HostTensor &t) {
   out.insert(out.end(), t.data.begin(), t.data.end());
   return out;
 }
+
+void npuc::forEachElement(const model::TensorDesc &t, const std::function<void(uint64_t)> &fn) {
+  size_t rank = t.shape.size();
+  std::vector<int64_t> idx(rank, 0);
+  uint64_t n = t.numElements();
+  for (uint64_t e = 0; e < n; ++e) {
+    uint64_t off = t.offset;
+    for (size_t d = 0; d < rank; ++d)
+      off += uint64_t(idx[d]) * uint64_t(t.strides[d]);
+    fn(off);
+    for (size_t d = rank; d-- > 0;) {
+      if (++idx[d] < t.shape[d])
+        break;
+      idx[d] = 0;
+    }
+  }
+}
+
+bool npuc::gatherTensor(const model::TensorDesc &t, const std::vector<uint8_t> &region,
+                        HostTensor &out, std::string &error) {
+  if (t.offset + t.spanBytes() > region.size()) {
+    error = "'" + t.name + "' spans [" + std::to_string(t.offset) + ", " +
+            std::to_string(t.offset + t.spanBytes()) + ") of a " + std::to_string(region.size()) +
+            "-byte region";
+    return false;
+  }
+  out.name = t.name;
+  out.dtype = t.dtype;
+  out.shape = t.shape;
+  out.data.clear();
+  unsigned size = model::dtypeBytes(t.dtype);
+  out.data.reserve(t.numElements() * size);
+  forEachElement(t, [&](uint64_t off) {
+    out.data.insert(out.data.end(), region.begin() + long(off), region.begin() + long(off + size));
+  });
+  return true;
+}

@@ -139,7 +139,7 @@ TEST(ModelFile, PreciseErrors) {
   EXPECT_EQ(parseError({1, 2, 3}), "file is 3 bytes, shorter than the 64-byte header");
   EXPECT_EQ(mutate([](auto &b) { b[0] = 'X'; }), "not an npuc model file (bad magic)");
   EXPECT_EQ(mutate([](auto &b) { b[8] = 2; }),
-            "unsupported format version 2.0 (this reader supports major version 1)");
+            "unsupported format version 2.1 (this reader supports major version 1)");
   std::vector<uint8_t> truncated(good.begin(), good.end() - 64);
   EXPECT_EQ(parseError(truncated), "header says the file has 0x" +
                                        [&] { char s[32]; std::snprintf(s, 32, "%zx", good.size()); return std::string(s); }() +
@@ -189,6 +189,86 @@ TEST(ModelFile, NewerMinorVersionSkipsUnknownOptionalSections) {
   EXPECT_EQ(m.minor, 7);
   EXPECT_EQ(m.skippedKinds, std::vector<uint32_t>{42});
   EXPECT_TRUE(m.debug.empty());
+}
+
+namespace {
+/// sampleModel() with the values section of format 1.1: the input (from the
+/// start) and an arena value complete after instruction 0.
+Model modelWithValues() {
+  Model m = sampleModel();
+  m.arenaSize = 128;
+  ValueDesc in{m.tensors[0], "", ValueDesc::kFromStart};
+  in.t.role = Role::Value;
+  ValueDesc mid{m.tensors[1], "conv0", 0};
+  mid.t.role = Role::Value;
+  mid.t.region = uint8_t(isa::Region::ARENA);
+  mid.t.name = "y/pre:0";
+  mid.t.quant = Quant::PerTensor;
+  mid.t.scales = {0.5f};
+  mid.t.zeroPoints = {-1};
+  m.values = {in, mid};
+  return m;
+}
+} // namespace
+
+TEST(ModelFile, ValuesRoundTrip) {
+  Model m = modelWithValues();
+  std::vector<uint8_t> bytes = serialize(m);
+  Model back;
+  std::string error;
+  ASSERT_TRUE(parse(bytes.data(), bytes.size(), back, error)) << error;
+  EXPECT_EQ(back.minor, 1);
+  ASSERT_EQ(back.values.size(), 2u);
+  EXPECT_EQ(back.values[0].after, ValueDesc::kFromStart);
+  EXPECT_EQ(back.values[0].t.region, uint8_t(isa::Region::INPUT));
+  EXPECT_EQ(back.values[0].t.scales, m.tensors[0].scales);
+  EXPECT_EQ(back.values[1].after, 0u);
+  EXPECT_EQ(back.values[1].node, "conv0");
+  EXPECT_EQ(back.values[1].t.name, "y/pre:0");
+  EXPECT_EQ(back.values[1].t.region, uint8_t(isa::Region::ARENA));
+  EXPECT_EQ(back.values[1].t.zeroPoints, std::vector<int32_t>{-1});
+  // The runtime-bound tensors are unchanged by the values beside them.
+  EXPECT_EQ(back.tensors.size(), 2u);
+  EXPECT_EQ(serialize(back), bytes);
+}
+
+TEST(ModelFile, BadValuesAreRejected) {
+  Model m = modelWithValues();
+  m.values[1].after = 2;  // the code has 2 instructions: 0 and 1
+  EXPECT_EQ(parseError(serialize(m)),
+            "section 5 (values): value 1: instruction 2 is past the code (2 instructions)");
+  m = modelWithValues();
+  m.values[1].t.offset = 120;  // 120 + 2 * 8 + 6 + 1 > 128
+  EXPECT_EQ(parseError(serialize(m)),
+            "section 5 (values): value 1: offset 0x78 + span exceeds the region size 0x80");
+  m = modelWithValues();
+  m.values[1].t.region = uint8_t(isa::Region::CONST);
+  EXPECT_EQ(parseError(serialize(m)),
+            "section 5 (values): value 1: region 0 is not ARENA, INPUT or OUTPUT");
+  m = modelWithValues();
+  m.values[1].t.role = Role::Output;
+  EXPECT_EQ(parseError(serialize(m)), "section 5 (values): value 1: role 1 is not 3 (a value)");
+  m = modelWithValues();
+  m.tensors[0].role = Role::Value;
+  EXPECT_EQ(parseError(serialize(m)), "section 2 (tensors): tensor 0: role 3 is not 0, 1 or 2");
+}
+
+// A reader of format 1.0 skips the values section (an optional kind it does
+// not know) and still reads everything it needs.
+TEST(ModelFile, ValuesAreOptionalForOlderReaders) {
+  std::vector<uint8_t> b = serialize(modelWithValues());
+  // The section table's sixth entry is the values section: make it a kind
+  // this reader does not know either, as 7 is to a 1.0 reader.
+  ASSERT_EQ(le64(b, 64 + 32 * 5) & 0xffffffff, 7u);
+  EXPECT_EQ(le64(b, 64 + 32 * 5 + 4) & 0xffffffff, 0u);  // not required
+  put32(b, 64 + 32 * 5, 42);
+  reseal(b);
+  Model m;
+  std::string error;
+  ASSERT_TRUE(parse(b.data(), b.size(), m, error)) << error;
+  EXPECT_TRUE(m.values.empty());
+  EXPECT_EQ(m.skippedKinds, std::vector<uint32_t>{42});
+  EXPECT_EQ(m.tensors.size(), 2u);
 }
 
 TEST(ModelFile, TensorOutsideItsRegionIsRejected) {

@@ -75,6 +75,11 @@ const EnumDesc *lookupEnum(std::string_view name);
 int enumValue(const EnumDesc &e, std::string_view value);
 const char *engineName(Engine engine);
 
+/// Bytes of a GM region the DMA can address: one past the largest GM offset
+/// (DMA_IN_START's src_off, DMA_OUT_START's dst_off; ISA.td). No tensor of a
+/// model can be larger.
+uint64_t gmAddressBytes();
+
 /// The descriptor of an opcode or mnemonic, or nullptr.
 const InstDesc *lookup(uint8_t opcode);
 const InstDesc *lookup(std::string_view mnemonic);

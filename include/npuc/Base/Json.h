@@ -16,6 +16,10 @@
 namespace npuc::json {
 /// `s` as a quoted JSON string.
 std::string quote(std::string_view s);
+/// A finite double as a JSON number that reads back to the same value (9
+/// significant digits for a float, 17 for a double); non-finite values,
+/// which JSON cannot hold, as null.
+std::string number(double v, int digits = 9);
 } // namespace npuc::json
 
 #endif

@@ -18,14 +18,14 @@
 namespace npuc::model {
 
 inline constexpr uint16_t kMajor = 1;
-inline constexpr uint16_t kMinor = 0;
+inline constexpr uint16_t kMinor = 1;
 inline constexpr uint32_t kHeaderSize = 64;
 inline constexpr uint32_t kEntrySize = 32;
 inline constexpr uint32_t kAlign = 64;
 inline constexpr uint32_t kMaxSections = 64;
 
 enum class SectionKind : uint32_t {
-  Code = 1, Constants = 2, Luts = 3, Tensors = 4, Provenance = 5, Debug = 6
+  Code = 1, Constants = 2, Luts = 3, Tensors = 4, Provenance = 5, Debug = 6, Values = 7
 };
 /// "code", "constants", ...; "unknown" for other kinds.
 const char *sectionName(uint32_t kind);
@@ -36,7 +36,7 @@ unsigned dtypeBytes(DType t);
 /// numpy-style names: int8, uint8, int16, int32, float16, float32.
 const char *dtypeName(DType t);
 
-enum class Role : uint8_t { Input, Output, State };
+enum class Role : uint8_t { Input, Output, State, Value };
 enum class Quant : uint8_t { None, PerTensor, PerAxis };
 
 struct TensorDesc {
@@ -54,6 +54,17 @@ struct TensorDesc {
   uint64_t numElements() const;
   /// One past the last byte addressed, relative to `offset`.
   uint64_t spanBytes() const;
+};
+
+/// A graph value the program materializes (the values section, format 1.1):
+/// its layout in a GM region (`t.role` Value, `t.region` ARENA, INPUT or
+/// OUTPUT), the ONNX node that produced it, and the instruction after whose
+/// execution it is complete (kFromStart: a graph input, there from the start).
+struct ValueDesc {
+  static constexpr uint32_t kFromStart = 0xffffffffu;
+  TensorDesc t;
+  std::string node;
+  uint32_t after = kFromStart;
 };
 
 struct LutDesc {
@@ -78,6 +89,7 @@ struct Model {
   std::vector<TensorDesc> tensors;
   std::vector<std::pair<std::string, std::string>> provenance;
   std::vector<std::pair<uint32_t, std::string>> debug;
+  std::vector<ValueDesc> values;
 
   // Set by the reader.
   std::vector<SectionInfo> sections;

@@ -13,6 +13,7 @@
 
 #include "npuc/Base/ModelFile.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,16 @@ bool parseTensorProto(const uint8_t *p, size_t n, HostTensor &t, std::string &er
 /// Reads a .npy or .pb file, recognizing the format by its content.
 bool readTensorFile(const std::string &path, HostTensor &t, std::string &error);
 std::vector<uint8_t> serializeNpy(const HostTensor &t);
+
+/// Calls fn(byte offset) for each logical element of `t` in row-major order:
+/// offset + sum(i_j * strides_j), whatever the physical layout (padded
+/// pitches, transposing strides, channel blocks, broadcast zero strides).
+void forEachElement(const model::TensorDesc &t, const std::function<void(uint64_t)> &fn);
+
+/// The tensor `t` describes, read in logical order from its region's bytes.
+/// False with `error` when it does not lie inside the region.
+bool gatherTensor(const model::TensorDesc &t, const std::vector<uint8_t> &region, HostTensor &out,
+                  std::string &error);
 
 } // namespace npuc
 
