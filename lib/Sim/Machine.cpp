@@ -84,6 +84,10 @@ Machine::Machine(const model::Model &m, const target::TargetInfo &t, Options o)
       fail("instruction " + std::to_string(i / 16) + ": " + error);
     code.push_back(inst);
   }
+  watched.assign(code.size(), false);
+  for (uint32_t pc : o.watch)
+    if (pc < code.size())
+      watched[pc] = true;
 }
 
 void Machine::fail(const std::string &message) { throw Fault{message}; }
@@ -439,6 +443,8 @@ void Machine::startEngine(EngineId e, uint64_t start) {
   default:
     cycles = execute(e, q, dynId, start);
   }
+  if (watched[q.pc] && options.observe)
+    options.observe(q.pc);
   s.freeAt = start + cycles;
   stats.engines[e].instructions += 1;
   stats.engines[e].busyCycles += cycles;

@@ -122,6 +122,7 @@ public:
   const model::Model &model;
   const target::TargetInfo &target;
   Options options;
+  std::vector<bool> watched;  // by pc: Options::watch
   std::vector<isa::Inst> code;
   std::vector<DynOp> dyn;
   EngineState engines[kNumEngines];

@@ -92,12 +92,10 @@ void printText(const model::Model &m, const std::vector<Line> &code,
               << (s.flags & 1 ? " required" : " optional") << " offset " << hex0x(s.offset)
               << " size " << hex0x(s.size) << "\n";
   }
-  if (!m.tensors.empty())
-    std::cout << "\ntensors:\n";
-  for (const model::TensorDesc &t : m.tensors) {
-    std::cout << "  " << roleName(t.role) << " '" << t.name << "' " << model::dtypeName(t.dtype)
-              << shapeText(t.shape) << " strides " << shapeText(t.strides) << " offset "
-              << hex0x(t.offset);
+  // One tensor descriptor: name, type, layout and quantization.
+  auto describeTensor = [](const model::TensorDesc &t) {
+    std::cout << "'" << t.name << "' " << model::dtypeName(t.dtype) << shapeText(t.shape)
+              << " strides " << shapeText(t.strides) << " offset " << hex0x(t.offset);
     if (t.quant != model::Quant::None) {
       std::cout << " quant";
       if (t.quant == model::Quant::PerAxis)
@@ -105,7 +103,22 @@ void printText(const model::Model &m, const std::vector<Line> &code,
       for (size_t i = 0; i < t.scales.size(); ++i)
         std::cout << " " << t.scales[i] << ":" << t.zeroPoints[i];
     }
+  };
+  if (!m.tensors.empty())
+    std::cout << "\ntensors:\n";
+  for (const model::TensorDesc &t : m.tensors) {
+    std::cout << "  " << roleName(t.role) << " ";
+    describeTensor(t);
     std::cout << "\n";
+  }
+  if (!m.values.empty())
+    std::cout << "\nvalues (" << m.values.size() << "; npu-sim --dump-tensors):\n";
+  for (const model::ValueDesc &v : m.values) {
+    std::cout << "  " << isa::lookupEnum("Region")->values[v.t.region] << " ";
+    describeTensor(v.t);
+    std::cout << (v.after == model::ValueDesc::kFromStart ? std::string(" from the start")
+                                                          : " after " + std::to_string(v.after))
+              << (v.node.empty() ? "" : "    ; " + v.node) << "\n";
   }
   for (const auto &[k, v] : m.provenance)
     std::cout << (&k == &m.provenance.front().first ? "\nprovenance:\n" : "") << "  " << k

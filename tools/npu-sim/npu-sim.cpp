@@ -17,6 +17,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <iostream>
 
 using namespace npuc;
@@ -27,24 +29,6 @@ constexpr int kBadInput = 1, kUsage = 2, kFault = 3;
 int badInput(const std::string &msg) {
   std::cerr << "npu-sim: error: " << msg << "\n";
   return kBadInput;
-}
-
-/// Calls fn(physical byte offset) for each logical element in row-major order.
-template <typename Fn> void forEachElement(const model::TensorDesc &t, Fn fn) {
-  size_t rank = t.shape.size();
-  std::vector<int64_t> idx(rank, 0);
-  uint64_t n = t.numElements();
-  for (uint64_t e = 0; e < n; ++e) {
-    uint64_t off = t.offset;
-    for (size_t d = 0; d < rank; ++d)
-      off += uint64_t(idx[d]) * uint64_t(t.strides[d]);
-    fn(off);
-    for (size_t d = rank; d-- > 0;) {
-      if (++idx[d] < t.shape[d])
-        break;
-      idx[d] = 0;
-    }
-  }
 }
 
 std::string describe(const model::TensorDesc &t) {
@@ -78,11 +62,142 @@ void writeTrace(const std::string &path, const sim::Simulator &simulator,
   os << "{\"name\": \"end\", \"ph\": \"i\", \"pid\": 0, \"tid\": 0, \"ts\": "
      << double(simulator.stats().cycles) * usPerCycle << ", \"s\": \"g\"}\n]}\n";
 }
+/// A file name for the value `name` (ONNX names may hold '/', ':' and
+/// more): letters, digits, '.', '_' and '-' kept, anything else '_', made
+/// unique within the dump.
+std::string dumpFileName(const std::string &name, std::set<std::string> &used) {
+  std::string base;
+  for (char c : name)
+    base += std::isalnum((unsigned char)c) || c == '.' || c == '_' || c == '-' ? c : '_';
+  if (base.empty() || base[0] == '.')
+    base = "_" + base;
+  std::string file = base + ".npy";
+  for (int k = 1; !used.insert(file).second; ++k)
+    file = base + "_" + std::to_string(k) + ".npy";
+  return file;
+}
+
+/// npu-sim --dump-tensors: every value of the model's values section, taken
+/// as soon as the instruction that completes it has executed (before any
+/// later write can reuse its bytes), in logical order.
+class ValueDump {
+public:
+  explicit ValueDump(const model::Model &m) : m(m), taken(m.values.size()) {}
+
+  /// Watches the instructions that complete the values.
+  void attach(sim::Options &options, sim::Simulator *&simulator) {
+    for (size_t i = 0; i < m.values.size(); ++i)
+      if (m.values[i].after != model::ValueDesc::kFromStart) {
+        byPc[m.values[i].after].push_back(i);
+        options.watch.push_back(m.values[i].after);
+      }
+    options.observe = [this, &simulator](uint32_t pc) {
+      for (size_t i : byPc[pc])
+        take(*simulator, i);
+    };
+  }
+  /// The values there from the start (graph inputs), once they are bound.
+  void takeInitial(sim::Simulator &simulator) {
+    for (size_t i = 0; i < m.values.size(); ++i)
+      if (m.values[i].after == model::ValueDesc::kFromStart)
+        take(simulator, i);
+  }
+  /// Writes DIR/FILE.npy per value taken and DIR/index.json.
+  bool write(const std::string &dir, const std::string &modelPath, std::string &error) const;
+
+private:
+  void take(sim::Simulator &simulator, size_t i) {
+    const model::ValueDesc &v = m.values[i];
+    isa::Region r = isa::Region(v.t.region);
+    Taken &t = taken[i];
+    t.taken = gatherTensor(v.t, simulator.region(r), t.tensor, t.error);
+    t.complete = t.taken;
+    unsigned size = model::dtypeBytes(v.t.dtype);
+    if (t.taken)
+      forEachElement(v.t, [&](uint64_t off) {
+        for (unsigned b = 0; b < size; ++b)
+          t.complete = t.complete && simulator.written(r, off + b);
+      });
+  }
+  struct Taken {
+    bool taken = false, complete = false;
+    HostTensor tensor;
+    std::string error;
+  };
+  const model::Model &m;
+  std::map<uint32_t, std::vector<size_t>> byPc;
+  std::vector<Taken> taken;
+};
+
+bool ValueDump::write(const std::string &dir, const std::string &modelPath,
+                      std::string &error) const {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec || !std::filesystem::is_directory(dir)) {
+    error = "cannot create the dump directory '" + dir + "'" + (ec ? ": " + ec.message() : "");
+    return false;
+  }
+  std::set<std::string> used{"index.json"};
+  std::string index = "{\"model\": " + json::quote(modelPath) + ", \"target\": " +
+                      json::quote(m.targetName) + ",\n \"values\": [";
+  for (size_t i = 0; i < m.values.size(); ++i) {
+    const model::ValueDesc &v = m.values[i];
+    const Taken &t = taken[i];
+    std::string file;
+    if (t.taken && t.complete) {
+      file = dumpFileName(v.t.name, used);
+      std::vector<uint8_t> npy = serializeNpy(t.tensor);
+      std::string path = dir + "/" + file;
+      std::ofstream os(path, std::ios::binary);
+      os.write(reinterpret_cast<const char *>(npy.data()), std::streamsize(npy.size()));
+      if (!os) {
+        error = "cannot write '" + path + "'";
+        return false;
+      }
+    }
+    std::string shape;
+    for (size_t d = 0; d < v.t.shape.size(); ++d)
+      shape += (d ? ", " : "") + std::to_string(v.t.shape[d]);
+    std::string quant = "null";
+    if (v.t.quant != model::Quant::None) {
+      std::string scales, zps;
+      for (size_t k = 0; k < v.t.scales.size(); ++k) {
+        scales += (k ? ", " : "") + json::number(v.t.scales[k]);
+        zps += (k ? ", " : "") + std::to_string(v.t.zeroPoints[k]);
+      }
+      quant = "{\"axis\": " + std::to_string(v.t.axis) + ", \"scales\": [" + scales +
+              "], \"zero_points\": [" + zps + "]}";
+    }
+    const char *role = v.t.region == uint8_t(isa::Region::INPUT)    ? "input"
+                       : v.t.region == uint8_t(isa::Region::OUTPUT) ? "output"
+                                                                    : "value";
+    index += std::string(i ? ",\n  " : "\n  ") + "{\"name\": " + json::quote(v.t.name) +
+             ", \"file\": " + (file.empty() ? "null" : json::quote(file)) +
+             ", \"node\": " + json::quote(v.node) + ", \"role\": \"" + role +
+             "\", \"dtype\": \"" + model::dtypeName(v.t.dtype) + "\", \"shape\": [" + shape +
+             "], \"quant\": " + quant + ", \"after\": " +
+             (v.after == model::ValueDesc::kFromStart ? "null" : std::to_string(v.after)) +
+             (file.empty() ? ", \"missing\": " +
+                                 json::quote(!t.taken ? (t.error.empty() ? "the program did not reach it"
+                                                                         : t.error)
+                                                      : "not every byte was written")
+                           : "") +
+             "}";
+  }
+  index += "]}\n";
+  std::ofstream os(dir + "/index.json");
+  os << index;
+  if (!os) {
+    error = "cannot write '" + dir + "/index.json'";
+    return false;
+  }
+  return true;
+}
 } // namespace
 
 int main(int argc, char **argv) {
   CLI::App app{"npu-sim: execute an npuc model file bit-exactly"};
-  std::string modelPath, outDir, tracePath;
+  std::string modelPath, outDir, tracePath, dumpDir;
   std::vector<std::string> inputs;
   bool printStats = false;
   uint64_t maxSteps = uint64_t(1) << 32;
@@ -91,6 +206,9 @@ int main(int argc, char **argv) {
   app.add_option("-o,--output-dir", outDir, "directory for output_K.npy and outputs.json")->required();
   app.add_option("--trace", tracePath, "write a Chrome trace-event JSON file (Perfetto)");
   app.add_flag("--stats", printStats, "print cycles, engine busy time and GM traffic");
+  app.add_option("--dump-tensors", dumpDir,
+                 "write every graph value the program materializes to DIR (NAME.npy in logical "
+                 "order, and index.json), each as soon as it is complete");
   app.add_option("--max-steps", maxSteps, "SCALAR steps before a runaway program faults")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
   try {
@@ -108,6 +226,9 @@ int main(int argc, char **argv) {
   if (!model::parse(bytes.data(), bytes.size(), m, error))
     return badInput(modelPath + ": " + error);
   const target::TargetInfo *target = target::lookupTarget(m.targetName);
+  if (!dumpDir.empty() && m.values.empty())
+    return badInput(modelPath + " has no values section to dump (npuc writes one from format 1.1 "
+                    "on; npuc-translate and earlier npuc do not)");
 
   // Bind inputs: NAME=FILE by name, the rest in graph-input order.
   std::vector<const model::TensorDesc *> ins = m.tensorsWithRole(model::Role::Input);
@@ -141,7 +262,12 @@ int main(int argc, char **argv) {
   sim::Options options;
   options.trace = !tracePath.empty();
   options.maxSteps = maxSteps;
+  ValueDump dump(m);
+  sim::Simulator *running = nullptr;
+  if (!dumpDir.empty())
+    dump.attach(options, running);
   sim::Simulator simulator(m, *target, options);
+  running = &simulator;
   if (!simulator.ready()) {
     std::string why;
     simulator.run(why);
@@ -164,8 +290,17 @@ int main(int argc, char **argv) {
     });
   }
 
+  if (!dumpDir.empty())
+    dump.takeInitial(simulator);
   std::string fault;
-  if (!simulator.run(fault)) {
+  bool ran = simulator.run(fault);
+  // The values taken before a fault are the user's best clue: written either way.
+  if (!dumpDir.empty()) {
+    std::string error;
+    if (!dump.write(dumpDir, modelPath, error))
+      return badInput(error);
+  }
+  if (!ran) {
     std::cerr << "npu-sim: fault: " << fault << "\n";
     return kFault;
   }

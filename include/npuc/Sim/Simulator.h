@@ -18,6 +18,7 @@
 #include "npuc/Base/Target.h"
 
 #include <array>
+#include <functional>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -53,6 +54,10 @@ struct Options {
   /// Element operations (DMA elements, VECTOR grid points) after which the
   /// run is a fault: one instruction can ask for 65535^4 elements.
   uint64_t maxWork = uint64_t(1) << 36;
+  /// Instructions to observe: each time one of them has executed (its
+  /// writes done), `observe` is called with its index. For tensor dumps.
+  std::vector<uint32_t> watch;
+  std::function<void(uint32_t pc)> observe;
 };
 
 class Machine;
