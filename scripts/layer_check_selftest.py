@@ -1,0 +1,413 @@
+#!/usr/bin/env python3
+"""Self-test of npuc-layer-check's numpy references against ONNX's own outputs.
+
+usage: layer_check_selftest.py LIST [--json OUT] [--jobs N]
+       layer_check_selftest.py --scan DIR
+
+LIST names ONNX test directories (model.onnx and test_data_set_0/input_K.pb,
+output_K.pb), one per line, optionally followed by npuc-layer-check options
+for that test; '#' starts a comment. $ONNX_TESTDATA (default
+/usr/share/libonnx-testdata/data) and $NPUC_MODELS (default
+/work/shared/models) are expanded from the environment.
+
+For each test a dump directory is made from the test's own inputs (role input)
+and expected outputs (role output), as npu-sim --dump-tensors would write it,
+and npuc-layer-check runs on it: the checker evaluates the whole graph from
+the inputs and compares the graph outputs. A test passes when the checker
+exits 0 and compared every graph output. This validates the references
+independently of npuc.
+
+Built-in checks follow the list (--no-builtin skips them): a small QDQ model
+made here, dumped as a compiler would dump it, with values perturbed on
+purpose, to show that the checker fails what it should (a value two steps
+off, a float off by 1e-3, a shape mismatch), passes what it should (one step,
+a quantized dump of a float value compared in the real domain), judges each
+layer on its own dumped inputs, and exits 2 on unreadable inputs.
+
+--scan DIR prints, as list lines, the tests under DIR whose ops all have a
+reference in the checker and whose inputs and outputs are tensors numpy can
+hold (the candidates for LIST).
+"""
+
+import argparse
+import concurrent.futures
+import importlib.util
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper, TensorProto
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CHECKER = os.path.join(HERE, "npuc-layer-check.py")
+PLACEHOLDERS = {"ONNX_TESTDATA": "/usr/share/libonnx-testdata/data",
+                "NPUC_MODELS": "/work/shared/models"}
+
+
+def load_checker():
+    spec = importlib.util.spec_from_file_location("npuc_layer_check", CHECKER)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def expand(text):
+    """Expand $ONNX_TESTDATA and $NPUC_MODELS (environment, else the defaults)."""
+    def sub(m):
+        name = m.group(1) or m.group(2)
+        return os.environ.get(name) or PLACEHOLDERS[name]
+    pattern = r"\$\{(%s)\}|\$(%s)\b" % ("|".join(PLACEHOLDERS), "|".join(PLACEHOLDERS))
+    return re.sub(pattern, sub, text)
+
+
+def read_list(path):
+    """[(test directory, [extra checker options])] of a list file."""
+    entries = []
+    with open(path) as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if line:
+                words = shlex.split(expand(line))
+                entries.append((words[0], words[1:]))
+    return entries
+
+
+def numbered(folder, prefix):
+    """input_K.pb / output_K.pb files sorted by K (input_10 after input_9)."""
+    found = []
+    for name in os.listdir(folder):
+        m = re.fullmatch(prefix + r"_(\d+)\.pb", name)
+        if m:
+            found.append((int(m.group(1)), os.path.join(folder, name)))
+    return [p for _, p in sorted(found)]
+
+
+def read_tensor(path):
+    t = onnx.TensorProto()
+    with open(path, "rb") as f:
+        t.ParseFromString(f.read())
+    return t.name, numpy_helper.to_array(t)
+
+
+def make_dump(test_dir, dump_dir):
+    """Write index.json and the .npy files of one test; returns the graph output names."""
+    model = onnx.load(os.path.join(test_dir, "model.onnx"))
+    g = model.graph
+    inits = {t.name for t in g.initializer}
+    inputs = [i.name for i in g.input if i.name not in inits]
+    outputs = [o.name for o in g.output]
+    for vi in list(g.input) + list(g.output):
+        if not vi.type.HasField("tensor_type"):
+            raise ValueError("%s is not a tensor" % vi.name)
+    producer = {o: (n.name or "") for n in g.node for o in n.output}
+    data = os.path.join(test_dir, "test_data_set_0")
+    values = []
+
+    def add(name, array, role, k):
+        fname = "%s_%d.npy" % (role, k)
+        np.save(os.path.join(dump_dir, fname), array)
+        values.append({"name": name, "file": fname, "node": producer.get(name, ""), "role": role,
+                       "dtype": str(array.dtype), "shape": list(array.shape), "quant": None,
+                       "after": None})
+    in_files = numbered(data, "input")
+    if len(in_files) > len(inputs):
+        raise ValueError("%d input files for %d graph inputs" % (len(in_files), len(inputs)))
+    for k, path in enumerate(in_files):
+        name, array = read_tensor(path)
+        add(name if name in inputs else inputs[k], array, "input", k)
+    out_files = numbered(data, "output")
+    if len(out_files) != len(outputs):
+        raise ValueError("%d output files for %d graph outputs" % (len(out_files), len(outputs)))
+    for k, path in enumerate(out_files):
+        _, array = read_tensor(path)
+        add(outputs[k], array, "output", k)
+    with open(os.path.join(dump_dir, "index.json"), "w") as f:
+        json.dump({"model": "model.onnx", "target": "onnx-reference", "values": values}, f, indent=1)
+    return outputs
+
+
+def run_test(test_dir, options):
+    """(passed, one-line detail, the checker's summary or None)."""
+    with tempfile.TemporaryDirectory(prefix="layer-check-") as tmp:
+        dump_dir = os.path.join(tmp, "dump")
+        os.mkdir(dump_dir)
+        try:
+            outputs = make_dump(test_dir, dump_dir)
+        except Exception as e:  # a test this self-test cannot feed
+            return False, "cannot build the dump: %s" % e, None
+        report = os.path.join(tmp, "report.json")
+        cmd = [sys.executable, CHECKER, os.path.join(test_dir, "model.onnx"), dump_dir,
+               "--json", report, "--quiet"] + options
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        except subprocess.TimeoutExpired:
+            return False, "timed out", None
+        if not os.path.exists(report):
+            return False, "exit %d: %s" % (p.returncode, p.stderr.strip()[-300:]), None
+        with open(report) as f:
+            rep = json.load(f)
+    compared = {o["name"]: o for r in rep["nodes"] for o in r["outputs"] if o.get("compared")}
+    missing = [o for o in outputs if o not in compared]
+    s = rep["summary"]
+    if p.returncode != 0 or missing:
+        why = []
+        if p.returncode:
+            why.append("exit %d" % p.returncode)
+        bad = [r for r in rep["nodes"] if r["status"] == "BEYOND"]
+        for r in bad[:2]:
+            o = [o for o in r["outputs"] if o.get("compared") and not o["ok"]][0]
+            why.append("%s %s beyond (%s)" % (r["op"], o["name"], _brief(o)))
+        if missing:
+            reasons = [r["status"] for r in rep["nodes"] if r["status"].startswith("not evaluated")]
+            why.append("not compared: %s%s" % (", ".join(missing[:3]),
+                                               " (%s)" % reasons[0] if reasons else ""))
+        return False, "; ".join(why), s
+    return True, ", ".join(_brief(compared[o]) for o in outputs[:3]), s
+
+
+def _brief(o):
+    if o.get("reason") and "max_abs" not in o and "max_step" not in o:
+        return o["reason"]
+    if o["kind"] == "quantized":
+        return "%s steps, %d/%d differ" % (o["max_step"], o["differing"], o["count"])
+    if o["kind"] == "float":
+        return "abs %.1e rel %.1e" % (o["max_abs"], o["max_rel"])
+    return "%s equal" % o["kind"] if o["ok"] else "%d/%d differ" % (o["beyond"], o["count"])
+
+
+# ----------------------------------------------------------------------------
+# Built-in checks of the comparison rules
+# ----------------------------------------------------------------------------
+
+def _qdq_model():
+    """x -> Q -> DQ -> Conv(DQ(w int8, per channel)) = c1 -> Q = y1 -> DQ -> Relu
+    -> Q = y2 -> DQ = out, and a second output: Sigmoid(c1) = s (float)."""
+    rng = np.random.default_rng(7)
+    w = rng.integers(-100, 100, size=(4, 2, 3, 3)).astype(np.int8)
+    inits = [
+        numpy_helper.from_array(np.array(0.02, np.float32), "sx"),
+        numpy_helper.from_array(np.array(128, np.uint8), "zx"),
+        numpy_helper.from_array(w, "w"),
+        numpy_helper.from_array(np.array([0.01, 0.02, 0.015, 0.005], np.float32), "sw"),
+        numpy_helper.from_array(np.zeros(4, np.int8), "zw"),
+        numpy_helper.from_array(np.array(0.05, np.float32), "s1"),
+        numpy_helper.from_array(np.array(120, np.uint8), "z1"),
+        numpy_helper.from_array(np.array(0.03, np.float32), "s2"),
+        numpy_helper.from_array(np.array(0, np.uint8), "z2"),
+    ]
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "sx", "zx"], ["xq"], name="qx"),
+        helper.make_node("DequantizeLinear", ["xq", "sx", "zx"], ["xd"], name="dqx"),
+        helper.make_node("DequantizeLinear", ["w", "sw", "zw"], ["wd"], name="dqw", axis=0),
+        helper.make_node("Conv", ["xd", "wd"], ["c1"], name="conv", pads=[1, 1, 1, 1]),
+        helper.make_node("QuantizeLinear", ["c1", "s1", "z1"], ["y1"], name="q1"),
+        helper.make_node("DequantizeLinear", ["y1", "s1", "z1"], ["y1d"], name="dq1"),
+        helper.make_node("Relu", ["y1d"], ["r"], name="relu"),
+        helper.make_node("QuantizeLinear", ["r", "s2", "z2"], ["y2"], name="q2"),
+        helper.make_node("DequantizeLinear", ["y2", "s2", "z2"], ["out"], name="dq2"),
+        helper.make_node("Sigmoid", ["c1"], ["s"], name="sig"),
+    ]
+    g = helper.make_graph(nodes, "qdq", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 6, 7])],
+                          [helper.make_tensor_value_info("out", TensorProto.FLOAT, [1, 4, 6, 7]),
+                           helper.make_tensor_value_info("s", TensorProto.FLOAT, [1, 4, 6, 7])], inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    x = rng.uniform(-2.5, 2.5, size=(1, 2, 6, 7)).astype(np.float32)
+    return m, x
+
+
+def _run_checker(model_path, dump_dir, values, options=()):
+    """Write a dump of `values` ({name: (array, quant)}) and run the checker."""
+    os.makedirs(dump_dir, exist_ok=True)
+    index = []
+    for k, (name, (array, quant)) in enumerate(values.items()):
+        fname = "v%d.npy" % k
+        np.save(os.path.join(dump_dir, fname), array)
+        index.append({"name": name, "file": fname, "node": "", "role": "input" if name == "x" else "value",
+                      "dtype": str(array.dtype), "shape": list(array.shape), "quant": quant, "after": k})
+    with open(os.path.join(dump_dir, "index.json"), "w") as f:
+        json.dump({"model": "m.bin", "target": "selftest", "values": index}, f)
+    report = os.path.join(dump_dir, "report.json")
+    p = subprocess.run([sys.executable, CHECKER, model_path, dump_dir, "--json", report, "--quiet"]
+                       + list(options), capture_output=True, text=True)
+    rep = None
+    if os.path.exists(report):
+        with open(report) as f:
+            rep = json.load(f)
+        os.remove(report)
+    return p, rep
+
+
+def _status(rep):
+    return {r["node"]: r["status"] for r in rep["nodes"]}
+
+
+def builtin_checks():
+    """[(name, passed, detail)] of the checks of the comparison rules."""
+    chk = load_checker()
+    model, x = _qdq_model()
+    results = []
+    with tempfile.TemporaryDirectory(prefix="layer-check-builtin-") as tmp:
+        path = os.path.join(tmp, "m.onnx")
+        onnx.save(model, path)
+        ev = chk.Checker(model, {}, chk.Tolerance())
+        ev.dump = {"x": type("D", (), {"array": x, "quant": None})()}
+        ev.run()
+        ref = ev.computed
+        q = {"y1": {"axis": -1, "scales": [0.05], "zero_points": [120]},
+             "y2": {"axis": -1, "scales": [0.03], "zero_points": [0]}}
+
+        def dump(**changed):
+            v = {"x": (x, None), "y1": (ref["y1"], q["y1"]), "y2": (ref["y2"], q["y2"]),
+                 "out": (ref["out"], None), "s": (ref["s"], None)}
+            v.update(changed)
+            return v
+
+        def check(name, values, expect_rc, predicate=lambda rep: True, options=()):
+            p, rep = _run_checker(path, os.path.join(tmp, name), values, options)
+            ok = p.returncode == expect_rc and (rep is None or predicate(rep))
+            results.append(("builtin:" + name, ok, "exit %d (expected %d)%s" % (
+                p.returncode, expect_rc, "" if ok else ": " + (p.stdout + p.stderr).strip()[-400:])))
+            return rep
+
+        def after_y1(y1):
+            """y2 and out as a compiled program would compute them from its y1."""
+            y2 = chk.quantize(np.maximum(chk.dequantize(y1, np.float32(0.05), np.uint8(120)), 0),
+                              np.float32(0.03), np.uint8(0))
+            return {"y1": (y1, q["y1"]), "y2": (y2, q["y2"]),
+                    "out": (chk.dequantize(y2, np.float32(0.03), np.uint8(0)), None)}
+
+        check("exact", dump(), 0, lambda r: r["summary"]["compared_values"] == 4
+              and r["summary"]["max_step"] == 0)
+        y1 = ref["y1"].copy()
+        y1.reshape(-1)[5] += 1
+        check("one-step", dump(**after_y1(y1)), 0, lambda r: r["summary"]["elements_one_step"] == 1)
+        y1 = ref["y1"].copy()
+        y1.reshape(-1)[5] += 2
+        # Only the layer that produced y1 is wrong; the next layer is judged on
+        # the y1 the "compiled program" gave it, so it is within tolerance.
+        check("two-steps-one-layer", dump(**after_y1(y1)), 1,
+              lambda r: _status(r)["q1"] == "BEYOND" and _status(r)["q2"] == "ok"
+              and _status(r)["dq2"] == "ok")
+        # A y2 that was not computed from the dumped y1 is wrong for that y1.
+        check("two-steps-inconsistent", dump(y1=(y1, q["y1"])), 1,
+              lambda r: _status(r)["q1"] == "BEYOND" and _status(r)["q2"] == "BEYOND")
+        s = ref["s"].copy()
+        s.reshape(-1)[3] *= 1.001
+        check("float-off", dump(s=(s, None)), 1, lambda r: _status(r)["sig"] == "BEYOND")
+        check("shape", dump(y1=(ref["y1"].reshape(1, 4, 7, 6), q["y1"])), 1,
+              lambda r: "shape" in [o for n in r["nodes"] if n["node"] == "q1"
+                                    for o in n["outputs"]][0].get("reason", "")
+              and _status(r)["q2"] == "ok")
+        # The compiler keeps c1 quantized (Conv fused with its QuantizeLinear):
+        # compared in the real domain, in steps of the dump's scale; Sigmoid is
+        # then judged on the dequantized c1.
+        def with_c1(c1q):
+            c1 = chk.dequantize_dump(c1q, q["y1"])
+            return {"c1": (c1q, q["y1"]), "s": ((1 / (1 + np.exp(-c1))).astype(np.float32), None)}
+        c1q = chk.quantize(ref["c1"], np.float32(0.05), np.uint8(120))
+        check("real-domain", dump(**with_c1(c1q)), 0,
+              lambda r: [o for n in r["nodes"] if n["node"] == "conv" for o in n["outputs"]][0]
+              ["kind"] == "quantized" and _status(r)["sig"] == "ok")
+        c1q = c1q.copy()
+        c1q.reshape(-1)[0] += 2
+        check("real-domain-off", dump(**with_c1(c1q)), 1,
+              lambda r: _status(r)["conv"] == "BEYOND" and _status(r)["sig"] == "ok")
+        os.makedirs(os.path.join(tmp, "absent"))
+        p = subprocess.run([sys.executable, CHECKER, path, os.path.join(tmp, "absent")],
+                           capture_output=True, text=True)
+        results.append(("builtin:unreadable", p.returncode == 2 and
+                        p.stderr.startswith("npuc-layer-check: error:"), "exit %d" % p.returncode))
+        # An op without a reference: listed, downstream 'input unknown'; fails only with --strict.
+        g = helper.make_graph(
+            [helper.make_node("Relu", ["x"], ["a"], name="relu"),
+             helper.make_node("Frobnicate", ["a"], ["b"], name="frob", domain="example.com"),
+             helper.make_node("Neg", ["b"], ["c"], name="neg")], "g",
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3])],
+            [helper.make_tensor_value_info("c", TensorProto.FLOAT, [3])])
+        m2 = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13),
+                                                 helper.make_opsetid("example.com", 1)])
+        path2 = os.path.join(tmp, "m2.onnx")
+        onnx.save(m2, path2)
+        vals = {"x": (np.array([-1, 0, 2], np.float32), None), "a": (np.array([0, 0, 2], np.float32), None)}
+        for name, opts, rc in (("no-reference", (), 0), ("no-reference-strict", ("--strict",), 1)):
+            p, rep = _run_checker(path2, os.path.join(tmp, name), vals, opts)
+            st = _status(rep) if rep else {}
+            ok = p.returncode == rc and st.get("relu") == "ok" and \
+                st.get("frob", "").startswith("not evaluated: no reference") and \
+                st.get("neg") == "not evaluated: input b unknown"
+            results.append(("builtin:" + name, ok, "exit %d (expected %d) %s" % (p.returncode, rc, st)))
+    return results
+
+
+def scan(root):
+    """List lines for the tests under root the checker can evaluate."""
+    chk = load_checker()
+    ops = set(chk.OPS)
+    holdable = set(chk.ONNX_TO_NP)
+
+    def node_ops(graph):
+        for nd in graph.node:
+            yield (nd.domain if nd.domain != "ai.onnx" else "", nd.op_type)
+            for a in nd.attribute:
+                for sub in ([a.g] if a.type == onnx.AttributeProto.GRAPH else list(a.graphs)):
+                    yield from node_ops(sub)
+    base = expand("$ONNX_TESTDATA")
+    for name in sorted(os.listdir(root)):
+        path = os.path.join(root, name, "model.onnx")
+        if not os.path.exists(path):
+            continue
+        g = onnx.load(path).graph
+        if not all((d, o) in ops for d, o in node_ops(g)):
+            continue
+        if not all(vi.type.HasField("tensor_type") and vi.type.tensor_type.elem_type in holdable
+                   for vi in list(g.input) + list(g.output)):
+            continue
+        full = os.path.join(root, name)
+        print(full.replace(base, "$ONNX_TESTDATA", 1) if full.startswith(base) else full)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("list", nargs="?", help="the list of test directories")
+    ap.add_argument("--json", metavar="OUT", help="write the results as JSON")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--scan", metavar="DIR", help="print the candidate tests under DIR")
+    ap.add_argument("--no-builtin", action="store_true", help="skip the built-in checks")
+    args = ap.parse_args()
+    if args.scan:
+        scan(args.scan)
+        return 0
+    if not args.list:
+        ap.error("a LIST is needed")
+    entries = read_list(args.list)
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        futures = [pool.submit(run_test, d, o) for d, o in entries]
+        for (d, o), fut in zip(entries, futures):
+            ok, detail, summary = fut.result()
+            label = os.path.basename(d.rstrip("/")) + ("" if not o else " " + " ".join(o))
+            print("%s %s: %s" % ("PASS" if ok else "FAIL", label, detail), flush=True)
+            results.append({"test": d, "options": o, "passed": ok, "detail": detail,
+                            "summary": summary})
+    if not args.no_builtin:
+        for name, ok, detail in builtin_checks():
+            print("%s %s: %s" % ("PASS" if ok else "FAIL", name, detail), flush=True)
+            results.append({"test": name, "options": [], "passed": ok, "detail": detail, "summary": None})
+    passed = sum(1 for r in results if r["passed"])
+    failed = len(results) - passed
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"results": results, "passed": passed, "failed": failed}, f, indent=1)
+            f.write("\n")
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
