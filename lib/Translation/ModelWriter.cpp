@@ -94,10 +94,15 @@ npuc::enc::buildModel(ModuleOp module,
     model::TensorDesc d;
     d.role = op.getRole() == "input"    ? model::Role::Input
              : op.getRole() == "output" ? model::Role::Output
+             : op.getRole() == "value"  ? model::Role::Value
                                         : model::Role::State;
     d.region = d.role == model::Role::Input    ? uint8_t(isa::Region::INPUT)
                : d.role == model::Role::Output ? uint8_t(isa::Region::OUTPUT)
                                                : uint8_t(isa::Region::STATE);
+    if (d.role == model::Role::Value)
+      d.region = *op.getRegion() == "arena"   ? uint8_t(isa::Region::ARENA)
+                 : *op.getRegion() == "input" ? uint8_t(isa::Region::INPUT)
+                                              : uint8_t(isa::Region::OUTPUT);
     d.dtype = *storageDType(op.getElement());
     d.name = op.getName().str();
     d.offset = uint64_t(op.getOffset());
@@ -108,6 +113,12 @@ npuc::enc::buildModel(ModuleOp module,
       d.axis = op.getAxis() ? int32_t(*op.getAxis()) : -1;
       d.scales.assign(op.getScales()->begin(), op.getScales()->end());
       d.zeroPoints.assign(op.getZeroPoints()->begin(), op.getZeroPoints()->end());
+    }
+    if (d.role == model::Role::Value) {
+      int64_t after = op.getAfterAttr().getInt();
+      m.values.push_back({std::move(d), op.getNode()->str(),
+                          after < 0 ? model::ValueDesc::kFromStart : uint32_t(after)});
+      continue;
     }
     uint64_t end = alignUp(d.offset + d.spanBytes(), model::kAlign);
     uint64_t &size = d.role == model::Role::Input    ? m.inputSize

@@ -26,6 +26,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -42,7 +43,8 @@ void listTargets(std::ostream &os) {
   }
 }
 
-/// The ONNX node an MLIR location points at (the importer's NameLoc).
+/// The ONNX node an MLIR location points at (the importer's NameLoc; the
+/// first of a fused location's).
 std::string nodeOf(mlir::Location loc) {
   if (auto name = mlir::dyn_cast<mlir::NameLoc>(loc))
     return name.getName().str();
@@ -55,9 +57,25 @@ std::string nodeOf(mlir::Location loc) {
   return "";
 }
 
+/// Every ONNX node a location names (an op fused from several nodes names
+/// them all), in order, each once.
+void nodesOf(mlir::Location loc, std::vector<std::string> &out) {
+  if (auto name = mlir::dyn_cast<mlir::NameLoc>(loc)) {
+    if (std::find(out.begin(), out.end(), name.getName().str()) == out.end())
+      out.push_back(name.getName().str());
+  } else if (auto fused = mlir::dyn_cast<mlir::FusedLoc>(loc)) {
+    for (mlir::Location l : fused.getLocations())
+      nodesOf(l, out);
+  } else if (auto call = mlir::dyn_cast<mlir::CallSiteLoc>(loc)) {
+    nodesOf(call.getCallee(), out);
+  }
+}
+
 /// Diagnostic codes of the phases after import (docs/diagnostics.md), by the
 /// pass that reports.
 const char *phaseCode(llvm::StringRef pass) {
+  if (pass == "check-lowering-evidence")
+    return "NPUC-E0105";
   if (pass == "emit-plan-memory")
     return "NPUC-E0402";
   if (pass == "emit-insert-sync")
@@ -67,13 +85,35 @@ const char *phaseCode(llvm::StringRef pass) {
   return "NPUC-E0401";
 }
 
-/// Records which pass runs, so its diagnostics get that phase's code.
-struct CurrentPass : mlir::PassInstrumentation {
-  explicit CurrentPass(std::string &name) : name(name) {}
+/// Records which pass runs, so its diagnostics get that phase's code, and
+/// collects every node's lowering cases once select-lowering-cases has run
+/// (also when it failed: the cases it selected are still the nodes').
+struct PassObserver : mlir::PassInstrumentation {
+  PassObserver(std::string &name, std::map<std::string, std::vector<std::string>> &cases)
+      : name(name), cases(cases) {}
   void runBeforePass(mlir::Pass *pass, mlir::Operation *) override {
     name = pass->getArgument().str();
   }
+  void runAfterPass(mlir::Pass *pass, mlir::Operation *op) override { collect(pass, op); }
+  void runAfterPassFailed(mlir::Pass *pass, mlir::Operation *op) override { collect(pass, op); }
+  void collect(mlir::Pass *pass, mlir::Operation *root) {
+    if (pass->getArgument() != "select-lowering-cases")
+      return;
+    root->walk([&](mlir::Operation *op) {
+      auto key = op->getAttrOfType<mlir::StringAttr>("npuc.case");
+      if (!key)
+        return;
+      std::vector<std::string> nodes;
+      nodesOf(op->getLoc(), nodes);
+      for (const std::string &n : nodes) {
+        std::vector<std::string> &list = cases[n];
+        if (std::find(list.begin(), list.end(), key.str()) == list.end())
+          list.push_back(key.str());
+      }
+    });
+  }
   std::string &name;
+  std::map<std::string, std::vector<std::string>> &cases;
 };
 
 /// Like compilers and linkers, remove a stale output from an earlier run so
@@ -169,14 +209,16 @@ int main(int argc, char **argv) {
   app.add_option("-o,--output", output, "output file");
   app.add_option("--target", targetName, "target to compile for (see --list-targets)");
   app.add_flag("--list-targets", listTargetsFlag, "print the known targets and exit");
-  app.add_flag("--check", check, "report everything that stands in the way of compiling the model");
+  app.add_flag("--check", check,
+               "compile without writing anything: report everything that stands in the way");
   app.add_option("--report", reportPath,
-                 "also write the problems and every node's combination as JSON (FILE)");
+                 "also write the problems and every node's lowering cases with their evidence "
+                 "as JSON (FILE)");
   bool listOps = false, allowUnverified = false;
   app.add_flag("--list-ops", listOps,
                "print the supported ONNX operators and their evidence (docs/supported-ops.md)");
   app.add_flag("--allow-unverified", allowUnverified,
-               "compile combinations that no conformance test has verified on the target");
+               "compile lowering cases that no conformance test has verified on the target");
   app.add_option("--compile-to", compileTo,
                  "stop after a phase and print it: graph, kernel, emission, encoding");
   std::string gmBudgetArg;
@@ -253,16 +295,18 @@ int main(int argc, char **argv) {
   mlir::MLIRContext context;
   context.printOpOnDiagnostic(false);  // diagnostics point at the ONNX node instead
   onnx_import::Result result = onnx_import::importModel(context, input, options);
-  // Problems after import: unverified combinations, then the pipeline's.
+  // Problems after import, and every node's lowering cases with their evidence.
   std::vector<onnx_import::Issue> later;
-  std::map<std::string, const onnx_import::NodeSupport *> nodes;
-  for (const onnx_import::NodeSupport &n : result.support)
+  std::map<std::string, const onnx_import::NodeInfo *> nodes;
+  for (const onnx_import::NodeInfo &n : result.nodes)
     nodes[n.node] = &n;
+  std::map<std::string, std::vector<std::string>> nodeCases;
   auto addIssue = [&](const char *code, const std::string &node, const std::string &message) {
     onnx_import::Issue issue{code, node, "", "", 0, message};
     if (auto it = nodes.find(node); it != nodes.end()) {
       issue.opType = it->second->opType;
       issue.domain = it->second->domain;
+      issue.opset = it->second->opset;
     }
     std::cerr << onnx_import::formatIssue(input, issue) << "\n";
     later.push_back(std::move(issue));
@@ -270,8 +314,14 @@ int main(int argc, char **argv) {
   auto writeReport = [&]() {
     if (reportPath.empty())
       return true;
+    std::map<std::string, std::vector<onnx_import::NodeCase>> cases;
+    for (const auto &[node, keys] : nodeCases)
+      for (const std::string &key : keys) {
+        const support::Evidence *e = support::compiledIndex().find(key, targetName);
+        cases[node].push_back({key, e ? support::levelName(e->level) : "none", e ? e->tests : ""});
+      }
     std::string error;
-    std::string json = onnx_import::reportJson(input, result, later);
+    std::string json = onnx_import::reportJson(input, result, later, cases);
     if (!model::writeFileAtomically(reportPath, std::vector<uint8_t>(json.begin(), json.end()), error)) {
       std::cerr << "npuc: error: " << error << "\n";
       return false;
@@ -287,36 +337,17 @@ int main(int argc, char **argv) {
               << input << "'\n";
     return 1;
   }
-  if (!allowUnverified) {
-    for (const onnx_import::NodeSupport &n : result.support)
-      if (!support::isVerified(n.key, targetName))
-        addIssue("NPUC-E0105", n.node,
-                 "combination " + n.key + " is not verified end to end on " + targetName +
-                     " (npuc --list-ops); --allow-unverified compiles it anyway");
-    if (!later.empty()) {
-      writeReport();
-      std::cerr << "npuc: " << later.size() << " unverified combination"
-                << (later.size() == 1 ? " stands" : "s stand") << " in the way of compiling '"
-                << input << "'\n";
-      return 1;
-    }
-  }
-  if (check) {
-    if (!writeReport())
-      return 1;
-    std::cout << "npuc: '" << input << "' imports (" << result.nodeCount
-              << " nodes, graph dialect verified, all shapes static)\n";
-    return 0;
-  }
-  // The same passes as npuc-opt --npuc-pipeline (one pipeline builder).
+  // The same passes as npuc-opt --npuc-pipeline (one pipeline builder);
+  // --check runs them all and writes nothing.
   mlir::PassManager pm(&context);
   PipelineOptions pipelineOptions;
   pipelineOptions.target = targetName;
   pipelineOptions.until = compileTo.empty() ? "encoding" : compileTo;
   pipelineOptions.gmBudget = gmBudget;
+  pipelineOptions.allowUnverified = allowUnverified;
   buildPipeline(pm, pipelineOptions);
   std::string currentPass;
-  pm.addInstrumentation(std::make_unique<CurrentPass>(currentPass));
+  pm.addInstrumentation(std::make_unique<PassObserver>(currentPass, nodeCases));
   mlir::LogicalResult compiled = mlir::success();
   {
     mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
@@ -333,8 +364,27 @@ int main(int argc, char **argv) {
   if (!writeReport())
     return 1;
   if (mlir::failed(compiled)) {
-    std::cerr << "npuc: error: compiling '" << input << "' failed (see the errors above)\n";
+    size_t unverified = std::count_if(later.begin(), later.end(), [](const onnx_import::Issue &i) {
+      return i.code == "NPUC-E0105";
+    });
+    if (unverified)
+      std::cerr << "npuc: " << unverified << " lowering case" << (unverified == 1 ? "" : "s")
+                << " not verified on " << targetName << (unverified == 1 ? " stands" : " stand")
+                << " in the way of compiling '" << input
+                << "' (npuc --list-ops; --allow-unverified compiles anyway)\n";
+    else
+      std::cerr << "npuc: error: compiling '" << input << "' failed (see the errors above)\n";
     return 1;
+  }
+  if (check) {
+    size_t cases = 0;
+    for (const auto &entry : nodeCases)
+      cases += entry.second.size();
+    std::cout << "npuc: '" << input << "' compiles for " << targetName << " ("
+              << result.nodeCount << (result.nodeCount == 1 ? " node, " : " nodes, ") << cases
+              << (cases == 1 ? " lowering case" : " lowering cases") << " of its nodes"
+              << (allowUnverified ? "" : ", all verified") << ")\n";
+    return 0;
   }
   if (!compileTo.empty()) {
     std::string text;

@@ -1,4 +1,4 @@
-//===- OpSupportTest.cpp - The op evidence table --------------------------===//
+//===- OpSupportTest.cpp - The lowering-case evidence table ---------------===//
 //
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -10,73 +10,109 @@
 
 using namespace npuc::support;
 
+namespace {
+const char *kConv = "graph.conv(f32,f32,f32->f32){kind=dense,padded,!strided,!dilated,window=kxk,bias}";
+const char *kGather = "graph.gather(f32,i64->f32){}";
+} // namespace
+
 TEST(OpSupport, ParsesAndFormatsTheTable) {
-  std::string text = "# comment\n"
-                     "Conv-11(float,float,float){group=1,pads}\tnpu-v1\tverified\tnode/test_a,node/test_b\n"
-                     "Gather-13(float,int64){axis}\tnpu-v1\timported\tnode/test_g [NPUC-E0401]\n";
+  std::string text = std::string("# comment\n") + kConv +
+                     "\tnpu-v1\tverified\tConv\tnode/test_a,node/test_b\n" + kGather +
+                     "\tnpu-v1\treached\tGather\tnode/test_g [NPUC-E0401]\n"
+                     "-\tnpu-v1\tverified\tConstant,Shape\tnode/test_c\n";
   std::vector<Evidence> e;
   std::string error;
   ASSERT_TRUE(parseEvidence(text, e, error)) << error;
-  ASSERT_EQ(e.size(), 2u);
-  EXPECT_EQ(e[0].key, "Conv-11(float,float,float){group=1,pads}");
+  ASSERT_EQ(e.size(), 3u);
+  EXPECT_EQ(e[0].key, kConv);
   EXPECT_EQ(e[0].target, "npu-v1");
   EXPECT_EQ(e[0].level, Level::Verified);
-  EXPECT_EQ(e[1].level, Level::Imported);
+  EXPECT_EQ(e[0].onnxOps, "Conv");
+  EXPECT_EQ(e[1].level, Level::Reached);
   EXPECT_EQ(e[1].tests, "node/test_g [NPUC-E0401]");
+  EXPECT_EQ(e[2].key, kNoCase);
   // Formatting and parsing again gives the same table.
   std::vector<Evidence> again;
   ASSERT_TRUE(parseEvidence(formatEvidence(e), again, error)) << error;
-  ASSERT_EQ(again.size(), 2u);
-  EXPECT_EQ(again[1].key, e[1].key);
-  EXPECT_EQ(again[1].tests, e[1].tests);
+  ASSERT_EQ(again.size(), 3u);
+  for (size_t i = 0; i < e.size(); ++i) {
+    EXPECT_EQ(again[i].key, e[i].key);
+    EXPECT_EQ(again[i].level, e[i].level);
+    EXPECT_EQ(again[i].onnxOps, e[i].onnxOps);
+    EXPECT_EQ(again[i].tests, e[i].tests);
+  }
 }
 
 TEST(OpSupport, RejectsBadLines) {
   std::vector<Evidence> e;
   std::string error;
-  EXPECT_FALSE(parseEvidence("Conv-11(float){}\tnpu-v1\tproven\tx\n", e, error));
+  EXPECT_FALSE(parseEvidence("graph.abs(f32->f32){}\tnpu-v1\tproven\tAbs\tx\n", e, error));
   EXPECT_NE(error.find("line 1"), std::string::npos) << error;
-  EXPECT_FALSE(parseEvidence("Conv-11(float){}\tnpu-v1\n", e, error));
+  // The four-column table of combinations is not read as cases.
+  EXPECT_FALSE(parseEvidence("Abs-13(float){}\tnpu-v1\tverified\tnode/test_abs\n", e, error));
+  EXPECT_FALSE(parseEvidence("graph.abs(f32->f32){}\tnpu-v1\n", e, error));
 }
 
-TEST(OpSupport, KeyOpKeepsTheDomain) {
-  EXPECT_EQ(keyOp("Conv-11(float,float){group=1}"), "Conv");
-  EXPECT_EQ(keyOp("com.microsoft.QLinearAdd-1(int8,float){}"), "com.microsoft.QLinearAdd");
+TEST(OpSupport, CaseOpIsTheOpName) {
+  EXPECT_EQ(caseOp(kConv), "graph.conv");
+  EXPECT_EQ(caseOp("qk.conv2d(ui8,i8,i32->ui8){kind=depthwise}"), "qk.conv2d");
+}
+
+TEST(OpSupport, IndexAnswersPerCaseAndTarget) {
+  std::vector<Evidence> e{{kConv, "npu-v1", Level::Verified, "Conv", "node/a"},
+                          {kConv, "npu-v1-tiny", Level::Lowered, "Conv", "node/a [FAIL]"},
+                          {kGather, "npu-v1", Level::Reached, "Gather", "node/g [NPUC-E0401]"}};
+  EvidenceIndex index(e);
+  EXPECT_TRUE(index.isVerified(kConv, "npu-v1"));
+  EXPECT_FALSE(index.isVerified(kConv, "npu-v1-tiny"));
+  EXPECT_FALSE(index.isVerified(kGather, "npu-v1"));
+  EXPECT_EQ(index.find(kGather, "npu-v1-tiny"), nullptr);
+  // A case differing in one property is another case.
+  std::string dilated = kConv;
+  dilated.replace(dilated.find("!dilated"), 8, "dilated");
+  EXPECT_FALSE(index.isVerified(dilated, "npu-v1"));
+  EXPECT_EQ(unverifiedReason(index, dilated, "npu-v1"), "no test reached it on npu-v1");
+  EXPECT_EQ(unverifiedReason(index, kConv, "npu-v1-tiny"),
+            "tests reached it on npu-v1-tiny but none matched its reference (lowered: node/a [FAIL])");
+  EXPECT_EQ(unverifiedReason(index, kGather, "npu-v1"),
+            "tests reached it on npu-v1 but none compiled (reached: node/g [NPUC-E0401])");
 }
 
 // The compiled-in table parses (a bad table would leave it empty); every
-// verified entry answers isVerified on its own target only.
+// verified entry answers on its own target only.
 TEST(OpSupport, CompiledInTable) {
   ASSERT_FALSE(evidence().empty());
   size_t verified = 0;
   for (const Evidence &e : evidence()) {
-    if (e.level != Level::Verified)
+    if (e.level != Level::Verified || e.key == kNoCase)
       continue;
     ++verified;
-    EXPECT_TRUE(isVerified(e.key, e.target)) << e.key;
-    EXPECT_FALSE(isVerified(e.key, "no-such-target")) << e.key;
+    EXPECT_TRUE(compiledIndex().isVerified(e.key, e.target)) << e.key;
+    EXPECT_FALSE(compiledIndex().isVerified(e.key, "no-such-target")) << e.key;
   }
   EXPECT_GT(verified, 0u);
-  EXPECT_FALSE(isVerified("NoSuchOp-1(float){}", "npu-v1"));
+  EXPECT_FALSE(compiledIndex().isVerified("graph.no_such_op(f32->f32){}", "npu-v1"));
 }
 
-TEST(OpSupport, MarkdownNamesUnexercisedOpsAndLevels) {
+TEST(OpSupport, MarkdownListsOpsCasesAndLevels) {
   std::vector<Evidence> e{
-      {"Abs-13(float){}", "npu-v1", Level::Verified, "node/test_abs"},
-      {"Abs-13(int32){}", "npu-v1", Level::Imported, "node/test_abs_i [NPUC-E0401]"}};
-  std::string md = renderMarkdown(e, {{"", "Abs"}, {"", "Cos"}});
-  EXPECT_NE(md.find("| Abs | 1 of 2 | 1 | 1 |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| Cos | - | - | imported; no test exercises it |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| `Abs-13(int32){}` | imported: node/test_abs_i [NPUC-E0401] |"),
+      {"graph.abs(f32->f32){}", "npu-v1", Level::Verified, "Abs", "node/test_abs"},
+      {"graph.abs(i32->i32){}", "npu-v1", Level::Reached, "Abs", "node/test_abs_i [NPUC-E0401]"},
+      {kNoCase, "npu-v1", Level::Verified, "Constant", "node/test_c"}};
+  std::string md = renderMarkdown(e, {{"", "Abs"}, {"", "Constant"}, {"", "Cos"}});
+  EXPECT_NE(md.find("| Abs | `graph.abs` | 1 of 2 cases verified |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| Constant | no case of its own (folded or fused) | folded in verified tests |"),
             std::string::npos)
       << md;
-  EXPECT_NE(md.find("Verified: versions 13; input types (float); attributes {(none)}."),
+  EXPECT_NE(md.find("| Cos | imported; no test reached it | - |"), std::string::npos) << md;
+  EXPECT_NE(md.find("### graph.abs\n\nCases verified: 1 of 2 on npu-v1."), std::string::npos) << md;
+  EXPECT_NE(md.find("| `graph.abs(i32->i32){}` | Abs | reached: node/test_abs_i [NPUC-E0401] |"),
             std::string::npos)
       << md;
 }
 
 TEST(OpSupport, MarkdownCountsTestsBeyondTheTable) {
-  std::vector<Evidence> e{{"Abs-13(float){}", "npu-v1", Level::Verified,
+  std::vector<Evidence> e{{"graph.abs(f32->f32){}", "npu-v1", Level::Verified, "Abs",
                            "node/a,node/b,node/c,node/d,node/e,+4 more"}};
   std::string md = renderMarkdown(e, {{"", "Abs"}});
   EXPECT_NE(md.find("verified: node/a, node/b, node/c (+6 more) |"), std::string::npos) << md;

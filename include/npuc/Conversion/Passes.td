@@ -26,6 +26,38 @@ def ConvertGraphToQK : Pass<"convert-graph-to-qk"> {
   let dependentDialects = ["::npuc::qk::QKDialect", "::npuc::graph::GraphDialect"];
 }
 
+def SelectLoweringCases : Pass<"select-lowering-cases", "::mlir::ModuleOp"> {
+  let summary = "Record each op's lowering case, the key of npuc's evidence";
+  let description = [{
+    For every op convert-kernel-to-emit will lower, runs the op's selector
+    (declared next to its lowering in lib/Conversion/KernelToEmit) and writes
+    the case as the op's `npuc.case` string: the op, its operand and result
+    element types (quantized or not, storage widths), and every property the
+    lowering branches on, recorded both ways (e.g. `padded` or `!padded`).
+    An op the lowering does not handle (an op without a lowering, or a form
+    of it its selector refuses) is an error at the op, naming what is
+    missing; every such op is reported.
+  }];
+  let options = [Option<"targetName", "target", "std::string", "\"npu-v1\"",
+                        "target to compile for">];
+}
+
+def CheckLoweringEvidence : Pass<"check-lowering-evidence", "::mlir::ModuleOp"> {
+  let summary = "Reject lowering cases no conformance test verified on the target";
+  let description = [{
+    Contracts D10 and D11: every `npuc.case` (select-lowering-cases) must be
+    verified on the target by the evidence table (lib/Support/OpEvidence.tsv,
+    compiled in; `evidence` names another file, for tests). A case that is not
+    is an error at its op, i.e. at its ONNX node, naming the case and what the
+    evidence says of it (no test reached it, or tests reached it and none
+    matched). npuc skips this pass with --allow-unverified.
+  }];
+  let options = [Option<"targetName", "target", "std::string", "\"npu-v1\"",
+                        "target to compile for">,
+                 Option<"evidencePath", "evidence", "std::string", "\"\"",
+                        "an evidence table to use instead of the compiled-in one">];
+}
+
 def ConvertKernelToEmit : Pass<"convert-kernel-to-emit", "::mlir::ModuleOp"> {
   let summary = "qk kernels and the remaining graph ops to tiled engine operations";
   let description = [{

@@ -1,12 +1,13 @@
-//===- OpSupport.h - Which ONNX combinations are proven ---------*- C++ -*-===//
+//===- OpSupport.h - Which lowering cases are proven ------------*- C++ -*-===//
 //
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
-// The evidence behind docs/supported-ops.md and `npuc --list-ops`: for each
-// combination a conformance run saw (SupportKey.cpp says what a combination
-// is) and each target, how far it got. The table is lib/Support/OpEvidence.tsv,
-// written by `npuc-conformance --write-evidence` and compiled in; nothing here
-// depends on MLIR.
+// The evidence behind docs/supported-ops.md, `npuc --list-ops` and the gate
+// (check-lowering-evidence, NPUC-E0105): for each lowering case a conformance
+// run reached (lib/Conversion/KernelToEmit/LoweringCase.h says what a case
+// is) and each target, how far its tests got. The table is
+// lib/Support/OpEvidence.tsv, written by `npuc-conformance --write-evidence`
+// and compiled in; nothing here depends on MLIR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,19 +21,24 @@
 
 namespace npuc::support {
 
-/// How far the tests that exercise a combination got on a target; the best
-/// level over all of them counts.
+/// How far the tests that reach a case got on a target; the best level over
+/// all of them counts.
 enum class Level {
-  Imported,  // only in tests that did not compile
+  Reached,   // selected in tests that did not compile
   Lowered,   // in a test that compiled, but none that matched its reference
   Verified,  // in a test that compiled, ran in npu-sim and matched its reference
 };
 
+/// The key of the rows that record ONNX nodes with no lowering case of their
+/// own (folded at import, fused into a neighbour): their ops, per level.
+inline constexpr const char *kNoCase = "-";
+
 struct Evidence {
-  std::string key;     // "Conv-11(float,float,float){group=1,pads,strides}"
-  std::string target;  // "npu-v1"
-  Level level = Level::Imported;
-  std::string tests;   // the tests behind the level, comma-separated
+  std::string key;      // "graph.conv(f32,f32,f32->f32){kind=dense,...}", or kNoCase
+  std::string target;   // "npu-v1"
+  Level level = Level::Reached;
+  std::string onnxOps;  // the ONNX ops whose nodes reached it, comma-separated
+  std::string tests;    // the tests behind the level, comma-separated
 };
 
 const char *levelName(Level level);
@@ -45,14 +51,36 @@ std::string formatEvidence(const std::vector<Evidence> &evidence);
 /// The compiled-in table.
 const std::vector<Evidence> &evidence();
 
-/// Whether `key` is verified end to end on `target`.
-bool isVerified(std::string_view key, std::string_view target);
+/// An index of a table by (key, target).
+class EvidenceIndex {
+public:
+  explicit EvidenceIndex(const std::vector<Evidence> &table);
+  /// The row of `key` on `target`, or null when no test reached it.
+  const Evidence *find(std::string_view key, std::string_view target) const;
+  bool isVerified(std::string_view key, std::string_view target) const;
 
-/// The op part of a key ("Conv" of "Conv-11(...){...}", with its domain).
-std::string keyOp(std::string_view key);
+private:
+  std::vector<const Evidence *> sorted;
+};
 
-/// docs/supported-ops.md: every op the importer translates (`importedOps`,
-/// (domain, op) pairs), with its combinations per target and their evidence.
+/// The index of the compiled-in table.
+const EvidenceIndex &compiledIndex();
+
+/// Why `key` is not verified on `target`, for a diagnostic: "no test reached
+/// it on npu-v1", or the level and the tests that reached it.
+std::string unverifiedReason(const EvidenceIndex &index, std::string_view key,
+                             std::string_view target);
+
+/// The op part of a case ("qk.conv2d" of "qk.conv2d(ui8,...){...}").
+std::string caseOp(std::string_view key);
+
+/// At most `n` of the comma-separated tests, and how many more there are
+/// (the table itself may end in "+N more").
+std::string someTests(const std::string &tests, size_t n = 3);
+
+/// docs/supported-ops.md: every ONNX op the importer translates
+/// (`importedOps`, (domain, op) pairs), the lowering cases its nodes reached
+/// and every case with its evidence per target.
 std::string renderMarkdown(const std::vector<Evidence> &evidence,
                            const std::vector<std::pair<std::string, std::string>> &importedOps);
 

@@ -17,10 +17,12 @@
 #include "npuc/Dialect/Enc/IR/EncDialect.h"
 #include "npuc/Dialect/Enc/IR/EncOps.h"
 
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
 #include <cstring>
+#include <functional>
 #include <map>
 
 namespace npuc {
@@ -48,6 +50,14 @@ public:
 
   LogicalResult lower(Operation *op);
   int64_t arenaEnd = 0;
+  /// A graph value to record (emit.value): where it is and after which
+  /// instruction it is complete.
+  struct Observed {
+    emit::ValueOp op;
+    Addr addr;
+    int64_t after;
+  };
+  std::vector<Observed> observed;
 
 private:
   OpBuilder &b;
@@ -62,7 +72,15 @@ private:
     i.desc = isa::lookup(uint8_t(opcode));
     return i;
   }
-  void emitInst(const isa::Inst &i) { enc::buildInst(b, loc, i); }
+  void emitInst(const isa::Inst &i) {
+    enc::buildInst(b, loc, i);
+    if (i.desc->opcode == uint8_t(isa::Opcode::DMA_OUT_START))
+      lastDmaOut = emitted;
+    ++emitted;
+  }
+  /// Instructions emitted so far, and the index of the last DMA_OUT_START (the
+  /// instruction that writes GM; -1: none).
+  int64_t emitted = 0, lastDmaOut = -1;
   /// Emits a configuration instruction unless the engine already holds it.
   void configure(const isa::Inst &i) {
     auto it = config.find(i.desc->opcode);
@@ -361,6 +379,16 @@ LogicalResult Encoder::lower(Operation *op) {
   using O = isa::Opcode;
   if (llvm::isa<emit::AllocOp, emit::ConstantOp, emit::ViewOp, emit::FlagOp>(op))
     return success();
+  if (auto v = dyn_cast<emit::ValueOp>(op)) {
+    // Only DMA_OUT writes GM, in program order: once the last DMA_OUT before
+    // this point has run, every write of the value has, and no later one.
+    // A value in the input region is there from the start.
+    FailureOr<Addr> a = address(op, v.getBuffer());
+    if (failed(a))
+      return failure();
+    observed.push_back({v, *a, a->space == MemorySpace::Input ? -1 : lastDmaOut});
+    return success();
+  }
   if (auto d = dyn_cast<emit::DmaOp>(op))
     return dma(d);
   if (auto m = dyn_cast<emit::MatmulOp>(op))
@@ -481,6 +509,53 @@ LogicalResult Encoder::lower(Operation *op) {
   return success();
 }
 
+/// The enc.tensor of role value for an observed graph value: its storage
+/// layout and, for a quantized value, its scales and zero points.
+LogicalResult recordValue(OpBuilder &b, emit::ValueOp v, MemorySpace space, int64_t offset,
+                          int64_t after) {
+  BufferType bt = v.getBuffer().getType();
+  StringRef region = space == MemorySpace::Arena   ? "arena"
+                     : space == MemorySpace::Input ? "input"
+                     : space == MemorySpace::Output ? "output"
+                                                    : "";
+  if (region.empty())
+    return v.emitOpError() << "names a value in " << emit::stringifyMemorySpace(space)
+                           << "; values are observed in the arena, input or output";
+  SmallVector<float> scales;
+  SmallVector<int32_t> zps;
+  IntegerAttr axis;
+  if (auto q = dyn_cast<quant::UniformQuantizedType>(v.getElement())) {
+    scales.push_back(float(q.getScale()));
+    zps.push_back(int32_t(q.getZeroPoint()));
+  } else if (auto q = dyn_cast<quant::UniformQuantizedPerAxisType>(v.getElement())) {
+    for (auto [s, z] : llvm::zip(q.getScales(), q.getZeroPoints())) {
+      scales.push_back(float(s));
+      zps.push_back(int32_t(z));
+    }
+    axis = b.getI64IntegerAttr(q.getQuantizedDimension());
+  }
+  SmallVector<std::string> nodes;
+  std::function<void(Location)> collect = [&](Location l) {
+    if (auto n = dyn_cast<NameLoc>(l))
+      nodes.push_back(n.getName().str());
+    else if (auto f = dyn_cast<FusedLoc>(l))
+      for (Location p : f.getLocations())
+        collect(p);
+  };
+  collect(v.getLoc());
+  enc::TensorOp::create(b, v.getLoc(), b.getStringAttr("value"), v.getNameAttr(),
+                        TypeAttr::get(bt.getElementType()), b.getDenseI64ArrayAttr(bt.getShape()),
+                        b.getDenseI64ArrayAttr(bt.getStrides()), b.getI64IntegerAttr(offset),
+                        scales.empty() ? DenseF32ArrayAttr() : b.getDenseF32ArrayAttr(scales),
+                        zps.empty() ? DenseI32ArrayAttr() : b.getDenseI32ArrayAttr(zps), axis,
+                        b.getStringAttr(region),
+                        b.getStringAttr(nodes.empty() || space == MemorySpace::Input
+                                            ? std::string()
+                                            : nodes.back()),
+                        b.getI64IntegerAttr(after));
+  return success();
+}
+
 struct ConvertEmitToEncPass : npuc::impl::ConvertEmitToEncBase<ConvertEmitToEncPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -509,7 +584,8 @@ struct ConvertEmitToEncPass : npuc::impl::ConvertEmitToEncBase<ConvertEmitToEncP
                               b.getDenseI64ArrayAttr(bt.getShape()),
                               b.getDenseI64ArrayAttr(bt.getStrides()),
                               b.getI64IntegerAttr(*a.getOffset()), DenseF32ArrayAttr(),
-                              DenseI32ArrayAttr(), IntegerAttr());
+                              DenseI32ArrayAttr(), IntegerAttr(), StringAttr(), StringAttr(),
+                              IntegerAttr());
       }
     }
     auto encProgram = enc::ProgramOp::create(b, program.getLoc(), t->name);
@@ -521,6 +597,11 @@ struct ConvertEmitToEncPass : npuc::impl::ConvertEmitToEncBase<ConvertEmitToEncP
     isa::Inst end;
     end.desc = isa::lookup(uint8_t(isa::Opcode::END));
     enc::buildInst(b, program.getLoc(), end);
+    // The observed values, after the program (docs/model-format.md, values).
+    b.setInsertionPointAfter(encProgram);
+    for (const Encoder::Observed &o : encoder.observed)
+      if (failed(recordValue(b, o.op, o.addr.space, o.addr.byte, o.after)))
+        return signalPassFailure();
     if (encoder.arenaEnd > 0)
       encProgram.setArenaSizeAttr(b.getI64IntegerAttr((encoder.arenaEnd + 63) / 64 * 64));
     program.erase();

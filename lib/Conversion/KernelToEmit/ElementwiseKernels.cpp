@@ -166,37 +166,73 @@ Value KernelLowering::fromF32(Value f, const std::optional<Quant> &q, Type stora
   return out;
 }
 
-LogicalResult KernelLowering::lowerQuantize(graph::QuantizeOp op) {
-  auto q = quantOf(tensorOf(op.getResult()).getElementType());
+//===----------------------------------------------------------------------===//
+// QuantizeLinear and DequantizeLinear
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A per-axis parameter (scale or zero point) is loaded as one value per tile
+/// row when some dimension after the axis has more than one element (it is
+/// constant along the tile's columns); otherwise the axis is the innermost
+/// dimension and the parameter is copied at the tile's size (elementwise()).
+bool paramsPerRow(ArrayRef<int64_t> shape, int64_t axis) {
+  return llvm::any_of(shape.drop_front(size_t(axis) + 1), [](int64_t d) { return d > 1; });
+}
+
+/// The per-axis scales and zero points of `q` as f32 operands broadcast along
+/// every other dimension of `shape` (zero strides), loaded per row or not.
+SmallVector<EwOperand> perAxisParams(const Quant &q, ArrayRef<int64_t> shape, bool perRow,
+                                     bool zeroPointsFirst,
+                                     const std::function<Value(ArrayRef<float>)> &constant) {
+  SmallVector<float> s, z;
+  for (auto [sc, zp] : llvm::zip(q.scales, q.zps)) {
+    s.push_back(float(sc));
+    z.push_back(float(zp));
+  }
+  SmallVector<EwOperand> ins;
+  const SmallVector<float> *order[] = {zeroPointsFirst ? &z : &s, zeroPointsFirst ? &s : &z};
+  for (const SmallVector<float> *values : order) {
+    EwOperand o{constant(*values), SmallVector<int64_t, 4>(shape.size(), 0), perRow};
+    o.strides[size_t(q.axis)] = 4;
+    ins.push_back(o);
+  }
+  return ins;
+}
+
+/// Q/DQ: per tensor, or per axis with the parameters loaded per row or at
+/// the tile's size.
+LogicalResult selectQDQ(LoweringCase &c, Type quantized) {
+  auto q = quantOf(quantized);
   if (!q)
-    return op.emitOpError("expects a uniform quantized result");
-  Value in = gmOf(op.getInput());
-  if (!cast<BufferType>(in.getType()).getElementType().isF32())
+    return c.op->emitOpError("expects a uniform quantized type");
+  if (c.choose("params", q->axis < 0 ? "tensor" : "axis") == "axis")
+    c.flag("params-per-row", paramsPerRow(tensorOf(c.op->getResult(0)).getShape(), q->axis));
+  return success();
+}
+} // namespace
+
+LogicalResult lowering::selectQuantize(LoweringCase &c, const target::TargetInfo &) {
+  auto op = cast<graph::QuantizeOp>(c.op);
+  if (!tensorOf(op.getInput()).getElementType().isF32())
     return op.emitOpError("quantizes f32 inputs only");
+  return selectQDQ(c, tensorOf(op.getResult()).getElementType());
+}
+
+LogicalResult KernelLowering::lowerQuantize(const LoweringCase &c) {
+  auto op = cast<graph::QuantizeOp>(c.op);
+  auto q = quantOf(tensorOf(op.getResult()).getElementType());
   ArrayRef<int64_t> shape = tensorOf(op.getResult()).getShape();
   SmallVector<EwOperand> ins{broadcastOperand(op.getInput(), shape)};
-  // Per axis: the scales and zero points are f32 operands broadcast along
-  // every other dimension (zero strides).
-  auto perAxis = [&](ArrayRef<float> values) {
-    EwOperand o{f32Constant(values), SmallVector<int64_t, 4>(shape.size(), 0), true};
-    o.strides[size_t(q->axis)] = 4;
-    return o;
-  };
-  if (q->axis >= 0) {
-    SmallVector<float> s, z;
-    for (auto [sc, zp] : llvm::zip(q->scales, q->zps)) {
-      s.push_back(float(sc));
-      z.push_back(float(zp));
-    }
-    ins.push_back(perAxis(s));
-    ins.push_back(perAxis(z));
-  }
+  bool perAxis = c.get("params") == "axis";
+  if (perAxis)
+    ins.append(perAxisParams(*q, shape, c.is("params-per-row"), /*zeroPointsFirst=*/false,
+                             [&](ArrayRef<float> v) { return f32Constant(v); }));
   Value out = resultBuffer(op.getResult());
   Type st = cast<BufferType>(out.getType()).getElementType();
   return elementwise(op, shape, ins, out, 4 * 4 + 1, [&](EwTiles &tl) {
     // y = saturate(round_half_even(x / scale) + zp), in f32 then one cast.
     Value x = tl.in[0];
-    if (q->axis < 0) {
+    if (!perAxis) {
       tl.out = fromF32(x, q, st);
       return;
     }
@@ -208,28 +244,23 @@ LogicalResult KernelLowering::lowerQuantize(graph::QuantizeOp op) {
   });
 }
 
-LogicalResult KernelLowering::lowerDequantize(graph::DequantizeOp op) {
+LogicalResult lowering::selectDequantize(LoweringCase &c, const target::TargetInfo &) {
+  return selectQDQ(c, tensorOf(c.op->getOperand(0)).getElementType());
+}
+
+LogicalResult KernelLowering::lowerDequantize(const LoweringCase &c) {
+  auto op = cast<graph::DequantizeOp>(c.op);
   auto q = quantOf(tensorOf(op.getInput()).getElementType());
-  if (!q)
-    return op.emitOpError("expects a uniform quantized input");
   ArrayRef<int64_t> shape = tensorOf(op.getResult()).getShape();
   SmallVector<EwOperand> ins{broadcastOperand(op.getInput(), shape)};
-  if (q->axis >= 0) {
-    SmallVector<float> s, z;
-    for (auto [sc, zp] : llvm::zip(q->scales, q->zps)) {
-      s.push_back(float(sc));
-      z.push_back(float(zp));
-    }
-    for (auto *values : {&z, &s}) {
-      EwOperand o{f32Constant(*values), SmallVector<int64_t, 4>(shape.size(), 0), true};
-      o.strides[size_t(q->axis)] = 4;
-      ins.push_back(o);
-    }
-  }
+  bool perAxis = c.get("params") == "axis";
+  if (perAxis)
+    ins.append(perAxisParams(*q, shape, c.is("params-per-row"), /*zeroPointsFirst=*/true,
+                             [&](ArrayRef<float> v) { return f32Constant(v); }));
   Value out = resultBuffer(op.getResult());
   return elementwise(op, shape, ins, out, 4 * 4 + 4, [&](EwTiles &tl) {
     // y = (f32(x) - zp) * scale, each step one f32 rounding as in ONNX.
-    if (q->axis < 0) {
+    if (!perAxis) {
       tl.out = toF32(tl.in[0], q);
       return;
     }
@@ -240,21 +271,62 @@ LogicalResult KernelLowering::lowerDequantize(graph::DequantizeOp op) {
   });
 }
 
-LogicalResult KernelLowering::lowerBinary(Operation *op, StringRef func) {
+//===----------------------------------------------------------------------===//
+// Binary and unary elementwise ops
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The VECTOR function of a binary or unary graph op.
+StringRef vectorFunction(Operation *op) {
+  static const std::pair<StringRef, StringRef> table[] = {
+      {"graph.add", "ADD"},      {"graph.sub", "SUB"},         {"graph.mul", "MUL"},
+      {"graph.div", "DIV"},      {"graph.max", "MAX"},         {"graph.min", "MIN"},
+      {"graph.prelu", "PRELU"},  {"graph.relu", "RELU"},       {"graph.sigmoid", "SIGMOID"},
+      {"graph.tanh", "TANH"},    {"graph.exp", "EXP"},         {"graph.log", "LOG"},
+      {"graph.neg", "NEG"},      {"graph.abs", "ABS"},         {"graph.sign", "SIGN"},
+      {"graph.sqrt", "SQRT"},    {"graph.reciprocal", "RECIP"}, {"graph.erf", "ERF"},
+      {"graph.floor", "FLOOR"},  {"graph.ceil", "CEIL"},       {"graph.round", "ROUND"},
+      {"graph.identity", "COPY"}};
+  for (auto [name, func] : table)
+    if (op->getName().getStringRef() == name)
+      return func;
+  return "";
+}
+} // namespace
+
+/// f32, or per-tensor quantized operands and result computed on their exact
+/// dequantized values; broadcasting operands read with zero strides (L5).
+LogicalResult lowering::selectBinary(LoweringCase &c, const target::TargetInfo &) {
+  Operation *op = c.op;
   Value lhs = op->getOperand(0), rhs = op->getOperand(1), res = op->getResult(0);
-  ArrayRef<int64_t> shape = tensorOf(res).getShape();
   auto ql = quantOf(tensorOf(lhs).getElementType()), qr = quantOf(tensorOf(rhs).getElementType());
   auto qy = quantOf(tensorOf(res).getElementType());
   bool quantized = ql || qr || qy;
   if (quantized && (!ql || !qr || !qy || ql->axis >= 0 || qr->axis >= 0 || qy->axis >= 0))
     return op->emitOpError("quantized elementwise ops need per-tensor quantized operands and result");
   Type fl = tensorOf(lhs).getElementType();
+  StringRef func = vectorFunction(op);
+  if (func == "DIV" && !tensorOf(res).getElementType().isF32())
+    return op->emitOpError() << "division of " << fl << " has no NPU lowering yet (f32 only)";
   if (!quantized && !fl.isF32())
     return op->emitOpError() << "elementwise " << func << " on " << fl
                              << " has no NPU lowering yet (f32 or per-tensor quantized)";
+  ArrayRef<int64_t> shape = tensorOf(res).getShape();
+  c.flag("broadcast", tensorOf(lhs).getShape() != shape || tensorOf(rhs).getShape() != shape);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerBinary(const LoweringCase &c) {
+  Operation *op = c.op;
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1), res = op->getResult(0);
+  ArrayRef<int64_t> shape = tensorOf(res).getShape();
+  auto ql = quantOf(tensorOf(lhs).getElementType()), qr = quantOf(tensorOf(rhs).getElementType());
+  auto qy = quantOf(tensorOf(res).getElementType());
+  bool quantized = bool(qy);
   SmallVector<EwOperand> ins{broadcastOperand(lhs, shape), broadcastOperand(rhs, shape)};
   Value out = resultBuffer(res);
   Type st = cast<BufferType>(out.getType()).getElementType();
+  StringRef func = vectorFunction(op);
   bool prelu = func == "PRELU";
   // a = func(a, b) in f32.
   auto apply = [&](EwTiles &tl, Value a, Value bv) {
@@ -285,35 +357,126 @@ LogicalResult KernelLowering::lowerBinary(Operation *op, StringRef func) {
   });
 }
 
-LogicalResult KernelLowering::lowerUnary(Operation *op, StringRef func) {
-  Value x = op->getOperand(0), res = op->getResult(0);
-  ArrayRef<int64_t> shape = tensorOf(res).getShape();
-  Type el = tensorOf(x).getElementType();
-  auto qx = quantOf(el), qy = quantOf(tensorOf(res).getElementType());
+/// An elementwise map through f32: f32 in and out, or per-tensor quantized
+/// input and result (lowerF32Map).
+LogicalResult lowering::selectF32Map(LoweringCase &c, const target::TargetInfo &) {
+  Operation *op = c.op;
+  Type el = tensorOf(op->getOperand(0)).getElementType();
+  auto qx = quantOf(el), qy = quantOf(tensorOf(op->getResult(0)).getElementType());
   if (qx || qy) {
     if (!qx || !qy || qx->axis >= 0 || qy->axis >= 0)
       return op->emitOpError() << "quantized " << op->getName().stripDialect()
                                << " needs per-tensor quantized input and result";
-    // Relu in one quantized domain is max(q, zp), exact on the integers.
-    if (func == "RELU" && qx->scales == qy->scales && qx->zps == qy->zps) {
-      int64_t zp = qx->zps[0];
-      Value out = resultBuffer(res);
-      return elementwise(op, shape, {broadcastOperand(x, shape)}, out, 2, [&](EwTiles &tl) {
-        e.vbini("MAX", tl.in[0], b.getIntegerAttr(b.getIntegerType(32), zp), tl.in[0]);
-      });
-    }
+  } else if (!el.isF32()) {
+    return op->emitOpError() << op->getName().stripDialect() << " on " << el
+                             << " has no NPU lowering yet (f32, or per-tensor quantized)";
+  }
+  return success();
+}
+
+/// Unary ops map through f32; a quantized Relu whose input and result share
+/// their quantization is max(q, zp) on the integers instead, exactly.
+LogicalResult lowering::selectUnary(LoweringCase &c, const target::TargetInfo &t) {
+  if (failed(selectF32Map(c, t)))
+    return failure();
+  if (llvm::isa<graph::ReluOp>(c.op)) {
+    auto qx = quantOf(tensorOf(c.op->getOperand(0)).getElementType());
+    auto qy = quantOf(tensorOf(c.op->getResult(0)).getElementType());
+    c.flag("integer", qx && qx->scales == qy->scales && qx->zps == qy->zps);
+  }
+  return success();
+}
+
+LogicalResult KernelLowering::lowerUnary(const LoweringCase &c) {
+  Operation *op = c.op;
+  Value x = op->getOperand(0), res = op->getResult(0);
+  StringRef func = vectorFunction(op);
+  if (llvm::isa<graph::ReluOp>(op) && c.is("integer")) {
+    int64_t zp = quantOf(tensorOf(x).getElementType())->zps[0];
+    ArrayRef<int64_t> shape = tensorOf(res).getShape();
+    return elementwise(op, shape, {broadcastOperand(x, shape)}, resultBuffer(res), 2,
+                       [&](EwTiles &tl) {
+                         e.vbini("MAX", tl.in[0], b.getIntegerAttr(b.getIntegerType(32), zp),
+                                 tl.in[0]);
+                       });
   }
   return lowerF32Map(op, x, res, [&](Value f) { e.vun(func, f, f); });
+}
+
+/// Clip in f32 (a Clip right after a conv or matmul folds into its
+/// requantization instead, convert-graph-to-qk): a bound ONNX leaves out is
+/// not applied.
+LogicalResult lowering::selectClip(LoweringCase &c, const target::TargetInfo &t) {
+  if (failed(selectF32Map(c, t)))
+    return failure();
+  auto clip = cast<graph::ClipOp>(c.op);
+  c.flag("min", bool(clip.getMin()));
+  c.flag("max", bool(clip.getMax()));
+  return success();
+}
+
+LogicalResult KernelLowering::lowerClip(const LoweringCase &c) {
+  auto clip = cast<graph::ClipOp>(c.op);
+  return lowerF32Map(c.op, clip.getInput(), clip.getResult(), [&](Value f) {
+    if (c.is("min"))
+      e.vbini("MAX", f, b.getF32FloatAttr(float(clip.getMinAttr().getValueAsDouble())), f);
+    if (c.is("max"))
+      e.vbini("MIN", f, b.getF32FloatAttr(float(clip.getMaxAttr().getValueAsDouble())), f);
+  });
+}
+
+/// x < 0 ? alpha * x : x is max(x, alpha * x) for alpha <= 1, min otherwise.
+LogicalResult lowering::selectLeakyRelu(LoweringCase &c, const target::TargetInfo &t) {
+  if (failed(selectF32Map(c, t)))
+    return failure();
+  auto lr = cast<graph::LeakyReluOp>(c.op);
+  c.choose("select", lr.getAlphaAttr().getValueAsDouble() <= 1.0 ? "max" : "min");
+  return success();
+}
+
+LogicalResult KernelLowering::lowerLeakyRelu(const LoweringCase &c) {
+  auto lr = cast<graph::LeakyReluOp>(c.op);
+  float alpha = float(lr.getAlphaAttr().getValueAsDouble());
+  return lowerF32Map(c.op, lr.getInput(), lr.getResult(), [&](Value f) {
+    auto ft = cast<BufferType>(f.getType());
+    Value ax = e.tile(MemorySpace::LM, ft.getShape()[0], ft.getShape()[1], b.getF32Type());
+    e.vbini("MUL", f, b.getF32FloatAttr(alpha), ax);
+    e.vbin(c.get("select") == "max" ? "MAX" : "MIN", f, ax, f);
+  });
+}
+
+// HardSigmoid: max(0, min(1, alpha * x + beta)); HardSwish: x times
+// HardSigmoid with alpha = 1/6, beta = 1/2 (ONNX's definitions, f32 steps).
+namespace {
+void hardSigmoid(Emitter &e, Value f, Value into, float alpha, float beta) {
+  e.vbini("MUL", f, e.b.getF32FloatAttr(alpha), into);
+  e.vbini("ADD", into, e.b.getF32FloatAttr(beta), into);
+  e.vbini("MAX", into, e.b.getF32FloatAttr(0.0f), into);
+  e.vbini("MIN", into, e.b.getF32FloatAttr(1.0f), into);
+}
+} // namespace
+
+LogicalResult KernelLowering::lowerHardSigmoid(const LoweringCase &c) {
+  auto hs = cast<graph::HardSigmoidOp>(c.op);
+  return lowerF32Map(c.op, hs.getInput(), hs.getResult(), [&](Value f) {
+    hardSigmoid(e, f, f, float(hs.getAlphaAttr().getValueAsDouble()),
+                float(hs.getBetaAttr().getValueAsDouble()));
+  });
+}
+
+LogicalResult KernelLowering::lowerHardSwish(const LoweringCase &c) {
+  return lowerF32Map(c.op, c.op->getOperand(0), c.op->getResult(0), [&](Value f) {
+    auto ft = cast<BufferType>(f.getType());
+    Value g = e.tile(MemorySpace::LM, ft.getShape()[0], ft.getShape()[1], b.getF32Type());
+    hardSigmoid(e, f, g, 1.0f / 6.0f, 0.5f);
+    e.vbin("MUL", f, g, f);
+  });
 }
 
 LogicalResult KernelLowering::lowerF32Map(Operation *op, Value x, Value res,
                                           const std::function<void(Value)> &body) {
   ArrayRef<int64_t> shape = tensorOf(res).getShape();
-  Type el = tensorOf(x).getElementType();
-  auto qx = quantOf(el), qy = quantOf(tensorOf(res).getElementType());
-  if ((!qx && !el.isF32()) || bool(qx) != bool(qy) || (qx && (qx->axis >= 0 || qy->axis >= 0)))
-    return op->emitOpError() << op->getName().stripDialect() << " on " << el
-                             << " has no NPU lowering yet (f32, or per-tensor quantized)";
+  auto qx = quantOf(tensorOf(x).getElementType()), qy = quantOf(tensorOf(res).getElementType());
   Value out = resultBuffer(res);
   Type st = cast<BufferType>(out.getType()).getElementType();
   return elementwise(op, shape, {broadcastOperand(x, shape)}, out, 14, [&](EwTiles &tl) {
@@ -323,23 +486,122 @@ LogicalResult KernelLowering::lowerF32Map(Operation *op, Value x, Value res,
   });
 }
 
-LogicalResult KernelLowering::lowerReduce(Operation *op, Value input, Value result,
-                                          ArrayRef<int64_t> axes, StringRef func, bool mean) {
-  ArrayRef<int64_t> shape = tensorOf(input).getShape();
-  for (size_t i = 1; i < axes.size(); ++i)
-    if (axes[i] != axes[i - 1] + 1)
+//===----------------------------------------------------------------------===//
+// BatchNormalization (not folded into a convolution)
+//===----------------------------------------------------------------------===//
+
+LogicalResult lowering::selectBatchNorm(LoweringCase &c, const target::TargetInfo &) {
+  auto xt = tensorOf(c.op->getOperand(0));
+  if (!xt.getElementType().isF32() || xt.getRank() < 2)
+    return c.op->emitOpError("BatchNormalization lowers for f32 tensors of rank >= 2");
+  return success();
+}
+
+/// ONNX's inference form, step by step in f32: scale * (x - mean) /
+/// sqrt(var + epsilon) + bias, the per-channel operands broadcast along axis
+/// 1 by zero strides (never materialized at the tensor's size in GM).
+LogicalResult KernelLowering::lowerBatchNorm(const LoweringCase &c) {
+  auto bn = cast<graph::BatchNormOp>(c.op);
+  ArrayRef<int64_t> shape = tensorOf(bn.getX()).getShape();
+  auto perChannel = [&](Value v) {
+    EwOperand o{gmOf(v), SmallVector<int64_t, 4>(shape.size(), 0), true};
+    o.strides[1] = 4;
+    return o;
+  };
+  SmallVector<EwOperand> ins{broadcastOperand(bn.getX(), shape), perChannel(bn.getScale()),
+                             perChannel(bn.getBias()), perChannel(bn.getMean()),
+                             perChannel(bn.getVar())};
+  float eps = float(bn.getEpsilonAttr().getValueAsDouble());
+  return elementwise(c.op, shape, ins, resultBuffer(bn.getResult()), 24, [&](EwTiles &tl) {
+    Value x = tl.in[0], var = tl.in[4];
+    e.vbin("SUB", x, tl.in[3], x);
+    e.vbin("MUL", x, tl.in[1], x);  // IEEE products commute
+    e.vbini("ADD", var, b.getF32FloatAttr(eps), var);
+    e.vun("SQRT", var, var);
+    e.vbin("DIV", x, var, x);
+    e.vbin("ADD", x, tl.in[2], x);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// What a reduction computes: its input, the contiguous block of axes it
+/// reduces, the VECTOR function and whether it divides by the count.
+struct ReduceSpec {
+  Value input, result;
+  SmallVector<int64_t> axes;
+  StringRef func;
+  bool mean = false;
+  /// outer x r x inner, r the reduced elements per output.
+  int64_t outer = 1, r = 1, inner = 1;
+};
+
+ReduceSpec reduceSpec(Operation *op) {
+  ReduceSpec s;
+  s.input = op->getOperand(0);
+  s.result = op->getResult(0);
+  int64_t rank = tensorOf(s.input).getRank();
+  if (llvm::isa<graph::GlobalAveragePoolOp, graph::GlobalMaxPoolOp>(op))
+    for (int64_t i = 2; i < rank; ++i)
+      s.axes.push_back(i);
+  else if (auto axes = op->getAttrOfType<DenseI64ArrayAttr>("axes"))
+    s.axes.assign(axes.asArrayRef().begin(), axes.asArrayRef().end());
+  s.func = llvm::isa<graph::GlobalMaxPoolOp, graph::ReduceMaxOp>(op) ? "MAX"
+           : llvm::isa<graph::ReduceMinOp>(op)                        ? "MIN"
+                                                                : "SUM";
+  s.mean = llvm::isa<graph::GlobalAveragePoolOp, graph::ReduceMeanOp>(op);
+  ArrayRef<int64_t> shape = tensorOf(s.input).getShape();
+  if (!s.axes.empty())
+    for (size_t i = 0; i < shape.size(); ++i)
+      (int64_t(i) < s.axes.front() ? s.outer : int64_t(i) > s.axes.back() ? s.inner : s.r) *=
+          shape[i];
+  return s;
+}
+
+/// Bytes of LM one reduced row takes in the one-pass row layout: the input
+/// row, its f32 copy, and three [rows, 1] tiles at a 32-byte pitch.
+int64_t reduceRowBytes(int64_t r, int64_t ex) {
+  return roundUp(r * ex, 32) + roundUp(r * 4, 32) + 3 * 32;
+}
+} // namespace
+
+/// Reductions over one contiguous block of axes, in f32 (quantized values
+/// dequantized exactly, quantized once). Rows (nothing inside the block) or
+/// columns (a stride between the reduced elements); rows longer than a tile
+/// take two passes, partials per chunk then the partials.
+LogicalResult lowering::selectReduce(LoweringCase &c, const target::TargetInfo &t) {
+  Operation *op = c.op;
+  ReduceSpec s = reduceSpec(op);
+  for (size_t i = 1; i < s.axes.size(); ++i)
+    if (s.axes[i] != s.axes[i - 1] + 1)
       return op->emitOpError("reduces non-adjacent axes; only one contiguous block of axes "
                              "has an NPU lowering yet");
-  auto qx = quantOf(tensorOf(input).getElementType());
-  auto qy = quantOf(tensorOf(result).getElementType());
+  auto qx = quantOf(tensorOf(s.input).getElementType());
+  auto qy = quantOf(tensorOf(s.result).getElementType());
   if ((qx && qx->axis >= 0) || (qy && qy->axis >= 0) || bool(qx) != bool(qy))
     return op->emitOpError("quantized reductions need per-tensor quantized input and result");
-  if (!qx && !tensorOf(input).getElementType().isF32())
+  if (!qx && !tensorOf(s.input).getElementType().isF32())
     return op->emitOpError("reductions of plain integers have no NPU lowering yet");
-  int64_t outer = 1, r = 1, inner = 1;
-  for (size_t i = 0; i < shape.size(); ++i)
-    (int64_t(i) < axes.front() ? outer : int64_t(i) > axes.back() ? inner : r) *= shape[i];
-  Value x = gmOf(input), y = resultBuffer(result);
+  if (s.axes.empty())
+    return op->emitOpError("reduces no axis; an empty reduction has no NPU lowering yet");
+  int64_t ex = bytesOf(storageOf(tensorOf(s.input).getElementType()));
+  if (c.choose("layout", s.inner == 1 ? "rows" : "columns") == "rows")
+    c.flag("two-pass", s.r > 4096 || reduceRowBytes(s.r, ex) > t.params.LMBytes / 4);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
+  Operation *op = c.op;
+  ReduceSpec spec = reduceSpec(op);
+  StringRef func = spec.func;
+  bool mean = spec.mean;
+  int64_t outer = spec.outer, r = spec.r, inner = spec.inner;
+  auto qx = quantOf(tensorOf(spec.input).getElementType());
+  auto qy = quantOf(tensorOf(spec.result).getElementType());
+  Value x = gmOf(spec.input), y = resultBuffer(spec.result);
   int64_t ex = cast<BufferType>(x.getType()).getElementBytes();
   Type sy = cast<BufferType>(y.getType()).getElementType();
   int64_t ey = bytesOf(sy);
@@ -354,11 +616,9 @@ LogicalResult KernelLowering::lowerReduce(Operation *op, Value input, Value resu
       e.vbini("DIV", d, b.getF32FloatAttr(float(r)), d);
     e.dma(fromF32(d, qy, sy), dst);
   };
-  if (inner == 1) {
-    // Per row: the input row, its f32 copy, and three [rows, 1] tiles at a
-    // 32-byte pitch (sum, quantized result).
-    int64_t rowBytes = roundUp(r * ex, 32) + roundUp(r * 4, 32) + 3 * 32;
-    if (r > 4096 || rowBytes > lm) {
+  if (c.get("layout") == "rows") {
+    int64_t rowBytes = reduceRowBytes(r, ex);
+    if (c.is("two-pass")) {
       // Rows longer than a tile: chunks of rc elements reduce to partials,
       // stored one [1, R] row per chunk, then the partials reduce along rows
       // (SUM, MAX and MIN combine with themselves; a mean divides once).
@@ -410,12 +670,14 @@ LogicalResult KernelLowering::lowerReduce(Operation *op, Value input, Value resu
 
 /// Softmax and LogSoftmax over the last axis, per row in f32:
 /// exp(x - max) / sum, or (x - max) - log(sum), ONNX's order of operations.
-LogicalResult KernelLowering::lowerSoftmax(Operation *op, int64_t axis, bool log) {
-  Value input = op->getOperand(0), result = op->getResult(0);
+LogicalResult lowering::selectSoftmax(LoweringCase &c, const target::TargetInfo &) {
+  Operation *op = c.op;
+  bool log = llvm::isa<graph::LogSoftmaxOp>(op);
   StringRef name = log ? "log-softmax" : "softmax";
-  ArrayRef<int64_t> shape = tensorOf(input).getShape();
+  Value input = op->getOperand(0), result = op->getResult(0);
+  int64_t axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
   // The verifier keeps the axis in [0, rank).
-  if (axis != int64_t(shape.size()) - 1)
+  if (axis != tensorOf(input).getRank() - 1)
     return op->emitOpError() << name << " over a non-trailing axis has no NPU lowering yet";
   auto qx = quantOf(tensorOf(input).getElementType());
   auto qy = quantOf(tensorOf(result).getElementType());
@@ -423,6 +685,17 @@ LogicalResult KernelLowering::lowerSoftmax(Operation *op, int64_t axis, bool log
     return op->emitOpError() << "quantized " << name << " needs per-tensor quantized input and result";
   if (!qx && !tensorOf(input).getElementType().isF32())
     return op->emitOpError() << name << " of plain integers has no NPU lowering";
+  return success();
+}
+
+LogicalResult KernelLowering::lowerSoftmax(const LoweringCase &c) {
+  Operation *op = c.op;
+  bool log = llvm::isa<graph::LogSoftmaxOp>(op);
+  StringRef name = log ? "log-softmax" : "softmax";
+  Value input = op->getOperand(0), result = op->getResult(0);
+  ArrayRef<int64_t> shape = tensorOf(input).getShape();
+  auto qx = quantOf(tensorOf(input).getElementType());
+  auto qy = quantOf(tensorOf(result).getElementType());
   int64_t r = shape.back(), outer = 1;
   for (size_t i = 0; i + 1 < shape.size(); ++i)
     outer *= shape[i];
@@ -475,29 +748,95 @@ LogicalResult KernelLowering::lowerSoftmax(Operation *op, int64_t axis, bool log
 /// an average divides by the window's denominator: the taps inside the padded
 /// input (count_include_pad) or inside the input, a compile-time [OH, OW]
 /// table read with a zero channel stride.
-LogicalResult KernelLowering::lowerPool(Operation *op, Value input, Value result,
-                                        ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
-                                        ArrayRef<int64_t> pads, ArrayRef<int64_t> dil, bool isMax,
-                                        bool countIncludePad) {
-  auto inType = tensorOf(input), outType = tensorOf(result);
+namespace {
+/// A pooling op's window, as 2-D (1-D pooling is 2-D pooling of height 1).
+struct PoolSpec {
+  Value input, result;
+  SmallVector<int64_t> kernel, strides, pads, dil;  // pads: top, left, bottom, right
+  bool isMax, countIncludePad;
+};
+
+PoolSpec poolSpec(Operation *op) {
+  PoolSpec p;
+  p.input = op->getOperand(0);
+  p.result = op->getResult(0);
+  p.isMax = llvm::isa<graph::MaxPoolOp>(op);
+  auto ints = [&](StringRef name) {
+    ArrayRef<int64_t> v = op->getAttrOfType<DenseI64ArrayAttr>(name).asArrayRef();
+    return SmallVector<int64_t>(v.begin(), v.end());
+  };
+  p.kernel = ints("kernel_shape");
+  p.strides = ints("strides");
+  p.pads = ints("pads");
+  p.dil = ints("dilations");
+  auto cip = op->getAttrOfType<BoolAttr>("count_include_pad");
+  p.countIncludePad = cip && cip.getValue();
+  if (tensorOf(p.input).getRank() == 3) {
+    p.kernel = {1, p.kernel[0]};
+    p.strides = {1, p.strides[0]};
+    p.pads = {0, p.pads[0], 0, p.pads[1]};
+    p.dil = {1, p.dil[0]};
+  }
+  return p;
+}
+} // namespace
+
+/// Max and average pooling of 1-D and 2-D inputs: f32, per-tensor quantized
+/// (exact dequantized values), or plain 8-bit integers for max pooling (exact
+/// on the integers themselves).
+LogicalResult lowering::selectPool(LoweringCase &c, const target::TargetInfo &) {
+  Operation *op = c.op;
+  PoolSpec p = poolSpec(op);
+  auto inType = tensorOf(p.input), outType = tensorOf(p.result);
   auto qx = quantOf(inType.getElementType()), qy = quantOf(outType.getElementType());
   if ((qx && qx->axis >= 0) || (qy && qy->axis >= 0) || bool(qx) != bool(qy))
     return op->emitOpError("quantized pooling needs per-tensor quantized input and result");
-  // Plain 8-bit integers: max pooling is exact on the integers themselves.
-  bool integerMax = !qx && isMax && inType.getElementType().isInteger(8);
+  bool integerMax = !qx && p.isMax && inType.getElementType().isInteger(8);
   if (!qx && !inType.getElementType().isF32() && !integerMax)
-    return op->emitOpError() << (isMax ? "max" : "average") << " pooling of "
+    return op->emitOpError() << (p.isMax ? "max" : "average") << " pooling of "
                              << inType.getElementType() << " has no NPU lowering yet";
+  if (inType.getRank() != 3 && inType.getRank() != 4)
+    return op->emitOpError("pooling lowers for 1-D and 2-D inputs");
+  ArrayRef<int64_t> xs = inType.getShape(), ys = outType.getShape();
+  int64_t H = inType.getRank() == 3 ? 1 : xs[2], W = xs.back();
+  int64_t OH = inType.getRank() == 3 ? 1 : ys[2], OW = ys.back();
+  int64_t needH = (OH - 1) * p.strides[0] + (p.kernel[0] - 1) * p.dil[0] + 1;
+  int64_t needW = (OW - 1) * p.strides[1] + (p.kernel[1] - 1) * p.dil[1] + 1;
+  c.choose("rank", inType.getRank() == 3 ? "1d" : "2d");
+  c.flag("integer", integerMax);
+  c.flag("padded", llvm::any_of(p.pads, [](int64_t v) { return v != 0; }));
+  // ceil_mode's last window runs past the padding: more fill beyond it.
+  c.flag("ceil-extra", needH > H + p.pads[0] + p.pads[2] || needW > W + p.pads[1] + p.pads[3]);
+  c.flag("strided", llvm::any_of(p.strides, [](int64_t v) { return v != 1; }));
+  c.flag("dilated", llvm::any_of(p.dil, [](int64_t v) { return v != 1; }));
+  if (!p.isMax)
+    c.flag("count-include-pad", p.countIncludePad);
+  return success();
+}
+
+/// Max and average pooling, NCHW. The input is padded into the arena first
+/// (max: the lowest value; average: real zero), with extra bottom/right
+/// padding when ceil_mode lets the last window run past it. One 4-D DMA per
+/// output row gathers the windows of a chunk of channels as [c][ow][tap];
+/// VECTOR reduces the taps in f32 (quantized inputs dequantized exactly) and
+/// an average divides by the window's denominator: the taps inside the padded
+/// input (count_include_pad) or inside the input, a compile-time [OH, OW]
+/// table read with a zero channel stride.
+LogicalResult KernelLowering::lowerPool(const LoweringCase &c) {
+  Operation *op = c.op;
+  PoolSpec spec = poolSpec(op);
+  Value input = spec.input, result = spec.result;
+  bool isMax = spec.isMax, countIncludePad = spec.countIncludePad;
+  auto inType = tensorOf(input), outType = tensorOf(result);
+  auto qx = quantOf(inType.getElementType()), qy = quantOf(outType.getElementType());
+  bool integerMax = c.is("integer");
   Value X = gmOf(input), Y = resultBuffer(result);
   auto xt = cast<BufferType>(X.getType());
   Type sy = cast<BufferType>(Y.getType()).getElementType();
+  ArrayRef<int64_t> kernel = spec.kernel, strides = spec.strides, pads = spec.pads,
+                    dil = spec.dil;
   // 1-D pooling is 2-D pooling of height 1.
-  SmallVector<int64_t> k2(kernel), s2(strides), p2(pads), d2(dil);
-  if (inType.getRank() == 3) {
-    k2 = {1, kernel[0]};
-    s2 = {1, strides[0]};
-    p2 = {0, pads[0], 0, pads[1]};
-    d2 = {1, dil[0]};
+  if (c.get("rank") == "1d") {
     auto add1 = [&](Value v, ArrayRef<int64_t> shape) {
       auto bt = cast<BufferType>(v.getType());
       SmallVector<int64_t> s4{shape[0], shape[1], 1, shape[2]};
@@ -506,10 +845,7 @@ LogicalResult KernelLowering::lowerPool(Operation *op, Value input, Value result
     X = add1(X, inType.getShape());
     Y = add1(Y, outType.getShape());
     xt = cast<BufferType>(X.getType());
-  } else if (inType.getRank() != 4) {
-    return op->emitOpError("pooling lowers for 1-D and 2-D inputs");
   }
-  kernel = k2, strides = s2, pads = p2, dil = d2;
   ArrayRef<int64_t> xs = xt.getShape(), ys = cast<BufferType>(Y.getType()).getShape();
   int64_t N = xs[0], C = xs[1], H = xs[2], W = xs[3];
   int64_t OH = ys[2], OW = ys[3];
@@ -522,7 +858,7 @@ LogicalResult KernelLowering::lowerPool(Operation *op, Value input, Value result
   int64_t hiW = std::max<int64_t>(pads[3], needW - W - pads[1]);
   Value P = X;
   int64_t Hp = H, Wp = W;
-  if (pads[0] || pads[1] || hiH || hiW) {
+  if (c.is("padded") || c.is("ceil-extra")) {
     Hp = H + pads[0] + hiH;
     Wp = W + pads[1] + hiW;
     SmallVector<int64_t> shape{N, C, Hp, Wp};
@@ -588,73 +924,5 @@ LogicalResult KernelLowering::lowerPool(Operation *op, Value input, Value result
         e.dma(e.view(out, 0, {chans, OW}, {OW * ey, ey}),
               e.view(Y, ((n * C + c0) * OH + oh) * OW * ey, {chans, OW}, {OH * OW * ey, ey}));
       }
-  return success();
-}
-
-LogicalResult KernelLowering::lowerCopy(Operation *op, Value src, Value dst, ArrayRef<int64_t> shape,
-                                        ArrayRef<int64_t> srcStrides) {
-  EwOperand in{src, SmallVector<int64_t, 4>(srcStrides.begin(), srcStrides.end())};
-  int64_t es = cast<BufferType>(src.getType()).getElementBytes();
-  return elementwise(op, shape, {in}, dst, es, [](EwTiles &) {});
-}
-
-//===----------------------------------------------------------------------===//
-// Pad: DMA_IN's padding writes the fill, DMA_OUT stores the padded box.
-//===----------------------------------------------------------------------===//
-
-LogicalResult KernelLowering::lowerPad(Operation *op, Value src, Value dst, ArrayRef<int64_t> inShape,
-                                       ArrayRef<int64_t> lo, ArrayRef<int64_t> hi, int64_t fill) {
-  size_t rank = inShape.size();
-  if (rank > 4 || rank < 1)
-    return op->emitOpError() << "pads tensors of rank 1 to 4, not " << rank;
-  for (size_t i = 0; i < rank; ++i)
-    if (lo[i] < 0 || hi[i] < 0 || lo[i] > 255 || hi[i] > 255)
-      return op->emitOpError() << "pads (" << lo[i] << ", " << hi[i] << ") of dimension " << i
-                               << " are outside [0, 255], the DMA's padding range";
-  auto st = cast<BufferType>(src.getType()), dt = cast<BufferType>(dst.getType());
-  int64_t es = st.getElementBytes();
-  // Tile over the leading dimensions; the trailing two stay whole.
-  SmallVector<int64_t, 4> in(4 - rank, 1), l(4 - rank, 0), h(4 - rank, 0);
-  in.append(inShape.begin(), inShape.end());
-  l.append(lo.begin(), lo.end());
-  h.append(hi.begin(), hi.end());
-  SmallVector<int64_t, 4> sIn(4 - rank, 0), sOut(4 - rank, 0);
-  sIn.append(st.getStrides().begin(), st.getStrides().end());
-  sOut.append(dt.getStrides().begin(), dt.getStrides().end());
-  int64_t ho = in[2] + l[2] + h[2], wo = in[3] + l[3] + h[3];
-  int64_t pitch = roundUp(wo * es, 32), budget = t.params.LMBytes / 4;
-  if ((1 + l[2] + h[2]) * pitch > budget)
-    return op->emitOpError() << "pads rows of " << pitch << " bytes, too wide for " << t.name
-                             << "'s LM; column tiling of Pad is not implemented";
-  // Whole padded planes of dimension 1 when they fit, else one plane in
-  // chunks of source rows (the first chunk carries the top padding, the last
-  // the bottom, so every DMA has source rows).
-  int64_t planes = std::max<int64_t>(1, budget / (ho * pitch));
-  int64_t rowsPer = ho * pitch <= budget ? in[2] : budget / pitch - l[2] - h[2];
-  for (int64_t i0 = 0; i0 < in[0] + l[0] + h[0]; ++i0) {
-    if (i0 < l[0] || i0 >= l[0] + in[0])
-      return op->emitOpError("pads whole planes of fill (padding on the outer dimension) and "
-                             "that is not implemented");
-    for (int64_t j = 0; j < in[1] + l[1] + h[1]; j += planes) {
-      int64_t cnt = std::min(planes, in[1] + l[1] + h[1] - j);
-      int64_t srcLo = std::max<int64_t>(j, l[1]), srcHi = std::min<int64_t>(j + cnt, l[1] + in[1]);
-      if (srcLo >= srcHi)
-        return op->emitOpError("pads whole planes of fill (padding on dimension 1 beyond a "
-                               "tile) and that is not implemented");
-      for (int64_t a = 0; a < in[2]; a += rowsPer) {
-        int64_t rows = std::min(rowsPer, in[2] - a);
-        int64_t top = a == 0 ? l[2] : 0, bottom = a + rows == in[2] ? h[2] : 0;
-        int64_t outRows = rows + top + bottom, outRow0 = a == 0 ? 0 : a + l[2];
-        Value tileV = e.tile(MemorySpace::LM, cnt * outRows, wo, st.getElementType());
-        Value box = e.view(tileV, 0, {1, cnt, outRows, wo}, {0, outRows * pitch, pitch, es});
-        Value srcBox = e.view(src, (i0 - l[0]) * sIn[0] + (srcLo - l[1]) * sIn[1] + a * sIn[2],
-                              {1, srcHi - srcLo, rows, in[3]}, {0, sIn[1], sIn[2], sIn[3]});
-        e.dma(srcBox, box, {0, srcLo - j, top, l[3]}, {0, j + cnt - srcHi, bottom, h[3]}, fill);
-        Value dstBox = e.view(dst, i0 * sOut[0] + j * sOut[1] + outRow0 * sOut[2],
-                              {1, cnt, outRows, wo}, {0, sOut[1], sOut[2], sOut[3]});
-        e.dma(box, dstBox);
-      }
-    }
-  }
   return success();
 }

@@ -87,3 +87,7 @@ void Emitter::vun(StringRef func, Value a, Value d) {
 }
 
 void Emitter::cast(Value a, Value d) { CastOp::create(b, loc, a, d); }
+
+void Emitter::value(Value buffer, StringRef name, Type element) {
+  ValueOp::create(b, loc, buffer, b.getStringAttr(name), TypeAttr::get(element));
+}

@@ -57,6 +57,8 @@ public:
   void vbini(llvm::StringRef func, mlir::Value a, mlir::Attribute imm, mlir::Value d);
   void vun(llvm::StringRef func, mlir::Value a, mlir::Value d);
   void cast(mlir::Value a, mlir::Value d);
+  /// Records that `buffer` now holds the ONNX tensor `name` (emit.value).
+  void value(mlir::Value buffer, llvm::StringRef name, mlir::Type element);
 };
 
 } // namespace npuc::emit

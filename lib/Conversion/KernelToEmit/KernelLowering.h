@@ -4,8 +4,12 @@
 //
 // Private to lib/Conversion/KernelToEmit: the lowering state of one function
 // (its GM buffers and the Emitter), shared by the dispatch and buffers
-// (KernelToEmit.cpp), the elementwise, reduction and data-movement kernels
-// (ElementwiseKernels.cpp) and the MATRIX kernels (MatrixKernels.cpp).
+// (KernelToEmit.cpp), the elementwise, reduction and pooling kernels
+// (ElementwiseKernels.cpp), the data-movement kernels (TensorKernels.cpp) and
+// the MATRIX kernels (MatrixKernels.cpp). Each op has a selector, which checks
+// that its lowering handles it and records its lowering case (LoweringCase.h),
+// and a lowering that branches on that case; both are declared here and
+// paired in KernelToEmit.cpp's op table.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +17,7 @@
 #define NPUC_LIB_CONVERSION_KERNELTOEMIT_KERNELLOWERING_H
 
 #include "Emitter.h"
+#include "LoweringCase.h"
 #include "npuc/Dialect/Graph/IR/GraphOps.h"
 #include "npuc/Dialect/QK/IR/QKOps.h"
 
@@ -90,11 +95,75 @@ struct EwTiles {
   int64_t rows, cols;
 };
 
+/// The selectors (LoweringCase.h), one per op or family of ops, each defined
+/// next to the lowering that branches on what it records.
+LogicalResult selectView(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectQuantize(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectDequantize(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectBinary(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectUnary(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectF32Map(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectClip(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectLeakyRelu(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectSoftmax(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectPool(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectReduce(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectBatchNorm(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectConcat(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectTranspose(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectSlice(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectPad(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectResize(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectMatmul(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectGemm(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectConv(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectConvTranspose(LoweringCase &c, const target::TargetInfo &t);
+
+/// What lowerConvBuffers branches on, from the op's lowering case.
+struct ConvPlan {
+  bool depthwise = false;  // one input and one output channel per group
+  bool padded = false;     // pads first, into an arena copy
+  bool window1x1 = false;  // im2col of a 1x1 window: one 3-D DMA per tile
+};
+
+class KernelLowering;
+/// One op's lowering: the op it handles, its selector and its lowering.
+struct OpLowering {
+  llvm::StringLiteral name;
+  Selector select;
+  LogicalResult (KernelLowering::*lower)(const LoweringCase &);
+};
+
 class KernelLowering {
 public:
   KernelLowering(OpBuilder &b, const target::TargetInfo &t) : e(b, t), b(b), t(t) {}
 
   LogicalResult run(func::FuncOp func);
+
+  // The op lowerings, the op table's entries (KernelToEmit.cpp): each lowers
+  // the op of its case and branches on what the case's selector recorded.
+  LogicalResult lowerView(const LoweringCase &c);
+  LogicalResult lowerQuantize(const LoweringCase &c);
+  LogicalResult lowerDequantize(const LoweringCase &c);
+  LogicalResult lowerBinary(const LoweringCase &c);
+  LogicalResult lowerUnary(const LoweringCase &c);
+  LogicalResult lowerClip(const LoweringCase &c);
+  LogicalResult lowerLeakyRelu(const LoweringCase &c);
+  LogicalResult lowerHardSigmoid(const LoweringCase &c);
+  LogicalResult lowerHardSwish(const LoweringCase &c);
+  LogicalResult lowerSoftmax(const LoweringCase &c);
+  LogicalResult lowerPool(const LoweringCase &c);
+  LogicalResult lowerReduce(const LoweringCase &c);
+  LogicalResult lowerBatchNorm(const LoweringCase &c);
+  LogicalResult lowerConcat(const LoweringCase &c);
+  LogicalResult lowerTranspose(const LoweringCase &c);
+  LogicalResult lowerSlice(const LoweringCase &c);
+  LogicalResult lowerPadOp(const LoweringCase &c);
+  LogicalResult lowerResize(const LoweringCase &c);
+  LogicalResult lowerMatmulOp(const LoweringCase &c);
+  LogicalResult lowerGemm(const LoweringCase &c);
+  LogicalResult lowerConv(const LoweringCase &c);
+  LogicalResult lowerConvTranspose(const LoweringCase &c);
 
 private:
   Emitter e;
@@ -118,26 +187,18 @@ private:
   Value constant(Attribute value, RankedTensorType type);
   Value f32Constant(ArrayRef<float> values);
 
+  /// Selects `op`'s case (checking it against the one select-lowering-cases
+  /// recorded, when it ran) and runs the op's lowering.
   LogicalResult lower(Operation *op);
   LogicalResult elementwise(Operation *op, ArrayRef<int64_t> shape, ArrayRef<EwOperand> ins,
                             Value out, int64_t bytesPerElem,
                             const std::function<void(EwTiles &)> &body);
   EwOperand broadcastOperand(Value tensor, ArrayRef<int64_t> outShape);
-  LogicalResult lowerQuantize(graph::QuantizeOp op);
-  LogicalResult lowerDequantize(graph::DequantizeOp op);
-  LogicalResult lowerBinary(Operation *op, StringRef func);
-  LogicalResult lowerUnary(Operation *op, StringRef func);
   /// An elementwise function of one f32 or per-tensor quantized tensor,
   /// computed in f32 on the exact dequantized values and quantized once
   /// (docs/numerics.md); `body` rewrites the f32 tile in place.
   LogicalResult lowerF32Map(Operation *op, Value input, Value result,
                             const std::function<void(Value)> &body);
-  LogicalResult lowerReduce(Operation *op, Value input, Value result, ArrayRef<int64_t> axes,
-                            StringRef func, bool mean);
-  LogicalResult lowerSoftmax(Operation *op, int64_t axis, bool log);
-  LogicalResult lowerPool(Operation *op, Value x, Value result, ArrayRef<int64_t> kernel,
-                          ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
-                          ArrayRef<int64_t> dilations, bool isMax, bool countIncludePad);
   /// A [rows, cols] f32 tile with the real values of `tile`: a cast, then
   /// (q - zp) * scale when `q` is given (each step one f32 rounding, as ONNX).
   Value toF32(Value tile, const std::optional<Quant> &q);
@@ -151,19 +212,14 @@ private:
   /// [..., M, K] x [K, N] (or batched [..., K, N]); Gemm's transposed
   /// operands are read through transposing views, alpha scales the product
   /// and beta * `addend` (broadcast to [M, N]) is added before the store.
-  LogicalResult lowerMatmul(Operation *op, Value lhs, Value rhs, Value bias, Value result,
+  LogicalResult lowerMatmul(const LoweringCase &c, Value lhs, Value rhs, Value bias, Value result,
                             int64_t azp, int64_t bzp, qk::RequantAttr rq, bool transA = false,
                             bool transB = false, float alpha = 1.0f, Value addend = {},
                             float beta = 1.0f);
-  LogicalResult lowerConv(Operation *op, Value input, Value weight, Value bias, Value result,
-                          ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
-                          ArrayRef<int64_t> dilations, int64_t groups, int64_t xzp, int64_t wzp,
-                          qk::RequantAttr rq);
-  LogicalResult lowerConvBuffers(Operation *op, Value X, Value W, Value Bias, Value Y,
-                                 ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
-                                 ArrayRef<int64_t> dil, int64_t groups, int64_t xzp, int64_t wzp,
-                                 qk::RequantAttr rq);
-  LogicalResult lowerConvTranspose(graph::ConvTransposeOp op);
+  LogicalResult lowerConvBuffers(Operation *op, const ConvPlan &plan, Value X, Value W,
+                                 Value Bias, Value Y, ArrayRef<int64_t> strides,
+                                 ArrayRef<int64_t> pads, ArrayRef<int64_t> dil, int64_t groups,
+                                 int64_t xzp, int64_t wzp, qk::RequantAttr rq);
   LogicalResult lowerDepthwise(Operation *op, Value X, Value W, Value Bias, Value Y,
                                ArrayRef<int64_t> strides, ArrayRef<int64_t> dil, int64_t xzp,
                                int64_t wzp, qk::RequantAttr rq, Value params, Type accType);

@@ -78,7 +78,94 @@ LogicalResult checkMatrixTypes(Operation *op, Type a, Type w) {
 }
 } // namespace
 
-LogicalResult KernelLowering::lowerMatmul(Operation *op, Value lhs, Value rhs, Value bias,
+namespace {
+/// The lhs/rhs shape rule lowerMatmul handles: a rank >= 2 lhs and a 2-D rhs,
+/// or equal batch dimensions.
+LogicalResult checkMatmulShapes(Operation *op, ArrayRef<int64_t> as, ArrayRef<int64_t> bs) {
+  if (as.size() < 2 || bs.size() < 2 ||
+      (bs.size() > 2 && (bs.size() != as.size() || as.drop_back(2) != bs.drop_back(2))))
+    return op->emitOpError() << "matrix products of shapes " << graph::shapes::str(as) << " and "
+                             << graph::shapes::str(bs)
+                             << " have no NPU lowering yet (a rank >= 2 lhs and a 2-D rhs, or "
+                                "equal batch dimensions; broadcast batches are not lowered)";
+  return success();
+}
+
+/// How an integer kernel's accumulator becomes its result: not at all (an
+/// int32 result), one multiplier, or a table per result column or row.
+StringRef requantMode(qk::RequantAttr rq, int64_t resultRank) {
+  if (!rq)
+    return "none";
+  if (!rq.isPerChannel())
+    return "tensor";
+  return rq.getAxis() == resultRank - 2 ? "row" : "column";
+}
+} // namespace
+
+/// qk.matmul (integer, its contract in its attributes) and f32 graph.matmul.
+LogicalResult lowering::selectMatmul(LoweringCase &c, const target::TargetInfo &) {
+  Operation *op = c.op;
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1), result = op->getResult(0);
+  if (auto mm = dyn_cast<qk::MatMulOp>(op)) {
+    ArrayRef<int64_t> zps = mm.getRhsZp();
+    if (llvm::any_of(zps, [&](int64_t z) { return z != zps[0]; }))
+      return op->emitOpError("per-column rhs zero points that differ need a correction term; "
+                             "MATRIX subtracts one b_zp");
+  } else if (!tensorOf(result).getElementType().isF32()) {
+    return op->emitOpError("non-f32 graph.matmul reaches emission unquantized");
+  }
+  if (failed(checkMatrixTypes(op, storageOf(tensorOf(lhs).getElementType()),
+                              storageOf(tensorOf(rhs).getElementType()))) ||
+      failed(checkMatmulShapes(op, tensorOf(lhs).getShape(), tensorOf(rhs).getShape())))
+    return failure();
+  if (auto mm = dyn_cast<qk::MatMulOp>(op)) {
+    c.choose("requant", requantMode(mm.getRequantAttr(), tensorOf(result).getRank()));
+    c.flag("bias", bool(mm.getBias()));
+  }
+  c.flag("batch", tensorOf(lhs).getRank() > 2);
+  c.flag("batched-rhs", tensorOf(rhs).getRank() > 2);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerMatmulOp(const LoweringCase &c) {
+  if (auto mm = dyn_cast<qk::MatMulOp>(c.op))
+    return lowerMatmul(c, mm.getLhs(), mm.getRhs(), mm.getBias(), mm.getResult(), mm.getLhsZp(),
+                       mm.getRhsZp()[0], mm.getRequantAttr());
+  auto mm = cast<graph::MatMulOp>(c.op);
+  return lowerMatmul(c, mm.getLhs(), mm.getRhs(), Value(), mm.getResult(), 0, 0, {});
+}
+
+/// f32 Gemm: transposed operands through transposing DMA views, alpha on the
+/// product, beta * C broadcast to [M, N] by zero strides.
+LogicalResult lowering::selectGemm(LoweringCase &c, const target::TargetInfo &) {
+  auto gemm = cast<graph::GemmOp>(c.op);
+  if (!tensorOf(gemm.getResult()).getElementType().isF32())
+    return c.op->emitOpError("Gemm lowers for f32 (a quantized Gemm has no kernel yet)");
+  if (failed(checkMatrixTypes(c.op, tensorOf(gemm.getA()).getElementType(),
+                              tensorOf(gemm.getB()).getElementType())))
+    return failure();
+  c.flag("transA", gemm.getTransA());
+  c.flag("transB", gemm.getTransB());
+  c.flag("alpha", gemm.getAlphaAttr().getValueAsDouble() != 1.0);
+  StringRef addend = "none";
+  if (Value cv = gemm.getC())
+    addend = tensorOf(cv).getShape() == tensorOf(gemm.getResult()).getShape() ? "matrix"
+                                                                               : "broadcast";
+  if (c.choose("c", addend) != "none")
+    c.flag("beta", gemm.getBetaAttr().getValueAsDouble() != 1.0);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerGemm(const LoweringCase &c) {
+  auto gemm = cast<graph::GemmOp>(c.op);
+  Value addend = c.get("c") == "none" ? Value() : gmOf(gemm.getC());
+  return lowerMatmul(c, gemm.getA(), gemm.getB(), Value(), gemm.getResult(), 0, 0, {},
+                     c.is("transA"), c.is("transB"),
+                     c.is("alpha") ? float(gemm.getAlphaAttr().getValueAsDouble()) : 1.0f, addend,
+                     addend && c.is("beta") ? float(gemm.getBetaAttr().getValueAsDouble()) : 1.0f);
+}
+
+LogicalResult KernelLowering::lowerMatmul(const LoweringCase &c, Value lhs, Value rhs, Value bias,
                                           Value result, int64_t azp, int64_t bzp,
                                           qk::RequantAttr rq, bool transA, bool transB,
                                           float alpha, Value addend, float beta) {
@@ -86,15 +173,7 @@ LogicalResult KernelLowering::lowerMatmul(Operation *op, Value lhs, Value rhs, V
   Value C = resultBuffer(result);
   auto at = cast<BufferType>(A.getType()), bt = cast<BufferType>(B.getType()),
        ct = cast<BufferType>(C.getType());
-  if (failed(checkMatrixTypes(op, at.getElementType(), bt.getElementType())))
-    return failure();
   ArrayRef<int64_t> as = at.getShape(), bs = bt.getShape();
-  if (as.size() < 2 || bs.size() < 2 ||
-      (bs.size() > 2 && (bs.size() != as.size() || as.drop_back(2) != bs.drop_back(2))))
-    return op->emitOpError() << "matrix products of shapes " << graph::shapes::str(as) << " and "
-                             << graph::shapes::str(bs)
-                             << " have no NPU lowering yet (a rank >= 2 lhs and a 2-D rhs, or "
-                                "equal batch dimensions; broadcast batches are not lowered)";
   int64_t M = transA ? as.back() : as[as.size() - 2], K = transA ? as[as.size() - 2] : as.back();
   int64_t N = transB ? bs[bs.size() - 2] : bs.back();
   int64_t batch = 1;
@@ -105,7 +184,7 @@ LogicalResult KernelLowering::lowerMatmul(Operation *op, Value lhs, Value rhs, V
   Type accType = at.getElementType().isF32() ? Type(b.getF32Type()) : Type(b.getIntegerType(32));
   // Per-channel requantization runs along the result's columns (weights on
   // the right) or its rows (weights on the left: the channel axis moved with them).
-  bool perRow = rq && rq.isPerChannel() && rq.getAxis() == int64_t(ct.getShape().size()) - 2;
+  bool perRow = rq && c.get("requant") == "row";
   Value params = rq && rq.isPerChannel() ? requantTable(rq, perRow ? M : N) : Value();
   // Tiles: ACC holds mt x nt accumulators; LM holds the A and B tiles.
   int64_t nt = std::min<int64_t>(N, 512), kt = std::min<int64_t>(K, 1024);
@@ -117,7 +196,7 @@ LogicalResult KernelLowering::lowerMatmul(Operation *op, Value lhs, Value rhs, V
   int64_t mt = std::min({M, int64_t(4095), accBudget / roundUp(nt * 4, 64),
                          lmBudget / roundUp(kt * ea, 64)});
   if (mt < 1 || kt * roundUp(nt * eb, 64) > lmBudget)
-    return op->emitOpError() << "cannot tile a " << M << "x" << K << " by " << K << "x" << N
+    return c.op->emitOpError() << "cannot tile a " << M << "x" << K << " by " << K << "x" << N
                              << " product into " << t.name << "'s LM and ACC";
   for (int64_t bi = 0; bi < batch; ++bi)
     for (int64_t m0 = 0; m0 < M; m0 += mt)
@@ -160,13 +239,85 @@ LogicalResult KernelLowering::lowerMatmul(Operation *op, Value lhs, Value rhs, V
   return success();
 }
 
-LogicalResult KernelLowering::lowerConv(Operation *op, Value input, Value weight, Value bias,
-                                        Value result, ArrayRef<int64_t> strides,
-                                        ArrayRef<int64_t> pads, ArrayRef<int64_t> dil,
-                                        int64_t groups, int64_t xzp, int64_t wzp,
-                                        qk::RequantAttr rq) {
-  return lowerConvBuffers(op, gmOf(input), gmOf(weight), bias ? gmOf(bias) : Value(),
-                          resultBuffer(result), strides, pads, dil, groups, xzp, wzp, rq);
+namespace {
+/// A convolution's kind by its groups: one input and one output channel per
+/// group (depthwise), several groups, or one.
+StringRef convKind(int64_t groups, int64_t channelsPerGroup, int64_t outputsPerGroup) {
+  if (channelsPerGroup == 1 && outputsPerGroup == 1)
+    return "depthwise";
+  return groups > 1 ? "grouped" : "dense";
+}
+
+bool anyNot(ArrayRef<int64_t> values, int64_t v) {
+  return llvm::any_of(values, [&](int64_t x) { return x != v; });
+}
+} // namespace
+
+/// qk.conv2d (integer, NCHW) and f32 graph.conv (2-D): dense, grouped or
+/// depthwise; padded first; strides and dilations in the im2col DMA; a 1x1
+/// window gathered by one 3-D DMA; bias and requantization in the epilogue.
+LogicalResult lowering::selectConv(LoweringCase &c, const target::TargetInfo &) {
+  Operation *op = c.op;
+  qk::RequantAttr rq;
+  Value x = op->getOperand(0), w = op->getOperand(1);
+  bool bias;
+  ArrayRef<int64_t> strides, pads, dil;
+  int64_t groups;
+  if (auto conv = dyn_cast<qk::Conv2DOp>(op)) {
+    if (conv.getLayout() != qk::Layout::NCHW)
+      return op->emitOpError("emission handles NCHW convolutions");
+    ArrayRef<int64_t> wzp = conv.getWeightZp();
+    if (llvm::any_of(wzp, [&](int64_t z) { return z != wzp[0]; }))
+      return op->emitOpError("per-channel weight zero points that differ need a correction term; "
+                             "MATRIX subtracts one b_zp");
+    rq = conv.getRequantAttr();
+    bias = bool(conv.getBias());
+    strides = conv.getStrides(), pads = conv.getPads(), dil = conv.getDilations();
+    groups = conv.getGroups();
+  } else {
+    auto fconv = cast<graph::ConvOp>(op);
+    if (!tensorOf(fconv.getResult()).getElementType().isF32())
+      return op->emitOpError("non-f32 graph.conv reaches emission unquantized");
+    if (tensorOf(fconv.getX()).getRank() != 4)
+      return op->emitOpError("convolution lowering handles 2-D (NCHW) inputs");
+    bias = bool(fconv.getBias());
+    strides = fconv.getStrides(), pads = fconv.getPads(), dil = fconv.getDilations();
+    groups = fconv.getGroup();
+  }
+  if (failed(checkMatrixTypes(op, storageOf(tensorOf(x).getElementType()),
+                              storageOf(tensorOf(w).getElementType()))))
+    return failure();
+  ArrayRef<int64_t> ws = tensorOf(w).getShape();
+  StringRef kind = c.choose("kind", convKind(groups, ws[1], ws[0] / groups));
+  c.flag("padded", anyNot(pads, 0));
+  c.flag("strided", anyNot(strides, 1));
+  c.flag("dilated", anyNot(dil, 1));
+  if (kind != "depthwise")
+    c.choose("window", ws[2] * ws[3] == 1 ? "1x1" : "kxk");
+  c.flag("bias", bias);
+  if (llvm::isa<qk::Conv2DOp>(op))
+    c.choose("requant", !rq ? "none" : rq.isPerChannel() ? "channel" : "tensor");
+  return success();
+}
+
+LogicalResult KernelLowering::lowerConv(const LoweringCase &c) {
+  ConvPlan plan;
+  plan.depthwise = c.get("kind") == "depthwise";
+  plan.padded = c.is("padded");
+  plan.window1x1 = !plan.depthwise && c.get("window") == "1x1";
+  auto buffers = [&](Value x, Value w, Value bias, Value y) {
+    return std::make_tuple(gmOf(x), gmOf(w), bias ? gmOf(bias) : Value(), resultBuffer(y));
+  };
+  if (auto conv = dyn_cast<qk::Conv2DOp>(c.op)) {
+    auto [X, W, B, Y] = buffers(conv.getInput(), conv.getWeight(), conv.getBias(), conv.getResult());
+    return lowerConvBuffers(c.op, plan, X, W, B, Y, conv.getStrides(), conv.getPads(),
+                            conv.getDilations(), conv.getGroups(), conv.getInputZp(),
+                            conv.getWeightZp()[0], conv.getRequantAttr());
+  }
+  auto conv = cast<graph::ConvOp>(c.op);
+  auto [X, W, B, Y] = buffers(conv.getX(), conv.getW(), conv.getBias(), conv.getResult());
+  return lowerConvBuffers(c.op, plan, X, W, B, Y, conv.getStrides(), conv.getPads(),
+                          conv.getDilations(), conv.getGroup(), 0, 0, {});
 }
 
 /// ConvTranspose (f32, constant weights) as a convolution: the input is
@@ -174,14 +325,40 @@ LogicalResult KernelLowering::lowerConv(Operation *op, Value input, Value weight
 /// (plus output_padding at the end), and convolved with stride 1 by the
 /// weights flipped in space with input and output channels exchanged per
 /// group. The weights are stored [Cin, Cout / group, kh, kw] (contract L2).
-LogicalResult KernelLowering::lowerConvTranspose(graph::ConvTransposeOp op) {
+LogicalResult lowering::selectConvTranspose(LoweringCase &c, const target::TargetInfo &) {
+  auto op = cast<graph::ConvTransposeOp>(c.op);
   auto xt = tensorOf(op.getX());
   if (!xt.getElementType().isF32() || xt.getRank() != 4)
     return op.emitOpError("ConvTranspose lowers for 2-D f32 inputs (quantized: no kernel yet)");
   auto wc = op.getW().getDefiningOp<graph::ConstantOp>();
-  auto wv = wc ? dyn_cast<DenseFPElementsAttr>(wc.getValue()) : DenseFPElementsAttr();
-  if (!wv)
+  if (!wc || !llvm::isa<DenseFPElementsAttr>(wc.getValue()))
     return op.emitOpError("ConvTranspose needs constant weights to lower");
+  ArrayRef<int64_t> ws = tensorOf(op.getW()).getShape(), pd = op.getPads(), dl = op.getDilations();
+  for (int i = 0; i < 2; ++i)
+    if (dl[i] * (ws[2 + i] - 1) < std::max(pd[i], pd[2 + i]))
+      return op.emitOpError(
+          "ConvTranspose pads larger than the dilated kernel have no NPU lowering yet");
+  int64_t g = op.getGroup();
+  // The stride-1 convolution it becomes: [g * Cout/g, Cin/g, kh, kw] weights.
+  StringRef kind = c.choose("kind", convKind(g, xt.getShape()[1] / g, ws[1]));
+  c.flag("strided", anyNot(op.getStrides(), 1));
+  c.flag("dilated", anyNot(dl, 1));
+  c.flag("output-padding", anyNot(op.getOutputPadding(), 0));
+  if (kind != "depthwise")
+    c.choose("window", ws[2] * ws[3] == 1 ? "1x1" : "kxk");
+  c.flag("bias", bool(op.getBias()));
+  return success();
+}
+
+/// ConvTranspose (f32, constant weights) as a convolution: the input is
+/// spread with stride s into a zeroed arena buffer padded by d * (k - 1) - p
+/// (plus output_padding at the end), and convolved with stride 1 by the
+/// weights flipped in space with input and output channels exchanged per
+/// group. The weights are stored [Cin, Cout / group, kh, kw] (contract L2).
+LogicalResult KernelLowering::lowerConvTranspose(const LoweringCase &c) {
+  auto op = cast<graph::ConvTransposeOp>(c.op);
+  auto xt = tensorOf(op.getX());
+  auto wv = cast<DenseFPElementsAttr>(op.getW().getDefiningOp<graph::ConstantOp>().getValue());
   ArrayRef<int64_t> xs = xt.getShape(), ws = tensorOf(op.getW()).getShape();
   ArrayRef<int64_t> st = op.getStrides(), pd = op.getPads(), dl = op.getDilations(),
                     outPad = op.getOutputPadding();
@@ -189,8 +366,6 @@ LogicalResult KernelLowering::lowerConvTranspose(graph::ConvTransposeOp op) {
   int64_t Cing = Cin / g, Coutg = ws[1], KH = ws[2], KW = ws[3];
   int64_t top = dl[0] * (KH - 1) - pd[0], left = dl[1] * (KW - 1) - pd[1];
   int64_t bottom = dl[0] * (KH - 1) - pd[2] + outPad[0], right = dl[1] * (KW - 1) - pd[3] + outPad[1];
-  if (top < 0 || left < 0 || bottom < 0 || right < 0)
-    return op.emitOpError("ConvTranspose pads larger than the dilated kernel have no NPU lowering yet");
   int64_t Hz = (H - 1) * st[0] + 1 + top + bottom, Wz = (W - 1) * st[1] + 1 + left + right;
   // Flipped, transposed weights: W'[g*Coutg + co][ci][kh][kw] = W[g*Cing + ci][co][KH-1-kh][KW-1-kw].
   SmallVector<float> w(wv.getValues<float>().begin(), wv.getValues<float>().end());
@@ -224,27 +399,27 @@ LogicalResult KernelLowering::lowerConvTranspose(graph::ConvTransposeOp op) {
                        spread, denseStrides(spread, 4))))
     return failure();
   SmallVector<int64_t> ones{1, 1}, zeros{0, 0, 0, 0};
-  return lowerConvBuffers(op, Z, Wt, op.getBias() ? gmOf(op.getBias()) : Value(),
+  ConvPlan plan;
+  plan.depthwise = c.get("kind") == "depthwise";
+  plan.window1x1 = !plan.depthwise && c.get("window") == "1x1";
+  return lowerConvBuffers(op, plan, Z, Wt, op.getBias() ? gmOf(op.getBias()) : Value(),
                           resultBuffer(op.getResult()), ones, zeros, dl, g, 0, 0, {});
 }
 
-LogicalResult KernelLowering::lowerConvBuffers(Operation *op, Value X, Value W, Value Bias, Value Y,
+LogicalResult KernelLowering::lowerConvBuffers(Operation *op, const ConvPlan &plan, Value X,
+                                               Value W, Value Bias, Value Y,
                                                ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
                                                ArrayRef<int64_t> dil, int64_t groups, int64_t xzp,
                                                int64_t wzp, qk::RequantAttr rq) {
   auto xt = cast<BufferType>(X.getType()), wt = cast<BufferType>(W.getType());
   auto yt = cast<BufferType>(Y.getType());
-  if (failed(checkMatrixTypes(op, xt.getElementType(), wt.getElementType())))
-    return failure();
-  if (xt.getShape().size() != 4)
-    return op->emitOpError("convolution lowering handles 2-D (NCHW) inputs");
   int64_t N = xt.getShape()[0], C = xt.getShape()[1];
   int64_t M = wt.getShape()[0], Cg = wt.getShape()[1], KH = wt.getShape()[2], KW = wt.getShape()[3];
   int64_t OH = yt.getShape()[2], OW = yt.getShape()[3], Mg = M / groups;
   int64_t ex = xt.getElementBytes(), ey = yt.getElementBytes();
   // Padding first: a padded copy in the arena, filled with the input zero
   // point so that padded taps contribute (zp - zp) * w = 0.
-  if (llvm::any_of(pads, [](int64_t p) { return p != 0; })) {
+  if (plan.padded) {
     SmallVector<int64_t> shape{N, C, xt.getShape()[2] + pads[0] + pads[2],
                                xt.getShape()[3] + pads[1] + pads[3]};
     Value padded = e.alloc(MemorySpace::Arena, shape, xt.getElementType(), denseStrides(shape, ex));
@@ -261,7 +436,7 @@ LogicalResult KernelLowering::lowerConvBuffers(Operation *op, Value X, Value W, 
   Value params = rq && rq.isPerChannel() ? requantTable(rq, M) : Value();
   if (OW > 4095)
     return op->emitOpError() << "output width " << OW << " exceeds one MATRIX tile (4095 rows)";
-  if (Cg == 1 && Mg == 1)
+  if (plan.depthwise)
     return lowerDepthwise(op, X, W, Bias, Y, strides, dil, xzp, wzp, rq, params, accType);
   // Tiles: T output rows x OW columns form the MATRIX m dimension; kc input
   // channels x KH x KW the k dimension; nt output channels of the group n.
@@ -296,7 +471,7 @@ LogicalResult KernelLowering::lowerConvBuffers(Operation *op, Value X, Value W, 
               Value aT = e.alloc(MemorySpace::LM, {m, k}, xt.getElementType(), {lda, ex});
               int64_t base = (n * C + g * Cg + c0) * sx + oh0 * strides[0] * Wd * ex +
                              ow0 * strides[1] * ex;
-              if (khw == 1) {
+              if (plan.window1x1) {
                 // im2col of a 1x1 window: [rows][cols][cc] from [cc][H][W].
                 e.dma(e.view(X, base, {rows, cols, cc}, {strides[0] * Wd * ex, strides[1] * ex, sx}),
                       e.view(aT, 0, {rows, cols, cc}, {cols * lda, lda, ex}));

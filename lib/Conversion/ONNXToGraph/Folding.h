@@ -3,9 +3,11 @@
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
 // Exported models compute shapes at run time (Shape -> Gather -> Concat ->
-// Reshape). With static input shapes those subgraphs are constant: the
-// importer evaluates them on integer and boolean constants only, never on
-// float data (algebra on real values waits for quantization metadata, N11).
+// Reshape, and float arithmetic on them for Resize sizes and scales). With
+// static input shapes those subgraphs are constant: the importer evaluates
+// them, exactly as they would run (ConstantEval.cpp). That is not algebra on
+// real values (which waits for quantization metadata, N11): no identity is
+// assumed and nothing is reassociated.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +36,11 @@ mlir::DenseElementsAttr toAttr(const IntTensor &t);
 double firstAsDouble(mlir::DenseElementsAttr c);
 /// An integer element of type `t` as int64 (zero-extended when unsigned or i1).
 int64_t intValue(const llvm::APInt &v, mlir::Type t);
+
+/// The value of a graph op whose operands are all constants, for the ops
+/// ConstantEval.cpp evaluates exactly (data movement, shape arithmetic,
+/// exactly rounded float arithmetic, Cast); nullopt otherwise.
+std::optional<mlir::DenseElementsAttr> evaluateConstant(mlir::Operation *op);
 
 /// Results larger than this are not folded (they stay ops, or are reported).
 inline constexpr uint64_t kMaxFoldedElements = uint64_t(1) << 22;

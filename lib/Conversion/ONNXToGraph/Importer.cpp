@@ -14,11 +14,13 @@
 #include "Importer.h"
 #include "Folding.h"
 
+#include "npuc/Base/ISA.h"
 #include "npuc/Base/Json.h"
 #include "npuc/Base/Sha256.h"
 #include "npuc/Base/TensorFile.h"
 #include "npuc/Dialect/Graph/IR/GraphOps.h"
 #include "npuc/Dialect/Graph/IR/GraphShapes.h"
+#include "npuc/Dialect/Graph/IR/TensorNames.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
@@ -64,14 +66,40 @@ DenseElementsAttr NodeContext::requiredConstant(size_t i, StringRef what) {
     return {};
   }
   if (!v->constant) {
-    bool isGraphInput = isa<BlockArgument>(v->value);
+    // The graph inputs the value is computed from (a data-dependent
+    // condition, a sample rate): freezing them makes it a constant.
+    SmallVector<BlockArgument> inputs;
+    SmallVector<Value> work{v->value};
+    llvm::DenseSet<Value> seen;
+    while (!work.empty() && inputs.size() <= 4) {
+      Value x = work.pop_back_val();
+      if (!seen.insert(x).second)
+        continue;
+      if (auto arg = dyn_cast<BlockArgument>(x))
+        inputs.push_back(arg);
+      else
+        work.append(x.getDefiningOp()->operand_begin(), x.getDefiningOp()->operand_end());
+    }
+    auto inputName = [&](BlockArgument a) {
+      auto n = dyn_cast<NameLoc>(a.getLoc());
+      return n ? n.getName().str() : std::string("?");
+    };
+    std::string hint;
+    if (inputs.size() == 1 && inputs[0] == v->value)
+      hint = "; it is a graph input: freeze it with --bind-input " + node.input(i) + "=FILE";
+    else if (!inputs.empty() && inputs.size() <= 4) {
+      std::string names, binds;
+      for (BlockArgument a : inputs) {
+        names += (names.empty() ? "'" : ", '") + inputName(a) + "'";
+        binds += " --bind-input " + inputName(a) + "=FILE";
+      }
+      hint = "; it is computed from graph input" + std::string(inputs.size() > 1 ? "s " : " ") +
+             names + ": freeze " + (inputs.size() > 1 ? "them" : "it") + " with" + binds;
+    }
     fail(code::NotConstant, "input " + llvm::Twine(i) + " (" + what + ", '" + node.input(i) +
-                                "') must be a constant or fold to one" +
-                                (isGraphInput ? "; it is a graph input: freeze it with --bind-input " +
-                                                    node.input(i) + "=FILE"
-                                              : ""));
-    if (isGraphInput)
-      imp.issues.back().bindInput = node.input(i);
+                                "') must be a constant or fold to one" + hint);
+    if (!hint.empty())
+      imp.issues.back().bindInput = inputName(inputs.front());
     return {};
   }
   return v->constant;
@@ -81,7 +109,7 @@ std::optional<std::vector<int64_t>> NodeContext::constantInts(size_t i, StringRe
   DenseElementsAttr c = requiredConstant(i, what);
   if (!c)
     return std::nullopt;
-  if (!isa<IntegerType>(c.getElementType())) {
+  if (!llvm::isa<IntegerType>(c.getElementType())) {
     fail(code::UnsupportedType, what + llvm::Twine(" must be integers"));
     return std::nullopt;
   }
@@ -153,8 +181,22 @@ FailureOr<Operation *> NodeContext::buildOp(StringRef name, ValueRange operands,
         message = d.str();
       return success();
     });
-    if (succeeded(mlir::verify(op)))
+    if (succeeded(mlir::verify(op))) {
+      // Hostile sizes are refused before any work is spent on them.
+      for (Type t : op->getResultTypes())
+        if (!imp.fitsMemory(cast<RankedTensorType>(t), "graph." + name.str() + " result", &node)) {
+          op->erase();
+          return failure();
+        }
+      // An op on constants (a shape computation) is its value.
+      if (std::optional<DenseElementsAttr> value = evaluateConstant(op)) {
+        Location l = op->getLoc();
+        Type type = op->getResult(0).getType();
+        op->erase();
+        return graph::ConstantOp::create(b, l, type, cast<ElementsAttr>(*value)).getOperation();
+      }
       return op;
+    }
   }
   op->erase();
   (void)fail(code::ShapeMismatch, "graph." + name + ": " + message);
@@ -185,8 +227,27 @@ Val NodeContext::constant(DenseElementsAttr value, Type resultType) {
 }
 
 void NodeContext::setOutput(size_t i, Val v) {
-  if (i < size_t(node.output_size()) && !node.output(int(i)).empty())
-    imp.values[node.output(int(i))] = v;
+  if (i >= size_t(node.output_size()) || node.output(int(i)).empty())
+    return;
+  if (!v.constant)
+    if (auto c = v.value.getDefiningOp<graph::ConstantOp>())
+      if (auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+          dense && dense.getType() == v.value.getType())
+        v.constant = dense;
+  imp.values[node.output(int(i))] = v;
+  // The op this node built to compute the output carries the output's ONNX
+  // name (TensorNames.h); a value passed through (Identity) or folded to a
+  // constant keeps its own.
+  auto result = dyn_cast<OpResult>(v.value);
+  if (!result || v.constant)
+    return;
+  Operation *op = result.getOwner();
+  if (graph::withoutTensorNames(op->getLoc()) != graph::withoutTensorNames(loc))
+    return;
+  SmallVector<std::string> names = graph::tensorNames(op->getLoc());
+  names.resize(std::max<size_t>(names.size(), op->getNumResults()));
+  names[result.getResultNumber()] = node.output(int(i));
+  op->setLoc(graph::withTensorNames(loc, names));
 }
 
 //===----------------------------------------------------------------------===//
@@ -218,6 +279,25 @@ std::string Importer::nodeName(const onnx::NodeProto &node) {
 
 Location Importer::nodeLoc(const onnx::NodeProto &node) {
   return NameLoc::get(b.getStringAttr(nodeName(node)), FileLineColLoc::get(&ctx, path, 0, 0));
+}
+
+bool Importer::fitsMemory(RankedTensorType type, const std::string &what,
+                          const onnx::NodeProto *node) {
+  auto count = graph::shapes::numElements(type.getShape());
+  if (!count) {
+    report(code::Overflow, node, node ? opset : 0, what + ": " + llvm::toString(count.takeError()));
+    return false;
+  }
+  unsigned bits = type.getElementType().isIntOrFloat() ? type.getElementType().getIntOrFloatBitWidth() : 8;
+  unsigned __int128 bytes = (unsigned __int128)uint64_t(*count) * std::max(1u, bits / 8);
+  if (bytes <= isa::gmAddressBytes())
+    return true;
+  report(code::Overflow, node, node ? opset : 0,
+         what + " " + graph::shapes::str(type.getShape()) + " has " + std::to_string(*count) +
+             " elements, " + std::to_string(uint64_t(std::min<unsigned __int128>(bytes, UINT64_MAX))) +
+             " bytes; an NPU memory region addresses at most " +
+             std::to_string(isa::gmAddressBytes()) + " bytes");
+  return false;
 }
 
 std::optional<Type> Importer::elementType(int32_t t) {
@@ -445,7 +525,6 @@ void Importer::importNode(const onnx::NodeProto &node) {
   }
   NodeContext ctx(*this, node, set);
   size_t before = issues.size();
-  std::string key = supportKey(*this, node, set);
   if (failed(fn(ctx))) {
     if (issues.size() == before)
       report(code::UnsupportedAttr, &node, set, "cannot be imported");
@@ -457,7 +536,7 @@ void Importer::importNode(const onnx::NodeProto &node) {
       report(code::UnsupportedOp, &node, set, "output '" + out + "' is not supported");
       poisoned.insert(out);
     }
-  support.push_back({nodeName(node), node.op_type(), node.domain(), std::move(key)});
+  nodes.push_back({nodeName(node), node.op_type(), node.domain(), set, schemaVersion(node, set)});
 }
 
 void Importer::importNodes(const onnx::GraphProto &graph) {
@@ -570,6 +649,13 @@ Result Importer::run() {
   }
   const onnx::GraphProto &g = model.graph();
   result.nodeCount = size_t(g.node_size());
+  if (g.output_size() == 0) {
+    report(code::Structure, nullptr, 0,
+           "the graph has no outputs: there is nothing to compute (a model names at least one "
+           "graph output)");
+    result.issues = std::move(issues);
+    return result;
+  }
 
   ModuleOp module = ModuleOp::create(FileLineColLoc::get(&ctx, path, 0, 0));
   result.module = OwningOpRef<ModuleOp>(module);
@@ -699,11 +785,7 @@ Result Importer::run() {
         ok = false;
       }
     if (ok)
-      if (auto n = graph::shapes::numElements(shape); !n) {
-        report(code::Overflow, nullptr, 0,
-               "graph input '" + name + "': " + llvm::toString(n.takeError()));
-        ok = false;
-      }
+      ok = fitsMemory(RankedTensorType::get(shape, *element), "graph input '" + name + "'", nullptr);
     if (!ok) {
       poisoned.insert(name);
       continue;
@@ -744,7 +826,7 @@ Result Importer::run() {
     func.setResultAttr(unsigned(i), "graph.name", b.getStringAttr(name));
   // Constants that folding consumed (shape computations) are no longer used.
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*entry)))
-    if (isa<graph::ConstantOp>(op) && op.use_empty())
+    if (llvm::isa<graph::ConstantOp>(op) && op.use_empty())
       op.erase();
 
   if (issues.empty()) {
@@ -760,7 +842,7 @@ Result Importer::run() {
   if (!issues.empty())
     result.module = nullptr;
   result.issues = std::move(issues);
-  result.support = std::move(support);
+  result.nodes = std::move(nodes);
   return result;
 }
 
@@ -784,7 +866,8 @@ std::string npuc::onnx_import::formatIssue(const std::string &path, const Issue 
 }
 
 std::string npuc::onnx_import::reportJson(const std::string &path, const Result &r,
-                                          const std::vector<Issue> &extraIssues) {
+                                          const std::vector<Issue> &extraIssues,
+                                          const std::map<std::string, std::vector<NodeCase>> &cases) {
   std::string s = "{\"model\": " + json::quote(path) + ",\n \"source_sha256\": \"" +
                   r.sourceSha256 + "\",\n \"nodes\": " + std::to_string(r.nodeCount) +
                   ",\n \"importable\": " + (r.issues.empty() ? "true" : "false") +
@@ -802,9 +885,22 @@ std::string npuc::onnx_import::reportJson(const std::string &path, const Result 
          ", \"message\": " + json::quote(i.message) + ", \"bind_input\": " + json::quote(i.bindInput) +
          "}";
   }
-  s += "],\n \"support\": [";
-  for (size_t k = 0; k < r.support.size(); ++k)
-    s += std::string(k ? ",\n  " : "\n  ") + "{\"node\": " + json::quote(r.support[k].node) +
-         ", \"key\": " + json::quote(r.support[k].key) + "}";
+  s += "],\n \"cases\": [";
+  for (size_t k = 0; k < r.nodes.size(); ++k) {
+    const NodeInfo &n = r.nodes[k];
+    s += std::string(k ? ",\n  " : "\n  ") + "{\"node\": " + json::quote(n.node) +
+         ", \"op_type\": " + json::quote(n.opType) + ", \"domain\": " + json::quote(n.domain) +
+         ", \"opset\": " + std::to_string(n.opset) + ", \"version\": " + std::to_string(n.version) +
+         ", \"cases\": [";
+    auto it = cases.find(n.node);
+    if (it != cases.end())
+      for (size_t c = 0; c < it->second.size(); ++c) {
+        const NodeCase &nc = it->second[c];
+        s += std::string(c ? ", " : "") + "{\"case\": " + json::quote(nc.key) +
+             ", \"evidence\": " + json::quote(nc.level) + ", \"tests\": " + json::quote(nc.tests) +
+             "}";
+      }
+    s += "]}";
+  }
   return s + "]}\n";
 }

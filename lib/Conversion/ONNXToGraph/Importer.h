@@ -113,9 +113,9 @@ using OpImporter = llvm::LogicalResult (*)(NodeContext &);
 /// The importer of (domain, op type), or nullptr (Ops.cpp).
 OpImporter lookupOpImporter(llvm::StringRef domain, llvm::StringRef opType);
 
-/// The support combination `node` exercises (SupportKey.cpp), from the
-/// element types of its already imported inputs.
-std::string supportKey(const Importer &imp, const onnx::NodeProto &node, int64_t set);
+/// The schema version of `node`'s op in effect at opset `set` (ONNX's schema
+/// registry; `set` itself for ops of other domains).
+int64_t schemaVersion(const onnx::NodeProto &node, int64_t set);
 
 class Importer {
 public:
@@ -127,13 +127,17 @@ public:
   std::string path, dir;
   Options options;
   std::vector<Issue> issues;
-  std::vector<NodeSupport> support;
+  std::vector<NodeInfo> nodes;
   std::map<std::string, Val> values;
   std::set<std::string> poisoned;  // produced by a node that failed: not reported again
   int64_t opset = 0, msOpset = 0;
 
   void report(const char *code, const onnx::NodeProto *node, int64_t opset, const llvm::Twine &msg);
   std::optional<mlir::Type> elementType(int32_t onnxType);
+  /// Whether a tensor of `type` fits an NPU memory region (isa::gmAddressBytes);
+  /// reports NPUC-E0203 at `node` (or the model) otherwise.
+  bool fitsMemory(mlir::RankedTensorType type, const std::string &what,
+                  const onnx::NodeProto *node);
   /// The data of a TensorProto (raw, typed fields, or external data inside
   /// the model's directory) as an attribute; reports and returns null otherwise.
   mlir::DenseElementsAttr tensorData(const onnx::TensorProto &t, const onnx::NodeProto *node);

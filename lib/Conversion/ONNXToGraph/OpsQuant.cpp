@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Ops.h"
+#include "npuc/Dialect/Graph/IR/TensorNames.h"
 
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 
@@ -49,6 +50,11 @@ LogicalResult npuc::onnx_import::buildQuantizedOutput(NodeContext &c, StringRef 
   FailureOr<Value> r = c.build(name, operands, c.tensor(shape, q), attrs);
   if (failed(r))
     return failure();
+  // Both the quantized value and its storage view are the node's output
+  // (TensorNames.h): rewrites that fuse the quantized op keep the name when
+  // the view folds away.
+  if (c.node.output_size() && !c.node.output(0).empty())
+    r->getDefiningOp()->setLoc(graph::withTensorNames(c.loc, {c.node.output(0)}));
   return c.buildOutput("storage_cast", {*r}, c.tensor(shape, plainStorage(c, q)));
 }
 

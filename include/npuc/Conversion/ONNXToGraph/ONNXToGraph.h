@@ -16,6 +16,7 @@
 #include "mlir/IR/OwningOpRef.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,11 +38,20 @@ struct Issue {
   std::string bindInput;
 };
 
-/// One imported node and its support combination (docs/supported-ops.md):
-/// the op at its schema version, its inputs' element types, and its
-/// attribute signature, e.g. "Conv-11(float,float,float){group=1,pads,strides}".
-struct NodeSupport {
-  std::string node, opType, domain, key;
+/// One imported node: its name (as diagnostics and locations give it), its
+/// op, the opset of its domain, and the op's schema version in effect at that
+/// opset (ONNX's schema registry; the opset itself for other domains).
+struct NodeInfo {
+  std::string node, opType, domain;
+  int64_t opset = 0, version = 0;
+};
+
+/// One lowering case of a node (docs/supported-ops.md) and its evidence on
+/// the target, for the report.
+struct NodeCase {
+  std::string key;
+  std::string level;  // "verified", "lowered", "reached", or "none" (no test reached it)
+  std::string tests;
 };
 
 struct Options {
@@ -58,8 +68,8 @@ struct Result {
   std::vector<Issue> issues;
   std::string sourceSha256;
   size_t nodeCount = 0;
-  /// Every node that imported, in import order, with its combination.
-  std::vector<NodeSupport> support;
+  /// Every node that imported, in import order.
+  std::vector<NodeInfo> nodes;
 };
 
 /// Imports the model at `path` into a graph-dialect module (func.func @main).
@@ -68,10 +78,14 @@ Result importModel(mlir::MLIRContext &context, const std::string &path, const Op
 /// "model.onnx: node 'conv0' (Conv, opset 13): error NPUC-E0101: ..."
 std::string formatIssue(const std::string &path, const Issue &issue);
 
-/// The report of `npuc --report=FILE.json`: the import's issues and every
-/// node's combination; `extraIssues` (later phases' diagnostics) are appended.
+/// The report of `npuc --report=FILE.json`: the import's issues, then
+/// `extraIssues` (later phases' diagnostics), and every node with its
+/// lowering cases (`cases`, by node name; a node with none folded at import
+/// or fused into a neighbour, or the compile stopped before the cases were
+/// selected).
 std::string reportJson(const std::string &path, const Result &result,
-                       const std::vector<Issue> &extraIssues = {});
+                       const std::vector<Issue> &extraIssues = {},
+                       const std::map<std::string, std::vector<NodeCase>> &cases = {});
 
 /// Every (domain, op type) the importer has a translation for, sorted; the
 /// default domain is "".

@@ -375,6 +375,16 @@ LogicalResult ReduceOp::verify() {
   return success();
 }
 
+LogicalResult ValueOp::verify() {
+  BufferType bt = getBuffer().getType();
+  if (!bt.isGlobal())
+    return emitOpError() << "names a value in " << stringifyMemorySpace(bt.getSpace())
+                         << "; values are observed in GM";
+  if (getName().empty())
+    return emitOpError("needs the value's name");
+  return success();
+}
+
 std::optional<Engine> npuc::emit::engineOf(Operation *op) {
   if (auto dma = dyn_cast<DmaOp>(op))
     return dma.getEngine();

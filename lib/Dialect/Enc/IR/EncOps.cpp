@@ -115,8 +115,17 @@ std::optional<model::DType> storageDType(Type t) {
 
 LogicalResult TensorOp::verify() {
   StringRef role = getRole();
-  if (role != "input" && role != "output" && role != "state")
-    return emitOpError("role '") << role << "' is not input, output or state";
+  if (role != "input" && role != "output" && role != "state" && role != "value")
+    return emitOpError("role '") << role << "' is not input, output, state or value";
+  bool value = role == "value";
+  if (value != bool(getRegion()) || value != bool(getAfter()))
+    return emitOpError(value ? "of role value needs its region and the instruction it follows"
+                             : "has a region or an instruction to follow, which only values have");
+  if (value && *getRegion() != "arena" && *getRegion() != "input" && *getRegion() != "output")
+    return emitOpError("region '") << *getRegion() << "' is not arena, input or output";
+  if (value && getAfterAttr().getInt() < -1)
+    return emitOpError("follows instruction ") << getAfterAttr().getInt()
+                                               << "; -1 means from the start";
   if (!storageDType(getElement()))
     return emitOpError("element type ") << getElement()
                                         << " is not a storage type (i8, ui8, i16, i32, f16, f32)";

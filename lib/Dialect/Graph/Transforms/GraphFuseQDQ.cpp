@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "npuc/Dialect/Graph/IR/GraphOps.h"
+#include "npuc/Dialect/Graph/IR/TensorNames.h"
 #include "npuc/Dialect/Graph/Transforms/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -53,10 +54,17 @@ struct FuseQDQ : RewritePattern {
     if (!quantize)
       return failure();
     SmallVector<Value> operands;
-    for (Value v : op->getOperands()) {
+    for (auto [i, v] : llvm::enumerate(op->getOperands())) {
       auto dq = v.getDefiningOp<DequantizeOp>();
       if (dq) {
         operands.push_back(dq.getInput());
+        continue;
+      }
+      // A convolution's constant float bias: quantized at the accumulator
+      // scale by convert-graph-to-qk.
+      if (isa<ConvOp>(op) && i == 2 && v.getDefiningOp<ConstantOp>() &&
+          cast<ShapedType>(v.getType()).getElementType().isF32()) {
+        operands.push_back(v);
         continue;
       }
       // Integer operands (e.g. gather indices) pass through; real ones block.
@@ -66,7 +74,15 @@ struct FuseQDQ : RewritePattern {
       }
       return rewriter.notifyMatchFailure(op, "a real-valued operand is not dequantized");
     }
-    OperationState state(op->getLoc(), op->getName());
+    // Located at every node it stands for (TensorNames.h): the op computes
+    // the quantize's output, or with an activation the activation does.
+    Location fusedLoc = rewriter.getFusedLoc({op->getLoc(), quantize.getLoc()});
+    Location actLoc = fusedLoc;
+    if (activation) {
+      actLoc = rewriter.getFusedLoc({activation->getLoc(), quantize.getLoc()});
+      fusedLoc = npuc::graph::withoutTensorNames(fusedLoc);
+    }
+    OperationState state(fusedLoc, op->getName());
     state.addOperands(operands);
     state.addTypes(quantize.getResult().getType());
     state.addAttributes(op->getAttrs());
@@ -83,7 +99,7 @@ struct FuseQDQ : RewritePattern {
     }
     Value result = fused->getResult(0);
     if (activation) {
-      OperationState act(activation->getLoc(), activation->getName());
+      OperationState act(actLoc, activation->getName());
       act.addOperands(result);
       act.addTypes(quantize.getResult().getType());
       act.addAttributes(activation->getAttrs());

@@ -201,6 +201,21 @@ def Emit_RegScopeOp : Emit_InProgramOp<"reg_scope", [NoTerminator, SingleBlock]>
   let hasRegionVerifier = 1;
 }
 
+def Emit_ValueOp : Emit_InProgramOp<"value"> {
+  let summary = "A graph value complete in `buffer` at this point of the program";
+  let description = [{
+    Observation only (contract L4): names the ONNX tensor `name` that the
+    ops before it in program order have computed into `buffer` (a GM buffer,
+    any layout its strides give), with its graph element type `element`
+    (quantization included). No engine runs it and it reads nothing;
+    convert-emit-to-enc records it in the model file's values section, and
+    `npu-sim --dump-tensors` writes the value in logical order.
+  }];
+  let arguments = (ins Emit_BufferType:$buffer, StrAttr:$name, TypeAttr:$element);
+  let assemblyFormat = "$buffer $name `as` $element attr-dict `:` type($buffer)";
+  let hasVerifier = 1;
+}
+
 def Emit_LoadImmOp : Emit_InProgramOp<"li"> {
   let summary = "Set a scalar register to a 32-bit value";
   let arguments = (ins Emit_RegType:$reg, I64Attr:$value);

@@ -38,22 +38,31 @@ def Enc_ProgramOp : Op<Enc_Dialect, "program",
 }
 
 def Enc_TensorOp : Op<Enc_Dialect, "tensor"> {
-  let summary = "A tensor the runtime binds: a model input, output or state";
+  let summary = "A tensor the runtime binds (input, output, state) or a graph value to observe";
   let description = [{
     Written to the model file's tensor descriptors (docs/model-format.md).
     `strides` are in bytes and give the physical layout in the region of the
     role (INPUT, OUTPUT or STATE); `offset` is the first element's byte offset.
     Quantized tensors carry `scales`, `zero_points` and, per axis, `axis`.
 
+    Role `value` is a graph value the program materializes (the model file's
+    values section, for tensor dumps): its `region` (arena, input or output),
+    the ONNX `node` that produced it, and the index of the instruction `after`
+    whose execution it is complete (-1: from the start, a graph input).
+
     ```mlir
     enc.tensor "input" "x" : i8 shape [1, 3] strides [32, 1] offset 0
         {scales = array<f32: 0.5>, zero_points = array<i32: -3>}
+    enc.tensor "value" "y" : f32 shape [1, 3] strides [12, 4] offset 128
+        {region = "arena", node = "relu0", after = 41 : i64}
     ```
   }];
   let arguments = (ins StrAttr:$role, StrAttr:$name, TypeAttr:$element,
                    DenseI64ArrayAttr:$shape, DenseI64ArrayAttr:$strides, I64Attr:$offset,
                    OptionalAttr<DenseF32ArrayAttr>:$scales,
-                   OptionalAttr<DenseI32ArrayAttr>:$zero_points, OptionalAttr<I64Attr>:$axis);
+                   OptionalAttr<DenseI32ArrayAttr>:$zero_points, OptionalAttr<I64Attr>:$axis,
+                   OptionalAttr<StrAttr>:$region, OptionalAttr<StrAttr>:$node,
+                   OptionalAttr<I64Attr>:$after);
   let assemblyFormat = [{
     $role $name `:` $element `shape` $shape `strides` $strides `offset` $offset attr-dict
   }];

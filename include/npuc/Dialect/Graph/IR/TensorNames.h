@@ -1,0 +1,48 @@
+//===- TensorNames.h - ONNX tensor names in locations -----------*- C++ -*-===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// The importer locates every op at its ONNX node, NameLoc(node, ...). The op
+// that computes a node's output also carries the output's ONNX tensor name
+// in the child of that NameLoc (the metadata of a fused location, one string
+// per result):
+//
+//   loc("conv0"(fused<["y"]>[...]))   the result is the ONNX tensor "y"
+//
+// Rewrites keep the names by the usual rule for locations: an op fused from
+// several ops is located at all of them, in dataflow order, and computes the
+// output of the last (a QDQ-fused convolution computes its QuantizeLinear's
+// output, a convolution with its BatchNormalization folded in the
+// BatchNormalization's). Ops a rewrite adds beside the one that computes the
+// output (storage views of the operands) take the node's location without
+// the names. Diagnostics and debug records read only the node names.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPUC_DIALECT_GRAPH_IR_TENSORNAMES_H
+#define NPUC_DIALECT_GRAPH_IR_TENSORNAMES_H
+
+#include "mlir/IR/Location.h"
+#include "mlir/IR/Value.h"
+
+#include <optional>
+#include <string>
+
+namespace npuc::graph {
+
+/// `nodeLoc` (a NameLoc of the node) naming the results of its op `names`.
+mlir::Location withTensorNames(mlir::Location nodeLoc, llvm::ArrayRef<std::string> names);
+
+/// `loc` without tensor names: every NameLoc child that names tensors goes.
+mlir::Location withoutTensorNames(mlir::Location loc);
+
+/// The ONNX tensor names `loc` gives an op's results (the last fused node's),
+/// empty when it names none.
+llvm::SmallVector<std::string> tensorNames(mlir::Location loc);
+
+/// The ONNX tensor name of an op result, when its op's location gives one.
+std::optional<std::string> tensorName(mlir::Value v);
+
+} // namespace npuc::graph
+
+#endif

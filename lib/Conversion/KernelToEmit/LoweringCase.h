@@ -1,0 +1,86 @@
+//===- LoweringCase.h - What a kernel lowering distinguishes ----*- C++ -*-===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// A lowering case is the key of npuc's evidence (docs/supported-ops.md,
+// contracts D10 and D11): the op as convert-kernel-to-emit receives it (a
+// graph op after import and normalization, or a qk kernel), the element types
+// of its operands and results (quantized or not, storage widths), and every
+// property its lowering branches on or whose value changes the address plan
+// in a way a test must have exercised (a stride other than 1, a dilation,
+// broadcasting), e.g.
+//
+//   qk.conv2d(ui8,i8,i32->ui8){kind=depthwise,padded,strided,!dilated,...}
+//
+// Each op's selector (next to its lowering, in the kernel files) records the
+// properties while it decides them: a flag is recorded both ways ("padded" or
+// "!padded"), so a branch added to a lowering changes the key of every op that
+// reaches it, and old evidence cannot vouch for the new code. The lowering
+// then branches on the recorded values (is(), get()), not on conditions of its
+// own. What a file wrote (attribute spellings, schema versions the importer
+// normalizes) is not part of the key; tile sizes are not either (a schedule,
+// not a different computation).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPUC_LIB_CONVERSION_KERNELTOEMIT_LOWERINGCASE_H
+#define NPUC_LIB_CONVERSION_KERNELTOEMIT_LOWERINGCASE_H
+
+#include "npuc/Base/Target.h"
+
+#include "mlir/IR/Operation.h"
+
+#include <string>
+
+namespace npuc::emit::lowering {
+
+/// The discardable attribute select-lowering-cases writes on each op.
+inline constexpr llvm::StringLiteral kCaseAttr = "npuc.case";
+
+/// "f32", "ui8", "qui8" (per-tensor quantized, stored as ui8), "qi8/axis"
+/// (quantized per axis); a tensor type renders as its element type.
+std::string caseTypeName(mlir::Type type);
+
+class LoweringCase {
+public:
+  explicit LoweringCase(mlir::Operation *op);
+
+  /// Records a two-way property; returns `value`.
+  bool flag(llvm::StringRef name, bool value);
+  /// Records a many-way property; returns `value`.
+  llvm::StringRef choose(llvm::StringRef name, llvm::StringRef value);
+
+  /// The value recorded for a flag or a choice. Asking for a property the
+  /// selector did not record is a bug in the lowering (the key would not say
+  /// what the code depends on) and stops the compiler with that message.
+  bool is(llvm::StringRef name) const;
+  llvm::StringRef get(llvm::StringRef name) const;
+
+  /// "op(operand types->result types){properties in the order recorded}".
+  std::string key() const;
+
+  mlir::Operation *op;
+
+private:
+  struct Property {
+    std::string name, value;
+    bool isFlag;
+  };
+  const Property &lookup(llvm::StringRef name, bool wantFlag) const;
+  llvm::SmallVector<Property, 8> props;
+};
+
+/// The selector of an op: checks that the lowering handles it (a diagnostic at
+/// the op otherwise) and records its properties.
+using Selector = mlir::LogicalResult (*)(LoweringCase &, const target::TargetInfo &);
+
+/// The selector convert-kernel-to-emit uses for `op`, or null when the op has
+/// no lowering (KernelToEmit.cpp holds the table).
+Selector selectorFor(mlir::Operation *op);
+
+/// Selects `op`'s case: null selector -> "has no NPU lowering yet".
+mlir::LogicalResult selectCase(LoweringCase &c, const target::TargetInfo &t);
+
+} // namespace npuc::emit::lowering
+
+#endif

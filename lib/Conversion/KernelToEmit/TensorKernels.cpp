@@ -1,0 +1,311 @@
+//===- TensorKernels.cpp - Data movement: concat, transpose, slice, pad, resize ---===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Kernels that move data without computing on it (contract D13: coordinates,
+// strides and quantization are preserved): a copy through strided views is
+// the elementwise iteration with an empty body; Pad uses DMA_IN's padding.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace npuc;
+using namespace npuc::emit;
+using namespace npuc::emit::lowering;
+
+namespace {
+/// Whether two quantized element types (or their absence) share scales and
+/// zero points; a per-axis one is refused by the callers first.
+bool sameQuant(const std::optional<Quant> &a, const std::optional<Quant> &b) {
+  return !a || (a->scales == b->scales && a->zps == b->zps);
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Concat
+//===----------------------------------------------------------------------===//
+
+/// Each input lands in a strided view of the output; an input quantized
+/// differently from the output is requantized through f32 on the way (exact
+/// dequantization, one rounding half to even).
+LogicalResult lowering::selectConcat(LoweringCase &c, const target::TargetInfo &) {
+  auto cat = cast<graph::ConcatOp>(c.op);
+  auto qy = quantOf(tensorOf(cat.getResult()).getElementType());
+  bool requantize = false;
+  for (Value in : cat.getInputs()) {
+    auto qx = quantOf(tensorOf(in).getElementType());
+    if ((qx && qx->axis >= 0) || (qy && qy->axis >= 0) || bool(qx) != bool(qy))
+      return c.op->emitOpError("quantized concat needs per-tensor quantized inputs and result");
+    requantize |= !sameQuant(qx, qy);
+  }
+  c.flag("requantize", requantize);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerConcat(const LoweringCase &c) {
+  auto cat = cast<graph::ConcatOp>(c.op);
+  Value out = resultBuffer(cat.getResult());
+  auto ot = cast<BufferType>(out.getType());
+  auto qy = quantOf(tensorOf(cat.getResult()).getElementType());
+  int64_t axis = int64_t(cat.getAxis());  // the verifier keeps it in [0, rank)
+  int64_t offset = 0;
+  for (Value in : cat.getInputs()) {
+    ArrayRef<int64_t> shape = tensorOf(in).getShape();
+    auto qx = quantOf(tensorOf(in).getElementType());
+    Value dst = e.view(out, offset * ot.getStrides()[size_t(axis)], shape, ot.getStrides());
+    bool requantize = c.is("requantize") && !sameQuant(qx, qy);
+    if (failed(elementwise(c.op, shape, {broadcastOperand(in, shape)}, dst, requantize ? 10 : 2,
+                           [&](EwTiles &tl) {
+                             if (requantize)
+                               tl.out = fromF32(toF32(tl.in[0], qx), qy, ot.getElementType());
+                           })))
+      return failure();
+    offset += shape[size_t(axis)];
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Transpose and Slice: copies through strided views
+//===----------------------------------------------------------------------===//
+
+LogicalResult lowering::selectTranspose(LoweringCase &, const target::TargetInfo &) {
+  return success();
+}
+
+LogicalResult KernelLowering::lowerTranspose(const LoweringCase &c) {
+  auto tr = cast<graph::TransposeOp>(c.op);
+  Value src = gmOf(tr.getInput());
+  auto st = cast<BufferType>(src.getType());
+  SmallVector<int64_t> strides;
+  for (int64_t p : tr.getPerm())
+    strides.push_back(st.getStrides()[size_t(p)]);
+  return lowerCopy(c.op, src, resultBuffer(tr.getResult()), tensorOf(tr.getResult()).getShape(),
+                   strides);
+}
+
+/// A strided window of the input: starts give the offset, steps scale the
+/// strides; the copy keeps coordinates and quantization (contract D13).
+LogicalResult lowering::selectSlice(LoweringCase &c, const target::TargetInfo &) {
+  auto sl = cast<graph::SliceOp>(c.op);
+  bool strided = false;
+  for (auto [i, step] : llvm::enumerate(sl.getSteps())) {
+    if (step < 1)
+      return c.op->emitOpError() << "slice step " << step << " on axis " << i
+                                 << " has no NPU lowering yet (positive steps only)";
+    strided |= step > 1;
+  }
+  c.flag("strided", strided);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerSlice(const LoweringCase &c) {
+  auto sl = cast<graph::SliceOp>(c.op);
+  Value src = gmOf(sl.getInput());
+  auto st = cast<BufferType>(src.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset = 0;
+  for (auto [i, start, step] : llvm::enumerate(sl.getStarts(), sl.getSteps())) {
+    offset += start * st.getStrides()[i];
+    strides.push_back(step * st.getStrides()[i]);
+  }
+  ArrayRef<int64_t> shape = tensorOf(sl.getResult()).getShape();
+  return lowerCopy(c.op, e.view(src, offset, shape, strides), resultBuffer(sl.getResult()), shape,
+                   strides);
+}
+
+//===----------------------------------------------------------------------===//
+// Pad
+//===----------------------------------------------------------------------===//
+
+LogicalResult lowering::selectPad(LoweringCase &c, const target::TargetInfo &) {
+  auto pad = cast<graph::PadOp>(c.op);
+  if (pad.getMode() != "constant")
+    return c.op->emitOpError() << "pad mode '" << pad.getMode() << "' has no NPU lowering yet";
+  return success();
+}
+
+LogicalResult KernelLowering::lowerPadOp(const LoweringCase &c) {
+  auto pad = cast<graph::PadOp>(c.op);
+  ArrayRef<int64_t> pads = pad.getPads();
+  size_t rank = pads.size() / 2;
+  Type el = tensorOf(pad.getResult()).getElementType();
+  double value = pad.getValueAttr().getValueAsDouble();
+  int64_t fill;
+  if (auto q = quantOf(el)) {
+    auto qt = cast<quant::QuantizedType>(el);
+    double v = std::nearbyint(value / q->scales[0]) + double(q->zps[0]);
+    v = std::min(std::max(v, double(qt.getStorageTypeMin())), double(qt.getStorageTypeMax()));
+    fill = int64_t(v);
+  } else if (el.isF32()) {
+    float f = float(value);
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    fill = bits;
+  } else {
+    fill = int64_t(value);
+  }
+  fill &= (int64_t(1) << (8 * bytesOf(storageOf(el)))) - 1;
+  return lowerPad(c.op, gmOf(pad.getInput()), resultBuffer(pad.getResult()),
+                  tensorOf(pad.getInput()).getShape(), pads.take_front(rank), pads.drop_front(rank),
+                  fill);
+}
+
+//===----------------------------------------------------------------------===//
+// Resize
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The input index nearest-neighbour resizing reads for output index `o`
+/// along an axis (ONNX's coordinate_transformation_mode, then nearest_mode,
+/// clamped), or nullopt for a mode this does not know.
+std::optional<int64_t> nearestSource(int64_t o, int64_t in, int64_t out, double scale,
+                                     StringRef ctm, StringRef nm) {
+  double x;
+  if (ctm == "asymmetric")
+    x = double(o) / scale;
+  else if (ctm == "half_pixel")
+    x = (double(o) + 0.5) / scale - 0.5;
+  else if (ctm == "pytorch_half_pixel")
+    x = out > 1 ? (double(o) + 0.5) / scale - 0.5 : 0.0;
+  else if (ctm == "tf_half_pixel_for_nn")
+    x = (double(o) + 0.5) / scale;
+  else if (ctm == "align_corners")
+    x = out > 1 ? double(o) * double(in - 1) / double(out - 1) : 0.0;
+  else
+    return std::nullopt;
+  double r;
+  if (nm == "floor")
+    r = std::floor(x);
+  else if (nm == "ceil")
+    r = std::ceil(x);
+  else if (nm == "round_prefer_floor")
+    r = x - std::floor(x) == 0.5 ? std::floor(x) : std::round(x);
+  else if (nm == "round_prefer_ceil")
+    r = std::round(x);
+  else
+    return std::nullopt;
+  return std::min<int64_t>(std::max<int64_t>(int64_t(r), 0), in - 1);
+}
+} // namespace
+
+/// Nearest-neighbour resizing whose sampling is a pure replication: for every
+/// axis, ONNX's coordinate formula evaluated at compile time for every output
+/// index gives floor(o / k) for an integer k. Then the result is the input
+/// read with a zero stride over each k (a copy, contract D14); any other
+/// sampling is a diagnostic naming it. The modes are part of the case: the
+/// formula the selector evaluates depends on them.
+LogicalResult lowering::selectResize(LoweringCase &c, const target::TargetInfo &) {
+  auto rs = cast<graph::ResizeOp>(c.op);
+  if (rs.getMode() != "nearest")
+    return c.op->emitOpError() << "resize mode '" << rs.getMode() << "' has no NPU lowering yet";
+  ArrayRef<int64_t> in = tensorOf(rs.getInput()).getShape();
+  ArrayRef<int64_t> out = tensorOf(rs.getResult()).getShape();
+  StringRef ctm = rs.getCoordinateTransformationMode(), nm = rs.getNearestMode();
+  for (size_t axis = 0; axis < in.size(); ++axis) {
+    int64_t k = in[axis] > 0 ? out[axis] / in[axis] : 0;
+    bool replicate = k >= 1 && k * in[axis] == out[axis];
+    for (int64_t o = 0; replicate && o < out[axis]; ++o)
+      replicate = nearestSource(o, in[axis], out[axis], rs.getScales()[axis], ctm, nm) == o / k;
+    if (!replicate)
+      return c.op->emitOpError() << "nearest resize along axis " << axis << " (" << in[axis]
+                                 << " -> " << out[axis] << ", " << ctm << ", " << nm
+                                 << ") is not a whole-number replication; no NPU lowering yet";
+  }
+  c.choose("mode", "nearest");
+  c.choose("coordinates", ctm);
+  c.choose("rounding", nm);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerResize(const LoweringCase &c) {
+  auto rs = cast<graph::ResizeOp>(c.op);
+  ArrayRef<int64_t> in = tensorOf(rs.getInput()).getShape();
+  ArrayRef<int64_t> out = tensorOf(rs.getResult()).getShape();
+  SmallVector<int64_t> shape, strides;
+  Value src = gmOf(rs.getInput());
+  auto st = cast<BufferType>(src.getType());
+  for (size_t axis = 0; axis < in.size(); ++axis) {
+    shape.append({in[axis], out[axis] / in[axis]});
+    strides.append({st.getStrides()[axis], 0});
+  }
+  Value dst = resultBuffer(rs.getResult());
+  Value dstView = e.view(dst, 0, shape, denseStrides(shape, st.getElementBytes()));
+  return lowerCopy(c.op, e.view(src, 0, shape, strides), dstView, shape, strides);
+}
+
+//===----------------------------------------------------------------------===//
+// Copies and padding
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::lowerCopy(Operation *op, Value src, Value dst, ArrayRef<int64_t> shape,
+                                        ArrayRef<int64_t> srcStrides) {
+  EwOperand in{src, SmallVector<int64_t, 4>(srcStrides.begin(), srcStrides.end())};
+  int64_t es = cast<BufferType>(src.getType()).getElementBytes();
+  return elementwise(op, shape, {in}, dst, es, [](EwTiles &) {});
+}
+
+//===----------------------------------------------------------------------===//
+// Pad: DMA_IN's padding writes the fill, DMA_OUT stores the padded box.
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::lowerPad(Operation *op, Value src, Value dst, ArrayRef<int64_t> inShape,
+                                       ArrayRef<int64_t> lo, ArrayRef<int64_t> hi, int64_t fill) {
+  size_t rank = inShape.size();
+  if (rank > 4 || rank < 1)
+    return op->emitOpError() << "pads tensors of rank 1 to 4, not " << rank;
+  for (size_t i = 0; i < rank; ++i)
+    if (lo[i] < 0 || hi[i] < 0 || lo[i] > 255 || hi[i] > 255)
+      return op->emitOpError() << "pads (" << lo[i] << ", " << hi[i] << ") of dimension " << i
+                               << " are outside [0, 255], the DMA's padding range";
+  auto st = cast<BufferType>(src.getType()), dt = cast<BufferType>(dst.getType());
+  int64_t es = st.getElementBytes();
+  // Tile over the leading dimensions; the trailing two stay whole.
+  SmallVector<int64_t, 4> in(4 - rank, 1), l(4 - rank, 0), h(4 - rank, 0);
+  in.append(inShape.begin(), inShape.end());
+  l.append(lo.begin(), lo.end());
+  h.append(hi.begin(), hi.end());
+  SmallVector<int64_t, 4> sIn(4 - rank, 0), sOut(4 - rank, 0);
+  sIn.append(st.getStrides().begin(), st.getStrides().end());
+  sOut.append(dt.getStrides().begin(), dt.getStrides().end());
+  int64_t ho = in[2] + l[2] + h[2], wo = in[3] + l[3] + h[3];
+  int64_t pitch = roundUp(wo * es, 32), budget = t.params.LMBytes / 4;
+  if ((1 + l[2] + h[2]) * pitch > budget)
+    return op->emitOpError() << "pads rows of " << pitch << " bytes, too wide for " << t.name
+                             << "'s LM; column tiling of Pad is not implemented";
+  // Whole padded planes of dimension 1 when they fit, else one plane in
+  // chunks of source rows (the first chunk carries the top padding, the last
+  // the bottom, so every DMA has source rows).
+  int64_t planes = std::max<int64_t>(1, budget / (ho * pitch));
+  int64_t rowsPer = ho * pitch <= budget ? in[2] : budget / pitch - l[2] - h[2];
+  for (int64_t i0 = 0; i0 < in[0] + l[0] + h[0]; ++i0) {
+    if (i0 < l[0] || i0 >= l[0] + in[0])
+      return op->emitOpError("pads whole planes of fill (padding on the outer dimension) and "
+                             "that is not implemented");
+    for (int64_t j = 0; j < in[1] + l[1] + h[1]; j += planes) {
+      int64_t cnt = std::min(planes, in[1] + l[1] + h[1] - j);
+      int64_t srcLo = std::max<int64_t>(j, l[1]), srcHi = std::min<int64_t>(j + cnt, l[1] + in[1]);
+      if (srcLo >= srcHi)
+        return op->emitOpError("pads whole planes of fill (padding on dimension 1 beyond a "
+                               "tile) and that is not implemented");
+      for (int64_t a = 0; a < in[2]; a += rowsPer) {
+        int64_t rows = std::min(rowsPer, in[2] - a);
+        int64_t top = a == 0 ? l[2] : 0, bottom = a + rows == in[2] ? h[2] : 0;
+        int64_t outRows = rows + top + bottom, outRow0 = a == 0 ? 0 : a + l[2];
+        Value tileV = e.tile(MemorySpace::LM, cnt * outRows, wo, st.getElementType());
+        Value box = e.view(tileV, 0, {1, cnt, outRows, wo}, {0, outRows * pitch, pitch, es});
+        Value srcBox = e.view(src, (i0 - l[0]) * sIn[0] + (srcLo - l[1]) * sIn[1] + a * sIn[2],
+                              {1, srcHi - srcLo, rows, in[3]}, {0, sIn[1], sIn[2], sIn[3]});
+        e.dma(srcBox, box, {0, srcLo - j, top, l[3]}, {0, j + cnt - srcHi, bottom, h[3]}, fill);
+        Value dstBox = e.view(dst, i0 * sOut[0] + j * sOut[1] + outRow0 * sOut[2],
+                              {1, cnt, outRows, wo}, {0, sOut[1], sOut[2], sOut[3]});
+        e.dma(box, dstBox);
+      }
+    }
+  }
+  return success();
+}
