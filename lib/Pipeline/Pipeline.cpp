@@ -21,8 +21,13 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
   pm.addPass(graph::createGraphSimplify());
   if (options.until == "graph")
     return;
-  // Kernel level: quantized convolutions and matmuls with their ledgers.
+  // Kernel level: quantized convolutions and matmuls with their ledgers; then
+  // every op's lowering case, and the gate on the cases' evidence (D10, D11).
   pm.addPass(createConvertGraphToQK());
+  pm.addPass(graph::createGraphFoldDequantize());
+  pm.addPass(createSelectLoweringCases(SelectLoweringCasesOptions{options.target}));
+  if (!options.allowUnverified)
+    pm.addPass(createCheckLoweringEvidence(CheckLoweringEvidenceOptions{options.target, ""}));
   if (options.until == "kernel")
     return;
   // Emission: tiled engine operations, placed buffers, derived flags.

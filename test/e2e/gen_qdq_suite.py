@@ -13,84 +13,14 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper as h, numpy_helper
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import onnx_builder  # noqa: E402
+from onnx_builder import Model, conv2d, dequant, quant  # noqa: E402
+
 out = sys.argv[1]
+onnx_builder.set_output(out)
 rng = np.random.default_rng(20261130)
 F32, I8, U8 = TensorProto.FLOAT, TensorProto.INT8, TensorProto.UINT8
-
-
-def quant(x, s, z, dtype):
-    s = np.asarray(s, np.float32)
-    info = np.iinfo(dtype)
-    return np.clip(np.rint(x.astype(np.float32) / s) + np.asarray(z, np.float32), info.min, info.max).astype(dtype)
-
-
-def dequant(q, s, z):
-    return (q.astype(np.float32) - np.asarray(z, np.float32)) * np.asarray(s, np.float32)
-
-
-class Model:
-    def __init__(self):
-        self.nodes, self.inits, self.n = [], [], 0
-
-    def const(self, name, value):
-        self.inits.append(numpy_helper.from_array(np.asarray(value), name))
-        return name
-
-    def qdq(self, x, s, z, dtype, axis=None):
-        """Q then DQ of float tensor `x` (returns the dequantized name)."""
-        self.n += 1
-        sn, zn = self.const("s%d" % self.n, np.asarray(s, np.float32)), self.const("z%d" % self.n, np.asarray(z, dtype))
-        kw = {} if axis is None else {"axis": axis}
-        self.nodes.append(h.make_node("QuantizeLinear", [x, sn, zn], ["q%d" % self.n], **kw))
-        self.nodes.append(h.make_node("DequantizeLinear", ["q%d" % self.n, sn, zn], ["dq%d" % self.n], **kw))
-        return "dq%d" % self.n
-
-    def q(self, x, s, z, dtype, name):
-        self.n += 1
-        sn, zn = self.const("s%d" % self.n, np.float32(s)), self.const("z%d" % self.n, np.asarray(z, dtype))
-        self.nodes.append(h.make_node("QuantizeLinear", [x, sn, zn], [name]))
-        return name
-
-    def dq_const(self, q, s, z, axis=None):
-        """A quantized constant seen through DequantizeLinear."""
-        self.n += 1
-        qn = self.const("w%d" % self.n, q)
-        sn = self.const("ws%d" % self.n, np.asarray(s, np.float32))
-        zn = self.const("wz%d" % self.n, np.asarray(z, q.dtype))
-        kw = {} if axis is None else {"axis": axis}
-        self.nodes.append(h.make_node("DequantizeLinear", [qn, sn, zn], ["wdq%d" % self.n], **kw))
-        return "wdq%d" % self.n
-
-    def save(self, name, inputs, outputs, feeds, expected, opset=13):
-        g = h.make_graph(self.nodes, name, inputs, outputs, initializer=self.inits)
-        m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)])
-        m.ir_version = 8
-        onnx.checker.check_model(m)
-        d = os.path.join(out, name)
-        os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
-        onnx.save(m, os.path.join(d, "model.onnx"))
-        for k, (vi, arr) in enumerate(zip(inputs, feeds)):
-            t = numpy_helper.from_array(arr, vi.name)
-            open(os.path.join(d, "test_data_set_0", "input_%d.pb" % k), "wb").write(t.SerializeToString())
-        for k, (vi, arr) in enumerate(zip(outputs, expected)):
-            t = numpy_helper.from_array(arr, vi.name)
-            open(os.path.join(d, "test_data_set_0", "output_%d.pb" % k), "wb").write(t.SerializeToString())
-
-
-def conv2d(x, w, b, stride, pads, group):
-    x = np.pad(x.astype(np.float64), [(0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])])
-    n, c, hh, ww = x.shape
-    m, cg, kh, kw = w.shape
-    oh, ow = (hh - kh) // stride + 1, (ww - kw) // stride + 1
-    y = np.zeros((n, m, oh, ow))
-    mg = m // group
-    for o in range(m):
-        g = o // mg
-        for i in range(oh):
-            for j in range(ow):
-                win = x[:, g * cg:(g + 1) * cg, i * stride:i * stride + kh, j * stride:j * stride + kw]
-                y[:, o, i, j] = (win * w[o]).sum(axis=(1, 2, 3))
-    return (y + b.reshape(1, -1, 1, 1)).astype(np.float32)
 
 
 def conv_case(name, shape, m_out, group, stride, pads, per_channel):
@@ -192,9 +122,9 @@ dx = md.qdq("x", 0.02, 0, np.int8)
 dw = md.dq_const(wq, np.float32(0.01), np.int8(0))
 md.nodes.append(h.make_node("Conv", [dx, dw], ["conv"], pads=[1, 1, 1, 1], kernel_shape=[3, 3]))
 dconv = md.qdq("conv", 0.02, -10, np.int8)
-md.nodes.append(h.make_node("Clip", [dconv, md.const("lo", np.float32(0)), md.const("hi", np.float32(1.5))], ["relu6"]))
+md.nodes.append(h.make_node("Clip", [dconv, md.init("lo", np.float32(0)), md.init("hi", np.float32(1.5))], ["relu6"]))
 dr = md.qdq("relu6", 0.008, -128, np.int8)
-shape_c = md.const("shape", np.array([3, 35], np.int64))
+shape_c = md.init("shape", np.array([3, 35], np.int64))
 md.nodes.append(h.make_node("Reshape", [dr, shape_c], ["flat"]))
 mq = rng.integers(-100, 100, (35, 4)).astype(np.int8)
 dm = md.dq_const(mq, np.float32(0.005), np.int8(0))
@@ -308,8 +238,8 @@ gamma = np.array([40.0, 0.01, 7.5, 120.0], np.float32)
 beta = np.array([0.5, -0.25, 3.0, -1.0], np.float32)
 mean = np.array([0.1, -0.2, 0.0, 0.3], np.float32)
 var = np.array([1e-4, 2.0, 1e-6, 0.5], np.float32)
-md.nodes.append(h.make_node("Conv", ["x", md.const("w", w)], ["conv"], pads=[1, 1, 1, 1], kernel_shape=[3, 3]))
-md.nodes.append(h.make_node("BatchNormalization", ["conv"] + [md.const(n, v) for n, v in
+md.nodes.append(h.make_node("Conv", ["x", md.init("w", w)], ["conv"], pads=[1, 1, 1, 1], kernel_shape=[3, 3]))
+md.nodes.append(h.make_node("BatchNormalization", ["conv"] + [md.init(n, v) for n, v in
                 (("gamma", gamma), ("beta", beta), ("mean", mean), ("var", var))], ["bn"], epsilon=1e-5))
 md.q("bn", 0.5, 0, np.int8, "y")
 ref = conv2d(x, w, np.zeros(4, np.float32), 1, [1, 1, 1, 1], 1).astype(np.float64)
@@ -325,7 +255,7 @@ x = rng.uniform(-1, 1, (1, 4, 3, 4)).astype(np.float32)
 w = rng.uniform(-1, 1, (4, 3, 3, 3)).astype(np.float32)  # Cin 4, Cout/g 3, g 2 -> Cout 6
 bias = rng.uniform(-1, 1, 6).astype(np.float32)
 st, pads, outpad, grp = 2, [1, 1, 0, 1], [1, 1], 2
-md.nodes.append(h.make_node("ConvTranspose", ["x", md.const("w", w), md.const("b", bias)], ["ct"],
+md.nodes.append(h.make_node("ConvTranspose", ["x", md.init("w", w), md.init("b", bias)], ["ct"],
                             strides=[st, st], pads=pads, output_padding=outpad, group=grp, kernel_shape=[3, 3]))
 md.q("ct", 0.05, 0, np.int8, "y")
 n_, cin, hh, ww = x.shape
@@ -377,7 +307,7 @@ outs, refs = [], []
 rx = dequant(quant(x, 0.03, 0, np.int8), 0.03, 0)
 for k in range(12):
     cv = np.float32(0.25 * (k + 1))
-    cn = md.const("c%d" % k, np.array([cv], np.float32))
+    cn = md.init("c%d" % k, np.array([cv], np.float32))
     op = ["Add", "Mul", "Sub"][k % 3]
     md.nodes.append(h.make_node(op, [dx, cn], ["f%d" % k]))
     md.q("f%d" % k, 0.05, 0, np.int8, "y%d" % k)

@@ -26,12 +26,18 @@ struct PipelineOptions : mlir::PassPipelineOptions<PipelineOptions> {
   Option<int64_t> gmBudget{*this, "gm-budget",
                            llvm::cl::desc("arena bound in bytes (0: the target's default)"),
                            llvm::cl::init(0)};
+  Option<bool> allowUnverified{
+      *this, "allow-unverified",
+      llvm::cl::desc("skip check-lowering-evidence: compile lowering cases no test verified"),
+      llvm::cl::init(false)};
 };
 
 /// Appends the passes from the graph dialect onwards, up to and including the
-/// phase `until`: graph (graph-simplify, graph-fuse-qdq) and kernel
-/// (convert-graph-to-qk). Lowering to emit and enc lands with the int8
-/// end-to-end work and extends this function, not a copy of it.
+/// phase `until`: graph (graph-simplify, graph-fold-batchnorm,
+/// graph-fuse-qdq), kernel (convert-graph-to-qk, select-lowering-cases and,
+/// unless `allowUnverified`, the evidence gate check-lowering-evidence),
+/// emission (convert-kernel-to-emit, emit-plan-memory, emit-insert-sync) and
+/// encoding (convert-emit-to-enc).
 void buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
 
 } // namespace npuc

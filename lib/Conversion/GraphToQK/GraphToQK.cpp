@@ -15,6 +15,7 @@
 #include "npuc/Conversion/Passes.h"
 #include "npuc/Base/Numerics.h"
 #include "npuc/Dialect/Graph/IR/GraphOps.h"
+#include "npuc/Dialect/Graph/IR/TensorNames.h"
 #include "npuc/Dialect/QK/IR/QKOps.h"
 
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
@@ -122,10 +123,19 @@ Operation *foldActivation(Value result, const QuantParams &y, qk::RequantAttr &r
   return activation;
 }
 
+/// Where a kernel replacing `op` (and `activation` folded into it) stands:
+/// at both nodes (TensorNames.h), the result being the activation's output.
+Location kernelLoc(OpBuilder &b, Operation *op, Operation *activation) {
+  return activation ? b.getFusedLoc({op->getLoc(), activation->getLoc()}) : op->getLoc();
+}
+
 /// Replaces `op` (and the activation folded into the kernel) with the
-/// kernel's integer result seen again as `op`'s quantized type.
+/// kernel's integer result seen again as `op`'s quantized type: that view is
+/// the node's output, the kernel itself is located without the names.
 void replaceWithKernel(OpBuilder &b, Operation *op, Operation *activation, Value kernelResult) {
-  Value back = graph::StorageCastOp::create(b, op->getLoc(), op->getResult(0).getType(), kernelResult);
+  Location loc = kernelLoc(b, op, activation);
+  kernelResult.getDefiningOp()->setLoc(graph::withoutTensorNames(loc));
+  Value back = graph::StorageCastOp::create(b, loc, op->getResult(0).getType(), kernelResult);
   if (activation) {
     activation->getResult(0).replaceAllUsesWith(back);
     activation->erase();
@@ -134,9 +144,11 @@ void replaceWithKernel(OpBuilder &b, Operation *op, Operation *activation, Value
   op->erase();
 }
 
+/// `v` seen as its storage type, an operand view located at the node (no
+/// tensor name: it is not the node's output).
 Value storageView(OpBuilder &b, Location loc, Value v, Type element) {
   auto type = RankedTensorType::get(cast<RankedTensorType>(v.getType()).getShape(), element);
-  return graph::StorageCastOp::create(b, loc, type, v);
+  return graph::StorageCastOp::create(b, graph::withoutTensorNames(loc), type, v);
 }
 
 /// The requantization of `channels` output channels: a per-channel
@@ -197,25 +209,53 @@ FailureOr<qk::RequantAttr> ledger(Operation *op, const QuantParams &x, const Qua
                               axis, qk::Rounding::HalfAwayFromZero);
 }
 
-/// The bias must be int32 at the accumulator scale.
-LogicalResult checkBias(Operation *op, Value bias, const QuantParams &x, const QuantParams &w) {
+/// The kernel's int32 bias at the accumulator scale (input scale x weight
+/// scale[c], zero point 0): the bias itself when it is already that; a
+/// constant float bias, or a constant quantized one at another scale or zero
+/// point, requantized at compile time, q = round_half_even(real / acc scale[c])
+/// (an error of at most half an accumulator step, docs/numerics.md); null
+/// without a bias. Anything else, or a value past int32, is an error at the op.
+FailureOr<Value> accumulatorBias(OpBuilder &b, Operation *op, Value bias, const QuantParams &x,
+                                 const QuantParams &w, int64_t channels) {
   if (!bias)
-    return success();
-  std::optional<QuantParams> b = paramsOf(bias);
-  if (!b || b->plain != IntegerType::get(op->getContext(), 32))
-    return op->emitOpError("needs an int32 bias quantized at the accumulator scale"), failure();
-  // Every output channel: a per-tensor bias against per-channel weights is
-  // at the right scale only if all the weight scales agree.
+    return Value();
   auto at = [](const auto &v, size_t c) { return v[v.size() == 1 ? 0 : c]; };
-  for (size_t c = 0; c < std::max(b->scales.size(), w.scales.size()); ++c) {
-    double want = x.scales[0] * at(w.scales, c), have = at(b->scales, c);
-    int64_t zp = at(b->zeroPoints, c);
-    if (std::fabs(have - want) > 1e-6 * want || zp != 0)
-      return op->emitOpError() << "bias channel " << c << " has scale " << have << " and zero point "
-                               << zp << ", but the accumulator scale is " << want << " with zero point 0",
-             failure();
+  std::optional<QuantParams> q = paramsOf(bias);
+  bool atAccScale = q && q->plain == IntegerType::get(op->getContext(), 32);
+  for (size_t c = 0; atAccScale && c < std::max(q->scales.size(), w.scales.size()); ++c) {
+    double want = x.scales[0] * at(w.scales, c), have = at(q->scales, c);
+    atAccScale = std::fabs(have - want) <= 1e-6 * want && at(q->zeroPoints, c) == 0;
   }
-  return success();
+  Location loc = graph::withoutTensorNames(op->getLoc());
+  auto type = RankedTensorType::get({channels}, b.getIntegerType(32));
+  if (atAccScale)
+    return Value(graph::StorageCastOp::create(b, loc, type, bias));
+  auto c = bias.getDefiningOp<graph::ConstantOp>();
+  auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : DenseElementsAttr();
+  if (!dense || (!q && !isa<FloatType>(dense.getElementType())) || dense.getNumElements() != channels)
+    return op->emitOpError("needs a constant bias, or an int32 bias quantized at the accumulator "
+                           "scale (input scale x weight scale)"),
+           failure();
+  SmallVector<int32_t> values;
+  for (int64_t ch = 0; ch < channels; ++ch) {
+    double real;
+    if (q) {
+      APInt v = dense.getValues<APInt>()[ch];
+      int64_t stored = q->plain.isUnsignedInteger() ? int64_t(v.getZExtValue()) : v.getSExtValue();
+      real = double(stored - at(q->zeroPoints, size_t(ch))) * at(q->scales, size_t(ch));
+    } else {
+      real = dense.getValues<APFloat>()[ch].convertToDouble();
+    }
+    double acc = std::nearbyint(real / (x.scales[0] * at(w.scales, size_t(ch))));
+    if (!(std::fabs(acc) <= double(INT32_MAX)))
+      return op->emitOpError() << "bias channel " << ch << " = " << real
+                               << " is outside int32 at the accumulator scale "
+                               << x.scales[0] * at(w.scales, size_t(ch)),
+             failure();
+    values.push_back(int32_t(acc));
+  }
+  return Value(graph::ConstantOp::create(b, loc, type,
+                                         DenseElementsAttr::get(type, ArrayRef<int32_t>(values))));
 }
 
 /// The value ledger, per output channel: the largest |accumulator|, i.e.
@@ -243,6 +283,8 @@ SmallVector<double> accumulatorBounds(Value weight, const QuantParams &w, const 
         for (int64_t ch = 0; ch < channels; ++ch)
           bounds[size_t(ch)] = sums[size_t(ch)] * double(maxMagnitude(x));
     }
+  while (auto view = bias ? bias.getDefiningOp<graph::StorageCastOp>() : graph::StorageCastOp())
+    bias = view.getInput();
   if (bias)
     if (auto c = bias.getDefiningOp<graph::ConstantOp>())
       if (auto dense = dyn_cast<DenseIntElementsAttr>(c.getValue());
@@ -274,23 +316,24 @@ LogicalResult convertConv(graph::ConvOp op) {
     return op.emitOpError("quantized convolution is supported for 2-D (NCHW) inputs");
   if (w->zeroPoints.size() > 1 && w->axis != 0)
     return op.emitOpError("weight quantization must be along the output channels (axis 0)");
-  LogicalResult bias = checkBias(op, op.getBias(), *x, *w);
   int64_t k = ws[1] * ws[2] * ws[3];
-  SmallVector<double> bounds = accumulatorBounds(op.getW(), *w, *x, k, ws[0], true, op.getBias());
-  if (failed(bias) || failed(checkValueLedger(op, bounds, k)))
+  OpBuilder b(op);
+  FailureOr<Value> biasValue = accumulatorBias(b, op, op.getBias(), *x, *w, ws[0]);
+  if (failed(biasValue))
+    return failure();
+  SmallVector<double> bounds = accumulatorBounds(op.getW(), *w, *x, k, ws[0], true, *biasValue);
+  if (failed(checkValueLedger(op, bounds, k)))
     return failure();
   FailureOr<qk::RequantAttr> rq = ledger(op, *x, *w, *y, ws[0], 1, bounds);
   if (failed(rq))
     return failure();
   Operation *activation = foldActivation(op.getResult(), *y, *rq);
-  OpBuilder b(op);
   Location loc = op.getLoc();
   Value in = storageView(b, loc, op.getX(), x->plain);
   Value weight = storageView(b, loc, op.getW(), w->plain);
-  Value biasValue = op.getBias() ? storageView(b, loc, op.getBias(), b.getIntegerType(32)) : Value();
   auto resultType = RankedTensorType::get(op.getResult().getType().getShape(), y->plain);
   auto kernel = qk::Conv2DOp::create(
-      b, loc, resultType, in, weight, biasValue, op.getStridesAttr(), op.getPadsAttr(),
+      b, loc, resultType, in, weight, *biasValue, op.getStridesAttr(), op.getPadsAttr(),
       op.getDilationsAttr(), op.getGroupAttr(), b.getI64IntegerAttr(x->zeroPoints[0]),
       b.getDenseI64ArrayAttr(w->zeroPoints), TypeAttr::get(b.getIntegerType(32)), *rq,
       qk::LayoutAttr::get(op.getContext(), qk::Layout::NCHW));
@@ -357,12 +400,14 @@ LogicalResult convertDequantizedMatMul(graph::MatMulOp op) {
   auto add = dyn_cast<graph::AddOp>(*op.getResult().getUsers().begin());
   if (!add || !add.getResult().hasOneUse())
     return success();
+  // The bias: dequantized (at any scale), or a float constant.
   Value other = add.getLhs() == op.getResult() ? add.getRhs() : add.getLhs();
   auto biasDq = other.getDefiningOp<graph::DequantizeOp>();
   auto q = dyn_cast<graph::QuantizeOp>(*add.getResult().getUsers().begin());
-  if (!biasDq || !q || add.getResult().getType() != op.getResult().getType())
+  if ((!biasDq && !other.getDefiningOp<graph::ConstantOp>()) || !q ||
+      add.getResult().getType() != op.getResult().getType())
     return success();
-  Value a = lhsDq.getInput(), w = rhsDq.getInput(), bias = biasDq.getInput();
+  Value a = lhsDq.getInput(), w = rhsDq.getInput(), bias = biasDq ? biasDq.getInput() : other;
   auto as = cast<RankedTensorType>(a.getType()).getShape();
   auto ws = cast<RankedTensorType>(w.getType()).getShape();
   auto bs = cast<RankedTensorType>(bias.getType()).getShape();
@@ -372,28 +417,33 @@ LogicalResult convertDequantizedMatMul(graph::MatMulOp op) {
       !pa->plain.isInteger(8) || !pw->plain.isInteger(8) || !py->plain.isInteger(8) ||
       llvm::any_of(pw->zeroPoints, [&](int64_t z) { return z != pw->zeroPoints[0]; }))
     return success();  // stays f32
-  if (failed(checkBias(op, bias, *pa, *pw)))
+  OpBuilder b(q);
+  FailureOr<Value> biasValue = accumulatorBias(b, op, bias, *pa, *pw, ws[1]);
+  if (failed(biasValue))
     return failure();
-  SmallVector<double> bounds = accumulatorBounds(w, *pw, *pa, as[1], ws[1], false, bias);
+  SmallVector<double> bounds = accumulatorBounds(w, *pw, *pa, as[1], ws[1], false, *biasValue);
   if (failed(checkValueLedger(op, bounds, as[1])))
     return failure();
   FailureOr<qk::RequantAttr> rq = ledger(op, *pa, *pw, *py, ws[1], 1, bounds);
   if (failed(rq))
     return failure();
-  OpBuilder b(q);
-  Location loc = op.getLoc();
+  // The kernel stands for the MatMul, the Add and the QuantizeLinear, and
+  // computes the latter's output.
+  Location loc = b.getFusedLoc({op.getLoc(), add.getLoc(), q.getLoc()});
   auto resultType = RankedTensorType::get(q.getResult().getType().getShape(), py->plain);
   auto kernel = qk::MatMulOp::create(
-      b, loc, resultType, storageView(b, loc, a, pa->plain), storageView(b, loc, w, pw->plain),
-      storageView(b, loc, bias, b.getIntegerType(32)), b.getI64IntegerAttr(pa->zeroPoints[0]),
-      b.getDenseI64ArrayAttr(pw->zeroPoints), TypeAttr::get(b.getIntegerType(32)), *rq);
+      b, graph::withoutTensorNames(loc), resultType, storageView(b, loc, a, pa->plain),
+      storageView(b, loc, w, pw->plain), *biasValue,
+      b.getI64IntegerAttr(pa->zeroPoints[0]), b.getDenseI64ArrayAttr(pw->zeroPoints),
+      TypeAttr::get(b.getIntegerType(32)), *rq);
   Value back = graph::StorageCastOp::create(b, loc, q.getResult().getType(), kernel.getResult());
   q.getResult().replaceAllUsesWith(back);
   q.erase();
   add.erase();
   op.erase();
-  for (Operation *dq : {lhsDq.getOperation(), rhsDq.getOperation(), biasDq.getOperation()})
-    if (dq->use_empty())
+  for (Operation *dq : {lhsDq.getOperation(), rhsDq.getOperation(),
+                        biasDq ? biasDq.getOperation() : nullptr})
+    if (dq && dq->use_empty())
       dq->erase();
   return success();
 }

@@ -272,9 +272,10 @@ LogicalResult importIdentity(NodeContext &c) {
   return success();
 }
 
+/// Dropout at inference is the identity; its mask output, when a model
+/// declares it, keeps every element: all true (bool from opset 10 on, the
+/// input's type before).
 LogicalResult importDropout(NodeContext &c) {
-  if (c.node.output_size() > 1 && !c.node.output(1).empty())
-    return c.fail(code::UnsupportedAttr, "the mask output of Dropout is not supported");
   // Before opset 7, Dropout trains unless is_test = 1.
   if (c.intAttr("is_test", c.opset < 7 ? 0 : 1) == 0)
     return c.fail(code::UnsupportedAttr, "training-mode Dropout is not supported");
@@ -283,7 +284,20 @@ LogicalResult importDropout(NodeContext &c) {
     if (t && !t->data.empty() && t->data[0])
       return c.fail(code::UnsupportedAttr, "training-mode Dropout is not supported");
   }
-  return importIdentity(c);
+  if (failed(importIdentity(c)))
+    return failure();
+  if (c.node.output_size() > 1 && !c.node.output(1).empty()) {
+    std::optional<Val> x = c.input(0);
+    Type maskType = c.opset >= 10 ? c.b.getI1Type() : x->element();
+    auto type = c.tensor(x->shape(), maskType);
+    if (!c.imp.fitsMemory(type, "Dropout mask", &c.node))
+      return failure();
+    Attribute one = c.opset >= 10 ? Attribute(c.b.getBoolAttr(true))
+                    : isa<FloatType>(maskType) ? Attribute(c.b.getFloatAttr(maskType, 1.0))
+                                               : Attribute(c.b.getIntegerAttr(maskType, 1));
+    c.setOutput(1, c.constant(DenseElementsAttr::get(type, one)));
+  }
+  return success();
 }
 
 LogicalResult importLeakyRelu(NodeContext &c) {

@@ -572,6 +572,8 @@ LogicalResult importConstantOfShape(NodeContext &c) {
       return c.fail(code::UnsupportedAttr, "value must hold one element");
   }
   auto type = c.tensor(*shape, fill.getElementType());
+  if (!c.imp.fitsMemory(type, "ConstantOfShape result", &c.node))
+    return failure();
   c.setOutput(0, c.constant(DenseElementsAttr::get(type, fill.getSplatValue<Attribute>())));
   return success();
 }

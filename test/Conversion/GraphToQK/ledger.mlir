@@ -11,9 +11,9 @@
 //   c0: 1018 * 2^21 = 2134900736 <= 2^31 - 1 < 1018 * 2^22  -> ls = 21, rs = 20
 //   c1: 1028 * 2^20 = 1077936128 <= 2^31 - 1 < 1028 * 2^21 = 2155872256 -> ls = 20, rs = 18
 // CHECK-LABEL: func.func @conv_per_channel
+// CHECK: %[[B:.*]] = graph.storage_cast %{{.*}} -> tensor<2xi32>
 // CHECK: %[[X:.*]] = graph.storage_cast %arg0 : ({{.*}}) -> tensor<1x1x4x4xui8>
 // CHECK: %[[W:.*]] = graph.storage_cast %{{.*}} -> tensor<2x1x2x2xi8>
-// CHECK: %[[B:.*]] = graph.storage_cast %{{.*}} -> tensor<2xi32>
 // CHECK: %[[K:.*]] = qk.conv2d %[[X]], %[[W]], %[[B]]
 // CHECK-SAME: input_zp = 3
 // CHECK-SAME: requant = #qk.requant<multiplier = [1073741824, 1073741824], lshift = [21, 20], rshift = [20, 18], zp = -2, clamp = [-128, 127], axis = 1, rounding = half_away_from_zero>
@@ -79,15 +79,58 @@ func.func @unrepresentable(%x: tensor<1x1x2x2x!quant.uniform<i8:f32, 9.536743164
 
 // -----
 
-// A per-tensor bias (0.125) against per-channel weights {0.25, 0.5}: channel 0
-// matches (0.5 * 0.25), channel 1 does not (0.5 * 0.5 = 0.25).
+// A bias at another scale than the accumulator's is requantized at compile
+// time, round half to even: a per-tensor bias of 1 at 0.125 against
+// per-channel weights {0.25, 0.5}, accumulator scales {0.125, 0.25}:
+//   c0: 0.125 / 0.125 = 1, c1: 0.125 / 0.25 = 0.5 -> 0 (half to even).
+// CHECK-LABEL: func.func @bias_per_tensor
+// CHECK: %[[B:.*]] = graph.constant dense<[1, 0]> : tensor<2xi32>
+// CHECK: qk.conv2d %{{.*}}, %{{.*}}, %[[B]]
 func.func @bias_per_tensor(%x: tensor<1x1x2x2x!quant.uniform<u8:f32, 0.5>>) -> tensor<1x2x1x1x!quant.uniform<i8:f32, 0.125>> {
   %w = graph.constant dense<1> : tensor<2x1x2x2xi8> -> tensor<2x1x2x2x!quant.uniform<i8:f32:0, {0.25, 0.5}>>
   %b = graph.constant dense<1> : tensor<2xi32> -> tensor<2x!quant.uniform<i32:f32, 0.125>>
-  // expected-error @+1 {{bias channel 1 has scale 1.250000e-01 and zero point 0, but the accumulator scale is 2.500000e-01 with zero point 0}}
   %y = graph.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64}
       : (tensor<1x1x2x2x!quant.uniform<u8:f32, 0.5>>, tensor<2x1x2x2x!quant.uniform<i8:f32:0, {0.25, 0.5}>>, tensor<2x!quant.uniform<i32:f32, 0.125>>) -> tensor<1x2x1x1x!quant.uniform<i8:f32, 0.125>>
   return %y : tensor<1x2x1x1x!quant.uniform<i8:f32, 0.125>>
+}
+
+// -----
+
+// A float bias (as exporters leave it beside Q/DQ weights) is quantized at
+// the accumulator scales {0.125, 0.25}: 0.3 / 0.125 = 2.4 -> 2,
+// -0.2 / 0.25 = -0.8 -> -1; 1e12 would leave int32 and is an error.
+// CHECK-LABEL: func.func @bias_float
+// CHECK: %[[B:.*]] = graph.constant dense<[2, -1]> : tensor<2xi32>
+// CHECK: qk.conv2d %{{.*}}, %{{.*}}, %[[B]]
+func.func @bias_float(%x: tensor<1x1x2x2x!quant.uniform<u8:f32, 0.5>>) -> tensor<1x2x1x1x!quant.uniform<i8:f32, 0.125>> {
+  %w = graph.constant dense<1> : tensor<2x1x2x2xi8> -> tensor<2x1x2x2x!quant.uniform<i8:f32:0, {0.25, 0.5}>>
+  %b = graph.constant dense<[0.3, -0.2]> : tensor<2xf32>
+  %y = graph.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64}
+      : (tensor<1x1x2x2x!quant.uniform<u8:f32, 0.5>>, tensor<2x1x2x2x!quant.uniform<i8:f32:0, {0.25, 0.5}>>, tensor<2xf32>) -> tensor<1x2x1x1x!quant.uniform<i8:f32, 0.125>>
+  return %y : tensor<1x2x1x1x!quant.uniform<i8:f32, 0.125>>
+}
+
+// -----
+
+func.func @bias_float_huge(%x: tensor<1x1x2x2x!quant.uniform<u8:f32, 0.5>>) -> tensor<1x2x1x1x!quant.uniform<i8:f32, 0.125>> {
+  %w = graph.constant dense<1> : tensor<2x1x2x2xi8> -> tensor<2x1x2x2x!quant.uniform<i8:f32:0, {0.25, 0.5}>>
+  %b = graph.constant dense<[0.3, 1.0e12]> : tensor<2xf32>
+  // expected-error @+1 {{bias channel 1 = 1.000000e+12 is outside int32 at the accumulator scale 2.500000e-01}}
+  %y = graph.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64}
+      : (tensor<1x1x2x2x!quant.uniform<u8:f32, 0.5>>, tensor<2x1x2x2x!quant.uniform<i8:f32:0, {0.25, 0.5}>>, tensor<2xf32>) -> tensor<1x2x1x1x!quant.uniform<i8:f32, 0.125>>
+  return %y : tensor<1x2x1x1x!quant.uniform<i8:f32, 0.125>>
+}
+
+// -----
+
+// A bias at another scale that is not a constant cannot be requantized at
+// compile time.
+func.func @bias_runtime(%x: tensor<1x1x2x2x!quant.uniform<u8:f32, 0.5>>, %b: tensor<1x!quant.uniform<i32:f32, 0.25>>) -> tensor<1x1x1x1x!quant.uniform<i8:f32, 0.125>> {
+  %w = graph.constant dense<1> : tensor<1x1x2x2xi8> -> tensor<1x1x2x2x!quant.uniform<i8:f32, 0.25>>
+  // expected-error @+1 {{needs a constant bias, or an int32 bias quantized at the accumulator scale (input scale x weight scale)}}
+  %y = graph.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64}
+      : (tensor<1x1x2x2x!quant.uniform<u8:f32, 0.5>>, tensor<1x1x2x2x!quant.uniform<i8:f32, 0.25>>, tensor<1x!quant.uniform<i32:f32, 0.25>>) -> tensor<1x1x1x1x!quant.uniform<i8:f32, 0.125>>
+  return %y : tensor<1x1x1x1x!quant.uniform<i8:f32, 0.125>>
 }
 
 // -----
@@ -108,11 +151,14 @@ func.func @conv_clip_huge(%x: tensor<1x1x4x4x!quant.uniform<u8:f32, 0.5:3>>) -> 
 
 // -----
 
-// The bias must sit at the accumulator scale (0.5 * 0.25 = 0.125, not 0.25).
+// A bias of 1 at 0.25 where the accumulator scale is 0.5 * 0.25 = 0.125:
+// requantized to 2.
+// CHECK-LABEL: func.func @bias_scale
+// CHECK: %[[B:.*]] = graph.constant dense<2> : tensor<1xi32>
+// CHECK: qk.conv2d %{{.*}}, %{{.*}}, %[[B]]
 func.func @bias_scale(%x: tensor<1x1x2x2x!quant.uniform<u8:f32, 0.5>>) -> tensor<1x1x1x1x!quant.uniform<i8:f32, 0.125>> {
   %w = graph.constant dense<1> : tensor<1x1x2x2xi8> -> tensor<1x1x2x2x!quant.uniform<i8:f32, 0.25>>
   %b = graph.constant dense<1> : tensor<1xi32> -> tensor<1x!quant.uniform<i32:f32, 0.25>>
-  // expected-error @+1 {{bias channel 0 has scale 2.500000e-01 and zero point 0, but the accumulator scale is 1.250000e-01 with zero point 0}}
   %y = graph.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64}
       : (tensor<1x1x2x2x!quant.uniform<u8:f32, 0.5>>, tensor<1x1x2x2x!quant.uniform<i8:f32, 0.25>>, tensor<1x!quant.uniform<i32:f32, 0.25>>) -> tensor<1x1x1x1x!quant.uniform<i8:f32, 0.125>>
   return %y : tensor<1x1x1x1x!quant.uniform<i8:f32, 0.125>>

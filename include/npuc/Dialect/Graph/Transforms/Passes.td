@@ -43,8 +43,25 @@ def GraphFuseQDQ : Pass<"graph-fuse-qdq"> {
     quantized operands, with the quantize's result type as its own: the type
     is built from the quantize (the output quantization), never copied from an
     operand (contract N10). Ops whose meaning would change are left alone: a
-    float bias or other float operand blocks the fusion. The dequantizes and
-    quantizes left without users disappear.
+    float operand blocks the fusion, except the constant float bias of a
+    convolution (convert-graph-to-qk quantizes it at the accumulator scale).
+    The dequantizes and quantizes left without users disappear.
+  }];
+  let dependentDialects = ["::npuc::graph::GraphDialect"];
+}
+
+def GraphFoldDequantize : Pass<"graph-fold-dequantize"> {
+  let summary = "Dequantize constant weights that feed float ops at compile time";
+  let description = [{
+    Weight-only quantization: a graph.dequantize of a constant that the
+    quantized rewrites (graph-fuse-qdq, convert-graph-to-qk) left in place
+    feeds float ops, and becomes the f32 constant DequantizeLinear computes,
+    (q - zero point) * scale in f32, per tensor or per axis: exactly the run
+    time's value. Decided for speed, not size (docs/numerics.md): the weights
+    are then read once as f32 (4 bytes each) instead of dequantized on every
+    run (1 byte read, 4 written, 4 read again, and a VECTOR pass); the model
+    file holds them as f32. Runs after convert-graph-to-qk, which still needs
+    the dequantizes of the integer kernels' operands.
   }];
   let dependentDialects = ["::npuc::graph::GraphDialect"];
 }

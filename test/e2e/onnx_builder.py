@@ -1,0 +1,109 @@
+"""Shared by the end-to-end suite generators (gen_qdq_suite.py,
+gen_importer_gaps.py): a small ONNX model builder that writes a test directory
+(model.onnx, test_data_set_0/input_K.pb and output_K.pb), and the numpy
+references of the ONNX definitions both use (QuantizeLinear, DequantizeLinear,
+Conv). Independent of npuc."""
+import os
+
+import numpy as np
+import onnx
+from onnx import helper as h
+from onnx import numpy_helper
+
+# Where Model.save writes its test directories (set_output).
+_out = "."
+
+
+def set_output(path):
+    global _out
+    _out = path
+
+
+def quant(x, s, z, dtype):
+    """QuantizeLinear: saturate(round_half_even(x / s) + z), in float32."""
+    s = np.asarray(s, np.float32)
+    info = np.iinfo(dtype)
+    return np.clip(np.rint(x.astype(np.float32) / s) + np.asarray(z, np.float32), info.min, info.max).astype(dtype)
+
+
+def dequant(q, s, z):
+    """DequantizeLinear: (q - z) * s, in float32."""
+    return (q.astype(np.float32) - np.asarray(z, np.float32)) * np.asarray(s, np.float32)
+
+
+def conv2d(x, w, b, stride, pads, group):
+    """Conv in float64 (x, w as given), plus bias, cast to float32."""
+    x = np.pad(x.astype(np.float64), [(0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])])
+    n, c, hh, ww = x.shape
+    m, cg, kh, kw = w.shape
+    w = w.astype(np.float64)
+    oh, ow = (hh - kh) // stride + 1, (ww - kw) // stride + 1
+    y = np.zeros((n, m, oh, ow))
+    mg = m // group
+    for o in range(m):
+        g = o // mg
+        for i in range(oh):
+            for j in range(ow):
+                win = x[:, g * cg:(g + 1) * cg, i * stride:i * stride + kh, j * stride:j * stride + kw]
+                y[:, o, i, j] = (win * w[o]).sum(axis=(1, 2, 3))
+    return (y + np.asarray(b, np.float64).reshape(1, -1, 1, 1)).astype(np.float32)
+
+
+class Model:
+    def __init__(self, infer_shapes=False):
+        """infer_shapes: save() also runs ONNX's strict shape inference."""
+        self.nodes, self.inits, self.n = [], [], 0
+        self.infer_shapes = infer_shapes
+
+    def init(self, name, value):
+        """An initializer."""
+        self.inits.append(numpy_helper.from_array(np.asarray(value), name))
+        return name
+
+    def constant(self, name, value):
+        """A Constant node (what torch.onnx writes for literals)."""
+        self.nodes.append(h.make_node("Constant", [], [name], value=numpy_helper.from_array(np.asarray(value), name + "_v")))
+        return name
+
+    def node(self, op, inputs, outputs, **attrs):
+        self.nodes.append(h.make_node(op, inputs, outputs, **attrs))
+        return outputs[0] if len(outputs) == 1 else outputs
+
+    def qdq(self, x, s, z, dtype, axis=None):
+        """Q then DQ of float tensor `x` (returns the dequantized name)."""
+        self.n += 1
+        sn, zn = self.init("s%d" % self.n, np.asarray(s, np.float32)), self.init("z%d" % self.n, np.asarray(z, dtype))
+        kw = {} if axis is None else {"axis": axis}
+        self.node("QuantizeLinear", [x, sn, zn], ["q%d" % self.n], **kw)
+        return self.node("DequantizeLinear", ["q%d" % self.n, sn, zn], ["dq%d" % self.n], **kw)
+
+    def q(self, x, s, z, dtype, name):
+        self.n += 1
+        sn, zn = self.init("s%d" % self.n, np.float32(s)), self.init("z%d" % self.n, np.asarray(z, dtype))
+        return self.node("QuantizeLinear", [x, sn, zn], [name])
+
+    def dq_const(self, q, s, z, axis=None):
+        """A quantized initializer seen through DequantizeLinear."""
+        self.n += 1
+        qn = self.init("w%d" % self.n, q)
+        sn = self.init("ws%d" % self.n, np.asarray(s, np.float32))
+        zn = self.init("wz%d" % self.n, np.asarray(z, q.dtype))
+        kw = {} if axis is None else {"axis": axis}
+        return self.node("DequantizeLinear", [qn, sn, zn], ["wdq%d" % self.n], **kw)
+
+    def save(self, name, inputs, outputs, feeds, expected, opset=13):
+        g = h.make_graph(self.nodes, name, inputs, outputs, initializer=self.inits)
+        m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)])
+        m.ir_version = 8
+        onnx.checker.check_model(m)
+        if self.infer_shapes:
+            onnx.shape_inference.infer_shapes(m, check_type=True, strict_mode=True)
+        d = os.path.join(_out, name)
+        os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
+        onnx.save(m, os.path.join(d, "model.onnx"))
+        for k, (vi, arr) in enumerate(zip(inputs, feeds)):
+            t = numpy_helper.from_array(arr, vi.name)
+            open(os.path.join(d, "test_data_set_0", "input_%d.pb" % k), "wb").write(t.SerializeToString())
+        for k, (vi, arr) in enumerate(zip(outputs, expected)):
+            t = numpy_helper.from_array(arr, vi.name)
+            open(os.path.join(d, "test_data_set_0", "output_%d.pb" % k), "wb").write(t.SerializeToString())
