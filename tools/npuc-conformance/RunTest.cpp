@@ -1,0 +1,572 @@
+//===- RunTest.cpp - npuc-conformance: one test on one target ------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Per data set: compile with npuc for the data set's input shapes (freezing
+// the inputs npuc needs constant), execute in npu-sim, compare every output
+// under the test's tolerance (Compare.cpp). npuc is tried without
+// --allow-unverified first: a test refused only by the evidence gate
+// (NPUC-E0105) is compiled again with it, to say what it would do. A
+// quantized model judged by the deep-network rule is also checked layer by
+// layer: npu-sim dumps every value the program materializes and the layer
+// checker evaluates each ONNX node on the compiled model's own inputs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Runner.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Program.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <signal.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace fs = std::filesystem;
+using namespace npuc;
+using namespace npuc::conformance;
+
+std::string npuc::conformance::numText(double v) {
+  std::ostringstream os;
+  os.precision(9);
+  os << v;
+  return os.str();
+}
+
+namespace {
+
+/// PREFIX0SUFFIX, PREFIX1SUFFIX, ... in `dir`, in index order; nullopt when
+/// the indices are not exactly 0..n-1 (a gap, or input_1 next to input_01).
+std::optional<std::vector<fs::path>> numberedFiles(const fs::path &dir, const std::string &prefix,
+                                                   const std::string &suffix) {
+  std::map<long, fs::path> byIndex;
+  size_t count = 0;
+  std::error_code ec;
+  for (const fs::directory_entry &e : fs::directory_iterator(dir, ec)) {
+    std::string n = e.path().filename().string();
+    if (n.size() <= prefix.size() + suffix.size() || n.compare(0, prefix.size(), prefix) ||
+        n.compare(n.size() - suffix.size(), suffix.size(), suffix))
+      continue;
+    std::string digits = n.substr(prefix.size(), n.size() - prefix.size() - suffix.size());
+    if (digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    byIndex[std::stol(digits)] = e.path();
+    ++count;
+  }
+  std::vector<fs::path> files;
+  for (auto &[k, p] : byIndex) {
+    if (k != long(files.size()))
+      return std::nullopt;
+    files.push_back(p);
+  }
+  if (count != files.size())
+    return std::nullopt;
+  return files;
+}
+
+/// What the runner needs from model.onnx, read once per test.
+struct ModelInfo {
+  /// The graph inputs that are not initializers, with whether each has a
+  /// dimension that is not a fixed positive number.
+  std::vector<std::pair<std::string, bool>> inputs;
+  /// Per graph output, whether it is a quantized value, so one step of
+  /// difference is allowed: a QuantizeLinear, DynamicQuantizeLinear or
+  /// QLinear* node produces it. Every other integer output must match exactly.
+  std::vector<bool> quantizedOutputs;
+  /// Whether the model computes on quantized values (Q/DQ or QLinear* nodes).
+  bool quantized = false;
+};
+
+/// nullopt when the model does not parse (npuc then says why).
+std::optional<ModelInfo> readModelInfo(const std::string &modelPath) {
+  onnx::ModelProto model;
+  std::ifstream in(modelPath, std::ios::binary);
+  if (!model.ParseFromIstream(&in))
+    return std::nullopt;
+  ModelInfo info;
+  std::set<std::string> inits;
+  for (const onnx::TensorProto &t : model.graph().initializer())
+    inits.insert(t.name());
+  for (const onnx::ValueInfoProto &vi : model.graph().input()) {
+    if (inits.count(vi.name()))
+      continue;
+    // Sequences, optionals and maps have no shape to pin: npuc judges them.
+    bool dynamic = vi.type().has_tensor_type() && !vi.type().tensor_type().has_shape();
+    if (vi.type().has_tensor_type())
+      for (const auto &d : vi.type().tensor_type().shape().dim())
+        dynamic |= !d.has_dim_value() || d.dim_value() <= 0;
+    info.inputs.push_back({vi.name(), dynamic});
+  }
+  std::map<std::string, std::string> producer;
+  for (const onnx::NodeProto &n : model.graph().node()) {
+    for (const std::string &out : n.output())
+      producer[out] = n.op_type();
+    llvm::StringRef op = n.op_type();
+    info.quantized |= op == "QuantizeLinear" || op == "DequantizeLinear" || op.starts_with("QLinear");
+  }
+  for (const onnx::ValueInfoProto &out : model.graph().output()) {
+    auto it = producer.find(out.name());
+    llvm::StringRef op = it == producer.end() ? "" : llvm::StringRef(it->second);
+    info.quantizedOutputs.push_back(op == "QuantizeLinear" || op == "DynamicQuantizeLinear" ||
+                                    op.starts_with("QLinear"));
+  }
+  return info;
+}
+
+/// What npuc's --report says: the first issue, whether every issue is the
+/// evidence gate's, the inputs to freeze, and every node's lowering cases.
+struct Report {
+  std::string code, message;
+  bool onlyGate = false;  // at least one issue, all NPUC-E0105
+  std::vector<std::string> toBind;
+  std::set<std::pair<std::string, std::string>> cases;  // (case, ONNX op)
+  std::set<std::string> noCaseOps;
+  bool selected = false;  // the compile reached case selection
+};
+
+Report readReport(const std::string &path) {
+  Report rep;
+  llvm::Expected<llvm::json::Value> v = llvm::json::parse(slurp(path));
+  if (!v) {
+    llvm::consumeError(v.takeError());
+    return rep;
+  }
+  const llvm::json::Object *o = v->getAsObject();
+  if (!o)
+    return rep;
+  if (const llvm::json::Array *issues = o->getArray("issues")) {
+    rep.onlyGate = !issues->empty();
+    for (const llvm::json::Value &i : *issues) {
+      const llvm::json::Object *io = i.getAsObject();
+      if (!io)
+        continue;
+      std::string c = io->getString("code").value_or("").str();
+      std::string m = io->getString("message").value_or("").str();
+      rep.onlyGate &= c == "NPUC-E0105";
+      if (rep.code.empty()) {
+        rep.code = c;
+        std::string node = io->getString("node").value_or("").str();
+        rep.message = (node.empty() ? "" : "node '" + node + "': ") + firstLine(m);
+      }
+      std::string bindInput = io->getString("bind_input").value_or("").str();
+      if (c == "NPUC-E0104" && !bindInput.empty())
+        rep.toBind.push_back(bindInput);
+    }
+  }
+  std::vector<std::string> uncased;
+  if (const llvm::json::Array *nodes = o->getArray("cases"))
+    for (const llvm::json::Value &n : *nodes) {
+      const llvm::json::Object *no = n.getAsObject();
+      if (!no)
+        continue;
+      std::string domain = no->getString("domain").value_or("").str();
+      std::string op = (domain.empty() ? "" : domain + ".") + no->getString("op_type").value_or("").str();
+      const llvm::json::Array *cases = no->getArray("cases");
+      if (!cases || cases->empty()) {
+        uncased.push_back(op);
+        continue;
+      }
+      rep.selected = true;
+      for (const llvm::json::Value &c : *cases)
+        if (const llvm::json::Object *co = c.getAsObject())
+          rep.cases.insert({co->getString("case").value_or("").str(), op});
+    }
+  // Nodes without a case of their own count only once cases were selected
+  // (otherwise the compile stopped before the lowering looked at them).
+  if (rep.selected)
+    rep.noCaseOps.insert(uncased.begin(), uncased.end());
+  return rep;
+}
+
+/// The layer check of a quantized model (docs/numerics.md): npu-sim dumps
+/// every materialized value of data set `ds`, the checker judges each layer
+/// on the compiled model's own inputs. Returns false with `r` set on a
+/// failure; `summary` is the checker's last line.
+bool layerCheck(const std::string &work, const std::string &modelPath,
+                const std::vector<std::string> &simInputs, const Config &cfg, Outcome &r,
+                std::string &summary) {
+  std::string dumpDir = work + "/dump";
+  std::error_code ec;
+  fs::remove_all(dumpDir, ec);
+  std::vector<std::string> args{work + "/model.bin", "-o", work + "/out-dump", "--dump-tensors",
+                                dumpDir};
+  args.insert(args.end(), simInputs.begin(), simInputs.end());
+  RunResult s = runProgram(cfg.sim, args, work, cfg);
+  if (s.rc != 0) {
+    r.cls = s.rc == 3 ? Class::Fault : Class::Crash;
+    r.detail = "npu-sim --dump-tensors: " + (s.crashed ? s.why : lastLine(s.err));
+    return false;
+  }
+  RunResult c = runProgram(cfg.python,
+                           {cfg.layerChecker, modelPath, dumpDir, "--quiet", "--json",
+                            work + "/layers.json"},
+                           work, cfg);
+  // The checker's JSON summary, in one line.
+  llvm::Expected<llvm::json::Value> j = llvm::json::parse(slurp(work + "/layers.json"));
+  const llvm::json::Object *o = j ? j->getAsObject() : nullptr;
+  const llvm::json::Object *sum = o ? o->getObject("summary") : nullptr;
+  if (!j)
+    llvm::consumeError(j.takeError());
+  auto num = [&](const char *key) {
+    return sum ? numText(sum->getNumber(key).value_or(0)) : std::string("?");
+  };
+  summary = sum ? num("quantized_values") + " quantized and " + num("float_values") +
+                      " float values checked, " + num("beyond_tolerance") +
+                      " beyond tolerance (largest " + num("max_step") + " steps; " +
+                      num("elements_one_step") + " of " + num("quantized_elements") +
+                      " elements one step off, " + num("elements_more_than_one_step") + " more)"
+                : lastLine(c.out);
+  if (c.crashed || (c.rc != 0 && c.rc != 1)) {
+    r.cls = Class::Crash;
+    r.detail = "the layer checker failed: " + (c.crashed ? c.why : lastLine(c.err));
+    return false;
+  }
+  if (c.rc == 1) {
+    // Name the worst layer.
+    std::string worst;
+    double worstError = -1;
+    if (const llvm::json::Array *nodes = o ? o->getArray("nodes") : nullptr)
+      for (const llvm::json::Value &n : *nodes)
+        if (const llvm::json::Object *no = n.getAsObject())
+          if (const llvm::json::Array *outs = no->getArray("outputs"))
+            for (const llvm::json::Value &out : *outs) {
+              const llvm::json::Object *oo = out.getAsObject();
+              if (!oo || oo->getBoolean("ok").value_or(true))
+                continue;
+              double e = oo->getNumber("max_step").value_or(oo->getNumber("max_abs").value_or(0));
+              if (e > worstError) {
+                worstError = e;
+                worst = "node '" + no->getString("node").value_or("").str() + "' (" +
+                        no->getString("op").value_or("").str() + "), " + numText(e) +
+                        (oo->getNumber("max_step") ? " steps" : " absolute");
+              }
+            }
+    r.cls = Class::Fail;
+    r.detail = "layer check: " + summary + (worst.empty() ? "" : "; worst " + worst) +
+               " (scripts/npuc-layer-check.py lists every layer)";
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+/// The file's bytes as text; empty when it cannot be read.
+std::string npuc::conformance::slurp(const std::string &path) {
+  std::vector<uint8_t> bytes;
+  std::string error;
+  model::readFile(path, bytes, error);
+  return std::string(bytes.begin(), bytes.end());
+}
+
+// The deadline is kept here, per child, with non-blocking waits:
+// ExecuteAndWait's timeout uses alarm() and SIGALRM, which are per process and
+// unsafe across worker threads.
+RunResult npuc::conformance::runProgram(const std::string &program, const std::vector<std::string> &args,
+                     const std::string &work, const Config &cfg) {
+  std::vector<llvm::StringRef> argv{program};
+  for (const std::string &a : args)
+    argv.push_back(a);
+  std::string outPath = work + "/stdout.txt", errPath = work + "/stderr.txt";
+  // The redirections do not truncate (LLVM opens them without O_TRUNC): an
+  // earlier, longer output would show through a shorter one.
+  std::error_code ec;
+  fs::remove(outPath, ec);
+  fs::remove(errPath, ec);
+  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(outPath),
+                                                llvm::StringRef(errPath)};
+  RunResult r;
+  bool failedToRun = false;
+  llvm::sys::ProcessInfo pi =
+      llvm::sys::ExecuteNoWait(program, argv, std::nullopt, redirects, 0, &r.why, &failedToRun);
+  if (failedToRun || pi.Pid <= 0) {
+    r.crashed = true;
+    r.why = "cannot run " + program + ": " + r.why;
+    return r;
+  }
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(cfg.timeout);
+  llvm::sys::ProcessInfo done;
+  for (;;) {
+    done = llvm::sys::Wait(pi, /*SecondsToWait=*/0, &r.why);
+    if (done.Pid != 0)
+      break;
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(pi.Pid, SIGKILL);
+      done = llvm::sys::Wait(pi, std::nullopt, &r.why);
+      r.timedOut = true;
+      r.why = "timed out after " + std::to_string(cfg.timeout) + " s";
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  r.rc = done.ReturnCode;
+  r.out = slurp(outPath);
+  r.err = slurp(errPath);
+  r.crashed = r.timedOut || r.rc < 0;
+  return r;
+}
+
+std::string npuc::conformance::firstLine(const std::string &s, size_t max) {
+  std::string line = s.substr(0, s.find('\n'));
+  return line.size() > max ? line.substr(0, max) + "..." : line;
+}
+
+std::string npuc::conformance::lastLine(std::string s) {
+  while (!s.empty() && s.back() == '\n')
+    s.pop_back();
+  size_t nl = s.rfind('\n');
+  return firstLine(nl == std::string::npos ? s : s.substr(nl + 1));
+}
+
+namespace {
+/// One test on one target, into `r`; runTest creates `work` and removes it.
+void runTestIn(const Test &test, const std::string &target, const Config &cfg,
+               const std::string &work, Outcome &r) {
+  std::string modelPath = test.dir + "/model.onnx";
+  std::vector<fs::path> dataSets;
+  std::error_code ec;
+  for (const fs::directory_entry &e : fs::directory_iterator(test.dir, ec))
+    if (e.is_directory(ec) && e.path().filename().string().rfind("test_data_set_", 0) == 0)
+      dataSets.push_back(e.path());
+  std::sort(dataSets.begin(), dataSets.end());
+  if (dataSets.empty()) {
+    r.cls = Class::Unsupported;
+    r.code = "no-test-data";
+    r.detail = "no test_data_set_* directory";
+    return;
+  }
+  std::optional<ModelInfo> parsed = readModelInfo(modelPath);
+  const std::vector<std::pair<std::string, bool>> inputs =
+      parsed ? parsed->inputs : std::vector<std::pair<std::string, bool>>{};
+  const std::vector<bool> quantized = parsed ? parsed->quantizedOutputs : std::vector<bool>{};
+  Tolerance tol;
+  std::string tolError;
+  if (!readTolerance(test.dir, tol, tolError)) {
+    r.cls = Class::Unsupported;
+    r.code = "test-data";
+    r.detail = tolError;
+    return;
+  }
+  // The deep quantized network rule judges every layer too.
+  bool layers = tol.deepRule() && parsed && parsed->quantized;
+  std::set<std::string> bind;
+  Agreement agreement;
+  std::string cycles, lastCompile, gateMessage, layerSummary;
+
+  for (const fs::path &ds : dataSets) {
+    std::string dsName = ds.filename().string();
+    std::optional<std::vector<fs::path>> inList = numberedFiles(ds, "input_", ".pb");
+    std::optional<std::vector<fs::path>> outList = numberedFiles(ds, "output_", ".pb");
+    if (!inList || !outList) {
+      r.cls = Class::Unsupported;
+      r.code = "test-data";
+      r.detail = dsName + ": input_K.pb / output_K.pb are not numbered 0..n-1";
+      return;
+    }
+    const std::vector<fs::path> &inFiles = *inList, &outFiles = *outList;
+    // Input shapes from the data set (for inputs with dynamic dimensions); the
+    // data itself is npuc's (--bind-input) and npu-sim's to read and judge.
+    std::vector<std::vector<int64_t>> inShapes(inFiles.size());
+    for (size_t k = 0; k < inFiles.size(); ++k) {
+      onnx::TensorProto t;
+      std::ifstream in(inFiles[k], std::ios::binary);
+      if (t.ParseFromIstream(&in))
+        inShapes[k].assign(t.dims().begin(), t.dims().end());
+      // An empty tensor cannot be a runtime input (npuc pins positive
+      // dimensions only); it is data, so it is frozen.
+      if (k < inputs.size() && inputs[k].second &&
+          std::count(inShapes[k].begin(), inShapes[k].end(), 0)) {
+        bind.insert(inputs[k].first);
+        r.bound.assign(bind.begin(), bind.end());
+      }
+    }
+    if (parsed && inFiles.size() != inputs.size()) {
+      r.cls = Class::Unsupported;
+      r.code = "test-data";
+      r.detail = dsName + " has " + std::to_string(inFiles.size()) + " inputs, the model " +
+                 std::to_string(inputs.size());
+      return;
+    }
+    // Compile; an input npuc needs constant is frozen to the data set's value.
+    for (int attempt = 0;; ++attempt) {
+      std::vector<std::string> args{modelPath, "--target", target, "-o", work + "/model.bin",
+                                    "--report", work + "/report.json"};
+      if (cfg.allowUnverified || r.gated)
+        args.push_back("--allow-unverified");
+      std::string identity;
+      for (size_t k = 0; k < inputs.size(); ++k) {
+        if (bind.count(inputs[k].first)) {
+          args.push_back("--bind-input");
+          args.push_back(inputs[k].first + "=" + inFiles[k].string());
+          identity += "bind " + inFiles[k].string();
+        } else if (inputs[k].second) {
+          std::string dims;
+          for (int64_t d : inShapes[k])
+            dims += (dims.empty() ? "" : "x") + std::to_string(d);
+          if (inShapes[k].empty())
+            dims = "1";
+          args.push_back("--input-shape");
+          args.push_back(inputs[k].first + "=" + dims);
+          identity += " shape " + dims;
+        }
+      }
+      if (identity == lastCompile && !lastCompile.empty())
+        break;  // same specialization as the previous data set
+      if (attempt == 0 && dataSets.front() != ds && identity.empty())
+        break;  // nothing data-set specific: the model compiled once
+      fs::remove(work + "/report.json", ec);  // no stale report from an earlier attempt
+      RunResult c = runProgram(cfg.npuc, args, work, cfg);
+      Report rep = readReport(work + "/report.json");
+      r.cases.insert(rep.cases.begin(), rep.cases.end());
+      r.noCaseOps.insert(rep.noCaseOps.begin(), rep.noCaseOps.end());
+      const std::string &code = rep.code, &message = rep.message;
+      if (c.crashed) {
+        r.cls = Class::Crash;
+        r.detail = "npuc " + std::string(c.timedOut ? "timed out" : "died") + ": " + c.why +
+                   (c.err.empty() ? "" : " (" + lastLine(c.err) + ")");
+        return;
+      }
+      if (c.rc == 0) {
+        lastCompile = identity.empty() ? "once" : identity;
+        r.compiled = true;
+        break;
+      }
+      // Refused only by the evidence gate: compile it anyway, to say what
+      // it would do (the class of a test that then passes is NPUC-E0105).
+      if (c.rc == 1 && rep.onlyGate && !r.gated && !cfg.allowUnverified) {
+        r.gated = true;
+        gateMessage = message;
+        continue;
+      }
+      bool progress = false;
+      for (const std::string &name : rep.toBind)
+        for (const auto &in : inputs)
+          if (in.first == name && bind.insert(name).second)
+            progress = true;
+      r.bound.assign(bind.begin(), bind.end());
+      if (progress && attempt < 4)
+        continue;
+      // UNSUPPORTED only with a diagnostic that has a code: exit 1 without
+      // one, or npuc refusing the command line the runner built (exit 2), is
+      // a failure of the tools that must not hide in the expectations.
+      if (c.rc == 1 && !code.empty()) {
+        r.cls = Class::Unsupported;
+        r.code = code;
+        r.detail = message;
+      } else {
+        r.cls = Class::Crash;
+        r.detail = (c.rc == 2 ? "npuc refused the runner's command line: "
+                              : "npuc exited with " + std::to_string(c.rc) + " and no diagnostic: ") +
+                   lastLine(c.err);
+      }
+      return;
+    }
+    // Execute.
+    std::string outDir = work + "/out";
+    fs::remove_all(outDir, ec);
+    std::vector<std::string> simInputs;
+    for (size_t k = 0; k < inputs.size(); ++k)
+      if (!bind.count(inputs[k].first)) {
+        simInputs.push_back("-i");
+        simInputs.push_back(inputs[k].first + "=" + inFiles[k].string());
+      }
+    std::vector<std::string> args{work + "/model.bin", "-o", outDir, "--stats"};
+    args.insert(args.end(), simInputs.begin(), simInputs.end());
+    RunResult s = runProgram(cfg.sim, args, work, cfg);
+    if (s.rc == 1) {
+      // The compiled model does not take the test's own data: a wrong model.
+      r.cls = Class::Fail;
+      r.detail = dsName + ": npu-sim refused the data set: " + lastLine(s.err);
+      return;
+    }
+    if (s.crashed || (s.rc != 0 && s.rc != 3)) {
+      r.cls = Class::Crash;
+      r.detail = "npu-sim " +
+                 std::string(s.crashed ? (s.timedOut ? "timed out" : "died") : "failed") + ": " +
+                 (s.why.empty() ? "exit " + std::to_string(s.rc) : s.why) + " (" +
+                 lastLine(s.err) + ")";
+      return;
+    }
+    if (s.rc == 3) {
+      r.cls = Class::Fault;
+      r.detail = dsName + ": " + lastLine(s.err);
+      return;
+    }
+    size_t at = s.out.find("cycles: ");
+    if (at != std::string::npos)
+      cycles = s.out.substr(at + 8, s.out.find(' ', at + 8) - at - 8);
+    // Compare.
+    std::vector<fs::path> gotFiles =
+        numberedFiles(outDir, "output_", ".npy").value_or(std::vector<fs::path>{});
+    if (gotFiles.size() != outFiles.size()) {
+      r.cls = Class::Fail;
+      r.detail = dsName + ": " + std::to_string(gotFiles.size()) + " outputs, expected " +
+                 std::to_string(outFiles.size());
+      return;
+    }
+    for (size_t k = 0; k < outFiles.size(); ++k) {
+      HostTensor got, want;
+      std::string error, detail;
+      if (!readTensorFile(outFiles[k].string(), want, error) ||
+          !readTensorFile(gotFiles[k].string(), got, error)) {
+        r.cls = Class::Fail;
+        r.detail = dsName + ": output " + std::to_string(k) + ": " + error;
+        return;
+      }
+      if (!compareOutput(k, got, want, k < quantized.size() && quantized[k], tol, agreement,
+                         detail)) {
+        r.cls = Class::Fail;
+        r.detail = dsName + ": " + detail;
+        return;
+      }
+    }
+    if (layers && ds == dataSets.front() &&
+        !layerCheck(work, modelPath, simInputs, cfg, r, layerSummary))
+      return;
+  }
+  r.matched = true;
+  r.cls = Class::Pass;
+  r.detail = "max |diff| " + numText(agreement.worst) + ", " + std::to_string(agreement.differing) +
+             " of " + std::to_string(agreement.total) + " elements differ" +
+             (agreement.beyondOne ? " (" + std::to_string(agreement.beyondOne) +
+                                        " by more than one step)"
+                                  : "") +
+             (dataSets.size() > 1 ? ", " + std::to_string(dataSets.size()) + " data sets" : "") +
+             (cycles.empty() ? "" : ", " + cycles + " cycles") +
+             (layers ? "; layers: " + layerSummary : "");
+  if (r.gated) {
+    r.cls = Class::Unsupported;
+    r.code = "NPUC-E0105";
+    r.detail = "passes only with --allow-unverified (" + r.detail + "): " + gateMessage;
+  }
+}
+} // namespace
+
+Outcome npuc::conformance::runTest(const Test &test, const std::string &target, const Config &cfg) {
+  Outcome r;
+  llvm::SmallString<128> workDir;
+  if (llvm::sys::fs::createUniqueDirectory("npuc-conformance", workDir)) {
+    r.cls = Class::Crash;
+    r.detail = "cannot create a temporary directory";
+    return r;
+  }
+  try {
+    runTestIn(test, target, cfg, workDir.str().str(), r);
+  } catch (const std::exception &e) {
+    r.cls = Class::Crash;
+    r.detail = std::string("the runner failed on this test: ") + e.what();
+  }
+  std::error_code ec;
+  fs::remove_all(workDir.str().str(), ec);
+  return r;
+}
+
