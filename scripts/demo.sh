@@ -36,6 +36,28 @@ x, y = np.load(tmp + "/x.npy"), np.load(tmp + "/out/output_0.npy")
 print("output equals input: %s (%d int8 values)" % (bool((x == y).all()), y.size))
 PY
 
+m=$root/examples/mnist8
+step "A real network: MNIST from the ONNX model zoo (examples/mnist8, MIT), compiled" \
+  "$bin/npuc" "$m/model.onnx" -o "$tmp/mnist.bin"
+for k in 0 1 2; do
+  step "... digit $k of its data sets executed by npu-sim" "$bin/npu-sim" "$tmp/mnist.bin" \
+    -i "$m/test_data_set_$k/input_0.pb" -o "$tmp/mnist-out-$k" --stats
+done
+/usr/bin/python3 - "$tmp" "$m" <<'PY'
+import sys, numpy as np, onnx
+from onnx import numpy_helper
+tmp, m = sys.argv[1], sys.argv[2]
+for k in range(3):
+    t = onnx.TensorProto()
+    t.ParseFromString(open("%s/test_data_set_%d/output_0.pb" % (m, k), "rb").read())
+    want = numpy_helper.to_array(t).ravel()
+    got = np.load("%s/mnist-out-%d/output_0.npy" % (tmp, k)).ravel()
+    top = lambda v: list(np.argsort(-v, kind="stable")[:5])
+    print("data set %d: npu-sim's top 5 digits %s, the reference's %s; largest difference %.2g (%s)"
+          % (k, top(got), top(want), np.abs(got - want).max(),
+             "top-5 agree" if top(got) == top(want) else "TOP-5 DIFFER"))
+PY
+
 model=$root/examples/conv_relu/model.onnx
 step "An ONNX model imported into the graph dialect" "$bin/npuc" "$model" --compile-to=graph
 
