@@ -60,6 +60,28 @@ uint64_t TensorDesc::spanBytes() const {
   return span;
 }
 
+const std::string &model::debugNodes(const Model &m, uint64_t index) {
+  static const std::string none;
+  auto it = std::upper_bound(m.debug.begin(), m.debug.end(), index,
+                             [](uint64_t i, const std::pair<uint32_t, std::string> &r) {
+                               return i < r.first;
+                             });
+  return it == m.debug.begin() ? none : std::prev(it)->second;
+}
+
+std::string model::notAModelHint(const std::string &parseError) {
+  return parseError.rfind("not an npuc model file", 0) == 0
+             ? " (an ONNX model is compiled first: npuc model.onnx -o model.bin)"
+             : "";
+}
+
+std::string model::joinedNodes(const std::string &nodes) {
+  std::string s = nodes;
+  for (size_t at = 0; (at = s.find('\n', at)) != std::string::npos; at += 2)
+    s.replace(at, 1, ", ");
+  return s;
+}
+
 std::vector<const TensorDesc *> Model::tensorsWithRole(Role role) const {
   std::vector<const TensorDesc *> out;
   for (const TensorDesc &t : tensors)
@@ -231,8 +253,48 @@ std::vector<uint8_t> model::serialize(const Model &m) {
   return f.bytes;
 }
 
+bool model::checkWritable(const std::string &path, std::string &error) {
+  struct stat st;
+  if (path.empty()) {
+    error = "no file name to write";
+    return false;
+  }
+  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    error = "cannot write '" + path + "': it is a directory";
+    return false;
+  }
+  size_t slash = path.find_last_of('/');
+  std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  if (stat(dir.c_str(), &st) != 0) {
+    error = "cannot write '" + path + "': directory '" + dir + "' does not exist";
+    return false;
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    error = "cannot write '" + path + "': '" + dir + "' is not a directory";
+    return false;
+  }
+  if (access(dir.c_str(), W_OK) != 0) {
+    error = "cannot write '" + path + "': directory '" + dir + "' is not writable";
+    return false;
+  }
+  return true;
+}
+
+bool model::writeFileOrStdout(const std::string &path, const std::vector<uint8_t> &bytes,
+                              std::string &error) {
+  if (path != "-")
+    return writeFileAtomically(path, bytes, error);
+  if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size() || std::fflush(stdout)) {
+    error = std::string("cannot write to standard output: ") + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
 bool model::writeFileAtomically(const std::string &path, const std::vector<uint8_t> &bytes,
                                 std::string &error) {
+  if (!checkWritable(path, error))
+    return false;
   size_t slash = path.find_last_of('/');
   std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
   std::string tmpl = (slash == std::string::npos ? std::string("./") : dir) + ".npuc-tmp-XXXXXX";
@@ -275,6 +337,11 @@ bool model::writeFileAtomically(const std::string &path, const std::vector<uint8
 }
 
 bool model::readFile(const std::string &path, std::vector<uint8_t> &bytes, std::string &error) {
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    error = "'" + path + "' is a directory, not a file";
+    return false;
+  }
   FILE *f = std::fopen(path.c_str(), "rb");
   if (!f) {
     error = "cannot open '" + path + "': " + std::strerror(errno);
@@ -288,7 +355,7 @@ bool model::readFile(const std::string &path, std::vector<uint8_t> &bytes, std::
   bool bad = std::ferror(f);
   std::fclose(f);
   if (bad)
-    error = "cannot read '" + path + "'";
+    error = "cannot read '" + path + "': " + std::strerror(errno);
   return !bad;
 }
 

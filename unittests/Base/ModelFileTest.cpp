@@ -320,9 +320,22 @@ TEST(ModelFile, AtomicWriteLeavesNoTemporary) {
   std::vector<uint8_t> back;
   ASSERT_TRUE(readFile((dir / "m.bin").string(), back, error));
   EXPECT_EQ(back, bytes);
+  // A directory is not read as an empty file.
+  EXPECT_FALSE(readFile(dir.string(), back, error));
+  EXPECT_NE(error.find("is a directory, not a file"), std::string::npos) << error;
+  EXPECT_FALSE(readFile((dir / "absent.bin").string(), back, error));
+  EXPECT_NE(error.find("No such file or directory"), std::string::npos) << error;
   // A destination in a missing directory fails and leaves nothing behind.
   EXPECT_FALSE(writeFileAtomically((dir / "missing" / "m.bin").string(), bytes, error));
-  EXPECT_NE(error.find("cannot create a temporary file"), std::string::npos);
+  EXPECT_NE(error.find("directory '" + (dir / "missing").string() + "' does not exist"),
+            std::string::npos)
+      << error;
+  // A destination that is a directory is refused before anything is created.
+  EXPECT_FALSE(writeFileAtomically(dir.string(), bytes, error));
+  EXPECT_NE(error.find("it is a directory"), std::string::npos) << error;
+  // So is one whose parent is a file.
+  EXPECT_FALSE(writeFileAtomically((dir / "m.bin" / "x.bin").string(), bytes, error));
+  EXPECT_NE(error.find("is not a directory"), std::string::npos) << error;
   size_t files = 0;
   for (auto &entry : fs::directory_iterator(dir)) {
     (void)entry;

@@ -98,6 +98,14 @@ struct Model {
   std::vector<const TensorDesc *> tensorsWithRole(Role role) const;
 };
 
+/// The ONNX node(s) instruction `index` comes from, by the debug records (the
+/// last record at or before it): one name, or several, one per line, for an
+/// op fused from several nodes; empty when none.
+const std::string &debugNodes(const Model &m, uint64_t index);
+
+/// "a, b" for the lines of `nodes` (debugNodes), for display.
+std::string joinedNodes(const std::string &nodes);
+
 /// The file's bytes; the same model always gives the same bytes.
 std::vector<uint8_t> serialize(const Model &m);
 
@@ -106,7 +114,20 @@ std::vector<uint8_t> serialize(const Model &m);
 /// failure nothing is left behind.
 bool writeFileAtomically(const std::string &path, const std::vector<uint8_t> &bytes,
                          std::string &error);
+/// Whether a file can be written at `path`, checked before work is spent:
+/// not a directory, in a directory that exists and is writable. False with a
+/// precise `error` ("cannot write 'd/x.bin': directory 'd' does not exist").
+bool checkWritable(const std::string &path, std::string &error);
+/// writeFileAtomically, or standard output when `path` is "-".
+bool writeFileOrStdout(const std::string &path, const std::vector<uint8_t> &bytes,
+                       std::string &error);
+/// Reads a whole regular file; a directory or an unreadable path is an error
+/// naming it.
 bool readFile(const std::string &path, std::vector<uint8_t> &bytes, std::string &error);
+
+/// For a parse error that says the file is not a model file at all (bad
+/// magic): a hint that an ONNX model is compiled first; else "".
+std::string notAModelHint(const std::string &parseError);
 
 /// Validates and decodes a model file. On failure returns false with a precise
 /// `error`; `out` then holds everything read before the failure.
