@@ -24,3 +24,10 @@ config.substitutions.append(
     ("%npuc_gen", os.path.join(config.npuc_obj_root, "include", "npuc", "Base")))
 config.substitutions.append(("%npuc_src", config.npuc_src_root))
 config.substitutions.append(("%python", config.python_executable))
+
+# The shared model zoo (../shared/models), when present: tests that need it
+# say `REQUIRES: zoo` and reach it as %zoo.
+zoo = os.path.normpath(os.path.join(config.npuc_src_root, "..", "shared", "models"))
+if os.path.isdir(zoo):
+    config.available_features.add("zoo")
+config.substitutions.append(("%zoo", zoo))

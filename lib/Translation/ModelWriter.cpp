@@ -7,6 +7,7 @@
 #include "npuc/Translation/ModelWriter.h"
 #include "npuc/Base/Target.h"
 #include "npuc/Dialect/Enc/IR/EncOps.h"
+#include "npuc/Dialect/Graph/IR/TensorNames.h"
 #include "npuc/Translation/NPUCode.h"
 #include "npuc/Version.h"
 
@@ -59,14 +60,15 @@ npuc::enc::buildModel(ModuleOp module,
     return failure();
   for (const isa::Word &w : words)
     m.code.insert(m.code.end(), w.begin(), w.end());
-  // One record per run of instructions from the same node (an empty name
-  // ends a run).
+  // One record per run of instructions from the same node(s) (an empty name
+  // ends a run); an instruction of an op fused from several nodes names them
+  // all, one per line (docs/model-format.md).
   uint32_t index = 0;
   std::string previous;
   for (Operation &op : program.getBody().front()) {
     std::string name;
-    if (auto loc = dyn_cast<NameLoc>(op.getLoc()))
-      name = loc.getName().str();
+    for (const std::string &n : graph::nodeNames(op.getLoc()))
+      name += (name.empty() ? "" : "\n") + n;
     if (name != previous)
       m.debug.emplace_back(index, name);
     previous = std::move(name);

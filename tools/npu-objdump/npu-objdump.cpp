@@ -10,6 +10,8 @@
 
 #include "npuc/Base/Hash.h"
 #include "npuc/Base/ISA.h"
+#include "npuc/Base/CommandLine.h"
+#include "npuc/Version.h"
 #include "npuc/Base/Json.h"
 #include "npuc/Base/ModelFile.h"
 #include "npuc/Base/Target.h"
@@ -24,15 +26,6 @@
 using namespace npuc;
 
 namespace {
-/// The node of instruction `index`: the last debug record at or before it
-/// (docs/model-format.md); null when there is none or it is empty.
-const std::string *nodeOf(const std::map<uint32_t, std::string> &names, uint64_t index) {
-  auto it = names.upper_bound(uint32_t(index));
-  if (it == names.begin())
-    return nullptr;
-  --it;
-  return it->second.empty() ? nullptr : &it->second;
-}
 struct Line {
   size_t index;
   std::string text;  // disassembly, or empty when invalid
@@ -79,8 +72,20 @@ const char *roleName(model::Role r) {
   return r == model::Role::Input ? "input" : r == model::Role::Output ? "output" : "state";
 }
 
-void printText(const model::Model &m, const std::vector<Line> &code,
-               const std::map<uint32_t, std::string> &names) {
+/// The node names of a debug record as a JSON array.
+std::string nodesJson(const std::string &nodes) {
+  std::string out = "[";
+  size_t start = 0;
+  for (;;) {
+    size_t nl = nodes.find('\n', start);
+    out += (start ? ", " : "") + json::quote(nodes.substr(start, nl == std::string::npos ? nl : nl - start));
+    if (nl == std::string::npos)
+      return out + "]";
+    start = nl + 1;
+  }
+}
+
+void printText(const model::Model &m, const std::vector<Line> &code) {
   std::cout << "format " << m.major << "." << m.minor << ", target " << m.targetName << " (hash "
             << hex0x(m.targetHash) << ")\n";
   std::cout << "regions: arena " << m.arenaSize << ", input " << m.inputSize << ", output "
@@ -132,14 +137,13 @@ void printText(const model::Model &m, const std::vector<Line> &code,
       std::cout << l.text << "    <invalid on " << m.targetName << ": " << l.error << ">";
     else
       std::cout << l.text;
-    if (const std::string *node = nodeOf(names, l.index))
-      std::cout << "    ; " << *node;
+    if (const std::string &node = model::debugNodes(m, l.index); !node.empty())
+      std::cout << "    ; " << model::joinedNodes(node);
     std::cout << "\n";
   }
 }
 
-void printJson(const model::Model &m, const std::vector<Line> &code,
-               const std::map<uint32_t, std::string> &names, const std::string &error) {
+void printJson(const model::Model &m, const std::vector<Line> &code, const std::string &error) {
   std::ostream &o = std::cout;
   o << "{\"format\": {\"major\": " << m.major << ", \"minor\": " << m.minor << "},\n"
     << " \"target\": {\"name\": " << json::quote(m.targetName) << ", \"hash\": \""
@@ -169,8 +173,8 @@ void printJson(const model::Model &m, const std::vector<Line> &code,
       o << ", \"text\": " << json::quote(l.text);
     if (!l.error.empty())
       o << ", \"error\": " << json::quote(l.error);
-    if (const std::string *node = nodeOf(names, l.index))
-      o << ", \"node\": " << json::quote(*node);
+    if (const std::string &node = model::debugNodes(m, l.index); !node.empty())
+      o << ", \"nodes\": " << nodesJson(node);
     o << "}";
   }
   o << "],\n \"error\": " << (error.empty() ? "null" : json::quote(error)) << "}\n";
@@ -179,15 +183,17 @@ void printJson(const model::Model &m, const std::vector<Line> &code,
 
 int main(int argc, char **argv) {
   CLI::App app{"npu-objdump: print an npuc model file"};
+  app.set_version_flag("--version", versionString());
   std::string path;
   bool asJson = false;
   app.add_option("model", path, "model file")->required();
   app.add_flag("--json", asJson, "machine-readable output");
+  cli::exitCodes(app, "0 printed; 1 the file cannot be read or is not a valid model file "
+                      "(everything readable is still printed); 2 usage errors.");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
+    return cli::parseError(app, e, "npu-objdump");
   }
   std::vector<uint8_t> bytes;
   std::string error;
@@ -198,13 +204,13 @@ int main(int argc, char **argv) {
   model::Model m;
   bool ok = model::parse(bytes.data(), bytes.size(), m, error);
   std::vector<Line> code = disassemble(m, bytes);
-  std::map<uint32_t, std::string> names(m.debug.begin(), m.debug.end());
   if (asJson)
-    printJson(m, code, names, ok ? "" : error);
+    printJson(m, code, ok ? "" : error);
   else
-    printText(m, code, names);
+    printText(m, code);
   if (!ok) {
-    std::cerr << "npu-objdump: error: " << path << ": " << error << "\n";
+    std::cerr << "npu-objdump: error: " << path << ": " << error << model::notAModelHint(error)
+              << "\n";
     return 1;
   }
   return 0;

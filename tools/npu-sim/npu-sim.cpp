@@ -2,15 +2,18 @@
 //
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
-// npu-sim model.bin -i IN0 [-i NAME=IN1 ...] -o OUTDIR [--trace FILE] [--stats]
+// npu-sim model.bin -i IN0 [-i NAME=IN1 ...] -o OUTDIR [--trace FILE|-] [--stats]
+//         [--dump-tensors DIR] [--max-steps N] [--version]
 // Exit codes: 0 success, 1 bad input, 2 usage, 3 the program faulted.
 // Base layer only: links no MLIR and no compiler code.
 //
 //===----------------------------------------------------------------------===//
 
+#include "npuc/Base/CommandLine.h"
 #include "npuc/Base/Json.h"
 #include "npuc/Base/TensorFile.h"
 #include "npuc/Sim/Simulator.h"
+#include "npuc/Version.h"
 
 #include <CLI/CLI.hpp>
 
@@ -19,6 +22,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <iostream>
 
 using namespace npuc;
@@ -38,9 +42,13 @@ std::string describe(const model::TensorDesc &t) {
   return s + "]";
 }
 
-void writeTrace(const std::string &path, const sim::Simulator &simulator,
-                const model::Model &m, const target::TargetInfo &t) {
-  std::ofstream os(path);
+/// The Chrome trace-event JSON of a run (docs/simulator.md, "Trace"): one
+/// track per engine, one slice per executed instruction named by its
+/// mnemonic, with its index and its ONNX node(s) as args; times in
+/// microseconds at the target's clock.
+std::string traceJson(const sim::Simulator &simulator, const model::Model &m,
+                      const target::TargetInfo &t) {
+  std::ostringstream os;
   os << "{\"traceEvents\": [\n";
   for (unsigned e = 0; e < sim::kNumEngines; ++e)
     os << "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 0, \"tid\": " << e
@@ -58,10 +66,24 @@ void writeTrace(const std::string &path, const sim::Simulator &simulator,
     os << "{\"name\": " << json::quote(code[ev.pc].desc->mnemonic) << ", \"ph\": \"X\", \"pid\": 0, "
        << "\"tid\": " << unsigned(ev.engine) << ", \"ts\": " << double(ev.start) * usPerCycle
        << ", \"dur\": " << double(ev.end - ev.start) * usPerCycle << ", \"args\": {\"pc\": "
-       << ev.pc << "}},\n";
+       << ev.pc << ", \"node\": " << json::quote(model::joinedNodes(model::debugNodes(m, ev.pc)))
+       << "}},\n";
   os << "{\"name\": \"end\", \"ph\": \"i\", \"pid\": 0, \"tid\": 0, \"ts\": "
      << double(simulator.stats().cycles) * usPerCycle << ", \"s\": \"g\"}\n]}\n";
+  return os.str();
 }
+
+/// A directory a run will write files into: an existing file is not one;
+/// checked before the simulation.
+bool checkDirectory(const std::string &option, const std::string &dir, std::string &error) {
+  std::error_code ec;
+  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec)) {
+    error = option + " '" + dir + "' exists and is not a directory";
+    return false;
+  }
+  return true;
+}
+
 /// A file name for the value `name` (ONNX names may hold '/', ':' and
 /// more): letters, digits, '.', '_' and '-' kept, anything else '_', made
 /// unique within the dump.
@@ -197,6 +219,7 @@ bool ValueDump::write(const std::string &dir, const std::string &modelPath,
 
 int main(int argc, char **argv) {
   CLI::App app{"npu-sim: execute an npuc model file bit-exactly"};
+  app.set_version_flag("--version", versionString());
   std::string modelPath, outDir, tracePath, dumpDir;
   std::vector<std::string> inputs;
   bool printStats = false;
@@ -204,18 +227,20 @@ int main(int argc, char **argv) {
   app.add_option("model", modelPath, "model file")->required();
   app.add_option("-i,--input", inputs, "input tensor (.npy or .pb), in graph-input order, or NAME=FILE");
   app.add_option("-o,--output-dir", outDir, "directory for output_K.npy and outputs.json")->required();
-  app.add_option("--trace", tracePath, "write a Chrome trace-event JSON file (Perfetto)");
+  app.add_option("--trace", tracePath,
+                 "write a Chrome trace-event JSON file (Perfetto; '-': standard output)");
   app.add_flag("--stats", printStats, "print cycles, engine busy time and GM traffic");
   app.add_option("--dump-tensors", dumpDir,
                  "write every graph value the program materializes to DIR (NAME.npy in logical "
                  "order, and index.json), each as soon as it is complete");
   app.add_option("--max-steps", maxSteps, "SCALAR steps before a runaway program faults")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
+  cli::exitCodes(app, "0 ran; 1 bad input (the model file, an input, an output that cannot be "
+                      "written); 2 usage errors; 3 the program faulted (docs/simulator.md).");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : kUsage;
+    return cli::parseError(app, e, "npu-sim");
   }
 
   std::vector<uint8_t> bytes;
@@ -224,7 +249,24 @@ int main(int argc, char **argv) {
   if (!model::readFile(modelPath, bytes, error))
     return badInput(error);
   if (!model::parse(bytes.data(), bytes.size(), m, error))
-    return badInput(modelPath + ": " + error);
+    return badInput(modelPath + ": " + error + model::notAModelHint(error));
+  // Every output the run writes is checked before it runs, so a run that
+  // cannot deliver them spends no time and leaves nothing.
+  if (tracePath == "-" && printStats) {
+    std::cerr << "npu-sim: error: --trace - and --stats both write to standard output\n";
+    return kUsage;
+  }
+  for (const auto &[option, dir] : {std::pair<const char *, const std::string *>{"-o", &outDir},
+                                    {"--dump-tensors", &dumpDir}})
+    if (*dir == "-") {
+      std::cerr << "npu-sim: error: " << option << " names a directory for several files; '-' "
+                << "(standard output) cannot be one\n";
+      return kUsage;
+    }
+  if (!checkDirectory("-o", outDir, error) ||
+      (!dumpDir.empty() && !checkDirectory("--dump-tensors", dumpDir, error)) ||
+      (!tracePath.empty() && tracePath != "-" && !model::checkWritable(tracePath, error)))
+    return badInput(error);
   const target::TargetInfo *target = target::lookupTarget(m.targetName);
   if (!dumpDir.empty() && m.values.empty())
     return badInput(modelPath + " has no values section to dump (npuc writes one from format 1.1 "
@@ -241,8 +283,16 @@ int main(int argc, char **argv) {
       size_t k = 0;
       while (k < ins.size() && ins[k]->name != name)
         ++k;
-      if (k == ins.size())
-        return badInput("the model has no input named '" + name + "'");
+      if (k == ins.size()) {
+        std::vector<std::string> names;
+        std::string list;
+        for (const model::TensorDesc *in : ins) {
+          names.push_back(in->name);
+          list += (list.empty() ? "'" : ", '") + in->name + "' " + describe(*in);
+        }
+        return badInput("the model has no input named '" + name + "'" + cli::didYouMean(name, names) +
+                        "; its inputs are " + (list.empty() ? "none" : list));
+      }
       if (!files[k].empty())
         return badInput("input " + std::to_string(k) + " '" + name + "' is given twice");
       files[k] = arg.substr(eq + 1);
@@ -344,10 +394,14 @@ int main(int argc, char **argv) {
                 "\"}";
   }
   manifest += "]}\n";
-  std::ofstream(outDir + "/outputs.json") << manifest;
+  if (!(std::ofstream(outDir + "/outputs.json") << manifest))
+    return badInput("cannot write '" + outDir + "/outputs.json'");
 
-  if (!tracePath.empty())
-    writeTrace(tracePath, simulator, m, *target);
+  if (!tracePath.empty()) {
+    std::string trace = traceJson(simulator, m, *target);
+    if (!model::writeFileOrStdout(tracePath, std::vector<uint8_t>(trace.begin(), trace.end()), error))
+      return badInput("the trace: " + error);
+  }
   if (printStats) {
     const sim::Stats &s = simulator.stats();
     std::cout << "cycles: " << s.cycles << " (" << double(s.cycles) / double(target->params.ClockMHz)

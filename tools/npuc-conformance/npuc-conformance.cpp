@@ -27,10 +27,12 @@
 
 #include "Runner.h"
 
+#include "npuc/Base/CommandLine.h"
+#include "npuc/Version.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
-#include <CLI/CLI.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -108,11 +110,14 @@ int main(int argc, char **argv) {
                  "the layer checker of the deep quantized network rule (default: the source "
                  "tree's scripts/npuc-layer-check.py)");
   app.add_option("--python", cfg.python, "the python that runs it (default /usr/bin/python3)");
+  app.set_version_flag("--version", versionString());
+  cli::exitCodes(app, "0 nothing failed (FAIL, CRASH, FAULT) or, with --expectations, every "
+                      "result as expected (with --strict: every test passed); 1 otherwise; 2 "
+                      "usage errors.");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
+    return cli::parseError(app, e, "npuc-conformance");
   }
   std::string self = llvm::sys::fs::getMainExecutable(argv[0], (void *)&main);
   std::string binDir = llvm::sys::path::parent_path(self).str();

@@ -6,9 +6,15 @@
 
 #include "npuc/InitAll.h"
 
+#include "npuc/Version.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
+  // --version names npuc's build as well as LLVM's.
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) { os << npuc::versionString() << "\n"; });
   mlir::DialectRegistry registry;
   npuc::registerAllDialects(registry);
   npuc::registerAllPasses();

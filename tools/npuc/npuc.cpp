@@ -8,9 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "npuc/Base/CommandLine.h"
 #include "npuc/Base/ModelFile.h"
 #include "npuc/Base/Target.h"
 #include "npuc/Conversion/ONNXToGraph/ONNXToGraph.h"
+#include "npuc/Dialect/Graph/IR/TensorNames.h"
 #include "npuc/Base/Sha256.h"
 #include "npuc/Pipeline/Pipeline.h"
 #include "npuc/Support/OpSupport.h"
@@ -32,6 +34,8 @@
 #include <iostream>
 #include <map>
 
+#include <unistd.h>
+
 using namespace npuc;
 
 namespace {
@@ -46,29 +50,8 @@ void listTargets(std::ostream &os) {
 /// The ONNX node an MLIR location points at (the importer's NameLoc; the
 /// first of a fused location's).
 std::string nodeOf(mlir::Location loc) {
-  if (auto name = mlir::dyn_cast<mlir::NameLoc>(loc))
-    return name.getName().str();
-  if (auto fused = mlir::dyn_cast<mlir::FusedLoc>(loc))
-    for (mlir::Location l : fused.getLocations())
-      if (std::string n = nodeOf(l); !n.empty())
-        return n;
-  if (auto call = mlir::dyn_cast<mlir::CallSiteLoc>(loc))
-    return nodeOf(call.getCallee());
-  return "";
-}
-
-/// Every ONNX node a location names (an op fused from several nodes names
-/// them all), in order, each once.
-void nodesOf(mlir::Location loc, std::vector<std::string> &out) {
-  if (auto name = mlir::dyn_cast<mlir::NameLoc>(loc)) {
-    if (std::find(out.begin(), out.end(), name.getName().str()) == out.end())
-      out.push_back(name.getName().str());
-  } else if (auto fused = mlir::dyn_cast<mlir::FusedLoc>(loc)) {
-    for (mlir::Location l : fused.getLocations())
-      nodesOf(l, out);
-  } else if (auto call = mlir::dyn_cast<mlir::CallSiteLoc>(loc)) {
-    nodesOf(call.getCallee(), out);
-  }
+  llvm::SmallVector<std::string> nodes = graph::nodeNames(loc);
+  return nodes.empty() ? "" : nodes.front();
 }
 
 /// Diagnostic codes of the phases after import (docs/diagnostics.md), by the
@@ -103,9 +86,7 @@ struct PassObserver : mlir::PassInstrumentation {
       auto key = op->getAttrOfType<mlir::StringAttr>("npuc.case");
       if (!key)
         return;
-      std::vector<std::string> nodes;
-      nodesOf(op->getLoc(), nodes);
-      for (const std::string &n : nodes) {
+      for (const std::string &n : graph::nodeNames(op->getLoc())) {
         std::vector<std::string> &list = cases[n];
         if (std::find(list.begin(), list.end(), key.str()) == list.end())
           list.push_back(key.str());
@@ -174,6 +155,11 @@ bool parseInputShape(const std::string &arg, std::pair<std::string, std::vector<
     size_t index = out.second.size();
     if (d.empty() || d.size() > 13 || d.find_first_not_of("0123456789") != std::string::npos) {
       error = "dimension " + std::to_string(index) + " '" + d + "' is not a positive integer";
+      // 1,3,224,224 or 1*3*224*224: the separator is 'x'.
+      std::string fixed = dims;
+      std::replace_if(fixed.begin(), fixed.end(), [](char c) { return c == ',' || c == '*' || c == 'X'; }, 'x');
+      if (fixed != dims && fixed.find_first_not_of("0123456789x") == std::string::npos)
+        error += "; dimensions are separated by 'x': " + out.first + "=" + fixed;
       return false;
     }
     int64_t v = std::stoll(d);
@@ -230,20 +216,22 @@ int main(int argc, char **argv) {
   app.add_option("--bind-input", bindInputs,
                  "freeze a graph input to the tensor in FILE (.npy or TensorProto .pb): NAME=FILE (repeatable)");
 
+  cli::exitCodes(app, "0 compiled (or printed); 1 the model cannot be compiled, every problem "
+                      "reported with its code (docs/diagnostics.md), or an output cannot be "
+                      "written; 2 usage errors.");
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp &e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion &e) {
-    return app.exit(e);
   } catch (const CLI::ParseError &e) {
-    app.exit(e);
-    return 2;
+    return cli::parseError(app, e, "npuc");
   }
 
   if (!target::lookupTarget(targetName)) {
-    std::cerr << "npuc: error: unknown target '" << targetName
-              << "'; valid targets: " << target::targetNames() << "\n";
+    std::vector<std::string> names;
+    for (const target::TargetInfo *t : target::allTargets())
+      names.push_back(t->name);
+    std::cerr << "npuc: error: unknown target '" << targetName << "'"
+              << cli::didYouMean(targetName, names) << "; valid targets: " << target::targetNames()
+              << " (npuc --list-targets)\n";
     return 2;
   }
   if (listTargetsFlag) {
@@ -287,8 +275,30 @@ int main(int argc, char **argv) {
     }
   }
   if (input.empty()) {
-    std::cerr << "npuc: error: no input model (usage: npuc model.onnx -o model.bin)\n";
+    std::cerr << "npuc: error: no input model (usage: npuc model.onnx -o model.bin; npuc --help)\n";
     return 2;
+  }
+  // '-' is standard output for the one file a run writes: the model, the
+  // printed phase, or the report, but only one of them at a time.
+  bool printsPhase = !compileTo.empty() && (output.empty() || output == "-");
+  if (reportPath == "-" && (output == "-" || printsPhase)) {
+    std::cerr << "npuc: error: --report - and the " << (printsPhase ? "printed phase" : "model")
+              << " cannot both go to standard output\n";
+    return 2;
+  }
+  if (output == "-" && compileTo.empty() && !check && isatty(STDOUT_FILENO)) {
+    std::cerr << "npuc: error: -o - writes the binary model file to standard output, which is a "
+                 "terminal; redirect it (npuc m.onnx -o - > m.bin) or name a file\n";
+    return 2;
+  }
+  // Outputs that cannot be written are found before any work is spent.
+  for (const std::string *path : {&output, &reportPath}) {
+    std::string error;
+    if (!path->empty() && *path != "-" && !(path == &output && check) &&
+        !model::checkWritable(*path, error)) {
+      std::cerr << "npuc: error: " << error << "\n";
+      return 1;
+    }
   }
   removeStaleOutput(output);
 
@@ -322,7 +332,7 @@ int main(int argc, char **argv) {
       }
     std::string error;
     std::string json = onnx_import::reportJson(input, result, later, cases);
-    if (!model::writeFileAtomically(reportPath, std::vector<uint8_t>(json.begin(), json.end()), error)) {
+    if (!model::writeFileOrStdout(reportPath, std::vector<uint8_t>(json.begin(), json.end()), error)) {
       std::cerr << "npuc: error: " << error << "\n";
       return false;
     }
@@ -426,8 +436,11 @@ int main(int argc, char **argv) {
       {"compiler", versionString()},
       {"options", options_},
       {"source-sha256", sha256Hex(source.data(), source.size())}};
-  if (mlir::failed(enc::writeModelFile(*result.module, output, provenance))) {
-    std::cerr << "npuc: error: writing '" << output << "' failed (see the errors above)\n";
+  mlir::FailureOr<model::Model> built = enc::buildModel(*result.module, provenance);
+  std::string writeError;
+  if (mlir::failed(built) ||
+      !model::writeFileOrStdout(output, model::serialize(*built), writeError)) {
+    std::cerr << "npuc: error: " << (writeError.empty() ? "writing '" + output + "' failed (see the errors above)" : writeError) << "\n";
     return 1;
   }
   return 0;

@@ -16,13 +16,13 @@
 #include "npuc/Dialect/Emit/IR/EmitOps.h"
 #include "npuc/Dialect/Enc/IR/EncDialect.h"
 #include "npuc/Dialect/Enc/IR/EncOps.h"
+#include "npuc/Dialect/Graph/IR/TensorNames.h"
 
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
 #include <cstring>
-#include <functional>
 #include <map>
 
 namespace npuc {
@@ -534,15 +534,7 @@ LogicalResult recordValue(OpBuilder &b, emit::ValueOp v, MemorySpace space, int6
     }
     axis = b.getI64IntegerAttr(q.getQuantizedDimension());
   }
-  SmallVector<std::string> nodes;
-  std::function<void(Location)> collect = [&](Location l) {
-    if (auto n = dyn_cast<NameLoc>(l))
-      nodes.push_back(n.getName().str());
-    else if (auto f = dyn_cast<FusedLoc>(l))
-      for (Location p : f.getLocations())
-        collect(p);
-  };
-  collect(v.getLoc());
+  SmallVector<std::string> nodes = graph::nodeNames(v.getLoc());
   enc::TensorOp::create(b, v.getLoc(), b.getStringAttr("value"), v.getNameAttr(),
                         TypeAttr::get(bt.getElementType()), b.getDenseI64ArrayAttr(bt.getShape()),
                         b.getDenseI64ArrayAttr(bt.getStrides()), b.getI64IntegerAttr(offset),

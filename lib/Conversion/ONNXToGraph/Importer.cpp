@@ -14,8 +14,10 @@
 #include "Importer.h"
 #include "Folding.h"
 
+#include "npuc/Base/Spelling.h"
 #include "npuc/Base/ISA.h"
 #include "npuc/Base/Json.h"
+#include "npuc/Base/ModelFile.h"
 #include "npuc/Base/Sha256.h"
 #include "npuc/Base/TensorFile.h"
 #include "npuc/Dialect/Graph/IR/GraphOps.h"
@@ -366,6 +368,8 @@ bool readExternal(Importer &imp, const onnx::TensorProto &t, const onnx::NodePro
   fs::path file = fs::weakly_canonical(fs::path(imp.dir) / rel, ec);
   if (ec || !fs::exists(file))
     return fail("external data file '" + location + "' does not exist");
+  if (!fs::is_regular_file(file, ec))
+    return fail("external data location '" + location + "' is not a regular file");
   auto [mismatch, _] = std::mismatch(base.begin(), base.end(), file.begin(), file.end());
   if (mismatch != base.end())
     return fail("external data file '" + location + "' resolves outside the model's directory "
@@ -388,12 +392,13 @@ bool readExternal(Importer &imp, const onnx::TensorProto &t, const onnx::NodePro
 } // namespace
 
 bool Importer::readBoundTensor(const std::string &file, onnx::TensorProto &t) {
-  std::ifstream in(file, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in.good() && !in.eof()) {
-    report(code::BadInputShape, nullptr, 0, "--bind-input: cannot read '" + file + "'");
+  std::vector<uint8_t> data;
+  std::string error;
+  if (!model::readFile(file, data, error)) {
+    report(code::BadInputShape, nullptr, 0, "--bind-input: " + error);
     return false;
   }
+  std::string bytes(data.begin(), data.end());
   if (bytes.compare(0, 6, "\x93NUMPY") == 0) {
     HostTensor h;
     std::string error;
@@ -617,13 +622,15 @@ void Importer::importNodes(const onnx::GraphProto &graph) {
 
 Result Importer::run() {
   Result result;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    report(code::Read, nullptr, 0, "cannot open '" + path + "'");
+  std::vector<uint8_t> file;
+  std::string readError;
+  if (!model::readFile(path, file, readError)) {
+    report(code::Read, nullptr, 0,
+           readError + (fs::is_directory(path) ? " (npuc compiles one model file, e.g. DIR/model.onnx)" : ""));
     result.issues = std::move(issues);
     return result;
   }
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string bytes(file.begin(), file.end());
   result.sourceSha256 = sha256Hex(bytes.data(), bytes.size());
   onnx::ModelProto model;
   if (bytes.empty() || !model.ParseFromString(bytes) || !model.has_graph()) {
@@ -685,13 +692,14 @@ Result Importer::run() {
 
   // Inputs frozen to constants from the command line.
   std::set<std::string> boundUsed;
+  std::vector<std::string> unboundNames;  // --bind-input names that are not graph inputs
   for (const auto &[name, file] : options.boundInputs) {
     const onnx::ValueInfoProto *info = nullptr;
     for (const onnx::ValueInfoProto &vi : g.input())
       if (vi.name() == name && !initializers.count(name))
         info = &vi;
     if (!info) {
-      report(code::BadInputShape, nullptr, 0, "--bind-input names '" + name + "', which is not a graph input");
+      unboundNames.push_back(name);
       continue;
     }
     boundUsed.insert(name);
@@ -774,14 +782,21 @@ Result Importer::run() {
     }
     if (!tt.has_shape() && !llvm::is_contained(pinnedUsed, name)) {
       report(code::DynamicShape, nullptr, 0,
-             "graph input '" + name + "' has no shape; give one with --input-shape " + name + "=...");
+             "graph input '" + name + "' has no shape; give one with --input-shape " + name +
+                 "=D1xD2x...");
       ok = false;
     }
     for (size_t i = 0; ok && i < shape.size(); ++i)
       if (shape[i] == ShapedType::kDynamic || shape[i] < 0) {
+        // The pin to write: the known dimensions as they are, '?' for each
+        // dynamic one.
+        std::string pin;
+        for (size_t d = 0; d < shape.size(); ++d)
+          pin += (d ? "x" : "") + (shape[d] >= 0 ? std::to_string(shape[d]) : std::string("?"));
         report(code::DynamicShape, nullptr, 0,
                "graph input '" + name + "' dimension " + std::to_string(i) + " ('" + symbolic[i] +
-                   "') is dynamic; pin it with --input-shape " + name + "=...");
+                   "') is dynamic; pin it with --input-shape " + name + "=" + pin +
+                   ", each '?' replaced by its size");
         ok = false;
       }
     if (ok)
@@ -795,10 +810,28 @@ Result Importer::run() {
     Location loc = NameLoc::get(b.getStringAttr(name), FileLineColLoc::get(&ctx, path, 0, 0));
     values[name] = Val{entry->addArgument(type, loc), {}};
   }
+  // Options that name no graph input say which inputs there are.
+  std::vector<std::string> inputNames;
+  std::string inputList;
+  for (const onnx::ValueInfoProto &vi : g.input())
+    if (!initializers.count(vi.name())) {
+      inputNames.push_back(vi.name());
+      std::string dims;
+      for (const onnx::TensorShapeProto_Dimension &d : vi.type().tensor_type().shape().dim())
+        dims += (dims.empty() ? "" : "x") + (d.has_dim_value() ? std::to_string(d.dim_value()) : std::string("?"));
+      inputList += (inputList.empty() ? "'" : ", '") + vi.name() + "' [" + dims + "]";
+    }
+  auto notAnInput = [&](const std::string &option, const std::string &name) {
+    report(code::BadInputShape, nullptr, 0,
+           option + " names '" + name + "', which is not a graph input" +
+               npuc::cli::didYouMean(name, inputNames) + "; the graph inputs are " +
+               (inputList.empty() ? "none" : inputList));
+  };
   for (const auto &[pinName, dims] : options.inputShapes)
     if (!pinnedUsed.count(pinName))
-      report(code::BadInputShape, nullptr, 0,
-             "--input-shape names '" + pinName + "', which is not a graph input");
+      notAnInput("--input-shape", pinName);
+  for (const std::string &name : unboundNames)
+    notAnInput("--bind-input", name);
 
   importNodes(g);
 

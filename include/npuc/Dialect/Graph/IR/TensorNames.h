@@ -22,7 +22,9 @@
 #ifndef NPUC_DIALECT_GRAPH_IR_TENSORNAMES_H
 #define NPUC_DIALECT_GRAPH_IR_TENSORNAMES_H
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
+#include "llvm/ADT/STLExtras.h"
 #include "mlir/IR/Value.h"
 
 #include <optional>
@@ -42,6 +44,28 @@ llvm::SmallVector<std::string> tensorNames(mlir::Location loc);
 
 /// The ONNX tensor name of an op result, when its op's location gives one.
 std::optional<std::string> tensorName(mlir::Value v);
+
+/// Every ONNX node `loc` names (an op fused from several nodes names them
+/// all), in order, each once; the names of tensors are not nodes. Header
+/// only, so that tools reading locations (the model writer, the driver) need
+/// nothing but MLIR.
+inline llvm::SmallVector<std::string> nodeNames(mlir::Location loc) {
+  llvm::SmallVector<std::string> out;
+  auto visit = [&](auto &&self, mlir::Location l) -> void {
+    if (auto n = llvm::dyn_cast<mlir::NameLoc>(l)) {
+      std::string name = n.getName().str();
+      if (!llvm::is_contained(out, name))
+        out.push_back(name);
+    } else if (auto f = llvm::dyn_cast<mlir::FusedLoc>(l)) {
+      for (mlir::Location part : f.getLocations())
+        self(self, part);
+    } else if (auto c = llvm::dyn_cast<mlir::CallSiteLoc>(l)) {
+      self(self, c.getCallee());
+    }
+  };
+  visit(visit, loc);
+  return out;
+}
 
 } // namespace npuc::graph
 
