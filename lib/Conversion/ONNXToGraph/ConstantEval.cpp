@@ -26,6 +26,7 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 
 using namespace mlir;
 using namespace npuc;
@@ -95,6 +96,18 @@ int64_t wrap(int64_t v, Type t) {
 /// A float result in `t`'s precision.
 double round(double v, Type t) { return t.isF32() ? double(float(v)) : v; }
 
+/// One element: a float's exact value or an integer's, never an integer
+/// through a double (int64 values past 2^53 would lose bits, and 2^63 has no
+/// int64 at all).
+struct Num {
+  bool isFloat;
+  double f = 0;
+  int64_t i = 0;
+  static Num real(double v) { return {true, v, 0}; }
+  static Num integer(int64_t v) { return {false, 0, v}; }
+  bool nonzero() const { return isFloat ? f != 0 : i != 0; }
+};
+
 /// Index arithmetic of multidirectional broadcasting: the flat index into an
 /// operand of `shape` for the result index `idx` (rank of the result).
 uint64_t broadcastIndex(ArrayRef<int64_t> shape, ArrayRef<int64_t> idx) {
@@ -122,13 +135,13 @@ void forEachIndex(ArrayRef<int64_t> shape,
   }
 }
 
-/// The element at `flat` of `t` as a double (exact for shape arithmetic).
-double at(const Folded &t, uint64_t flat) {
-  return t.isFloat() ? t.f[flat] : double(t.i[flat]);
+/// The element at `flat` of `t`.
+Num at(const Folded &t, uint64_t flat) {
+  return t.isFloat() ? Num::real(t.f[flat]) : Num::integer(t.i[flat]);
 }
 
 /// A result of `op`'s type, elements from `get(flat result index, index)`.
-std::optional<Folded> build(Operation *op, const std::function<std::optional<double>(
+std::optional<Folded> build(Operation *op, const std::function<std::optional<Num>(
                                                uint64_t, ArrayRef<int64_t>)> &get) {
   auto type = cast<RankedTensorType>(op->getResult(0).getType());
   Folded r{SmallVector<int64_t>(type.getShape()), type.getElementType(), {}, {}};
@@ -136,85 +149,96 @@ std::optional<Folded> build(Operation *op, const std::function<std::optional<dou
     return std::nullopt;
   bool ok = true;
   forEachIndex(r.shape, [&](uint64_t e, ArrayRef<int64_t> idx) {
-    std::optional<double> v = ok ? get(e, idx) : std::nullopt;
-    if (!v) {
+    std::optional<Num> v = ok ? get(e, idx) : std::nullopt;
+    // Only Cast changes between float and integer, and it converts itself.
+    if (!v || v->isFloat != r.isFloat()) {
       ok = false;
       return;
     }
     if (r.isFloat())
-      r.f.push_back(round(*v, r.element));
+      r.f.push_back(round(v->f, r.element));
     else
-      r.i.push_back(wrap(int64_t(*v), r.element));
+      r.i.push_back(wrap(v->i, r.element));
   });
   return ok ? std::optional<Folded>(r) : std::nullopt;
 }
 
 /// Elementwise ops with broadcasting over the operands `in`; `fn` sees the
-/// operands' elements (floats in their precision, integers exactly) and the
-/// first operand's element type.
+/// operands' elements (floats in their precision, integers exactly).
 std::optional<Folded> elementwise(Operation *op, ArrayRef<Folded> in,
-                                  const std::function<std::optional<double>(ArrayRef<double>, bool)> &fn) {
-  bool floating = in[0].isFloat();
-  return build(op, [&](uint64_t, ArrayRef<int64_t> idx) -> std::optional<double> {
-    SmallVector<double, 3> x;
+                                  const std::function<std::optional<Num>(ArrayRef<Num>)> &fn) {
+  return build(op, [&](uint64_t, ArrayRef<int64_t> idx) -> std::optional<Num> {
+    SmallVector<Num, 3> x;
     for (const Folded &t : in)
       x.push_back(at(t, broadcastIndex(t.shape, idx)));
-    return fn(x, floating);
+    return fn(x);
   });
 }
 
-/// A binary arithmetic op: f32 operands combined in f32.
-std::optional<double> arith(char kind, double a, double b, bool floating, Type element) {
-  if (floating && element.isF32()) {
-    float x = float(a), y = float(b);
+/// A binary arithmetic op: f32 operands combined in f32, integers in two's
+/// complement (wrapped to the element's width by build()).
+std::optional<Num> arith(char kind, Num a, Num b, Type element) {
+  if (a.isFloat != b.isFloat)
+    return std::nullopt;
+  if (a.isFloat && element.isF32()) {
+    float x = float(a.f), y = float(b.f);
     switch (kind) {
-    case '+': return double(x + y);
-    case '-': return double(x - y);
-    case '*': return double(x * y);
-    case '/': return double(x / y);
+    case '+': return Num::real(double(x + y));
+    case '-': return Num::real(double(x - y));
+    case '*': return Num::real(double(x * y));
+    case '/': return Num::real(double(x / y));
     }
   }
-  if (floating) {
+  if (a.isFloat) {
     switch (kind) {
-    case '+': return a + b;
-    case '-': return a - b;
-    case '*': return a * b;
-    case '/': return a / b;
+    case '+': return Num::real(a.f + b.f);
+    case '-': return Num::real(a.f - b.f);
+    case '*': return Num::real(a.f * b.f);
+    case '/': return Num::real(a.f / b.f);
     }
   }
-  int64_t x = int64_t(a), y = int64_t(b);
+  uint64_t x = uint64_t(a.i), y = uint64_t(b.i);
   switch (kind) {
-  case '+': return double(x + y);
-  case '-': return double(x - y);
-  case '*': return double(x * y);
+  case '+': return Num::integer(int64_t(x + y));
+  case '-': return Num::integer(int64_t(x - y));
+  case '*': return Num::integer(int64_t(x * y));
   case '/':
-    if (y == 0)
-      return std::nullopt;  // left to run time (and its diagnostics)
-    return double(x / y);   // truncates toward zero, as onnxruntime
+    // Division by zero and INT64_MIN / -1 have no int64 result: left to run
+    // time (and its diagnostics).
+    if (b.i == 0 || (b.i == -1 && a.i == std::numeric_limits<int64_t>::min()))
+      return std::nullopt;
+    return Num::integer(a.i / b.i);  // truncates toward zero, as onnxruntime
   }
   return std::nullopt;
 }
 
+/// a < b, a == b for two elements of one type (NaN compares false).
+bool less(Num a, Num b) { return a.isFloat ? a.f < b.f : a.i < b.i; }
+bool equal(Num a, Num b) { return a.isFloat ? a.f == b.f : a.i == b.i; }
+
 /// Cast by ONNX's rules: float to integer truncates toward zero (and is not
 /// folded out of range), integer to float rounds to nearest, to bool is != 0.
-std::optional<double> castTo(double v, bool fromFloat, Type to) {
+std::optional<Num> castTo(Num v, Type to) {
   if (auto it = dyn_cast<IntegerType>(to)) {
     if (it.getWidth() == 1)
-      return double(v != 0);
-    if (fromFloat) {
-      if (!std::isfinite(v) || std::fabs(v) >= 9.2e18)
+      return Num::integer(v.nonzero());
+    if (v.isFloat) {
+      if (!std::isfinite(v.f) || std::fabs(v.f) >= 9.2e18)
         return std::nullopt;
-      return double(wrap(int64_t(std::trunc(v)), to));
+      return Num::integer(wrap(int64_t(std::trunc(v.f)), to));
     }
-    return double(wrap(int64_t(v), to));
+    return Num::integer(wrap(v.i, to));
   }
-  return round(v, to);
+  if (v.isFloat)
+    return Num::real(round(v.f, to));
+  // One rounding, from the integer itself to the destination's precision.
+  return Num::real(to.isF32() ? double(float(v.i)) : double(v.i));
 }
 
 /// Data movement: result element `idx` reads operand element `source(idx)`.
 std::optional<Folded> gatherElements(Operation *op, const Folded &x,
                                      const std::function<std::optional<uint64_t>(ArrayRef<int64_t>)> &source) {
-  return build(op, [&](uint64_t, ArrayRef<int64_t> idx) -> std::optional<double> {
+  return build(op, [&](uint64_t, ArrayRef<int64_t> idx) -> std::optional<Num> {
     std::optional<uint64_t> s = source(idx);
     if (!s || *s >= x.size())
       return std::nullopt;
@@ -243,17 +267,22 @@ std::optional<DenseElementsAttr> npuc::onnx_import::evaluateConstant(Operation *
   Type element = in[0].element;
   std::optional<Folded> r;
   auto binary = [&](char kind) {
-    return elementwise(op, in, [&](ArrayRef<double> x, bool floating) {
-      return arith(kind, x[0], x[1], floating, element);
+    return elementwise(op, in, [&](ArrayRef<Num> x) { return arith(kind, x[0], x[1], element); });
+  };
+  auto compare = [&](const std::function<bool(Num, Num)> &cmp) {
+    return elementwise(op, in, [&](ArrayRef<Num> x) -> std::optional<Num> {
+      if (x[0].isFloat != x[1].isFloat)
+        return std::nullopt;
+      return Num::integer(cmp(x[0], x[1]));
     });
   };
-  auto compare = [&](const std::function<bool(double, double)> &cmp) {
-    return elementwise(op, in, [&](ArrayRef<double> x, bool) -> std::optional<double> {
-      return double(cmp(x[0], x[1]));
-    });
+  auto unary = [&](const std::function<std::optional<Num>(Num)> &fn) {
+    return elementwise(op, in, [&](ArrayRef<Num> x) { return fn(x[0]); });
   };
-  auto unary = [&](const std::function<std::optional<double>(double, bool)> &fn) {
-    return elementwise(op, in, [&](ArrayRef<double> x, bool floating) { return fn(x[0], floating); });
+  /// A float function (integers keep their value: Floor, Ceil and Round of
+  /// an integer are the integer).
+  auto real = [&](const std::function<double(double)> &fn) {
+    return unary([&](Num a) -> std::optional<Num> { return a.isFloat ? Num::real(fn(a.f)) : a; });
   };
   if (llvm::isa<graph::AddOp>(op))
     r = binary('+');
@@ -263,59 +292,64 @@ std::optional<DenseElementsAttr> npuc::onnx_import::evaluateConstant(Operation *
     r = binary('*');
   else if (llvm::isa<graph::DivOp>(op))
     r = binary('/');
-  else if (llvm::isa<graph::MaxOp>(op))
-    r = elementwise(op, in, [](ArrayRef<double> x, bool) -> std::optional<double> {
-      return std::isnan(x[0]) || std::isnan(x[1]) ? NAN : std::max(x[0], x[1]);
+  else if (llvm::isa<graph::MaxOp>(op) || llvm::isa<graph::MinOp>(op)) {
+    bool max = llvm::isa<graph::MaxOp>(op);
+    r = elementwise(op, in, [&](ArrayRef<Num> x) -> std::optional<Num> {
+      if (x[0].isFloat != x[1].isFloat)
+        return std::nullopt;
+      if (x[0].isFloat && (std::isnan(x[0].f) || std::isnan(x[1].f)))
+        return Num::real(NAN);
+      return less(x[0], x[1]) == max ? x[1] : x[0];
     });
-  else if (llvm::isa<graph::MinOp>(op))
-    r = elementwise(op, in, [](ArrayRef<double> x, bool) -> std::optional<double> {
-      return std::isnan(x[0]) || std::isnan(x[1]) ? NAN : std::min(x[0], x[1]);
-    });
-  else if (llvm::isa<graph::EqualOp>(op))
-    r = compare([](double a, double b) { return a == b; });
+  } else if (llvm::isa<graph::EqualOp>(op))
+    r = compare([](Num a, Num b) { return equal(a, b); });
   else if (llvm::isa<graph::LessOp>(op))
-    r = compare([](double a, double b) { return a < b; });
+    r = compare([](Num a, Num b) { return less(a, b); });
   else if (llvm::isa<graph::LessOrEqualOp>(op))
-    r = compare([](double a, double b) { return a <= b; });
+    r = compare([](Num a, Num b) { return less(a, b) || equal(a, b); });
   else if (llvm::isa<graph::GreaterOp>(op))
-    r = compare([](double a, double b) { return a > b; });
+    r = compare([](Num a, Num b) { return less(b, a); });
   else if (llvm::isa<graph::GreaterOrEqualOp>(op))
-    r = compare([](double a, double b) { return a >= b; });
+    r = compare([](Num a, Num b) { return less(b, a) || equal(a, b); });
   else if (llvm::isa<graph::AndOp>(op))
-    r = compare([](double a, double b) { return a != 0 && b != 0; });
+    r = compare([](Num a, Num b) { return a.nonzero() && b.nonzero(); });
   else if (llvm::isa<graph::OrOp>(op))
-    r = compare([](double a, double b) { return a != 0 || b != 0; });
+    r = compare([](Num a, Num b) { return a.nonzero() || b.nonzero(); });
   else if (llvm::isa<graph::XorOp>(op))
-    r = compare([](double a, double b) { return (a != 0) != (b != 0); });
+    r = compare([](Num a, Num b) { return a.nonzero() != b.nonzero(); });
   else if (llvm::isa<graph::NotOp>(op))
-    r = unary([](double a, bool) -> std::optional<double> { return double(a == 0); });
+    r = unary([](Num a) -> std::optional<Num> { return Num::integer(!a.nonzero()); });
   else if (llvm::isa<graph::NegOp>(op))
-    r = unary([](double a, bool) -> std::optional<double> { return -a; });
-  else if (llvm::isa<graph::AbsOp>(op))
-    r = unary([](double a, bool) -> std::optional<double> { return std::fabs(a); });
-  else if (llvm::isa<graph::FloorOp>(op))
-    r = unary([](double a, bool) -> std::optional<double> { return std::floor(a); });
-  else if (llvm::isa<graph::CeilOp>(op))
-    r = unary([](double a, bool) -> std::optional<double> { return std::ceil(a); });
-  else if (llvm::isa<graph::RoundOp>(op))
-    r = unary([](double a, bool) -> std::optional<double> { return std::nearbyint(a); });
-  else if (llvm::isa<graph::SqrtOp>(op))
-    r = unary([&](double a, bool) -> std::optional<double> {
-      return element.isF32() ? double(std::sqrt(float(a))) : std::sqrt(a);
+    r = unary([](Num a) -> std::optional<Num> {
+      return a.isFloat ? Num::real(-a.f) : Num::integer(int64_t(0 - uint64_t(a.i)));
     });
+  else if (llvm::isa<graph::AbsOp>(op))
+    r = unary([](Num a) -> std::optional<Num> {
+      if (a.isFloat)
+        return Num::real(std::fabs(a.f));
+      return Num::integer(a.i < 0 ? int64_t(0 - uint64_t(a.i)) : a.i);
+    });
+  else if (llvm::isa<graph::FloorOp>(op))
+    r = real([](double a) { return std::floor(a); });
+  else if (llvm::isa<graph::CeilOp>(op))
+    r = real([](double a) { return std::ceil(a); });
+  else if (llvm::isa<graph::RoundOp>(op))
+    r = real([](double a) { return std::nearbyint(a); });
+  else if (llvm::isa<graph::SqrtOp>(op))
+    r = real([&](double a) { return element.isF32() ? double(std::sqrt(float(a))) : std::sqrt(a); });
   else if (llvm::isa<graph::IdentityOp>(op))
-    r = unary([](double a, bool) -> std::optional<double> { return a; });
+    r = unary([](Num a) -> std::optional<Num> { return a; });
   else if (llvm::isa<graph::CastOp>(op)) {
     Type to = cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
-    r = unary([&](double a, bool floating) { return castTo(a, floating, to); });
+    r = unary([&](Num a) { return castTo(a, to); });
   } else if (llvm::isa<graph::WhereOp>(op)) {
-    r = build(op, [&](uint64_t, ArrayRef<int64_t> idx) -> std::optional<double> {
-      bool c = at(in[0], broadcastIndex(in[0].shape, idx)) != 0;
+    r = build(op, [&](uint64_t, ArrayRef<int64_t> idx) -> std::optional<Num> {
+      bool c = at(in[0], broadcastIndex(in[0].shape, idx)).nonzero();
       const Folded &pick = c ? in[1] : in[2];
       return at(pick, broadcastIndex(pick.shape, idx));
     });
   } else if (llvm::isa<graph::ReshapeOp>(op)) {
-    r = build(op, [&](uint64_t e, ArrayRef<int64_t>) -> std::optional<double> { return at(in[0], e); });
+    r = build(op, [&](uint64_t e, ArrayRef<int64_t>) -> std::optional<Num> { return at(in[0], e); });
   } else if (auto tr = dyn_cast<graph::TransposeOp>(op)) {
     ArrayRef<int64_t> perm = tr.getPerm();
     r = gatherElements(op, in[0], [&](ArrayRef<int64_t> idx) -> std::optional<uint64_t> {
@@ -341,7 +375,7 @@ std::optional<DenseElementsAttr> npuc::onnx_import::evaluateConstant(Operation *
     });
   } else if (auto cat = dyn_cast<graph::ConcatOp>(op)) {
     size_t axis = size_t(cat.getAxis());
-    r = build(op, [&](uint64_t, ArrayRef<int64_t> idx) -> std::optional<double> {
+    r = build(op, [&](uint64_t, ArrayRef<int64_t> idx) -> std::optional<Num> {
       int64_t k = idx[axis];
       for (const Folded &t : in) {
         if (k < t.shape[axis]) {
@@ -358,7 +392,10 @@ std::optional<DenseElementsAttr> npuc::onnx_import::evaluateConstant(Operation *
     r = gatherElements(op, in[0], [&](ArrayRef<int64_t> idx) -> std::optional<uint64_t> {
       // result [data[:axis], indices..., data[axis+1:]]
       SmallVector<int64_t> iidx(idx.begin() + long(axis), idx.begin() + long(axis + q));
-      int64_t k = int64_t(at(in[1], flatIndex(in[1].shape, iidx)));
+      Num index = at(in[1], flatIndex(in[1].shape, iidx));
+      if (index.isFloat)
+        return std::nullopt;
+      int64_t k = index.i;
       if (k < 0)
         k += in[0].shape[axis];
       if (k < 0 || k >= in[0].shape[axis])

@@ -25,6 +25,7 @@
 #include "npuc/Dialect/Graph/IR/TensorNames.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -290,7 +291,10 @@ bool Importer::fitsMemory(RankedTensorType type, const std::string &what,
     report(code::Overflow, node, node ? opset : 0, what + ": " + llvm::toString(count.takeError()));
     return false;
   }
-  unsigned bits = type.getElementType().isIntOrFloat() ? type.getElementType().getIntOrFloatBitWidth() : 8;
+  Type element = type.getElementType();
+  if (auto q = dyn_cast<quant::QuantizedType>(element))
+    element = q.getStorageType();
+  unsigned bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 8;
   unsigned __int128 bytes = (unsigned __int128)uint64_t(*count) * std::max(1u, bits / 8);
   if (bytes <= isa::gmAddressBytes())
     return true;

@@ -511,10 +511,13 @@ LogicalResult importCast(NodeContext &c) {
       return success();
     }
     SmallVector<APFloat> values;
+    // One rounding, from the integer to the destination (not through a
+    // double, which rounds int64 values past 2^53 first).
+    const llvm::fltSemantics &sem = cast<FloatType>(*to).getFloatSemantics();
+    bool isUnsigned = xi->element.isUnsignedInteger();
     for (int64_t v : xi->data) {
-      APFloat f(static_cast<double>(v));
-      bool lost;
-      f.convert(cast<FloatType>(*to).getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+      APFloat f(sem);
+      f.convertFromAPInt(APInt(64, uint64_t(v), !isUnsigned), !isUnsigned, APFloat::rmNearestTiesToEven);
       values.push_back(f);
     }
     c.setOutput(0, c.constant(DenseElementsAttr::get(c.tensor(xi->shape, *to), values)));

@@ -1,5 +1,6 @@
 // --graph-simplify applies the graph folders: x - 0, x + 0, 0 + x, x * 1 and
-// identity become x when that keeps the result type exactly. Quantized values,
+// identity become x when that keeps the result type exactly (and the value:
+// a float x + 0 only for -0, since -0 + +0 is +0). Quantized values,
 // broadcasting folds and the wrong operand direction are left alone.
 // RUN: npuc-opt %s -split-input-file --graph-simplify | FileCheck %s
 
@@ -43,12 +44,26 @@ func.func @const_sub(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 
 // -----
 
+// x + (+0.0) is +0 for x = -0: not x, so it stays.
+// CHECK-LABEL: func.func @add_positive_zero
+// CHECK: %[[R:.*]] = graph.add
+// CHECK: %[[S:.*]] = graph.add
+// CHECK: return %[[R]], %[[S]]
+func.func @add_positive_zero(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+  %z = graph.constant dense<0.0> : tensor<2x3xf32>
+  %0 = graph.add %x, %z : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = graph.add %z, %x : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0, %1 : tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @add_zero
 // CHECK-SAME: (%[[X:.*]]: tensor<2x3xf32>, %[[Y:.*]]: tensor<2x3xi32>)
 // CHECK-NOT: graph.add
 // CHECK: return %[[X]], %[[X]], %[[Y]] : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xi32>
 func.func @add_zero(%x: tensor<2x3xf32>, %y: tensor<2x3xi32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xi32>) {
-  %z = graph.constant dense<0.0> : tensor<2x3xf32>
+  %z = graph.constant dense<-0.0> : tensor<2x3xf32>
   %zi = graph.constant dense<0> : tensor<2x3xi32>
   %0 = graph.add %x, %z : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   %1 = graph.add %z, %x : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
@@ -121,7 +136,7 @@ func.func @add_zero_broadcast(%x: tensor<3xf32>) -> tensor<2x3xf32> {
 // CHECK-NOT: graph.add
 // CHECK: return %[[X]] : tensor<2x3xf32>
 func.func @add_zero_scalar(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
-  %z = graph.constant dense<0.0> : tensor<f32>
+  %z = graph.constant dense<-0.0> : tensor<f32>
   %0 = graph.add %x, %z : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }

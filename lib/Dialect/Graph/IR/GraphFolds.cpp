@@ -5,7 +5,9 @@
 // Algebraic identities fold only on unquantized values whose type the fold
 // keeps exactly: a quantized x * 1 is a requantization, not a no-op (N10, N11),
 // and a fold never changes a result's shape through broadcasting. Operand
-// direction is kept: x - 0 folds to x, 0 - x does not (L7).
+// direction is kept: x - 0 folds to x, 0 - x does not (L7). Float x + 0
+// folds only for a negative zero: -0 + +0 is +0, so x + (+0) is not x when x
+// is -0, while x + (-0), x - (+0), x * 1 and x / 1 are x for every x.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,7 +19,7 @@ using namespace mlir;
 using namespace npuc::graph;
 
 namespace {
-enum class Splat { Zero, One };
+enum class Splat { Zero, NegativeZero, One };
 
 /// True when `v` is an unquantized splat constant equal to `which`.
 bool isSplat(Value v, Splat which) {
@@ -30,12 +32,13 @@ bool isSplat(Value v, Splat which) {
   Type element = attr.getElementType();
   if (isa<FloatType>(element)) {
     APFloat f = attr.getSplatValue<APFloat>();
-    return which == Splat::Zero ? f.isZero()
-                                : f.compare(APFloat::getOne(f.getSemantics())) == APFloat::cmpEqual;
+    if (which == Splat::One)
+      return f.compare(APFloat::getOne(f.getSemantics())) == APFloat::cmpEqual;
+    return f.isZero() && (which == Splat::Zero || f.isNegative());
   }
   if (isa<IntegerType>(element)) {
     APInt i = attr.getSplatValue<APInt>();
-    return which == Splat::Zero ? i.isZero() : i.isOne();
+    return which == Splat::One ? i.isOne() : i.isZero();
   }
   return false;
 }
@@ -50,9 +53,9 @@ OpFoldResult foldTo(Value keep, Value result) {
 } // namespace
 
 OpFoldResult AddOp::fold(FoldAdaptor) {
-  if (isSplat(getRhs(), Splat::Zero))
+  if (isSplat(getRhs(), Splat::NegativeZero))
     return foldTo(getLhs(), getResult());
-  if (isSplat(getLhs(), Splat::Zero))
+  if (isSplat(getLhs(), Splat::NegativeZero))
     return foldTo(getRhs(), getResult());
   return {};
 }
