@@ -367,8 +367,76 @@ def weight_only_matmul():
     md.save("weight_only_matmul", [vi("x", F32, (3, 16))], [vi("y", F32, y.shape)], [x], [y])
 
 
+def qdq_classifier_float_bias_past_int32():
+    """The classifier pattern with a float bias one channel of which has no
+    int32 at the accumulator scale (25 / (0.001 * 0.00001) > 2^31): the model
+    is valid, and its MatMul, Add and QuantizeLinear are computed in f32 as
+    written. Reference: float64 matmul of the dequantized values plus the
+    bias, cast to float32, then QuantizeLinear (saturating)."""
+    md = Model()
+    k_, n_ = 40, 12
+    xs, xz = np.float32(0.001), 3
+    x = safe_input((1, k_), xs, xz, np.int8)
+    wq = rng.integers(-127, 128, (k_, n_)).astype(np.int8)
+    ws = np.float32(0.00001)
+    bf = rng.uniform(-0.1, 0.1, n_).astype(np.float32)
+    bf[5] = np.float32(25.0)
+    ys, yz = np.float32(0.0005), 2
+    dx = md.qdq("x", xs, xz, np.int8)
+    dw = md.dq_const(wq, ws, np.int8(0))
+    md.node("MatMul", [dx, dw], ["mm"])
+    md.node("Add", ["mm", md.init("bias", bf)], ["logits"])
+    md.q("logits", ys, yz, np.int8, "y")
+    rx = dequant(quant(x, xs, xz, np.int8), xs, xz).astype(np.float64)
+    ref = (rx @ dequant(wq, ws, 0).astype(np.float64) + bf.astype(np.float64)).astype(np.float32)
+    check_ties(ref, ys, "qdq_classifier_float_bias_past_int32")
+    y = quant(ref, ys, yz, np.int8)
+    md.save("qdq_classifier_float_bias_past_int32", [vi("x", F32, (1, k_))], [vi("y", I8, (1, n_))], [x], [y])
+
+
+def weight_only_reshaped():
+    """Weight-only quantization with the weights reshaped after their
+    DequantizeLinear (int8 [128] -> [16, 8]), as exporters write flattened
+    initializers: the reshape is a view of a constant. Reference: weights
+    dequantized in float32, matmul accumulated in float64, cast to float32."""
+    md = Model()
+    x = rng.uniform(-1, 1, (3, 16)).astype(np.float32)
+    wq = rng.integers(-127, 128, (128,)).astype(np.int8)
+    ws = np.float32(0.01)
+    dw = md.dq_const(wq, ws, np.int8(0))
+    md.node("Reshape", [dw, md.init("shape", np.array([16, 8], np.int64))], ["w"])
+    md.node("MatMul", ["x", "w"], ["y"])
+    w = dequant(wq, ws, 0).reshape(16, 8).astype(np.float64)
+    y = (x.astype(np.float64) @ w).astype(np.float32)
+    md.save("weight_only_reshaped", [vi("x", F32, (3, 16))], [vi("y", F32, y.shape)], [x], [y])
+
+
+def conv_transpose_output_padding():
+    """ConvTranspose (stride 2, 3x3) whose end pads (3) exceed the dilated
+    kernel's extent (2) but are made up by output_padding (1), as torch's
+    ConvTranspose2d(padding, output_padding) exports after an asymmetric crop:
+    the spread input needs no negative padding, so it lowers. Reference: the
+    operator's definition, each input element scattered into the full output
+    (float64), then the pads cropped, cast to float32."""
+    md = Model()
+    x = rng.uniform(-1, 1, (1, 2, 4, 4)).astype(np.float32)
+    w = rng.uniform(-1, 1, (2, 3, 3, 3)).astype(np.float32)
+    s_, pads, outpad = 2, [0, 0, 3, 3], [1, 1]
+    md.node("ConvTranspose", ["x", md.init("w", w)], ["y"], strides=[s_, s_], pads=pads,
+            output_padding=outpad, kernel_shape=[3, 3])
+    n_, c_, h_, w_ = x.shape
+    full = np.zeros((n_, w.shape[1], s_ * (h_ - 1) + 3 + outpad[0], s_ * (w_ - 1) + 3 + outpad[1]))
+    for i in range(h_):
+        for j in range(w_):
+            full[:, :, i * s_:i * s_ + 3, j * s_:j * s_ + 3] += np.einsum(
+                "nc,cmab->nmab", x[:, :, i, j].astype(np.float64), w.astype(np.float64))
+    y = full[:, :, pads[0]:full.shape[2] - pads[2], pads[1]:full.shape[3] - pads[3]].astype(np.float32)
+    md.save("conv_transpose_output_padding", [vi("x", F32, x.shape)], [vi("y", F32, y.shape)], [x], [y])
+
+
 for test in (resize_sizes_from_shape, resize_scales_computed, clip_bounds_cast, pad_torch_chain,
              pad_torch_chain_asymmetric, reshape_shape_chain, if_on_shape, dropout_mask_unused, dropout_mask_used,
              qdq_conv_float_bias, qdq_conv_bias_other_scale, qdq_classifier_float_bias, weight_only_conv,
-             weight_only_matmul):
+             weight_only_matmul, qdq_classifier_float_bias_past_int32, weight_only_reshaped,
+             conv_transpose_output_padding):
     test()

@@ -382,7 +382,11 @@ LogicalResult Encoder::lower(Operation *op) {
   if (auto v = dyn_cast<emit::ValueOp>(op)) {
     // Only DMA_OUT writes GM, in program order: once the last DMA_OUT before
     // this point has run, every write of the value has, and no later one.
-    // A value in the input region is there from the start.
+    // A value in the input region is there from the start. This holds while
+    // no DMA_OUT runs inside a hardware LOOP (the only loop is a repeated
+    // MATMUL, whose body is the MATMUL and three ALUI) and DMA_OUT is one
+    // in-order engine (npu-v1.md); a looped DMA_OUT needs the loop's last
+    // iteration here instead.
     FailureOr<Addr> a = address(op, v.getBuffer());
     if (failed(a))
       return failure();

@@ -20,6 +20,7 @@
 
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
 
 #include <cmath>
 
@@ -418,15 +419,29 @@ LogicalResult convertDequantizedMatMul(graph::MatMulOp op) {
       llvm::any_of(pw->zeroPoints, [&](int64_t z) { return z != pw->zeroPoints[0]; }))
     return success();  // stays f32
   OpBuilder b(q);
+  // A float bias is the model's own f32 Add: when it has no int32 at the
+  // accumulator scale (or the ledgers refuse), the ops stay f32 as written,
+  // and nothing is reported. A dequantized bias is the exporter's int32
+  // contract, and its failures are errors.
+  std::optional<ScopedDiagnosticHandler> quiet;
+  if (!biasDq)
+    quiet.emplace(op->getContext(), [](Diagnostic &) { return success(); });
   FailureOr<Value> biasValue = accumulatorBias(b, op, bias, *pa, *pw, ws[1]);
-  if (failed(biasValue))
-    return failure();
-  SmallVector<double> bounds = accumulatorBounds(w, *pw, *pa, as[1], ws[1], false, *biasValue);
-  if (failed(checkValueLedger(op, bounds, as[1])))
-    return failure();
-  FailureOr<qk::RequantAttr> rq = ledger(op, *pa, *pw, *py, ws[1], 1, bounds);
-  if (failed(rq))
-    return failure();
+  SmallVector<double> bounds;
+  FailureOr<qk::RequantAttr> rq = failure();
+  if (succeeded(biasValue)) {
+    bounds = accumulatorBounds(w, *pw, *pa, as[1], ws[1], false, *biasValue);
+    if (succeeded(checkValueLedger(op, bounds, as[1])))
+      rq = ledger(op, *pa, *pw, *py, ws[1], 1, bounds);
+  }
+  if (failed(rq)) {
+    if (biasDq)
+      return failure();
+    if (succeeded(biasValue) && *biasValue && biasValue->use_empty())
+      biasValue->getDefiningOp()->erase();
+    return success();  // stays f32
+  }
+  quiet.reset();
   // The kernel stands for the MatMul, the Add and the QuantizeLinear, and
   // computes the latter's output.
   Location loc = b.getFusedLoc({op.getLoc(), add.getLoc(), q.getLoc()});

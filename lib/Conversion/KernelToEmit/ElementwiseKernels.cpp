@@ -494,6 +494,9 @@ LogicalResult lowering::selectBatchNorm(LoweringCase &c, const target::TargetInf
   auto xt = tensorOf(c.op->getOperand(0));
   if (!xt.getElementType().isF32() || xt.getRank() < 2)
     return c.op->emitOpError("BatchNormalization lowers for f32 tensors of rank >= 2");
+  // The per-channel parameters load as one value per row when a spatial
+  // dimension follows the channels, at the tile's size otherwise ([N, C, 1, 1]).
+  c.flag("params-per-row", paramsPerRow(xt.getShape(), 1));
   return success();
 }
 
@@ -504,7 +507,7 @@ LogicalResult KernelLowering::lowerBatchNorm(const LoweringCase &c) {
   auto bn = cast<graph::BatchNormOp>(c.op);
   ArrayRef<int64_t> shape = tensorOf(bn.getX()).getShape();
   auto perChannel = [&](Value v) {
-    EwOperand o{gmOf(v), SmallVector<int64_t, 4>(shape.size(), 0), true};
+    EwOperand o{gmOf(v), SmallVector<int64_t, 4>(shape.size(), 0), c.is("params-per-row")};
     o.strides[1] = 4;
     return o;
   };

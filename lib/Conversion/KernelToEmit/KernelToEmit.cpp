@@ -253,9 +253,14 @@ LogicalResult KernelLowering::run(func::FuncOp func) {
   for (Operation &op : body.without_terminator()) {
     if (failed(lower(&op)))
       return failure();
+    // A named value the program computes is observable; a view of a
+    // constant (a weight-only weight reshaped) is not computed and has no
+    // place in the arena to be observed at.
     for (Value r : op.getResults())
       if (std::optional<std::string> name = graph::tensorName(r);
-          name && gm.count(r) && observed.insert(*name).second)
+          name && gm.count(r) &&
+          cast<BufferType>(gm[r].getType()).getSpace() != MemorySpace::Const &&
+          observed.insert(*name).second)
         e.value(gm[r], *name, tensorOf(r).getElementType());
   }
   for (auto [v, out] : copies) {

@@ -30,6 +30,7 @@
 
 #include "mlir/IR/Operation.h"
 
+#include <deque>
 #include <string>
 
 namespace npuc::emit::lowering {
@@ -47,7 +48,8 @@ public:
 
   /// Records a two-way property; returns `value`.
   bool flag(llvm::StringRef name, bool value);
-  /// Records a many-way property; returns `value`.
+  /// Records a many-way property; returns `value`, which stays valid as long
+  /// as the case (later properties do not move earlier ones).
   llvm::StringRef choose(llvm::StringRef name, llvm::StringRef value);
 
   /// The value recorded for a flag or a choice. Asking for a property the
@@ -67,7 +69,7 @@ private:
     bool isFlag;
   };
   const Property &lookup(llvm::StringRef name, bool wantFlag) const;
-  llvm::SmallVector<Property, 8> props;
+  std::deque<Property> props;
 };
 
 /// The selector of an op: checks that the lowering handles it (a diagnostic at

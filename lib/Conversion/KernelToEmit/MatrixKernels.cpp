@@ -333,9 +333,12 @@ LogicalResult lowering::selectConvTranspose(LoweringCase &c, const target::Targe
   auto wc = op.getW().getDefiningOp<graph::ConstantOp>();
   if (!wc || !llvm::isa<DenseFPElementsAttr>(wc.getValue()))
     return op.emitOpError("ConvTranspose needs constant weights to lower");
-  ArrayRef<int64_t> ws = tensorOf(op.getW()).getShape(), pd = op.getPads(), dl = op.getDilations();
+  ArrayRef<int64_t> ws = tensorOf(op.getW()).getShape(), pd = op.getPads(), dl = op.getDilations(),
+                    outPad = op.getOutputPadding();
+  // The spread input's padding on each side, d * (k - 1) - pad (plus
+  // output_padding at the end), cannot be negative.
   for (int i = 0; i < 2; ++i)
-    if (dl[i] * (ws[2 + i] - 1) < std::max(pd[i], pd[2 + i]))
+    if (dl[i] * (ws[2 + i] - 1) - pd[i] < 0 || dl[i] * (ws[2 + i] - 1) - pd[2 + i] + outPad[i] < 0)
       return op.emitOpError(
           "ConvTranspose pads larger than the dilated kernel have no NPU lowering yet");
   int64_t g = op.getGroup();
