@@ -22,7 +22,11 @@ made here, dumped as a compiler would dump it, with values perturbed on
 purpose, to show that the checker fails what it should (a value two steps
 off, a float off by 1e-3, a shape mismatch), passes what it should (one step,
 a quantized dump of a float value compared in the real domain), judges each
-layer on its own dumped inputs, and exits 2 on unreadable inputs.
+layer on its own dumped inputs, and exits 2 on unreadable inputs; values
+index.json lists without a file (npu-sim's "file": null and "missing") are
+reported as not dumped and fail only --strict; Dropout-7's mask is of the
+input's type. With --tools DIR (or $NPUC_TOOLS_DIR) the same missing-value
+rules are checked on dumps the real npuc and npu-sim in DIR write.
 
 --scan DIR prints, as list lines, the tests under DIR whose ops all have a
 reference in the checker and whose inputs and outputs are tensors numpy can
@@ -39,6 +43,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
+import time
 
 import numpy as np
 import onnx
@@ -221,15 +226,21 @@ def _qdq_model():
     return m, x
 
 
-def _run_checker(model_path, dump_dir, values, options=()):
-    """Write a dump of `values` ({name: (array, quant)}) and run the checker."""
+def _run_checker(model_path, dump_dir, values, options=(), missing=()):
+    """Write a dump of `values` ({name: (array, quant)}) and run the checker.
+    The names in `missing` ({name: reason}) are written as npu-sim writes a
+    value it could not dump: `"file": null` and the reason in `missing`."""
     os.makedirs(dump_dir, exist_ok=True)
     index = []
     for k, (name, (array, quant)) in enumerate(values.items()):
-        fname = "v%d.npy" % k
-        np.save(os.path.join(dump_dir, fname), array)
-        index.append({"name": name, "file": fname, "node": "", "role": "input" if name == "x" else "value",
-                      "dtype": str(array.dtype), "shape": list(array.shape), "quant": quant, "after": k})
+        entry = {"name": name, "file": "v%d.npy" % k, "node": "",
+                 "role": "input" if name == "x" else "value", "dtype": str(array.dtype),
+                 "shape": list(array.shape), "quant": quant, "after": None if name == "x" else k}
+        if name in missing:
+            entry.update(file=None, missing=missing[name])
+        else:
+            np.save(os.path.join(dump_dir, entry["file"]), array)
+        index.append(entry)
     with open(os.path.join(dump_dir, "index.json"), "w") as f:
         json.dump({"model": "m.bin", "target": "selftest", "values": index}, f)
     report = os.path.join(dump_dir, "report.json")
@@ -245,6 +256,121 @@ def _run_checker(model_path, dump_dir, values, options=()):
 
 def _status(rep):
     return {r["node"]: r["status"] for r in rep["nodes"]}
+
+
+def _output(rep, name):
+    """The report's record of the value `name`."""
+    return [o for r in rep["nodes"] for o in r["outputs"] if o["name"] == name][0]
+
+
+def _dropout_model(opset):
+    """x -> Dropout(ratio 0.3) -> y, mask; z = y * mask (Cast to float from opset 10)."""
+    inits = []
+    if opset < 12:
+        nodes = [helper.make_node("Dropout", ["x"], ["y", "mask"], name="drop", ratio=0.3)]
+    else:
+        inits = [numpy_helper.from_array(np.array(0.3, np.float32), "ratio")]
+        nodes = [helper.make_node("Dropout", ["x", "ratio"], ["y", "mask"], name="drop")]
+    if opset >= 10:
+        nodes.append(helper.make_node("Cast", ["mask"], ["maskf"], name="cast", to=TensorProto.FLOAT))
+        nodes.append(helper.make_node("Mul", ["y", "maskf"], ["z"], name="mul"))
+    else:
+        nodes.append(helper.make_node("Mul", ["y", "mask"], ["z"], name="mul"))
+    g = helper.make_graph(nodes, "dropout", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+                          [helper.make_tensor_value_info("z", TensorProto.FLOAT, [2, 3])], inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+    onnx.checker.check_model(m, full_check=True)
+    return m
+
+
+def dropout_checks(chk, tmp):
+    """Dropout's mask is of the input's type T in Dropout-7 (opsets 7 to 9),
+    bool (T1) from Dropout-10: as onnx.defs declares it."""
+    results = []
+    x = np.arange(6, dtype=np.float32).reshape(2, 3) - 2.5
+    for opset in (7, 9, 10, 13):
+        m = _dropout_model(opset)
+        schema = onnx.defs.get_schema("Dropout", opset)
+        declared = {c.type_param_str: list(c.allowed_type_strs) for c in schema.type_constraints}
+        declared_bool = declared[schema.outputs[1].typeStr] == ["tensor(bool)"]
+        ev = chk.Checker(m, {}, chk.Tolerance())
+        ev.dump = {"x": type("D", (), {"array": x, "quant": None})()}
+        ev.run()
+        mask, z = ev.computed["mask"], ev.computed["z"]
+        want = np.dtype(np.bool_) if declared_bool else x.dtype
+        ok = mask is not None and mask.dtype == want and bool(mask.all()) and \
+            z is not None and z.dtype == x.dtype and np.array_equal(z, x)
+        detail = "mask %s, declared %s" % (None if mask is None else mask.dtype, want)
+        # The mask as a runtime dumps it, in its declared type, is compared as such.
+        path = os.path.join(tmp, "dropout%d.onnx" % opset)
+        onnx.save(m, path)
+        p, rep = _run_checker(path, os.path.join(tmp, "dropout%d" % opset),
+                              {"x": (x, None), "mask": (np.ones(x.shape, want), None), "z": (x, None)})
+        if rep is None:
+            ok, detail = False, detail + "; exit %d: %s" % (p.returncode, p.stderr.strip()[-300:])
+        else:
+            o = _output(rep, "mask")
+            kind = "float" if want.kind == "f" else "integer"
+            ok = ok and p.returncode == 0 and o.get("compared") and o["kind"] == kind and \
+                "note" not in o and _status(rep)["mul"] == "ok"
+            detail += "; exit %d, mask compared as %s%s" % (p.returncode, o.get("kind"),
+                                                            " [%s]" % o["note"] if "note" in o else "")
+        results.append(("builtin:dropout%d-mask" % opset, ok, detail))
+    return results
+
+
+def missing_checks(path, tmp, dump, q):
+    """Values index.json lists with "file": null and a missing reason (npu-sim:
+    not reached, not completely written) are not dumped: listed, with the
+    reason, not compared; readers run on the checker's own value. --strict
+    (a complete check) fails on them, quantized or float, as on nodes not
+    evaluated. A value without a name is still a usage error."""
+    results = []
+    unwritten, unreached = "not every byte was written", "the program did not reach it"
+
+    def check(name, missing, options, expect_rc, predicate):
+        p, rep = _run_checker(path, os.path.join(tmp, name), dump(), options, missing)
+        ok = p.returncode == expect_rc and rep is not None and predicate(rep)
+        results.append(("builtin:" + name, ok, "exit %d (expected %d)%s" % (
+            p.returncode, expect_rc, "" if ok else ": " + (p.stdout + p.stderr).strip()[-400:])))
+
+    def lacks(rep, name, kind, reason):
+        return {"name": name, "kind": kind, "reason": reason} in rep["summary"]["dump_values_missing"]
+
+    # y1 (quantized) not completely written: q1 not compared, with the reason;
+    # dq1 and q2 run on the checker's own y1, y2 is compared.
+    for name, opts, rc in (("missing-quantized", (), 0), ("missing-quantized-strict", ("--strict",), 1)):
+        check(name, {"y1": unwritten}, opts, rc, lambda r: (
+            _status(r)["q1"] == "not compared (not dumped: %s)" % unwritten
+            and _output(r, "y1") == {"name": "y1", "kind": "quantized", "compared": False,
+                                     "reason": "not dumped: " + unwritten}
+            and [n for n in r["nodes"] if n["node"] == "dq1"][0].get("inputs_not_dumped")
+            == {"y1": unwritten}
+            and _status(r)["q2"] == "ok" and _status(r)["sig"] == "ok"
+            and r["summary"]["missing_quantized_values"] == 1 and lacks(r, "y1", "quantized", unwritten)
+            and r["summary"]["not_evaluated"] == 0))
+    # A float value: the same (--strict fails on any value left unjudged).
+    for name, opts, rc in (("missing-float", (), 0), ("missing-float-strict", ("--strict",), 1)):
+        check(name, {"s": unreached}, opts, rc, lambda r: (
+            _status(r)["sig"] == "not compared (not dumped: %s)" % unreached
+            and r["summary"]["missing_values"] == 1 and r["summary"]["missing_quantized_values"] == 0
+            and lacks(r, "s", "float", unreached) and _status(r)["q2"] == "ok"))
+    # The graph input unreached: its readers cannot be evaluated, with the reason;
+    # the layers after the next dumped value still are.
+    check("missing-input", {"x": unreached}, (), 0, lambda r: (
+        _status(r)["qx"] == "not evaluated: input x unknown (not dumped: %s)" % unreached
+        and r["summary"]["graph_inputs_not_dumped"] == ["x"] and _status(r)["q2"] == "ok"))
+    # Malformed entries are still usage errors.
+    for name, entry in (("missing-no-name", {"file": None, "missing": unreached}),
+                        ("missing-no-file", {"name": "s"})):
+        d = os.path.join(tmp, name)
+        os.makedirs(d)
+        with open(os.path.join(d, "index.json"), "w") as f:
+            json.dump({"values": [entry]}, f)
+        p = subprocess.run([sys.executable, CHECKER, path, d], capture_output=True, text=True)
+        results.append(("builtin:" + name, p.returncode == 2 and "lacks a" in p.stderr,
+                        "exit %d: %s" % (p.returncode, p.stderr.strip())))
+    return results
 
 
 def builtin_checks():
@@ -342,6 +468,91 @@ def builtin_checks():
                 st.get("frob", "").startswith("not evaluated: no reference") and \
                 st.get("neg") == "not evaluated: input b unknown"
             results.append(("builtin:" + name, ok, "exit %d (expected %d) %s" % (p.returncode, rc, st)))
+        results += missing_checks(path, tmp, dump, q)
+        results += dropout_checks(chk, tmp)
+    return results
+
+
+def _tool(tools, name):
+    """tools/name, waiting a little if it is being rebuilt (absent or empty)."""
+    path = os.path.join(tools, name)
+    for _ in range(30):
+        if os.path.isfile(path) and os.path.getsize(path) > 0 and os.access(path, os.X_OK):
+            return path
+        time.sleep(2)
+    raise FileNotFoundError("%s is missing" % path)
+
+
+def tools_checks(tools):
+    """The missing-value rules on dumps the real npu-sim writes: examples/mnist8
+    compiled by npuc and executed with --dump-tensors, (1) one value's entry
+    then rewritten as npu-sim writes an incomplete value, (2) the program
+    stopped by --max-steps, a fault, so that npu-sim leaves the later values
+    unreached. mnist8 is float: --strict fails on its missing values too."""
+    results = []
+    model = os.path.join(HERE, "..", "examples", "mnist8", "model.onnx")
+    data = os.path.join(HERE, "..", "examples", "mnist8", "test_data_set_0", "input_0.pb")
+    with tempfile.TemporaryDirectory(prefix="layer-check-tools-") as tmp:
+        def run(name, cmd, rcs):
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+            if p.returncode not in rcs:
+                results.append(("tools:" + name, False, "exit %d: %s" % (
+                    p.returncode, (p.stdout + p.stderr).strip()[-400:])))
+            return p.returncode in rcs
+
+        def check(name, dump_dir, options, expect_rc, predicate):
+            report = os.path.join(tmp, name + ".json")
+            p = subprocess.run([sys.executable, CHECKER, model, dump_dir, "--quiet", "--json", report]
+                               + list(options), capture_output=True, text=True)
+            rep = None
+            if os.path.exists(report):
+                with open(report) as f:
+                    rep = json.load(f)
+            ok = p.returncode == expect_rc and rep is not None and predicate(rep)
+            results.append(("tools:" + name, ok, "exit %d (expected %d)%s" % (
+                p.returncode, expect_rc, "" if ok else ": " + (p.stdout + p.stderr).strip()[-400:])))
+        try:
+            npuc, sim = _tool(tools, "npuc"), _tool(tools, "npu-sim")
+        except FileNotFoundError as e:
+            return [("tools:mnist8", False, str(e))]
+        binary = os.path.join(tmp, "mnist8.bin")
+        full, faulted = os.path.join(tmp, "dump"), os.path.join(tmp, "dump-fault")
+        if not run("npuc", [npuc, model, "-o", binary], (0,)) or \
+                not run("npu-sim", [sim, binary, "-i", data, "-o", os.path.join(tmp, "out"),
+                                    "--dump-tensors", full], (0,)) or \
+                not run("npu-sim-fault", [sim, binary, "-i", data, "-o", os.path.join(tmp, "out2"),
+                                          "--dump-tensors", faulted, "--max-steps", "200"], (3,)):
+            return results
+        with open(os.path.join(full, "index.json")) as f:
+            index = json.load(f)
+        check("mnist8", full, ("--strict",), 0, lambda r: r["summary"].get("missing_values") == 0
+              and r["summary"]["compared_values"] == len(index["values"]) - 1)  # less the input
+        # One value (a float, mid network) as npu-sim writes an incomplete one.
+        inner = [v for v in index["values"] if v["role"] == "value"]
+        victim = inner[len(inner) // 2]
+        os.remove(os.path.join(full, victim["file"]))
+        victim.update(file=None, missing="not every byte was written")
+        with open(os.path.join(full, "index.json"), "w") as f:
+            json.dump(index, f)
+        why = "not dumped: not every byte was written"
+        readers = [n.name for n in onnx.load(model).graph.node if victim["name"] in n.input]
+
+        def incomplete(r):
+            st = _status(r)
+            return _output(r, victim["name"]).get("reason") == why and \
+                r["summary"]["dump_values_missing"] == [{"name": victim["name"], "kind": "float",
+                                                         "reason": "not every byte was written"}] \
+                and readers and all(st[n] == "ok" for n in readers) \
+                and r["summary"]["beyond_tolerance"] == 0
+        check("mnist8-incomplete", full, (), 0, incomplete)
+        check("mnist8-incomplete-strict", full, ("--strict",), 1, incomplete)
+
+        def unreached(r):
+            s = r["summary"]
+            return s["missing_values"] > 0 and s["compared_values"] > 0 and s["beyond_tolerance"] == 0 \
+                and all(v["reason"] == "the program did not reach it" for v in s["dump_values_missing"])
+        check("mnist8-fault", faulted, (), 0, unreached)
+        check("mnist8-fault-strict", faulted, ("--strict",), 1, unreached)
     return results
 
 
@@ -379,6 +590,9 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--scan", metavar="DIR", help="print the candidate tests under DIR")
     ap.add_argument("--no-builtin", action="store_true", help="skip the built-in checks")
+    ap.add_argument("--tools", metavar="DIR", default=os.environ.get("NPUC_TOOLS_DIR"),
+                    help="also check dumps the real npuc and npu-sim in DIR write "
+                    "(default $NPUC_TOOLS_DIR; without it these checks are skipped)")
     args = ap.parse_args()
     if args.scan:
         scan(args.scan)
@@ -399,6 +613,13 @@ def main():
         for name, ok, detail in builtin_checks():
             print("%s %s: %s" % ("PASS" if ok else "FAIL", name, detail), flush=True)
             results.append({"test": name, "options": [], "passed": ok, "detail": detail, "summary": None})
+        if args.tools:
+            for name, ok, detail in tools_checks(args.tools):
+                print("%s %s: %s" % ("PASS" if ok else "FAIL", name, detail), flush=True)
+                results.append({"test": name, "options": [], "passed": ok, "detail": detail,
+                                "summary": None})
+        else:
+            print("SKIP tools:mnist8: no --tools DIR (npuc, npu-sim) given", flush=True)
     passed = sum(1 for r in results if r["passed"])
     failed = len(results) - passed
     if args.json:

@@ -55,9 +55,16 @@ output is larger than the natural size; QLinear* ops requantize in float64.
 Ops without a reference (and modes such as Resize antialias or blocked
 quantization) are listed as not evaluated, never skipped silently.
 
+A value index.json lists with `"file": null` and a `missing` reason (npu-sim:
+the program did not reach it, after a fault, or did not write every byte of
+it) is not a dumped value: its producer's output is listed as not compared
+with that reason, its readers run on the checker's own value for it (or are
+not evaluated, with the reason, when there is none), and the summary lists it.
+
 Exit status: 0 when every compared value is within tolerance, 1 when any is
-beyond (or, with --strict, when any node could not be evaluated), 2 on usage
-errors or unreadable inputs.
+beyond (or, with --strict, when any node could not be evaluated or the dump
+lacks a value of the model, quantized or float alike: --strict asks for a
+complete check), 2 on usage errors or unreadable inputs.
 """
 
 import argparse
@@ -399,7 +406,8 @@ def op_identity(n, x, *rest):
             training = False if training is None else bool(scalar(training))
         if training and ratio != 0:
             raise NotEvaluated("Dropout in training mode is random")
-        mask = np.ones(x.shape, dtype=bool if n.opset >= 7 else x.dtype)
+        # The mask is of the input's type T up to Dropout-9, bool (T1) from 10.
+        mask = np.ones(x.shape, dtype=bool if n.opset >= 10 else x.dtype)
         return x.copy(), mask
     return x.copy()
 
@@ -1822,7 +1830,12 @@ class Dumped:
 
 
 def load_dump(dumpdir):
-    """index.json of a dump directory -> {name: Dumped}."""
+    """index.json of a dump directory -> (the document, {name: Dumped}, {name: entry}).
+
+    The last dict holds the values the dump lacks: npu-sim writes
+    `"file": null` and a `missing` reason for a value the program did not reach
+    (after a fault) or did not write completely. They are not dumped values:
+    the checker uses its own value for them and reports them."""
     index = os.path.join(dumpdir, "index.json")
     if not os.path.isdir(dumpdir):
         raise UsageError("%s is not a directory" % dumpdir)
@@ -1833,19 +1846,30 @@ def load_dump(dumpdir):
         raise UsageError("cannot read %s: %s" % (index, e))
     if not isinstance(doc, dict) or not isinstance(doc.get("values"), list):
         raise UsageError("%s has no \"values\" list" % index)
-    values = {}
+    values, missing = {}, {}
     for k, meta in enumerate(doc["values"]):
-        if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) \
-                or not isinstance(meta.get("file"), str):
-            raise UsageError("%s: value %d lacks a name or a file" % (index, k))
+        if not isinstance(meta, dict) or not isinstance(meta.get("name"), str):
+            raise UsageError("%s: value %d lacks a name" % (index, k))
         q = meta.get("quant")
         if q is not None and (not isinstance(q, dict) or not q.get("scales")):
             raise UsageError("%s: value %s: quant needs scales" % (index, meta["name"]))
+        why = meta.get("missing")
+        if why is not None and not isinstance(why, str):
+            raise UsageError("%s: value %s: missing is not a text" % (index, meta["name"]))
+        if meta.get("file") is None and ("file" in meta or why is not None):
+            meta = dict(meta, missing=why or "no file in the dump")
+            missing[meta["name"]] = meta
+            continue
+        if not isinstance(meta.get("file"), str):
+            raise UsageError("%s: value %s lacks a file (a file name, or null with a missing "
+                             "reason)" % (index, meta["name"]))
         path = os.path.join(dumpdir, meta["file"])
         if not os.path.isfile(path):
             raise UsageError("%s: value %s: %s does not exist" % (index, meta["name"], path))
         values[meta["name"]] = Dumped(meta, path)
-    return doc, values
+    for name in values:  # named twice: the entry with a file counts
+        missing.pop(name, None)
+    return doc, values, missing
 
 
 def _quant_arrays(quant, ndim):
@@ -2023,10 +2047,11 @@ def op_label(proto):
 class Checker:
     """Evaluates a model node by node on the dumped values and compares."""
 
-    def __init__(self, model, dump, tol):
+    def __init__(self, model, dump, tol, missing=None):
         self.model = model
         self.graph = model.graph
         self.dump = dump
+        self.missing = missing or {}  # {name: index entry} of values the dump lacks
         self.tol = tol
         self.opsets = {(o.domain if o.domain != "ai.onnx" else ""): o.version for o in model.opset_import}
         self.opsets.setdefault("", 22)
@@ -2037,6 +2062,7 @@ class Checker:
             except NotEvaluated as e:
                 self.const_errors[t.name] = str(e)
         self.computed = {}
+        self.quantizing = {}  # value -> produced by a quantizing op
         self.unusable = set()  # dumped values that cannot be fed downstream
         self.types = self._value_types()
         self._converted = {}
@@ -2078,7 +2104,33 @@ class Checker:
     def _why_unknown(self, name):
         if name in self.const_errors:
             return "input %s unknown (%s)" % (name, self.const_errors[name])
+        if name in self.missing:
+            return "input %s unknown (not dumped: %s)" % (name, self.missing[name]["missing"])
         return "input %s unknown" % name
+
+    def _not_dumped(self, name):
+        """The reason an output has no dumped value."""
+        if name in self.missing:
+            return "not dumped: %s" % self.missing[name]["missing"]
+        return "not dumped"
+
+    def missing_kind(self, name):
+        """The comparison kind a value the dump lacks would have had."""
+        meta = self.missing[name]
+        if meta.get("quant"):
+            return "quantized"
+        ref = self.computed.get(name)
+        if ref is not None:
+            return _kind_of(ref, self.quantizing.get(name, False))
+        dtype = self.types.get(name)
+        if dtype is None:
+            if not isinstance(meta.get("dtype"), str):
+                return None
+            try:
+                dtype = np.dtype(meta["dtype"])
+            except TypeError:  # e.g. bfloat16
+                return None
+        return "float" if dtype.kind == "f" else "integer"
 
     def _call(self, n, proto, lookup):
         """Evaluate one node: a list of outputs, or raise NotEvaluated."""
@@ -2144,6 +2196,12 @@ class Checker:
         n = Node(proto, self.opsets.get(proto.domain if proto.domain != "ai.onnx" else "", 1),
                  self, self.lookup)
         rec = {"node": n.name, "op": op_label(proto), "outputs": []}
+        quantizing = (n.domain, n.op) in QUANTIZING_OPS
+        # Inputs the dump lacks: the node runs on the checker's own value for them.
+        lacking = {i: self.missing[i]["missing"] for i in _subgraph_inputs(proto)
+                   if i in self.missing and i not in self.consts}
+        if lacking:
+            rec["inputs_not_dumped"] = lacking
         try:
             res = self._call(n, proto, self.lookup)
         except NotEvaluated as e:
@@ -2152,19 +2210,20 @@ class Checker:
             for name in proto.output:
                 if name:
                     self.computed[name] = None
+                    self.quantizing[name] = quantizing
                     rec["outputs"].append({"name": name, "compared": False,
                                            "reason": "node not evaluated" if name in self.dump
-                                           else "not dumped"})
+                                           else self._not_dumped(name)})
             return rec
-        quantizing = (n.domain, n.op) in QUANTIZING_OPS
         for k, name in enumerate(proto.output):
             if not name:
                 continue
             ref = res[k] if k < len(res) else None
             self.computed[name] = ref
+            self.quantizing[name] = quantizing
             if name not in self.dump:
                 rec["outputs"].append({"name": name, "kind": _kind_of(ref, quantizing),
-                                       "compared": False, "reason": "not dumped"})
+                                       "compared": False, "reason": self._not_dumped(name)})
                 continue
             if ref is None:
                 rec["outputs"].append({"name": name, "compared": False,
@@ -2183,7 +2242,9 @@ class Checker:
         elif compared:
             rec["status"] = "ok"
         else:
-            rec["status"] = "not compared (not dumped)"
+            why = sorted({self.missing[o["name"]]["missing"] for o in rec["outputs"]
+                          if o["name"] in self.missing})
+            rec["status"] = "not compared (not dumped%s)" % (": " + "; ".join(why) if why else "")
         return rec
 
 
@@ -2202,6 +2263,10 @@ def summarize(records, dump, graph, checker):
         if r["reason"].startswith("no reference for"):
             missing_ops[r["op"]] = missing_ops.get(r["op"], 0) + 1
     inputs = [i.name for i in graph.input if i.name not in checker.consts]
+    # Values of the model the dump lists without a file (not reached, not
+    # completely written): they could not be compared.
+    lacking = [{"name": nm, "kind": checker.missing_kind(nm), "reason": meta["missing"]}
+               for nm, meta in sorted(checker.missing.items()) if nm in known]
     s = {
         "nodes": len(records),
         "evaluated": len(records) - len(not_eval),
@@ -2218,7 +2283,11 @@ def summarize(records, dump, graph, checker):
         "float_values": len(flt),
         "float_max_abs": max([o["max_abs"] for o in flt if "max_abs" in o], default=0.0),
         "float_max_rel": max([o["max_rel"] for o in flt if "max_rel" in o], default=0.0),
-        "dump_values_not_in_model": sorted(nm for nm in dump if nm not in known),
+        "dump_values_missing": lacking,
+        "missing_values": len(lacking),
+        "missing_quantized_values": sum(1 for v in lacking if v["kind"] == "quantized"),
+        "dump_values_not_in_model": sorted(nm for nm in list(dump) + list(checker.missing)
+                                           if nm not in known),
         "dump_values_not_compared": sorted(
             o["name"] for r in records for o in r["outputs"] if not o["compared"] and o["name"] in dump),
         "graph_inputs_not_dumped": [i for i in inputs if i not in dump],
@@ -2294,6 +2363,12 @@ def print_summary(s, tol, out=sys.stdout):
     if s["dump_values_not_in_model"]:
         out.write("dump values not in the model: %d (%s)\n" % (
             len(s["dump_values_not_in_model"]), ", ".join(s["dump_values_not_in_model"][:5])))
+    if s["dump_values_missing"]:
+        shown = s["dump_values_missing"][:5]
+        out.write("values the dump lacks (not compared): %d, %d quantized (%s%s)\n" % (
+            s["missing_values"], s["missing_quantized_values"],
+            "; ".join("%s: %s" % (v["name"], v["reason"]) for v in shown),
+            "; ..." if len(s["dump_values_missing"]) > len(shown) else ""))
     if s["dump_values_not_compared"]:
         out.write("dumped values not compared (their node was not evaluated): %d\n"
                   % len(s["dump_values_not_compared"]))
@@ -2313,7 +2388,8 @@ def parse_args(argv):
                    help="largest allowed error of quantized values, in steps (default 1)")
     p.add_argument("--rtol", type=float, default=1e-4, help="relative float tolerance (1e-4)")
     p.add_argument("--atol", type=float, default=1e-5, help="absolute float tolerance (1e-5)")
-    p.add_argument("--strict", action="store_true", help="nodes not evaluated fail the run")
+    p.add_argument("--strict", action="store_true",
+                   help="nodes not evaluated and values the dump lacks fail the run")
     p.add_argument("--quiet", action="store_true", help="print only the summary and BEYOND rows")
     return p.parse_args(argv)
 
@@ -2325,9 +2401,9 @@ def main(argv=None):
             model = onnx.load(args.model)
         except Exception as e:
             raise UsageError("cannot read %s: %s" % (args.model, e))
-        doc, dump = load_dump(args.dumpdir)
+        doc, dump, missing = load_dump(args.dumpdir)
         tol = Tolerance(args.max_step, args.rtol, args.atol)
-        checker = Checker(model, dump, tol)
+        checker = Checker(model, dump, tol, missing)
         records = checker.run()
         summary = summarize(records, dump, model.graph, checker)
     except UsageError as e:
@@ -2347,7 +2423,8 @@ def main(argv=None):
         except OSError as e:
             sys.stderr.write("%s: error: cannot write %s: %s\n" % (PROG, args.json, e))
             return 2
-    failed = summary["beyond_tolerance"] > 0 or (args.strict and summary["not_evaluated"] > 0)
+    incomplete = summary["not_evaluated"] > 0 or summary["missing_values"] > 0
+    failed = summary["beyond_tolerance"] > 0 or (args.strict and incomplete)
     return 1 if failed else 0
 
 

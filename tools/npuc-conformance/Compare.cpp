@@ -22,6 +22,7 @@
 #include <cstring>
 #include <fstream>
 #include <numeric>
+#include <set>
 #include <sstream>
 
 using namespace npuc;
@@ -87,9 +88,14 @@ bool npuc::conformance::readTolerance(const std::string &dir, Tolerance &tol, st
     return true;
   tol.present = true;
   std::string item;
+  std::set<std::string> seen;
   while (in >> item) {
     size_t eq = item.find('=');
     std::string key = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
+    if (!seen.insert(key).second) {
+      error = "tolerance.txt: " + key + " is given twice";
+      return false;
+    }
     auto number = [&](const std::string &text, double &out) {
       char *end = nullptr;
       out = std::strtod(text.c_str(), &end);

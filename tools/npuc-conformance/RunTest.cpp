@@ -207,7 +207,7 @@ bool layerCheck(const std::string &work, const std::string &modelPath,
     return false;
   }
   RunResult c = runProgram(cfg.python,
-                           {cfg.layerChecker, modelPath, dumpDir, "--quiet", "--json",
+                           {cfg.layerChecker, modelPath, dumpDir, "--strict", "--quiet", "--json",
                             work + "/layers.json"},
                            work, cfg);
   // The checker's JSON summary, in one line.
@@ -230,6 +230,13 @@ bool layerCheck(const std::string &work, const std::string &modelPath,
     r.detail = "the layer checker failed: " + (c.crashed ? c.why : lastLine(c.err));
     return false;
   }
+  // --strict: a node the checker cannot evaluate, or a value the program
+  // did not finish writing, fails the check; so does a check of nothing.
+  if (c.rc == 0 && sum && sum->getNumber("quantized_values").value_or(0) == 0) {
+    r.cls = Class::Fail;
+    r.detail = "layer check: no quantized value of the model was dumped and compared";
+    return false;
+  }
   if (c.rc == 1) {
     // Name the worst layer.
     std::string worst;
@@ -250,8 +257,13 @@ bool layerCheck(const std::string &work, const std::string &modelPath,
                         (oo->getNumber("max_step") ? " steps" : " absolute");
               }
             }
+    std::string incomplete;
+    if (sum && sum->getNumber("not_evaluated").value_or(0) > 0)
+      incomplete += "; " + num("not_evaluated") + " nodes not evaluated";
+    if (sum && sum->getNumber("missing_values").value_or(0) > 0)
+      incomplete += "; " + num("missing_values") + " values the program did not finish writing";
     r.cls = Class::Fail;
-    r.detail = "layer check: " + summary + (worst.empty() ? "" : "; worst " + worst) +
+    r.detail = "layer check: " + summary + (worst.empty() ? "" : "; worst " + worst) + incomplete +
                " (scripts/npuc-layer-check.py lists every layer)";
     return false;
   }

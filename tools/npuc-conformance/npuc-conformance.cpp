@@ -110,7 +110,7 @@ int main(int argc, char **argv) {
                  "the layer checker of the deep quantized network rule (default: the source "
                  "tree's scripts/npuc-layer-check.py)");
   app.add_option("--python", cfg.python, "the python that runs it (default /usr/bin/python3)");
-  app.set_version_flag("--version", versionString());
+  app.set_version_flag("--version", "npuc-conformance from " + versionString());
   cli::exitCodes(app, "0 nothing failed (FAIL, CRASH, FAULT) or, with --expectations, every "
                       "result as expected (with --strict: every test passed); 1 otherwise; 2 "
                       "usage errors.");

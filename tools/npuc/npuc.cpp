@@ -278,6 +278,12 @@ int main(int argc, char **argv) {
     std::cerr << "npuc: error: no input model (usage: npuc model.onnx -o model.bin; npuc --help)\n";
     return 2;
   }
+  // A check is of the whole pipeline, the gate included: a phase printed
+  // before it would be reported as compiling when it may not.
+  if (check && !compileTo.empty()) {
+    std::cerr << "npuc: error: --check runs every phase and prints none; it takes no --compile-to\n";
+    return 2;
+  }
   // '-' is standard output for the one file a run writes: the model, the
   // printed phase, or the report, but only one of them at a time.
   bool printsPhase = !compileTo.empty() && (output.empty() || output == "-");
