@@ -183,7 +183,7 @@ void printJson(const model::Model &m, const std::vector<Line> &code, const std::
 
 int main(int argc, char **argv) {
   CLI::App app{"npu-objdump: print an npuc model file"};
-  app.set_version_flag("--version", versionString());
+  app.set_version_flag("--version", "npu-objdump from " + versionString());
   std::string path;
   bool asJson = false;
   app.add_option("model", path, "model file")->required();
@@ -203,6 +203,13 @@ int main(int argc, char **argv) {
   }
   model::Model m;
   bool ok = model::parse(bytes.data(), bytes.size(), m, error);
+  // A damaged model is shown as far as it parses; a file that is not a model
+  // file at all (another format) is not shown.
+  if (!ok && !model::notAModelHint(error).empty()) {
+    std::cerr << "npu-objdump: error: " << path << ": " << error << model::notAModelHint(error)
+              << "\n";
+    return 1;
+  }
   std::vector<Line> code = disassemble(m, bytes);
   if (asJson)
     printJson(m, code, ok ? "" : error);

@@ -76,10 +76,29 @@ std::string traceJson(const sim::Simulator &simulator, const model::Model &m,
 /// A directory a run will write files into: an existing file is not one;
 /// checked before the simulation.
 bool checkDirectory(const std::string &option, const std::string &dir, std::string &error) {
+  namespace fs = std::filesystem;
   std::error_code ec;
-  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec)) {
+  if (dir.empty()) {
+    error = option + " needs a directory name";
+    return false;
+  }
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) {
     error = option + " '" + dir + "' exists and is not a directory";
     return false;
+  }
+  // The directory is created with its parents: the nearest one that exists
+  // must be a directory (a path through a regular file cannot be created).
+  for (fs::path p = fs::path(dir).parent_path(); !p.empty(); p = p.parent_path()) {
+    if (!fs::exists(p, ec)) {
+      if (p == p.parent_path())
+        break;
+      continue;
+    }
+    if (!fs::is_directory(p, ec)) {
+      error = option + " '" + dir + "' cannot be created: '" + p.string() + "' is not a directory";
+      return false;
+    }
+    break;
   }
   return true;
 }
@@ -219,7 +238,7 @@ bool ValueDump::write(const std::string &dir, const std::string &modelPath,
 
 int main(int argc, char **argv) {
   CLI::App app{"npu-sim: execute an npuc model file bit-exactly"};
-  app.set_version_flag("--version", versionString());
+  app.set_version_flag("--version", "npu-sim from " + versionString());
   std::string modelPath, outDir, tracePath, dumpDir;
   std::vector<std::string> inputs;
   bool printStats = false;
@@ -263,6 +282,14 @@ int main(int argc, char **argv) {
                 << "(standard output) cannot be one\n";
       return kUsage;
     }
+  if (app.count("--trace") && tracePath.empty()) {
+    std::cerr << "npu-sim: error: --trace needs a file name ('-': standard output)\n";
+    return kUsage;
+  }
+  if (app.count("--dump-tensors") && dumpDir.empty()) {
+    std::cerr << "npu-sim: error: --dump-tensors needs a directory name\n";
+    return kUsage;
+  }
   if (!checkDirectory("-o", outDir, error) ||
       (!dumpDir.empty() && !checkDirectory("--dump-tensors", dumpDir, error)) ||
       (!tracePath.empty() && tracePath != "-" && !model::checkWritable(tracePath, error)))

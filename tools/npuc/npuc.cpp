@@ -278,6 +278,11 @@ int main(int argc, char **argv) {
     std::cerr << "npuc: error: no input model (usage: npuc model.onnx -o model.bin; npuc --help)\n";
     return 2;
   }
+  // A usage error is found before any work (or any report) is done.
+  if (output.empty() && compileTo.empty() && !check) {
+    std::cerr << "npuc: error: no output file (use -o model.bin, or --compile-to=PHASE to print)\n";
+    return 2;
+  }
   // A check is of the whole pipeline, the gate included: a phase printed
   // before it would be reported as compiling when it may not.
   if (check && !compileTo.empty()) {
@@ -396,7 +401,10 @@ int main(int argc, char **argv) {
     size_t cases = 0;
     for (const auto &entry : nodeCases)
       cases += entry.second.size();
-    std::cout << "npuc: '" << input << "' compiles for " << targetName << " ("
+    // The verdict is text: with the report on standard output it goes to
+    // standard error, so that standard output is the JSON alone.
+    (reportPath == "-" ? std::cerr : std::cout)
+        << "npuc: '" << input << "' compiles for " << targetName << " ("
               << result.nodeCount << (result.nodeCount == 1 ? " node, " : " nodes, ") << cases
               << (cases == 1 ? " lowering case" : " lowering cases") << " of its nodes"
               << (allowUnverified ? "" : ", all verified") << ")\n";
@@ -416,10 +424,6 @@ int main(int argc, char **argv) {
       return 1;
     }
     return 0;
-  }
-  if (output.empty()) {
-    std::cerr << "npuc: error: no output file (use -o model.bin, or --compile-to=PHASE to print)\n";
-    return 2;
   }
   // Provenance: who compiled what, how. Paths are not recorded, so the bytes
   // do not depend on where the model sits.
