@@ -23,6 +23,7 @@ llvm_config.add_tool_substitutions(
 config.substitutions.append(
     ("%npuc_gen", os.path.join(config.npuc_obj_root, "include", "npuc", "Base")))
 config.substitutions.append(("%npuc_src", config.npuc_src_root))
+config.substitutions.append(("%npuc_bin", config.npuc_tools_dir))
 config.substitutions.append(("%python", config.python_executable))
 
 # The shared model zoo (../shared/models), when present: tests that need it
