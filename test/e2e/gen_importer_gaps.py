@@ -309,20 +309,17 @@ def qdq_conv_bias_other_scale():
     qdq_conv_common("qdq_conv_bias_other_scale", "other_scale")
 
 
-def qdq_classifier_float_bias():
-    """The classifier pattern with a float bias: DequantizeLinear(int8
-    activations [1, K], after the input's QuantizeLinear) -> MatMul with
-    DequantizeLinear(int8 weights [K, N], per tensor) -> Add(float bias
-    initializer [N]) -> QuantizeLinear (int8). Reference: float64 matmul of the
-    dequantized values plus the bias, cast to float32, then QuantizeLinear."""
+def classifier_float_bias(name, xs, xz, ws, ys, yz, bias):
+    """DequantizeLinear(int8 activations [1, 40], after the input's
+    QuantizeLinear) -> MatMul with DequantizeLinear(int8 weights [40, 12], per
+    tensor) -> Add(the float bias initializer `bias()` draws) ->
+    QuantizeLinear (int8). Reference: float64 matmul of the dequantized values
+    plus the bias, cast to float32, then QuantizeLinear (saturating)."""
     md = Model()
     k_, n_ = 40, 12
-    xs, xz = np.float32(0.03), -5
     x = safe_input((1, k_), xs, xz, np.int8)
     wq = rng.integers(-127, 128, (k_, n_)).astype(np.int8)
-    ws = np.float32(0.004)
-    bf = rng.uniform(-2, 2, n_).astype(np.float32)
-    ys, yz = np.float32(0.05), -3
+    bf = bias(n_)
     dx = md.qdq("x", xs, xz, np.int8)
     dw = md.dq_const(wq, ws, np.int8(0))
     md.node("MatMul", [dx, dw], ["mm"])
@@ -330,9 +327,16 @@ def qdq_classifier_float_bias():
     md.q("logits", ys, yz, np.int8, "y")
     rx = dequant(quant(x, xs, xz, np.int8), xs, xz).astype(np.float64)
     ref = (rx @ dequant(wq, ws, 0).astype(np.float64) + bf.astype(np.float64)).astype(np.float32)
-    check_ties(ref, ys, "qdq_classifier_float_bias")
+    check_ties(ref, ys, name)
     y = quant(ref, ys, yz, np.int8)
-    md.save("qdq_classifier_float_bias", [vi("x", F32, (1, k_))], [vi("y", I8, (1, n_))], [x], [y])
+    md.save(name, [vi("x", F32, (1, k_))], [vi("y", I8, (1, n_))], [x], [y])
+
+
+def qdq_classifier_float_bias():
+    """The classifier pattern (classifier_float_bias) with a float bias in
+    [-2, 2]: requantized at the accumulator scale, one integer matmul."""
+    classifier_float_bias("qdq_classifier_float_bias", np.float32(0.03), -5, np.float32(0.004),
+                          np.float32(0.05), -3, lambda n: rng.uniform(-2, 2, n).astype(np.float32))
 
 
 def weight_only_conv():
@@ -368,30 +372,16 @@ def weight_only_matmul():
 
 
 def qdq_classifier_float_bias_past_int32():
-    """The classifier pattern with a float bias one channel of which has no
-    int32 at the accumulator scale (25 / (0.001 * 0.00001) > 2^31): the model
-    is valid, and its MatMul, Add and QuantizeLinear are computed in f32 as
-    written. Reference: float64 matmul of the dequantized values plus the
-    bias, cast to float32, then QuantizeLinear (saturating)."""
-    md = Model()
-    k_, n_ = 40, 12
-    xs, xz = np.float32(0.001), 3
-    x = safe_input((1, k_), xs, xz, np.int8)
-    wq = rng.integers(-127, 128, (k_, n_)).astype(np.int8)
-    ws = np.float32(0.00001)
-    bf = rng.uniform(-0.1, 0.1, n_).astype(np.float32)
-    bf[5] = np.float32(25.0)
-    ys, yz = np.float32(0.0005), 2
-    dx = md.qdq("x", xs, xz, np.int8)
-    dw = md.dq_const(wq, ws, np.int8(0))
-    md.node("MatMul", [dx, dw], ["mm"])
-    md.node("Add", ["mm", md.init("bias", bf)], ["logits"])
-    md.q("logits", ys, yz, np.int8, "y")
-    rx = dequant(quant(x, xs, xz, np.int8), xs, xz).astype(np.float64)
-    ref = (rx @ dequant(wq, ws, 0).astype(np.float64) + bf.astype(np.float64)).astype(np.float32)
-    check_ties(ref, ys, "qdq_classifier_float_bias_past_int32")
-    y = quant(ref, ys, yz, np.int8)
-    md.save("qdq_classifier_float_bias_past_int32", [vi("x", F32, (1, k_))], [vi("y", I8, (1, n_))], [x], [y])
+    """The classifier pattern (classifier_float_bias) with a float bias one
+    channel of which has no int32 at the accumulator scale (25 / (0.001 *
+    0.00001) > 2^31): the model is valid, and its MatMul, Add and
+    QuantizeLinear are computed in f32 as written."""
+    def bias(n):
+        b = rng.uniform(-0.1, 0.1, n).astype(np.float32)
+        b[5] = np.float32(25.0)
+        return b
+    classifier_float_bias("qdq_classifier_float_bias_past_int32", np.float32(0.001), 3,
+                          np.float32(0.00001), np.float32(0.0005), 2, bias)
 
 
 def weight_only_reshaped():
