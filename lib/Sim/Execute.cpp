@@ -9,6 +9,7 @@
 
 #include "Machine.h"
 #include "npuc/Base/Numerics.h"
+#include "npuc/Base/Timing.h"
 
 #include <algorithm>
 #include <cmath>
@@ -22,7 +23,6 @@ using isa::DType;
 using isa::Opcode;
 
 namespace {
-uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 unsigned dtypeSize(int64_t t) {
   static const unsigned size[] = {1, 1, 2, 4, 2, 4};
@@ -222,7 +222,6 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     for (int64_t extent : box)
       boxElements *= uint64_t(extent);
     checkWork(uint64_t(std::min<unsigned __int128>(boxElements, UINT64_MAX)), q.pc);
-    uint64_t elems = 0;
     for (int64_t i3 = 0; i3 < box[3]; ++i3)
       for (int64_t i2 = 0; i2 < box[2]; ++i2)
         for (int64_t i1 = 0; i1 < box[1]; ++i1)
@@ -244,15 +243,19 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
             }
             std::memcpy(access(dstSpace, dstBase + uint64_t(d), esize, true, dynId, "its destination"),
                         tmp, esize);
-            ++elems;
           }
-    uint64_t bytes = elems * esize;
-    (isIn ? stats.gmBytesRead : stats.gmBytesWritten) += bytes;
-    // Descriptor start latency, then the transfer on the GM bus that both DMA
-    // engines share.
-    uint64_t busStart = std::max(start + uint64_t(tp.DmaStartLatency), gmBusFreeAt);
-    gmBusFreeAt = busStart + ceilDiv(bytes, uint64_t(tp.GMBytesPerCycle));
-    return gmBusFreeAt - start;
+    // The GM side (the source of DMA_IN, without the padding it fills; the
+    // destination of DMA_OUT) decides the bus time (timing::busBytes).
+    timing::GMAccess gm;
+    gm.elemBytes = esize;
+    for (int i = 0; i < 4; ++i) {
+      gm.extent[i] = n[i];
+      gm.stride[i] = isIn ? sstride[i] : dstride[i];
+    }
+    (isIn ? stats.gmBytesRead : stats.gmBytesWritten) += timing::dataBytes(gm);
+    timing::DmaTimeline::Transfer x = dma.start(isIn ? timing::DmaTimeline::In : timing::DmaTimeline::Out,
+                                   start, timing::busBytes(tp, gm));
+    return x.done - start;
   }
 
   //===--------------------------------------------------------------===//
@@ -321,10 +324,7 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     }
     uint64_t macs = uint64_t(m * n * k);
     stats.macs += macs;
-    int64_t peak = mode == int64_t(isa::MmMode::F32)   ? tp.MatrixFp32MacsPerCycle
-                   : mode == int64_t(isa::MmMode::F16) ? tp.MatrixFp16MacsPerCycle
-                                                       : tp.MatrixInt8MacsPerCycle;
-    return 1 + ceilDiv(macs, uint64_t(peak));
+    return timing::matmulCycles(tp, isa::MmMode(mode), m, n, k);
   }
 
   default:
@@ -362,7 +362,7 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
   };
   checkWork(uint64_t(grid.rows) * uint64_t(grid.cols), q.pc);
   auto cost = [&](unsigned bytesPerElem) {
-    return 1 + ceilDiv(uint64_t(grid.rows * grid.cols) * bytesPerElem, uint64_t(tp.VectorBytesPerCycle));
+    return timing::vectorCycles(tp, uint64_t(grid.rows * grid.cols), bytesPerElem);
   };
   auto needFloat = [&](int64_t t, bool want, const char *what) {
     if (isFloat(t) != want)
@@ -558,7 +558,7 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
         }
         storeElem(at(D, r, c, true, "operand d"), ot, Value{num::saturate(y, lo, hi), 0});
       }
-    return cost(2);
+    return cost(std::max(dtypeSize(it), dtypeSize(ot)));
   }
   case Opcode::V_REDUCE: {
     namespace V = F::V_REDUCE;

@@ -65,7 +65,7 @@ uint32_t &Space::reader(uint64_t addr, unsigned engine) {
 //===----------------------------------------------------------------------===//
 
 Machine::Machine(const model::Model &m, const target::TargetInfo &t, Options o)
-    : model(m), target(t), options(o) {
+    : dma(t.params), model(m), target(t), options(o) {
   spaces[CONST_].init("CONST", m.constants.size(), true, false);
   std::memcpy(spaces[CONST_].bytes.data(), m.constants.data(), m.constants.size());
   spaces[ARENA].init("ARENA", m.arenaSize, false, true);
@@ -335,7 +335,7 @@ void Machine::stepScalar() {
         }
       for (unsigned e = 1; e < kNumEngines; ++e)
         if ((mask >> (e - 1)) & 1) {
-          scalarTime = std::max(scalarTime, engines[e].freeAt);
+          scalarTime = std::max(scalarTime, engines[e].doneAt);
           for (unsigned k = 0; k < kNumEngines; ++k)
             scalarClock[k] = std::max(scalarClock[k], engines[e].clock[k]);
         }
@@ -404,11 +404,26 @@ bool Machine::engineReady(EngineId e, uint64_t &time) {
     return false;
   const Queued &q = s.queue.front();
   time = std::max(s.freeAt, q.dispatchTime);
-  if (isa::Opcode(q.inst.desc->opcode) == isa::Opcode::WAIT_FLAG) {
+  switch (isa::Opcode(q.inst.desc->opcode)) {
+  case isa::Opcode::WAIT_FLAG: {
     FlagState &f = flag(unsigned(q.inst[1]), e, unsigned(q.inst[2]), q.pc);
     if (!f.set)
       return false;
     time = std::max(time, f.time);
+    break;
+  }
+  case isa::Opcode::SET_FLAG:
+    // After every earlier instruction of this engine has completed.
+    time = std::max(time, s.doneAt);
+    break;
+  case isa::Opcode::DMA_IN_START:
+    time = dma.nextStart(timing::DmaTimeline::In, time);
+    break;
+  case isa::Opcode::DMA_OUT_START:
+    time = dma.nextStart(timing::DmaTimeline::Out, time);
+    break;
+  default:
+    break;
   }
   return true;
 }
@@ -445,12 +460,22 @@ void Machine::startEngine(EngineId e, uint64_t start) {
   }
   if (watched[q.pc] && options.observe)
     options.observe(q.pc);
-  s.freeAt = start + cycles;
+  // A DMA descriptor occupies its engine's issue slot for one cycle and stays
+  // in flight until done; every other instruction holds its engine throughout.
+  // Busy time and trace slices cover the union of in-flight intervals.
+  uint64_t done = start + cycles, from = std::max(start, s.doneAt);
+  bool descriptor = isa::Opcode(q.inst.desc->opcode) == isa::Opcode::DMA_IN_START ||
+                    isa::Opcode(q.inst.desc->opcode) == isa::Opcode::DMA_OUT_START;
+  s.freeAt = descriptor ? start + timing::kIssueCycles : done;
+  s.doneAt = std::max(s.doneAt, done);
   stats.engines[e].instructions += 1;
-  stats.engines[e].busyCycles += cycles;
-  stats.cycles = std::max(stats.cycles, s.freeAt);
+  stats.engines[e].busyCycles += done > from ? done - from : 0;
+  stats.cycles = std::max(stats.cycles, s.doneAt);
+  // An instruction that ends inside the in-flight union (a DMA configuration
+  // issued while descriptors move) is an instant at its start, so slices nest.
   if (options.trace)
-    trace.push_back({uint8_t(e), q.pc, start, s.freeAt});
+    trace.push_back(done > from ? TraceEvent{uint8_t(e), q.pc, from, done}
+                                : TraceEvent{uint8_t(e), q.pc, start, start});
 }
 
 void Machine::deadlock() {

@@ -7,6 +7,7 @@
 #ifndef NPUC_LIB_SIM_MACHINE_H
 #define NPUC_LIB_SIM_MACHINE_H
 
+#include "npuc/Base/Timing.h"
 #include "npuc/Sim/Simulator.h"
 
 #include <cstdlib>
@@ -77,7 +78,11 @@ struct Queued {
 
 struct EngineState {
   std::deque<Queued> queue;
+  /// When the engine may start its next instruction.
   uint64_t freeAt = 0;
+  /// When everything it started has completed (later than freeAt while DMA
+  /// descriptors are in flight).
+  uint64_t doneAt = 0;
   VectorClock clock{};
   /// Descriptor registers: the last configuration instruction of each opcode
   /// (dma_in_shape, mm_cfg, v_shape, ...) this engine ran; desc is null until then.
@@ -107,8 +112,8 @@ public:
   // Execution of one engine instruction starting at `start` (Execute.cpp);
   // returns its duration in cycles.
   uint64_t execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t start);
-  /// GM bandwidth is shared by both DMA engines: the bus is busy until here.
-  uint64_t gmBusFreeAt = 0;
+  /// The DMA engines' descriptors in flight and the GM bus they share.
+  timing::DmaTimeline dma;
 
   // Memory access with bounds, alignment, initialization and race checks.
   uint8_t *access(unsigned space, uint64_t addr, uint64_t len, bool write, uint32_t dynId,

@@ -79,4 +79,29 @@ void npuc::tblgen::emitTargetDoc(const ISAModel &m, raw_ostream &os) {
   os << "\n";
   for (const TargetDef &t : m.targets)
     os << "- **" << t.name << "**: " << t.doc << "\n";
+  os << R"(
+## Timing
+
+Cycle counts follow the machine's geometry (npu-v1.md section 9). One timing
+function in the base layer (`include/npuc/Base/Timing.h`, `npuc::timing`)
+computes them from the parameters above; npu-sim's clock and the compiler's
+cost model both call it. Timing orders nothing (flags do): it only says when.
+
+- **MATRIX** (weight-stationary, A x A MACs, A = `MatrixSideInt8`,
+  `MatrixSideFp16` or `MatrixSideFp32` by mode; peak A^2 MAC/cycle): a product
+  [M x K] x [K x N] runs ceil(K/A) * ceil(N/A) passes; each holds one A x A
+  weight block and streams M rows, one per cycle, and loading the next block
+  hides behind a pass of at least A rows. Cycles = 2A (fill and drain, once per
+  instruction) + passes * max(M, A). Peak needs K and N multiples of A and M of
+  at least A: tile shapes decide utilization.
+- **VECTOR**: 4 + ceil(elements * widest operand bytes / `VectorBytesPerCycle`).
+- **DMA**: a descriptor takes its engine's issue slot for one cycle and pays
+  `DmaStartLatency` once; up to `DmaInFlight` descriptors of one engine are in
+  flight, so the latency hides behind earlier transfers' data. Data moves in
+  start order at `GMBytesPerCycle`, a bus both DMA engines share. The GM side of
+  a transfer (DMA_IN's source without its padding, DMA_OUT's destination) splits
+  into contiguous runs and every run costs at least `GMBurstBytes` of bus time.
+  SET_FLAG on a DMA engine waits until all its descriptors are done.
+- **SCALAR and configuration instructions**: 1 cycle.
+)";
 }

@@ -6,6 +6,7 @@
 
 #include "npuc/Base/Hash.h"
 #include "npuc/Base/Target.h"
+#include "npuc/Base/Timing.h"
 
 #include <gtest/gtest.h>
 
@@ -40,12 +41,23 @@ TEST(Target, ParametersMatchTheDesignNote) {
   EXPECT_EQ(tiny->params.ScalarRegs, 8);
   EXPECT_EQ(v1->params.FlagsPerPair, 8);
   EXPECT_EQ(tiny->params.FlagsPerPair, 2);
-  EXPECT_EQ(v1->params.MatrixInt8MacsPerCycle, 4096);
-  EXPECT_EQ(tiny->params.MatrixInt8MacsPerCycle, 1024);
-  EXPECT_EQ(v1->params.MatrixFp16MacsPerCycle, 1024);
-  EXPECT_EQ(v1->params.MatrixFp32MacsPerCycle, 256);
-  EXPECT_EQ(tiny->params.MatrixFp16MacsPerCycle, 256);
-  EXPECT_EQ(tiny->params.MatrixFp32MacsPerCycle, 64);
+  // npu-v1.md sections 1 and 9: array sides per precision, and the peaks they give.
+  EXPECT_EQ(v1->params.MatrixSideInt8, 64);
+  EXPECT_EQ(v1->params.MatrixSideFp16, 32);
+  EXPECT_EQ(v1->params.MatrixSideFp32, 16);
+  EXPECT_EQ(tiny->params.MatrixSideInt8, 32);
+  EXPECT_EQ(tiny->params.MatrixSideFp16, 16);
+  EXPECT_EQ(tiny->params.MatrixSideFp32, 8);
+  EXPECT_EQ(timing::peakMacsPerCycle(v1->params, isa::MmMode::I8I8), 4096);
+  EXPECT_EQ(timing::peakMacsPerCycle(v1->params, isa::MmMode::F16), 1024);
+  EXPECT_EQ(timing::peakMacsPerCycle(v1->params, isa::MmMode::F32), 256);
+  EXPECT_EQ(timing::peakMacsPerCycle(tiny->params, isa::MmMode::U8I8), 1024);
+  EXPECT_EQ(timing::peakMacsPerCycle(tiny->params, isa::MmMode::F16), 256);
+  EXPECT_EQ(timing::peakMacsPerCycle(tiny->params, isa::MmMode::F32), 64);
+  EXPECT_EQ(v1->params.DmaInFlight, 4);
+  EXPECT_EQ(tiny->params.DmaInFlight, 2);
+  EXPECT_EQ(v1->params.GMBurstBytes, 64);
+  EXPECT_EQ(tiny->params.GMBurstBytes, 32);
   EXPECT_EQ(v1->params.VectorBytesPerCycle, 256);
   EXPECT_EQ(tiny->params.VectorBytesPerCycle, 64);
   EXPECT_EQ(v1->params.GMBytesPerCycle, 64);
@@ -64,8 +76,8 @@ TEST(Target, HashCoversParametersAndIsStable) {
   EXPECT_NE(v1->hash(), tiny->hash());
   // Pinned: model files record the target hash, so a change to any target
   // parameter or to the ISA encoding must show up here and be made on purpose.
-  EXPECT_EQ(v1->hashHex(), "a2a2641977e9b29f");
-  EXPECT_EQ(tiny->hashHex(), "d2846c4c062508ec");
+  EXPECT_EQ(v1->hashHex(), "bfc841e978c753c6");
+  EXPECT_EQ(tiny->hashHex(), "040fab14c61b8e9b");
   EXPECT_EQ(v1->hashHex().size(), 16u);
   std::string canonical = v1->canonical;
   for (const auto &[name, value] : parameters(*v1))

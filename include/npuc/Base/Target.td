@@ -21,12 +21,16 @@ class Target<string name, string doc> {
   int ScalarRegs;           // scalar registers, r0 reads as 0
   int FlagsPerPair;         // sync flags per ordered engine pair
   int QueueDepth = 16;      // entries per engine queue
-  int MatrixInt8MacsPerCycle;
-  int MatrixFp16MacsPerCycle;
-  int MatrixFp32MacsPerCycle;
-  int VectorBytesPerCycle;
+  // Timing geometry (docs/target.md "Timing"; npu-v1.md section 9). The MATRIX
+  // array is weight-stationary, side x side MACs: peak MAC/cycle is side^2.
+  int MatrixSideInt8;
+  int MatrixSideFp16;
+  int MatrixSideFp32;
+  int VectorBytesPerCycle;  // VECTOR lanes: bytes per cycle per operand stream
   int GMBytesPerCycle;      // both DMA engines together
+  int GMBurstBytes;         // the least any contiguous GM run costs
   int DmaStartLatency;      // cycles per descriptor start
+  int DmaInFlight;          // descriptors one DMA engine overlaps
   int ClockMHz = 1000;      // for time estimates only
   int VectorAlign = 32;     // byte alignment of VECTOR operands
   int MatrixAlign = 64;     // byte alignment of MATRIX operand tiles
@@ -38,12 +42,14 @@ def NPUv1 : Target<"npu-v1", "The reference NPU.">  {
   let ACCBytes = 262144;
   let ScalarRegs = 16;
   let FlagsPerPair = 8;
-  let MatrixInt8MacsPerCycle = 4096;
-  let MatrixFp16MacsPerCycle = 1024;
-  let MatrixFp32MacsPerCycle = 256;
+  let MatrixSideInt8 = 64;
+  let MatrixSideFp16 = 32;
+  let MatrixSideFp32 = 16;
   let VectorBytesPerCycle = 256;
   let GMBytesPerCycle = 64;
+  let GMBurstBytes = 64;
   let DmaStartLatency = 200;
+  let DmaInFlight = 4;
 }
 
 def NPUv1Tiny : Target<"npu-v1-tiny",
@@ -52,10 +58,12 @@ def NPUv1Tiny : Target<"npu-v1-tiny",
   let ACCBytes = 32768;
   let ScalarRegs = 8;
   let FlagsPerPair = 2;
-  let MatrixInt8MacsPerCycle = 1024;
-  let MatrixFp16MacsPerCycle = 256;
-  let MatrixFp32MacsPerCycle = 64;
+  let MatrixSideInt8 = 32;
+  let MatrixSideFp16 = 16;
+  let MatrixSideFp32 = 8;
   let VectorBytesPerCycle = 64;
   let GMBytesPerCycle = 16;
+  let GMBurstBytes = 32;
   let DmaStartLatency = 200;
+  let DmaInFlight = 2;
 }

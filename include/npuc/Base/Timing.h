@@ -1,0 +1,94 @@
+//===- Timing.h - NPU timing by geometry ------------------------*- C++ -*-===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// The one timing function of the target (npu-v1.md section 9, docs/target.md
+// "Timing"): npu-sim's clock and the compiler's cost model both call it, so a
+// schedule is tuned against the clock it runs on. Timing orders nothing (flags
+// do), so sharing it does not weaken the simulator as an oracle. Base layer: no
+// MLIR, no LLVM.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPUC_BASE_TIMING_H
+#define NPUC_BASE_TIMING_H
+
+#include "npuc/Base/ISA.h"
+#include "npuc/Base/Target.h"
+
+#include <array>
+#include <cstdint>
+
+namespace npuc::timing {
+
+using target::TargetParams;
+
+/// Scalar and configuration instructions take one cycle.
+inline constexpr uint64_t kIssueCycles = 1;
+
+/// The side A of the weight-stationary MATRIX array in `mode` (A x A MACs).
+int64_t arraySide(const TargetParams &t, isa::MmMode mode);
+/// A^2: the physical MAC/cycle peak of `mode`.
+int64_t peakMacsPerCycle(const TargetParams &t, isa::MmMode mode);
+/// Weight blocks of an [m x k] x [k x n] product: ceil(k/A) * ceil(n/A).
+uint64_t matmulPasses(const TargetParams &t, isa::MmMode mode, int64_t n, int64_t k);
+/// One MATMUL: 2A (fill and drain) + passes * max(m, A). Each pass holds an
+/// A x A weight block and streams m rows, one per cycle; loading the next
+/// block hides behind a pass of at least A rows.
+uint64_t matmulCycles(const TargetParams &t, isa::MmMode mode, int64_t m, int64_t n, int64_t k);
+
+/// One VECTOR instruction over `elements` whose widest operand has
+/// `widestBytes` per element: 4 + ceil(elements * widestBytes / lanes).
+uint64_t vectorCycles(const TargetParams &t, uint64_t elements, unsigned widestBytes);
+
+/// The GM side of a DMA transfer: extents (dimension 0 innermost), byte
+/// strides and element bytes.
+struct GMAccess {
+  std::array<int64_t, 4> extent{1, 1, 1, 1};
+  std::array<int64_t, 4> stride{0, 0, 0, 0};
+  unsigned elemBytes = 1;
+};
+/// Bytes of data the access moves.
+uint64_t dataBytes(const GMAccess &a);
+/// Bytes of GM bus time the access costs: it splits into contiguous runs and
+/// every run costs at least one GM burst (a gather of 4-byte elements moves
+/// a burst per element).
+uint64_t busBytes(const TargetParams &t, const GMAccess &a);
+/// Cycles the shared GM bus needs for `bytes` of bus time.
+uint64_t busCycles(const TargetParams &t, uint64_t bytes);
+
+/// The two DMA engines and the GM bus they share. A descriptor pays the start
+/// latency once; up to DmaInFlight descriptors of one engine overlap, so the
+/// latency hides behind earlier transfers' data; data moves in start order at
+/// the bus bandwidth both engines share.
+class DmaTimeline {
+public:
+  enum EngineIndex : unsigned { In = 0, Out = 1 };
+  explicit DmaTimeline(const TargetParams &t) : t(t) {}
+
+  /// The earliest time at or after `t` at which `engine` may start another
+  /// descriptor (fewer than DmaInFlight of its descriptors unfinished).
+  uint64_t nextStart(EngineIndex engine, uint64_t time) const;
+  struct Transfer {
+    uint64_t dataStart, done;
+  };
+  /// Starts a descriptor of `engine` at `start` (at or after nextStart) that
+  /// costs `bytes` of bus time.
+  Transfer start(EngineIndex engine, uint64_t start, uint64_t bytes);
+  /// When every descriptor `engine` started so far has completed.
+  uint64_t drained(EngineIndex engine) const { return last[engine]; }
+
+private:
+  const TargetParams &t;
+  uint64_t busFree = 0;
+  /// Completion times of each engine's most recent descriptors (a ring of
+  /// DmaInFlight entries; the target description bounds it below).
+  static constexpr unsigned kMaxInFlight = 16;
+  std::array<std::array<uint64_t, kMaxInFlight>, 2> ring{};
+  std::array<unsigned, 2> head{};
+  std::array<uint64_t, 2> last{};
+};
+
+} // namespace npuc::timing
+
+#endif // NPUC_BASE_TIMING_H

@@ -1,0 +1,99 @@
+//===- Timing.cpp - NPU timing by geometry --------------------------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npuc/Base/Timing.h"
+
+#include <algorithm>
+
+using namespace npuc;
+using namespace npuc::timing;
+
+namespace {
+uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+uint64_t positive(int64_t v) { return v > 0 ? uint64_t(v) : 0; }
+unsigned inFlight(const TargetParams &t) {
+  return unsigned(std::clamp<int64_t>(t.DmaInFlight, 1, 16));
+}
+} // namespace
+
+int64_t timing::arraySide(const TargetParams &t, isa::MmMode mode) {
+  switch (mode) {
+  case isa::MmMode::F32:
+    return t.MatrixSideFp32;
+  case isa::MmMode::F16:
+    return t.MatrixSideFp16;
+  default:
+    return t.MatrixSideInt8;
+  }
+}
+
+int64_t timing::peakMacsPerCycle(const TargetParams &t, isa::MmMode mode) {
+  int64_t a = arraySide(t, mode);
+  return a * a;
+}
+
+uint64_t timing::matmulPasses(const TargetParams &t, isa::MmMode mode, int64_t n, int64_t k) {
+  uint64_t a = uint64_t(arraySide(t, mode));
+  return ceilDiv(positive(k), a) * ceilDiv(positive(n), a);
+}
+
+uint64_t timing::matmulCycles(const TargetParams &t, isa::MmMode mode, int64_t m, int64_t n,
+                              int64_t k) {
+  uint64_t a = uint64_t(arraySide(t, mode));
+  return 2 * a + matmulPasses(t, mode, n, k) * std::max(positive(m), a);
+}
+
+uint64_t timing::vectorCycles(const TargetParams &t, uint64_t elements, unsigned widestBytes) {
+  return 4 + ceilDiv(elements * widestBytes, uint64_t(t.VectorBytesPerCycle));
+}
+
+uint64_t timing::dataBytes(const GMAccess &a) {
+  uint64_t n = a.elemBytes;
+  for (int64_t e : a.extent)
+    n *= positive(e);
+  return n;
+}
+
+uint64_t timing::busBytes(const TargetParams &t, const GMAccess &a) {
+  if (dataBytes(a) == 0)
+    return 0;
+  // Merge dimensions from the innermost while each continues the run before
+  // it; the dimensions left over count the runs.
+  uint64_t run = a.elemBytes, runs = 1;
+  bool merging = true;
+  for (unsigned d = 0; d < 4; ++d) {
+    uint64_t n = positive(a.extent[d]);
+    if (n == 1)
+      continue;
+    if (merging && a.stride[d] == int64_t(run))
+      run *= n;
+    else {
+      merging = false;
+      runs *= n;
+    }
+  }
+  return runs * std::max(run, uint64_t(t.GMBurstBytes));
+}
+
+uint64_t timing::busCycles(const TargetParams &t, uint64_t bytes) {
+  return ceilDiv(bytes, uint64_t(t.GMBytesPerCycle));
+}
+
+uint64_t DmaTimeline::nextStart(EngineIndex engine, uint64_t time) const {
+  // The slot the next descriptor takes holds the descriptor DmaInFlight back.
+  return std::max(time, ring[engine][head[engine]]);
+}
+
+DmaTimeline::Transfer DmaTimeline::start(EngineIndex engine, uint64_t start, uint64_t bytes) {
+  Transfer x;
+  x.dataStart = std::max(start + uint64_t(t.DmaStartLatency), busFree);
+  x.done = x.dataStart + busCycles(t, bytes);
+  busFree = x.done;
+  ring[engine][head[engine]] = x.done;
+  head[engine] = (head[engine] + 1) % inFlight(t);
+  last[engine] = std::max(last[engine], x.done);
+  return x;
+}

@@ -1,0 +1,107 @@
+//===- TimingTest.cpp - The timing function against npu-v1.md section 9 ---===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Every expected value is worked out by hand from the formulas of
+// npu-v1.md section 9 and the parameters of its table (shown in comments).
+//
+//===----------------------------------------------------------------------===//
+
+#include "npuc/Base/Target.h"
+#include "npuc/Base/Timing.h"
+
+#include <gtest/gtest.h>
+
+using namespace npuc;
+using namespace npuc::timing;
+
+namespace {
+const TargetParams &v1() { return target::lookupTarget("npu-v1")->params; }
+const TargetParams &tiny() { return target::lookupTarget("npu-v1-tiny")->params; }
+
+GMAccess access(std::array<int64_t, 4> extent, std::array<int64_t, 4> stride, unsigned elem) {
+  GMAccess a;
+  a.extent = extent;
+  a.stride = stride;
+  a.elemBytes = elem;
+  return a;
+}
+} // namespace
+
+TEST(Timing, MatmulFollowsTheArrayGeometry) {
+  // A depthwise-like [9 x 9] x [9 x 1] int8: one pass of an A = 64 array that
+  // streams max(9, 64) rows, plus 2A fill and drain: 128 + 64.
+  EXPECT_EQ(matmulCycles(v1(), isa::MmMode::I8I8, 9, 1, 9), 192u);
+  // 512 x 2048 x 512 int8: 32 * 8 passes of 512 rows: 128 + 131072.
+  EXPECT_EQ(matmulPasses(v1(), isa::MmMode::U8I8, 512, 2048), 256u);
+  EXPECT_EQ(matmulCycles(v1(), isa::MmMode::U8I8, 512, 512, 2048), 131200u);
+  // f32 on A = 16: ceil(33/16) * ceil(20/16) = 6 passes of 100 rows: 32 + 600.
+  EXPECT_EQ(matmulCycles(v1(), isa::MmMode::F32, 100, 20, 33), 632u);
+  // f16 on A = 32: one pass; m = 40 rows: 64 + 40.
+  EXPECT_EQ(matmulCycles(v1(), isa::MmMode::F16, 40, 32, 32), 104u);
+  // npu-v1-tiny int8, A = 32: a single row still pays a 32-row pass: 64 + 4 * 32.
+  EXPECT_EQ(matmulCycles(tiny(), isa::MmMode::I8I8, 1, 64, 64), 192u);
+}
+
+TEST(Timing, VectorPaysItsStartAndItsWidestOperand) {
+  // 4 + ceil(1000 * 4 / 256) = 4 + 16; tiny: 4 + ceil(1000 / 64) = 4 + 16.
+  EXPECT_EQ(vectorCycles(v1(), 1000, 4), 20u);
+  EXPECT_EQ(vectorCycles(tiny(), 1000, 1), 20u);
+  EXPECT_EQ(vectorCycles(v1(), 256, 1), 5u);
+  EXPECT_EQ(vectorCycles(v1(), 0, 4), 4u);
+}
+
+TEST(Timing, EveryContiguousRunCostsABurst) {
+  // One contiguous run of 1000 bytes.
+  EXPECT_EQ(busBytes(v1(), access({1000, 1, 1, 1}, {1, 0, 0, 0}, 1)), 1000u);
+  // Ten 16-byte rows 100 bytes apart: ten runs of at least 64 bytes.
+  EXPECT_EQ(busBytes(v1(), access({16, 10, 1, 1}, {1, 100, 0, 0}, 1)), 640u);
+  EXPECT_EQ(busBytes(tiny(), access({16, 10, 1, 1}, {1, 100, 0, 0}, 1)), 320u);
+  // The same rows back to back are one run of 160 bytes.
+  EXPECT_EQ(busBytes(v1(), access({16, 10, 1, 1}, {1, 16, 0, 0}, 1)), 160u);
+  // A gather of eight 4-byte elements: a burst each.
+  EXPECT_EQ(busBytes(v1(), access({8, 1, 1, 1}, {400, 0, 0, 0}, 4)), 512u);
+  EXPECT_EQ(dataBytes(access({8, 1, 1, 1}, {400, 0, 0, 0}, 4)), 32u);
+  // Extents of one do not break a run, whatever their stride.
+  EXPECT_EQ(busBytes(v1(), access({16, 1, 4, 1}, {1, 999, 16, 0}, 1)), 64u);
+  // Nothing to move costs nothing on the bus.
+  EXPECT_EQ(busBytes(v1(), access({0, 4, 1, 1}, {1, 16, 0, 0}, 1)), 0u);
+  // 1000 bytes at 64 bytes per cycle.
+  EXPECT_EQ(busCycles(v1(), 1000), 16u);
+}
+
+TEST(Timing, DescriptorsInFlightHideTheStartLatency) {
+  // npu-v1: 200-cycle start, 64 bytes per cycle, 4 descriptors in flight.
+  DmaTimeline t(v1());
+  uint64_t done[5];
+  for (uint64_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(t.nextStart(DmaTimeline::In, i), i);
+    done[i] = t.start(DmaTimeline::In, i, 6400).done;  // 100 bus cycles each
+  }
+  // The first pays the latency; the next three wait only for the bus.
+  EXPECT_EQ(done[0], 300u);
+  EXPECT_EQ(done[1], 400u);
+  EXPECT_EQ(done[2], 500u);
+  EXPECT_EQ(done[3], 600u);
+  // A fifth waits for the first to finish, then for the bus.
+  EXPECT_EQ(t.nextStart(DmaTimeline::In, 4), 300u);
+  DmaTimeline::Transfer fifth = t.start(DmaTimeline::In, 300, 6400);
+  EXPECT_EQ(fifth.dataStart, 600u);
+  EXPECT_EQ(fifth.done, 700u);
+  // DMA_OUT has its own descriptors but shares the bus.
+  EXPECT_EQ(t.nextStart(DmaTimeline::Out, 10), 10u);
+  EXPECT_EQ(t.start(DmaTimeline::Out, 10, 640).done, 710u);
+  EXPECT_EQ(t.drained(DmaTimeline::In), 700u);
+  EXPECT_EQ(t.drained(DmaTimeline::Out), 710u);
+}
+
+TEST(Timing, AloneADescriptorPaysItsLatency) {
+  DmaTimeline t(v1());
+  EXPECT_EQ(t.start(DmaTimeline::In, 0, 64).done, 201u);
+  // npu-v1-tiny keeps two in flight: the third waits for the first.
+  DmaTimeline s(tiny());
+  uint64_t first = s.start(DmaTimeline::In, 0, 16).done;  // 200 + 1
+  s.start(DmaTimeline::In, 1, 16);
+  EXPECT_EQ(first, 201u);
+  EXPECT_EQ(s.nextStart(DmaTimeline::In, 2), 201u);
+}
