@@ -58,7 +58,22 @@ void npuc::tblgen::emitISATables(const ISAModel &m, raw_ostream &os) {
       os << "inline constexpr unsigned " << i.fields[f].name << " = " << f << ";\n";
     os << "} // namespace " << i.defName << "\n";
   }
-  os << "} // namespace field\n#endif // NPUC_ISA_ENUMS\n";
+  os << "} // namespace field\n\n"
+     << "/// Legal range of every field (ISA.td), so no client retypes a limit.\n"
+     << "namespace limit {\n";
+  for (const ISAInstDef &i : m.insts) {
+    if (i.fields.empty())
+      continue;
+    os << "namespace " << i.defName << " {\n";
+    for (const ISAFieldDef &f : i.fields)
+      os << "inline constexpr int64_t " << f.name << "_min = " << f.min << ", " << f.name
+         << "_max = " << f.max << ";\n";
+    os << "} // namespace " << i.defName << "\n";
+  }
+  os << "} // namespace limit\n\n"
+     << "/// Bytes per unit of a local-address field (U_GRANULE).\n"
+     << "inline constexpr int64_t kGranuleBytes = " << m.granuleBytes << ";\n"
+     << "#endif // NPUC_ISA_ENUMS\n";
 
   os << "\n#ifdef NPUC_ISA_TABLES\n";
   for (size_t e = 0; e < m.enums.size(); ++e) {

@@ -115,6 +115,10 @@ ISAModel ISAModel::read(const RecordKeeper &records) {
   }
   llvm::sort(model.insts, [](const ISAInstDef &a, const ISAInstDef &b) { return a.opcode < b.opcode; });
 
+  if (const Record *g = records.getDef("U_GRANULE"))
+    model.granuleBytes = g->getValueAsInt("Bytes");
+  if (model.granuleBytes <= 0 || (model.granuleBytes & (model.granuleBytes - 1)))
+    PrintFatalError("U_GRANULE must be defined with a power-of-two byte count");
   for (const Record *t : records.getAllDerivedDefinitionsIfDefined("Target")) {
     TargetDef def;
     def.defName = t->getName().str();

@@ -55,6 +55,7 @@ struct ISAModel {
   std::vector<ISAEnumDef> enums;
   std::vector<ISAInstDef> insts;     // sorted by opcode
   std::vector<TargetDef> targets;    // in declaration order
+  int64_t granuleBytes = 0;          // bytes per unit of a granule field (U_GRANULE)
 
   /// Reads and validates every record; reports errors at the record's location.
   static ISAModel read(const llvm::RecordKeeper &records);

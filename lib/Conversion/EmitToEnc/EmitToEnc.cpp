@@ -166,9 +166,9 @@ LogicalResult Encoder::borrow(Operation *op, unsigned n, SmallVectorImpl<int64_t
 }
 
 std::pair<int64_t, int64_t> Encoder::local(int64_t byte) {
-  int64_t rem = byte % 32;
+  int64_t rem = byte % isa::kGranuleBytes;
   if (rem == 0)
-    return {byte / 32, 0};
+    return {byte / isa::kGranuleBytes, 0};
   // A register for one instruction (engines capture registers at dispatch):
   // round-robin over the registers no scope holds.
   held.resize(size_t(t.params.ScalarRegs), false);
@@ -182,7 +182,7 @@ std::pair<int64_t, int64_t> Encoder::local(int64_t byte) {
   li.fields[F::LI::rd] = reg;
   li.fields[F::LI::imm] = rem;
   emitInst(li);
-  return {byte / 32, reg};
+  return {byte / isa::kGranuleBytes, reg};
 }
 
 LogicalResult Encoder::dma(emit::DmaOp op) {
@@ -206,11 +206,13 @@ LogicalResult Encoder::dma(emit::DmaOp op) {
     }
   }
   for (int i = 0; i < 4; ++i) {
-    if (n[i] > 65535)
-      return op.emitOpError() << "extent " << n[i] << " exceeds the DMA extent field (65535)";
+    if (n[i] > isa::limit::DMA_IN_SHAPE::n0_max)
+      return op.emitOpError() << "extent " << n[i] << " exceeds the DMA extent field ("
+                              << isa::limit::DMA_IN_SHAPE::n0_max << ")";
     for (int64_t s : {ss[i], ds[i]})
-      if (s >= (int64_t(1) << 27))
-        return op.emitOpError() << "stride " << s << " exceeds the DMA stride field (2^27 - 1)";
+      if (s > isa::limit::DMA_IN_SSTRIDE::s0_max)
+        return op.emitOpError() << "stride " << s << " exceeds the DMA stride field ("
+                                << isa::limit::DMA_IN_SSTRIDE::s0_max << ")";
   }
   bool padded = op.getPadLo().has_value();
   using O = isa::Opcode;
@@ -275,8 +277,9 @@ LogicalResult Encoder::matmul(emit::MatmulOp op) {
       return op.emitOpError() << "operand at " << x.byte << " is not " << t.params.MatrixAlign
                               << "-byte aligned";
   for (int64_t pitch : {at.getStrides()[0], bt.getStrides()[0], ct.getStrides()[0]})
-    if (pitch >= 65536)
-      return op.emitOpError() << "row pitch " << pitch << " exceeds the mm_cfg field (65535)";
+    if (pitch > isa::limit::MM_CFG::lda_max)
+      return op.emitOpError() << "row pitch " << pitch << " exceeds the mm_cfg field ("
+                              << isa::limit::MM_CFG::lda_max << ")";
   isa::Inst cfg = inst(isa::Opcode::MM_CFG);
   namespace C = F::MM_CFG;
   cfg.fields[C::lda] = at.getStrides()[0];
@@ -320,9 +323,9 @@ LogicalResult Encoder::matmul(emit::MatmulOp op) {
   }
   i.fields[M::mode] = int64_t(mode);
   i.fields[M::acc] = op.getAccumulate();
-  i.fields[M::a_addr] = a->byte / 32;
-  i.fields[M::b_addr] = bb->byte / 32;
-  i.fields[M::c_addr] = c->byte / 32;
+  i.fields[M::a_addr] = a->byte / isa::kGranuleBytes;
+  i.fields[M::b_addr] = bb->byte / isa::kGranuleBytes;
+  i.fields[M::c_addr] = c->byte / isa::kGranuleBytes;
   i.fields[M::m] = at.getShape()[0];
   i.fields[M::k] = at.getShape()[1];
   i.fields[M::n] = bt.getShape()[1];
@@ -355,9 +358,10 @@ LogicalResult Encoder::vectorShape(Operation *op, Value a, Value bv, Value d, Va
   bool ab = false, bb = false, db = false;
   int64_t ap = pitchOf(a, ab), bp = pitchOf(bv, bb), dp = pitchOf(d, db);
   for (int64_t p : {ap, bp, dp})
-    if (p >= (int64_t(1) << 23))
-      return op->emitOpError() << "row pitch " << p << " exceeds the v_shape field";
-  if (rows > 65535 || cols > 65535)
+    if (p > isa::limit::V_SHAPE::a_pitch_max)
+      return op->emitOpError() << "row pitch " << p << " exceeds the v_shape field ("
+                               << isa::limit::V_SHAPE::a_pitch_max << ")";
+  if (rows > isa::limit::V_SHAPE::rows_max || cols > isa::limit::V_SHAPE::cols_max)
     return op->emitOpError() << "grid " << rows << "x" << cols << " exceeds the v_shape extents";
   isa::Inst s = inst(isa::Opcode::V_SHAPE);
   namespace V = F::V_SHAPE;

@@ -86,8 +86,8 @@ LogicalResult KernelLowering::elementwise(Operation *op, ArrayRef<int64_t> shape
   int64_t lm = t.params.LMBytes / 4, perElem = std::max<int64_t>(bytesPerElem, 1);
   int64_t tiles = int64_t(insIn.size()) + 4;
   int64_t t3 = std::min({shape[3], lm / perElem / 2, int64_t(4096)});
-  int64_t rowBytes = t3 * perElem + 32 * tiles;
-  int64_t rowsBudget = std::max<int64_t>(1, std::min<int64_t>(lm / rowBytes, 65535));
+  int64_t rowBytes = t3 * perElem + t.params.VectorAlign * tiles;
+  int64_t rowsBudget = std::max<int64_t>(1, std::min<int64_t>(lm / rowBytes, kVectorExtentMax));
   int64_t t2 = std::min(shape[2], rowsBudget);
   int64_t t1 = t2 == shape[2] ? std::max<int64_t>(1, std::min(shape[1], rowsBudget / shape[2])) : 1;
   int64_t t0 = t1 == shape[1] && t2 == shape[2]
@@ -566,8 +566,8 @@ ReduceSpec reduceSpec(Operation *op) {
 
 /// Bytes of LM one reduced row takes in the one-pass row layout: the input
 /// row, its f32 copy, and three [rows, 1] tiles at a 32-byte pitch.
-int64_t reduceRowBytes(int64_t r, int64_t ex) {
-  return roundUp(r * ex, 32) + roundUp(r * 4, 32) + 3 * 32;
+int64_t reduceRowBytes(int64_t r, int64_t ex, int64_t align) {
+  return roundUp(r * ex, align) + roundUp(r * 4, align) + 3 * align;
 }
 } // namespace
 
@@ -592,7 +592,7 @@ LogicalResult lowering::selectReduce(LoweringCase &c, const target::TargetInfo &
     return op->emitOpError("reduces no axis; an empty reduction has no NPU lowering yet");
   int64_t ex = bytesOf(storageOf(tensorOf(s.input).getElementType()));
   if (c.choose("layout", s.inner == 1 ? "rows" : "columns") == "rows")
-    c.flag("two-pass", s.r > 4096 || reduceRowBytes(s.r, ex) > t.params.LMBytes / 4);
+    c.flag("two-pass", s.r > 4096 || reduceRowBytes(s.r, ex, t.params.VectorAlign) > t.params.LMBytes / 4);
   return success();
 }
 
@@ -620,20 +620,20 @@ LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
     e.dma(fromF32(d, qy, sy), dst);
   };
   if (c.get("layout") == "rows") {
-    int64_t rowBytes = reduceRowBytes(r, ex);
+    int64_t rowBytes = reduceRowBytes(r, ex, t.params.VectorAlign);
     if (c.is("two-pass")) {
       // Rows longer than a tile: chunks of rc elements reduce to partials,
       // stored one [1, R] row per chunk, then the partials reduce along rows
       // (SUM, MAX and MIN combine with themselves; a mean divides once).
       int64_t rc = std::min<int64_t>(r, 2048), nch = ceilDiv(r, rc);
-      int64_t perRow = roundUp(rc * ex, 32) + roundUp(rc * 4, 32);
+      int64_t perRow = roundUp(rc * ex, t.params.VectorAlign) + roundUp(rc * 4, t.params.VectorAlign);
       int64_t R = std::min<int64_t>({outer, 4096, lm / 2 / perRow, lm / 2 / (4 * (nch + 3))});
-      if (R < 1 || nch > 65535)
+      if (R < 1 || nch > kVectorExtentMax)
         return op->emitOpError() << "reduces " << r << " elements per output; more than "
                                  << t.name << "'s LM holds in two passes";
       Type xe = cast<BufferType>(x.getType()).getElementType();
       for (int64_t o = 0; o < outer; o += R) {
-        int64_t rows = std::min(R, outer - o), pitch = roundUp(rows * 4, 32);
+        int64_t rows = std::min(R, outer - o), pitch = roundUp(rows * 4, t.params.VectorAlign);
         Value parts = e.alloc(MemorySpace::LM, {nch, rows}, b.getF32Type(), {pitch, 4});
         for (int64_t j = 0; j < nch; ++j) {
           int64_t cols = std::min(rc, r - j * rc);
@@ -646,7 +646,7 @@ LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
       }
       return success();
     }
-    int64_t rowsPer = std::max<int64_t>(1, std::min<int64_t>(lm / rowBytes, 65535));
+    int64_t rowsPer = std::max<int64_t>(1, std::min<int64_t>(lm / rowBytes, kVectorExtentMax));
     for (int64_t o = 0; o < outer; o += rowsPer) {
       int64_t rows = std::min(rowsPer, outer - o);
       Value tileV = e.tile(MemorySpace::LM, rows, r, cast<BufferType>(x.getType()).getElementType());
@@ -658,7 +658,7 @@ LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
   // Per column: r input rows and their f32 copy (padded rows count once per
   // tile), plus the [1, cols] results.
   int64_t colsPer = std::min<int64_t>({inner, 4096, (lm / (r + 1) - 64) / (ex + 4 + 8)});
-  if (r > 65535 || colsPer < 1)
+  if (r > kVectorExtentMax || colsPer < 1)
     return op->emitOpError() << "reduces " << r << " rows per output column; more than one "
                              << t.name << " tile holds";
   for (int64_t o = 0; o < outer; ++o)
@@ -709,12 +709,13 @@ LogicalResult KernelLowering::lowerSoftmax(const LoweringCase &c) {
   // Per row: the input, its f32 copy (log-softmax: and the exponentials), the
   // quantized result (each padded to the granule) and two [rows, 1] tiles
   // (max, sum) at a 32-byte pitch.
-  int64_t rowBytes = roundUp(r * ex, 32) + (log ? 2 : 1) * roundUp(r * 4, 32) +
-                     roundUp(r * ey, 32) + 2 * 32;
+  int64_t va = t.params.VectorAlign;
+  int64_t rowBytes = roundUp(r * ex, va) + (log ? 2 : 1) * roundUp(r * 4, va) +
+                     roundUp(r * ey, va) + 2 * va;
   if (r > 4096 || rowBytes > t.params.LMBytes / 4)
     return op->emitOpError() << name << " over " << r << " elements does not fit one " << t.name
                              << " tile";
-  int64_t rowsPer = std::max<int64_t>(1, std::min<int64_t>(t.params.LMBytes / 4 / rowBytes, 65535));
+  int64_t rowsPer = std::max<int64_t>(1, std::min<int64_t>(t.params.LMBytes / 4 / rowBytes, kVectorExtentMax));
   for (int64_t o = 0; o < outer; o += rowsPer) {
     int64_t rows = std::min(rowsPer, outer - o);
     Value tileV = e.tile(MemorySpace::LM, rows, r, xt.getElementType());
@@ -897,7 +898,7 @@ LogicalResult KernelLowering::lowerPool(const LoweringCase &c) {
     den = f32Constant(values);
   }
   int64_t lmBudget = t.params.LMBytes / 4;
-  int64_t cc = std::min({C, lmBudget / (OW * (taps * (ex + 4) + 16) + 64), 65535 / OW});
+  int64_t cc = std::min({C, lmBudget / (OW * (taps * (ex + 4) + 16) + 64), kVectorExtentMax / OW});
   if (cc < 1 || taps > 4096)
     return op->emitOpError() << "cannot tile this pooling window (" << taps << " taps, " << OW
                              << " output columns) into " << t.name << "'s LM";

@@ -30,6 +30,16 @@
 namespace npuc::emit::lowering {
 using namespace mlir;
 
+/// ISA field limits the kernels tile against, generated from ISA.td
+/// (npuc-tblgen); a lowering never retypes them.
+inline constexpr int64_t kMatrixExtentMax = isa::limit::MATMUL::m_max;  // m, n and k
+inline constexpr int64_t kVectorExtentMax = isa::limit::V_SHAPE::rows_max;  // rows and cols
+inline constexpr int64_t kDmaPadMax = isa::limit::DMA_IN_PAD::lo0_max;
+static_assert(kMatrixExtentMax == isa::limit::MATMUL::n_max &&
+                  kMatrixExtentMax == isa::limit::MATMUL::k_max,
+              "one MATRIX extent limit");
+static_assert(kVectorExtentMax == isa::limit::V_SHAPE::cols_max, "one VECTOR extent limit");
+
 /// The type a tensor's elements are stored as.
 inline Type storageOf(Type element) {
   if (auto q = dyn_cast<quant::QuantizedType>(element)) {

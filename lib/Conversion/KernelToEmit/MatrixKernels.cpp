@@ -189,24 +189,24 @@ LogicalResult KernelLowering::lowerMatmul(const LoweringCase &c, Value lhs, Valu
   // Tiles: ACC holds mt x nt accumulators; LM holds the A and B tiles.
   int64_t nt = std::min<int64_t>(N, 512), kt = std::min<int64_t>(K, 1024);
   int64_t lmBudget = t.params.LMBytes / 6, accBudget = t.params.ACCBytes / 2;
-  while (nt > 16 && kt * roundUp(nt * eb, 64) > lmBudget)
+  while (nt > 16 && kt * roundUp(nt * eb, t.params.MatrixAlign) > lmBudget)
     nt = roundUp(nt / 2, 16);
-  while (kt > 16 && kt * roundUp(nt * eb, 64) > lmBudget)
+  while (kt > 16 && kt * roundUp(nt * eb, t.params.MatrixAlign) > lmBudget)
     kt = roundUp(kt / 2, 16);
-  int64_t mt = std::min({M, int64_t(4095), accBudget / roundUp(nt * 4, 64),
-                         lmBudget / roundUp(kt * ea, 64)});
-  if (mt < 1 || kt * roundUp(nt * eb, 64) > lmBudget)
+  int64_t mt = std::min({M, kMatrixExtentMax, accBudget / roundUp(nt * 4, t.params.MatrixAlign),
+                         lmBudget / roundUp(kt * ea, t.params.MatrixAlign)});
+  if (mt < 1 || kt * roundUp(nt * eb, t.params.MatrixAlign) > lmBudget)
     return c.op->emitOpError() << "cannot tile a " << M << "x" << K << " by " << K << "x" << N
                              << " product into " << t.name << "'s LM and ACC";
   for (int64_t bi = 0; bi < batch; ++bi)
     for (int64_t m0 = 0; m0 < M; m0 += mt)
       for (int64_t n0 = 0; n0 < N; n0 += nt) {
         int64_t mc = std::min(mt, M - m0), nc = std::min(nt, N - n0);
-        Value acc = e.tile(MemorySpace::ACC, mc, nc, accType, 64);
+        Value acc = e.tile(MemorySpace::ACC, mc, nc, accType, t.params.MatrixAlign);
         for (int64_t k0 = 0; k0 < K; k0 += kt) {
           int64_t kc = std::min(kt, K - k0);
-          Value aT = e.tile(MemorySpace::LM, mc, kc, at.getElementType(), 64);
-          Value bT = e.tile(MemorySpace::LM, kc, nc, bt.getElementType(), 64);
+          Value aT = e.tile(MemorySpace::LM, mc, kc, at.getElementType(), t.params.MatrixAlign);
+          Value bT = e.tile(MemorySpace::LM, kc, nc, bt.getElementType(), t.params.MatrixAlign);
           if (transA)  // A stored [K, M]
             e.dma(e.view(A, (k0 * M + m0) * ea, {mc, kc}, {ea, M * ea}), aT);
           else
@@ -387,7 +387,7 @@ LogicalResult KernelLowering::lowerConvTranspose(const LoweringCase &c) {
   Value Z = e.alloc(MemorySpace::Arena, zshape, b.getF32Type(), denseStrides(zshape, 4));
   Value zero = f32Constant({0.0f});
   int64_t chunk = std::min<int64_t>(Wz, 256);
-  int64_t rowsChunk = std::min<int64_t>({N * Cin * Hz, 256, t.params.LMBytes / 4 / roundUp(chunk * 4, 32)});
+  int64_t rowsChunk = std::min<int64_t>({N * Cin * Hz, 256, t.params.LMBytes / 4 / roundUp(chunk * 4, t.params.VectorAlign)});
   for (int64_t r0 = 0; r0 < N * Cin * Hz; r0 += rowsChunk)
     for (int64_t c0 = 0; c0 < Wz; c0 += chunk) {
       int64_t rows = std::min(rowsChunk, N * Cin * Hz - r0), cols = std::min(chunk, Wz - c0);
@@ -437,26 +437,26 @@ LogicalResult KernelLowering::lowerConvBuffers(Operation *op, const ConvPlan &pl
   int64_t khw = KH * KW;
   Type accType = xt.getElementType().isF32() ? Type(b.getF32Type()) : Type(b.getIntegerType(32));
   Value params = rq && rq.isPerChannel() ? requantTable(rq, M) : Value();
-  if (OW > 4095)
-    return op->emitOpError() << "output width " << OW << " exceeds one MATRIX tile (4095 rows)";
+  if (OW > kMatrixExtentMax)
+    return op->emitOpError() << "output width " << OW << " exceeds one MATRIX tile (" << kMatrixExtentMax << " rows)";
   if (plan.depthwise)
     return lowerDepthwise(op, X, W, Bias, Y, strides, dil, xzp, wzp, rq, params, accType);
   // Tiles: T output rows x OW columns form the MATRIX m dimension; kc input
   // channels x KH x KW the k dimension; nt output channels of the group n.
   int64_t lmBudget = t.params.LMBytes / 6, accBudget = t.params.ACCBytes / 2;
   int64_t nt = std::min<int64_t>(Mg, 256);
-  int64_t kc = std::max<int64_t>(1, std::min<int64_t>(Cg, 4095 / khw));
-  while (kc > 1 && kc * khw * roundUp(nt * ex, 64) > lmBudget)
+  int64_t kc = std::max<int64_t>(1, std::min<int64_t>(Cg, kMatrixExtentMax / khw));
+  while (kc > 1 && kc * khw * roundUp(nt * ex, t.params.MatrixAlign) > lmBudget)
     kc = (kc + 1) / 2;
-  while (nt > 16 && kc * khw * roundUp(nt * ex, 64) > lmBudget)
+  while (nt > 16 && kc * khw * roundUp(nt * ex, t.params.MatrixAlign) > lmBudget)
     nt = roundUp(nt / 2, 16);
-  int64_t lda = roundUp(kc * khw * ex, 32);
+  int64_t lda = roundUp(kc * khw * ex, t.params.VectorAlign);
   // Output columns per tile (all of a row when they fit), then rows per tile.
-  int64_t wc = std::min({OW, int64_t(4095), accBudget / roundUp(nt * 4, 64), lmBudget / lda});
+  int64_t wc = std::min({OW, kMatrixExtentMax, accBudget / roundUp(nt * 4, t.params.MatrixAlign), lmBudget / lda});
   int64_t T = wc < OW ? 1
-                      : std::min({OH, 4095 / OW, accBudget / (OW * roundUp(nt * 4, 64)),
+                      : std::min({OH, kMatrixExtentMax / OW, accBudget / (OW * roundUp(nt * 4, t.params.MatrixAlign)),
                                   lmBudget / (OW * lda)});
-  if (wc < 1 || T < 1 || kc * khw > 4095 || kc * khw * roundUp(nt * ex, 64) > lmBudget)
+  if (wc < 1 || T < 1 || kc * khw > kMatrixExtentMax || kc * khw * roundUp(nt * ex, t.params.MatrixAlign) > lmBudget)
     return op->emitOpError() << "cannot tile this convolution (" << OW << " output columns, "
                              << Cg * khw << " taps per output) into " << t.name
                              << "'s LM and ACC";
@@ -468,7 +468,7 @@ LogicalResult KernelLowering::lowerConvBuffers(Operation *op, const ConvPlan &pl
           for (int64_t m0 = 0; m0 < Mg; m0 += nt) {
             int64_t rows = std::min(T, OH - oh0), cols = std::min(wc, OW - ow0);
             int64_t m = rows * cols, nc = std::min(nt, Mg - m0);
-            Value acc = e.tile(MemorySpace::ACC, m, nc, accType, 64);
+            Value acc = e.tile(MemorySpace::ACC, m, nc, accType, t.params.MatrixAlign);
             for (int64_t c0 = 0; c0 < Cg; c0 += kc) {
               int64_t cc = std::min(kc, Cg - c0), k = cc * khw;
               Value aT = e.alloc(MemorySpace::LM, {m, k}, xt.getElementType(), {lda, ex});
@@ -485,7 +485,7 @@ LogicalResult KernelLowering::lowerConvBuffers(Operation *op, const ConvPlan &pl
                         e.view(aT, c * khw * ex, {rows, KH, cols, KW}, {cols * lda, KW * ex, lda, ex}));
               }
               // B[k][j] = w[g*Mg + m0 + j][c0 + k / khw][k % khw].
-              Value bT = e.tile(MemorySpace::LM, k, nc, wt.getElementType(), 64);
+              Value bT = e.tile(MemorySpace::LM, k, nc, wt.getElementType(), t.params.MatrixAlign);
               int64_t wbase = ((g * Mg + m0) * Cg + c0) * khw * ex;
               e.dma(e.view(W, wbase, {k, nc}, {ex, Cg * khw * ex}), bT);
               e.matmul(aT, bT, acc, c0 > 0, xzp, wzp);
@@ -518,24 +518,24 @@ LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Va
   int64_t OH = yt.getShape()[2], OW = yt.getShape()[3];
   int64_t ex = xt.getElementBytes(), ey = yt.getElementBytes();
   // A rows are the taps, unpadded; each channel's block starts 64-byte aligned.
-  int64_t lda = khw * ex, wpitch = roundUp(khw * ex, 64);
+  int64_t lda = khw * ex, wpitch = roundUp(khw * ex, t.params.MatrixAlign);
   int64_t lmBudget = t.params.LMBytes / 4, accBudget = t.params.ACCBytes / 2;
-  auto chanPitch = [&](int64_t rows) { return roundUp(rows * OW * lda, 64); };
+  auto chanPitch = [&](int64_t rows) { return roundUp(rows * OW * lda, t.params.MatrixAlign); };
   // DMAs per output row do not depend on T, but on the number of chunks:
   // first as many channels per chunk as one row allows, then as many rows as
   // those channels allow (fewer MATRIX instructions).
   auto lmPerChannel = [&](int64_t rows) {
-    return chanPitch(rows) + roundUp(rows * OW * ey, 32) + wpitch + 64;
+    return chanPitch(rows) + roundUp(rows * OW * ey, t.params.VectorAlign) + wpitch + t.params.MatrixAlign;
   };
-  int64_t cc = std::min({C, lmBudget / lmPerChannel(1), accBudget / roundUp(OW * 4, 64)});
+  int64_t cc = std::min({C, lmBudget / lmPerChannel(1), accBudget / roundUp(OW * 4, t.params.MatrixAlign)});
   int64_t T = 1;
-  while (T < std::min(OH, 4095 / OW) && cc * lmPerChannel(T + 1) <= lmBudget &&
-         cc * roundUp((T + 1) * OW * 4, 64) <= accBudget)
+  while (T < std::min(OH, kMatrixExtentMax / OW) && cc * lmPerChannel(T + 1) <= lmBudget &&
+         cc * roundUp((T + 1) * OW * 4, t.params.MatrixAlign) <= accBudget)
     ++T;
   if (cc < 1)
     return op->emitOpError() << "cannot tile this depthwise convolution (" << OW
                              << " output columns) into " << t.name << "'s LM and ACC";
-  int64_t plane = H * Wd * ex, accPitch = roundUp(T * OW * 4, 64);
+  int64_t plane = H * Wd * ex, accPitch = roundUp(T * OW * 4, t.params.MatrixAlign);
   for (int64_t c0 = 0; c0 < C; c0 += cc) {
     int64_t chans = std::min(cc, C - c0);
     // The chunk's taps (one 64-byte row per channel), biases and table.
@@ -544,7 +544,7 @@ LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Va
     Value biasTile, table;
     if (Bias) {
       auto bt = cast<BufferType>(Bias.getType());
-      biasTile = e.alloc(MemorySpace::LM, {chans, 1}, accType, {32, 4});
+      biasTile = e.alloc(MemorySpace::LM, {chans, 1}, accType, {t.params.VectorAlign, 4});
       e.dma(e.view(Bias, c0 * bt.getElementBytes(), {chans, 1}, {4, 4}), biasTile);
     }
     if (params) {

@@ -259,9 +259,9 @@ LogicalResult KernelLowering::lowerPad(Operation *op, Value src, Value dst, Arra
   if (rank > 4 || rank < 1)
     return op->emitOpError() << "pads tensors of rank 1 to 4, not " << rank;
   for (size_t i = 0; i < rank; ++i)
-    if (lo[i] < 0 || hi[i] < 0 || lo[i] > 255 || hi[i] > 255)
+    if (lo[i] < 0 || hi[i] < 0 || lo[i] > kDmaPadMax || hi[i] > kDmaPadMax)
       return op->emitOpError() << "pads (" << lo[i] << ", " << hi[i] << ") of dimension " << i
-                               << " are outside [0, 255], the DMA's padding range";
+                               << " are outside [0, " << kDmaPadMax << "], the DMA's padding range";
   auto st = cast<BufferType>(src.getType()), dt = cast<BufferType>(dst.getType());
   int64_t es = st.getElementBytes();
   // Tile over the leading dimensions; the trailing two stay whole.
@@ -273,7 +273,7 @@ LogicalResult KernelLowering::lowerPad(Operation *op, Value src, Value dst, Arra
   sIn.append(st.getStrides().begin(), st.getStrides().end());
   sOut.append(dt.getStrides().begin(), dt.getStrides().end());
   int64_t ho = in[2] + l[2] + h[2], wo = in[3] + l[3] + h[3];
-  int64_t pitch = roundUp(wo * es, 32), budget = t.params.LMBytes / 4;
+  int64_t pitch = roundUp(wo * es, t.params.VectorAlign), budget = t.params.LMBytes / 4;
   if ((1 + l[2] + h[2]) * pitch > budget)
     return op->emitOpError() << "pads rows of " << pitch << " bytes, too wide for " << t.name
                              << "'s LM; column tiling of Pad is not implemented";

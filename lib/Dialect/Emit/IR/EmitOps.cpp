@@ -11,6 +11,18 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SmallSet.h"
 
+namespace {
+// Field limits from ISA.td (npuc-tblgen), never retyped here.
+constexpr int64_t kPadMax = npuc::isa::limit::DMA_IN_PAD::lo0_max;
+constexpr int64_t kMatrixExtentMax = npuc::isa::limit::MATMUL::m_max;
+static_assert(kMatrixExtentMax == npuc::isa::limit::MATMUL::n_max &&
+                  kMatrixExtentMax == npuc::isa::limit::MATMUL::k_max,
+              "the verifier assumes one MATRIX extent limit");
+static_assert(npuc::isa::limit::MM_CFG::a_zp_min == npuc::isa::limit::MM_CFG::b_zp_min &&
+                  npuc::isa::limit::MM_CFG::a_zp_max == npuc::isa::limit::MM_CFG::b_zp_max,
+              "the verifier assumes one zero-point range");
+} // namespace
+
 using namespace mlir;
 using namespace npuc;
 using namespace npuc::emit;
@@ -115,9 +127,9 @@ LogicalResult DmaOp::verify() {
     hi.assign(getPadHi()->begin(), getPadHi()->end());
   }
   for (size_t i = 0; i < rank; ++i) {
-    if (lo[i] < 0 || hi[i] < 0 || lo[i] > 255 || hi[i] > 255)
+    if (lo[i] < 0 || hi[i] < 0 || lo[i] > kPadMax || hi[i] > kPadMax)
       return emitOpError() << "pads of dimension " << i << " (" << lo[i] << ", " << hi[i]
-                           << ") are outside [0, 255]";
+                           << ") are outside [0, " << kPadMax << "]";
     if (dst.getShape()[i] != src.getShape()[i] + lo[i] + hi[i])
       return emitOpError() << "destination shape " << shapeStr(dst.getShape())
                            << " is not the source shape " << shapeStr(src.getShape())
@@ -139,9 +151,9 @@ LogicalResult MatmulOp::verify() {
                          << shapeStr(b.getShape()) << " -> " << shapeStr(c.getShape())
                          << " do not form a matrix product";
   for (int64_t e : {m, n, k})
-    if (e > 4095)
-      return emitOpError() << "extent " << e
-                           << " exceeds the MATRIX extent field (at most 4095): tile it";
+    if (e > kMatrixExtentMax)
+      return emitOpError() << "extent " << e << " exceeds the MATRIX extent field (at most "
+                           << kMatrixExtentMax << "): tile it";
   // MATRIX reads rows at a pitch, elements contiguous within a row.
   for (BufferType t : {a, b, c})
     if (t.getShape()[1] > 1 && t.getStrides()[1] != t.getElementBytes())
@@ -154,12 +166,15 @@ LogicalResult MatmulOp::verify() {
   if (!intMode && !floatMode)
     return emitOpError() << "no MATRIX mode computes " << ta << " x " << tb << " -> " << tc;
   for (int64_t zp : {getAZp(), getBZp()})
-    if (zp < -128 || zp > 255 || (floatMode && zp != 0))
-      return emitOpError() << "zero point " << zp
-                           << " is outside [-128, 255] (and must be 0 in float modes)";
+    if (zp < isa::limit::MM_CFG::a_zp_min || zp > isa::limit::MM_CFG::a_zp_max ||
+        (floatMode && zp != 0))
+      return emitOpError() << "zero point " << zp << " is outside ["
+                           << isa::limit::MM_CFG::a_zp_min << ", " << isa::limit::MM_CFG::a_zp_max
+                           << "] (and must be 0 in float modes)";
   int64_t count = int64_t(getCount());
-  if (count < 1 || count > 65535)
-    return emitOpError() << "count " << count << " is outside [1, 65535] (the loop count field)";
+  if (count < 1 || count > isa::limit::LOOP::count_max)
+    return emitOpError() << "count " << count << " is outside [1, " << isa::limit::LOOP::count_max
+                         << "] (the loop count field)";
   for (int64_t step : {int64_t(getAStep()), int64_t(getBStep()), int64_t(getCStep())})
     if (step < 0 || step % 64)
       return emitOpError() << "step " << step
