@@ -32,9 +32,9 @@ LogicalResult verifyVectorOperands(Operation *op, std::initializer_list<Value> v
 BufferType bufferOf(Value v) { return cast<BufferType>(v.getType()); }
 bool isLocalCompute(MemorySpace s) { return s == MemorySpace::LM || s == MemorySpace::ACC; }
 
-/// What a local address field can name: 16 bits of 32-byte granules.
-constexpr int64_t kLocalGranule = 32;
-constexpr int64_t kEncodableLocalBytes = int64_t(1) << 21;
+/// What a local address field can name (ISA.td: 16-bit fields of granules).
+constexpr int64_t kLocalGranule = isa::kGranuleBytes;
+constexpr int64_t kEncodableLocalBytes = (isa::limit::MATMUL::a_addr_max + 1) * kLocalGranule;
 
 /// offset + span > limit, without overflow (offset and span are >= 0).
 bool exceeds(int64_t offset, int64_t span, int64_t limit) {

@@ -12,9 +12,10 @@ include "mlir/IR/OpBase.td"
 include "mlir/IR/RegionKindInterface.td"
 
 class Emit_Op<string mnemonic, list<Trait> traits = []> : Op<Emit_Dialect, mnemonic, traits>;
-// Every op but emit.program lives in a program, possibly inside register scopes.
+// Every op but emit.program lives in a program, possibly inside register scopes
+// and tile loops.
 class Emit_InProgramOp<string mnemonic, list<Trait> traits = []>
-    : Emit_Op<mnemonic, !listconcat(traits, [ParentOneOf<["ProgramOp", "RegScopeOp"]>])>;
+    : Emit_Op<mnemonic, !listconcat(traits, [ParentOneOf<["ProgramOp", "RegScopeOp", "ForOp"]>])>;
 
 def Emit_ProgramOp : Emit_Op<"program", [NoTerminator, SingleBlock, IsolatedFromAbove]> {
   let summary = "The engine operations of one model, in program order";
@@ -60,6 +61,59 @@ def Emit_ViewOp : Emit_InProgramOp<"view"> {
   let results = (outs Emit_BufferType:$result);
   let assemblyFormat = "$source `[` $offset `]` attr-dict `:` type($source) `->` type($result)";
   let hasVerifier = 1;
+}
+
+def Emit_ForOp : Emit_InProgramOp<"for", [NoTerminator, SingleBlock]> {
+  let summary = "A loop over tiles: iterations lower to upper of a delinearized space";
+  let description = [{
+    `emit.for (%t) basis [2, 4, 3] range [0, 24)` runs its body for t = 0..23;
+    ops in the body see the iteration through emit.iter_view, whose offsets are
+    affine in the coordinates of t in the mixed-radix `basis` (outermost first;
+    t = 5 is (0, 1, 2) here). A kernel lowers to loops like this one instead of
+    an unrolled list, so passes can transform iterations:
+    `buffers` = N asks emit-multi-buffer to give every tile the body allocates
+    N rotating slots; `pipeline` asks emit-pipeline to issue the loads of
+    iteration t + 1 before the compute of iteration t; emit-lower-loops then
+    turns the loop into engine code. The chooser (select-tiling) records its
+    estimate in `npuc.tiling` on the kernel, not here.
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$basis, I64Attr:$lower, I64Attr:$upper,
+                   DefaultValuedAttr<I64Attr, "1">:$buffers, UnitAttr:$pipeline);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The iteration (the body's one argument, an index).
+    ::mlir::Value getIteration() { return getBody().front().getArgument(0); }
+    /// Coordinates of iteration `t` in the basis, outermost first.
+    ::llvm::SmallVector<int64_t> coordinates(int64_t t);
+  }];
+}
+
+def Emit_IterViewOp : Emit_InProgramOp<"iter_view"> {
+  let summary = "A view whose offset depends on the enclosing tile loop's iteration";
+  let description = [{
+    At iteration t of the emit.for that defines `iteration`, with s = t + `shift`,
+    the view is `source` seen at byte offset
+      offset + sum_d coeffs[d] * coord_d(s) + slot_bytes * (s mod slots),
+    coord(s) being s delinearized by the loop's basis. The coefficients walk a
+    tile over a GM tensor; the slot term rotates multi-buffered tiles. Every
+    iteration's view must lie in its source.
+  }];
+  let arguments = (ins Emit_BufferType:$source, Index:$iteration, I64Attr:$offset,
+                   DenseI64ArrayAttr:$coeffs, DefaultValuedAttr<I64Attr, "0">:$shift,
+                   DefaultValuedAttr<I64Attr, "0">:$slot_bytes,
+                   DefaultValuedAttr<I64Attr, "1">:$slots);
+  let results = (outs Emit_BufferType:$result);
+  let assemblyFormat = "$source `[` $iteration `]` `offset` $offset `coeffs` $coeffs attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The loop whose iteration this view follows.
+    ForOp getLoop();
+    /// The byte offset at iteration `t` of that loop.
+    int64_t offsetAt(int64_t t);
+  }];
 }
 
 def Emit_DmaOp : Emit_InProgramOp<"dma"> {

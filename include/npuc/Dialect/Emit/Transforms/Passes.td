@@ -9,6 +9,46 @@
 
 include "mlir/Pass/PassBase.td"
 
+def EmitMultiBuffer : Pass<"emit-multi-buffer", "::npuc::emit::ProgramOp"> {
+  let summary = "Give every tile a loop allocates N rotating slots (emit.for buffers = N)";
+  let description = [{
+    An emit.alloc in the body of a loop with `buffers` = N > 1 becomes one
+    allocation of N slots before the loop (each slot rounded up to the MATRIX
+    alignment) and an emit.iter_view that picks slot t mod N at iteration t.
+    Iteration t + 1 then writes other bytes than iteration t reads, so the
+    data dependencies emit-insert-sync derives no longer serialize a load of
+    the next tile behind the compute of this one. `buffers` is reset to 1.
+  }];
+}
+
+def EmitPipeline : Pass<"emit-pipeline", "::npuc::emit::ProgramOp"> {
+  let summary = "Issue the loads of iteration t + 1 before the compute of iteration t";
+  let description = [{
+    A loop marked `pipeline` over [lo, hi) becomes a prologue loop [lo, lo + 1)
+    holding the loads (DMA from GM to a local tile) of the first iteration, a
+    loop [lo, hi - 1) whose body is the loads of t + 1 followed by everything
+    else of t, and an epilogue [hi - 1, hi) with the rest of the last iteration.
+    Views are recomputed in each stage. The reordering is legal only when every
+    tile a load writes rotates over at least two slots (emit-multi-buffer) and
+    no load reads a GM buffer the loop writes; otherwise the loop is left as it
+    is with a remark (contract S10). The attribute is removed either way.
+  }];
+}
+
+def EmitLowerLoops : Pass<"emit-lower-loops", "::npuc::emit::ProgramOp"> {
+  let summary = "Turn tile loops into engine code";
+  let description = [{
+    Every emit.for is unrolled: its body is cloned once per iteration with each
+    emit.iter_view replaced by the emit.view of that iteration. A hardware loop
+    (LOOP over scalar registers) needs every address of the body in registers
+    and sync flags that repeat per iteration; emit-insert-sync and memory
+    planning work on straight-line code, so each loop is unrolled, with a
+    remark that says so when `remarks` is set.
+  }];
+  let options = [Option<"remarks", "remarks", "bool", "false",
+                        "emit a remark per loop with the decision">];
+}
+
 def EmitPlanMemory : Pass<"emit-plan-memory", "::npuc::emit::ProgramOp"> {
   let summary = "Place lm, acc and arena buffers by liveness; place constants";
   let description = [{
@@ -31,8 +71,11 @@ def EmitInsertSync : Pass<"emit-insert-sync", "::npuc::emit::ProgramOp"> {
     An operation waits for the latest conflicting operation (read after write,
     write after read or write) of each other engine that it is not already
     ordered after (vector clocks through flags and barriers). The signal is
-    issued on the producer's engine after it (SET_FLAG runs after every earlier
-    instruction of its engine completes). Physical flags rotate within the
+    issued on the producer's engine right after the producer (SET_FLAG runs
+    after every earlier instruction of its engine completes), so the consumer
+    waits for that op and not for whatever its engine runs later; when no flag
+    is known to be free that early, the signal goes just before the consumer.
+    Physical flags rotate within the
     target's flags per engine pair; a flag is reused only when its last wait is
     known to have run, and when none is, a barrier on the waiting engine frees
     them all. The result never fails and never races.

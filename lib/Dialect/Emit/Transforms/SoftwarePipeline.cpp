@@ -1,0 +1,173 @@
+//===- SoftwarePipeline.cpp - Loads of the next tile before this compute --===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// After IREE's GPUPipelining, in two stages: stage 0 is the loads of a tile
+// (DMA from GM into a local tile), stage 1 everything else. The loop becomes
+// prologue (loads of the first iteration), kernel (loads of t + 1, then the
+// rest of t) and epilogue (the rest of the last iteration). Views, tiles and
+// allocations are pure and recomputed in each stage that uses them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npuc/Dialect/Emit/IR/EmitOps.h"
+#include "npuc/Dialect/Emit/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace npuc::emit {
+#define GEN_PASS_DEF_EMITPIPELINE
+#include "npuc/Dialect/Emit/Transforms/Passes.h.inc"
+} // namespace npuc::emit
+
+using namespace mlir;
+using namespace npuc;
+using namespace npuc::emit;
+
+namespace {
+
+bool isPure(Operation *op) { return isa<ViewOp, IterViewOp, AllocOp>(op); }
+
+bool isLoad(Operation *op) {
+  auto dma = dyn_cast<DmaOp>(op);
+  return dma && cast<BufferType>(dma.getSrc().getType()).isGlobal() &&
+         !cast<BufferType>(dma.getDst().getType()).isGlobal();
+}
+
+/// The buffer a chain of views inside `loop` starts from.
+Value rootOf(Value v, ForOp loop) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!loop->isProperAncestor(def) || !isa<ViewOp, IterViewOp>(def))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
+/// Whether the tile `v` names rotates over at least two slots per iteration.
+bool rotates(Value v, ForOp loop) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!loop->isProperAncestor(def))
+      return false;
+    if (auto iv = dyn_cast<IterViewOp>(def); iv && iv.getSlots() >= 2 &&
+                                             iv.getIteration() == loop.getIteration())
+      return !loop->isProperAncestor(iv.getSource().getDefiningOp() ? iv.getSource().getDefiningOp()
+                                                                    : loop.getOperation());
+    if (!isa<ViewOp, IterViewOp>(def))
+      return false;
+    v = def->getOperand(0);
+  }
+  return false;
+}
+
+/// Why `loop` cannot be pipelined, or an empty string.
+std::string whyNot(ForOp loop) {
+  SmallPtrSet<Value, 8> written;
+  for (Operation &op : loop.getBody().front()) {
+    if (isa<ForOp, RegScopeOp>(op))
+      return "its body holds a nested region";
+    if (auto dma = dyn_cast<DmaOp>(op); dma && cast<BufferType>(dma.getDst().getType()).isGlobal())
+      written.insert(rootOf(dma.getDst(), loop));
+  }
+  // Each tile a load fills must be filled once per iteration, by that load
+  // alone: a second load of it (chunks sharing a tile) would overwrite data
+  // the compute of the same iteration has not read yet once loads move ahead.
+  SmallPtrSet<Value, 8> loaded;
+  for (Operation &op : loop.getBody().front()) {
+    if (!isLoad(&op))
+      continue;
+    auto dma = cast<DmaOp>(op);
+    if (!rotates(dma.getDst(), loop))
+      return "a load writes a tile without rotating slots (buffers = 1)";
+    if (written.contains(rootOf(dma.getSrc(), loop)))
+      return "a load reads a GM buffer the loop writes";
+    if (!loaded.insert(rootOf(dma.getDst(), loop)).second)
+      return "a tile is loaded more than once per iteration";
+  }
+  return "";
+}
+
+/// Clones the ops of `stage` from `loop` into `into` (iteration `iv`, views
+/// `shift` iterations ahead), recomputing the pure producers they use.
+class StageCloner {
+public:
+  StageCloner(ForOp loop, ForOp into, int64_t shift)
+      : loop(loop), b(OpBuilder::atBlockEnd(&into.getBody().front())), shift(shift) {
+    map.map(loop.getIteration(), into.getIteration());
+  }
+  void clone(Operation *op) {
+    for (Value v : op->getOperands())
+      materialize(v);
+    Operation *c = b.clone(*op, map);
+    if (auto iv = dyn_cast<IterViewOp>(c))
+      iv.setShiftAttr(b.getI64IntegerAttr(int64_t(iv.getShift()) + shift));
+  }
+
+private:
+  void materialize(Value v) {
+    if (map.contains(v))
+      return;
+    Operation *def = v.getDefiningOp();
+    if (!def || !loop->isProperAncestor(def))
+      return;  // defined outside the loop
+    clone(def);
+  }
+  ForOp loop;
+  OpBuilder b;
+  int64_t shift;
+  IRMapping map;
+};
+
+ForOp makeLoop(OpBuilder &b, ForOp like, int64_t lower, int64_t upper) {
+  auto loop = ForOp::create(b, like.getLoc(), like.getBasisAttr(), b.getI64IntegerAttr(lower),
+                            b.getI64IntegerAttr(upper), b.getI64IntegerAttr(1), UnitAttr());
+  loop.getBody().emplaceBlock().addArgument(b.getIndexType(), like.getLoc());
+  return loop;
+}
+
+void pipeline(ForOp loop) {
+  int64_t lo = int64_t(loop.getLower()), hi = int64_t(loop.getUpper());
+  SmallVector<Operation *> loads, rest;
+  for (Operation &op : loop.getBody().front())
+    if (!isPure(&op))
+      (isLoad(&op) ? loads : rest).push_back(&op);
+  OpBuilder b(loop);
+  ForOp prologue = makeLoop(b, loop, lo, lo + 1);
+  StageCloner first(loop, prologue, 0);
+  for (Operation *op : loads)
+    first.clone(op);
+  ForOp kernel = makeLoop(b, loop, lo, hi - 1);
+  StageCloner next(loop, kernel, 1), now(loop, kernel, 0);
+  for (Operation *op : loads)
+    next.clone(op);
+  for (Operation *op : rest)
+    now.clone(op);
+  ForOp epilogue = makeLoop(b, loop, hi - 1, hi);
+  StageCloner last(loop, epilogue, 0);
+  for (Operation *op : rest)
+    last.clone(op);
+  loop.erase();
+}
+
+struct EmitPipelinePass : npuc::emit::impl::EmitPipelineBase<EmitPipelinePass> {
+  void runOnOperation() override {
+    SmallVector<ForOp> loops;
+    getOperation().walk([&](ForOp loop) {
+      if (loop.getPipeline())
+        loops.push_back(loop);
+    });
+    for (ForOp loop : loops) {
+      loop.removePipelineAttr();
+      if (int64_t(loop.getUpper()) - int64_t(loop.getLower()) < 2)
+        continue;  // nothing to overlap
+      if (std::string why = whyNot(loop); !why.empty()) {
+        loop.emitRemark() << "not pipelined: " << why << "; the loop runs its iterations in order";
+        continue;
+      }
+      pipeline(loop);
+    }
+  }
+};
+
+} // namespace
