@@ -29,13 +29,15 @@ emit.program target "npu-v1" {
 
 // Write after read: a second load into the same LM bytes must wait until the
 // VECTOR reader of the first is done (VECTOR -> DMA_IN), and loads into
-// disjoint bytes need no flag at all.
+// disjoint bytes need no flag at all. The signal is issued right after its
+// producer, not before the consumer, so VECTOR sets it when the reader is done
+// and not after whatever VECTOR runs later.
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      emit.dma
 // CHECK:      emit.vun "NEG"
-// CHECK-NEXT: emit.dma %{{.*}} -> %{{.*}} : <input, 1x8xf32, strides = [32, 4]> -> <lm, 1x8xf32, strides = [32, 4]>
 // CHECK-NEXT: %[[W:.*]] = emit.flag {id = 0 : i64} : <vector -> dma_in>
 // CHECK-NEXT: emit.signal %[[W]]
+// CHECK-NEXT: emit.dma %{{.*}} -> %{{.*}} : <input, 1x8xf32, strides = [32, 4]> -> <lm, 1x8xf32, strides = [32, 4]>
 // CHECK-NEXT: emit.wait %[[W]]
 // CHECK-NEXT: emit.dma
 emit.program target "npu-v1" {
@@ -87,9 +89,9 @@ emit.program target "npu-v1-tiny" {
 // first iteration's view covers only bytes 0..36.
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      emit.matmul
-// CHECK-NEXT: emit.view
 // CHECK-NEXT: %[[F:.*]] = emit.flag {id = 0 : i64} : <matrix -> dma_in>
 // CHECK-NEXT: emit.signal %[[F]]
+// CHECK-NEXT: emit.view
 // CHECK-NEXT: emit.wait %[[F]]
 // CHECK-NEXT: emit.dma
 emit.program target "npu-v1" {
@@ -103,4 +105,27 @@ emit.program target "npu-v1" {
   emit.matmul %a0, %w0 -> %c0 {count = 3, a_step = 64, b_step = 64, c_step = 64} : !emit.buffer<lm, 4x9xi8, strides = [9, 1]>, !emit.buffer<lm, 9x1xi8, strides = [1, 1]> -> !emit.buffer<acc, 4x1xi32, strides = [4, 4]>
   %a2 = emit.view %a[128] : !emit.buffer<lm, 3x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 36xi8, strides = [1]>
   emit.dma %in -> %a2 : !emit.buffer<input, 36xi8, strides = [1]> -> !emit.buffer<lm, 36xi8, strides = [1]>
+}
+
+// -----
+
+// The signal follows its producer: the second VECTOR op reads the first load
+// only, so VECTOR waits on a flag DMA_IN sets right after that load, before
+// the unrelated second load. Placed before the consumer instead, DMA_IN would
+// set it after the second load, and VECTOR would wait for that one too.
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK:      emit.dma %{{.*}} -> %[[A:[^ ]*]] :
+// CHECK-NEXT: %[[F:.*]] = emit.flag {id = 0 : i64} : <dma_in -> vector>
+// CHECK-NEXT: emit.signal %[[F]]
+// CHECK-NEXT: emit.dma %{{.*}} -> %[[B:[^ ]*]] :
+// CHECK-NEXT: emit.wait %[[F]]
+// CHECK-NEXT: emit.vun "NEG" %[[A]]
+emit.program target "npu-v1" {
+  %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 1x8xf32, strides = [32, 4]>
+  %a = emit.alloc {offset = 0} : !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+  %b = emit.alloc {offset = 64} : !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+  %c = emit.alloc {offset = 128} : !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+  emit.dma %in -> %a : !emit.buffer<input, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+  emit.dma %in -> %b : !emit.buffer<input, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+  emit.vun "NEG" %a -> %c : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
 }

@@ -35,6 +35,9 @@ struct Range {
 struct Past {
   int64_t index;
   SmallVector<Range, 4> ranges;
+  Operation *op;
+  /// What its engine knew of every engine right after it (vector clock).
+  std::array<int64_t, 5> knew;
 };
 
 bool conflicts(ArrayRef<Range> a, ArrayRef<Range> b) {
@@ -107,7 +110,12 @@ struct EmitInsertSyncPass : npuc::emit::impl::EmitInsertSyncBase<EmitInsertSyncP
       // Per other engine, the latest conflicting op that d is not yet
       // ordered after. The most recent one is synchronised first: what its
       // engine knew may already order d after the others.
-      SmallVector<std::pair<int64_t, int>> conflictsOf;
+      struct Conflict {
+        int64_t index;
+        int s;
+        const Past *producer;
+      };
+      SmallVector<Conflict> conflictsOf;
       for (int s = 1; s < kEngines; ++s) {
         if (s == d)
           continue;
@@ -115,55 +123,72 @@ struct EmitInsertSyncPass : npuc::emit::impl::EmitInsertSyncBase<EmitInsertSyncP
           if (it->index <= vc[size_t(d)][size_t(s)])
             break;
           if (conflicts(it->ranges, *ranges)) {
-            conflictsOf.push_back({it->index, s});
+            conflictsOf.push_back({it->index, s, &*it});
             break;
           }
         }
       }
-      llvm::sort(conflictsOf, [](auto &a, auto &b) { return a.first > b.first; });
+      llvm::sort(conflictsOf, [](auto &a, auto &b) { return a.index > b.index; });
       for (const auto &entry : conflictsOf) {
-        int64_t conflictIndex = entry.first;
-        int s = entry.second;
-        if (conflictIndex <= vc[size_t(d)][size_t(s)])
+        int s = entry.s;
+        if (entry.index <= vc[size_t(d)][size_t(s)])
           continue;  // ordered through an engine synchronised just before
-        // A flag (s -> d) whose previous wait s knows has run.
+        const Past &producer = *entry.producer;
         auto slot = [&](int64_t f) -> int64_t & {
           return pending[size_t((s * kEngines + d) * flags + f)];
         };
-        int64_t f = -1;
-        for (int64_t k = 0; k < flags; ++k) {
-          int64_t cand = (nextFlag[size_t(s)][size_t(d)] + k) % flags;
-          if (slot(cand) < 0 || slot(cand) <= vc[size_t(s)][size_t(d)]) {
-            f = cand;
-            break;
+        // A flag (s -> d) whose previous wait s is known to have run by the
+        // time it signals: `known` is what s knows of d there.
+        auto freeFlag = [&](int64_t known) -> int64_t {
+          for (int64_t k = 0; k < flags; ++k) {
+            int64_t cand = (nextFlag[size_t(s)][size_t(d)] + k) % flags;
+            if (slot(cand) < 0 || slot(cand) <= known)
+              return cand;
+          }
+          return -1;
+        };
+        // The signal goes right after the producer, so that s sets it as soon
+        // as the producer completes, not after whatever s runs later (which
+        // would order d behind s's later work: no overlap).
+        int64_t f = freeFlag(producer.knew[size_t(d)]);
+        bool early = f >= 0;
+        std::array<int64_t, kEngines> learned = producer.knew;
+        if (!early) {
+          // No flag is free that early: signal just before the consumer,
+          // as far as s has got, draining d when even then none is free.
+          f = freeFlag(vc[size_t(s)][size_t(d)]);
+          if (f < 0) {
+            BarrierOp::create(b, op->getLoc(), b.getArrayAttr({engineAttr(Engine(d))}));
+            for (int e = 0; e < kEngines; ++e)
+              vc[size_t(e)][size_t(d)] = std::max(vc[size_t(e)][size_t(d)], last[size_t(d)]);
+            f = nextFlag[size_t(s)][size_t(d)];
           }
         }
-        if (f < 0) {
-          // Out of flags: drain d, after which every flag it waited on is free.
-          BarrierOp::create(b, op->getLoc(), b.getArrayAttr({engineAttr(Engine(d))}));
-          for (int e = 0; e < kEngines; ++e)
-            vc[size_t(e)][size_t(d)] = std::max(vc[size_t(e)][size_t(d)], last[size_t(d)]);
-          f = nextFlag[size_t(s)][size_t(d)];
-        }
         nextFlag[size_t(s)][size_t(d)] = (f + 1) % flags;
-        auto flag = FlagOp::create(b, op->getLoc(),
+        OpBuilder at(op);
+        if (early)
+          at.setInsertionPointAfter(producer.op);
+        auto flag = FlagOp::create(at, op->getLoc(),
                                    FlagType::get(b.getContext(), Engine(s), Engine(d)),
                                    b.getI64IntegerAttr(f));
-        SignalOp::create(b, op->getLoc(), flag);
-        last[size_t(s)] = counter++;
+        SignalOp::create(at, op->getLoc(), flag);
+        if (!early) {
+          last[size_t(s)] = counter++;
+          vc[size_t(s)][size_t(s)] = last[size_t(s)];
+          learned = vc[size_t(s)];
+        }
         WaitOp::create(b, op->getLoc(), flag);
         int64_t waitIndex = counter++;
         slot(f) = waitIndex;
-        // d now runs after everything s has dispatched, and what s knew.
-        vc[size_t(s)][size_t(s)] = last[size_t(s)];
+        // d now runs after what s knew when it signalled.
         for (int e = 0; e < kEngines; ++e)
-          vc[size_t(d)][size_t(e)] = std::max(vc[size_t(d)][size_t(e)], vc[size_t(s)][size_t(e)]);
+          vc[size_t(d)][size_t(e)] = std::max(vc[size_t(d)][size_t(e)], learned[size_t(e)]);
         last[size_t(d)] = waitIndex;
       }
       int64_t mine = counter++;
-      history[size_t(d)].push_back({mine, std::move(*ranges)});
       last[size_t(d)] = mine;
       vc[size_t(d)][size_t(d)] = mine;
+      history[size_t(d)].push_back({mine, std::move(*ranges), op, vc[size_t(d)]});
     }
   }
 };
