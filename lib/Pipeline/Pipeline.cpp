@@ -28,10 +28,17 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
   pm.addPass(createSelectLoweringCases(SelectLoweringCasesOptions{options.target}));
   if (!options.allowUnverified)
     pm.addPass(createCheckLoweringEvidence(CheckLoweringEvidenceOptions{options.target, ""}));
+  // Schedule decisions, by the cost model on the target's timing function.
+  pm.addPass(createSelectTiling(SelectTilingOptions{options.target}));
   if (options.until == "kernel")
     return;
-  // Emission: tiled engine operations, placed buffers, derived flags.
+  // Emission: tile loops; rotating buffers and the next tile's loads ahead of
+  // this tile's compute; loops to straight-line engine code; placed buffers,
+  // derived flags.
   pm.addPass(createConvertKernelToEmit(ConvertKernelToEmitOptions{options.target}));
+  pm.addNestedPass<emit::ProgramOp>(emit::createEmitMultiBuffer());
+  pm.addNestedPass<emit::ProgramOp>(emit::createEmitPipeline());
+  pm.addNestedPass<emit::ProgramOp>(emit::createEmitLowerLoops());
   pm.addNestedPass<emit::ProgramOp>(
       emit::createEmitPlanMemory(emit::EmitPlanMemoryOptions{options.gmBudget}));
   pm.addNestedPass<emit::ProgramOp>(emit::createEmitInsertSync());

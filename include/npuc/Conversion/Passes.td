@@ -42,6 +42,23 @@ def SelectLoweringCases : Pass<"select-lowering-cases", "::mlir::ModuleOp"> {
                         "target to compile for">];
 }
 
+def SelectTiling : Pass<"select-tiling", "::mlir::ModuleOp"> {
+  let summary = "Choose each matrix product's tiles and buffer count by a cost model";
+  let description = [{
+    For every matmul-kind kernel (qk.matmul, graph.matmul, graph.gemm) the
+    cost model (lib/Conversion/KernelToEmit/MatmulTiling.h) enumerates tile
+    shapes mt x nt x kt (the whole dimension, multiples of the MATRIX array
+    side, even splits) and 1 or 2 rotating buffers; keeps those that fit LM,
+    ACC and the ISA's fields; estimates cycles and GM bytes with the target's
+    timing function (npuc::timing, the one npu-sim's clock calls); and writes
+    the cheapest as `npuc.tiling = {tile = array<i64: mt, nt, kt>, buffers,
+    cycles, gm_bytes}`. convert-kernel-to-emit reads the attribute and picks
+    no tile size of its own; a product no candidate fits is an error at its op.
+  }];
+  let options = [Option<"targetName", "target", "std::string", "\"npu-v1\"",
+                        "target to compile for">];
+}
+
 def CheckLoweringEvidence : Pass<"check-lowering-evidence", "::mlir::ModuleOp"> {
   let summary = "Reject lowering cases no conformance test verified on the target";
   let description = [{

@@ -45,6 +45,67 @@ Value Emitter::view(Value source, int64_t offset, ArrayRef<int64_t> shape, Array
                         b.getI64IntegerAttr(offset));
 }
 
+Offset &Offset::operator+=(const Offset &o) {
+  base += o.base;
+  if (coeffs.size() < o.coeffs.size())
+    coeffs.resize(o.coeffs.size(), 0);
+  for (size_t d = 0; d < o.coeffs.size(); ++d)
+    coeffs[d] += o.coeffs[d];
+  return *this;
+}
+
+Offset &Offset::operator*=(int64_t k) {
+  base *= k;
+  for (int64_t &c : coeffs)
+    c *= k;
+  return *this;
+}
+
+Value Emitter::view(Value source, const Offset &offset, ArrayRef<int64_t> shape,
+                    ArrayRef<int64_t> strides) {
+  // A coordinate over a basis entry of 1 is always 0.
+  SmallVector<int64_t> coeffs(offset.coeffs.begin(), offset.coeffs.end());
+  if (loop) {
+    coeffs.resize(loop.getBasis().size(), 0);
+    for (auto [c, n] : llvm::zip(coeffs, loop.getBasis()))
+      if (n == 1)
+        c = 0;
+  }
+  if (llvm::all_of(coeffs, [](int64_t c) { return c == 0; }))
+    return view(source, offset.base, shape, strides);
+  auto src = llvm::cast<BufferType>(source.getType());
+  return IterViewOp::create(b, loc, type(src.getSpace(), shape, src.getElementType(), strides),
+                            source, loop.getIteration(), b.getI64IntegerAttr(offset.base),
+                            b.getDenseI64ArrayAttr(coeffs), b.getI64IntegerAttr(0),
+                            b.getI64IntegerAttr(0), b.getI64IntegerAttr(1));
+}
+
+ForOp Emitter::beginLoop(ArrayRef<int64_t> basis, int64_t buffers, bool pipeline) {
+  int64_t n = 1;
+  for (int64_t x : basis)
+    n *= x;
+  loop = ForOp::create(b, loc, b.getDenseI64ArrayAttr(basis), b.getI64IntegerAttr(0),
+                       b.getI64IntegerAttr(n), b.getI64IntegerAttr(buffers),
+                       pipeline ? b.getUnitAttr() : UnitAttr());
+  Block &body = loop.getBody().emplaceBlock();
+  body.addArgument(b.getIndexType(), loc);
+  afterLoop = b.saveInsertionPoint();
+  b.setInsertionPointToStart(&body);
+  return loop;
+}
+
+void Emitter::endLoop() {
+  b.restoreInsertionPoint(afterLoop);
+  loop = ForOp();
+}
+
+Offset Emitter::coordinate(unsigned d) const {
+  Offset o;
+  o.coeffs.assign(ForOp(loop).getBasis().size(), 0);
+  o.coeffs[d] = 1;
+  return o;
+}
+
 Value Emitter::retype(Value source, Type element) {
   auto src = llvm::cast<BufferType>(source.getType());
   if (src.getElementType() == element)

@@ -24,6 +24,23 @@ inline int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t bytesOf(mlir::Type element);
 
+/// A byte offset that may follow the enclosing tile loop: base + sum_d
+/// coeffs[d] * coordinate d of the iteration (emit.for's basis). Kernels
+/// compute offsets with it exactly as with integers.
+struct Offset {
+  int64_t base = 0;
+  llvm::SmallVector<int64_t, 4> coeffs;  // empty: a constant
+  Offset(int64_t base = 0) : base(base) {}
+  bool isConstant() const {
+    return llvm::all_of(coeffs, [](int64_t c) { return c == 0; });
+  }
+  Offset &operator+=(const Offset &o);
+  Offset &operator*=(int64_t k);
+  friend Offset operator+(Offset a, const Offset &b) { return a += b; }
+  friend Offset operator*(Offset a, int64_t k) { return a *= k; }
+  friend Offset operator*(int64_t k, Offset a) { return a *= k; }
+};
+
 class Emitter {
 public:
   Emitter(mlir::OpBuilder &b, const target::TargetInfo &t) : b(b), t(t) {}
@@ -43,6 +60,17 @@ public:
   /// `shape`/`strides` over `source`, `offset` bytes in.
   mlir::Value view(mlir::Value source, int64_t offset, llvm::ArrayRef<int64_t> shape,
                    llvm::ArrayRef<int64_t> strides);
+  /// The same, at an offset that follows the current tile loop (emit.iter_view).
+  mlir::Value view(mlir::Value source, const Offset &offset, llvm::ArrayRef<int64_t> shape,
+                   llvm::ArrayRef<int64_t> strides);
+
+  /// Opens a tile loop over iterations [0, prod(basis)) of `basis`; ops built
+  /// until endLoop() form its body. `buffers` > 1 asks for rotating slots per
+  /// tile and, with `pipeline`, loads of the next iteration ahead of this one.
+  ForOp beginLoop(llvm::ArrayRef<int64_t> basis, int64_t buffers, bool pipeline);
+  void endLoop();
+  /// Coordinate `d` of the current loop's iteration, as an offset of 1 per step.
+  Offset coordinate(unsigned d) const;
   /// The same bytes seen with another element type of the same size.
   mlir::Value retype(mlir::Value source, mlir::Type element);
 
@@ -59,6 +87,10 @@ public:
   void cast(mlir::Value a, mlir::Value d);
   /// Records that `buffer` now holds the ONNX tensor `name` (emit.value).
   void value(mlir::Value buffer, llvm::StringRef name, mlir::Type element);
+
+private:
+  ForOp loop;
+  mlir::OpBuilder::InsertPoint afterLoop;
 };
 
 } // namespace npuc::emit

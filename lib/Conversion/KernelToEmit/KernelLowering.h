@@ -18,6 +18,7 @@
 
 #include "Emitter.h"
 #include "LoweringCase.h"
+#include "MatmulTiling.h"
 #include "npuc/Dialect/Graph/IR/GraphOps.h"
 #include "npuc/Dialect/QK/IR/QKOps.h"
 
@@ -29,6 +30,14 @@
 
 namespace npuc::emit::lowering {
 using namespace mlir;
+
+/// The tiling select-tiling chose for a kernel: {tile = [mt, nt, kt],
+/// buffers, cycles, gm_bytes}. The lowering reads it and never picks its own.
+inline constexpr llvm::StringLiteral kTilingAttr = "npuc.tiling";
+
+/// The matrix product a matmul-kind op (qk.matmul, graph.matmul, graph.gemm)
+/// lowers to, or nullopt for any other op.
+std::optional<MatmulProblem> matmulProblem(Operation *op);
 
 /// ISA field limits the kernels tile against, generated from ISA.td
 /// (npuc-tblgen); a lowering never retypes them.
@@ -235,9 +244,9 @@ private:
                                int64_t wzp, qk::RequantAttr rq, Value params, Type accType);
   /// The kernel epilogue: bias, requantization (or none), DMA_OUT of a
   /// [rows, cols] accumulator tile to `dst` (a 2-D GM view).
-  void epilogue(Value acc, int64_t rows, int64_t cols, Value biasGM, int64_t col0,
+  void epilogue(Value acc, int64_t rows, int64_t cols, Value biasGM, Offset col0,
                 qk::RequantAttr rq, Value paramsGM, Value dst, bool perRow = false,
-                int64_t row0 = 0);
+                Offset row0 = 0);
   Value requantTable(qk::RequantAttr rq, int64_t channels);
 };
 

@@ -40,9 +40,9 @@ Value KernelLowering::requantTable(qk::RequantAttr rq, int64_t channels) {
   return constant(DenseElementsAttr::get(type, ArrayRef<int8_t>(bytes)), type);
 }
 
-void KernelLowering::epilogue(Value acc, int64_t rows, int64_t cols, Value biasGM, int64_t col0,
+void KernelLowering::epilogue(Value acc, int64_t rows, int64_t cols, Value biasGM, Offset col0,
                               qk::RequantAttr rq, Value paramsGM, Value dst, bool perRow,
-                              int64_t row0) {
+                              Offset row0) {
   auto at = cast<BufferType>(acc.getType());
   Type accType = at.getElementType();
   if (biasGM) {
@@ -56,7 +56,8 @@ void KernelLowering::epilogue(Value acc, int64_t rows, int64_t cols, Value biasG
     Type st = cast<BufferType>(dst.getType()).getElementType();
     out = e.tile(MemorySpace::LM, rows, cols, st);
     if (paramsGM) {
-      int64_t n = perRow ? rows : cols, first = perRow ? row0 : col0;
+      int64_t n = perRow ? rows : cols;
+      Offset first = perRow ? row0 : col0;
       Value params = e.alloc(MemorySpace::LM, {n, 16}, b.getIntegerType(8), {16, 1});
       e.dma(e.view(paramsGM, first * 16, {n, 16}, {16, 1}), params);
       RequantOp::create(b, e.loc, acc, out, params, perRow, 0, 0, 0, 0, 0, 0);
@@ -165,6 +166,46 @@ LogicalResult KernelLowering::lowerGemm(const LoweringCase &c) {
                      addend && c.is("beta") ? float(gemm.getBetaAttr().getValueAsDouble()) : 1.0f);
 }
 
+std::optional<MatmulProblem> lowering::matmulProblem(Operation *op) {
+  Value lhs, rhs, result;
+  MatmulProblem p;
+  if (auto mm = dyn_cast<qk::MatMulOp>(op)) {
+    lhs = mm.getLhs(), rhs = mm.getRhs(), result = mm.getResult();
+    qk::RequantAttr rq = mm.getRequantAttr();
+    p.bias = bool(mm.getBias());
+    p.requant = bool(rq);
+    p.requantTable = rq && rq.isPerChannel();
+    p.requantPerRow = p.requantTable && rq.getAxis() == tensorOf(result).getRank() - 2;
+  } else if (auto mm = dyn_cast<graph::MatMulOp>(op)) {
+    lhs = mm.getLhs(), rhs = mm.getRhs(), result = mm.getResult();
+  } else if (auto gemm = dyn_cast<graph::GemmOp>(op)) {
+    lhs = gemm.getA(), rhs = gemm.getB(), result = gemm.getResult();
+    p.transA = gemm.getTransA(), p.transB = gemm.getTransB();
+    p.scale = gemm.getAlphaAttr().getValueAsDouble() != 1.0;
+    p.addend = bool(gemm.getC());
+  } else {
+    return std::nullopt;
+  }
+  ArrayRef<int64_t> as = tensorOf(lhs).getShape(), bs = tensorOf(rhs).getShape();
+  if (as.size() < 2 || bs.size() < 2)
+    return std::nullopt;
+  p.M = p.transA ? as.back() : as[as.size() - 2];
+  p.K = p.transA ? as[as.size() - 2] : as.back();
+  p.N = p.transB ? bs[bs.size() - 2] : bs.back();
+  for (size_t i = 0; i + 2 < as.size(); ++i)
+    p.batch *= as[i];
+  p.batchedB = bs.size() > 2;
+  Type ta = storageOf(tensorOf(lhs).getElementType()), tb = storageOf(tensorOf(rhs).getElementType());
+  p.aBytes = bytesOf(ta), p.bBytes = bytesOf(tb);
+  p.outBytes = bytesOf(storageOf(tensorOf(result).getElementType()));
+  if (ta.isF32())
+    p.mode = isa::MmMode::F32;
+  else
+    p.mode = ta.isUnsignedInteger() ? (tb.isUnsignedInteger() ? isa::MmMode::U8U8 : isa::MmMode::U8I8)
+                                    : (tb.isUnsignedInteger() ? isa::MmMode::I8U8 : isa::MmMode::I8I8);
+  return p;
+}
+
 LogicalResult KernelLowering::lowerMatmul(const LoweringCase &c, Value lhs, Value rhs, Value bias,
                                           Value result, int64_t azp, int64_t bzp,
                                           qk::RequantAttr rq, bool transA, bool transB,
@@ -173,69 +214,83 @@ LogicalResult KernelLowering::lowerMatmul(const LoweringCase &c, Value lhs, Valu
   Value C = resultBuffer(result);
   auto at = cast<BufferType>(A.getType()), bt = cast<BufferType>(B.getType()),
        ct = cast<BufferType>(C.getType());
-  ArrayRef<int64_t> as = at.getShape(), bs = bt.getShape();
-  int64_t M = transA ? as.back() : as[as.size() - 2], K = transA ? as[as.size() - 2] : as.back();
-  int64_t N = transB ? bs[bs.size() - 2] : bs.back();
-  int64_t batch = 1;
-  for (size_t i = 0; i + 2 < as.size(); ++i)
-    batch *= as[i];
-  bool batchedB = bs.size() > 2;
+  std::optional<MatmulProblem> problem = matmulProblem(c.op);
+  auto tiling = c.op->getAttrOfType<DictionaryAttr>(kTilingAttr);
+  if (!problem || !tiling)
+    return c.op->emitOpError() << "internal error: no tiling (" << kTilingAttr
+                               << "); select-tiling chooses it before this lowering";
+  MatmulTiling tl;
+  auto tile = tiling.getAs<DenseI64ArrayAttr>("tile");
+  auto buffers = tiling.getAs<IntegerAttr>("buffers");
+  if (!tile || tile.size() != 3 || !buffers)
+    return c.op->emitOpError() << kTilingAttr << " needs tile = [mt, nt, kt] and buffers";
+  tl.mt = tile[0], tl.nt = tile[1], tl.kt = tile[2], tl.buffers = buffers.getInt();
+  if (std::optional<std::string> why = checkTiling(*problem, tl, t))
+    return c.op->emitOpError() << kTilingAttr << " [" << tl.mt << ", " << tl.nt << ", " << tl.kt
+                               << "] x " << tl.buffers << " cannot run here: " << *why;
+  const MatmulProblem &p = *problem;
+  int64_t M = p.M, N = p.N, K = p.K;
   int64_t ea = at.getElementBytes(), eb = bt.getElementBytes(), ec = ct.getElementBytes();
   Type accType = at.getElementType().isF32() ? Type(b.getF32Type()) : Type(b.getIntegerType(32));
   // Per-channel requantization runs along the result's columns (weights on
   // the right) or its rows (weights on the left: the channel axis moved with them).
   bool perRow = rq && c.get("requant") == "row";
   Value params = rq && rq.isPerChannel() ? requantTable(rq, perRow ? M : N) : Value();
-  // Tiles: ACC holds mt x nt accumulators; LM holds the A and B tiles.
-  int64_t nt = std::min<int64_t>(N, 512), kt = std::min<int64_t>(K, 1024);
-  int64_t lmBudget = t.params.LMBytes / 6, accBudget = t.params.ACCBytes / 2;
-  while (nt > 16 && kt * roundUp(nt * eb, t.params.MatrixAlign) > lmBudget)
-    nt = roundUp(nt / 2, 16);
-  while (kt > 16 && kt * roundUp(nt * eb, t.params.MatrixAlign) > lmBudget)
-    kt = roundUp(kt / 2, 16);
-  int64_t mt = std::min({M, kMatrixExtentMax, accBudget / roundUp(nt * 4, t.params.MatrixAlign),
-                         lmBudget / roundUp(kt * ea, t.params.MatrixAlign)});
-  if (mt < 1 || kt * roundUp(nt * eb, t.params.MatrixAlign) > lmBudget)
-    return c.op->emitOpError() << "cannot tile a " << M << "x" << K << " by " << K << "x" << N
-                             << " product into " << t.name << "'s LM and ACC";
-  for (int64_t bi = 0; bi < batch; ++bi)
-    for (int64_t m0 = 0; m0 < M; m0 += mt)
-      for (int64_t n0 = 0; n0 < N; n0 += nt) {
-        int64_t mc = std::min(mt, M - m0), nc = std::min(nt, N - n0);
-        Value acc = e.tile(MemorySpace::ACC, mc, nc, accType, t.params.MatrixAlign);
-        for (int64_t k0 = 0; k0 < K; k0 += kt) {
-          int64_t kc = std::min(kt, K - k0);
-          Value aT = e.tile(MemorySpace::LM, mc, kc, at.getElementType(), t.params.MatrixAlign);
-          Value bT = e.tile(MemorySpace::LM, kc, nc, bt.getElementType(), t.params.MatrixAlign);
-          if (transA)  // A stored [K, M]
-            e.dma(e.view(A, (k0 * M + m0) * ea, {mc, kc}, {ea, M * ea}), aT);
-          else
-            e.dma(e.view(A, ((bi * M + m0) * K + k0) * ea, {mc, kc}, {K * ea, ea}), aT);
-          int64_t bBase = batchedB ? bi * K * N : 0;
-          if (transB)  // B stored [N, K]
-            e.dma(e.view(B, (n0 * K + k0) * eb, {kc, nc}, {eb, K * eb}), bT);
-          else
-            e.dma(e.view(B, (bBase + k0 * N + n0) * eb, {kc, nc}, {N * eb, eb}), bT);
-          e.matmul(aT, bT, acc, k0 > 0, azp, bzp);
-        }
-        if (alpha != 1.0f)
-          e.vbini("MUL", acc, b.getF32FloatAttr(alpha), acc);
-        if (addend) {
-          // beta * C, broadcast to this [mc, nc] tile by zero strides.
-          auto xt2 = cast<BufferType>(addend.getType());
-          ArrayRef<int64_t> cs = xt2.getShape();
-          int64_t e2 = xt2.getElementBytes();
-          int64_t sRow = cs.size() == 2 && cs[0] != 1 ? cs[1] * e2 : 0;
-          int64_t sCol = !cs.empty() && cs.back() != 1 ? e2 : 0;
-          Value cTile = e.tile(MemorySpace::LM, mc, nc, accType);
-          e.dma(e.view(addend, m0 * sRow + n0 * sCol, {mc, nc}, {sRow, sCol}), cTile);
-          if (beta != 1.0f)
-            e.vbini("MUL", cTile, b.getF32FloatAttr(beta), cTile);
-          e.vbin("ADD", acc, cTile, acc);
-        }
-        Value dst = e.view(C, ((bi * M + m0) * N + n0) * ec, {mc, nc}, {N * ec, ec});
-        epilogue(acc, mc, nc, Bias, n0, rq, params, dst, perRow, m0);
-      }
+  int64_t ma = t.params.MatrixAlign, kt = std::min(tl.kt, K);
+  // One result tile per iteration; A and B tiles are shared by its chunks
+  // of kt along K. The body at (batch bi, rows m0.., columns n0..).
+  auto body = [&](int64_t mc, int64_t nc, Offset bi, Offset m0, Offset n0) {
+    Value acc = e.tile(MemorySpace::ACC, mc, nc, accType, ma);
+    Value aFull = e.tile(MemorySpace::LM, mc, kt, at.getElementType(), ma);
+    Value bFull = e.tile(MemorySpace::LM, kt, nc, bt.getElementType(), ma);
+    auto aStride = cast<BufferType>(aFull.getType()).getStrides();
+    auto bStride = cast<BufferType>(bFull.getType()).getStrides();
+    for (int64_t k0 = 0; k0 < K; k0 += kt) {
+      int64_t kc = std::min(kt, K - k0);
+      Value aT = e.view(aFull, 0, {mc, kc}, aStride);
+      Value bT = e.view(bFull, 0, {kc, nc}, bStride);
+      if (transA)  // A stored [K, M]
+        e.dma(e.view(A, (m0 + k0 * M) * ea, {mc, kc}, {ea, M * ea}), aT);
+      else
+        e.dma(e.view(A, ((bi * M + m0) * K + k0) * ea, {mc, kc}, {K * ea, ea}), aT);
+      Offset bBase = p.batchedB ? bi * (K * N) : Offset(0);
+      if (transB)  // B stored [N, K]
+        e.dma(e.view(B, (n0 * K + k0) * eb, {kc, nc}, {eb, K * eb}), bT);
+      else
+        e.dma(e.view(B, (bBase + n0 + k0 * N) * eb, {kc, nc}, {N * eb, eb}), bT);
+      e.matmul(aT, bT, acc, k0 > 0, azp, bzp);
+    }
+    if (alpha != 1.0f)
+      e.vbini("MUL", acc, b.getF32FloatAttr(alpha), acc);
+    if (addend) {
+      // beta * C, broadcast to this [mc, nc] tile by zero strides.
+      auto xt2 = cast<BufferType>(addend.getType());
+      ArrayRef<int64_t> cs = xt2.getShape();
+      int64_t e2 = xt2.getElementBytes();
+      int64_t sRow = cs.size() == 2 && cs[0] != 1 ? cs[1] * e2 : 0;
+      int64_t sCol = !cs.empty() && cs.back() != 1 ? e2 : 0;
+      Value cTile = e.tile(MemorySpace::LM, mc, nc, accType);
+      e.dma(e.view(addend, m0 * sRow + n0 * sCol, {mc, nc}, {sRow, sCol}), cTile);
+      if (beta != 1.0f)
+        e.vbini("MUL", cTile, b.getF32FloatAttr(beta), cTile);
+      e.vbin("ADD", acc, cTile, acc);
+    }
+    Value dst = e.view(C, ((bi * M + m0) * N + n0) * ec, {mc, nc}, {N * ec, ec});
+    epilogue(acc, mc, nc, Bias, n0, rq, params, dst, perRow, m0);
+  };
+  // The tiles as up to four loops (full and remainder tiles along M and N
+  // have different shapes), each over [batch, row tiles, column tiles].
+  int64_t fm = M / tl.mt, rm = M % tl.mt, fn = N / tl.nt, rn = N % tl.nt;
+  for (auto [mc, mCount, mFirst] : {std::tuple{tl.mt, fm, int64_t(0)}, std::tuple{rm, int64_t(rm > 0), fm * tl.mt}})
+    for (auto [nc, nCount, nFirst] : {std::tuple{tl.nt, fn, int64_t(0)}, std::tuple{rn, int64_t(rn > 0), fn * tl.nt}}) {
+      if (mCount == 0 || nCount == 0 || mc == 0 || nc == 0)
+        continue;
+      // Loads move ahead of the previous tile's compute only when each tile
+      // is loaded once per iteration (one chunk along K).
+      e.beginLoop({p.batch, mCount, nCount}, tl.buffers, tl.buffers > 1 && kt == K);
+      body(mc, nc, e.coordinate(0), mFirst + e.coordinate(1) * mc, nFirst + e.coordinate(2) * nc);
+      e.endLoop();
+    }
   return success();
 }
 

@@ -1,0 +1,217 @@
+//===- MatmulTiling.cpp - Tile shapes for MATRIX products, by cost --------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MatmulTiling.h"
+#include "npuc/Base/Timing.h"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+using namespace npuc;
+using namespace npuc::emit::lowering;
+
+namespace {
+
+int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+constexpr int64_t kExtentMax = isa::limit::MATMUL::m_max;
+constexpr int64_t kAccBytes = 4;        // int32 or f32 accumulators
+constexpr int64_t kParamBytes = 16;     // one requantization table entry (docs/isa.md)
+constexpr int64_t kMaxBuffers = 2;
+
+/// A 2-D GM view (rows x cols at byte strides) as the DMA sees it.
+timing::GMAccess access2D(int64_t rows, int64_t cols, int64_t rowStride, int64_t colStride,
+                          int64_t elem) {
+  timing::GMAccess a;
+  a.extent = {cols, rows, 1, 1};
+  a.stride = {colStride, rowStride, 0, 0};
+  a.elemBytes = unsigned(elem);
+  return a;
+}
+
+/// One iteration of the tile loop: an mc x nc result tile.
+struct Iteration {
+  uint64_t loads = 0, firstLoad = 0, stores = 0, matrix = 0, vector = 0;
+  uint64_t gmBytes = 0;
+  int64_t chunks = 0;
+};
+
+Iteration iteration(const MatmulProblem &p, const MatmulTiling &t, int64_t mc, int64_t nc,
+                    const target::TargetParams &tp) {
+  Iteration it;
+  auto move = [&](const timing::GMAccess &a, bool load) {
+    uint64_t cycles = timing::busCycles(tp, timing::busBytes(tp, a));
+    (load ? it.loads : it.stores) += cycles;
+    it.gmBytes += timing::dataBytes(a);
+    return cycles;
+  };
+  // Full chunks of kt, then the remainder (no loop over K: K may be large).
+  int64_t full = p.K / t.kt, rest = p.K % t.kt;
+  for (auto [kc, n] : {std::pair{t.kt, full}, std::pair{rest, int64_t(rest > 0)}}) {
+    if (n == 0 || kc == 0)
+      continue;
+    Iteration one;
+    std::swap(one, it);
+    move(p.transA ? access2D(mc, kc, p.aBytes, p.M * p.aBytes, p.aBytes)
+                  : access2D(mc, kc, p.K * p.aBytes, p.aBytes, p.aBytes),
+         true);
+    move(p.transB ? access2D(kc, nc, p.bBytes, p.K * p.bBytes, p.bBytes)
+                  : access2D(kc, nc, p.N * p.bBytes, p.bBytes, p.bBytes),
+         true);
+    std::swap(one, it);
+    if (it.chunks == 0)
+      it.firstLoad = one.loads;
+    it.loads += uint64_t(n) * one.loads;
+    it.gmBytes += uint64_t(n) * one.gmBytes;
+    it.matrix += uint64_t(n) * timing::matmulCycles(tp, p.mode, mc, nc, kc);
+    it.chunks += n;
+  }
+  uint64_t tile = uint64_t(mc * nc);
+  if (p.scale)
+    it.vector += timing::vectorCycles(tp, tile, kAccBytes);
+  if (p.addend) {
+    move(access2D(mc, nc, nc * kAccBytes, kAccBytes, kAccBytes), true);
+    it.vector += timing::vectorCycles(tp, tile, kAccBytes);
+  }
+  if (p.bias) {
+    move(access2D(1, nc, 0, kAccBytes, kAccBytes), true);
+    it.vector += timing::vectorCycles(tp, tile, kAccBytes);
+  }
+  if (p.requant) {
+    if (p.requantTable) {
+      int64_t n = p.requantPerRow ? mc : nc;
+      move(access2D(n, kParamBytes, kParamBytes, 1, 1), true);
+    }
+    it.vector += timing::vectorCycles(tp, tile, kAccBytes);
+  }
+  move(access2D(mc, nc, p.N * p.outBytes, p.outBytes, p.outBytes), false);
+  return it;
+}
+
+/// Candidate extents for a dimension of size `x` on an array of side `a`:
+/// the whole dimension, powers of two times the side, and even splits
+/// rounded up to the side.
+std::vector<int64_t> candidates(int64_t x, int64_t a, int64_t limit) {
+  std::set<int64_t> c;
+  if (x <= limit)
+    c.insert(x);
+  for (int64_t v = a; v < x && v <= limit; v *= 2)
+    c.insert(v);
+  for (int64_t q = 2; q <= 16; ++q)
+    if (int64_t v = roundUp(ceilDiv(x, q), a); v < x && v <= limit)
+      c.insert(v);
+  if (c.empty())
+    c.insert(std::max<int64_t>(1, std::min(x, limit / a * a)));
+  return {c.begin(), c.end()};
+}
+
+} // namespace
+
+TileFootprint npuc::emit::lowering::footprint(const MatmulProblem &p, const MatmulTiling &t,
+                                              const target::TargetInfo &target) {
+  const target::TargetParams &tp = target.params;
+  int64_t ma = tp.MatrixAlign, va = tp.VectorAlign;
+  int64_t mt = std::min(t.mt, p.M), nt = std::min(t.nt, p.N), kt = std::min(t.kt, p.K);
+  // Each allocation is one slot, rounded up to the MATRIX alignment.
+  auto slot = [&](int64_t bytes) { return roundUp(bytes, ma); };
+  TileFootprint f;
+  f.lm += slot(mt * roundUp(kt * p.aBytes, ma));  // A
+  f.lm += slot(kt * roundUp(nt * p.bBytes, ma));  // B
+  if (p.requant)
+    f.lm += slot(mt * roundUp(nt * p.outBytes, va));
+  if (p.bias)
+    f.lm += slot(roundUp(nt * kAccBytes, va));
+  if (p.requantTable)
+    f.lm += slot((p.requantPerRow ? mt : nt) * kParamBytes);
+  if (p.addend)
+    f.lm += slot(mt * roundUp(nt * kAccBytes, va));
+  f.acc = slot(mt * roundUp(nt * kAccBytes, ma));
+  f.lm *= t.buffers;
+  f.acc *= t.buffers;
+  return f;
+}
+
+std::optional<std::string> npuc::emit::lowering::checkTiling(const MatmulProblem &p,
+                                                             const MatmulTiling &t,
+                                                             const target::TargetInfo &target) {
+  auto str = [](int64_t v) { return std::to_string(v); };
+  if (t.mt < 1 || t.nt < 1 || t.kt < 1 || t.mt > kExtentMax || t.nt > kExtentMax ||
+      t.kt > kExtentMax)
+    return "tile " + str(t.mt) + "x" + str(t.nt) + "x" + str(t.kt) +
+           " is outside the MATRIX extent fields [1, " + str(kExtentMax) + "]";
+  if (t.buffers < 1 || t.buffers > kMaxBuffers)
+    return "buffers " + str(t.buffers) + " is outside [1, " + str(kMaxBuffers) + "]";
+  const target::TargetParams &tp = target.params;
+  int64_t kt = std::min(t.kt, p.K), nt = std::min(t.nt, p.N);
+  if (roundUp(kt * p.aBytes, tp.MatrixAlign) > isa::limit::MM_CFG::lda_max ||
+      roundUp(nt * p.bBytes, tp.MatrixAlign) > isa::limit::MM_CFG::ldb_max ||
+      roundUp(nt * kAccBytes, tp.MatrixAlign) > isa::limit::MM_CFG::ldc_max)
+    return "a tile row pitch exceeds the mm_cfg pitch fields (" +
+           str(isa::limit::MM_CFG::lda_max) + " bytes)";
+  TileFootprint f = footprint(p, t, target);
+  if (f.lm > tp.LMBytes)
+    return "its tiles take " + str(f.lm) + " bytes of LM; " + target.name + " has " +
+           str(tp.LMBytes);
+  if (f.acc > tp.ACCBytes)
+    return "its accumulators take " + str(f.acc) + " bytes of ACC; " + target.name + " has " +
+           str(tp.ACCBytes);
+  return std::nullopt;
+}
+
+void npuc::emit::lowering::estimate(const MatmulProblem &p, MatmulTiling &t,
+                                    const target::TargetInfo &target) {
+  const target::TargetParams &tp = target.params;
+  uint64_t latency = uint64_t(tp.DmaStartLatency);
+  int64_t fm = p.M / t.mt, rm = p.M % t.mt, fn = p.N / t.nt, rn = p.N % t.nt;
+  uint64_t cycles = 0, bytes = 0;
+  for (auto [mc, cm] : {std::pair{t.mt, fm}, std::pair{rm, int64_t(rm > 0)}})
+    for (auto [nc, cn] : {std::pair{t.nt, fn}, std::pair{rn, int64_t(rn > 0)}}) {
+      uint64_t count = uint64_t(p.batch * cm * cn);
+      if (count == 0 || mc == 0 || nc == 0)
+        continue;
+      Iteration it = iteration(p, t, mc, nc, tp);
+      bytes += count * it.gmBytes;
+      if (t.buffers == 1) {
+        // In order: loads, products, epilogue, store, each waiting for the last.
+        cycles += count * (latency + it.loads + it.matrix + it.vector + latency + it.stores);
+        continue;
+      }
+      // Rotating slots: the loads and stores of neighbouring iterations share
+      // the bus while MATRIX and VECTOR work on this one; the loop's first
+      // loads and its last epilogue and store are not hidden. Chunks of one
+      // iteration share their A and B tiles, so only the first chunk's load
+      // hides behind the previous iteration.
+      uint64_t hiddenLoads = it.chunks > 1 ? it.loads - it.firstLoad : 0;
+      uint64_t steady = std::max({it.loads + it.stores, it.matrix + hiddenLoads, it.vector});
+      cycles += count * steady + latency + it.firstLoad + it.vector + latency + it.stores;
+    }
+  t.cycles = cycles;
+  t.gmBytes = bytes;
+}
+
+std::optional<MatmulTiling> npuc::emit::lowering::chooseMatmulTiling(
+    const MatmulProblem &p, const target::TargetInfo &target) {
+  int64_t a = timing::arraySide(target.params, p.mode);
+  std::optional<MatmulTiling> best;
+  auto key = [&](const MatmulTiling &t) {
+    uint64_t iterations = uint64_t(ceilDiv(p.M, t.mt) * ceilDiv(p.N, t.nt) * ceilDiv(p.K, t.kt));
+    return std::make_tuple(t.cycles, t.gmBytes, iterations, t.buffers);
+  };
+  for (int64_t mt : candidates(p.M, a, kExtentMax))
+    for (int64_t nt : candidates(p.N, a, kExtentMax))
+      for (int64_t kt : candidates(p.K, a, kExtentMax))
+        for (int64_t buffers = 1; buffers <= kMaxBuffers; ++buffers) {
+          MatmulTiling t{mt, nt, kt, buffers, 0, 0};
+          if (checkTiling(p, t, target))
+            continue;
+          estimate(p, t, target);
+          if (!best || key(t) < key(*best))
+            best = t;
+        }
+  return best;
+}

@@ -1,0 +1,69 @@
+//===- MatmulTiling.h - Tile shapes for MATRIX products, by cost ---*- C++ -*-===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// The cost model of select-tiling for matrix products (after Vela's scheduler:
+// propose, estimate, fit). Candidates are tile shapes (mt x nt over the
+// result, kt along the reduction) and a buffer count; each is fitted against
+// LM and ACC and the ISA's field limits, and estimated in cycles and GM bytes
+// with the target's timing function (npuc::timing), the one npu-sim's clock
+// calls. No MLIR: the problem is plain numbers, so the model is tested alone.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPUC_LIB_CONVERSION_KERNELTOEMIT_MATMULTILING_H
+#define NPUC_LIB_CONVERSION_KERNELTOEMIT_MATMULTILING_H
+
+#include "npuc/Base/ISA.h"
+#include "npuc/Base/Target.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace npuc::emit::lowering {
+
+/// One matrix product as the lowering runs it: per batch, [M x K] x [K x N],
+/// then the epilogue on each accumulator tile.
+struct MatmulProblem {
+  int64_t batch = 1, M = 1, N = 1, K = 1;
+  int64_t aBytes = 1, bBytes = 1, outBytes = 1;  // element bytes of A, B, the result
+  bool transA = false, transB = false, batchedB = false;
+  isa::MmMode mode = isa::MmMode::I8I8;
+  bool bias = false;         // a [1, nt] int32/f32 row added
+  bool requant = false;      // int32 -> outBytes on VECTOR
+  bool requantTable = false; // per-channel parameters, 16 bytes per channel
+  bool requantPerRow = false;
+  bool scale = false;        // alpha != 1
+  bool addend = false;       // Gemm's C, loaded per tile as f32
+};
+
+/// A choice: tiles of mt x nt results reducing kt at a time, `buffers`
+/// rotating slots per tile, and what the model estimates for it.
+struct MatmulTiling {
+  int64_t mt = 0, nt = 0, kt = 0, buffers = 1;
+  uint64_t cycles = 0, gmBytes = 0;
+};
+
+/// LM and ACC bytes one iteration of the tile loop allocates (once per slot).
+struct TileFootprint {
+  int64_t lm = 0, acc = 0;
+};
+TileFootprint footprint(const MatmulProblem &p, const MatmulTiling &t,
+                        const target::TargetInfo &target);
+
+/// Why `t` cannot run `p` on `target` (ISA limits, LM, ACC), or nullopt.
+std::optional<std::string> checkTiling(const MatmulProblem &p, const MatmulTiling &t,
+                                       const target::TargetInfo &target);
+
+/// Estimated cycles and GM bytes of `t` (fills t.cycles and t.gmBytes).
+void estimate(const MatmulProblem &p, MatmulTiling &t, const target::TargetInfo &target);
+
+/// The candidate with the fewest estimated cycles (then GM bytes, then the
+/// fewest iterations), or nullopt when no candidate fits.
+std::optional<MatmulTiling> chooseMatmulTiling(const MatmulProblem &p,
+                                               const target::TargetInfo &target);
+
+} // namespace npuc::emit::lowering
+
+#endif
