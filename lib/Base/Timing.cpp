@@ -46,6 +46,10 @@ uint64_t timing::matmulCycles(const TargetParams &t, isa::MmMode mode, int64_t m
   return 2 * a + matmulPasses(t, mode, n, k) * std::max(positive(m), a);
 }
 
+uint64_t timing::drainCycles(const TargetParams &t, int64_t m, int64_t n) {
+  return ceilDiv(positive(m) * positive(n), uint64_t(t.MatrixSideInt8));
+}
+
 uint64_t timing::vectorCycles(const TargetParams &t, uint64_t elements, unsigned widestBytes) {
   return 4 + ceilDiv(elements * widestBytes, uint64_t(t.VectorBytesPerCycle));
 }

@@ -151,6 +151,36 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     return c;
   };
 
+  // Requantization parameters (docs/isa.md, V_REQUANT and MM_OUT): per
+  // tensor from a configuration instruction whose fields 0..5 are mult, ls,
+  // rs, zp, lo, hi, or entry `index` of a 16-byte-per-entry table in LM.
+  auto requantParams = [&](int64_t pmode, Opcode cfgOp, uint64_t table, int64_t index,
+                           int64_t otype) {
+    num::RequantParams p;
+    if (pmode == int64_t(isa::PMode::TENSOR)) {
+      const isa::Inst &rq = config(cfgOp, true);
+      p = {int32_t(rq[0]), int(rq[1]), int(rq[2]), int32_t(rq[3]), int32_t(rq[4]), int32_t(rq[5])};
+    } else {
+      const uint8_t *e = access(LM, table + uint64_t(index) * 16, 16, false, dynId,
+                                "its parameter table");
+      auto i16 = [&](int o) { return int32_t(int16_t(uint16_t(e[o] | (e[o + 1] << 8)))); };
+      int32_t mult;
+      std::memcpy(&mult, e, 4);
+      p = {mult, e[4], e[5], i16(6), i16(8), i16(10)};
+      if (mult < 0 || p.ls > 31 || p.rs > 31)
+        fail(where() + ": parameter table entry " + std::to_string(index) +
+             " has a multiplier or shift outside its range");
+    }
+    auto [lo, hi] = intRange(otype);
+    if (p.lo < lo || p.hi > hi || p.lo > p.hi)
+      fail(where() + ": clamp [" + std::to_string(p.lo) + ", " + std::to_string(p.hi) +
+           "] does not lie in the output type");
+    return p;
+  };
+  static_assert(F::V_RQ_CFG::mult == 0 && F::V_RQ_CFG::hi == 5 && F::MM_RQ_CFG::mult == 0 &&
+                    F::MM_RQ_CFG::hi == 5,
+                "requantParams reads fields 0..5 as mult, ls, rs, zp, lo, hi");
+
   switch (Opcode(in.desc->opcode)) {
   case Opcode::DMA_IN_SHAPE:
   case Opcode::DMA_OUT_SHAPE:
@@ -160,6 +190,7 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
   case Opcode::DMA_OUT_DSTRIDE:
   case Opcode::DMA_IN_PAD:
   case Opcode::MM_CFG:
+  case Opcode::MM_RQ_CFG:
   case Opcode::V_SHAPE:
   case Opcode::V_RQ_CFG:
     s.config[in.desc->opcode] = in;
@@ -325,6 +356,49 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     uint64_t macs = uint64_t(m * n * k);
     stats.macs += macs;
     return timing::matmulCycles(tp, isa::MmMode(mode), m, n, k);
+  }
+  case Opcode::MM_OUT: {
+    // The output stage: int32 accumulators (rows mm_cfg.ldc apart), plus an
+    // int32 bias, requantized and cast into LM (rows mm_rq_cfg.ldd apart).
+    namespace O = F::MM_OUT;
+    int64_t ot = in[O::otype], pmode = in[O::pmode], m = in[O::m], n = in[O::n];
+    bool bias = in[O::bias];
+    if (isFloat(ot) || ot == int64_t(DType::I32))
+      fail(where() + ": the output stage writes 8- or 16-bit integers");
+    int64_t ldc = config(Opcode::MM_CFG, true)[F::MM_CFG::ldc];
+    int64_t ldd = config(Opcode::MM_RQ_CFG, true)[F::MM_RQ_CFG::ldd];
+    uint64_t a = local(in[O::a_addr], in[O::a_reg]), d = local(in[O::d_addr], in[O::d_reg]);
+    uint64_t table = local(in[O::p_addr], in[O::p_reg]), b = local(in[O::b_addr], in[O::b_reg]);
+    checkWork(uint64_t(m) * uint64_t(n), q.pc);
+    aligned(a, uint64_t(tp.MatrixAlign), "its accumulators");
+    aligned(d, uint64_t(tp.VectorAlign), "its destination");
+    bool perRow = pmode == int64_t(isa::PMode::ROW);
+    // Parameters and biases read once per column (per row with ROW), not per element.
+    int64_t entries = pmode == int64_t(isa::PMode::TENSOR) ? 1 : perRow ? m : n;
+    std::vector<num::RequantParams> params(static_cast<size_t>(entries));
+    for (int64_t i = 0; i < entries; ++i)
+      params[size_t(i)] = requantParams(pmode, Opcode::MM_RQ_CFG, table, i, ot);
+    std::vector<int64_t> biases(bias ? size_t(perRow ? m : n) : 0);
+    for (size_t i = 0; i < biases.size(); ++i)
+      biases[i] = loadElem(access(LM, b + uint64_t(i) * 4, 4, false, dynId, "its bias"),
+                           int64_t(DType::I32)).i;
+    unsigned es = dtypeSize(ot);
+    for (int64_t r = 0; r < m; ++r) {
+      const uint8_t *acc = access(ACC, a + uint64_t(r * ldc), uint64_t(n) * 4, false, dynId,
+                                  "its accumulators");
+      uint8_t *out = access(LM, d + uint64_t(r * ldd), uint64_t(n) * es, true, dynId,
+                            "its destination");
+      for (int64_t c = 0; c < n; ++c) {
+        int64_t x = loadElem(acc + 4 * c, int64_t(DType::I32)).i;
+        size_t index = size_t(perRow ? r : c);
+        if (bias)
+          x = num::saturate(x + biases[index], INT32_MIN, INT32_MAX);
+        Value y;
+        y.i = num::requantize(int32_t(x), params[entries == 1 ? 0 : index]);
+        storeElem(out + c * es, ot, y);
+      }
+    }
+    return timing::drainCycles(tp, m, n);
   }
 
   default:
@@ -494,29 +568,8 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
                         int64_t(DType::I32), "operand a");
     Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], grid.dpitch, false, ot, "operand d");
     uint64_t table = local(in[V::p_addr], in[V::p_reg]);
-    auto [lo, hi] = intRange(ot);
     auto paramsAt = [&](int64_t index) {
-      num::RequantParams p;
-      if (pmode == int64_t(isa::PMode::TENSOR)) {
-        namespace RQ = F::V_RQ_CFG;
-        const isa::Inst &rq = config(Opcode::V_RQ_CFG, true);
-        p = {int32_t(rq[RQ::mult]), int(rq[RQ::ls]), int(rq[RQ::rs]), int32_t(rq[RQ::zp]),
-             int32_t(rq[RQ::lo]), int32_t(rq[RQ::hi])};
-      } else {
-        const uint8_t *e = access(LM, table + uint64_t(index) * 16, 16, false, dynId,
-                                  "its parameter table");
-        auto i16 = [&](int o) { return int32_t(int16_t(uint16_t(e[o] | (e[o + 1] << 8)))); };
-        int32_t mult;
-        std::memcpy(&mult, e, 4);
-        p = {mult, e[4], e[5], i16(6), i16(8), i16(10)};
-        if (mult < 0 || p.ls > 31 || p.rs > 31)
-          fail(where() + ": parameter table entry " + std::to_string(index) +
-               " has a multiplier or shift outside its range");
-      }
-      if (p.lo < lo || p.hi > hi || p.lo > p.hi)
-        fail(where() + ": clamp [" + std::to_string(p.lo) + ", " + std::to_string(p.hi) +
-             "] does not lie in the output type");
-      return p;
+      return requantParams(pmode, Opcode::V_RQ_CFG, table, index, ot);
     };
     num::RequantParams tensorParams{};
     if (pmode == int64_t(isa::PMode::TENSOR))

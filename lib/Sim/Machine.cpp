@@ -85,6 +85,8 @@ Machine::Machine(const model::Model &m, const target::TargetInfo &t, Options o)
     code.push_back(inst);
   }
   watched.assign(code.size(), false);
+  if (options.profile)
+    profile.assign(code.size(), PcProfile{});
   for (uint32_t pc : o.watch)
     if (pc < code.size())
       watched[pc] = true;
@@ -179,10 +181,15 @@ FlagState &Machine::flag(unsigned src, unsigned dst, unsigned id, uint32_t atPc)
 void Machine::setFlag(EngineId src, unsigned dst, unsigned id, uint64_t time,
                       const VectorClock &clock, uint32_t atPc) {
   FlagState &f = flag(src, dst, id, atPc);
+  // A set is processed when its SET_FLAG issues (the flag becomes set later,
+  // at `time`); a wait that consumes the pending signal can only be ordered
+  // before this set if it already ran, so a pending signal is a lost one
+  // whatever the timing.
   if (f.set)
     fail("flag (" + std::string(engineName(src)) + " -> " + engineName(dst) + ", " +
-         std::to_string(id) + ") set while already set: " + describe(atPc) + " sets it, " +
-         describe(f.pc) + " set it and no wait_flag has cleared it (a lost signal)");
+         std::to_string(id) + ") may be set twice: " + describe(atPc) + " sets it while the " +
+         "signal " + describe(f.pc) + " set is pending, and nothing orders it after the " +
+         "wait_flag that consumes that signal (a lost signal)");
   // Decided on ordering, like races: unless this set happens after the wait
   // that consumed the previous signal, another timing sets it twice.
   if (f.waitDyn >= 0 && !ordered(uint32_t(f.waitDyn), clock, src))
@@ -412,15 +419,14 @@ bool Machine::engineReady(EngineId e, uint64_t &time) {
     time = std::max(time, f.time);
     break;
   }
-  case isa::Opcode::SET_FLAG:
-    // After every earlier instruction of this engine has completed.
-    time = std::max(time, s.doneAt);
-    break;
   case isa::Opcode::DMA_IN_START:
     time = dma.nextStart(timing::DmaTimeline::In, time);
     break;
   case isa::Opcode::DMA_OUT_START:
     time = dma.nextStart(timing::DmaTimeline::Out, time);
+    break;
+  case isa::Opcode::MM_OUT:
+    time = std::max(time, drainFreeAt);  // one output stage at a time
     break;
   default:
     break;
@@ -444,7 +450,11 @@ void Machine::startEngine(EngineId e, uint64_t start) {
   uint64_t cycles = 1;
   switch (isa::Opcode(q.inst.desc->opcode)) {
   case isa::Opcode::SET_FLAG:
-    setFlag(e, unsigned(q.inst[1]), unsigned(q.inst[2]), start + 1, s.clock, q.pc);
+    // The flag is set once every earlier instruction of this engine has
+    // completed (DMA descriptors and the output stage may still be in
+    // flight); the engine goes on with its queue meanwhile.
+    setFlag(e, unsigned(q.inst[1]), unsigned(q.inst[2]), std::max(start, s.doneAt) + 1, s.clock,
+            q.pc);
     break;
   case isa::Opcode::WAIT_FLAG: {
     FlagState &f = flag(unsigned(q.inst[1]), e, unsigned(q.inst[2]), q.pc);
@@ -455,21 +465,44 @@ void Machine::startEngine(EngineId e, uint64_t start) {
     f.waitPc = q.pc;
     break;
   }
-  default:
+  default: {
+    uint64_t gmBefore = stats.gmBytesRead + stats.gmBytesWritten, macsBefore = stats.macs;
     cycles = execute(e, q, dynId, start);
+    if (options.profile) {
+      PcProfile &p = profile[q.pc];
+      p.gmBytes += stats.gmBytesRead + stats.gmBytesWritten - gmBefore;
+      uint64_t macs = stats.macs - macsBefore;
+      p.macs += macs;
+      if (macs) {
+        uint64_t peak = uint64_t(timing::peakMacsPerCycle(
+            target.params, isa::MmMode(q.inst[isa::field::MATMUL::mode])));
+        p.peakCycles += (macs + peak - 1) / peak;
+      }
+    }
+  }
   }
   if (watched[q.pc] && options.observe)
     options.observe(q.pc);
   // A DMA descriptor occupies its engine's issue slot for one cycle and stays
-  // in flight until done; every other instruction holds its engine throughout.
-  // Busy time and trace slices cover the union of in-flight intervals.
+  // in flight until done; so does the MATRIX output stage, which drains while
+  // the array runs its next pass. Every other instruction holds its engine
+  // throughout. Busy time and trace slices cover the union of in-flight intervals.
   uint64_t done = start + cycles, from = std::max(start, s.doneAt);
-  bool descriptor = isa::Opcode(q.inst.desc->opcode) == isa::Opcode::DMA_IN_START ||
-                    isa::Opcode(q.inst.desc->opcode) == isa::Opcode::DMA_OUT_START;
+  isa::Opcode opc = isa::Opcode(q.inst.desc->opcode);
+  bool descriptor = opc == isa::Opcode::DMA_IN_START || opc == isa::Opcode::DMA_OUT_START ||
+                    opc == isa::Opcode::MM_OUT;
+  if (opc == isa::Opcode::MM_OUT)
+    drainFreeAt = done;
   s.freeAt = descriptor ? start + timing::kIssueCycles : done;
   s.doneAt = std::max(s.doneAt, done);
   stats.engines[e].instructions += 1;
   stats.engines[e].busyCycles += done > from ? done - from : 0;
+  if (options.profile) {
+    PcProfile &p = profile[q.pc];
+    p.busy[e] += done > from ? done - from : 0;
+    p.first = std::min(p.first, start);
+    p.last = std::max(p.last, done);
+  }
   stats.cycles = std::max(stats.cycles, s.doneAt);
   // An instruction that ends inside the in-flight union (a DMA configuration
   // issued while descriptors move) is an instant at its start, so slices nest.
@@ -561,6 +594,7 @@ bool Simulator::written(isa::Region r, uint64_t addr) {
   return machine->spaces[unsigned(r)].initialized(addr);
 }
 const std::vector<TraceEvent> &Simulator::trace() const { return machine->trace; }
+const std::vector<PcProfile> &Simulator::profile() const { return machine->profile; }
 
 bool Simulator::run(std::string &fault) {
   if (!machine) {

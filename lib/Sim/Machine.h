@@ -108,12 +108,15 @@ public:
   Space spaces[kNumSpaces];
   Stats stats;
   std::vector<TraceEvent> trace;
+  std::vector<PcProfile> profile;  // by pc, with Options::profile
 
   // Execution of one engine instruction starting at `start` (Execute.cpp);
   // returns its duration in cycles.
   uint64_t execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t start);
   /// The DMA engines' descriptors in flight and the GM bus they share.
   timing::DmaTimeline dma;
+  /// When MATRIX's output stage finishes its drain (MM_OUT).
+  uint64_t drainFreeAt = 0;
 
   // Memory access with bounds, alignment, initialization and race checks.
   uint8_t *access(unsigned space, uint64_t addr, uint64_t len, bool write, uint32_t dynId,

@@ -13,7 +13,7 @@
 
 // RUN: npuc-translate --export-npu-model %t/double-set.mlir -o %t/double-set.bin
 // RUN: sh -c 'npu-sim %t/double-set.bin -o %t/out; echo "exit=$?"' 2>&1 | FileCheck %s --check-prefix=DOUBLE
-// DOUBLE: npu-sim: fault: flag (MATRIX -> VECTOR, 0) set while already set: instruction 1 (set_flag) sets it, instruction 0 (set_flag) set it and no wait_flag has cleared it (a lost signal)
+// DOUBLE: npu-sim: fault: flag (MATRIX -> VECTOR, 0) may be set twice: instruction 1 (set_flag) sets it while the signal instruction 0 (set_flag) set is pending, and nothing orders it after the wait_flag that consumes that signal (a lost signal)
 // DOUBLE: exit=3
 
 // A flag set before the producing transfer (not after it completes) orders

@@ -7,8 +7,9 @@
 // cycles) starts at 3, data at 203, done 205; B (9 bytes, one burst) starts at
 // 6, done 207 (its latency hid behind A's); four 6400-byte transfers (100 bus
 // cycles each) start at 9 and 10, then at 205 and 207 when A and B free their
-// slots, and finish back to back at 309, 409, 509, 609; set_flag [609, 610).
-// Busy: the union of those intervals, [0, 610).
+// slots, and finish back to back at 309, 409, 509, 609; set_flag issues at
+// 208 (the queue goes on) and sets its flag at 610, once every descriptor is
+// done. Busy: the union of those intervals, [0, 609).
 // MATRIX: mm_cfg [0, 1), wait until 610, the [9 x 9] x [9 x 1] matmul costs
 // 2A + ceil(9/64) * ceil(1/64) * max(9, 64) = 192 cycles (not 81 / 4096 of a
 // cycle at peak), set_flag: 1 + 1 + 192 + 1 = 195.
@@ -23,7 +24,7 @@
 // RUN: %python %S/Inputs/check_trace_nesting.py %t.json | FileCheck %s --check-prefix=TRACE
 // CHECK: [-36, -27, -18, -9, 0, 9, 18, 27, 36]
 // STATS: cycles: 1006
-// STATS: engine DMA_IN: 14 instructions, busy 610 cycles
+// STATS: engine DMA_IN: 14 instructions, busy 609 cycles
 // STATS: engine DMA_OUT: 5 instructions, busy 205 cycles
 // STATS: engine MATRIX: 4 instructions, busy 195 cycles
 // STATS: GM bytes read: 25690

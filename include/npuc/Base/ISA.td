@@ -87,8 +87,9 @@ def SET_FLAG : Inst<0x10, BY_FIELD, "set_flag",
   [EnumField<"eng", 8, 3, EngineEnum, "engine that executes it (the source)">,
    EnumField<"peer", 12, 3, EngineEnum, "engine the flag signals (destination)">,
    URange<"id", 16, 4, 0, 7, "flag index; the target may have fewer">],
-  "On engine eng, after every earlier instruction of eng has completed, set flag "
-  "(eng -> peer, id). Setting a flag that is already set is a fault.">;
+  "On engine eng, set flag (eng -> peer, id) once every earlier instruction of eng has "
+  "completed; eng goes on with its queue meanwhile (a deferred set, not a stall). "
+  "Setting a flag that is already set is a fault.">;
 def WAIT_FLAG : Inst<0x11, BY_FIELD, "wait_flag",
   [EnumField<"eng", 8, 3, EngineEnum, "engine that waits (the destination)">,
    EnumField<"peer", 12, 3, EngineEnum, "engine that sets the flag (source)">,
@@ -161,6 +162,26 @@ def MATMUL : Inst<0x41, MATRIX, "matmul",
    Extent<"m", 72, 12>, Extent<"n", 84, 12>, Extent<"k", 96, 12>],
   "C (+)= (A - a_zp) x (B - b_zp): int8/uint8 modes accumulate exactly in int32, "
   "float modes in fp32.">;
+
+def MM_RQ_CFG : Inst<0x42, MATRIX, "mm_rq_cfg",
+  [URange<"mult", 8, 32, 0, 2147483647, "Q31 multiplier M (pmode TENSOR)">,
+   UImm<"ls", 40, 5, "left shift">, UImm<"rs", 45, 5, "rounding right shift">,
+   SImm<"zp", 50, 16, "output zero point">, SImm<"lo", 66, 16, "clamp low">,
+   SImm<"hi", 82, 16, "clamp high">,
+   UBytes<"ldd", 98, 16, "row pitch of the LM destination">],
+  "Set the output stage's per-tensor requantization and its destination pitch.">;
+def MM_OUT : Inst<0x43, MATRIX, "mm_out",
+  [EnumField<"otype", 8, 4, DTypeEnum>, EnumField<"pmode", 12, 2, PModeEnum>,
+   Flag<"bias", 14, "add an int32 bias per column (per row with pmode ROW) first">,
+   Reg<"a_reg", 16>, Reg<"d_reg", 20>, Reg<"p_reg", 24>, Reg<"b_reg", 28>,
+   Granule<"a_addr", 32, "int32 accumulators in ACC, rows mm_cfg.ldc apart">,
+   Granule<"d_addr", 48, "result in LM, rows mm_rq_cfg.ldd apart">,
+   Granule<"p_addr", 64, "parameter table in LM (pmode COL or ROW)">,
+   Granule<"b_addr", 80, "int32 bias in LM">,
+   Extent<"m", 96, 12>, Extent<"n", 108, 12>],
+  "The output stage: d = clamp(zp + RoundingRightShift(SaturatingRoundingDoublingHighMul("
+  "Saturate(a + bias) << ls, M), rs)) cast to otype, drained from ACC to LM at A elements "
+  "per cycle while the array runs its next pass.">;
 
 //===----------------------------------------------------------------------===//
 // VECTOR (0x50-0x6f)

@@ -37,6 +37,10 @@ uint64_t matmulPasses(const TargetParams &t, isa::MmMode mode, int64_t n, int64_
 /// block hides behind a pass of at least A rows.
 uint64_t matmulCycles(const TargetParams &t, isa::MmMode mode, int64_t m, int64_t n, int64_t k);
 
+/// The MATRIX output stage (MM_OUT) over an m x n accumulator tile: A
+/// elements per cycle (A = the int8 array side), ceil(m * n / A).
+uint64_t drainCycles(const TargetParams &t, int64_t m, int64_t n);
+
 /// One VECTOR instruction over `elements` whose widest operand has
 /// `widestBytes` per element: 4 + ceil(elements * widestBytes / lanes).
 uint64_t vectorCycles(const TargetParams &t, uint64_t elements, unsigned widestBytes);

@@ -41,6 +41,16 @@ struct Stats {
   uint64_t scalarSteps = 0;
 };
 
+/// What one instruction (by pc) did over a run, with Options::profile: busy
+/// cycles per engine (in-flight unions, as Stats), GM bytes it moved, MACs
+/// and the cycles those MACs need at the array's peak for their mode, and the
+/// first and last cycle it ran.
+struct PcProfile {
+  std::array<uint64_t, kNumEngines> busy{};
+  uint64_t gmBytes = 0, macs = 0, peakCycles = 0;
+  uint64_t first = UINT64_MAX, last = 0;
+};
+
 struct TraceEvent {
   uint8_t engine;
   uint32_t pc;
@@ -49,6 +59,8 @@ struct TraceEvent {
 
 struct Options {
   bool trace = false;
+  /// Collect a PcProfile per instruction (npu-sim --profile).
+  bool profile = false;
   /// Executed SCALAR instructions after which the run is a fault (runaway loop).
   uint64_t maxSteps = uint64_t(1) << 32;
   /// Element operations (DMA elements, VECTOR grid points) after which the
@@ -81,6 +93,8 @@ public:
 
   const Stats &stats() const;
   const std::vector<TraceEvent> &trace() const;
+  /// Per instruction, indexed by pc; empty without Options::profile.
+  const std::vector<PcProfile> &profile() const;
 
   /// False when the machine could not be set up; run() then reports why.
   bool ready() const { return machine != nullptr; }

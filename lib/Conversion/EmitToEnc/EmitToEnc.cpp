@@ -102,6 +102,7 @@ private:
   std::vector<bool> held;
   LogicalResult dma(emit::DmaOp op);
   LogicalResult matmul(emit::MatmulOp op);
+  LogicalResult drain(emit::DrainOp op);
   /// Configures the grid (the shape of `grid`, d's by default) and pitches.
   LogicalResult vectorShape(Operation *op, Value a, Value bv, Value d, Value grid = {});
   static int64_t dtype(Type t);
@@ -266,6 +267,63 @@ LogicalResult Encoder::dma(emit::DmaOp op) {
   return success();
 }
 
+LogicalResult Encoder::drain(emit::DrainOp op) {
+  auto at = cast<BufferType>(op.getA().getType()), dt = cast<BufferType>(op.getD().getType());
+  FailureOr<Addr> a = address(op, op.getA()), d = address(op, op.getD());
+  if (failed(a) || failed(d))
+    return failure();
+  FailureOr<Addr> bias = Addr{}, params = Addr{};
+  if (op.getBias() && failed(bias = address(op, op.getBias())))
+    return failure();
+  if (op.getParams() && failed(params = address(op, op.getParams())))
+    return failure();
+  if (a->byte % t.params.MatrixAlign || d->byte % t.params.VectorAlign)
+    return op.emitOpError() << "accumulators at " << a->byte << " or destination at " << d->byte
+                            << " are not " << t.params.MatrixAlign << "- and "
+                            << t.params.VectorAlign << "-byte aligned";
+  int64_t ldc = at.getStrides()[0], ldd = dt.getStrides()[0];
+  if (ldc > isa::limit::MM_CFG::ldc_max || ldd > isa::limit::MM_RQ_CFG::ldd_max)
+    return op.emitOpError() << "row pitches " << ldc << " and " << ldd
+                            << " exceed the mm_cfg and mm_rq_cfg fields ("
+                            << isa::limit::MM_CFG::ldc_max << ")";
+  // The accumulators' pitch is MM_CFG's ldc; keep the operand pitches the
+  // engine holds, so a product after the drain needs no new configuration.
+  isa::Inst cfg = inst(isa::Opcode::MM_CFG);
+  if (auto it = config.find(uint8_t(isa::Opcode::MM_CFG)); it != config.end())
+    cfg = it->second;
+  cfg.fields[F::MM_CFG::ldc] = ldc;
+  configure(cfg);
+  isa::Inst rq = inst(isa::Opcode::MM_RQ_CFG);
+  namespace R = F::MM_RQ_CFG;
+  rq.fields[R::ldd] = ldd;
+  if (!op.getParams()) {
+    rq.fields[R::mult] = op.getMult(), rq.fields[R::ls] = op.getLs(), rq.fields[R::rs] = op.getRs();
+    rq.fields[R::zp] = op.getZp(), rq.fields[R::lo] = op.getLo(), rq.fields[R::hi] = op.getHi();
+  } else if (auto it = config.find(uint8_t(isa::Opcode::MM_RQ_CFG)); it != config.end()) {
+    // A table gives the parameters: keep the per-tensor ones the engine holds.
+    rq = it->second;
+    rq.fields[R::ldd] = ldd;
+  }
+  configure(rq);
+  isa::Inst i = inst(isa::Opcode::MM_OUT);
+  namespace M = F::MM_OUT;
+  i.fields[M::otype] = dtype(dt.getElementType());
+  i.fields[M::pmode] = !op.getParams() ? int64_t(isa::PMode::TENSOR)
+                       : op.getPerRow() ? int64_t(isa::PMode::ROW)
+                                        : int64_t(isa::PMode::COL);
+  i.fields[M::bias] = op.getBias() ? 1 : 0;
+  std::tie(i.fields[M::a_addr], i.fields[M::a_reg]) = local(a->byte);
+  std::tie(i.fields[M::d_addr], i.fields[M::d_reg]) = local(d->byte);
+  if (op.getParams())
+    std::tie(i.fields[M::p_addr], i.fields[M::p_reg]) = local(params->byte);
+  if (op.getBias())
+    std::tie(i.fields[M::b_addr], i.fields[M::b_reg]) = local(bias->byte);
+  i.fields[M::m] = at.getShape()[0];
+  i.fields[M::n] = at.getShape()[1];
+  emitInst(i);
+  return success();
+}
+
 LogicalResult Encoder::matmul(emit::MatmulOp op) {
   auto at = cast<BufferType>(op.getA().getType()), bt = cast<BufferType>(op.getB().getType()),
        ct = cast<BufferType>(op.getC().getType());
@@ -401,6 +459,8 @@ LogicalResult Encoder::lower(Operation *op) {
     return dma(d);
   if (auto m = dyn_cast<emit::MatmulOp>(op))
     return matmul(m);
+  if (auto d = dyn_cast<emit::DrainOp>(op))
+    return drain(d);
   if (llvm::isa<emit::SignalOp, emit::WaitOp>(op)) {
     // SET_FLAG runs on the source engine, WAIT_FLAG on the destination; both
     // name the other engine as the peer.
@@ -429,10 +489,11 @@ LogicalResult Encoder::lower(Operation *op) {
     return success();
   }
   // VECTOR.
-  SmallVector<emit::Access> accesses;
-  emit::accessesOf(op, accesses);
-  if (accesses.empty())
+  auto engineOp = dyn_cast<emit::EngineOp>(op);
+  if (!engineOp)
     return op->emitOpError("has no encoding");
+  SmallVector<emit::Access> accesses;
+  engineOp.getAccesses(accesses);
   SmallVector<Addr> addrs;
   for (const emit::Access &a : accesses) {
     FailureOr<Addr> x = address(op, a.buffer);

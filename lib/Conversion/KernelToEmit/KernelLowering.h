@@ -35,6 +35,11 @@ using namespace mlir;
 /// buffers, cycles, gm_bytes}. The lowering reads it and never picks its own.
 inline constexpr llvm::StringLiteral kTilingAttr = "npuc.tiling";
 
+/// usesOutputStage (MatmulTiling.h) for a kernel's requantization and accumulator type.
+inline bool usesOutputStage(qk::RequantAttr rq, Type accType, bool perRow, bool bias) {
+  return usesOutputStage(bool(rq), accType.isSignlessInteger(32), perRow, bias);
+}
+
 /// The matrix product a matmul-kind op (qk.matmul, graph.matmul, graph.gemm)
 /// lowers to, or nullopt for any other op.
 std::optional<MatmulProblem> matmulProblem(Operation *op);

@@ -37,6 +37,7 @@ timing::GMAccess access2D(int64_t rows, int64_t cols, int64_t rowStride, int64_t
 /// One iteration of the tile loop: an mc x nc result tile.
 struct Iteration {
   uint64_t loads = 0, firstLoad = 0, stores = 0, matrix = 0, vector = 0;
+  uint64_t drain = 0;  // the MATRIX output stage, overlapped with the next pass
   uint64_t gmBytes = 0;
   int64_t chunks = 0;
 };
@@ -72,6 +73,9 @@ Iteration iteration(const MatmulProblem &p, const MatmulTiling &t, int64_t mc, i
     it.chunks += n;
   }
   uint64_t tile = uint64_t(mc * nc);
+  bool stage = usesOutputStage(p.requant, p.mode != isa::MmMode::F32, p.requantPerRow, p.bias);
+  if (stage)
+    it.drain = timing::drainCycles(tp, mc, nc);
   if (p.scale)
     it.vector += timing::vectorCycles(tp, tile, kAccBytes);
   if (p.addend) {
@@ -80,14 +84,16 @@ Iteration iteration(const MatmulProblem &p, const MatmulTiling &t, int64_t mc, i
   }
   if (p.bias) {
     move(access2D(1, nc, 0, kAccBytes, kAccBytes), true);
-    it.vector += timing::vectorCycles(tp, tile, kAccBytes);
+    if (!stage)
+      it.vector += timing::vectorCycles(tp, tile, kAccBytes);
   }
   if (p.requant) {
     if (p.requantTable) {
       int64_t n = p.requantPerRow ? mc : nc;
       move(access2D(n, kParamBytes, kParamBytes, 1, 1), true);
     }
-    it.vector += timing::vectorCycles(tp, tile, kAccBytes);
+    if (!stage)
+      it.vector += timing::vectorCycles(tp, tile, kAccBytes);
   }
   move(access2D(mc, nc, p.N * p.outBytes, p.outBytes, p.outBytes), false);
   return it;
@@ -120,8 +126,12 @@ TileFootprint npuc::emit::lowering::footprint(const MatmulProblem &p, const Matm
   // Each allocation is one slot, rounded up to the MATRIX alignment.
   auto slot = [&](int64_t bytes) { return roundUp(bytes, ma); };
   TileFootprint f;
-  f.lm += slot(mt * roundUp(kt * p.aBytes, ma));  // A
-  f.lm += slot(kt * roundUp(nt * p.bBytes, ma));  // B
+  // A and B: per iteration (rotating with the loop's buffers) for one chunk
+  // along K, in a ring of their own for several.
+  int64_t operands = slot(mt * roundUp(kt * p.aBytes, ma)) + slot(kt * roundUp(nt * p.bBytes, ma));
+  bool ring = p.K > kt;
+  if (!ring)
+    f.lm += operands;
   if (p.requant)
     f.lm += slot(mt * roundUp(nt * p.outBytes, va));
   if (p.bias)
@@ -133,6 +143,8 @@ TileFootprint npuc::emit::lowering::footprint(const MatmulProblem &p, const Matm
   f.acc = slot(mt * roundUp(nt * kAccBytes, ma));
   f.lm *= t.buffers;
   f.acc *= t.buffers;
+  if (ring)
+    f.lm += kMatmulChunkRing * operands;
   return f;
 }
 
@@ -177,18 +189,21 @@ void npuc::emit::lowering::estimate(const MatmulProblem &p, MatmulTiling &t,
       Iteration it = iteration(p, t, mc, nc, tp);
       bytes += count * it.gmBytes;
       if (t.buffers == 1) {
-        // In order: loads, products, epilogue, store, each waiting for the last.
-        cycles += count * (latency + it.loads + it.matrix + it.vector + latency + it.stores);
+        // In order: loads, products, epilogue, store, each waiting for the
+        // last; with several chunks the ring overlaps the later chunks'
+        // loads with the earlier chunks' products.
+        uint64_t body = it.chunks > 1
+                            ? it.firstLoad + std::max(it.loads - it.firstLoad, it.matrix)
+                            : it.loads + it.matrix;
+        cycles += count * (latency + body + it.drain + it.vector + latency + it.stores);
         continue;
       }
       // Rotating slots: the loads and stores of neighbouring iterations share
       // the bus while MATRIX and VECTOR work on this one; the loop's first
-      // loads and its last epilogue and store are not hidden. Chunks of one
-      // iteration share their A and B tiles, so only the first chunk's load
-      // hides behind the previous iteration.
-      uint64_t hiddenLoads = it.chunks > 1 ? it.loads - it.firstLoad : 0;
-      uint64_t steady = std::max({it.loads + it.stores, it.matrix + hiddenLoads, it.vector});
-      cycles += count * steady + latency + it.firstLoad + it.vector + latency + it.stores;
+      // loads and its last epilogue and store are not hidden.
+      uint64_t steady =
+          std::max({it.loads + it.stores, std::max(it.matrix, it.drain), it.vector});
+      cycles += count * steady + latency + it.firstLoad + it.drain + it.vector + latency + it.stores;
     }
   t.cycles = cycles;
   t.gmBytes = bytes;

@@ -45,6 +45,30 @@ void KernelLowering::epilogue(Value acc, int64_t rows, int64_t cols, Value biasG
                               Offset row0) {
   auto at = cast<BufferType>(acc.getType());
   Type accType = at.getElementType();
+  if (usesOutputStage(rq, accType, perRow, bool(biasGM))) {
+    // The MATRIX output stage drains the accumulators through bias and
+    // requantization into LM: the int32 tile never crosses VECTOR.
+    Value out = e.tile(MemorySpace::LM, rows, cols, cast<BufferType>(dst.getType()).getElementType());
+    Value bias, params;
+    if (biasGM) {
+      bias = e.tile(MemorySpace::LM, 1, cols, accType);
+      auto bt = cast<BufferType>(biasGM.getType());
+      e.dma(e.view(biasGM, col0 * bt.getElementBytes(), {1, cols}, {0, bt.getElementBytes()}), bias);
+    }
+    if (paramsGM) {
+      int64_t n = perRow ? rows : cols;
+      Offset first = perRow ? row0 : col0;
+      params = e.alloc(MemorySpace::LM, {n, 16}, b.getIntegerType(8), {16, 1});
+      e.dma(e.view(paramsGM, first * 16, {n, 16}, {16, 1}), params);
+      DrainOp::create(b, e.loc, acc, out, bias, params, perRow, 0, 0, 0, 0, 0, 0);
+    } else {
+      DrainOp::create(b, e.loc, acc, out, bias, Value(), false, rq.getMultiplier()[0],
+                      rq.getLshift()[0], rq.getRshift()[0], rq.getZp(), rq.getClampMin(),
+                      rq.getClampMax());
+    }
+    e.dma(out, dst);
+    return;
+  }
   if (biasGM) {
     Value bias = e.tile(MemorySpace::LM, 1, cols, accType);
     auto bt = cast<BufferType>(biasGM.getType());
@@ -237,18 +261,29 @@ LogicalResult KernelLowering::lowerMatmul(const LoweringCase &c, Value lhs, Valu
   bool perRow = rq && c.get("requant") == "row";
   Value params = rq && rq.isPerChannel() ? requantTable(rq, perRow ? M : N) : Value();
   int64_t ma = t.params.MatrixAlign, kt = std::min(tl.kt, K);
-  // One result tile per iteration; A and B tiles are shared by its chunks
-  // of kt along K. The body at (batch bi, rows m0.., columns n0..).
+  // Chunks of kt along K: one chunk's A and B tiles are per iteration (the
+  // loop's buffers rotate them); several chunks take turns in a ring of two
+  // A and B slots allocated once (matmulChunkRing, MatmulTiling.h), so the
+  // next chunk's loads overlap this chunk's product.
+  bool ring = K > kt;
+  int64_t aPitch = roundUp(kt * ea, ma), bPitch = roundUp(tl.nt * eb, ma);
+  int64_t aSlot = roundUp(tl.mt * aPitch, ma), bSlot = roundUp(kt * bPitch, ma);
+  Value aRing, bRing;
+  if (ring) {
+    aRing = e.alloc(MemorySpace::LM, {kMatmulChunkRing, tl.mt, kt}, at.getElementType(), {aSlot, aPitch, ea});
+    bRing = e.alloc(MemorySpace::LM, {kMatmulChunkRing, kt, tl.nt}, bt.getElementType(), {bSlot, bPitch, eb});
+  }
+  // The body at (batch bi, rows m0.., columns n0..): one result tile.
   auto body = [&](int64_t mc, int64_t nc, Offset bi, Offset m0, Offset n0) {
     Value acc = e.tile(MemorySpace::ACC, mc, nc, accType, ma);
-    Value aFull = e.tile(MemorySpace::LM, mc, kt, at.getElementType(), ma);
-    Value bFull = e.tile(MemorySpace::LM, kt, nc, bt.getElementType(), ma);
-    auto aStride = cast<BufferType>(aFull.getType()).getStrides();
-    auto bStride = cast<BufferType>(bFull.getType()).getStrides();
-    for (int64_t k0 = 0; k0 < K; k0 += kt) {
-      int64_t kc = std::min(kt, K - k0);
-      Value aT = e.view(aFull, 0, {mc, kc}, aStride);
-      Value bT = e.view(bFull, 0, {kc, nc}, bStride);
+    Value aFull = ring ? Value() : e.tile(MemorySpace::LM, mc, kt, at.getElementType(), ma);
+    Value bFull = ring ? Value() : e.tile(MemorySpace::LM, kt, nc, bt.getElementType(), ma);
+    for (int64_t k0 = 0, j = 0; k0 < K; k0 += kt, ++j) {
+      int64_t kc = std::min(kt, K - k0), slot = j % kMatmulChunkRing;
+      Value aT = ring ? e.view(aRing, slot * aSlot, {mc, kc}, {aPitch, ea})
+                      : e.view(aFull, 0, {mc, kc}, {aPitch, ea});
+      Value bT = ring ? e.view(bRing, slot * bSlot, {kc, nc}, {bPitch, eb})
+                      : e.view(bFull, 0, {kc, nc}, cast<BufferType>(bFull.getType()).getStrides());
       if (transA)  // A stored [K, M]
         e.dma(e.view(A, (m0 + k0 * M) * ea, {mc, kc}, {ea, M * ea}), aT);
       else

@@ -68,6 +68,34 @@ module {
 
 // -----
 
+// The MATRIX output stage: mm_cfg keeps the product's operand pitches and
+// carries the accumulators' (ldc), mm_rq_cfg the per-tensor parameters and
+// the destination pitch; mm_out names the bias (LM byte 200 = granule 6 + 8,
+// the remainder in a borrowed register) and pmode TENSOR. A table instead
+// is pmode COL and keeps the per-tensor words the engine holds.
+// CHECK:      enc.mm_cfg lda = 64, ldb = 64, ldc = 64, a_zp = 0, b_zp = 0
+// CHECK-NEXT: enc.matmul
+// CHECK-NEXT: enc.mm_rq_cfg mult = 1073741824, ls = 1, rs = 2, zp = 3, lo = -128, hi = 20, ldd = 32
+// CHECK-NEXT: enc.li rd = [[R:[0-9]+]], imm = 8
+// CHECK-NEXT: enc.mm_out otype = 0, pmode = 0, bias = 1, a_reg = 0, d_reg = 0, p_reg = 0, b_reg = [[R]], a_addr = 0, d_addr = 4, p_addr = 0, b_addr = 6, m = 2, n = 4
+// CHECK-NEXT: enc.mm_out otype = 0, pmode = 1, bias = 0, a_reg = 0, d_reg = 0, p_reg = 0, b_reg = 0, a_addr = 0, d_addr = 4, p_addr = 8, b_addr = 0, m = 2, n = 4
+module {
+  emit.program target "npu-v1" {
+    %a = emit.alloc {offset = 0} : !emit.buffer<lm, 2x8xi8, strides = [64, 1]>
+    %b = emit.alloc {offset = 64} : !emit.buffer<lm, 8x4xi8, strides = [64, 1]>
+    %c = emit.alloc {offset = 0} : !emit.buffer<acc, 2x4xi32, strides = [64, 4]>
+    %d = emit.alloc {offset = 128} : !emit.buffer<lm, 2x4xi8, strides = [32, 1]>
+    %bb = emit.alloc {offset = 192} : !emit.buffer<lm, 1x8xi32, strides = [32, 4]>
+    %bias = emit.view %bb[8] : !emit.buffer<lm, 1x8xi32, strides = [32, 4]> -> !emit.buffer<lm, 1x4xi32, strides = [16, 4]>
+    %p = emit.alloc {offset = 256} : !emit.buffer<lm, 4x16xi8, strides = [16, 1]>
+    emit.matmul %a, %b -> %c : !emit.buffer<lm, 2x8xi8, strides = [64, 1]>, !emit.buffer<lm, 8x4xi8, strides = [64, 1]> -> !emit.buffer<acc, 2x4xi32, strides = [64, 4]>
+    emit.drain %c bias %bias : !emit.buffer<lm, 1x4xi32, strides = [16, 4]> -> %d {mult = 1073741824, ls = 1, rs = 2, zp = 3, lo = -128, hi = 20} : !emit.buffer<acc, 2x4xi32, strides = [64, 4]> -> !emit.buffer<lm, 2x4xi8, strides = [32, 1]>
+    emit.drain %c params %p : !emit.buffer<lm, 4x16xi8, strides = [16, 1]> -> %d : !emit.buffer<acc, 2x4xi32, strides = [64, 4]> -> !emit.buffer<lm, 2x4xi8, strides = [32, 1]>
+  }
+}
+
+// -----
+
 // What a field can encode is checked here, apart from capacity: a GM offset
 // past 4 GiB cannot be written into the 32-bit offset field.
 module {

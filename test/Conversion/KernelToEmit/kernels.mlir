@@ -3,8 +3,8 @@
 
 // A per-tensor int8 matmul: the input and output are runtime tensors of their
 // regions; the weights a constant; A and B land in 64-byte-pitched LM tiles,
-// C in ACC; the requantization is per tensor and the result goes straight to
-// the output region.
+// C in ACC; the MATRIX output stage requantizes per tensor (the int32 result
+// never crosses VECTOR) and the result goes straight to the output region.
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      %[[A:.*]] = emit.alloc {name = "a", offset = 0 : i64} : <input, 2x3xi8, strides = [3, 1]>
 // CHECK:      %[[Y:.*]] = emit.alloc {name = "y", offset = 0 : i64} : <output, 2x2xi8, strides = [2, 1]>
@@ -16,7 +16,7 @@
 // CHECK:      emit.dma %[[W]] -> %[[BT]]
 // CHECK:      emit.matmul %[[AT]], %[[BT]] -> %[[C]] {a_zp = 1 : i64}
 // CHECK:      %[[D:.*]] = emit.alloc : <lm, 2x2xi8, strides = [32, 1]>
-// CHECK:      emit.requant %[[C]] -> %[[D]] {hi = 127 : i64, lo = -128 : i64, mult = 1073741824 : i64, rs = 2 : i64, zp = 3 : i64}
+// CHECK:      emit.drain %[[C]] -> %[[D]] {hi = 127 : i64, lo = -128 : i64, mult = 1073741824 : i64, rs = 2 : i64, zp = 3 : i64}
 // CHECK:      emit.dma %[[D]] -> %[[Y]]
 func.func @main(%x: tensor<2x3xi8> {graph.name = "a"}) -> (tensor<2x2xi8> {graph.name = "y"}) {
   %w = graph.constant dense<[[1, 2], [3, 4], [5, 6]]> : tensor<3x2xi8>
@@ -31,7 +31,7 @@ func.func @main(%x: tensor<2x3xi8> {graph.name = "a"}) -> (tensor<2x2xi8> {graph
 // taps contribute (5 - 5) * w = 0) and stored to the arena; im2col is one
 // 4-D DMA per input channel ([rows][KH][OW][KW] into A rows of 32 bytes:
 // 27 taps padded to the granule); per-channel requantization reads a
-// 16-byte-per-channel parameter table (pmode COL).
+// 16-byte-per-channel parameter table (pmode COL) in the output stage.
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      %[[P:.*]] = emit.alloc : <arena, 1x3x7x9xui8, strides = [189, 63, 9, 1]>
 // CHECK:      emit.dma %{{.*}} -> %{{.*}} {fill = 5 : i64, pad_hi = array<i64: 0, 0, 1, 1>, pad_lo = array<i64: 0, 0, 1, 1>} : <input, 1x3x5x7xui8, strides = [0, 35, 7, 1]> -> <lm, 1x3x7x9xui8, strides = [0, 224, 32, 1]>
@@ -40,7 +40,7 @@ func.func @main(%x: tensor<2x3xi8> {graph.name = "a"}) -> (tensor<2x2xi8> {graph
 // CHECK:      %[[AT:.*]] = emit.alloc : <lm, 35x27xui8, strides = [32, 1]>
 // CHECK-COUNT-3: emit.dma %{{.*}} -> %{{.*}} : <arena, 5x3x7x3xui8, strides = [9, 9, 1, 1]> -> <lm, 5x3x7x3xui8, strides = [224, 3, 32, 1]>
 // CHECK:      emit.matmul %[[AT]], %{{.*}} -> %{{.*}} {a_zp = 5 : i64}
-// CHECK:      emit.requant %{{.*}} params %{{.*}} : !emit.buffer<lm, 2x16xi8, strides = [16, 1]> -> %{{.*}} : <acc, 35x2xi32, strides = [64, 4]> -> <lm, 35x2xi8, strides = [32, 1]>
+// CHECK:      emit.drain %{{.*}} params %{{.*}} : !emit.buffer<lm, 2x16xi8, strides = [16, 1]> -> %{{.*}} : <acc, 35x2xi32, strides = [64, 4]> -> <lm, 35x2xi8, strides = [32, 1]>
 // CHECK:      emit.dma %{{.*}} -> %{{.*}} : <lm, 35x2xi8, strides = [32, 1]> -> <output, 35x2xi8, strides = [1, 35]>
 // TINY-LABEL: emit.program target "npu-v1-tiny"
 func.func @main(%x: tensor<1x3x5x7xui8> {graph.name = "x"}) -> (tensor<1x2x5x7xi8> {graph.name = "y"}) {

@@ -420,3 +420,49 @@ emit.program target "npu-v1" {
   // expected-error @+1 {{'emit.matmul' op matrix operand rows must be contiguous: column stride 4 is not the element size 1}}
   emit.matmul %a, %b -> %c : !emit.buffer<lm, 4x4xi8, strides = [1, 4]>, !emit.buffer<lm, 4x4xi8, strides = [64, 1]> -> !emit.buffer<acc, 4x4xi32, strides = [64, 4]>
 }
+
+// -----
+
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<acc, 2x8xi32, strides = [32, 4]>
+  %d = emit.alloc : !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
+  %b = emit.alloc : !emit.buffer<lm, 1x4xi32, strides = [16, 4]>
+  // expected-error @+1 {{'emit.drain' op bias must be 8 contiguous i32 values in lm, one per column}}
+  emit.drain %a bias %b : !emit.buffer<lm, 1x4xi32, strides = [16, 4]> -> %d {mult = 1073741824, lo = -128, hi = 127} : !emit.buffer<acc, 2x8xi32, strides = [32, 4]> -> !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
+}
+
+// -----
+
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 2x8xi32, strides = [32, 4]>
+  %d = emit.alloc : !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
+  // expected-error @+1 {{'emit.drain' op drains a 2-D acc tile into a 2-D lm tile}}
+  emit.drain %a -> %d : !emit.buffer<lm, 2x8xi32, strides = [32, 4]> -> !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
+}
+
+// -----
+
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<acc, 2x8xi32, strides = [32, 4]>
+  %d = emit.alloc : !emit.buffer<lm, 2x8xi32, strides = [32, 4]>
+  // expected-error @+1 {{'emit.drain' op drains to i8, ui8 or i16, not 'i32'}}
+  emit.drain %a -> %d : !emit.buffer<acc, 2x8xi32, strides = [32, 4]> -> !emit.buffer<lm, 2x8xi32, strides = [32, 4]>
+}
+
+// -----
+
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<acc, 2x8xi32, strides = [32, 4]>
+  %d = emit.alloc : !emit.buffer<lm, 2x4xi8, strides = [32, 1]>
+  // expected-error @+1 {{'emit.drain' op a is 2x8 but d is 2x4}}
+  emit.drain %a -> %d : !emit.buffer<acc, 2x8xi32, strides = [32, 4]> -> !emit.buffer<lm, 2x4xi8, strides = [32, 1]>
+}
+
+// -----
+
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<acc, 2x8xi32, strides = [32, 4]>
+  %d = emit.alloc : !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
+  // expected-error @+1 {{'emit.drain' op clamp [10, -10] is empty}}
+  emit.drain %a -> %d {mult = 1073741824, lo = 10, hi = -10} : !emit.buffer<acc, 2x8xi32, strides = [32, 4]> -> !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
+}

@@ -373,6 +373,55 @@ LogicalResult RequantOp::verify() {
   return success();
 }
 
+LogicalResult DrainOp::verify() {
+  BufferType a = bufferOf(getA()), d = bufferOf(getD());
+  if (a.getSpace() != MemorySpace::ACC || d.getSpace() != MemorySpace::LM ||
+      a.getShape().size() != 2 || d.getShape().size() != 2)
+    return emitOpError("drains a 2-D acc tile into a 2-D lm tile");
+  if (a.getShape() != d.getShape())
+    return emitOpError() << "a is " << shapeStr(a.getShape()) << " but d is "
+                         << shapeStr(d.getShape());
+  for (BufferType t : {a, d})
+    if (t.getShape()[1] > 1 && t.getStrides()[1] != t.getElementBytes())
+      return emitOpError() << "rows must be contiguous: column stride " << t.getStrides()[1]
+                           << " is not the element size " << t.getElementBytes();
+  for (int64_t e : a.getShape())
+    if (e > isa::limit::MM_OUT::m_max)
+      return emitOpError() << "extent " << e << " exceeds the MM_OUT extent field (at most "
+                           << isa::limit::MM_OUT::m_max << "): tile it";
+  if (!a.getElementType().isSignlessInteger(32))
+    return emitOpError("drains i32 accumulators");
+  Type dt = d.getElementType();
+  if (!dt.isInteger(8) && !dt.isSignlessInteger(16))
+    return emitOpError() << "drains to i8, ui8 or i16, not " << dt;
+  int64_t entries = a.getShape()[getPerRow() ? 0 : 1];
+  if (Value bias = getBias()) {
+    BufferType t = bufferOf(bias);
+    if (t.getSpace() != MemorySpace::LM || !t.getElementType().isSignlessInteger(32) ||
+        t.getShape().size() != 2 || t.getShape()[0] * t.getShape()[1] != entries ||
+        (t.getShape()[1] > 1 && t.getStrides()[1] != 4) ||
+        (t.getShape()[0] > 1 && t.getStrides()[0] != 4))
+      return emitOpError() << "bias must be " << entries << " contiguous i32 values in lm, one per "
+                           << (getPerRow() ? "row" : "column");
+  }
+  if (Value p = getParams()) {
+    BufferType t = bufferOf(p);
+    if (t.getSpace() != MemorySpace::LM || !t.getElementType().isSignlessInteger(8) ||
+        t.getShape().size() != 2 || t.getShape()[1] != 16 || t.getShape()[0] != entries)
+      return emitOpError() << "params must be an lm table of 16-byte entries, one per "
+                           << (getPerRow() ? "row" : "column") << " (" << entries << ")";
+    return success();
+  }
+  int64_t mult = int64_t(getMult()), ls = int64_t(getLs()), rs = int64_t(getRs());
+  int64_t lo = int64_t(getLo()), hi = int64_t(getHi());
+  if (mult < 0 || mult > INT32_MAX || ls < 0 || ls > 31 || rs < 0 || rs > 31)
+    return emitOpError() << "multiplier " << mult << " or shifts (" << ls << ", " << rs
+                         << ") outside [0, 2^31 - 1] and [0, 31]";
+  if (lo > hi)
+    return emitOpError() << "clamp [" << lo << ", " << hi << "] is empty";
+  return success();
+}
+
 LogicalResult ReduceOp::verify() {
   if (failed(verifyFunc(*this, "ReduceFunc", getFunc())) ||
       failed(verifyVectorOperands(*this, {getA(), getD()})))
@@ -400,40 +449,70 @@ LogicalResult ValueOp::verify() {
   return success();
 }
 
-std::optional<Engine> npuc::emit::engineOf(Operation *op) {
-  if (auto dma = dyn_cast<DmaOp>(op))
-    return dma.getEngine();
-  if (llvm::isa<MatmulOp>(op))
-    return Engine::Matrix;
-  if (llvm::isa<VBinOp, VUnOp, VBinImmOp, CastOp, RequantOp, ReduceOp>(op))
-    return Engine::Vector;
-  return std::nullopt;
+//===----------------------------------------------------------------------===//
+// EngineOp: the engine and the buffers of each engine operation
+//===----------------------------------------------------------------------===//
+
+void DmaOp::getAccesses(SmallVectorImpl<Access> &out) {
+  out.push_back({getSrc(), false});
+  out.push_back({getDst(), true});
 }
 
-void npuc::emit::accessesOf(Operation *op, SmallVectorImpl<Access> &out) {
-  if (auto dma = dyn_cast<DmaOp>(op)) {
-    out.push_back({dma.getSrc(), false});
-    out.push_back({dma.getDst(), true});
-  } else if (auto mm = dyn_cast<MatmulOp>(op)) {
-    out.push_back({mm.getA(), false});
-    out.push_back({mm.getB(), false});
-    if (mm.getAccumulate())
-      out.push_back({mm.getC(), false});
-    out.push_back({mm.getC(), true});
-  } else if (auto v = dyn_cast<VBinOp>(op)) {
-    out.push_back({v.getA(), false});
-    out.push_back({v.getB(), false});
-    out.push_back({v.getD(), true});
-  } else if (auto rq = dyn_cast<RequantOp>(op)) {
-    out.push_back({rq.getA(), false});
-    if (rq.getParams())
-      out.push_back({rq.getParams(), false});
-    out.push_back({rq.getD(), true});
-  } else if (llvm::isa<VUnOp, VBinImmOp, CastOp, ReduceOp>(op)) {
-    out.push_back({op->getOperand(0), false});
-    out.push_back({op->getOperand(1), true});
-  }
+Engine MatmulOp::getEngine() { return Engine::Matrix; }
+void MatmulOp::getAccesses(SmallVectorImpl<Access> &out) {
+  // A repeated product touches every iteration's operands: count - 1 steps
+  // past each view.
+  int64_t more = int64_t(getCount()) - 1;
+  int64_t a = more * int64_t(getAStep()), b = more * int64_t(getBStep());
+  int64_t c = more * int64_t(getCStep());
+  out.push_back({getA(), false, a});
+  out.push_back({getB(), false, b});
+  if (getAccumulate())
+    out.push_back({getC(), false, c});
+  out.push_back({getC(), true, c});
 }
+
+Engine DrainOp::getEngine() { return Engine::Matrix; }
+void DrainOp::getAccesses(SmallVectorImpl<Access> &out) {
+  out.push_back({getA(), false});
+  if (getBias())
+    out.push_back({getBias(), false});
+  if (getParams())
+    out.push_back({getParams(), false});
+  out.push_back({getD(), true});
+}
+
+Engine VBinOp::getEngine() { return Engine::Vector; }
+void VBinOp::getAccesses(SmallVectorImpl<Access> &out) {
+  out.push_back({getA(), false});
+  out.push_back({getB(), false});
+  out.push_back({getD(), true});
+}
+
+Engine RequantOp::getEngine() { return Engine::Vector; }
+void RequantOp::getAccesses(SmallVectorImpl<Access> &out) {
+  out.push_back({getA(), false});
+  if (getParams())
+    out.push_back({getParams(), false});
+  out.push_back({getD(), true});
+}
+
+namespace {
+/// VECTOR ops of one input and one result, in operand order.
+void unaryAccesses(Operation *op, SmallVectorImpl<Access> &out) {
+  out.push_back({op->getOperand(0), false});
+  out.push_back({op->getOperand(1), true});
+}
+} // namespace
+
+Engine VUnOp::getEngine() { return Engine::Vector; }
+void VUnOp::getAccesses(SmallVectorImpl<Access> &out) { unaryAccesses(*this, out); }
+Engine VBinImmOp::getEngine() { return Engine::Vector; }
+void VBinImmOp::getAccesses(SmallVectorImpl<Access> &out) { unaryAccesses(*this, out); }
+Engine CastOp::getEngine() { return Engine::Vector; }
+void CastOp::getAccesses(SmallVectorImpl<Access> &out) { unaryAccesses(*this, out); }
+Engine ReduceOp::getEngine() { return Engine::Vector; }
+void ReduceOp::getAccesses(SmallVectorImpl<Access> &out) { unaryAccesses(*this, out); }
 
 std::pair<Operation *, int64_t> npuc::emit::rootOf(Value buffer) {
   int64_t offset = 0;
@@ -443,6 +522,8 @@ std::pair<Operation *, int64_t> npuc::emit::rootOf(Value buffer) {
   }
   return {buffer.getDefiningOp(), offset};
 }
+
+#include "npuc/Dialect/Emit/IR/EmitInterfaces.cpp.inc"
 
 #define GET_OP_CLASSES
 #include "npuc/Dialect/Emit/IR/EmitOps.cpp.inc"

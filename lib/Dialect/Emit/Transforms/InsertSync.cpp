@@ -48,9 +48,9 @@ bool conflicts(ArrayRef<Range> a, ArrayRef<Range> b) {
   return false;
 }
 
-FailureOr<SmallVector<Range, 4>> rangesOf(Operation *op) {
+FailureOr<SmallVector<Range, 4>> rangesOf(EngineOp op) {
   SmallVector<Access> accesses;
-  accessesOf(op, accesses);
+  op.getAccesses(accesses);
   SmallVector<Range, 4> out;
   for (const Access &a : accesses) {
     auto [root, offset] = rootOf(a.buffer);
@@ -63,13 +63,7 @@ FailureOr<SmallVector<Range, 4>> rangesOf(Operation *op) {
       return op->emitOpError("uses a buffer that emit-plan-memory has not placed"), failure();
     auto type = cast<BufferType>(a.buffer.getType());
     int64_t lo = *base + offset;
-    out.push_back({type.getSpace(), lo, lo + type.getSpanBytes(), a.write});
-  }
-  // A repeated matmul touches every iteration's operands: a, b, then c.
-  if (auto mm = dyn_cast<MatmulOp>(op)) {
-    int64_t more = int64_t(mm.getCount()) - 1;
-    for (size_t i = 0; i < out.size(); ++i)
-      out[i].hi += more * int64_t(i == 0 ? mm.getAStep() : i == 1 ? mm.getBStep() : mm.getCStep());
+    out.push_back({type.getSpace(), lo, lo + type.getSpanBytes() + a.extra, a.write});
   }
   return out;
 }
@@ -99,11 +93,11 @@ struct EmitInsertSyncPass : npuc::emit::impl::EmitInsertSyncBase<EmitInsertSyncP
     for (Operation &op : program.getBody().front())
       ops.push_back(&op);
     for (Operation *op : ops) {
-      std::optional<Engine> eng = engineOf(op);
-      if (!eng)
+      auto engineOp = dyn_cast<EngineOp>(op);
+      if (!engineOp)
         continue;
-      int d = int(*eng);
-      FailureOr<SmallVector<Range, 4>> ranges = rangesOf(op);
+      int d = int(engineOp.getEngine());
+      FailureOr<SmallVector<Range, 4>> ranges = rangesOf(engineOp);
       if (failed(ranges))
         return signalPassFailure();
       b.setInsertionPoint(op);

@@ -23,23 +23,23 @@
 #include "npuc/Dialect/Emit/IR/EmitAttributes.h.inc"
 #define GET_TYPEDEF_CLASSES
 #include "npuc/Dialect/Emit/IR/EmitTypes.h.inc"
+
+namespace npuc::emit {
+/// One buffer an engine operation reads or writes; `extra` bytes past the
+/// buffer's span when a repeated form reaches further (a matmul's count).
+struct Access {
+  mlir::Value buffer;
+  bool write;
+  int64_t extra = 0;
+};
+} // namespace npuc::emit
+
+#include "npuc/Dialect/Emit/IR/EmitInterfaces.h.inc"
+
 #define GET_OP_CLASSES
 #include "npuc/Dialect/Emit/IR/EmitOps.h.inc"
 
 namespace npuc::emit {
-
-/// One buffer an engine operation reads or writes.
-struct Access {
-  mlir::Value buffer;
-  bool write;
-};
-
-/// The engine that runs `op`, or nullopt for ops that are not engine work
-/// (alloc, constant, view, flag, li; signal/wait/barrier are synchronisation).
-std::optional<Engine> engineOf(mlir::Operation *op);
-
-/// Every buffer `op` reads or writes, in operand order.
-void accessesOf(mlir::Operation *op, llvm::SmallVectorImpl<Access> &out);
 
 /// The alloc or constant a buffer value is a view of, and the byte offset of
 /// the value's first element from that root's first byte.

@@ -7,6 +7,7 @@
 #ifndef NPUC_DIALECT_EMIT_IR_EMITOPS_TD
 #define NPUC_DIALECT_EMIT_IR_EMITOPS_TD
 
+include "npuc/Dialect/Emit/IR/EmitInterfaces.td"
 include "npuc/Dialect/Emit/IR/EmitTypes.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/RegionKindInterface.td"
@@ -116,7 +117,7 @@ def Emit_IterViewOp : Emit_InProgramOp<"iter_view"> {
   }];
 }
 
-def Emit_DmaOp : Emit_InProgramOp<"dma"> {
+def Emit_DmaOp : Emit_InProgramOp<"dma", [DeclareOpInterfaceMethods<Emit_EngineOpInterface>]> {
   let summary = "Copy between GM and a local memory (engine DMA_IN or DMA_OUT)";
   let description = [{
     GM to lm/acc/lut runs on DMA_IN, lm/acc to GM on DMA_OUT. With pads, the
@@ -128,13 +129,9 @@ def Emit_DmaOp : Emit_InProgramOp<"dma"> {
                    OptionalAttr<DenseI64ArrayAttr>:$pad_hi, OptionalAttr<I64Attr>:$fill);
   let assemblyFormat = "$src `->` $dst attr-dict `:` type($src) `->` type($dst)";
   let hasVerifier = 1;
-  let extraClassDeclaration = [{
-    /// DMA_IN or DMA_OUT, from the memory spaces.
-    ::npuc::emit::Engine getEngine();
-  }];
 }
 
-def Emit_MatmulOp : Emit_InProgramOp<"matmul"> {
+def Emit_MatmulOp : Emit_InProgramOp<"matmul", [DeclareOpInterfaceMethods<Emit_EngineOpInterface>]> {
   let summary = "C (+)= (A - a_zp) x (B - b_zp) on the MATRIX engine";
   let description = [{
     With `count` > 1, `count` products: iteration i reads and writes the
@@ -152,7 +149,7 @@ def Emit_MatmulOp : Emit_InProgramOp<"matmul"> {
   let hasVerifier = 1;
 }
 
-def Emit_VBinOp : Emit_InProgramOp<"vbin"> {
+def Emit_VBinOp : Emit_InProgramOp<"vbin", [DeclareOpInterfaceMethods<Emit_EngineOpInterface>]> {
   let summary = "Elementwise binary op on the VECTOR engine";
   let description = [{
     `func` is a VBinFunc of the ISA (ADD, SUB, MUL, ...). Operands are 2-D
@@ -165,14 +162,14 @@ def Emit_VBinOp : Emit_InProgramOp<"vbin"> {
   let hasVerifier = 1;
 }
 
-def Emit_VUnOp : Emit_InProgramOp<"vun"> {
+def Emit_VUnOp : Emit_InProgramOp<"vun", [DeclareOpInterfaceMethods<Emit_EngineOpInterface>]> {
   let summary = "Elementwise unary op on the VECTOR engine (`func` is a VUnFunc)";
   let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$d, StrAttr:$func);
   let assemblyFormat = "$func $a `->` $d attr-dict `:` type($a) `->` type($d)";
   let hasVerifier = 1;
 }
 
-def Emit_VBinImmOp : Emit_InProgramOp<"vbini"> {
+def Emit_VBinImmOp : Emit_InProgramOp<"vbini", [DeclareOpInterfaceMethods<Emit_EngineOpInterface>]> {
   let summary = "d = func(a, imm) on the VECTOR engine; imm is an integer or an f32";
   let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$d, StrAttr:$func,
                    AnyAttr:$imm);
@@ -180,14 +177,14 @@ def Emit_VBinImmOp : Emit_InProgramOp<"vbini"> {
   let hasVerifier = 1;
 }
 
-def Emit_CastOp : Emit_InProgramOp<"cast"> {
+def Emit_CastOp : Emit_InProgramOp<"cast", [DeclareOpInterfaceMethods<Emit_EngineOpInterface>]> {
   let summary = "Convert elements (round to nearest even, saturate) on the VECTOR engine";
   let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$d);
   let assemblyFormat = "$a `->` $d attr-dict `:` type($a) `->` type($d)";
   let hasVerifier = 1;
 }
 
-def Emit_RequantOp : Emit_InProgramOp<"requant"> {
+def Emit_RequantOp : Emit_InProgramOp<"requant", [DeclareOpInterfaceMethods<Emit_EngineOpInterface>]> {
   let summary = "int32 -> narrow integer requantization on the VECTOR engine";
   let description = [{
     Per tensor (`mult`, `ls`, `rs`, `zp`, `lo`, `hi` hold one entry) or with
@@ -206,7 +203,30 @@ def Emit_RequantOp : Emit_InProgramOp<"requant"> {
   let hasVerifier = 1;
 }
 
-def Emit_ReduceOp : Emit_InProgramOp<"reduce"> {
+def Emit_DrainOp : Emit_InProgramOp<"drain", [DeclareOpInterfaceMethods<Emit_EngineOpInterface>, AttrSizedOperandSegments]> {
+  let summary = "The MATRIX output stage: int32 accumulators, plus a bias, requantized into lm";
+  let description = [{
+    MM_OUT (docs/isa.md): `a` (acc, i32) plus `bias` (lm, one i32 per column,
+    or per row with `per_row`), requantized per tensor (the attributes) or by
+    `params` (an lm table of 16-byte entries, one per column or row) and cast
+    to `d` (lm, i8, ui8 or i16), on the MATRIX engine while it runs its next
+    pass: an int32 result need not cross VECTOR.
+  }];
+  let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$d,
+                   Optional<Emit_BufferType>:$bias, Optional<Emit_BufferType>:$params,
+                   UnitAttr:$per_row,
+                   DefaultValuedAttr<I64Attr, "0">:$mult,
+                   DefaultValuedAttr<I64Attr, "0">:$ls, DefaultValuedAttr<I64Attr, "0">:$rs,
+                   DefaultValuedAttr<I64Attr, "0">:$zp, DefaultValuedAttr<I64Attr, "0">:$lo,
+                   DefaultValuedAttr<I64Attr, "0">:$hi);
+  let assemblyFormat = [{
+    $a (`bias` $bias^ `:` type($bias))? (`params` $params^ `:` type($params))? `->` $d attr-dict
+    `:` type($a) `->` type($d)
+  }];
+  let hasVerifier = 1;
+}
+
+def Emit_ReduceOp : Emit_InProgramOp<"reduce", [DeclareOpInterfaceMethods<Emit_EngineOpInterface>]> {
   let summary = "Reduce each row (`cols`) or each column (`rows`) on the VECTOR engine";
   let description = [{
     `func` is a ReduceFunc (SUM, MAX, MIN); d is [rows, 1] for `cols` and
