@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Profile.h"
 #include "npuc/Base/CommandLine.h"
 #include "npuc/Base/Json.h"
 #include "npuc/Base/TensorFile.h"
@@ -43,8 +44,9 @@ std::string describe(const model::TensorDesc &t) {
 }
 
 /// The Chrome trace-event JSON of a run (docs/simulator.md, "Trace"): one
-/// track per engine, one slice per executed instruction named by its
-/// mnemonic, with its index and its ONNX node(s) as args; times in
+/// track per engine, one slice per executed instruction named by its ONNX
+/// node(s) (its mnemonic when it has none), with its index, mnemonic and
+/// node(s) as args; times in
 /// microseconds at the target's clock.
 std::string traceJson(const sim::Simulator &simulator, const model::Model &m,
                       const target::TargetInfo &t) {
@@ -62,12 +64,17 @@ std::string traceJson(const sim::Simulator &simulator, const model::Model &m,
     isa::decode(w, inst);
     code.push_back(inst);
   }
-  for (const sim::TraceEvent &ev : simulator.trace())
-    os << "{\"name\": " << json::quote(code[ev.pc].desc->mnemonic) << ", \"ph\": \"X\", \"pid\": 0, "
+  for (const sim::TraceEvent &ev : simulator.trace()) {
+    // A slice is named by its ONNX node (the mnemonic when it has none).
+    std::string node = model::joinedNodes(model::debugNodes(m, ev.pc));
+    const char *mnemonic = code[ev.pc].desc->mnemonic;
+    os << "{\"name\": " << json::quote(node.empty() ? std::string(mnemonic) : node)
+       << ", \"ph\": \"X\", \"pid\": 0, "
        << "\"tid\": " << unsigned(ev.engine) << ", \"ts\": " << double(ev.start) * usPerCycle
        << ", \"dur\": " << double(ev.end - ev.start) * usPerCycle << ", \"args\": {\"pc\": "
-       << ev.pc << ", \"node\": " << json::quote(model::joinedNodes(model::debugNodes(m, ev.pc)))
-       << "}},\n";
+       << ev.pc << ", \"instruction\": " << json::quote(mnemonic) << ", \"node\": "
+       << json::quote(node) << "}},\n";
+  }
   os << "{\"name\": \"end\", \"ph\": \"i\", \"pid\": 0, \"tid\": 0, \"ts\": "
      << double(simulator.stats().cycles) * usPerCycle << ", \"s\": \"g\"}\n]}\n";
   return os.str();
@@ -239,9 +246,9 @@ bool ValueDump::write(const std::string &dir, const std::string &modelPath,
 int main(int argc, char **argv) {
   CLI::App app{"npu-sim: execute an npuc model file bit-exactly"};
   app.set_version_flag("--version", "npu-sim from " + versionString());
-  std::string modelPath, outDir, tracePath, dumpDir;
+  std::string modelPath, outDir, tracePath, dumpDir, profileJson;
   std::vector<std::string> inputs;
-  bool printStats = false;
+  bool printStats = false, printProfile = false;
   uint64_t maxSteps = uint64_t(1) << 32;
   app.add_option("model", modelPath, "model file")->required();
   app.add_option("-i,--input", inputs, "input tensor (.npy or .pb), in graph-input order, or NAME=FILE");
@@ -249,6 +256,11 @@ int main(int argc, char **argv) {
   app.add_option("--trace", tracePath,
                  "write a Chrome trace-event JSON file (Perfetto; '-': standard output)");
   app.add_flag("--stats", printStats, "print cycles, engine busy time and GM traffic");
+  app.add_flag("--profile", printProfile,
+               "print per ONNX node its cycles, each engine's busy time, GM bytes and MAC "
+               "utilization");
+  app.add_option("--profile-json", profileJson,
+                 "write the per-node profile as JSON ('-': standard output)");
   app.add_option("--dump-tensors", dumpDir,
                  "write every graph value the program materializes to DIR (NAME.npy in logical "
                  "order, and index.json), each as soon as it is complete");
@@ -271,8 +283,22 @@ int main(int argc, char **argv) {
     return badInput(modelPath + ": " + error + model::notAModelHint(error));
   // Every output the run writes is checked before it runs, so a run that
   // cannot deliver them spends no time and leaves nothing.
-  if (tracePath == "-" && printStats) {
-    std::cerr << "npu-sim: error: --trace - and --stats both write to standard output\n";
+  // Standard output carries one document: a trace, a JSON profile, or the
+  // text of --stats and --profile.
+  std::vector<std::string> stdoutUsers;
+  if (tracePath == "-")
+    stdoutUsers.push_back("--trace -");
+  if (profileJson == "-")
+    stdoutUsers.push_back("--profile-json -");
+  if (printStats || printProfile)
+    stdoutUsers.push_back(printStats ? "--stats" : "--profile");
+  if (stdoutUsers.size() > 1) {
+    std::cerr << "npu-sim: error: " << stdoutUsers[0] << " and " << stdoutUsers[1]
+              << " both write to standard output\n";
+    return kUsage;
+  }
+  if (app.count("--profile-json") && profileJson.empty()) {
+    std::cerr << "npu-sim: error: --profile-json needs a file name ('-': standard output)\n";
     return kUsage;
   }
   for (const auto &[option, dir] : {std::pair<const char *, const std::string *>{"-o", &outDir},
@@ -292,7 +318,8 @@ int main(int argc, char **argv) {
   }
   if (!checkDirectory("-o", outDir, error) ||
       (!dumpDir.empty() && !checkDirectory("--dump-tensors", dumpDir, error)) ||
-      (!tracePath.empty() && tracePath != "-" && !model::checkWritable(tracePath, error)))
+      (!tracePath.empty() && tracePath != "-" && !model::checkWritable(tracePath, error)) ||
+      (!profileJson.empty() && profileJson != "-" && !model::checkWritable(profileJson, error)))
     return badInput(error);
   const target::TargetInfo *target = target::lookupTarget(m.targetName);
   if (!dumpDir.empty() && m.values.empty())
@@ -338,6 +365,7 @@ int main(int argc, char **argv) {
 
   sim::Options options;
   options.trace = !tracePath.empty();
+  options.profile = printProfile || !profileJson.empty();
   options.maxSteps = maxSteps;
   ValueDump dump(m);
   sim::Simulator *running = nullptr;
@@ -439,6 +467,13 @@ int main(int argc, char **argv) {
                 << " cycles\n";
     std::cout << "scalar steps: " << s.scalarSteps << "\nGM bytes read: " << s.gmBytesRead
               << "\nGM bytes written: " << s.gmBytesWritten << "\nMACs: " << s.macs << "\n";
+  }
+  if (printProfile)
+    std::cout << profile::table(simulator, m, *target);
+  if (!profileJson.empty()) {
+    std::string text = profile::json(simulator, m, *target);
+    if (!model::writeFileOrStdout(profileJson, std::vector<uint8_t>(text.begin(), text.end()), error))
+      return badInput("the profile: " + error);
   }
   return 0;
 }
