@@ -75,14 +75,13 @@ std::string profile::table(const sim::Simulator &s, const model::Model &m,
                 "DMA_IN", "DMA_OUT", "MATRIX", "VECTOR", "GM bytes", "MAC%", "node");
   os << line;
   for (const Node &n : ns) {
-    std::snprintf(line, sizeof line, "%10llu %6s %9llu %9llu %9llu %9llu %11llu %6s  %s\n",
+    std::snprintf(line, sizeof line, "%10llu %6s %9llu %9llu %9llu %9llu %11llu %6s  ",
                   (unsigned long long)n.span(),
                   fixed(total ? 100.0 * double(n.span()) / double(total) : 0.0, 1).c_str(),
                   (unsigned long long)n.busy[1], (unsigned long long)n.busy[2],
                   (unsigned long long)n.busy[3], (unsigned long long)n.busy[4],
-                  (unsigned long long)n.gmBytes, fixed(100.0 * n.utilization(), 1).c_str(),
-                  n.name.c_str());
-    os << line;
+                  (unsigned long long)n.gmBytes, fixed(100.0 * n.utilization(), 1).c_str());
+    os << line << n.name << "\n";  // names of any length
   }
   return os.str();
 }
