@@ -253,9 +253,35 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     for (int64_t extent : box)
       boxElements *= uint64_t(extent);
     checkWork(uint64_t(std::min<unsigned __int128>(boxElements, UINT64_MAX)), q.pc);
+    uint8_t fillBytes[4];
+    for (unsigned b = 0; b < 4; ++b)
+      fillBytes[b] = uint8_t(fill >> (8 * b));
+    // Rows (dimension 0) contiguous on both sides move as one access each:
+    // the same bytes, checked and copied a run at a time.
+    bool runs = dstride[0] == int64_t(esize) && (n[0] <= 1 || sstride[0] == int64_t(esize));
     for (int64_t i3 = 0; i3 < box[3]; ++i3)
       for (int64_t i2 = 0; i2 < box[2]; ++i2)
-        for (int64_t i1 = 0; i1 < box[1]; ++i1)
+        for (int64_t i1 = 0; i1 < box[1]; ++i1) {
+          if (runs) {
+            int64_t c1 = i1 - lo[1], c2 = i2 - lo[2], c3 = i3 - lo[3];
+            bool inside = c1 >= 0 && c1 < n[1] && c2 >= 0 && c2 < n[2] && c3 >= 0 && c3 < n[3] &&
+                          n[0] > 0;
+            const uint8_t *src = nullptr;
+            if (inside)
+              src = access(srcSpace,
+                           srcBase + uint64_t(c1 * sstride[1] + c2 * sstride[2] + c3 * sstride[3]),
+                           uint64_t(n[0]) * esize, false, dynId, "its source");
+            uint8_t *dst = access(dstSpace,
+                                  dstBase + uint64_t(i1 * dstride[1] + i2 * dstride[2] + i3 * dstride[3]),
+                                  uint64_t(box[0]) * esize, true, dynId, "its destination");
+            int64_t from = inside ? lo[0] : box[0], to = inside ? lo[0] + n[0] : box[0];
+            for (int64_t i0 = 0; i0 < box[0]; ++i0)
+              if (i0 < from || i0 >= to)
+                std::memcpy(dst + i0 * esize, fillBytes, esize);
+            if (inside)
+              std::memcpy(dst + from * esize, src, size_t(n[0]) * esize);
+            continue;
+          }
           for (int64_t i0 = 0; i0 < box[0]; ++i0) {
             int64_t d = i0 * dstride[0] + i1 * dstride[1] + i2 * dstride[2] + i3 * dstride[3];
             int64_t c[4] = {i0 - lo[0], i1 - lo[1], i2 - lo[2], i3 - lo[3]};
@@ -275,6 +301,7 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
             std::memcpy(access(dstSpace, dstBase + uint64_t(d), esize, true, dynId, "its destination"),
                         tmp, esize);
           }
+        }
     // The GM side (the source of DMA_IN, without the padding it fills; the
     // destination of DMA_OUT) decides the bus time (timing::busBytes).
     timing::GMAccess gm;
@@ -342,16 +369,26 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
         }
       }
     } else {
+      // Operands converted once (B transposed), then each dot product in
+      // ascending k, one IEEE product and one sum per step (docs/numerics.md).
       int64_t et = esize == 2 ? int64_t(DType::F16) : int64_t(DType::F32);
-      for (int64_t i = 0; i < m; ++i)
+      std::vector<float> bt(static_cast<size_t>(k * n)), ai(static_cast<size_t>(k));
+      for (int64_t kk = 0; kk < k; ++kk)
+        for (int64_t j = 0; j < n; ++j)
+          bt[size_t(j * k + kk)] = loadElem(brow[kk] + j * esize, et).f;
+      for (int64_t i = 0; i < m; ++i) {
+        for (int64_t kk = 0; kk < k; ++kk)
+          ai[size_t(kk)] = loadElem(arow[i] + kk * esize, et).f;
         for (int64_t j = 0; j < n; ++j) {
           float sum = accumulate ? loadElem(crow[i] + 4 * j, int64_t(DType::F32)).f : 0.0f;
+          const float *b = bt.data() + j * k;
           for (int64_t kk = 0; kk < k; ++kk) {
-            float p = loadElem(arow[i] + kk * esize, et).f * loadElem(brow[kk] + j * esize, et).f;
+            float p = ai[size_t(kk)] * b[kk];
             sum = sum + p;
           }
           storeElem(crow[i] + 4 * j, int64_t(DType::F32), Value{0, sum});
         }
+      }
     }
     uint64_t macs = uint64_t(m * n * k);
     stats.macs += macs;
@@ -362,7 +399,7 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     // int32 bias, requantized and cast into LM (rows mm_rq_cfg.ldd apart).
     namespace O = F::MM_OUT;
     int64_t ot = in[O::otype], pmode = in[O::pmode], m = in[O::m], n = in[O::n];
-    bool bias = in[O::bias];
+    bool bias = in[O::bias], biasRow = in[O::bias_row];
     if (isFloat(ot) || ot == int64_t(DType::I32))
       fail(where() + ": the output stage writes 8- or 16-bit integers");
     int64_t ldc = config(Opcode::MM_CFG, true)[F::MM_CFG::ldc];
@@ -378,7 +415,7 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     std::vector<num::RequantParams> params(static_cast<size_t>(entries));
     for (int64_t i = 0; i < entries; ++i)
       params[size_t(i)] = requantParams(pmode, Opcode::MM_RQ_CFG, table, i, ot);
-    std::vector<int64_t> biases(bias ? size_t(perRow ? m : n) : 0);
+    std::vector<int64_t> biases(bias ? size_t(biasRow ? m : n) : 0);
     for (size_t i = 0; i < biases.size(); ++i)
       biases[i] = loadElem(access(LM, b + uint64_t(i) * 4, 4, false, dynId, "its bias"),
                            int64_t(DType::I32)).i;
@@ -390,11 +427,10 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
                             "its destination");
       for (int64_t c = 0; c < n; ++c) {
         int64_t x = loadElem(acc + 4 * c, int64_t(DType::I32)).i;
-        size_t index = size_t(perRow ? r : c);
         if (bias)
-          x = num::saturate(x + biases[index], INT32_MIN, INT32_MAX);
+          x = num::saturate(x + biases[size_t(biasRow ? r : c)], INT32_MIN, INT32_MAX);
         Value y;
-        y.i = num::requantize(int32_t(x), params[entries == 1 ? 0 : index]);
+        y.i = num::requantize(int32_t(x), params[entries == 1 ? 0 : size_t(perRow ? r : c)]);
         storeElem(out + c * es, ot, y);
       }
     }
@@ -423,6 +459,10 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     int64_t pitch;
     bool bcast;
     int64_t type;
+    // The row `at` checked last (one access per row, not per element).
+    int64_t row = -1;
+    bool rowWrite = false;
+    uint8_t *rowPtr = nullptr;
   };
   auto operand = [&](int64_t space, int64_t addr, int64_t r, int64_t pitch, bool bcast,
                      int64_t type, const char *what) {
@@ -430,7 +470,21 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     aligned(o.base, uint64_t(tp.VectorAlign), what);
     return o;
   };
-  auto at = [&](const Operand &o, int64_t r, int64_t c, bool write, const char *what) {
+  // Element (r, c) of an operand whose whole row the instruction touches: the
+  // row is checked and marked once, when its first element is reached.
+  auto at = [&](Operand &o, int64_t r, int64_t c, bool write, const char *what) {
+    unsigned es = dtypeSize(o.type);
+    if (o.row != r || o.rowWrite != write) {
+      o.rowPtr = access(o.space, o.base + uint64_t(r * o.pitch),
+                        o.bcast ? es : uint64_t(grid.cols) * es, write, dynId, what);
+      o.row = r;
+      o.rowWrite = write;
+    }
+    return o.rowPtr + (o.bcast ? 0 : c * int64_t(es));
+  };
+  // One element, for instructions that touch only some of a row's (a select)
+  // or walk columns (a reduction along rows).
+  auto atElem = [&](const Operand &o, int64_t r, int64_t c, bool write, const char *what) {
     uint64_t off = uint64_t(r * o.pitch + (o.bcast ? 0 : c) * int64_t(dtypeSize(o.type)));
     return access(o.space, o.base + off, dtypeSize(o.type), write, dynId, what);
   };
@@ -568,17 +622,18 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
                         int64_t(DType::I32), "operand a");
     Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], grid.dpitch, false, ot, "operand d");
     uint64_t table = local(in[V::p_addr], in[V::p_reg]);
-    auto paramsAt = [&](int64_t index) {
-      return requantParams(pmode, Opcode::V_RQ_CFG, table, index, ot);
-    };
-    num::RequantParams tensorParams{};
-    if (pmode == int64_t(isa::PMode::TENSOR))
-      tensorParams = paramsAt(0);
+    // Parameters read once per column (COL) or row (ROW), not per element.
+    int64_t entries = pmode == int64_t(isa::PMode::TENSOR) ? 1
+                      : pmode == int64_t(isa::PMode::COL)  ? grid.cols
+                                                           : grid.rows;
+    std::vector<num::RequantParams> params(static_cast<size_t>(entries));
+    for (int64_t i = 0; i < entries; ++i)
+      params[size_t(i)] = requantParams(pmode, Opcode::V_RQ_CFG, table, i, ot);
     for (int64_t r = 0; r < grid.rows; ++r)
       for (int64_t c = 0; c < grid.cols; ++c) {
-        num::RequantParams p = pmode == int64_t(isa::PMode::TENSOR) ? tensorParams
-                               : pmode == int64_t(isa::PMode::COL)  ? paramsAt(c)
-                                                                    : paramsAt(r);
+        const num::RequantParams &p = pmode == int64_t(isa::PMode::TENSOR) ? params[0]
+                                      : pmode == int64_t(isa::PMode::COL)  ? params[size_t(c)]
+                                                                           : params[size_t(r)];
         int64_t x = loadElem(at(A, r, c, false, "operand a"), int64_t(DType::I32)).i;
         Value d;
         d.i = num::requantize(int32_t(x), p);
@@ -627,8 +682,8 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
       Value acc;
       bool first = true;
       for (int64_t i = 0; i < inner; ++i) {
-        Value v = cols ? loadElem(at(A, o, i, false, "operand a"), it)
-                       : loadElem(at(A, i, o, false, "operand a"), it);
+        Value v = cols ? loadElem(atElem(A, o, i, false, "operand a"), it)
+                       : loadElem(atElem(A, i, o, false, "operand a"), it);
         if (first) {
           acc = v;
           first = false;
@@ -643,7 +698,7 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
       if (!isFloat(ot) && (acc.i < lo || acc.i > hi))
         fail("accumulator overflow: " + where() + " reduces to " + std::to_string(acc.i) +
              ", outside its output type");
-      storeElem(cols ? at(D, o, 0, true, "operand d") : at(D, 0, o, true, "operand d"), ot, acc);
+      storeElem(cols ? atElem(D, o, 0, true, "operand d") : atElem(D, 0, o, true, "operand d"), ot, acc);
     }
     return cost(dtypeSize(it));
   }
@@ -697,10 +752,10 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
                          int64_t(DType::I8), "mask");
     for (int64_t r = 0; r < grid.rows; ++r)
       for (int64_t c = 0; c < grid.cols; ++c) {
-        bool pick = loadElem(at(Mk, r, c, false, "mask"), int64_t(DType::I8)).i != 0;
-        Value v = pick ? loadElem(at(A, r, c, false, "operand a"), t)
-                       : loadElem(at(B, r, c, false, "operand b"), t);
-        storeElem(at(D, r, c, true, "operand d"), t, v);
+        bool pick = loadElem(atElem(Mk, r, c, false, "mask"), int64_t(DType::I8)).i != 0;
+        Value v = pick ? loadElem(atElem(A, r, c, false, "operand a"), t)
+                       : loadElem(atElem(B, r, c, false, "operand b"), t);
+        storeElem(atElem(D, r, c, true, "operand d"), t, v);
       }
     return cost(dtypeSize(t));
   }

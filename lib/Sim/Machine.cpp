@@ -135,36 +135,92 @@ uint8_t *Machine::access(unsigned s, uint64_t addr, uint64_t len, bool write, ui
     fail(describe(self.pc) + " on " + engineName(self.engine) + " writes " + what + " at " +
          range() + ", but " + space.name + " is read-only");
   const VectorClock &clock = *currentClock;
-  for (uint64_t a = addr; a < addr + len; ++a) {
-    uint32_t &w = space.writer(a);
-    if (!write) {
-      if (w == Space::kNever && !space.hostInitialized)
-        fail("read of uninitialized memory: " + describe(self.pc) + " on " +
-             engineName(self.engine) + " reads " + what + " at " + range() + ", but byte " +
-             hex0x(a) + " of " + space.name + " was never written");
+  // Page by page; each shadow value is checked once per run of equal values
+  // (bytes an instruction wrote or read together share them), since every
+  // check depends only on the value.
+  auto readFault = [&](uint64_t a, uint32_t w) {
+    if (w == Space::kNever)
+      fail("read of uninitialized memory: " + describe(self.pc) + " on " +
+           engineName(self.engine) + " reads " + what + " at " + range() + ", but byte " +
+           hex0x(a) + " of " + space.name + " was never written");
+    fail("data race on " + space.name + " byte " + hex0x(a) + ": " + describe(self.pc) + " on " +
+         engineName(self.engine) + " reads " + what + " at " + range() + ", which " +
+         describe(dyn[w - 1].pc) + " on " + engineName(dyn[w - 1].engine) +
+         " wrote; no flag or barrier orders them");
+  };
+  uint32_t mark = dynId + 1;
+  if (len <= 16) {
+    // A few bytes (an element, a short row): byte by byte, no set-up.
+    for (uint64_t a = addr; a < addr + len; ++a) {
+      uint32_t &w = space.writer(a);
+      if (!write) {
+        if (w == Space::kNever ? !space.hostInitialized : !ordered(w - 1, clock, self.engine))
+          readFault(a, w);
+        space.reader(a, self.engine) = mark;
+        continue;
+      }
       if (w != Space::kNever && !ordered(w - 1, clock, self.engine))
         fail("data race on " + space.name + " byte " + hex0x(a) + ": " + describe(self.pc) +
-             " on " + engineName(self.engine) + " reads " + what + " at " + range() +
-             ", which " + describe(dyn[w - 1].pc) + " on " + engineName(dyn[w - 1].engine) +
-             " wrote; no flag or barrier orders them");
-      space.reader(a, self.engine) = dynId + 1;
+             " on " + engineName(self.engine) + " writes " + what + " at " + range() + ", which " +
+             describe(dyn[w - 1].pc) + " on " + engineName(dyn[w - 1].engine) +
+             " also wrote; no flag or barrier orders them");
+      for (unsigned e = 1; e < kNumEngines; ++e) {
+        uint32_t &r = space.reader(a, e);
+        if (r != Space::kNever && !ordered(r - 1, clock, self.engine))
+          fail("data race on " + space.name + " byte " + hex0x(a) + ": " + describe(self.pc) +
+               " on " + engineName(self.engine) + " writes " + what + " at " + range() +
+               ", which " + describe(dyn[r - 1].pc) + " on " + engineName(e) +
+               " reads; no flag or barrier orders them");
+        r = Space::kNever;
+      }
+      w = mark;
+    }
+    return space.bytes.data() + addr;
+  }
+  uint32_t checkedWriter = UINT32_MAX;
+  std::array<uint32_t, kNumEngines> checkedReader;
+  checkedReader.fill(UINT32_MAX);
+  for (uint64_t a = addr, end = addr + len; a < end;) {
+    uint64_t n = std::min(end - a, Space::pageRest(a));
+    uint32_t *w = space.writers(a);
+    if (!write) {
+      uint32_t *r = space.readers(a, self.engine);
+      for (uint64_t i = 0; i < n; ++i) {
+        if (w[i] != checkedWriter) {
+          bool ok = w[i] == Space::kNever ? space.hostInitialized : ordered(w[i] - 1, clock, self.engine);
+          if (!ok)
+            readFault(a + i, w[i]);
+          checkedWriter = w[i];
+        }
+        r[i] = mark;
+      }
+      a += n;
       continue;
     }
-    if (w != Space::kNever && !ordered(w - 1, clock, self.engine))
-      fail("data race on " + space.name + " byte " + hex0x(a) + ": " + describe(self.pc) + " on " +
-           engineName(self.engine) + " writes " + what + " at " + range() + ", which " +
-           describe(dyn[w - 1].pc) + " on " + engineName(dyn[w - 1].engine) +
-           " also wrote; no flag or barrier orders them");
+    for (uint64_t i = 0; i < n; ++i)
+      if (w[i] != checkedWriter) {
+        if (w[i] != Space::kNever && !ordered(w[i] - 1, clock, self.engine))
+          fail("data race on " + space.name + " byte " + hex0x(a + i) + ": " + describe(self.pc) +
+               " on " + engineName(self.engine) + " writes " + what + " at " + range() +
+               ", which " + describe(dyn[w[i] - 1].pc) + " on " + engineName(dyn[w[i] - 1].engine) +
+               " also wrote; no flag or barrier orders them");
+        checkedWriter = w[i];
+      }
     for (unsigned e = 1; e < kNumEngines; ++e) {
-      uint32_t &r = space.reader(a, e);
-      if (r != Space::kNever && !ordered(r - 1, clock, self.engine))
-        fail("data race on " + space.name + " byte " + hex0x(a) + ": " + describe(self.pc) +
-             " on " + engineName(self.engine) + " writes " + what + " at " + range() +
-             ", which " + describe(dyn[r - 1].pc) + " on " + engineName(e) +
-             " reads; no flag or barrier orders them");
-      r = Space::kNever;
+      uint32_t *r = space.readers(a, e);
+      for (uint64_t i = 0; i < n; ++i)
+        if (r[i] != checkedReader[e]) {
+          if (r[i] != Space::kNever && !ordered(r[i] - 1, clock, self.engine))
+            fail("data race on " + space.name + " byte " + hex0x(a + i) + ": " + describe(self.pc) +
+                 " on " + engineName(self.engine) + " writes " + what + " at " + range() +
+                 ", which " + describe(dyn[r[i] - 1].pc) + " on " + engineName(e) +
+                 " reads; no flag or barrier orders them");
+          checkedReader[e] = r[i];
+        }
+      std::fill(r, r + n, Space::kNever);
     }
-    w = dynId + 1;
+    std::fill(w, w + n, mark);
+    a += n;
   }
   return space.bytes.data() + addr;
 }

@@ -55,6 +55,14 @@ public:
   void init(std::string n, uint64_t size, bool hostInitialized, bool isWritable);
   uint32_t &writer(uint64_t addr);
   uint32_t &reader(uint64_t addr, unsigned engine);
+  /// The shadow of the bytes from `addr` to the end of its page, contiguous:
+  /// writers, and one engine's readers (engines DMA_IN .. VECTOR).
+  uint32_t *writers(uint64_t addr) { return &writer(addr); }
+  uint32_t *readers(uint64_t addr, unsigned engine) { return &reader(addr, engine); }
+  /// Bytes from `addr` to the end of its shadow page.
+  static uint64_t pageRest(uint64_t addr) {
+    return (uint64_t(1) << kPageBits) - (addr & ((uint64_t(1) << kPageBits) - 1));
+  }
 
 private:
   struct Page {

@@ -47,8 +47,8 @@ enc.program target "npu-v1" {
   enc.wait_flag eng = 3, peer = 1, id = 0
   enc.matmul mode = 0, acc = 0, a_reg = 0, b_reg = 0, c_reg = 0, a_addr = 0, b_addr = 32, c_addr = 0, m = 2, n = 2, k = 3
   enc.mm_rq_cfg mult = 1073741824, ls = 1, rs = 2, zp = 3, lo = -128, hi = 20, ldd = 32
-  enc.mm_out otype = 0, pmode = 0, bias = 1, a_reg = 0, d_reg = 0, p_reg = 0, b_reg = 0, a_addr = 0, d_addr = 44, p_addr = 0, b_addr = 40, m = 2, n = 2
-  enc.mm_out otype = 0, pmode = 1, bias = 0, a_reg = 0, d_reg = 0, p_reg = 0, b_reg = 0, a_addr = 0, d_addr = 46, p_addr = 42, b_addr = 0, m = 2, n = 2
+  enc.mm_out otype = 0, pmode = 0, bias = 1, a_reg = 0, d_reg = 0, p_reg = 0, b_reg = 0, a_addr = 0, d_addr = 44, p_addr = 0, b_addr = 40, m = 2, n = 2, bias_row = 0
+  enc.mm_out otype = 0, pmode = 1, bias = 0, a_reg = 0, d_reg = 0, p_reg = 0, b_reg = 0, a_addr = 0, d_addr = 46, p_addr = 42, b_addr = 0, m = 2, n = 2, bias_row = 0
   enc.set_flag eng = 3, peer = 2, id = 0
   enc.dma_out_shape n0 = 2, n1 = 2, n2 = 1, n3 = 1
   enc.dma_out_sstride s0 = 1, s1 = 32, s2 = 0, s3 = 0

@@ -172,13 +172,14 @@ def MM_RQ_CFG : Inst<0x42, MATRIX, "mm_rq_cfg",
   "Set the output stage's per-tensor requantization and its destination pitch.">;
 def MM_OUT : Inst<0x43, MATRIX, "mm_out",
   [EnumField<"otype", 8, 4, DTypeEnum>, EnumField<"pmode", 12, 2, PModeEnum>,
-   Flag<"bias", 14, "add an int32 bias per column (per row with pmode ROW) first">,
+   Flag<"bias", 14, "add an int32 bias per column (per row with bias_row) first">,
    Reg<"a_reg", 16>, Reg<"d_reg", 20>, Reg<"p_reg", 24>, Reg<"b_reg", 28>,
    Granule<"a_addr", 32, "int32 accumulators in ACC, rows mm_cfg.ldc apart">,
    Granule<"d_addr", 48, "result in LM, rows mm_rq_cfg.ldd apart">,
    Granule<"p_addr", 64, "parameter table in LM (pmode COL or ROW)">,
    Granule<"b_addr", 80, "int32 bias in LM">,
-   Extent<"m", 96, 12>, Extent<"n", 108, 12>],
+   Extent<"m", 96, 12>, Extent<"n", 108, 12>,
+   Flag<"bias_row", 120, "the bias is per row, whatever pmode">],
   "The output stage: d = clamp(zp + RoundingRightShift(SaturatingRoundingDoublingHighMul("
   "Saturate(a + bias) << ls, M), rs)) cast to otype, drained from ACC to LM at A elements "
   "per cycle while the array runs its next pass.">;

@@ -312,6 +312,7 @@ LogicalResult Encoder::drain(emit::DrainOp op) {
                        : op.getPerRow() ? int64_t(isa::PMode::ROW)
                                         : int64_t(isa::PMode::COL);
   i.fields[M::bias] = op.getBias() ? 1 : 0;
+  i.fields[M::bias_row] = op.getBiasPerRow() ? 1 : 0;
   std::tie(i.fields[M::a_addr], i.fields[M::a_reg]) = local(a->byte);
   std::tie(i.fields[M::d_addr], i.fields[M::d_reg]) = local(d->byte);
   if (op.getParams())

@@ -35,10 +35,6 @@ using namespace mlir;
 /// buffers, cycles, gm_bytes}. The lowering reads it and never picks its own.
 inline constexpr llvm::StringLiteral kTilingAttr = "npuc.tiling";
 
-/// usesOutputStage (MatmulTiling.h) for a kernel's requantization and accumulator type.
-inline bool usesOutputStage(qk::RequantAttr rq, Type accType, bool perRow, bool bias) {
-  return usesOutputStage(bool(rq), accType.isSignlessInteger(32), perRow, bias);
-}
 
 /// The matrix product a matmul-kind op (qk.matmul, graph.matmul, graph.gemm)
 /// lowers to, or nullopt for any other op.
@@ -247,11 +243,14 @@ private:
   LogicalResult lowerDepthwise(Operation *op, Value X, Value W, Value Bias, Value Y,
                                ArrayRef<int64_t> strides, ArrayRef<int64_t> dil, int64_t xzp,
                                int64_t wzp, qk::RequantAttr rq, Value params, Type accType);
-  /// The kernel epilogue: bias, requantization (or none), DMA_OUT of a
-  /// [rows, cols] accumulator tile to `dst` (a 2-D GM view).
+  /// The kernel epilogue of a [rows, cols] accumulator tile: bias (per
+  /// column, or per row with `biasPerRow`) and requantization (per tensor,
+  /// or by a table per column, per row with `perRow`) through the MATRIX
+  /// output stage; for a float result the bias on VECTOR; then DMA_OUT to
+  /// `dst` (a 2-D GM view).
   void epilogue(Value acc, int64_t rows, int64_t cols, Value biasGM, Offset col0,
                 qk::RequantAttr rq, Value paramsGM, Value dst, bool perRow = false,
-                Offset row0 = 0);
+                Offset row0 = 0, bool biasPerRow = false);
   Value requantTable(qk::RequantAttr rq, int64_t channels);
 };
 

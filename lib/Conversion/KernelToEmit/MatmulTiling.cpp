@@ -73,7 +73,9 @@ Iteration iteration(const MatmulProblem &p, const MatmulTiling &t, int64_t mc, i
     it.chunks += n;
   }
   uint64_t tile = uint64_t(mc * nc);
-  bool stage = usesOutputStage(p.requant, p.mode != isa::MmMode::F32, p.requantPerRow, p.bias);
+  // A requantized product drains through the MATRIX output stage (bias
+  // included); a float one adds its bias on VECTOR.
+  bool stage = p.requant;
   if (stage)
     it.drain = timing::drainCycles(tp, mc, nc);
   if (p.scale)

@@ -23,14 +23,6 @@
 
 namespace npuc::emit::lowering {
 
-/// Whether a kernel epilogue drains through the MATRIX output stage (MM_OUT):
-/// an int32 accumulator requantized to a narrow integer, with its bias (if
-/// any) per column. Otherwise (a bias per row, float results) the bias add
-/// and any requantization run on VECTOR.
-inline bool usesOutputStage(bool requant, bool int32Acc, bool perRow, bool bias) {
-  return requant && int32Acc && !(perRow && bias);
-}
-
 /// Slots of the ring a product's chunks along K take turns in, when K is
 /// longer than one chunk (two: the next chunk's loads overlap this product).
 inline constexpr int64_t kMatmulChunkRing = 2;

@@ -42,55 +42,42 @@ Value KernelLowering::requantTable(qk::RequantAttr rq, int64_t channels) {
 
 void KernelLowering::epilogue(Value acc, int64_t rows, int64_t cols, Value biasGM, Offset col0,
                               qk::RequantAttr rq, Value paramsGM, Value dst, bool perRow,
-                              Offset row0) {
-  auto at = cast<BufferType>(acc.getType());
-  Type accType = at.getElementType();
-  if (usesOutputStage(rq, accType, perRow, bool(biasGM))) {
+                              Offset row0, bool biasPerRow) {
+  Type accType = cast<BufferType>(acc.getType()).getElementType();
+  int64_t eb = biasGM ? cast<BufferType>(biasGM.getType()).getElementBytes() : 0;
+  // The bias row (per column) or column (per row) of this tile, from GM.
+  auto loadBias = [&](ArrayRef<int64_t> perRowStrides) {
+    Value bias = biasPerRow ? e.alloc(MemorySpace::LM, {rows, 1}, accType, perRowStrides)
+                            : e.tile(MemorySpace::LM, 1, cols, accType);
+    e.dma(biasPerRow ? e.view(biasGM, row0 * eb, {rows, 1}, {eb, eb})
+                     : e.view(biasGM, col0 * eb, {1, cols}, {0, eb}),
+          bias);
+    return bias;
+  };
+  if (rq) {
     // The MATRIX output stage drains the accumulators through bias and
     // requantization into LM: the int32 tile never crosses VECTOR.
     Value out = e.tile(MemorySpace::LM, rows, cols, cast<BufferType>(dst.getType()).getElementType());
-    Value bias, params;
-    if (biasGM) {
-      bias = e.tile(MemorySpace::LM, 1, cols, accType);
-      auto bt = cast<BufferType>(biasGM.getType());
-      e.dma(e.view(biasGM, col0 * bt.getElementBytes(), {1, cols}, {0, bt.getElementBytes()}), bias);
-    }
+    Value bias = biasGM ? loadBias({eb, eb}) : Value();
     if (paramsGM) {
       int64_t n = perRow ? rows : cols;
       Offset first = perRow ? row0 : col0;
-      params = e.alloc(MemorySpace::LM, {n, 16}, b.getIntegerType(8), {16, 1});
+      Value params = e.alloc(MemorySpace::LM, {n, 16}, b.getIntegerType(8), {16, 1});
       e.dma(e.view(paramsGM, first * 16, {n, 16}, {16, 1}), params);
-      DrainOp::create(b, e.loc, acc, out, bias, params, perRow, 0, 0, 0, 0, 0, 0);
+      DrainOp::create(b, e.loc, acc, out, bias, params, perRow, biasPerRow, 0, 0, 0, 0, 0, 0);
     } else {
-      DrainOp::create(b, e.loc, acc, out, bias, Value(), false, rq.getMultiplier()[0],
+      DrainOp::create(b, e.loc, acc, out, bias, Value(), false, biasPerRow, rq.getMultiplier()[0],
                       rq.getLshift()[0], rq.getRshift()[0], rq.getZp(), rq.getClampMin(),
                       rq.getClampMax());
     }
     e.dma(out, dst);
     return;
   }
-  if (biasGM) {
-    Value bias = e.tile(MemorySpace::LM, 1, cols, accType);
-    auto bt = cast<BufferType>(biasGM.getType());
-    e.dma(e.view(biasGM, col0 * bt.getElementBytes(), {1, cols}, {0, bt.getElementBytes()}), bias);
-    e.vbin("ADD", acc, bias, acc);
-  }
-  Value out = acc;
-  if (rq) {
-    Type st = cast<BufferType>(dst.getType()).getElementType();
-    out = e.tile(MemorySpace::LM, rows, cols, st);
-    if (paramsGM) {
-      int64_t n = perRow ? rows : cols;
-      Offset first = perRow ? row0 : col0;
-      Value params = e.alloc(MemorySpace::LM, {n, 16}, b.getIntegerType(8), {16, 1});
-      e.dma(e.view(paramsGM, first * 16, {n, 16}, {16, 1}), params);
-      RequantOp::create(b, e.loc, acc, out, params, perRow, 0, 0, 0, 0, 0, 0);
-    } else {
-      RequantOp::create(b, e.loc, acc, out, Value(), false, rq.getMultiplier()[0], rq.getLshift()[0],
-                        rq.getRshift()[0], rq.getZp(), rq.getClampMin(), rq.getClampMax());
-    }
-  }
-  e.dma(out, dst);
+  // A float result: its bias added on VECTOR (a per-row bias is one value per
+  // tile row, broadcast along it).
+  if (biasGM)
+    e.vbin("ADD", acc, loadBias({t.params.VectorAlign, eb}), acc);
+  e.dma(acc, dst);
 }
 
 namespace {

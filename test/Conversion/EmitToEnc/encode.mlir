@@ -77,8 +77,8 @@ module {
 // CHECK-NEXT: enc.matmul
 // CHECK-NEXT: enc.mm_rq_cfg mult = 1073741824, ls = 1, rs = 2, zp = 3, lo = -128, hi = 20, ldd = 32
 // CHECK-NEXT: enc.li rd = [[R:[0-9]+]], imm = 8
-// CHECK-NEXT: enc.mm_out otype = 0, pmode = 0, bias = 1, a_reg = 0, d_reg = 0, p_reg = 0, b_reg = [[R]], a_addr = 0, d_addr = 4, p_addr = 0, b_addr = 6, m = 2, n = 4
-// CHECK-NEXT: enc.mm_out otype = 0, pmode = 1, bias = 0, a_reg = 0, d_reg = 0, p_reg = 0, b_reg = 0, a_addr = 0, d_addr = 4, p_addr = 8, b_addr = 0, m = 2, n = 4
+// CHECK-NEXT: enc.mm_out otype = 0, pmode = 0, bias = 1, a_reg = 0, d_reg = 0, p_reg = 0, b_reg = [[R]], a_addr = 0, d_addr = 4, p_addr = 0, b_addr = 6, m = 2, n = 4, bias_row = 0
+// CHECK-NEXT: enc.mm_out otype = 0, pmode = 1, bias = 0, a_reg = 0, d_reg = 0, p_reg = 0, b_reg = 0, a_addr = 0, d_addr = 4, p_addr = 8, b_addr = 0, m = 2, n = 4, bias_row = 0
 module {
   emit.program target "npu-v1" {
     %a = emit.alloc {offset = 0} : !emit.buffer<lm, 2x8xi8, strides = [64, 1]>

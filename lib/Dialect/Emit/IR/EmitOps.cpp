@@ -397,12 +397,15 @@ LogicalResult DrainOp::verify() {
   int64_t entries = a.getShape()[getPerRow() ? 0 : 1];
   if (Value bias = getBias()) {
     BufferType t = bufferOf(bias);
+    int64_t biases = a.getShape()[getBiasPerRow() ? 0 : 1];
     if (t.getSpace() != MemorySpace::LM || !t.getElementType().isSignlessInteger(32) ||
-        t.getShape().size() != 2 || t.getShape()[0] * t.getShape()[1] != entries ||
+        t.getShape().size() != 2 || t.getShape()[0] * t.getShape()[1] != biases ||
         (t.getShape()[1] > 1 && t.getStrides()[1] != 4) ||
         (t.getShape()[0] > 1 && t.getStrides()[0] != 4))
-      return emitOpError() << "bias must be " << entries << " contiguous i32 values in lm, one per "
-                           << (getPerRow() ? "row" : "column");
+      return emitOpError() << "bias must be " << biases << " contiguous i32 values in lm, one per "
+                           << (getBiasPerRow() ? "row" : "column");
+  } else if (getBiasPerRow()) {
+    return emitOpError("bias_per_row without a bias");
   }
   if (Value p = getParams()) {
     BufferType t = bufferOf(p);

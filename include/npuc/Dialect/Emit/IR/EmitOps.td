@@ -207,14 +207,14 @@ def Emit_DrainOp : Emit_InProgramOp<"drain", [DeclareOpInterfaceMethods<Emit_Eng
   let summary = "The MATRIX output stage: int32 accumulators, plus a bias, requantized into lm";
   let description = [{
     MM_OUT (docs/isa.md): `a` (acc, i32) plus `bias` (lm, one i32 per column,
-    or per row with `per_row`), requantized per tensor (the attributes) or by
+    or per row with `bias_per_row`), requantized per tensor (the attributes) or by
     `params` (an lm table of 16-byte entries, one per column or row) and cast
     to `d` (lm, i8, ui8 or i16), on the MATRIX engine while it runs its next
     pass: an int32 result need not cross VECTOR.
   }];
   let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$d,
                    Optional<Emit_BufferType>:$bias, Optional<Emit_BufferType>:$params,
-                   UnitAttr:$per_row,
+                   UnitAttr:$per_row, UnitAttr:$bias_per_row,
                    DefaultValuedAttr<I64Attr, "0">:$mult,
                    DefaultValuedAttr<I64Attr, "0">:$ls, DefaultValuedAttr<I64Attr, "0">:$rs,
                    DefaultValuedAttr<I64Attr, "0">:$zp, DefaultValuedAttr<I64Attr, "0">:$lo,
