@@ -39,6 +39,9 @@ inline constexpr llvm::StringLiteral kTilingAttr = "npuc.tiling";
 /// The matrix product a matmul-kind op (qk.matmul, graph.matmul, graph.gemm)
 /// lowers to, or nullopt for any other op.
 std::optional<MatmulProblem> matmulProblem(Operation *op);
+/// Whether `op` is a convolution the lowering runs as a matrix product
+/// (pointwise: NCHW, 1x1, stride 1, unpadded, one group).
+bool isPointwise(Operation *op);
 
 /// ISA field limits the kernels tile against, generated from ISA.td
 /// (npuc-tblgen); a lowering never retypes them.
@@ -232,6 +235,11 @@ private:
   /// [..., M, K] x [K, N] (or batched [..., K, N]); Gemm's transposed
   /// operands are read through transposing views, alpha scales the product
   /// and beta * `addend` (broadcast to [M, N]) is added before the store.
+  /// A matrix product of GM buffers as npuc.tiling says (MatmulTiling.h's
+  /// problem of `op`): C = A x B per batch, then the epilogue.
+  LogicalResult lowerMatmulBuffers(Operation *op, Value A, Value B, Value Bias, Value C,
+                                   int64_t azp, int64_t bzp, qk::RequantAttr rq, bool perRow,
+                                   bool biasPerRow, float alpha, Value addend, float beta);
   LogicalResult lowerMatmul(const LoweringCase &c, Value lhs, Value rhs, Value bias, Value result,
                             int64_t azp, int64_t bzp, qk::RequantAttr rq, bool transA = false,
                             bool transB = false, float alpha = 1.0f, Value addend = {},

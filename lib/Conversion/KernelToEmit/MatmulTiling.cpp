@@ -85,7 +85,9 @@ Iteration iteration(const MatmulProblem &p, const MatmulTiling &t, int64_t mc, i
     it.vector += timing::vectorCycles(tp, tile, kAccBytes);
   }
   if (p.bias) {
-    move(access2D(1, nc, 0, kAccBytes, kAccBytes), true);
+    move(p.biasPerRow ? access2D(mc, 1, kAccBytes, kAccBytes, kAccBytes)
+                      : access2D(1, nc, 0, kAccBytes, kAccBytes),
+         true);
     if (!stage)
       it.vector += timing::vectorCycles(tp, tile, kAccBytes);
   }
@@ -137,7 +139,7 @@ TileFootprint npuc::emit::lowering::footprint(const MatmulProblem &p, const Matm
   if (p.requant)
     f.lm += slot(mt * roundUp(nt * p.outBytes, va));
   if (p.bias)
-    f.lm += slot(roundUp(nt * kAccBytes, va));
+    f.lm += slot(p.biasPerRow ? mt * kAccBytes : roundUp(nt * kAccBytes, va));
   if (p.requantTable)
     f.lm += slot((p.requantPerRow ? mt : nt) * kParamBytes);
   if (p.addend)

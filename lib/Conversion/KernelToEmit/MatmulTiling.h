@@ -33,6 +33,8 @@ struct MatmulProblem {
   int64_t batch = 1, M = 1, N = 1, K = 1;
   int64_t aBytes = 1, bBytes = 1, outBytes = 1;  // element bytes of A, B, the result
   bool transA = false, transB = false, batchedB = false;
+  bool batchedA = true;      // false: one A for every batch (a pointwise conv's weights)
+  bool biasPerRow = false;   // the bias is per result row (a pointwise conv's channels)
   isa::MmMode mode = isa::MmMode::I8I8;
   bool bias = false;         // a [1, nt] int32/f32 row added
   bool requant = false;      // int32 -> outBytes on VECTOR

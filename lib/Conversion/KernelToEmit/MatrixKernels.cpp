@@ -177,6 +177,58 @@ LogicalResult KernelLowering::lowerGemm(const LoweringCase &c) {
                      addend && c.is("beta") ? float(gemm.getBetaAttr().getValueAsDouble()) : 1.0f);
 }
 
+namespace {
+/// MATRIX mode of operands stored as `a` and `b`.
+isa::MmMode matrixMode(Type a, Type b) {
+  if (a.isF32())
+    return isa::MmMode::F32;
+  return a.isUnsignedInteger() ? (b.isUnsignedInteger() ? isa::MmMode::U8U8 : isa::MmMode::U8I8)
+                               : (b.isUnsignedInteger() ? isa::MmMode::I8U8 : isa::MmMode::I8I8);
+}
+
+/// A pointwise convolution (NCHW, 1x1 window, stride 1, unpadded, one group)
+/// is a matrix product with the weights on the left, per batch:
+/// Y[n] (Cout x HW) = W (Cout x Cin) x X[n] (Cin x HW). Its GM runs are whole
+/// rows of HW, where im2col would gather single elements.
+std::optional<MatmulProblem> pointwiseProblem(Operation *op) {
+  Value x, w, y;
+  int64_t groups;
+  ArrayRef<int64_t> strides, pads;
+  MatmulProblem p;
+  if (auto conv = dyn_cast<qk::Conv2DOp>(op)) {
+    if (conv.getLayout() != qk::Layout::NCHW)
+      return std::nullopt;
+    x = conv.getInput(), w = conv.getWeight(), y = conv.getResult();
+    groups = conv.getGroups(), strides = conv.getStrides(), pads = conv.getPads();
+    qk::RequantAttr rq = conv.getRequantAttr();
+    p.bias = bool(conv.getBias());
+    p.requant = bool(rq);
+    p.requantTable = rq && rq.isPerChannel();
+    p.requantPerRow = p.requantTable;
+  } else if (auto conv = dyn_cast<graph::ConvOp>(op)) {
+    x = conv.getX(), w = conv.getW(), y = conv.getResult();
+    groups = conv.getGroup(), strides = conv.getStrides(), pads = conv.getPads();
+    p.bias = bool(conv.getBias());
+  } else {
+    return std::nullopt;
+  }
+  ArrayRef<int64_t> xs = tensorOf(x).getShape(), ws = tensorOf(w).getShape();
+  if (xs.size() != 4 || ws.size() != 4 || groups != 1 || ws[2] != 1 || ws[3] != 1 ||
+      llvm::any_of(strides, [](int64_t s) { return s != 1; }) ||
+      llvm::any_of(pads, [](int64_t q) { return q != 0; }))
+    return std::nullopt;
+  p.batch = xs[0], p.M = ws[0], p.K = ws[1], p.N = xs[2] * xs[3];
+  p.batchedA = false, p.batchedB = true, p.biasPerRow = true;
+  Type tx = storageOf(tensorOf(x).getElementType()), tw = storageOf(tensorOf(w).getElementType());
+  p.aBytes = bytesOf(tw), p.bBytes = bytesOf(tx);
+  p.outBytes = bytesOf(storageOf(tensorOf(y).getElementType()));
+  p.mode = matrixMode(tw, tx);
+  return p;
+}
+} // namespace
+
+bool lowering::isPointwise(Operation *op) { return pointwiseProblem(op).has_value(); }
+
 std::optional<MatmulProblem> lowering::matmulProblem(Operation *op) {
   Value lhs, rhs, result;
   MatmulProblem p;
@@ -194,6 +246,8 @@ std::optional<MatmulProblem> lowering::matmulProblem(Operation *op) {
     p.transA = gemm.getTransA(), p.transB = gemm.getTransB();
     p.scale = gemm.getAlphaAttr().getValueAsDouble() != 1.0;
     p.addend = bool(gemm.getC());
+  } else if (std::optional<MatmulProblem> pw = pointwiseProblem(op)) {
+    return pw;
   } else {
     return std::nullopt;
   }
@@ -209,11 +263,7 @@ std::optional<MatmulProblem> lowering::matmulProblem(Operation *op) {
   Type ta = storageOf(tensorOf(lhs).getElementType()), tb = storageOf(tensorOf(rhs).getElementType());
   p.aBytes = bytesOf(ta), p.bBytes = bytesOf(tb);
   p.outBytes = bytesOf(storageOf(tensorOf(result).getElementType()));
-  if (ta.isF32())
-    p.mode = isa::MmMode::F32;
-  else
-    p.mode = ta.isUnsignedInteger() ? (tb.isUnsignedInteger() ? isa::MmMode::U8U8 : isa::MmMode::U8I8)
-                                    : (tb.isUnsignedInteger() ? isa::MmMode::I8U8 : isa::MmMode::I8I8);
+  p.mode = matrixMode(ta, tb);
   return p;
 }
 
@@ -221,31 +271,45 @@ LogicalResult KernelLowering::lowerMatmul(const LoweringCase &c, Value lhs, Valu
                                           Value result, int64_t azp, int64_t bzp,
                                           qk::RequantAttr rq, bool transA, bool transB,
                                           float alpha, Value addend, float beta) {
-  Value A = gmOf(lhs), B = gmOf(rhs), Bias = bias ? gmOf(bias) : Value();
-  Value C = resultBuffer(result);
+  // Per-channel requantization runs along the result's columns (weights on
+  // the right) or its rows (weights on the left: the channel axis moved with
+  // them); a bias is per column. transA/transB are the problem's (matmulProblem).
+  bool perRow = rq && c.get("requant") == "row";
+  std::optional<MatmulProblem> p = matmulProblem(c.op);
+  if (p && (p->transA != transA || p->transB != transB))
+    return c.op->emitOpError("internal error: the matrix problem disagrees with the case on "
+                             "transposed operands");
+  return lowerMatmulBuffers(c.op, gmOf(lhs), gmOf(rhs), bias ? gmOf(bias) : Value(),
+                            resultBuffer(result), azp, bzp, rq, perRow, false, alpha, addend,
+                            beta);
+}
+
+LogicalResult KernelLowering::lowerMatmulBuffers(Operation *op, Value A, Value B, Value Bias,
+                                                 Value C, int64_t azp, int64_t bzp,
+                                                 qk::RequantAttr rq, bool perRow,
+                                                 bool biasPerRow, float alpha, Value addend,
+                                                 float beta) {
   auto at = cast<BufferType>(A.getType()), bt = cast<BufferType>(B.getType()),
        ct = cast<BufferType>(C.getType());
-  std::optional<MatmulProblem> problem = matmulProblem(c.op);
-  auto tiling = c.op->getAttrOfType<DictionaryAttr>(kTilingAttr);
+  std::optional<MatmulProblem> problem = matmulProblem(op);
+  auto tiling = op->getAttrOfType<DictionaryAttr>(kTilingAttr);
   if (!problem || !tiling)
-    return c.op->emitOpError() << "internal error: no tiling (" << kTilingAttr
-                               << "); select-tiling chooses it before this lowering";
+    return op->emitOpError() << "internal error: no tiling (" << kTilingAttr
+                             << "); select-tiling chooses it before this lowering";
   MatmulTiling tl;
   auto tile = tiling.getAs<DenseI64ArrayAttr>("tile");
   auto buffers = tiling.getAs<IntegerAttr>("buffers");
   if (!tile || tile.size() != 3 || !buffers)
-    return c.op->emitOpError() << kTilingAttr << " needs tile = [mt, nt, kt] and buffers";
+    return op->emitOpError() << kTilingAttr << " needs tile = [mt, nt, kt] and buffers";
   tl.mt = tile[0], tl.nt = tile[1], tl.kt = tile[2], tl.buffers = buffers.getInt();
   if (std::optional<std::string> why = checkTiling(*problem, tl, t))
-    return c.op->emitOpError() << kTilingAttr << " [" << tl.mt << ", " << tl.nt << ", " << tl.kt
-                               << "] x " << tl.buffers << " cannot run here: " << *why;
+    return op->emitOpError() << kTilingAttr << " [" << tl.mt << ", " << tl.nt << ", " << tl.kt
+                             << "] x " << tl.buffers << " cannot run here: " << *why;
   const MatmulProblem &p = *problem;
+  bool transA = p.transA, transB = p.transB;
   int64_t M = p.M, N = p.N, K = p.K;
   int64_t ea = at.getElementBytes(), eb = bt.getElementBytes(), ec = ct.getElementBytes();
   Type accType = at.getElementType().isF32() ? Type(b.getF32Type()) : Type(b.getIntegerType(32));
-  // Per-channel requantization runs along the result's columns (weights on
-  // the right) or its rows (weights on the left: the channel axis moved with them).
-  bool perRow = rq && c.get("requant") == "row";
   Value params = rq && rq.isPerChannel() ? requantTable(rq, perRow ? M : N) : Value();
   int64_t ma = t.params.MatrixAlign, kt = std::min(tl.kt, K);
   // Chunks of kt along K: one chunk's A and B tiles are per iteration (the
@@ -274,7 +338,9 @@ LogicalResult KernelLowering::lowerMatmul(const LoweringCase &c, Value lhs, Valu
       if (transA)  // A stored [K, M]
         e.dma(e.view(A, (m0 + k0 * M) * ea, {mc, kc}, {ea, M * ea}), aT);
       else
-        e.dma(e.view(A, ((bi * M + m0) * K + k0) * ea, {mc, kc}, {K * ea, ea}), aT);
+        e.dma(e.view(A, (((p.batchedA ? bi * M : Offset(0)) + m0) * K + k0) * ea, {mc, kc},
+                     {K * ea, ea}),
+              aT);
       Offset bBase = p.batchedB ? bi * (K * N) : Offset(0);
       if (transB)  // B stored [N, K]
         e.dma(e.view(B, (n0 * K + k0) * eb, {kc, nc}, {eb, K * eb}), bT);
@@ -298,7 +364,7 @@ LogicalResult KernelLowering::lowerMatmul(const LoweringCase &c, Value lhs, Valu
       e.vbin("ADD", acc, cTile, acc);
     }
     Value dst = e.view(C, ((bi * M + m0) * N + n0) * ec, {mc, nc}, {N * ec, ec});
-    epilogue(acc, mc, nc, Bias, n0, rq, params, dst, perRow, m0);
+    epilogue(acc, mc, nc, Bias, n0, rq, params, dst, perRow, m0, biasPerRow);
   };
   // The tiles as up to four loops (full and remainder tiles along M and N
   // have different shapes), each over [batch, row tiles, column tiles].
@@ -385,14 +451,26 @@ LogicalResult KernelLowering::lowerConv(const LoweringCase &c) {
   auto buffers = [&](Value x, Value w, Value bias, Value y) {
     return std::make_tuple(gmOf(x), gmOf(w), bias ? gmOf(bias) : Value(), resultBuffer(y));
   };
+  // A pointwise convolution (dense, 1x1, unstrided, unpadded: properties the
+  // case records) is a tiled matrix product, the weights on the left.
+  bool pointwise = c.get("kind") == "dense" && plan.window1x1 && !plan.padded && !c.is("strided");
+  if (pointwise != isPointwise(c.op))
+    return c.op->emitOpError("internal error: the pointwise test disagrees with the case");
   if (auto conv = dyn_cast<qk::Conv2DOp>(c.op)) {
     auto [X, W, B, Y] = buffers(conv.getInput(), conv.getWeight(), conv.getBias(), conv.getResult());
+    if (pointwise) {
+      qk::RequantAttr rq = conv.getRequantAttr();
+      return lowerMatmulBuffers(c.op, W, X, B, Y, conv.getWeightZp()[0], conv.getInputZp(), rq,
+                                rq && rq.isPerChannel(), true, 1.0f, Value(), 1.0f);
+    }
     return lowerConvBuffers(c.op, plan, X, W, B, Y, conv.getStrides(), conv.getPads(),
                             conv.getDilations(), conv.getGroups(), conv.getInputZp(),
                             conv.getWeightZp()[0], conv.getRequantAttr());
   }
   auto conv = cast<graph::ConvOp>(c.op);
   auto [X, W, B, Y] = buffers(conv.getX(), conv.getW(), conv.getBias(), conv.getResult());
+  if (pointwise)
+    return lowerMatmulBuffers(c.op, W, X, B, Y, 0, 0, {}, false, true, 1.0f, Value(), 1.0f);
   return lowerConvBuffers(c.op, plan, X, W, B, Y, conv.getStrides(), conv.getPads(),
                           conv.getDilations(), conv.getGroup(), 0, 0, {});
 }
