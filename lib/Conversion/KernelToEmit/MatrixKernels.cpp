@@ -213,7 +213,9 @@ std::optional<MatmulProblem> pointwiseProblem(Operation *op) {
     return std::nullopt;
   }
   ArrayRef<int64_t> xs = tensorOf(x).getShape(), ws = tensorOf(w).getShape();
+  // One input and one output channel is the depthwise kind (convKind).
   if (xs.size() != 4 || ws.size() != 4 || groups != 1 || ws[2] != 1 || ws[3] != 1 ||
+      (ws[0] == 1 && ws[1] == 1) ||
       llvm::any_of(strides, [](int64_t s) { return s != 1; }) ||
       llvm::any_of(pads, [](int64_t q) { return q != 0; }))
     return std::nullopt;
