@@ -60,3 +60,24 @@ func.func @none(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %y = graph.relu %a : (tensor<4x8xf32>) -> tensor<4x8xf32>
   return %y : tensor<4x8xf32>
 }
+
+// -----
+
+// A pointwise convolution (1x1, stride 1, unpadded, one group) is a matrix
+// product with the weights on the left: M = 16 output channels, K = 8 input
+// channels, N = 12 * 12 pixels (three rotating 48-pixel tiles). A strided one,
+// and one of a single input and output channel (the depthwise kind), are not.
+// CHECK-LABEL: func.func @pointwise
+// CHECK: graph.conv {{.*}}npuc.tiling = {buffers = 2 : i64, {{.*}}tile = array<i64: 16, 48, 8>}
+// CHECK: graph.conv
+// CHECK-NOT: npuc.tiling
+// CHECK-SAME: -> tensor<1x16x6x6xf32>
+// CHECK: graph.conv
+// CHECK-NOT: npuc.tiling
+// CHECK-SAME: -> tensor<1x1x12x12xf32>
+func.func @pointwise(%x: tensor<1x8x12x12xf32>, %w: tensor<16x8x1x1xf32>, %y: tensor<1x1x12x12xf32>, %v: tensor<1x1x1x1xf32>) -> (tensor<1x16x12x12xf32>, tensor<1x16x6x6xf32>, tensor<1x1x12x12xf32>) {
+  %a = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x8x12x12xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x12x12xf32>
+  %b = graph.conv %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x8x12x12xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x6x6xf32>
+  %c = graph.conv %y, %v {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x1x12x12xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x12x12xf32>
+  return %a, %b, %c : tensor<1x16x12x12xf32>, tensor<1x16x6x6xf32>, tensor<1x1x12x12xf32>
+}
