@@ -701,7 +701,9 @@ LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Va
     Value biasTile, table;
     if (Bias) {
       auto bt = cast<BufferType>(Bias.getType());
-      biasTile = e.alloc(MemorySpace::LM, {chans, 1}, accType, {t.params.VectorAlign, 4});
+      // Contiguous for the output stage; one per VECTOR row otherwise.
+      biasTile = e.alloc(MemorySpace::LM, {chans, 1}, accType,
+                         {rq ? int64_t(4) : t.params.VectorAlign, 4});
       e.dma(e.view(Bias, c0 * bt.getElementBytes(), {chans, 1}, {4, 4}), biasTile);
     }
     if (params) {
@@ -722,17 +724,19 @@ LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Va
         // One product per channel: a hardware loop once encoded.
         e.matmulRepeat(e.view(a, 0, {m, khw}, {lda, ex}), e.view(taps, 0, {khw, 1}, {ex, ex}),
                        e.view(acc, 0, {m, 1}, {4, 4}), xzp, wzp, chans, cp, wpitch, accPitch);
-        if (biasTile)
-          e.vbin("ADD", acc, biasTile, acc);
         Value out = acc;
         if (rq) {
+          // The MATRIX output stage: a bias and parameters per channel (row).
           out = e.tile(MemorySpace::LM, chans, m, yt.getElementType());
           if (table)
-            RequantOp::create(b, e.loc, acc, out, table, true, 0, 0, 0, 0, 0, 0);
+            DrainOp::create(b, e.loc, acc, out, biasTile, table, true, bool(biasTile), 0, 0, 0, 0,
+                            0, 0);
           else
-            RequantOp::create(b, e.loc, acc, out, Value(), false, rq.getMultiplier()[0],
-                              rq.getLshift()[0], rq.getRshift()[0], rq.getZp(), rq.getClampMin(),
-                              rq.getClampMax());
+            DrainOp::create(b, e.loc, acc, out, biasTile, Value(), false, bool(biasTile),
+                            rq.getMultiplier()[0], rq.getLshift()[0], rq.getRshift()[0],
+                            rq.getZp(), rq.getClampMin(), rq.getClampMax());
+        } else if (biasTile) {
+          e.vbin("ADD", acc, biasTile, acc);
         }
         e.dma(out, e.view(Y, ((n * C + c0) * OH + oh0) * OW * ey, {chans, m}, {OH * OW * ey, ey}));
       }
