@@ -122,66 +122,77 @@ __attribute__((target_clones("avx2", "default"))) int32_t dotI16(const int16_t *
 }
 } // namespace
 
-uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t start) {
-  EngineState &s = engines[e];
-  const isa::Inst &in = q.inst;
-  // Addresses are an immediate plus a signed register, summed without wrapping;
-  // a negative sum is out of bounds like any other address outside a memory.
-  auto reg = [&](int64_t r) { return int64_t(q.regs[r]); };
-  auto address = [&](int64_t base, int64_t r) {
-    int64_t a = base + reg(r);
-    return a < 0 ? UINT64_MAX / 2 : uint64_t(a);
-  };
-  auto local = [&](int64_t addr, int64_t r) { return address(addr * 32, r); };
-  auto where = [&] { return describe(q.pc) + " on " + isa::engineName(isa::Engine(e)); };
-  auto aligned = [&](uint64_t addr, uint64_t align, const char *what) {
-    if (addr % align)
-      fail("misaligned access: " + where() + " uses " + what + " at " + std::to_string(addr) +
-           ", which is not " + std::to_string(align) + "-byte aligned");
-  };
-  const auto &tp = target.params;
+/// What one engine instruction sees while it executes: its engine, its
+/// operands' scalar registers as captured at dispatch, the engine's
+/// descriptor registers, and the checks every instruction shares.
+struct npuc::sim::ExecStep {
+  Machine &m;
+  EngineId e;
+  const Queued &q;
+  uint32_t dynId;
+  uint64_t start;
+  EngineState &s;
+  const isa::Inst &in;
+  const target::TargetParams &tp;
 
-  // Descriptor registers set by configuration instructions. A required one
-  // that was never set is a fault; strides and padding default to zero.
-  auto config = [&](Opcode op, bool required) -> const isa::Inst & {
+  // Addresses are an immediate plus a signed register, summed without
+  // wrapping; a negative sum is out of bounds like any other address outside
+  // a memory.
+  uint64_t address(int64_t base, int64_t r) const {
+    int64_t a = base + int64_t(q.regs[size_t(r)]);
+    return a < 0 ? UINT64_MAX / 2 : uint64_t(a);
+  }
+  /// A local address field (granules) plus a register (bytes).
+  uint64_t local(int64_t addr, int64_t r) const { return address(addr * isa::kGranuleBytes, r); }
+  std::string where() const { return m.describe(q.pc) + " on " + isa::engineName(isa::Engine(e)); }
+  void aligned(uint64_t addr, uint64_t align, const char *what) const {
+    if (addr % align)
+      m.fail("misaligned access: " + where() + " uses " + what + " at " + std::to_string(addr) +
+             ", which is not " + std::to_string(align) + "-byte aligned");
+  }
+  /// Descriptor registers set by configuration instructions. A required one
+  /// that was never set is a fault; strides and padding default to zero.
+  const isa::Inst &config(Opcode op, bool required) const {
     const isa::Inst &c = s.config[uint8_t(op)];
     if (!c.desc && required)
-      fail(where() + " runs before any " + isa::lookup(uint8_t(op))->mnemonic +
-           " configured its engine");
+      m.fail(where() + " runs before any " + isa::lookup(uint8_t(op))->mnemonic +
+             " configured its engine");
     return c;
-  };
-
-  // Requantization parameters (docs/isa.md, V_REQUANT and MM_OUT): per
-  // tensor from a configuration instruction whose fields 0..5 are mult, ls,
-  // rs, zp, lo, hi, or entry `index` of a 16-byte-per-entry table in LM.
-  auto requantParams = [&](int64_t pmode, Opcode cfgOp, uint64_t table, int64_t index,
-                           int64_t otype) {
+  }
+  /// Requantization parameters (docs/isa.md, V_REQUANT and MM_OUT): per
+  /// tensor from a configuration instruction whose fields 0..5 are mult, ls,
+  /// rs, zp, lo, hi, or entry `index` of a 16-byte-per-entry table in LM.
+  num::RequantParams requantParams(int64_t pmode, Opcode cfgOp, uint64_t table, int64_t index,
+                                   int64_t otype) const {
     num::RequantParams p;
     if (pmode == int64_t(isa::PMode::TENSOR)) {
       const isa::Inst &rq = config(cfgOp, true);
       p = {int32_t(rq[0]), int(rq[1]), int(rq[2]), int32_t(rq[3]), int32_t(rq[4]), int32_t(rq[5])};
     } else {
-      const uint8_t *e = access(LM, table + uint64_t(index) * 16, 16, false, dynId,
-                                "its parameter table");
+      const uint8_t *e = m.access(LM, table + uint64_t(index) * 16, 16, false, dynId,
+                                  "its parameter table");
       auto i16 = [&](int o) { return int32_t(int16_t(uint16_t(e[o] | (e[o + 1] << 8)))); };
       int32_t mult;
       std::memcpy(&mult, e, 4);
       p = {mult, e[4], e[5], i16(6), i16(8), i16(10)};
       if (mult < 0 || p.ls > 31 || p.rs > 31)
-        fail(where() + ": parameter table entry " + std::to_string(index) +
-             " has a multiplier or shift outside its range");
+        m.fail(where() + ": parameter table entry " + std::to_string(index) +
+               " has a multiplier or shift outside its range");
     }
     auto [lo, hi] = intRange(otype);
     if (p.lo < lo || p.hi > hi || p.lo > p.hi)
-      fail(where() + ": clamp [" + std::to_string(p.lo) + ", " + std::to_string(p.hi) +
-           "] does not lie in the output type");
+      m.fail(where() + ": clamp [" + std::to_string(p.lo) + ", " + std::to_string(p.hi) +
+             "] does not lie in the output type");
     return p;
-  };
-  static_assert(F::V_RQ_CFG::mult == 0 && F::V_RQ_CFG::hi == 5 && F::MM_RQ_CFG::mult == 0 &&
-                    F::MM_RQ_CFG::hi == 5,
-                "requantParams reads fields 0..5 as mult, ls, rs, zp, lo, hi");
+  }
+};
+static_assert(F::V_RQ_CFG::mult == 0 && F::V_RQ_CFG::hi == 5 && F::MM_RQ_CFG::mult == 0 &&
+                  F::MM_RQ_CFG::hi == 5,
+              "requantParams reads fields 0..5 as mult, ls, rs, zp, lo, hi");
 
-  switch (Opcode(in.desc->opcode)) {
+uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t start) {
+  ExecStep x{*this, e, q, dynId, start, engines[e], q.inst, target.params};
+  switch (Opcode(q.inst.desc->opcode)) {
   case Opcode::DMA_IN_SHAPE:
   case Opcode::DMA_OUT_SHAPE:
   case Opcode::DMA_IN_SSTRIDE:
@@ -193,258 +204,277 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
   case Opcode::MM_RQ_CFG:
   case Opcode::V_SHAPE:
   case Opcode::V_RQ_CFG:
-    s.config[in.desc->opcode] = in;
-    return 1;
-
-  //===--------------------------------------------------------------===//
-  // DMA transfers
-  //===--------------------------------------------------------------===//
+    engines[e].config[q.inst.desc->opcode] = q.inst;
+    return timing::kIssueCycles;
   case Opcode::DMA_IN_START:
-  case Opcode::DMA_OUT_START: {
-    bool isIn = Opcode(in.desc->opcode) == Opcode::DMA_IN_START;
-    unsigned srcSpace, dstSpace;
-    uint64_t srcBase, dstBase;
-    int64_t elemCode;
-    bool pad = false;
-    if (isIn) {
-      srcSpace = unsigned(in[F::DMA_IN_START::src_region]);
-      srcBase = address(in[F::DMA_IN_START::src_off], in[F::DMA_IN_START::src_reg]);
-      dstSpace = LM + unsigned(in[F::DMA_IN_START::dst_space]);
-      dstBase = local(in[F::DMA_IN_START::dst_addr], in[F::DMA_IN_START::dst_reg]);
-      elemCode = in[F::DMA_IN_START::elem];
-      pad = in[F::DMA_IN_START::pad];
-    } else {
-      srcSpace = LM + unsigned(in[F::DMA_OUT_START::src_space]);
-      srcBase = local(in[F::DMA_OUT_START::src_addr], in[F::DMA_OUT_START::src_reg]);
-      dstSpace = unsigned(in[F::DMA_OUT_START::dst_region]);
-      dstBase = address(in[F::DMA_OUT_START::dst_off], in[F::DMA_OUT_START::dst_reg]);
-      elemCode = in[F::DMA_OUT_START::elem];
-    }
-    unsigned esize = 1u << elemCode;
-    aligned(srcBase, esize, "its source");
-    aligned(dstBase, esize, "its destination");
-    // Fields 0..3 of the shape and stride instructions are dimensions 0..3.
-    const isa::Inst &shape = config(isIn ? Opcode::DMA_IN_SHAPE : Opcode::DMA_OUT_SHAPE, true);
-    const isa::Inst &sst = config(isIn ? Opcode::DMA_IN_SSTRIDE : Opcode::DMA_OUT_SSTRIDE, false);
-    const isa::Inst &dst = config(isIn ? Opcode::DMA_IN_DSTRIDE : Opcode::DMA_OUT_DSTRIDE, false);
-    const isa::Inst &padding = config(Opcode::DMA_IN_PAD, pad);
-    int64_t n[4], sstride[4], dstride[4], box[4], lo[4] = {}, hi[4] = {};
-    for (int i = 0; i < 4; ++i) {
-      n[i] = shape[i];
-      sstride[i] = sst.desc ? sst[i] : 0;
-      dstride[i] = dst.desc ? dst[i] : 0;
-      if (pad) {
-        lo[i] = padding[F::DMA_IN_PAD::lo0 + i];
-        hi[i] = padding[F::DMA_IN_PAD::hi0 + i];
-      }
-      box[i] = n[i] + lo[i] + hi[i];
-    }
-    uint32_t fill = pad ? uint32_t(padding[F::DMA_IN_PAD::fill]) : 0;
-    // Every element must be aligned to its size: with an aligned base, that
-    // is every stride of a dimension that has more than one element.
-    for (int i = 0; i < 4; ++i)
-      if ((box[i] > 1 && dstride[i] % int64_t(esize)) || (n[i] > 1 && sstride[i] % int64_t(esize)))
-        fail("misaligned access: " + where() + " moves " + std::to_string(esize) +
-             "-byte elements with a stride of dimension " + std::to_string(i) +
-             " that is not a multiple of " + std::to_string(esize));
-    // Padded boxes reach 66045^4 > 2^64: count in 128 bits and saturate so
-    // the work check cannot be bypassed by a wrapped product.
-    unsigned __int128 boxElements = 1;
-    for (int64_t extent : box)
-      boxElements *= uint64_t(extent);
-    checkWork(uint64_t(std::min<unsigned __int128>(boxElements, UINT64_MAX)), q.pc);
-    uint8_t fillBytes[4];
-    for (unsigned b = 0; b < 4; ++b)
-      fillBytes[b] = uint8_t(fill >> (8 * b));
-    // Rows (dimension 0) contiguous on both sides move as one access each:
-    // the same bytes, checked and copied a run at a time.
-    bool runs = dstride[0] == int64_t(esize) && (n[0] <= 1 || sstride[0] == int64_t(esize));
-    for (int64_t i3 = 0; i3 < box[3]; ++i3)
-      for (int64_t i2 = 0; i2 < box[2]; ++i2)
-        for (int64_t i1 = 0; i1 < box[1]; ++i1) {
-          if (runs) {
-            int64_t c1 = i1 - lo[1], c2 = i2 - lo[2], c3 = i3 - lo[3];
-            bool inside = c1 >= 0 && c1 < n[1] && c2 >= 0 && c2 < n[2] && c3 >= 0 && c3 < n[3] &&
-                          n[0] > 0;
-            const uint8_t *src = nullptr;
-            if (inside)
-              src = access(srcSpace,
-                           srcBase + uint64_t(c1 * sstride[1] + c2 * sstride[2] + c3 * sstride[3]),
-                           uint64_t(n[0]) * esize, false, dynId, "its source");
-            uint8_t *dst = access(dstSpace,
-                                  dstBase + uint64_t(i1 * dstride[1] + i2 * dstride[2] + i3 * dstride[3]),
-                                  uint64_t(box[0]) * esize, true, dynId, "its destination");
-            int64_t from = inside ? lo[0] : box[0], to = inside ? lo[0] + n[0] : box[0];
-            for (int64_t i0 = 0; i0 < box[0]; ++i0)
-              if (i0 < from || i0 >= to)
-                std::memcpy(dst + i0 * esize, fillBytes, esize);
-            if (inside)
-              std::memcpy(dst + from * esize, src, size_t(n[0]) * esize);
-            continue;
-          }
-          for (int64_t i0 = 0; i0 < box[0]; ++i0) {
-            int64_t d = i0 * dstride[0] + i1 * dstride[1] + i2 * dstride[2] + i3 * dstride[3];
-            int64_t c[4] = {i0 - lo[0], i1 - lo[1], i2 - lo[2], i3 - lo[3]};
-            bool inside = true;
-            for (int k = 0; k < 4; ++k)
-              inside = inside && c[k] >= 0 && c[k] < n[k];
-            uint8_t tmp[4];
-            if (inside) {
-              int64_t so = c[0] * sstride[0] + c[1] * sstride[1] + c[2] * sstride[2] +
-                           c[3] * sstride[3];
-              std::memcpy(tmp, access(srcSpace, srcBase + uint64_t(so), esize, false, dynId, "its source"),
-                          esize);
-            } else {
-              for (unsigned b = 0; b < esize; ++b)
-                tmp[b] = uint8_t(fill >> (8 * b));
-            }
-            std::memcpy(access(dstSpace, dstBase + uint64_t(d), esize, true, dynId, "its destination"),
-                        tmp, esize);
-          }
-        }
-    // The GM side (the source of DMA_IN, without the padding it fills; the
-    // destination of DMA_OUT) decides the bus time (timing::busBytes).
-    timing::GMAccess gm;
-    gm.elemBytes = esize;
-    for (int i = 0; i < 4; ++i) {
-      gm.extent[i] = n[i];
-      gm.stride[i] = isIn ? sstride[i] : dstride[i];
-    }
-    (isIn ? stats.gmBytesRead : stats.gmBytesWritten) += timing::dataBytes(gm);
-    timing::DmaTimeline::Transfer x = dma.start(isIn ? timing::DmaTimeline::In : timing::DmaTimeline::Out,
-                                   start, timing::busBytes(tp, gm));
-    return x.done - start;
-  }
-
-  //===--------------------------------------------------------------===//
-  // MATRIX
-  //===--------------------------------------------------------------===//
-  case Opcode::MATMUL: {
-    namespace M = F::MATMUL;
-    int64_t mode = in[M::mode], m = in[M::m], n = in[M::n], k = in[M::k];
-    bool accumulate = in[M::acc];
-    const isa::Inst &cfg = config(Opcode::MM_CFG, true);
-    int64_t lda = cfg[F::MM_CFG::lda], ldb = cfg[F::MM_CFG::ldb], ldc = cfg[F::MM_CFG::ldc];
-    int64_t azp = cfg[F::MM_CFG::a_zp], bzp = cfg[F::MM_CFG::b_zp];
-    uint64_t a = local(in[M::a_addr], in[M::a_reg]), b = local(in[M::b_addr], in[M::b_reg]);
-    uint64_t c = local(in[M::c_addr], in[M::c_reg]);
-    checkWork(uint64_t(m) * uint64_t(n) * uint64_t(k), q.pc);
-    aligned(a, 64, "matrix A");
-    aligned(b, 64, "matrix B");
-    aligned(c, 64, "matrix C");
-    bool isFloatMode = mode >= int64_t(isa::MmMode::F16);
-    unsigned esize = mode == int64_t(isa::MmMode::F16) ? 2 : mode == int64_t(isa::MmMode::F32) ? 4 : 1;
-    bool aSigned = mode == int64_t(isa::MmMode::I8I8) || mode == int64_t(isa::MmMode::I8U8);
-    bool bSigned = mode == int64_t(isa::MmMode::I8I8) || mode == int64_t(isa::MmMode::U8I8);
-    if (isFloatMode && (azp || bzp))
-      fail(where() + " runs a float matmul with non-zero zero points");
-    std::vector<const uint8_t *> arow(static_cast<size_t>(m)), brow(static_cast<size_t>(k));
-    for (int64_t i = 0; i < m; ++i)
-      arow[i] = access(LM, a + uint64_t(i * lda), uint64_t(k) * esize, false, dynId, "matrix A");
-    for (int64_t i = 0; i < k; ++i)
-      brow[i] = access(LM, b + uint64_t(i * ldb), uint64_t(n) * esize, false, dynId, "matrix B");
-    std::vector<uint8_t *> crow(static_cast<size_t>(m));
-    for (int64_t i = 0; i < m; ++i) {
-      if (accumulate)
-        access(ACC, c + uint64_t(i * ldc), uint64_t(n) * 4, false, dynId, "matrix C");
-      crow[i] = access(ACC, c + uint64_t(i * ldc), uint64_t(n) * 4, true, dynId, "matrix C");
-    }
-    if (!isFloatMode) {
-      // B transposed, both operands zero-point adjusted into int16.
-      std::vector<int16_t> bt(static_cast<size_t>(k * n)), ai(static_cast<size_t>(k));
-      for (int64_t kk = 0; kk < k; ++kk)
-        for (int64_t j = 0; j < n; ++j)
-          bt[j * k + kk] = int16_t((bSigned ? int64_t(int8_t(brow[kk][j])) : brow[kk][j]) - bzp);
-      for (int64_t i = 0; i < m; ++i) {
-        for (int64_t kk = 0; kk < k; ++kk)
-          ai[kk] = int16_t((aSigned ? int64_t(int8_t(arow[i][kk])) : arow[i][kk]) - azp);
-        for (int64_t j = 0; j < n; ++j) {
-          int64_t v = dotI16(ai.data(), bt.data() + j * k, k);
-          if (accumulate)
-            v += loadElem(crow[i] + 4 * j, int64_t(DType::I32)).i;
-          if (v < INT32_MIN || v > INT32_MAX)
-            fail("accumulator overflow: " + where() + " computes " + std::to_string(v) +
-                 " at C[" + std::to_string(i) + "][" + std::to_string(j) + "], outside int32");
-          storeElem(crow[i] + 4 * j, int64_t(DType::I32), Value{v, 0});
-        }
-      }
-    } else {
-      // Operands converted once (B transposed), then each dot product in
-      // ascending k, one IEEE product and one sum per step (docs/numerics.md).
-      int64_t et = esize == 2 ? int64_t(DType::F16) : int64_t(DType::F32);
-      std::vector<float> bt(static_cast<size_t>(k * n)), ai(static_cast<size_t>(k));
-      for (int64_t kk = 0; kk < k; ++kk)
-        for (int64_t j = 0; j < n; ++j)
-          bt[size_t(j * k + kk)] = loadElem(brow[kk] + j * esize, et).f;
-      for (int64_t i = 0; i < m; ++i) {
-        for (int64_t kk = 0; kk < k; ++kk)
-          ai[size_t(kk)] = loadElem(arow[i] + kk * esize, et).f;
-        for (int64_t j = 0; j < n; ++j) {
-          float sum = accumulate ? loadElem(crow[i] + 4 * j, int64_t(DType::F32)).f : 0.0f;
-          const float *b = bt.data() + j * k;
-          for (int64_t kk = 0; kk < k; ++kk) {
-            float p = ai[size_t(kk)] * b[kk];
-            sum = sum + p;
-          }
-          storeElem(crow[i] + 4 * j, int64_t(DType::F32), Value{0, sum});
-        }
-      }
-    }
-    uint64_t macs = uint64_t(m * n * k);
-    stats.macs += macs;
-    return timing::matmulCycles(tp, isa::MmMode(mode), m, n, k);
-  }
-  case Opcode::MM_OUT: {
-    // The output stage: int32 accumulators (rows mm_cfg.ldc apart), plus an
-    // int32 bias, requantized and cast into LM (rows mm_rq_cfg.ldd apart).
-    namespace O = F::MM_OUT;
-    int64_t ot = in[O::otype], pmode = in[O::pmode], m = in[O::m], n = in[O::n];
-    bool bias = in[O::bias], biasRow = in[O::bias_row];
-    if (isFloat(ot) || ot == int64_t(DType::I32))
-      fail(where() + ": the output stage writes 8- or 16-bit integers");
-    int64_t ldc = config(Opcode::MM_CFG, true)[F::MM_CFG::ldc];
-    int64_t ldd = config(Opcode::MM_RQ_CFG, true)[F::MM_RQ_CFG::ldd];
-    uint64_t a = local(in[O::a_addr], in[O::a_reg]), d = local(in[O::d_addr], in[O::d_reg]);
-    uint64_t table = local(in[O::p_addr], in[O::p_reg]), b = local(in[O::b_addr], in[O::b_reg]);
-    checkWork(uint64_t(m) * uint64_t(n), q.pc);
-    aligned(a, uint64_t(tp.MatrixAlign), "its accumulators");
-    aligned(d, uint64_t(tp.VectorAlign), "its destination");
-    bool perRow = pmode == int64_t(isa::PMode::ROW);
-    // Parameters and biases read once per column (per row with ROW), not per element.
-    int64_t entries = pmode == int64_t(isa::PMode::TENSOR) ? 1 : perRow ? m : n;
-    std::vector<num::RequantParams> params(static_cast<size_t>(entries));
-    for (int64_t i = 0; i < entries; ++i)
-      params[size_t(i)] = requantParams(pmode, Opcode::MM_RQ_CFG, table, i, ot);
-    std::vector<int64_t> biases(bias ? size_t(biasRow ? m : n) : 0);
-    for (size_t i = 0; i < biases.size(); ++i)
-      biases[i] = loadElem(access(LM, b + uint64_t(i) * 4, 4, false, dynId, "its bias"),
-                           int64_t(DType::I32)).i;
-    unsigned es = dtypeSize(ot);
-    for (int64_t r = 0; r < m; ++r) {
-      const uint8_t *acc = access(ACC, a + uint64_t(r * ldc), uint64_t(n) * 4, false, dynId,
-                                  "its accumulators");
-      uint8_t *out = access(LM, d + uint64_t(r * ldd), uint64_t(n) * es, true, dynId,
-                            "its destination");
-      for (int64_t c = 0; c < n; ++c) {
-        int64_t x = loadElem(acc + 4 * c, int64_t(DType::I32)).i;
-        if (bias)
-          x = num::saturate(x + biases[size_t(biasRow ? r : c)], INT32_MIN, INT32_MAX);
-        Value y;
-        y.i = num::requantize(int32_t(x), params[entries == 1 ? 0 : size_t(perRow ? r : c)]);
-        storeElem(out + c * es, ot, y);
-      }
-    }
-    return timing::drainCycles(tp, m, n);
-  }
-
+  case Opcode::DMA_OUT_START:
+    return executeDma(x);
+  case Opcode::MATMUL:
+    return executeMatmul(x);
+  case Opcode::MM_OUT:
+    return executeOutputStage(x);
   default:
-    break;
+    return executeVector(x);
   }
+}
 
-  //===--------------------------------------------------------------===//
-  // VECTOR
-  //===--------------------------------------------------------------===//
-  const isa::Inst &vs = config(Opcode::V_SHAPE, true);
+/// DMA_IN_START and DMA_OUT_START: a 4-D strided copy, padded on DMA_IN.
+uint64_t Machine::executeDma(const ExecStep &x) {
+  [[maybe_unused]] const isa::Inst &in = x.in;
+  [[maybe_unused]] const Queued &q = x.q;
+  [[maybe_unused]] uint32_t dynId = x.dynId;
+  [[maybe_unused]] const auto &tp = x.tp;
+  bool isIn = Opcode(in.desc->opcode) == Opcode::DMA_IN_START;
+  unsigned srcSpace, dstSpace;
+  uint64_t srcBase, dstBase;
+  int64_t elemCode;
+  bool pad = false;
+  if (isIn) {
+    srcSpace = unsigned(in[F::DMA_IN_START::src_region]);
+    srcBase = x.address(in[F::DMA_IN_START::src_off], in[F::DMA_IN_START::src_reg]);
+    dstSpace = LM + unsigned(in[F::DMA_IN_START::dst_space]);
+    dstBase = x.local(in[F::DMA_IN_START::dst_addr], in[F::DMA_IN_START::dst_reg]);
+    elemCode = in[F::DMA_IN_START::elem];
+    pad = in[F::DMA_IN_START::pad];
+  } else {
+    srcSpace = LM + unsigned(in[F::DMA_OUT_START::src_space]);
+    srcBase = x.local(in[F::DMA_OUT_START::src_addr], in[F::DMA_OUT_START::src_reg]);
+    dstSpace = unsigned(in[F::DMA_OUT_START::dst_region]);
+    dstBase = x.address(in[F::DMA_OUT_START::dst_off], in[F::DMA_OUT_START::dst_reg]);
+    elemCode = in[F::DMA_OUT_START::elem];
+  }
+  unsigned esize = 1u << elemCode;
+  x.aligned(srcBase, esize, "its source");
+  x.aligned(dstBase, esize, "its destination");
+  // Fields 0..3 of the shape and stride instructions are dimensions 0..3.
+  const isa::Inst &shape = x.config(isIn ? Opcode::DMA_IN_SHAPE : Opcode::DMA_OUT_SHAPE, true);
+  const isa::Inst &sst = x.config(isIn ? Opcode::DMA_IN_SSTRIDE : Opcode::DMA_OUT_SSTRIDE, false);
+  const isa::Inst &dst = x.config(isIn ? Opcode::DMA_IN_DSTRIDE : Opcode::DMA_OUT_DSTRIDE, false);
+  const isa::Inst &padding = x.config(Opcode::DMA_IN_PAD, pad);
+  int64_t n[4], sstride[4], dstride[4], box[4], lo[4] = {}, hi[4] = {};
+  for (int i = 0; i < 4; ++i) {
+    n[i] = shape[i];
+    sstride[i] = sst.desc ? sst[i] : 0;
+    dstride[i] = dst.desc ? dst[i] : 0;
+    if (pad) {
+      lo[i] = padding[F::DMA_IN_PAD::lo0 + i];
+      hi[i] = padding[F::DMA_IN_PAD::hi0 + i];
+    }
+    box[i] = n[i] + lo[i] + hi[i];
+  }
+  uint32_t fill = pad ? uint32_t(padding[F::DMA_IN_PAD::fill]) : 0;
+  // Every element must be aligned to its size: with an aligned base, that
+  // is every stride of a dimension that has more than one element.
+  for (int i = 0; i < 4; ++i)
+    if ((box[i] > 1 && dstride[i] % int64_t(esize)) || (n[i] > 1 && sstride[i] % int64_t(esize)))
+      fail("misaligned access: " + x.where() + " moves " + std::to_string(esize) +
+           "-byte elements with a stride of dimension " + std::to_string(i) +
+           " that is not a multiple of " + std::to_string(esize));
+  // Padded boxes reach 66045^4 > 2^64: count in 128 bits and saturate so
+  // the work check cannot be bypassed by a wrapped product.
+  unsigned __int128 boxElements = 1;
+  for (int64_t extent : box)
+    boxElements *= uint64_t(extent);
+  checkWork(uint64_t(std::min<unsigned __int128>(boxElements, UINT64_MAX)), q.pc);
+  uint8_t fillBytes[4];
+  for (unsigned b = 0; b < 4; ++b)
+    fillBytes[b] = uint8_t(fill >> (8 * b));
+  // Rows (dimension 0) contiguous on both sides move as one access each:
+  // the same bytes, checked and copied a run at a time.
+  bool runs = dstride[0] == int64_t(esize) && (n[0] <= 1 || sstride[0] == int64_t(esize));
+  for (int64_t i3 = 0; i3 < box[3]; ++i3)
+    for (int64_t i2 = 0; i2 < box[2]; ++i2)
+      for (int64_t i1 = 0; i1 < box[1]; ++i1) {
+        if (runs) {
+          int64_t c1 = i1 - lo[1], c2 = i2 - lo[2], c3 = i3 - lo[3];
+          bool inside = c1 >= 0 && c1 < n[1] && c2 >= 0 && c2 < n[2] && c3 >= 0 && c3 < n[3] &&
+                        n[0] > 0;
+          const uint8_t *src = nullptr;
+          if (inside)
+            src = access(srcSpace,
+                         srcBase + uint64_t(c1 * sstride[1] + c2 * sstride[2] + c3 * sstride[3]),
+                         uint64_t(n[0]) * esize, false, dynId, "its source");
+          uint8_t *dst = access(dstSpace,
+                                dstBase + uint64_t(i1 * dstride[1] + i2 * dstride[2] + i3 * dstride[3]),
+                                uint64_t(box[0]) * esize, true, dynId, "its destination");
+          int64_t from = inside ? lo[0] : box[0], to = inside ? lo[0] + n[0] : box[0];
+          for (int64_t i0 = 0; i0 < box[0]; ++i0)
+            if (i0 < from || i0 >= to)
+              std::memcpy(dst + i0 * esize, fillBytes, esize);
+          if (inside)
+            std::memcpy(dst + from * esize, src, size_t(n[0]) * esize);
+          continue;
+        }
+        for (int64_t i0 = 0; i0 < box[0]; ++i0) {
+          int64_t d = i0 * dstride[0] + i1 * dstride[1] + i2 * dstride[2] + i3 * dstride[3];
+          int64_t c[4] = {i0 - lo[0], i1 - lo[1], i2 - lo[2], i3 - lo[3]};
+          bool inside = true;
+          for (int k = 0; k < 4; ++k)
+            inside = inside && c[k] >= 0 && c[k] < n[k];
+          uint8_t tmp[4];
+          if (inside) {
+            int64_t so = c[0] * sstride[0] + c[1] * sstride[1] + c[2] * sstride[2] +
+                         c[3] * sstride[3];
+            std::memcpy(tmp, access(srcSpace, srcBase + uint64_t(so), esize, false, dynId, "its source"),
+                        esize);
+          } else {
+            for (unsigned b = 0; b < esize; ++b)
+              tmp[b] = uint8_t(fill >> (8 * b));
+          }
+          std::memcpy(access(dstSpace, dstBase + uint64_t(d), esize, true, dynId, "its destination"),
+                      tmp, esize);
+        }
+      }
+  // The GM side (the source of DMA_IN, without the padding it fills; the
+  // destination of DMA_OUT) decides the bus time (timing::busBytes).
+  timing::GMAccess gm;
+  gm.elemBytes = esize;
+  for (int i = 0; i < 4; ++i) {
+    gm.extent[i] = n[i];
+    gm.stride[i] = isIn ? sstride[i] : dstride[i];
+  }
+  (isIn ? stats.gmBytesRead : stats.gmBytesWritten) += timing::dataBytes(gm);
+  timing::DmaTimeline::Transfer xfer = dma.start(isIn ? timing::DmaTimeline::In : timing::DmaTimeline::Out,
+                                 x.start, timing::busBytes(tp, gm));
+  return xfer.done - x.start;
+}
+
+/// MATMUL: exact integer or IEEE float products into ACC.
+uint64_t Machine::executeMatmul(const ExecStep &x) {
+  [[maybe_unused]] const isa::Inst &in = x.in;
+  [[maybe_unused]] const Queued &q = x.q;
+  [[maybe_unused]] uint32_t dynId = x.dynId;
+  [[maybe_unused]] const auto &tp = x.tp;
+  namespace M = F::MATMUL;
+  int64_t mode = in[M::mode], m = in[M::m], n = in[M::n], k = in[M::k];
+  bool accumulate = in[M::acc];
+  const isa::Inst &cfg = x.config(Opcode::MM_CFG, true);
+  int64_t lda = cfg[F::MM_CFG::lda], ldb = cfg[F::MM_CFG::ldb], ldc = cfg[F::MM_CFG::ldc];
+  int64_t azp = cfg[F::MM_CFG::a_zp], bzp = cfg[F::MM_CFG::b_zp];
+  uint64_t a = x.local(in[M::a_addr], in[M::a_reg]), b = x.local(in[M::b_addr], in[M::b_reg]);
+  uint64_t c = x.local(in[M::c_addr], in[M::c_reg]);
+  checkWork(uint64_t(m) * uint64_t(n) * uint64_t(k), q.pc);
+  x.aligned(a, uint64_t(tp.MatrixAlign), "matrix A");
+  x.aligned(b, uint64_t(tp.MatrixAlign), "matrix B");
+  x.aligned(c, uint64_t(tp.MatrixAlign), "matrix C");
+  bool isFloatMode = mode >= int64_t(isa::MmMode::F16);
+  unsigned esize = mode == int64_t(isa::MmMode::F16) ? 2 : mode == int64_t(isa::MmMode::F32) ? 4 : 1;
+  bool aSigned = mode == int64_t(isa::MmMode::I8I8) || mode == int64_t(isa::MmMode::I8U8);
+  bool bSigned = mode == int64_t(isa::MmMode::I8I8) || mode == int64_t(isa::MmMode::U8I8);
+  if (isFloatMode && (azp || bzp))
+    fail(x.where() + " runs a float matmul with non-zero zero points");
+  std::vector<const uint8_t *> arow(static_cast<size_t>(m)), brow(static_cast<size_t>(k));
+  for (int64_t i = 0; i < m; ++i)
+    arow[i] = access(LM, a + uint64_t(i * lda), uint64_t(k) * esize, false, dynId, "matrix A");
+  for (int64_t i = 0; i < k; ++i)
+    brow[i] = access(LM, b + uint64_t(i * ldb), uint64_t(n) * esize, false, dynId, "matrix B");
+  std::vector<uint8_t *> crow(static_cast<size_t>(m));
+  for (int64_t i = 0; i < m; ++i) {
+    if (accumulate)
+      access(ACC, c + uint64_t(i * ldc), uint64_t(n) * 4, false, dynId, "matrix C");
+    crow[i] = access(ACC, c + uint64_t(i * ldc), uint64_t(n) * 4, true, dynId, "matrix C");
+  }
+  if (!isFloatMode) {
+    // B transposed, both operands zero-point adjusted into int16.
+    std::vector<int16_t> bt(static_cast<size_t>(k * n)), ai(static_cast<size_t>(k));
+    for (int64_t kk = 0; kk < k; ++kk)
+      for (int64_t j = 0; j < n; ++j)
+        bt[j * k + kk] = int16_t((bSigned ? int64_t(int8_t(brow[kk][j])) : brow[kk][j]) - bzp);
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t kk = 0; kk < k; ++kk)
+        ai[kk] = int16_t((aSigned ? int64_t(int8_t(arow[i][kk])) : arow[i][kk]) - azp);
+      for (int64_t j = 0; j < n; ++j) {
+        int64_t v = dotI16(ai.data(), bt.data() + j * k, k);
+        if (accumulate)
+          v += loadElem(crow[i] + 4 * j, int64_t(DType::I32)).i;
+        if (v < INT32_MIN || v > INT32_MAX)
+          fail("accumulator overflow: " + x.where() + " computes " + std::to_string(v) +
+               " at C[" + std::to_string(i) + "][" + std::to_string(j) + "], outside int32");
+        storeElem(crow[i] + 4 * j, int64_t(DType::I32), Value{v, 0});
+      }
+    }
+  } else {
+    // Operands converted once (B transposed), then each dot product in
+    // ascending k, one IEEE product and one sum per step (docs/numerics.md).
+    int64_t et = esize == 2 ? int64_t(DType::F16) : int64_t(DType::F32);
+    std::vector<float> bt(static_cast<size_t>(k * n)), ai(static_cast<size_t>(k));
+    for (int64_t kk = 0; kk < k; ++kk)
+      for (int64_t j = 0; j < n; ++j)
+        bt[size_t(j * k + kk)] = loadElem(brow[kk] + j * esize, et).f;
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t kk = 0; kk < k; ++kk)
+        ai[size_t(kk)] = loadElem(arow[i] + kk * esize, et).f;
+      for (int64_t j = 0; j < n; ++j) {
+        float sum = accumulate ? loadElem(crow[i] + 4 * j, int64_t(DType::F32)).f : 0.0f;
+        const float *b = bt.data() + j * k;
+        for (int64_t kk = 0; kk < k; ++kk) {
+          float p = ai[size_t(kk)] * b[kk];
+          sum = sum + p;
+        }
+        storeElem(crow[i] + 4 * j, int64_t(DType::F32), Value{0, sum});
+      }
+    }
+  }
+  uint64_t macs = uint64_t(m * n * k);
+  stats.macs += macs;
+  return timing::matmulCycles(tp, isa::MmMode(mode), m, n, k);
+}
+
+/// MM_OUT: the MATRIX output stage, ACC to LM.
+uint64_t Machine::executeOutputStage(const ExecStep &x) {
+  [[maybe_unused]] const isa::Inst &in = x.in;
+  [[maybe_unused]] const Queued &q = x.q;
+  [[maybe_unused]] uint32_t dynId = x.dynId;
+  [[maybe_unused]] const auto &tp = x.tp;
+  // The output stage: int32 accumulators (rows mm_cfg.ldc apart), plus an
+  // int32 bias, requantized and cast into LM (rows mm_rq_cfg.ldd apart).
+  namespace O = F::MM_OUT;
+  int64_t ot = in[O::otype], pmode = in[O::pmode], m = in[O::m], n = in[O::n];
+  bool bias = in[O::bias], biasRow = in[O::bias_row];
+  if (isFloat(ot) || ot == int64_t(DType::I32))
+    fail(x.where() + ": the output stage writes 8- or 16-bit integers");
+  int64_t ldc = x.config(Opcode::MM_CFG, true)[F::MM_CFG::ldc];
+  int64_t ldd = x.config(Opcode::MM_RQ_CFG, true)[F::MM_RQ_CFG::ldd];
+  uint64_t a = x.local(in[O::a_addr], in[O::a_reg]), d = x.local(in[O::d_addr], in[O::d_reg]);
+  uint64_t table = x.local(in[O::p_addr], in[O::p_reg]), b = x.local(in[O::b_addr], in[O::b_reg]);
+  checkWork(uint64_t(m) * uint64_t(n), q.pc);
+  x.aligned(a, uint64_t(tp.MatrixAlign), "its accumulators");
+  x.aligned(d, uint64_t(tp.VectorAlign), "its destination");
+  bool perRow = pmode == int64_t(isa::PMode::ROW);
+  // Parameters and biases read once per column (per row with ROW), not per element.
+  int64_t entries = pmode == int64_t(isa::PMode::TENSOR) ? 1 : perRow ? m : n;
+  std::vector<num::RequantParams> params(static_cast<size_t>(entries));
+  for (int64_t i = 0; i < entries; ++i)
+    params[size_t(i)] = x.requantParams(pmode, Opcode::MM_RQ_CFG, table, i, ot);
+  std::vector<int64_t> biases(bias ? size_t(biasRow ? m : n) : 0);
+  for (size_t i = 0; i < biases.size(); ++i)
+    biases[i] = loadElem(access(LM, b + uint64_t(i) * 4, 4, false, dynId, "its bias"),
+                         int64_t(DType::I32)).i;
+  unsigned es = dtypeSize(ot);
+  for (int64_t r = 0; r < m; ++r) {
+    const uint8_t *acc = access(ACC, a + uint64_t(r * ldc), uint64_t(n) * 4, false, dynId,
+                                "its accumulators");
+    uint8_t *out = access(LM, d + uint64_t(r * ldd), uint64_t(n) * es, true, dynId,
+                          "its destination");
+    for (int64_t c = 0; c < n; ++c) {
+      int64_t x = loadElem(acc + 4 * c, int64_t(DType::I32)).i;
+      if (bias)
+        x = num::saturate(x + biases[size_t(biasRow ? r : c)], INT32_MIN, INT32_MAX);
+      Value y;
+      y.i = num::requantize(int32_t(x), params[entries == 1 ? 0 : size_t(perRow ? r : c)]);
+      storeElem(out + c * es, ot, y);
+    }
+  }
+  return timing::drainCycles(tp, m, n);
+}
+
+/// VECTOR instructions over the grid V_SHAPE set.
+uint64_t Machine::executeVector(const ExecStep &x) {
+  [[maybe_unused]] const isa::Inst &in = x.in;
+  [[maybe_unused]] const Queued &q = x.q;
+  [[maybe_unused]] uint32_t dynId = x.dynId;
+  [[maybe_unused]] const auto &tp = x.tp;
+  const isa::Inst &vs = x.config(Opcode::V_SHAPE, true);
   namespace VS = F::V_SHAPE;
   struct {
     int64_t rows, cols, apitch, bpitch, dpitch;
@@ -466,8 +496,8 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
   };
   auto operand = [&](int64_t space, int64_t addr, int64_t r, int64_t pitch, bool bcast,
                      int64_t type, const char *what) {
-    Operand o{LM + unsigned(space), local(addr, r), pitch, bcast, type};
-    aligned(o.base, uint64_t(tp.VectorAlign), what);
+    Operand o{LM + unsigned(space), x.local(addr, r), pitch, bcast, type};
+    x.aligned(o.base, uint64_t(tp.VectorAlign), what);
     return o;
   };
   // Element (r, c) of an operand whose whole row the instruction touches: the
@@ -494,7 +524,7 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
   };
   auto needFloat = [&](int64_t t, bool want, const char *what) {
     if (isFloat(t) != want)
-      fail(where() + ": " + what + (want ? " needs a float type" : " needs an integer type"));
+      fail(x.where() + ": " + what + (want ? " needs a float type" : " needs an integer type"));
   };
 
   switch (Opcode(in.desc->opcode)) {
@@ -549,7 +579,7 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
           case isa::VBinFunc::MUL: v = a.i * b.i; break;
           case isa::VBinFunc::DIV:
             if (b.i == 0)
-              fail("division by zero: " + where() + " at element (" + std::to_string(r) + ", " +
+              fail("division by zero: " + x.where() + " at element (" + std::to_string(r) + ", " +
                    std::to_string(c) + ")");
             v = a.i / b.i;
             break;
@@ -574,7 +604,7 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], grid.dpitch, false, t, "operand d");
     auto f = isa::VUnFunc(func);
     if (!isFloat(t) && f >= isa::VUnFunc::SQRT)
-      fail(where() + ": a transcendental or root function needs a float type");
+      fail(x.where() + ": a transcendental or root function needs a float type");
     auto [lo, hi] = intRange(t);
     for (int64_t r = 0; r < grid.rows; ++r)
       for (int64_t c = 0; c < grid.cols; ++c) {
@@ -621,14 +651,14 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], grid.apitch, grid.abcast,
                         int64_t(DType::I32), "operand a");
     Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], grid.dpitch, false, ot, "operand d");
-    uint64_t table = local(in[V::p_addr], in[V::p_reg]);
+    uint64_t table = x.local(in[V::p_addr], in[V::p_reg]);
     // Parameters read once per column (COL) or row (ROW), not per element.
     int64_t entries = pmode == int64_t(isa::PMode::TENSOR) ? 1
                       : pmode == int64_t(isa::PMode::COL)  ? grid.cols
                                                            : grid.rows;
     std::vector<num::RequantParams> params(static_cast<size_t>(entries));
     for (int64_t i = 0; i < entries; ++i)
-      params[size_t(i)] = requantParams(pmode, Opcode::V_RQ_CFG, table, i, ot);
+      params[size_t(i)] = x.requantParams(pmode, Opcode::V_RQ_CFG, table, i, ot);
     for (int64_t r = 0; r < grid.rows; ++r)
       for (int64_t c = 0; c < grid.cols; ++c) {
         const num::RequantParams &p = pmode == int64_t(isa::PMode::TENSOR) ? params[0]
@@ -645,7 +675,7 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     namespace V = F::V_LUT;
     int64_t it = in[V::itype], ot = in[V::otype], table = in[V::table];
     if (isFloat(it) || isFloat(ot) || dtypeSize(it) > 2 || dtypeSize(ot) > 2)
-      fail(where() + ": LUT input and output must be 8- or 16-bit integers");
+      fail(x.where() + ": LUT input and output must be 8- or 16-bit integers");
     Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], grid.apitch, grid.abcast, it, "operand a");
     Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], grid.dpitch, false, ot, "operand d");
     auto [lo, hi] = intRange(ot);
@@ -673,7 +703,7 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     int64_t func = in[V::func], it = in[V::itype], ot = in[V::otype];
     bool cols = in[V::axis] == int64_t(isa::Axis::COLS);
     if (isFloat(it) != isFloat(ot))
-      fail(where() + ": a reduction keeps floats float and integers integer");
+      fail(x.where() + ": a reduction keeps floats float and integers integer");
     Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], grid.apitch, grid.abcast, it, "operand a");
     Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], grid.dpitch, false, ot, "operand d");
     int64_t outer = cols ? grid.rows : grid.cols, inner = cols ? grid.cols : grid.rows;
@@ -696,7 +726,7 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
         }
       }
       if (!isFloat(ot) && (acc.i < lo || acc.i > hi))
-        fail("accumulator overflow: " + where() + " reduces to " + std::to_string(acc.i) +
+        fail("accumulator overflow: " + x.where() + " reduces to " + std::to_string(acc.i) +
              ", outside its output type");
       storeElem(cols ? atElem(D, o, 0, true, "operand d") : atElem(D, 0, o, true, "operand d"), ot, acc);
     }
@@ -727,7 +757,7 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     namespace V = F::V_CMP;
     int64_t func = in[V::func], t = in[V::dtype];
     if (func >= int64_t(isa::CmpFunc::LTU))
-      fail(where() + ": v_cmp has no unsigned comparisons");
+      fail(x.where() + ": v_cmp has no unsigned comparisons");
     Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], grid.apitch, grid.abcast, t, "operand a");
     Operand B = operand(in[V::b_space], in[V::b_addr], in[V::b_reg], grid.bpitch, grid.bbcast, t, "operand b");
     Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], grid.dpitch, false,
@@ -760,6 +790,6 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     return cost(dtypeSize(t));
   }
   default:
-    fail(where() + " is not an engine instruction");
+    fail(x.where() + " is not an engine instruction");
   }
 }

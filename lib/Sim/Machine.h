@@ -108,6 +108,8 @@ struct FlagState {
   uint32_t waitPc = 0;
 };
 
+struct ExecStep;
+
 class Machine {
 public:
   Machine(const model::Model &m, const target::TargetInfo &t, Options o);
@@ -121,6 +123,11 @@ public:
   // Execution of one engine instruction starting at `start` (Execute.cpp);
   // returns its duration in cycles.
   uint64_t execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t start);
+  // By engine and instruction kind (Execute.cpp).
+  uint64_t executeDma(const ExecStep &x);
+  uint64_t executeMatmul(const ExecStep &x);
+  uint64_t executeOutputStage(const ExecStep &x);
+  uint64_t executeVector(const ExecStep &x);
   /// The DMA engines' descriptors in flight and the GM bus they share.
   timing::DmaTimeline dma;
   /// When MATRIX's output stage finishes its drain (MM_OUT).
