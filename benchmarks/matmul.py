@@ -24,8 +24,18 @@ ap.add_argument("--target", default="npu-v1")
 ap.add_argument("--build", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build"))
 args = ap.parse_args()
 M, K, N = args.dims
-side = {"npu-v1": 64, "npu-v1-tiny": 32}[args.target]
-bandwidth = {"npu-v1": 64, "npu-v1-tiny": 16}[args.target]
+# The target description as npuc prints it (one source of the parameters).
+listing = subprocess.run([os.path.join(args.build, "bin", "npuc"), "--list-targets"], check=True,
+                         capture_output=True, text=True).stdout.split("\n")
+params = {}
+for i, line in enumerate(listing):
+    if line.startswith(args.target + " "):
+        for entry in listing[i + 1:]:
+            if not entry.startswith("  "):
+                break
+            key, value = (x.strip() for x in entry.split("="))
+            params[key] = int(value)
+side, bandwidth = params["MatrixSideInt8"], params["GMBytesPerCycle"]
 
 rng = np.random.default_rng(7)
 xq = rng.integers(-128, 128, (M, K)).astype(np.int8)

@@ -33,11 +33,27 @@ import onnx
 from onnx import numpy_helper, shape_inference
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# docs/target.md: array side per precision, VECTOR lanes, GM bytes per cycle.
-TARGETS = {
-    "npu-v1": {"side_i8": 64, "side_f32": 16, "lanes": 256, "bw": 64},
-    "npu-v1-tiny": {"side_i8": 32, "side_f32": 8, "lanes": 64, "bw": 16},
-}
+
+
+def target_parameters(bindir):
+    """The target description as npuc prints it (`npuc --list-targets`): per
+    target the array side per precision, VECTOR lanes and GM bytes per cycle."""
+    out = subprocess.run([os.path.join(bindir, "npuc"), "--list-targets"], check=True,
+                         capture_output=True, text=True).stdout
+    targets, name = {}, None
+    for line in out.splitlines():
+        if line and not line.startswith(" "):
+            name = line.split()[0]
+            targets[name] = {}
+        elif "=" in line and name:
+            key, value = (x.strip() for x in line.split("="))
+            targets[name][key] = int(value)
+    return {n: {"side_i8": p["MatrixSideInt8"], "side_f32": p["MatrixSideFp32"],
+                "lanes": p["VectorBytesPerCycle"], "bw": p["GMBytesPerCycle"]}
+            for n, p in targets.items()}
+
+
+TARGETS = {}
 VIEWS = {"QuantizeLinear", "DequantizeLinear", "Reshape", "Squeeze", "Unsqueeze", "Flatten",
          "Identity", "Constant", "Shape", "Dropout", "Cast", "ConstantOfShape"}
 # Layerwise bounds below this many cycles are dominated by the fixed latencies
@@ -286,6 +302,7 @@ def main():
     ap.add_argument("--target", action="append", help="a target (default: both)")
     ap.add_argument("names", nargs="*")
     args = ap.parse_args()
+    TARGETS.update(target_parameters(args.bin))
     names = args.names or sorted(d for d in os.listdir(args.models)
                                  if os.path.isfile(os.path.join(args.models, d, "model.onnx")))
     rows = []
