@@ -344,6 +344,39 @@ LogicalResult CastOp::verify() {
                  failed(verifySameGrid(*this, getA(), getD())));
 }
 
+namespace {
+/// The parameters of a requantization (emit.requant, emit.drain): an lm table
+/// of 16-byte entries, `entries` of them (one per column, or per row with
+/// per_row), or the per-tensor attributes in their fields' ranges.
+template <typename OpTy>
+LogicalResult verifyRequantParams(OpTy op, Value params, int64_t entries) {
+  if (params) {
+    BufferType t = bufferOf(params);
+    if (t.getSpace() != MemorySpace::LM || !t.getElementType().isSignlessInteger(8) ||
+        t.getShape().size() != 2 || t.getShape()[1] != 16 || t.getShape()[0] != entries)
+      return op.emitOpError() << "params must be an lm table of 16-byte entries, one per "
+                              << (op.getPerRow() ? "row" : "column") << " (" << entries << ")";
+    return success();
+  }
+  // I64Attr getters are unsigned; the parameters are signed.
+  int64_t mult = int64_t(op.getMult()), ls = int64_t(op.getLs()), rs = int64_t(op.getRs());
+  int64_t lo = int64_t(op.getLo()), hi = int64_t(op.getHi());
+  namespace L = isa::limit::V_RQ_CFG;  // MM_RQ_CFG's fields have the same ranges
+  static_assert(L::mult_max == isa::limit::MM_RQ_CFG::mult_max &&
+                    L::ls_max == isa::limit::MM_RQ_CFG::ls_max &&
+                    L::rs_max == isa::limit::MM_RQ_CFG::rs_max,
+                "one requantization parameter range");
+  if (mult < L::mult_min || mult > L::mult_max || ls < 0 || ls > L::ls_max || rs < 0 ||
+      rs > L::rs_max)
+    return op.emitOpError() << "multiplier " << mult << " or shifts (" << ls << ", " << rs
+                            << ") outside [0, " << L::mult_max << "] and [0, " << L::ls_max
+                            << "]";
+  if (lo > hi)
+    return op.emitOpError() << "clamp [" << lo << ", " << hi << "] is empty";
+  return success();
+}
+} // namespace
+
 LogicalResult RequantOp::verify() {
   if (failed(verifyVectorOperands(*this, {getA(), getD()})) ||
       failed(verifySameGrid(*this, getA(), getD())))
@@ -353,24 +386,7 @@ LogicalResult RequantOp::verify() {
   Type d = bufferOf(getD()).getElementType();
   if (!d.isInteger(8) && !d.isSignlessInteger(16))
     return emitOpError() << "requantizes to i8, ui8 or i16, not " << d;
-  if (Value p = getParams()) {
-    BufferType t = bufferOf(p);
-    int64_t entries = bufferOf(getD()).getShape()[getPerRow() ? 0 : 1];
-    if (t.getSpace() != MemorySpace::LM || !t.getElementType().isSignlessInteger(8) ||
-        t.getShape().size() != 2 || t.getShape()[1] != 16 || t.getShape()[0] != entries)
-      return emitOpError() << "params must be an lm table of 16-byte entries, one per "
-                           << (getPerRow() ? "row" : "column") << " (" << entries << ")";
-    return success();
-  }
-  // I64Attr getters are unsigned; the parameters are signed.
-  int64_t mult = int64_t(getMult()), ls = int64_t(getLs()), rs = int64_t(getRs());
-  int64_t lo = int64_t(getLo()), hi = int64_t(getHi());
-  if (mult < 0 || mult > INT32_MAX || ls < 0 || ls > 31 || rs < 0 || rs > 31)
-    return emitOpError() << "multiplier " << mult << " or shifts (" << ls << ", " << rs
-                         << ") outside [0, 2^31 - 1] and [0, 31]";
-  if (lo > hi)
-    return emitOpError() << "clamp [" << lo << ", " << hi << "] is empty";
-  return success();
+  return verifyRequantParams(*this, getParams(), bufferOf(getD()).getShape()[getPerRow() ? 0 : 1]);
 }
 
 LogicalResult DrainOp::verify() {
@@ -407,22 +423,7 @@ LogicalResult DrainOp::verify() {
   } else if (getBiasPerRow()) {
     return emitOpError("bias_per_row without a bias");
   }
-  if (Value p = getParams()) {
-    BufferType t = bufferOf(p);
-    if (t.getSpace() != MemorySpace::LM || !t.getElementType().isSignlessInteger(8) ||
-        t.getShape().size() != 2 || t.getShape()[1] != 16 || t.getShape()[0] != entries)
-      return emitOpError() << "params must be an lm table of 16-byte entries, one per "
-                           << (getPerRow() ? "row" : "column") << " (" << entries << ")";
-    return success();
-  }
-  int64_t mult = int64_t(getMult()), ls = int64_t(getLs()), rs = int64_t(getRs());
-  int64_t lo = int64_t(getLo()), hi = int64_t(getHi());
-  if (mult < 0 || mult > INT32_MAX || ls < 0 || ls > 31 || rs < 0 || rs > 31)
-    return emitOpError() << "multiplier " << mult << " or shifts (" << ls << ", " << rs
-                         << ") outside [0, 2^31 - 1] and [0, 31]";
-  if (lo > hi)
-    return emitOpError() << "clamp [" << lo << ", " << hi << "] is empty";
-  return success();
+  return verifyRequantParams(*this, getParams(), entries);
 }
 
 LogicalResult ReduceOp::verify() {
