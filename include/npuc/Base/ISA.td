@@ -182,7 +182,8 @@ def MM_OUT : Inst<0x43, MATRIX, "mm_out",
    Flag<"bias_row", 120, "the bias is per row, whatever pmode">],
   "The output stage: d = clamp(zp + RoundingRightShift(SaturatingRoundingDoublingHighMul("
   "Saturate(a + bias) << ls, M), rs)) cast to otype, drained from ACC to LM at A elements "
-  "per cycle while the array runs its next pass.">;
+  "per cycle while the array runs its next pass. The stage latches the accumulators when it "
+  "issues, so a later matmul may overwrite them at once.">;
 
 //===----------------------------------------------------------------------===//
 // VECTOR (0x50-0x6f)
