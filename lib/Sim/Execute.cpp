@@ -468,19 +468,16 @@ uint64_t Machine::executeOutputStage(const ExecStep &x) {
   return timing::drainCycles(tp, m, n);
 }
 
-/// VECTOR instructions over the grid V_SHAPE set.
-uint64_t Machine::executeVector(const ExecStep &x) {
-  [[maybe_unused]] const isa::Inst &in = x.in;
-  [[maybe_unused]] const Queued &q = x.q;
-  [[maybe_unused]] uint32_t dynId = x.dynId;
-  [[maybe_unused]] const auto &tp = x.tp;
-  const isa::Inst &vs = x.config(Opcode::V_SHAPE, true);
-  namespace VS = F::V_SHAPE;
+namespace {
+
+/// What a VECTOR instruction sees: the grid V_SHAPE set, and its operands.
+struct VectorStep {
+  Machine &m;
+  const ExecStep &x;
   struct {
     int64_t rows, cols, apitch, bpitch, dpitch;
     bool abcast, bbcast;
-  } grid{vs[VS::rows], vs[VS::cols], vs[VS::a_pitch], vs[VS::b_pitch], vs[VS::d_pitch],
-         vs[VS::a_bcast] != 0, vs[VS::b_bcast] != 0};
+  } grid;
 
   // Grid operands of VECTOR instructions.
   struct Operand {
@@ -494,301 +491,374 @@ uint64_t Machine::executeVector(const ExecStep &x) {
     bool rowWrite = false;
     uint8_t *rowPtr = nullptr;
   };
-  auto operand = [&](int64_t space, int64_t addr, int64_t r, int64_t pitch, bool bcast,
-                     int64_t type, const char *what) {
+  Operand operand(int64_t space, int64_t addr, int64_t r, int64_t pitch, bool bcast, int64_t type,
+                  const char *what) const {
     Operand o{LM + unsigned(space), x.local(addr, r), pitch, bcast, type};
-    x.aligned(o.base, uint64_t(tp.VectorAlign), what);
+    x.aligned(o.base, uint64_t(x.tp.VectorAlign), what);
     return o;
-  };
+  }
   // Element (r, c) of an operand whose whole row the instruction touches: the
   // row is checked and marked once, when its first element is reached.
-  auto at = [&](Operand &o, int64_t r, int64_t c, bool write, const char *what) {
+  uint8_t *at(Operand &o, int64_t r, int64_t c, bool write, const char *what) const {
     unsigned es = dtypeSize(o.type);
     if (o.row != r || o.rowWrite != write) {
-      o.rowPtr = access(o.space, o.base + uint64_t(r * o.pitch),
-                        o.bcast ? es : uint64_t(grid.cols) * es, write, dynId, what);
+      o.rowPtr = m.access(o.space, o.base + uint64_t(r * o.pitch),
+                          o.bcast ? es : uint64_t(grid.cols) * es, write, x.dynId, what);
       o.row = r;
       o.rowWrite = write;
     }
     return o.rowPtr + (o.bcast ? 0 : c * int64_t(es));
-  };
+  }
   // One element, for instructions that touch only some of a row's (a select)
   // or walk columns (a reduction along rows).
-  auto atElem = [&](const Operand &o, int64_t r, int64_t c, bool write, const char *what) {
+  uint8_t *atElem(const Operand &o, int64_t r, int64_t c, bool write, const char *what) const {
     uint64_t off = uint64_t(r * o.pitch + (o.bcast ? 0 : c) * int64_t(dtypeSize(o.type)));
-    return access(o.space, o.base + off, dtypeSize(o.type), write, dynId, what);
-  };
-  checkWork(uint64_t(grid.rows) * uint64_t(grid.cols), q.pc);
-  auto cost = [&](unsigned bytesPerElem) {
-    return timing::vectorCycles(tp, uint64_t(grid.rows * grid.cols), bytesPerElem);
-  };
-  auto needFloat = [&](int64_t t, bool want, const char *what) {
+    return m.access(o.space, o.base + off, dtypeSize(o.type), write, x.dynId, what);
+  }
+  uint64_t cost(unsigned bytesPerElem) const {
+    return timing::vectorCycles(x.tp, uint64_t(grid.rows * grid.cols), bytesPerElem);
+  }
+  void needFloat(int64_t t, bool want, const char *what) const {
     if (isFloat(t) != want)
-      fail(x.where() + ": " + what + (want ? " needs a float type" : " needs an integer type"));
-  };
+      m.fail(x.where() + ": " + what + (want ? " needs a float type" : " needs an integer type"));
+  }
+};
 
-  switch (Opcode(in.desc->opcode)) {
+/// V_BIN and V_BINI: d = func(a, b) or func(a, imm).
+uint64_t vectorBinary(Machine &m, const ExecStep &x, VectorStep &vx) {
+  using Operand = VectorStep::Operand;
+  [[maybe_unused]] const isa::Inst &in = x.in;
+  [[maybe_unused]] uint32_t dynId = x.dynId;
+  [[maybe_unused]] const auto &tp = x.tp;
+  bool imm = Opcode(in.desc->opcode) == Opcode::V_BINI;
+  int64_t func = in[0], t = in[1];
+  Operand A, B{}, D;
+  uint32_t immBits = 0;
+  if (!imm) {
+    namespace V = F::V_BIN;
+    A = vx.operand(in[V::a_space], in[V::a_addr], in[V::a_reg], vx.grid.apitch, vx.grid.abcast, t, "operand a");
+    B = vx.operand(in[V::b_space], in[V::b_addr], in[V::b_reg], vx.grid.bpitch, vx.grid.bbcast, t, "operand b");
+    D = vx.operand(in[V::d_space], in[V::d_addr], in[V::d_reg], vx.grid.dpitch, false, t, "operand d");
+  } else {
+    namespace V = F::V_BINI;
+    A = vx.operand(in[V::a_space], in[V::a_addr], in[V::a_reg], vx.grid.apitch, vx.grid.abcast, t, "operand a");
+    D = vx.operand(in[V::d_space], in[V::d_addr], in[V::d_reg], vx.grid.dpitch, false, t, "operand d");
+    immBits = uint32_t(in[V::imm]);
+  }
+  auto f = isa::VBinFunc(func);
+  bool bitwise = f == isa::VBinFunc::AND || f == isa::VBinFunc::OR || f == isa::VBinFunc::XOR ||
+                 f == isa::VBinFunc::SHL || f == isa::VBinFunc::SRA;
+  if (bitwise)
+    vx.needFloat(t, false, "a bitwise or shift function");
+  auto [lo, hi] = intRange(t);
+  for (int64_t r = 0; r < vx.grid.rows; ++r)
+    for (int64_t c = 0; c < vx.grid.cols; ++c) {
+      Value a = loadElem(vx.at(A, r, c, false, "operand a"), t), b;
+      if (imm) {
+        b.i = int32_t(immBits);
+        std::memcpy(&b.f, &immBits, 4);
+      } else {
+        b = loadElem(vx.at(B, r, c, false, "operand b"), t);
+      }
+      Value d;
+      if (isFloat(t)) {
+        switch (f) {
+        case isa::VBinFunc::ADD: d.f = a.f + b.f; break;
+        case isa::VBinFunc::SUB: d.f = a.f - b.f; break;
+        case isa::VBinFunc::MUL: d.f = a.f * b.f; break;
+        case isa::VBinFunc::DIV: d.f = a.f / b.f; break;
+        case isa::VBinFunc::MAX: d.f = fmaxNaN(a.f, b.f); break;
+        case isa::VBinFunc::MIN: d.f = fminNaN(a.f, b.f); break;
+        default: break;
+        }
+      } else {
+        int64_t v = 0;
+        switch (f) {
+        case isa::VBinFunc::ADD: v = a.i + b.i; break;
+        case isa::VBinFunc::SUB: v = a.i - b.i; break;
+        case isa::VBinFunc::MUL: v = a.i * b.i; break;
+        case isa::VBinFunc::DIV:
+          if (b.i == 0)
+            m.fail("division by zero: " + x.where() + " at element (" + std::to_string(r) + ", " +
+                 std::to_string(c) + ")");
+          v = a.i / b.i;
+          break;
+        case isa::VBinFunc::MAX: v = std::max(a.i, b.i); break;
+        case isa::VBinFunc::MIN: v = std::min(a.i, b.i); break;
+        case isa::VBinFunc::AND: v = a.i & b.i; break;
+        case isa::VBinFunc::OR: v = a.i | b.i; break;
+        case isa::VBinFunc::XOR: v = a.i ^ b.i; break;
+        case isa::VBinFunc::SHL: v = a.i * (int64_t(1) << (b.i & 31)); break;
+        case isa::VBinFunc::SRA: v = a.i >> (b.i & 31); break;
+        }
+        d.i = num::saturate(v, lo, hi);
+      }
+      storeElem(vx.at(D, r, c, true, "operand d"), t, d);
+    }
+  return vx.cost(dtypeSize(t));
+}
+
+/// V_UN: d = func(a).
+uint64_t vectorUnary(Machine &m, const ExecStep &x, VectorStep &vx) {
+  using Operand = VectorStep::Operand;
+  [[maybe_unused]] const isa::Inst &in = x.in;
+  [[maybe_unused]] uint32_t dynId = x.dynId;
+  [[maybe_unused]] const auto &tp = x.tp;
+  namespace V = F::V_UN;
+  int64_t func = in[V::func], t = in[V::dtype];
+  Operand A = vx.operand(in[V::a_space], in[V::a_addr], in[V::a_reg], vx.grid.apitch, vx.grid.abcast, t, "operand a");
+  Operand D = vx.operand(in[V::d_space], in[V::d_addr], in[V::d_reg], vx.grid.dpitch, false, t, "operand d");
+  auto f = isa::VUnFunc(func);
+  if (!isFloat(t) && f >= isa::VUnFunc::SQRT)
+    m.fail(x.where() + ": a transcendental or root function needs a float type");
+  auto [lo, hi] = intRange(t);
+  for (int64_t r = 0; r < vx.grid.rows; ++r)
+    for (int64_t c = 0; c < vx.grid.cols; ++c) {
+      Value a = loadElem(vx.at(A, r, c, false, "operand a"), t), d;
+      if (isFloat(t)) {
+        float x = a.f;
+        switch (f) {
+        case isa::VUnFunc::COPY: d.f = x; break;
+        case isa::VUnFunc::NEG: d.f = -x; break;
+        case isa::VUnFunc::ABS: d.f = std::fabs(x); break;
+        case isa::VUnFunc::SIGN: d.f = x != x ? x : x > 0 ? 1.0f : x < 0 ? -1.0f : 0.0f; break;
+        case isa::VUnFunc::RELU: d.f = x > 0 ? x : (x != x ? x : 0.0f); break;
+        case isa::VUnFunc::FLOOR: d.f = std::floor(x); break;
+        case isa::VUnFunc::CEIL: d.f = std::ceil(x); break;
+        case isa::VUnFunc::ROUND: d.f = num::roundHalfEven(x); break;
+        case isa::VUnFunc::SQRT: d.f = num::sqrtF(x); break;
+        case isa::VUnFunc::RSQRT: d.f = num::rsqrtF(x); break;
+        case isa::VUnFunc::RECIP: d.f = num::recipF(x); break;
+        case isa::VUnFunc::EXP: d.f = num::expF(x); break;
+        case isa::VUnFunc::LOG: d.f = num::logF(x); break;
+        case isa::VUnFunc::TANH: d.f = num::tanhF(x); break;
+        case isa::VUnFunc::SIGMOID: d.f = num::sigmoidF(x); break;
+        case isa::VUnFunc::ERF: d.f = num::erfF(x); break;
+        }
+      } else {
+        int64_t x = a.i, v = x;
+        switch (f) {
+        case isa::VUnFunc::NEG: v = -x; break;
+        case isa::VUnFunc::ABS: v = x < 0 ? -x : x; break;
+        case isa::VUnFunc::SIGN: v = x > 0 ? 1 : x < 0 ? -1 : 0; break;
+        case isa::VUnFunc::RELU: v = x > 0 ? x : 0; break;
+        default: break;  // COPY, FLOOR, CEIL, ROUND: identity on integers
+        }
+        d.i = num::saturate(v, lo, hi);
+      }
+      storeElem(vx.at(D, r, c, true, "operand d"), t, d);
+    }
+  return vx.cost(dtypeSize(t));
+}
+
+/// V_REQUANT: int32 to a narrow integer.
+uint64_t vectorRequant(Machine &m, const ExecStep &x, VectorStep &vx) {
+  using Operand = VectorStep::Operand;
+  [[maybe_unused]] const isa::Inst &in = x.in;
+  [[maybe_unused]] uint32_t dynId = x.dynId;
+  [[maybe_unused]] const auto &tp = x.tp;
+  namespace V = F::V_REQUANT;
+  int64_t ot = in[V::otype], pmode = in[V::pmode];
+  vx.needFloat(ot, false, "requantization output");
+  Operand A = vx.operand(in[V::a_space], in[V::a_addr], in[V::a_reg], vx.grid.apitch, vx.grid.abcast,
+                      int64_t(DType::I32), "operand a");
+  Operand D = vx.operand(in[V::d_space], in[V::d_addr], in[V::d_reg], vx.grid.dpitch, false, ot, "operand d");
+  uint64_t table = x.local(in[V::p_addr], in[V::p_reg]);
+  // Parameters read once per column (COL) or row (ROW), not per element.
+  int64_t entries = pmode == int64_t(isa::PMode::TENSOR) ? 1
+                    : pmode == int64_t(isa::PMode::COL)  ? vx.grid.cols
+                                                         : vx.grid.rows;
+  std::vector<num::RequantParams> params(static_cast<size_t>(entries));
+  for (int64_t i = 0; i < entries; ++i)
+    params[size_t(i)] = x.requantParams(pmode, Opcode::V_RQ_CFG, table, i, ot);
+  for (int64_t r = 0; r < vx.grid.rows; ++r)
+    for (int64_t c = 0; c < vx.grid.cols; ++c) {
+      const num::RequantParams &p = pmode == int64_t(isa::PMode::TENSOR) ? params[0]
+                                    : pmode == int64_t(isa::PMode::COL)  ? params[size_t(c)]
+                                                                         : params[size_t(r)];
+      int64_t x = loadElem(vx.at(A, r, c, false, "operand a"), int64_t(DType::I32)).i;
+      Value d;
+      d.i = num::requantize(int32_t(x), p);
+      storeElem(vx.at(D, r, c, true, "operand d"), ot, d);
+    }
+  return vx.cost(4);
+}
+
+/// V_LUT: table lookup, interpolated for 16-bit inputs.
+uint64_t vectorLut(Machine &m, const ExecStep &x, VectorStep &vx) {
+  using Operand = VectorStep::Operand;
+  [[maybe_unused]] const isa::Inst &in = x.in;
+  [[maybe_unused]] uint32_t dynId = x.dynId;
+  [[maybe_unused]] const auto &tp = x.tp;
+  namespace V = F::V_LUT;
+  int64_t it = in[V::itype], ot = in[V::otype], table = in[V::table];
+  if (isFloat(it) || isFloat(ot) || dtypeSize(it) > 2 || dtypeSize(ot) > 2)
+    m.fail(x.where() + ": LUT input and output must be 8- or 16-bit integers");
+  Operand A = vx.operand(in[V::a_space], in[V::a_addr], in[V::a_reg], vx.grid.apitch, vx.grid.abcast, it, "operand a");
+  Operand D = vx.operand(in[V::d_space], in[V::d_addr], in[V::d_reg], vx.grid.dpitch, false, ot, "operand d");
+  auto [lo, hi] = intRange(ot);
+  uint64_t tbase = uint64_t(table) * uint64_t(tp.LUTEntries) * 2;
+  auto entry = [&](int64_t i) {
+    const uint8_t *p = m.access(LUT, tbase + uint64_t(i) * 2, 2, false, dynId, "its table");
+    return int64_t(int16_t(uint16_t(p[0] | (p[1] << 8))));
+  };
+  for (int64_t r = 0; r < vx.grid.rows; ++r)
+    for (int64_t c = 0; c < vx.grid.cols; ++c) {
+      int64_t x = loadElem(vx.at(A, r, c, false, "operand a"), it).i, y;
+      if (dtypeSize(it) == 1) {
+        y = entry(x - intRange(it).first);
+      } else {
+        int64_t u = x + 32768, i = u >> 7, f = u & 127;
+        int64_t t0 = entry(i), t1 = entry(std::min<int64_t>(i + 1, 511));
+        y = t0 + num::roundingRightShift(int32_t((t1 - t0) * f), 7);
+      }
+      storeElem(vx.at(D, r, c, true, "operand d"), ot, Value{num::saturate(y, lo, hi), 0});
+    }
+  return vx.cost(std::max(dtypeSize(it), dtypeSize(ot)));
+}
+
+/// V_REDUCE: along rows or columns.
+uint64_t vectorReduce(Machine &m, const ExecStep &x, VectorStep &vx) {
+  using Operand = VectorStep::Operand;
+  [[maybe_unused]] const isa::Inst &in = x.in;
+  [[maybe_unused]] uint32_t dynId = x.dynId;
+  [[maybe_unused]] const auto &tp = x.tp;
+  namespace V = F::V_REDUCE;
+  int64_t func = in[V::func], it = in[V::itype], ot = in[V::otype];
+  bool cols = in[V::axis] == int64_t(isa::Axis::COLS);
+  if (isFloat(it) != isFloat(ot))
+    m.fail(x.where() + ": a reduction keeps floats float and integers integer");
+  Operand A = vx.operand(in[V::a_space], in[V::a_addr], in[V::a_reg], vx.grid.apitch, vx.grid.abcast, it, "operand a");
+  Operand D = vx.operand(in[V::d_space], in[V::d_addr], in[V::d_reg], vx.grid.dpitch, false, ot, "operand d");
+  int64_t outer = cols ? vx.grid.rows : vx.grid.cols, inner = cols ? vx.grid.cols : vx.grid.rows;
+  auto [lo, hi] = intRange(ot);
+  for (int64_t o = 0; o < outer; ++o) {
+    Value acc;
+    bool first = true;
+    for (int64_t i = 0; i < inner; ++i) {
+      Value v = cols ? loadElem(vx.atElem(A, o, i, false, "operand a"), it)
+                     : loadElem(vx.atElem(A, i, o, false, "operand a"), it);
+      if (first) {
+        acc = v;
+        first = false;
+        continue;
+      }
+      switch (isa::ReduceFunc(func)) {
+      case isa::ReduceFunc::SUM: acc.i += v.i; acc.f = acc.f + v.f; break;
+      case isa::ReduceFunc::MAX: acc.i = std::max(acc.i, v.i); acc.f = fmaxNaN(acc.f, v.f); break;
+      case isa::ReduceFunc::MIN: acc.i = std::min(acc.i, v.i); acc.f = fminNaN(acc.f, v.f); break;
+      }
+    }
+    if (!isFloat(ot) && (acc.i < lo || acc.i > hi))
+      m.fail("accumulator overflow: " + x.where() + " reduces to " + std::to_string(acc.i) +
+           ", outside its output type");
+    storeElem(cols ? vx.atElem(D, o, 0, true, "operand d") : vx.atElem(D, 0, o, true, "operand d"), ot, acc);
+  }
+  return vx.cost(dtypeSize(it));
+}
+
+/// V_CAST: convert with rounding and saturation.
+uint64_t vectorCast(Machine &m, const ExecStep &x, VectorStep &vx) {
+  using Operand = VectorStep::Operand;
+  [[maybe_unused]] const isa::Inst &in = x.in;
+  [[maybe_unused]] uint32_t dynId = x.dynId;
+  [[maybe_unused]] const auto &tp = x.tp;
+  namespace V = F::V_CAST;
+  int64_t it = in[V::itype], ot = in[V::otype];
+  Operand A = vx.operand(in[V::a_space], in[V::a_addr], in[V::a_reg], vx.grid.apitch, vx.grid.abcast, it, "operand a");
+  Operand D = vx.operand(in[V::d_space], in[V::d_addr], in[V::d_reg], vx.grid.dpitch, false, ot, "operand d");
+  auto [lo, hi] = intRange(ot);
+  for (int64_t r = 0; r < vx.grid.rows; ++r)
+    for (int64_t c = 0; c < vx.grid.cols; ++c) {
+      Value a = loadElem(vx.at(A, r, c, false, "operand a"), it), d;
+      if (isFloat(ot)) {
+        d.f = isFloat(it) ? a.f : float(a.i);  // int -> float rounds to nearest even
+      } else if (isFloat(it)) {
+        float x = num::roundHalfEven(a.f);
+        d.i = x != x ? 0 : x <= float(lo) ? lo : x >= float(hi) ? hi : int64_t(x);
+      } else {
+        d.i = num::saturate(a.i, lo, hi);
+      }
+      storeElem(vx.at(D, r, c, true, "operand d"), ot, d);
+    }
+  return vx.cost(std::max(dtypeSize(it), dtypeSize(ot)));
+}
+
+/// V_CMP: d = func(a, b) ? 1 : 0.
+uint64_t vectorCompare(Machine &m, const ExecStep &x, VectorStep &vx) {
+  using Operand = VectorStep::Operand;
+  [[maybe_unused]] const isa::Inst &in = x.in;
+  [[maybe_unused]] uint32_t dynId = x.dynId;
+  [[maybe_unused]] const auto &tp = x.tp;
+  namespace V = F::V_CMP;
+  int64_t func = in[V::func], t = in[V::dtype];
+  if (func >= int64_t(isa::CmpFunc::LTU))
+    m.fail(x.where() + ": v_cmp has no unsigned comparisons");
+  Operand A = vx.operand(in[V::a_space], in[V::a_addr], in[V::a_reg], vx.grid.apitch, vx.grid.abcast, t, "operand a");
+  Operand B = vx.operand(in[V::b_space], in[V::b_addr], in[V::b_reg], vx.grid.bpitch, vx.grid.bbcast, t, "operand b");
+  Operand D = vx.operand(in[V::d_space], in[V::d_addr], in[V::d_reg], vx.grid.dpitch, false,
+                      int64_t(DType::I8), "operand d");
+  for (int64_t r = 0; r < vx.grid.rows; ++r)
+    for (int64_t c = 0; c < vx.grid.cols; ++c) {
+      Value a = loadElem(vx.at(A, r, c, false, "operand a"), t);
+      Value b = loadElem(vx.at(B, r, c, false, "operand b"), t);
+      bool v = isFloat(t) ? compareValues(isa::CmpFunc(func), a.f, b.f)
+                          : compareValues(isa::CmpFunc(func), a.i, b.i);
+      storeElem(vx.at(D, r, c, true, "operand d"), int64_t(DType::I8), Value{v ? 1 : 0, 0});
+    }
+  return vx.cost(dtypeSize(t));
+}
+
+/// V_SEL: d = m ? a : b.
+uint64_t vectorSelect(Machine &m, const ExecStep &x, VectorStep &vx) {
+  using Operand = VectorStep::Operand;
+  [[maybe_unused]] const isa::Inst &in = x.in;
+  [[maybe_unused]] uint32_t dynId = x.dynId;
+  [[maybe_unused]] const auto &tp = x.tp;
+  namespace V = F::V_SEL;
+  int64_t t = in[V::dtype];
+  Operand A = vx.operand(in[V::a_space], in[V::a_addr], in[V::a_reg], vx.grid.apitch, vx.grid.abcast, t, "operand a");
+  Operand B = vx.operand(in[V::b_space], in[V::b_addr], in[V::b_reg], vx.grid.bpitch, vx.grid.bbcast, t, "operand b");
+  Operand D = vx.operand(in[V::d_space], in[V::d_addr], in[V::d_reg], vx.grid.dpitch, false, t, "operand d");
+  Operand Mk = vx.operand(in[V::m_space], in[V::m_addr], in[V::m_reg], vx.grid.dpitch, false,
+                       int64_t(DType::I8), "mask");
+  for (int64_t r = 0; r < vx.grid.rows; ++r)
+    for (int64_t c = 0; c < vx.grid.cols; ++c) {
+      bool pick = loadElem(vx.atElem(Mk, r, c, false, "mask"), int64_t(DType::I8)).i != 0;
+      Value v = pick ? loadElem(vx.atElem(A, r, c, false, "operand a"), t)
+                     : loadElem(vx.atElem(B, r, c, false, "operand b"), t);
+      storeElem(vx.atElem(D, r, c, true, "operand d"), t, v);
+    }
+  return vx.cost(dtypeSize(t));
+}
+
+} // namespace
+
+/// VECTOR instructions over the grid V_SHAPE set.
+uint64_t Machine::executeVector(const ExecStep &x) {
+  const isa::Inst &vs = x.config(Opcode::V_SHAPE, true);
+  namespace VS = F::V_SHAPE;
+  VectorStep vx{*this, x, {vs[VS::rows], vs[VS::cols], vs[VS::a_pitch], vs[VS::b_pitch],
+                          vs[VS::d_pitch], vs[VS::a_bcast] != 0, vs[VS::b_bcast] != 0}};
+  checkWork(uint64_t(vx.grid.rows) * uint64_t(vx.grid.cols), x.q.pc);
+  switch (Opcode(x.in.desc->opcode)) {
   case Opcode::V_BIN:
-  case Opcode::V_BINI: {
-    bool imm = Opcode(in.desc->opcode) == Opcode::V_BINI;
-    int64_t func = in[0], t = in[1];
-    Operand A, B{}, D;
-    uint32_t immBits = 0;
-    if (!imm) {
-      namespace V = F::V_BIN;
-      A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], grid.apitch, grid.abcast, t, "operand a");
-      B = operand(in[V::b_space], in[V::b_addr], in[V::b_reg], grid.bpitch, grid.bbcast, t, "operand b");
-      D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], grid.dpitch, false, t, "operand d");
-    } else {
-      namespace V = F::V_BINI;
-      A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], grid.apitch, grid.abcast, t, "operand a");
-      D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], grid.dpitch, false, t, "operand d");
-      immBits = uint32_t(in[V::imm]);
-    }
-    auto f = isa::VBinFunc(func);
-    bool bitwise = f == isa::VBinFunc::AND || f == isa::VBinFunc::OR || f == isa::VBinFunc::XOR ||
-                   f == isa::VBinFunc::SHL || f == isa::VBinFunc::SRA;
-    if (bitwise)
-      needFloat(t, false, "a bitwise or shift function");
-    auto [lo, hi] = intRange(t);
-    for (int64_t r = 0; r < grid.rows; ++r)
-      for (int64_t c = 0; c < grid.cols; ++c) {
-        Value a = loadElem(at(A, r, c, false, "operand a"), t), b;
-        if (imm) {
-          b.i = int32_t(immBits);
-          std::memcpy(&b.f, &immBits, 4);
-        } else {
-          b = loadElem(at(B, r, c, false, "operand b"), t);
-        }
-        Value d;
-        if (isFloat(t)) {
-          switch (f) {
-          case isa::VBinFunc::ADD: d.f = a.f + b.f; break;
-          case isa::VBinFunc::SUB: d.f = a.f - b.f; break;
-          case isa::VBinFunc::MUL: d.f = a.f * b.f; break;
-          case isa::VBinFunc::DIV: d.f = a.f / b.f; break;
-          case isa::VBinFunc::MAX: d.f = fmaxNaN(a.f, b.f); break;
-          case isa::VBinFunc::MIN: d.f = fminNaN(a.f, b.f); break;
-          default: break;
-          }
-        } else {
-          int64_t v = 0;
-          switch (f) {
-          case isa::VBinFunc::ADD: v = a.i + b.i; break;
-          case isa::VBinFunc::SUB: v = a.i - b.i; break;
-          case isa::VBinFunc::MUL: v = a.i * b.i; break;
-          case isa::VBinFunc::DIV:
-            if (b.i == 0)
-              fail("division by zero: " + x.where() + " at element (" + std::to_string(r) + ", " +
-                   std::to_string(c) + ")");
-            v = a.i / b.i;
-            break;
-          case isa::VBinFunc::MAX: v = std::max(a.i, b.i); break;
-          case isa::VBinFunc::MIN: v = std::min(a.i, b.i); break;
-          case isa::VBinFunc::AND: v = a.i & b.i; break;
-          case isa::VBinFunc::OR: v = a.i | b.i; break;
-          case isa::VBinFunc::XOR: v = a.i ^ b.i; break;
-          case isa::VBinFunc::SHL: v = a.i * (int64_t(1) << (b.i & 31)); break;
-          case isa::VBinFunc::SRA: v = a.i >> (b.i & 31); break;
-          }
-          d.i = num::saturate(v, lo, hi);
-        }
-        storeElem(at(D, r, c, true, "operand d"), t, d);
-      }
-    return cost(dtypeSize(t));
-  }
-  case Opcode::V_UN: {
-    namespace V = F::V_UN;
-    int64_t func = in[V::func], t = in[V::dtype];
-    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], grid.apitch, grid.abcast, t, "operand a");
-    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], grid.dpitch, false, t, "operand d");
-    auto f = isa::VUnFunc(func);
-    if (!isFloat(t) && f >= isa::VUnFunc::SQRT)
-      fail(x.where() + ": a transcendental or root function needs a float type");
-    auto [lo, hi] = intRange(t);
-    for (int64_t r = 0; r < grid.rows; ++r)
-      for (int64_t c = 0; c < grid.cols; ++c) {
-        Value a = loadElem(at(A, r, c, false, "operand a"), t), d;
-        if (isFloat(t)) {
-          float x = a.f;
-          switch (f) {
-          case isa::VUnFunc::COPY: d.f = x; break;
-          case isa::VUnFunc::NEG: d.f = -x; break;
-          case isa::VUnFunc::ABS: d.f = std::fabs(x); break;
-          case isa::VUnFunc::SIGN: d.f = x != x ? x : x > 0 ? 1.0f : x < 0 ? -1.0f : 0.0f; break;
-          case isa::VUnFunc::RELU: d.f = x > 0 ? x : (x != x ? x : 0.0f); break;
-          case isa::VUnFunc::FLOOR: d.f = std::floor(x); break;
-          case isa::VUnFunc::CEIL: d.f = std::ceil(x); break;
-          case isa::VUnFunc::ROUND: d.f = num::roundHalfEven(x); break;
-          case isa::VUnFunc::SQRT: d.f = num::sqrtF(x); break;
-          case isa::VUnFunc::RSQRT: d.f = num::rsqrtF(x); break;
-          case isa::VUnFunc::RECIP: d.f = num::recipF(x); break;
-          case isa::VUnFunc::EXP: d.f = num::expF(x); break;
-          case isa::VUnFunc::LOG: d.f = num::logF(x); break;
-          case isa::VUnFunc::TANH: d.f = num::tanhF(x); break;
-          case isa::VUnFunc::SIGMOID: d.f = num::sigmoidF(x); break;
-          case isa::VUnFunc::ERF: d.f = num::erfF(x); break;
-          }
-        } else {
-          int64_t x = a.i, v = x;
-          switch (f) {
-          case isa::VUnFunc::NEG: v = -x; break;
-          case isa::VUnFunc::ABS: v = x < 0 ? -x : x; break;
-          case isa::VUnFunc::SIGN: v = x > 0 ? 1 : x < 0 ? -1 : 0; break;
-          case isa::VUnFunc::RELU: v = x > 0 ? x : 0; break;
-          default: break;  // COPY, FLOOR, CEIL, ROUND: identity on integers
-          }
-          d.i = num::saturate(v, lo, hi);
-        }
-        storeElem(at(D, r, c, true, "operand d"), t, d);
-      }
-    return cost(dtypeSize(t));
-  }
-  case Opcode::V_REQUANT: {
-    namespace V = F::V_REQUANT;
-    int64_t ot = in[V::otype], pmode = in[V::pmode];
-    needFloat(ot, false, "requantization output");
-    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], grid.apitch, grid.abcast,
-                        int64_t(DType::I32), "operand a");
-    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], grid.dpitch, false, ot, "operand d");
-    uint64_t table = x.local(in[V::p_addr], in[V::p_reg]);
-    // Parameters read once per column (COL) or row (ROW), not per element.
-    int64_t entries = pmode == int64_t(isa::PMode::TENSOR) ? 1
-                      : pmode == int64_t(isa::PMode::COL)  ? grid.cols
-                                                           : grid.rows;
-    std::vector<num::RequantParams> params(static_cast<size_t>(entries));
-    for (int64_t i = 0; i < entries; ++i)
-      params[size_t(i)] = x.requantParams(pmode, Opcode::V_RQ_CFG, table, i, ot);
-    for (int64_t r = 0; r < grid.rows; ++r)
-      for (int64_t c = 0; c < grid.cols; ++c) {
-        const num::RequantParams &p = pmode == int64_t(isa::PMode::TENSOR) ? params[0]
-                                      : pmode == int64_t(isa::PMode::COL)  ? params[size_t(c)]
-                                                                           : params[size_t(r)];
-        int64_t x = loadElem(at(A, r, c, false, "operand a"), int64_t(DType::I32)).i;
-        Value d;
-        d.i = num::requantize(int32_t(x), p);
-        storeElem(at(D, r, c, true, "operand d"), ot, d);
-      }
-    return cost(4);
-  }
-  case Opcode::V_LUT: {
-    namespace V = F::V_LUT;
-    int64_t it = in[V::itype], ot = in[V::otype], table = in[V::table];
-    if (isFloat(it) || isFloat(ot) || dtypeSize(it) > 2 || dtypeSize(ot) > 2)
-      fail(x.where() + ": LUT input and output must be 8- or 16-bit integers");
-    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], grid.apitch, grid.abcast, it, "operand a");
-    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], grid.dpitch, false, ot, "operand d");
-    auto [lo, hi] = intRange(ot);
-    uint64_t tbase = uint64_t(table) * uint64_t(tp.LUTEntries) * 2;
-    auto entry = [&](int64_t i) {
-      const uint8_t *p = access(LUT, tbase + uint64_t(i) * 2, 2, false, dynId, "its table");
-      return int64_t(int16_t(uint16_t(p[0] | (p[1] << 8))));
-    };
-    for (int64_t r = 0; r < grid.rows; ++r)
-      for (int64_t c = 0; c < grid.cols; ++c) {
-        int64_t x = loadElem(at(A, r, c, false, "operand a"), it).i, y;
-        if (dtypeSize(it) == 1) {
-          y = entry(x - intRange(it).first);
-        } else {
-          int64_t u = x + 32768, i = u >> 7, f = u & 127;
-          int64_t t0 = entry(i), t1 = entry(std::min<int64_t>(i + 1, 511));
-          y = t0 + num::roundingRightShift(int32_t((t1 - t0) * f), 7);
-        }
-        storeElem(at(D, r, c, true, "operand d"), ot, Value{num::saturate(y, lo, hi), 0});
-      }
-    return cost(std::max(dtypeSize(it), dtypeSize(ot)));
-  }
-  case Opcode::V_REDUCE: {
-    namespace V = F::V_REDUCE;
-    int64_t func = in[V::func], it = in[V::itype], ot = in[V::otype];
-    bool cols = in[V::axis] == int64_t(isa::Axis::COLS);
-    if (isFloat(it) != isFloat(ot))
-      fail(x.where() + ": a reduction keeps floats float and integers integer");
-    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], grid.apitch, grid.abcast, it, "operand a");
-    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], grid.dpitch, false, ot, "operand d");
-    int64_t outer = cols ? grid.rows : grid.cols, inner = cols ? grid.cols : grid.rows;
-    auto [lo, hi] = intRange(ot);
-    for (int64_t o = 0; o < outer; ++o) {
-      Value acc;
-      bool first = true;
-      for (int64_t i = 0; i < inner; ++i) {
-        Value v = cols ? loadElem(atElem(A, o, i, false, "operand a"), it)
-                       : loadElem(atElem(A, i, o, false, "operand a"), it);
-        if (first) {
-          acc = v;
-          first = false;
-          continue;
-        }
-        switch (isa::ReduceFunc(func)) {
-        case isa::ReduceFunc::SUM: acc.i += v.i; acc.f = acc.f + v.f; break;
-        case isa::ReduceFunc::MAX: acc.i = std::max(acc.i, v.i); acc.f = fmaxNaN(acc.f, v.f); break;
-        case isa::ReduceFunc::MIN: acc.i = std::min(acc.i, v.i); acc.f = fminNaN(acc.f, v.f); break;
-        }
-      }
-      if (!isFloat(ot) && (acc.i < lo || acc.i > hi))
-        fail("accumulator overflow: " + x.where() + " reduces to " + std::to_string(acc.i) +
-             ", outside its output type");
-      storeElem(cols ? atElem(D, o, 0, true, "operand d") : atElem(D, 0, o, true, "operand d"), ot, acc);
-    }
-    return cost(dtypeSize(it));
-  }
-  case Opcode::V_CAST: {
-    namespace V = F::V_CAST;
-    int64_t it = in[V::itype], ot = in[V::otype];
-    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], grid.apitch, grid.abcast, it, "operand a");
-    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], grid.dpitch, false, ot, "operand d");
-    auto [lo, hi] = intRange(ot);
-    for (int64_t r = 0; r < grid.rows; ++r)
-      for (int64_t c = 0; c < grid.cols; ++c) {
-        Value a = loadElem(at(A, r, c, false, "operand a"), it), d;
-        if (isFloat(ot)) {
-          d.f = isFloat(it) ? a.f : float(a.i);  // int -> float rounds to nearest even
-        } else if (isFloat(it)) {
-          float x = num::roundHalfEven(a.f);
-          d.i = x != x ? 0 : x <= float(lo) ? lo : x >= float(hi) ? hi : int64_t(x);
-        } else {
-          d.i = num::saturate(a.i, lo, hi);
-        }
-        storeElem(at(D, r, c, true, "operand d"), ot, d);
-      }
-    return cost(std::max(dtypeSize(it), dtypeSize(ot)));
-  }
-  case Opcode::V_CMP: {
-    namespace V = F::V_CMP;
-    int64_t func = in[V::func], t = in[V::dtype];
-    if (func >= int64_t(isa::CmpFunc::LTU))
-      fail(x.where() + ": v_cmp has no unsigned comparisons");
-    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], grid.apitch, grid.abcast, t, "operand a");
-    Operand B = operand(in[V::b_space], in[V::b_addr], in[V::b_reg], grid.bpitch, grid.bbcast, t, "operand b");
-    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], grid.dpitch, false,
-                        int64_t(DType::I8), "operand d");
-    for (int64_t r = 0; r < grid.rows; ++r)
-      for (int64_t c = 0; c < grid.cols; ++c) {
-        Value a = loadElem(at(A, r, c, false, "operand a"), t);
-        Value b = loadElem(at(B, r, c, false, "operand b"), t);
-        bool v = isFloat(t) ? compareValues(isa::CmpFunc(func), a.f, b.f)
-                            : compareValues(isa::CmpFunc(func), a.i, b.i);
-        storeElem(at(D, r, c, true, "operand d"), int64_t(DType::I8), Value{v ? 1 : 0, 0});
-      }
-    return cost(dtypeSize(t));
-  }
-  case Opcode::V_SEL: {
-    namespace V = F::V_SEL;
-    int64_t t = in[V::dtype];
-    Operand A = operand(in[V::a_space], in[V::a_addr], in[V::a_reg], grid.apitch, grid.abcast, t, "operand a");
-    Operand B = operand(in[V::b_space], in[V::b_addr], in[V::b_reg], grid.bpitch, grid.bbcast, t, "operand b");
-    Operand D = operand(in[V::d_space], in[V::d_addr], in[V::d_reg], grid.dpitch, false, t, "operand d");
-    Operand Mk = operand(in[V::m_space], in[V::m_addr], in[V::m_reg], grid.dpitch, false,
-                         int64_t(DType::I8), "mask");
-    for (int64_t r = 0; r < grid.rows; ++r)
-      for (int64_t c = 0; c < grid.cols; ++c) {
-        bool pick = loadElem(atElem(Mk, r, c, false, "mask"), int64_t(DType::I8)).i != 0;
-        Value v = pick ? loadElem(atElem(A, r, c, false, "operand a"), t)
-                       : loadElem(atElem(B, r, c, false, "operand b"), t);
-        storeElem(atElem(D, r, c, true, "operand d"), t, v);
-      }
-    return cost(dtypeSize(t));
-  }
+  case Opcode::V_BINI:
+    return vectorBinary(*this, x, vx);
+  case Opcode::V_UN:
+    return vectorUnary(*this, x, vx);
+  case Opcode::V_REQUANT:
+    return vectorRequant(*this, x, vx);
+  case Opcode::V_LUT:
+    return vectorLut(*this, x, vx);
+  case Opcode::V_REDUCE:
+    return vectorReduce(*this, x, vx);
+  case Opcode::V_CAST:
+    return vectorCast(*this, x, vx);
+  case Opcode::V_CMP:
+    return vectorCompare(*this, x, vx);
+  case Opcode::V_SEL:
+    return vectorSelect(*this, x, vx);
   default:
     fail(x.where() + " is not an engine instruction");
   }
