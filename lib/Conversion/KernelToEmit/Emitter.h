@@ -31,9 +31,6 @@ struct Offset {
   int64_t base = 0;
   llvm::SmallVector<int64_t, 4> coeffs;  // empty: a constant
   Offset(int64_t base = 0) : base(base) {}
-  bool isConstant() const {
-    return llvm::all_of(coeffs, [](int64_t c) { return c == 0; });
-  }
   Offset &operator+=(const Offset &o);
   Offset &operator*=(int64_t k);
   friend Offset operator+(Offset a, const Offset &b) { return a += b; }

@@ -39,6 +39,10 @@ inline constexpr llvm::StringLiteral kTilingAttr = "npuc.tiling";
 /// The matrix product a matmul-kind op (qk.matmul, graph.matmul, graph.gemm)
 /// lowers to, or nullopt for any other op.
 std::optional<MatmulProblem> matmulProblem(Operation *op);
+/// The target a pass was given, or nullptr after a diagnostic on the module
+/// naming the valid targets.
+const target::TargetInfo *passTarget(ModuleOp module, StringRef name);
+
 /// Whether `op` is a convolution the lowering runs as a matrix product
 /// (pointwise: NCHW, 1x1, stride 1, unpadded, one group).
 bool isPointwise(Operation *op);

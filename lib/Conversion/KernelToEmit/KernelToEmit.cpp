@@ -273,15 +273,14 @@ LogicalResult KernelLowering::run(func::FuncOp func) {
   return success();
 }
 
-namespace {
-
-/// The target a pass was given, or a diagnostic on the module.
-const target::TargetInfo *passTarget(ModuleOp module, StringRef name) {
+const target::TargetInfo *lowering::passTarget(ModuleOp module, StringRef name) {
   const target::TargetInfo *t = target::lookupTarget(name);
   if (!t)
     module.emitError() << "unknown target '" << name << "'; valid targets: " << target::targetNames();
   return t;
 }
+
+namespace {
 
 /// Writes every op's lowering case (LoweringCase.h) as its `npuc.case`; an op
 /// the lowering does not handle is an error at the op, and every such op of

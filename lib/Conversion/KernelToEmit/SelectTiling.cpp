@@ -27,12 +27,9 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    const target::TargetInfo *t = target::lookupTarget(targetName);
-    if (!t) {
-      module.emitError() << "unknown target '" << targetName
-                         << "'; valid targets: " << target::targetNames();
+    const target::TargetInfo *t = passTarget(module, targetName);
+    if (!t)
       return signalPassFailure();
-    }
     Builder b(module.getContext());
     bool ok = true;
     module.walk([&](Operation *op) {
