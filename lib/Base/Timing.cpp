@@ -54,6 +54,10 @@ uint64_t timing::vectorCycles(const TargetParams &t, uint64_t elements, unsigned
   return 4 + ceilDiv(elements * widestBytes, uint64_t(t.VectorBytesPerCycle));
 }
 
+uint64_t timing::depthwiseCycles(const TargetParams &t, uint64_t macs, unsigned elemBytes) {
+  return vectorCycles(t, macs, elemBytes);
+}
+
 uint64_t timing::dataBytes(const GMAccess &a) {
   uint64_t n = a.elemBytes;
   for (int64_t e : a.extent)

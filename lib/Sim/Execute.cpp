@@ -204,6 +204,7 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
   case Opcode::MM_RQ_CFG:
   case Opcode::V_SHAPE:
   case Opcode::V_RQ_CFG:
+  case Opcode::V_DW_CFG:
     engines[e].config[q.inst.desc->opcode] = q.inst;
     return timing::kIssueCycles;
   case Opcode::DMA_IN_START:
@@ -832,6 +833,103 @@ uint64_t vectorSelect(Machine &m, const ExecStep &x, VectorStep &vx) {
   return vx.cost(dtypeSize(t));
 }
 
+
+/// V_DW: depthwise multiply-accumulate; rows of the grid are channels, its
+/// columns one output row's pixels, V_DW_CFG the window.
+uint64_t vectorDepthwise(Machine &m, const ExecStep &x, VectorStep &vx) {
+  const isa::Inst &in = x.in;
+  namespace V = F::V_DW;
+  namespace C = F::V_DW_CFG;
+  const isa::Inst &cfg = x.config(Opcode::V_DW_CFG, true);
+  int64_t kh = cfg[C::kh], kw = cfg[C::kw], sh = cfg[C::sh], sw = cfg[C::sw];
+  int64_t dh = cfg[C::dh], dw = cfg[C::dw], lda = cfg[C::lda], orows = cfg[C::orows];
+  int64_t azp = cfg[C::a_zp], bzp = cfg[C::b_zp];
+  int64_t mode = in[V::mode];
+  bool accumulate = in[V::acc];
+  bool isFloatMode = mode >= int64_t(isa::MmMode::F16);
+  unsigned es = mode == int64_t(isa::MmMode::F16) ? 2 : mode == int64_t(isa::MmMode::F32) ? 4 : 1;
+  int64_t et = mode == int64_t(isa::MmMode::F16)   ? int64_t(DType::F16)
+               : mode == int64_t(isa::MmMode::F32) ? int64_t(DType::F32)
+               : mode == int64_t(isa::MmMode::I8I8) || mode == int64_t(isa::MmMode::I8U8)
+                   ? int64_t(DType::I8)
+                   : int64_t(DType::U8);
+  int64_t bt = isFloatMode ? et
+               : mode == int64_t(isa::MmMode::I8I8) || mode == int64_t(isa::MmMode::U8I8)
+                   ? int64_t(DType::I8)
+                   : int64_t(DType::U8);
+  int64_t dt = isFloatMode ? int64_t(DType::F32) : int64_t(DType::I32);
+  if (isFloatMode && (azp || bzp))
+    m.fail(x.where() + " runs a float depthwise product with non-zero zero points");
+  int64_t rows = vx.grid.rows, cols = vx.grid.cols, taps = kh * kw;
+  m.checkWork(uint64_t(rows) * uint64_t(orows) * uint64_t(cols) * uint64_t(taps), x.q.pc);
+  uint64_t a = x.local(in[V::a_addr], in[V::a_reg]), b = x.local(in[V::b_addr], in[V::b_reg]);
+  uint64_t d = x.local(in[V::d_addr], in[V::d_reg]);
+  unsigned dSpace = LM + unsigned(in[V::d_space]);
+  // The window reads the image at any tap, so only its element alignment
+  // matters; the taps and the results start on the vector granule.
+  x.aligned(a, es, "its image");
+  x.aligned(b, uint64_t(x.tp.VectorAlign), "its taps");
+  x.aligned(d, uint64_t(x.tp.VectorAlign), "its results");
+  // Per channel: the image rows the window reaches (each checked once), the
+  // taps converted once, then every output in tap order.
+  int64_t inRows = (orows - 1) * sh + (kh - 1) * dh + 1;
+  int64_t width = (cols - 1) * sw + (kw - 1) * dw + 1;
+  uint64_t inBytes = uint64_t(width) * es;
+  std::vector<const uint8_t *> image(static_cast<size_t>(inRows));
+  std::vector<int32_t> wi(static_cast<size_t>(taps)), ai(static_cast<size_t>(inRows * width));
+  std::vector<float> wf(static_cast<size_t>(taps));
+  for (int64_t r = 0; r < rows; ++r) {
+    uint64_t ar = a + uint64_t(r * vx.grid.apitch);
+    for (int64_t i = 0; i < inRows; ++i)
+      image[size_t(i)] = m.access(LM, ar + uint64_t(i * lda), inBytes, false, x.dynId, "its image");
+    const uint8_t *tp = m.access(LM, b + uint64_t(r * vx.grid.bpitch), uint64_t(taps) * es, false,
+                                 x.dynId, "its taps");
+    for (int64_t t = 0; t < taps; ++t) {
+      Value w = loadElem(tp + t * es, bt);
+      wi[size_t(t)] = int32_t(w.i - bzp);
+      wf[size_t(t)] = w.f;
+    }
+    uint64_t dr = d + uint64_t(r * vx.grid.dpitch);
+    if (accumulate)
+      m.access(dSpace, dr, uint64_t(orows * cols) * 4, false, x.dynId, "its results");
+    uint8_t *out = m.access(dSpace, dr, uint64_t(orows * cols) * 4, true, x.dynId, "its results");
+    if (!isFloatMode) {
+      for (int64_t i = 0; i < inRows; ++i)
+        for (int64_t c = 0; c < width; ++c)
+          ai[size_t(i * width + c)] = int32_t(loadElem(image[size_t(i)] + c * es, et).i - azp);
+    }
+    for (int64_t o = 0; o < orows; ++o)
+      for (int64_t c = 0; c < cols; ++c) {
+        uint8_t *dp = out + (o * cols + c) * 4;
+        if (!isFloatMode) {
+          int64_t sum = accumulate ? loadElem(dp, dt).i : 0;
+          for (int64_t i = 0; i < kh; ++i) {
+            const int32_t *row = ai.data() + (o * sh + i * dh) * width + c * sw;
+            for (int64_t j = 0; j < kw; ++j)
+              sum += int64_t(row[j * dw]) * wi[size_t(i * kw + j)];
+          }
+          if (sum < INT32_MIN || sum > INT32_MAX)
+            m.fail("accumulator overflow: " + x.where() + " computes " + std::to_string(sum) +
+                   " at d[" + std::to_string(r) + "][" + std::to_string(o * cols + c) +
+                   "], outside int32");
+          storeElem(dp, dt, Value{sum, 0});
+          continue;
+        }
+        float sum = accumulate ? loadElem(dp, dt).f : 0.0f;
+        for (int64_t i = 0; i < kh; ++i)
+          for (int64_t j = 0; j < kw; ++j) {
+            const uint8_t *p = image[size_t(o * sh + i * dh)] + (c * sw + j * dw) * es;
+            float prod = loadElem(p, et).f * wf[size_t(i * kw + j)];
+            sum = sum + prod;
+          }
+        storeElem(dp, dt, Value{0, sum});
+      }
+  }
+  uint64_t macs = uint64_t(rows * orows * cols * taps);
+  m.stats.macs += macs;
+  return timing::depthwiseCycles(x.tp, macs, es);
+}
+
 } // namespace
 
 /// VECTOR instructions over the grid V_SHAPE set.
@@ -859,6 +957,8 @@ uint64_t Machine::executeVector(const ExecStep &x) {
     return vectorCompare(*this, x, vx);
   case Opcode::V_SEL:
     return vectorSelect(*this, x, vx);
+  case Opcode::V_DW:
+    return vectorDepthwise(*this, x, vx);
   default:
     fail(x.where() + " is not an engine instruction");
   }

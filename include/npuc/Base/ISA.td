@@ -263,3 +263,31 @@ def V_SEL : Inst<0x5a, VECTOR, "v_sel",
    Granule<"a_addr", 48>, Granule<"b_addr", 64>, Granule<"d_addr", 80>,
    Granule<"m_addr", 96, "int8 mask, read with d's pitch">],
   "d = m != 0 ? a : b elementwise.">;
+
+// Depthwise convolution on VECTOR (npu-v1.md section 9): the weight-stationary
+// array would hold one channel per column and use taps/A of itself, so a
+// depthwise window is multiply-accumulated on VECTOR instead, lanes / element
+// bytes MACs per cycle. The grid's rows are channels, its columns one output
+// row's pixels; V_DW_CFG gives the window and the output rows per channel.
+def V_DW_CFG : Inst<0x5b, VECTOR, "v_dw_cfg",
+  [URange<"kh", 8, 4, 1, 15, "window rows">, URange<"kw", 12, 4, 1, 15, "window columns">,
+   URange<"sh", 16, 4, 1, 15, "row stride">, URange<"sw", 20, 4, 1, 15, "column stride">,
+   URange<"dh", 24, 4, 1, 15, "row dilation">, URange<"dw", 28, 4, 1, 15, "column dilation">,
+   UBytes<"lda", 32, 16, "pitch of the image rows of one channel">,
+   Extent<"orows", 48, 12, "output rows per channel">,
+   SRange<"a_zp", 60, 10, -128, 255, "zero point subtracted from the image">,
+   SRange<"b_zp", 70, 10, -128, 255, "zero point subtracted from the taps">],
+  "Set the depthwise window: size, strides, dilations, the image row pitch, the output rows "
+  "and the zero points.">;
+def V_DW : Inst<0x5c, VECTOR, "v_dw",
+  [EnumField<"mode", 8, 3, MmModeEnum>, Flag<"acc", 11, "add to d instead of overwriting it">,
+   EnumField<"d_space", 12, 1, LocalEnum>,
+   Reg<"a_reg", 16>, Reg<"b_reg", 20>, Reg<"d_reg", 24>,
+   Granule<"a_addr", 32, "image in LM: channel r at a + r * v_shape.a_pitch, rows lda apart">,
+   Granule<"b_addr", 48, "taps in LM: channel r's kh * kw at b + r * v_shape.b_pitch">,
+   Granule<"d_addr", 64, "int32 (float modes: fp32) results: channel r's orows x cols at d + r * v_shape.d_pitch">],
+  "d[r][o][c] (+)= sum over i < kh, j < kw, in that order, of (a[r][o*sh + i*dh][c*sw + j*dw] - a_zp) "
+  "x (b[r][i*kw + j] - b_zp), for rows r and columns c of the grid and output rows o < orows: "
+  "integer modes exactly in int32, float modes one IEEE product and sum per tap from 0 (or d). "
+  "The image needs only its element alignment (the window reads it at any tap); the taps and "
+  "d start on the vector granule. Takes 4 + ceil(MACs * element bytes / lanes) cycles.">;

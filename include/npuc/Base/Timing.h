@@ -44,6 +44,10 @@ uint64_t drainCycles(const TargetParams &t, int64_t m, int64_t n);
 /// One VECTOR instruction over `elements` whose widest operand has
 /// `widestBytes` per element: 4 + ceil(elements * widestBytes / lanes).
 uint64_t vectorCycles(const TargetParams &t, uint64_t elements, unsigned widestBytes);
+/// One V_DW (depthwise multiply-accumulate on VECTOR): the image and taps
+/// stream at `elemBytes` per MAC, the int32 or fp32 sums stay in the lanes,
+/// so lanes / elemBytes MACs per cycle: vectorCycles(macs, elemBytes).
+uint64_t depthwiseCycles(const TargetParams &t, uint64_t macs, unsigned elemBytes);
 
 /// The GM side of a DMA transfer: extents (dimension 0 innermost), byte
 /// strides and element bytes.

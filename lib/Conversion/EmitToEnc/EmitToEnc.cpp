@@ -38,6 +38,18 @@ using emit::MemorySpace;
 
 namespace {
 
+int64_t spaceField(MemorySpace s) { return s == MemorySpace::ACC ? int64_t(isa::Local::ACC) : int64_t(isa::Local::LM); }
+
+/// The MATRIX and V_DW mode of operand element types a and b.
+isa::MmMode matrixMode(Type ta, Type tb) {
+  return ta.isF32()                                             ? isa::MmMode::F32
+         : ta.isF16()                                           ? isa::MmMode::F16
+         : ta.isUnsignedInteger(8) && tb.isUnsignedInteger(8) ? isa::MmMode::U8U8
+         : ta.isUnsignedInteger(8)                              ? isa::MmMode::U8I8
+         : tb.isUnsignedInteger(8)                              ? isa::MmMode::I8U8
+                                                                : isa::MmMode::I8I8;
+}
+
 /// A resolved operand address.
 struct Addr {
   MemorySpace space;
@@ -103,6 +115,7 @@ private:
   LogicalResult dma(emit::DmaOp op);
   LogicalResult matmul(emit::MatmulOp op);
   LogicalResult drain(emit::DrainOp op);
+  LogicalResult depthwise(emit::DepthwiseOp op);
   /// Configures the grid (the shape of `grid`, d's by default) and pitches.
   LogicalResult vectorShape(Operation *op, Value a, Value bv, Value d, Value grid = {});
   static int64_t dtype(Type t);
@@ -325,6 +338,55 @@ LogicalResult Encoder::drain(emit::DrainOp op) {
   return success();
 }
 
+LogicalResult Encoder::depthwise(emit::DepthwiseOp op) {
+  auto at = cast<BufferType>(op.getA().getType()), bt = cast<BufferType>(op.getB().getType()),
+       dt = cast<BufferType>(op.getD().getType());
+  FailureOr<Addr> a = address(op, op.getA()), bb = address(op, op.getB()), d = address(op, op.getD());
+  if (failed(a) || failed(bb) || failed(d))
+    return failure();
+  // The image only needs its element alignment (V_DW reads it at any tap).
+  if (bb->byte % t.params.VectorAlign || d->byte % t.params.VectorAlign ||
+      a->byte % at.getElementBytes())
+    return op.emitOpError() << "taps at " << bb->byte << " or results at " << d->byte
+                            << " are not " << t.params.VectorAlign
+                            << "-byte aligned, or the image at " << a->byte
+                            << " is not aligned to its elements";
+  // The grid: channels x one output row's columns, each operand's channel pitch.
+  int64_t rows = dt.getShape()[0], cols = dt.getShape()[2];
+  int64_t pitches[3] = {at.getStrides()[0], bt.getStrides()[0], dt.getStrides()[0]};
+  for (int64_t p : pitches)
+    if (p < 0 || p > isa::limit::V_SHAPE::a_pitch_max)
+      return op.emitOpError() << "channel pitch " << p << " exceeds the v_shape field ("
+                              << isa::limit::V_SHAPE::a_pitch_max << ")";
+  if (rows > isa::limit::V_SHAPE::rows_max || cols > isa::limit::V_SHAPE::cols_max)
+    return op.emitOpError() << "grid " << rows << "x" << cols << " exceeds the v_shape extents";
+  isa::Inst s = inst(isa::Opcode::V_SHAPE);
+  namespace S = F::V_SHAPE;
+  s.fields[S::rows] = rows, s.fields[S::cols] = cols;
+  s.fields[S::a_pitch] = pitches[0], s.fields[S::b_pitch] = pitches[1];
+  s.fields[S::d_pitch] = pitches[2];
+  configure(s);
+  isa::Inst cfg = inst(isa::Opcode::V_DW_CFG);
+  namespace C = F::V_DW_CFG;
+  cfg.fields[C::kh] = op.getKernel()[0], cfg.fields[C::kw] = op.getKernel()[1];
+  cfg.fields[C::sh] = op.getStrides()[0], cfg.fields[C::sw] = op.getStrides()[1];
+  cfg.fields[C::dh] = op.getDilations()[0], cfg.fields[C::dw] = op.getDilations()[1];
+  cfg.fields[C::lda] = at.getStrides()[1];
+  cfg.fields[C::orows] = dt.getShape()[1];
+  cfg.fields[C::a_zp] = op.getAZp(), cfg.fields[C::b_zp] = op.getBZp();
+  configure(cfg);
+  isa::Inst i = inst(isa::Opcode::V_DW);
+  namespace V = F::V_DW;
+  i.fields[V::mode] = int64_t(matrixMode(at.getElementType(), bt.getElementType()));
+  i.fields[V::acc] = op.getAccumulate();
+  i.fields[V::d_space] = spaceField(d->space);
+  std::tie(i.fields[V::a_addr], i.fields[V::a_reg]) = local(a->byte);
+  std::tie(i.fields[V::b_addr], i.fields[V::b_reg]) = local(bb->byte);
+  std::tie(i.fields[V::d_addr], i.fields[V::d_reg]) = local(d->byte);
+  emitInst(i);
+  return success();
+}
+
 LogicalResult Encoder::matmul(emit::MatmulOp op) {
   auto at = cast<BufferType>(op.getA().getType()), bt = cast<BufferType>(op.getB().getType()),
        ct = cast<BufferType>(op.getC().getType());
@@ -347,13 +409,7 @@ LogicalResult Encoder::matmul(emit::MatmulOp op) {
   cfg.fields[C::a_zp] = op.getAZp();
   cfg.fields[C::b_zp] = op.getBZp();
   configure(cfg);
-  Type ta = at.getElementType(), tb = bt.getElementType();
-  isa::MmMode mode = ta.isF32()                                             ? isa::MmMode::F32
-                     : ta.isF16()                                           ? isa::MmMode::F16
-                     : ta.isUnsignedInteger(8) && tb.isUnsignedInteger(8) ? isa::MmMode::U8U8
-                     : ta.isUnsignedInteger(8)                              ? isa::MmMode::U8I8
-                     : tb.isUnsignedInteger(8)                              ? isa::MmMode::I8U8
-                                                                            : isa::MmMode::I8I8;
+  isa::MmMode mode = matrixMode(at.getElementType(), bt.getElementType());
   // A repeated product: three registers borrowed for the loop's scope hold
   // the byte offsets of a, b and c, advanced after each matmul.
   int64_t count = int64_t(op.getCount());
@@ -435,7 +491,6 @@ LogicalResult Encoder::vectorShape(Operation *op, Value a, Value bv, Value d, Va
   return success();
 }
 
-int64_t spaceField(MemorySpace s) { return s == MemorySpace::ACC ? int64_t(isa::Local::ACC) : int64_t(isa::Local::LM); }
 
 LogicalResult Encoder::lower(Operation *op) {
   loc = op->getLoc();
@@ -462,6 +517,8 @@ LogicalResult Encoder::lower(Operation *op) {
     return matmul(m);
   if (auto d = dyn_cast<emit::DrainOp>(op))
     return drain(d);
+  if (auto d = dyn_cast<emit::DepthwiseOp>(op))
+    return depthwise(d);
   if (llvm::isa<emit::SignalOp, emit::WaitOp>(op)) {
     // SET_FLAG runs on the source engine, WAIT_FLAG on the destination; both
     // name the other engine as the peer.

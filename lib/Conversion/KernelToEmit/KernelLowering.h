@@ -17,8 +17,8 @@
 #define NPUC_LIB_CONVERSION_KERNELTOEMIT_KERNELLOWERING_H
 
 #include "Emitter.h"
+#include "DepthwiseTiling.h"
 #include "LoweringCase.h"
-#include "MatmulTiling.h"
 #include "npuc/Dialect/Graph/IR/GraphOps.h"
 #include "npuc/Dialect/QK/IR/QKOps.h"
 
@@ -42,6 +42,11 @@ std::optional<MatmulProblem> matmulProblem(Operation *op);
 /// The target a pass was given, or nullptr after a diagnostic on the module
 /// naming the valid targets.
 const target::TargetInfo *passTarget(ModuleOp module, StringRef name);
+
+/// The depthwise convolution (one input and one output channel per group,
+/// NCHW; integer, or f32 including a ConvTranspose's) `op` lowers to on
+/// VECTOR, or nullopt.
+std::optional<DepthwiseProblem> depthwiseProblem(Operation *op);
 
 /// Whether `op` is a convolution the lowering runs as a matrix product
 /// (pointwise: NCHW, 1x1, stride 1, unpadded, one group).
@@ -252,9 +257,8 @@ private:
                                  Value Bias, Value Y, ArrayRef<int64_t> strides,
                                  ArrayRef<int64_t> pads, ArrayRef<int64_t> dil, int64_t groups,
                                  int64_t xzp, int64_t wzp, qk::RequantAttr rq);
-  LogicalResult lowerDepthwise(Operation *op, Value X, Value W, Value Bias, Value Y,
-                               ArrayRef<int64_t> strides, ArrayRef<int64_t> dil, int64_t xzp,
-                               int64_t wzp, qk::RequantAttr rq, Value params, Type accType);
+  LogicalResult lowerDepthwise(Operation *op, Value X, Value W, Value Bias, Value Y, int64_t xzp,
+                               int64_t wzp, qk::RequantAttr rq);
   /// The kernel epilogue of a [rows, cols] accumulator tile: bias (per
   /// column, or per row with `biasPerRow`) and requantization (per tensor,
   /// or by a table per column, per row with `perRow`) through the MATRIX

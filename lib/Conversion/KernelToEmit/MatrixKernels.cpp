@@ -231,6 +231,61 @@ std::optional<MatmulProblem> pointwiseProblem(Operation *op) {
 
 bool lowering::isPointwise(Operation *op) { return pointwiseProblem(op).has_value(); }
 
+std::optional<DepthwiseProblem> lowering::depthwiseProblem(Operation *op) {
+  Value x, w, y;
+  int64_t groups;
+  ArrayRef<int64_t> strides, pads, dil;
+  DepthwiseProblem p;
+  if (auto conv = dyn_cast<qk::Conv2DOp>(op)) {
+    if (conv.getLayout() != qk::Layout::NCHW)
+      return std::nullopt;
+    x = conv.getInput(), w = conv.getWeight(), y = conv.getResult();
+    groups = conv.getGroups(), strides = conv.getStrides(), pads = conv.getPads();
+    dil = conv.getDilations();
+    qk::RequantAttr rq = conv.getRequantAttr();
+    p.bias = bool(conv.getBias());
+    p.requant = bool(rq);
+    p.requantTable = rq && rq.isPerChannel();
+  } else if (auto conv = dyn_cast<graph::ConvOp>(op)) {
+    if (!tensorOf(conv.getResult()).getElementType().isF32())
+      return std::nullopt;
+    x = conv.getX(), w = conv.getW(), y = conv.getResult();
+    groups = conv.getGroup(), strides = conv.getStrides(), pads = conv.getPads();
+    dil = conv.getDilations();
+    p.bias = bool(conv.getBias());
+  } else if (auto ct = dyn_cast<graph::ConvTransposeOp>(op)) {
+    // The stride-1 convolution of the spread, padded input (lowerConvTranspose).
+    ArrayRef<int64_t> xs = tensorOf(ct.getX()).getShape(), ws = tensorOf(ct.getW()).getShape();
+    ArrayRef<int64_t> ys = tensorOf(ct.getResult()).getShape();
+    if (xs.size() != 4 || ws.size() != 4 || ws[1] != 1 || xs[1] != ct.getGroup() ||
+        !tensorOf(ct.getResult()).getElementType().isF32())
+      return std::nullopt;
+    ArrayRef<int64_t> st = ct.getStrides(), pd = ct.getPads(), dl = ct.getDilations(),
+                      outPad = ct.getOutputPadding();
+    p.N = xs[0], p.C = xs[1], p.KH = ws[2], p.KW = ws[3], p.dh = dl[0], p.dw = dl[1];
+    p.H = (xs[2] - 1) * st[0] + 1 + 2 * dl[0] * (ws[2] - 1) - pd[0] - pd[2] + outPad[0];
+    p.W = (xs[3] - 1) * st[1] + 1 + 2 * dl[1] * (ws[3] - 1) - pd[1] - pd[3] + outPad[1];
+    p.OH = ys[2], p.OW = ys[3], p.inBytes = 4, p.outBytes = 4, p.mode = isa::MmMode::F32;
+    p.bias = bool(ct.getBias());
+    return p;
+  } else {
+    return std::nullopt;
+  }
+  ArrayRef<int64_t> xs = tensorOf(x).getShape(), ws = tensorOf(w).getShape(),
+                    ys = tensorOf(y).getShape();
+  if (xs.size() != 4 || ws.size() != 4 || ws[1] != 1 || ws[0] != groups || xs[1] != groups)
+    return std::nullopt;
+  p.N = xs[0], p.C = xs[1], p.H = xs[2], p.W = xs[3], p.KH = ws[2], p.KW = ws[3];
+  p.sh = strides[0], p.sw = strides[1], p.dh = dil[0], p.dw = dil[1];
+  p.padTop = pads[0], p.padLeft = pads[1], p.padBottom = pads[2], p.padRight = pads[3];
+  p.OH = ys[2], p.OW = ys[3];
+  Type tx = storageOf(tensorOf(x).getElementType()), tw = storageOf(tensorOf(w).getElementType());
+  p.inBytes = bytesOf(tx);
+  p.outBytes = bytesOf(storageOf(tensorOf(y).getElementType()));
+  p.mode = matrixMode(tx, tw);
+  return p;
+}
+
 std::optional<MatmulProblem> lowering::matmulProblem(Operation *op) {
   Value lhs, rhs, result;
   MatmulProblem p;
@@ -577,6 +632,8 @@ LogicalResult KernelLowering::lowerConvBuffers(Operation *op, const ConvPlan &pl
   int64_t M = wt.getShape()[0], Cg = wt.getShape()[1], KH = wt.getShape()[2], KW = wt.getShape()[3];
   int64_t OH = yt.getShape()[2], OW = yt.getShape()[3], Mg = M / groups;
   int64_t ex = xt.getElementBytes(), ey = yt.getElementBytes();
+  if (plan.depthwise)  // pads on the way into LM
+    return lowerDepthwise(op, X, W, Bias, Y, xzp, wzp, rq);
   // Padding first: a padded copy in the arena, filled with the input zero
   // point so that padded taps contribute (zp - zp) * w = 0.
   if (plan.padded) {
@@ -596,8 +653,6 @@ LogicalResult KernelLowering::lowerConvBuffers(Operation *op, const ConvPlan &pl
   Value params = rq && rq.isPerChannel() ? requantTable(rq, M) : Value();
   if (OW > kMatrixExtentMax)
     return op->emitOpError() << "output width " << OW << " exceeds one MATRIX tile (" << kMatrixExtentMax << " rows)";
-  if (plan.depthwise)
-    return lowerDepthwise(op, X, W, Bias, Y, strides, dil, xzp, wzp, rq, params, accType);
   // Tiles: T output rows x OW columns form the MATRIX m dimension; kc input
   // channels x KH x KW the k dimension; nt output channels of the group n.
   int64_t lmBudget = t.params.LMBytes / 6, accBudget = t.params.ACCBytes / 2;
@@ -657,89 +712,85 @@ LogicalResult KernelLowering::lowerConvBuffers(Operation *op, const ConvPlan &pl
   return success();
 }
 
-/// Depthwise (one input and one output channel per group): a chunk of
-/// channels shares each DMA. One 4-D DMA per output row gathers the windows of
-/// every channel of the chunk ([c][ow][tap], each channel's block 64-byte
-/// aligned for MATRIX); the taps, biases and requantization table of the
-/// chunk are loaded once; MATRIX runs one [rows*OW x taps] x [taps x 1]
-/// product per channel into its own ACC row (one repeated matmul); the bias add, the per-row
-/// (per-channel) requantization and the store cover the whole chunk.
+/// Depthwise (one input and one output channel per group) on VECTOR, by the
+/// tiling select-tiling chose (DepthwiseTiling.h): per tile, a chunk of
+/// channels by a run of whole output rows. The image (the input rows the
+/// window reaches, padded on the way in with the input zero point) is one
+/// DMA of contiguous rows per channel; the chunk's taps, biases and table
+/// follow; one V_DW computes every sum of the tile, and the MATRIX output
+/// stage drains them through bias and requantization (per channel: per row).
+/// Row tiles of one shape (the same rows and padding) form one tile loop.
 LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Value Bias, Value Y,
-                                             ArrayRef<int64_t> strides, ArrayRef<int64_t> dil,
-                                             int64_t xzp, int64_t wzp, qk::RequantAttr rq,
-                                             Value params, Type accType) {
+                                             int64_t xzp, int64_t wzp, qk::RequantAttr rq) {
+  std::optional<DepthwiseProblem> problem = depthwiseProblem(op);
+  auto tiling = op->getAttrOfType<DictionaryAttr>(kTilingAttr);
+  if (!problem || !tiling)
+    return op->emitOpError() << "internal error: no tiling (" << kTilingAttr
+                             << "); select-tiling chooses it before this lowering";
+  const DepthwiseProblem &p = *problem;
   auto xt = cast<BufferType>(X.getType()), wt = cast<BufferType>(W.getType()),
        yt = cast<BufferType>(Y.getType());
-  int64_t N = xt.getShape()[0], C = xt.getShape()[1], H = xt.getShape()[2], Wd = xt.getShape()[3];
-  int64_t KH = wt.getShape()[2], KW = wt.getShape()[3], khw = KH * KW;
-  int64_t OH = yt.getShape()[2], OW = yt.getShape()[3];
-  int64_t ex = xt.getElementBytes(), ey = yt.getElementBytes();
-  // A rows are the taps, unpadded; each channel's block starts 64-byte aligned.
-  int64_t lda = khw * ex, wpitch = roundUp(khw * ex, t.params.MatrixAlign);
-  int64_t lmBudget = t.params.LMBytes / 4, accBudget = t.params.ACCBytes / 2;
-  auto chanPitch = [&](int64_t rows) { return roundUp(rows * OW * lda, t.params.MatrixAlign); };
-  // DMAs per output row do not depend on T, but on the number of chunks:
-  // first as many channels per chunk as one row allows, then as many rows as
-  // those channels allow (fewer MATRIX instructions).
-  auto lmPerChannel = [&](int64_t rows) {
-    return chanPitch(rows) + roundUp(rows * OW * ey, t.params.VectorAlign) + wpitch + t.params.MatrixAlign;
+  if (xt.getShape() != ArrayRef<int64_t>{p.N, p.C, p.H, p.W})
+    return op->emitOpError("internal error: the depthwise problem disagrees with its input");
+  DepthwiseTiling tl;
+  auto tile = tiling.getAs<DenseI64ArrayAttr>("tile");
+  auto buffers = tiling.getAs<IntegerAttr>("buffers");
+  if (!tile || tile.size() != 2 || !buffers)
+    return op->emitOpError() << kTilingAttr << " needs tile = [channels, rows] and buffers";
+  tl.channels = tile[0], tl.rows = tile[1], tl.buffers = buffers.getInt();
+  if (std::optional<std::string> why = checkTiling(p, tl, t))
+    return op->emitOpError() << kTilingAttr << " [" << tl.channels << ", " << tl.rows << "] x "
+                             << tl.buffers << " cannot run here: " << *why;
+  int64_t ex = p.inBytes, ey = yt.getElementBytes(), taps = p.KH * p.KW, Wp = p.paddedWidth();
+  int64_t plane = p.H * p.W * ex;
+  Type accType = xt.getElementType().isF32() ? Type(b.getF32Type()) : Type(b.getIntegerType(32));
+  Value params = rq && rq.isPerChannel() ? requantTable(rq, p.C) : Value();
+  int64_t fill = xt.getElementType().isF32() ? 0 : int64_t(uint8_t(int8_t(xzp)));
+  // One tile: `chans` channels from c0, the row group's tile `tileIndex`.
+  auto body = [&](int64_t chans, const RowGroup &g, Offset n, Offset c0, Offset tileIndex) {
+    DepthwisePitches pitch = depthwisePitches(p, g.rows, t.params);
+    int64_t rin = p.imageRows(g.rows), real = rin - g.padTop - g.padBottom;
+    Offset oh0 = tileIndex * tl.rows;
+    Offset firstRow = oh0 * p.sh + (g.padTop - p.padTop);  // the first real input row
+    Value image = e.alloc(MemorySpace::LM, {chans, rin, Wp}, xt.getElementType(),
+                          {pitch.image, Wp * ex, ex});
+    e.dma(e.view(X, (n * p.C + c0) * plane + firstRow * (p.W * ex), {chans, real, p.W},
+                 {plane, p.W * ex, ex}),
+          image, {0, g.padTop, p.padLeft}, {0, g.padBottom, p.padRight}, fill);
+    Value acc = e.alloc(MemorySpace::ACC, {chans, g.rows * p.OW}, accType, {pitch.acc, 4});
+    Value sums = e.view(acc, 0, {chans, g.rows, p.OW}, {pitch.acc, p.OW * 4, 4});
+    // The window in blocks V_DW's fields hold (one, unless it is wider than
+    // 15), each from its own corner of the image, the later ones accumulating.
+    bool first = true;
+    for (const WindowBlock &wb : depthwiseWindowBlocks(p)) {
+      int64_t n = wb.kh * wb.kw;
+      Value tapsT = e.alloc(MemorySpace::LM, {chans, n}, wt.getElementType(), {n * ex, ex});
+      e.dma(e.view(W, c0 * (taps * ex) + (wb.i0 * p.KW + wb.j0) * ex, {chans, wb.kh, wb.kw},
+                   {taps * ex, p.KW * ex, ex}),
+            e.view(tapsT, 0, {chans, wb.kh, wb.kw}, {n * ex, wb.kw * ex, ex}));
+      int64_t r0 = wb.i0 * p.dh, q0 = wb.j0 * p.dw;
+      Value corner = e.view(image, (r0 * Wp + q0) * ex, {chans, rin - r0, Wp - q0},
+                            {pitch.image, Wp * ex, ex});
+      DepthwiseOp::create(b, e.loc, corner, tapsT, sums, b.getDenseI64ArrayAttr({wb.kh, wb.kw}),
+                          b.getDenseI64ArrayAttr({p.sh, p.sw}), b.getDenseI64ArrayAttr({p.dh, p.dw}),
+                          !first, xzp, wzp);
+      first = false;
+    }
+    Value dst = e.view(Y, ((n * p.C + c0) * p.OH + oh0) * (p.OW * ey), {chans, g.rows * p.OW},
+                       {p.OH * p.OW * ey, ey});
+    epilogue(acc, chans, g.rows * p.OW, Bias, Offset(0), rq, params, dst, true, c0, bool(Bias));
   };
-  int64_t cc = std::min({C, lmBudget / lmPerChannel(1), accBudget / roundUp(OW * 4, t.params.MatrixAlign)});
-  int64_t T = 1;
-  while (T < std::min(OH, kMatrixExtentMax / OW) && cc * lmPerChannel(T + 1) <= lmBudget &&
-         cc * roundUp((T + 1) * OW * 4, t.params.MatrixAlign) <= accBudget)
-    ++T;
-  if (cc < 1)
-    return op->emitOpError() << "cannot tile this depthwise convolution (" << OW
-                             << " output columns) into " << t.name << "'s LM and ACC";
-  int64_t plane = H * Wd * ex, accPitch = roundUp(T * OW * 4, t.params.MatrixAlign);
-  for (int64_t c0 = 0; c0 < C; c0 += cc) {
-    int64_t chans = std::min(cc, C - c0);
-    // The chunk's taps (one 64-byte row per channel), biases and table.
-    Value taps = e.alloc(MemorySpace::LM, {chans, khw}, wt.getElementType(), {wpitch, ex});
-    e.dma(e.view(W, c0 * khw * ex, {chans, khw}, {khw * ex, ex}), taps);
-    Value biasTile, table;
-    if (Bias) {
-      auto bt = cast<BufferType>(Bias.getType());
-      // Contiguous for the output stage; one per VECTOR row otherwise.
-      biasTile = e.alloc(MemorySpace::LM, {chans, 1}, accType,
-                         {rq ? int64_t(4) : t.params.VectorAlign, 4});
-      e.dma(e.view(Bias, c0 * bt.getElementBytes(), {chans, 1}, {4, 4}), biasTile);
+  int64_t full = p.C / tl.channels, rest = p.C % tl.channels;
+  for (auto [chans, count, first] : {std::tuple{tl.channels, full, int64_t(0)},
+                                     std::tuple{rest, int64_t(rest > 0), full * tl.channels}}) {
+    if (count == 0 || chans == 0)
+      continue;
+    for (const RowGroup &g : depthwiseRowGroups(p, tl.rows)) {
+      e.beginLoop({p.N, count, g.count}, tl.buffers, tl.buffers > 1);
+      body(chans, g, e.coordinate(0), first + e.coordinate(1) * chans,
+           g.first + e.coordinate(2));
+      e.endLoop();
     }
-    if (params) {
-      table = e.alloc(MemorySpace::LM, {chans, 16}, b.getIntegerType(8), {16, 1});
-      e.dma(e.view(params, c0 * 16, {chans, 16}, {16, 1}), table);
-    }
-    for (int64_t n = 0; n < N; ++n)
-      for (int64_t oh0 = 0; oh0 < OH; oh0 += T) {
-        int64_t rows = std::min(T, OH - oh0), m = rows * OW;
-        int64_t cp = chanPitch(rows);
-        Value a = e.alloc(MemorySpace::LM, {chans, cp / ex}, xt.getElementType(), {cp, ex});
-        for (int64_t r = 0; r < rows; ++r)
-          e.dma(e.view(X, (n * C + c0) * plane + (oh0 + r) * strides[0] * Wd * ex,
-                       {chans, KH, OW, KW},
-                       {plane, dil[0] * Wd * ex, strides[1] * ex, dil[1] * ex}),
-                e.view(a, r * OW * lda, {chans, KH, OW, KW}, {cp, KW * ex, lda, ex}));
-        Value acc = e.alloc(MemorySpace::ACC, {chans, m}, accType, {accPitch, 4});
-        // One product per channel: a hardware loop once encoded.
-        e.matmulRepeat(e.view(a, 0, {m, khw}, {lda, ex}), e.view(taps, 0, {khw, 1}, {ex, ex}),
-                       e.view(acc, 0, {m, 1}, {4, 4}), xzp, wzp, chans, cp, wpitch, accPitch);
-        Value out = acc;
-        if (rq) {
-          // The MATRIX output stage: a bias and parameters per channel (row).
-          out = e.tile(MemorySpace::LM, chans, m, yt.getElementType());
-          if (table)
-            DrainOp::create(b, e.loc, acc, out, biasTile, table, true, bool(biasTile), 0, 0, 0, 0,
-                            0, 0);
-          else
-            DrainOp::create(b, e.loc, acc, out, biasTile, Value(), false, bool(biasTile),
-                            rq.getMultiplier()[0], rq.getLshift()[0], rq.getRshift()[0],
-                            rq.getZp(), rq.getClampMin(), rq.getClampMax());
-        } else if (biasTile) {
-          e.vbin("ADD", acc, biasTile, acc);
-        }
-        e.dma(out, e.view(Y, ((n * C + c0) * OH + oh0) * OW * ey, {chans, m}, {OH * OW * ey, ey}));
-      }
   }
   return success();
 }

@@ -2,8 +2,9 @@
 //
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
-// Writes each matrix product's tiling, chosen by the cost model of
-// MatmulTiling.h, as the attribute convert-kernel-to-emit reads (after IREE's
+// Writes each matrix product's and depthwise convolution's tiling, chosen by
+// the cost models of MatmulTiling.h and DepthwiseTiling.h, as the attribute
+// convert-kernel-to-emit reads (after IREE's
 // KernelDispatch, which writes a lowering_config the codegen follows).
 //
 //===----------------------------------------------------------------------===//
@@ -32,7 +33,32 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
       return signalPassFailure();
     Builder b(module.getContext());
     bool ok = true;
+    auto write = [&](Operation *op, ArrayRef<int64_t> tile, int64_t buffers, uint64_t cycles,
+                     uint64_t gmBytes) {
+      op->setAttr(kTilingAttr,
+                  b.getDictionaryAttr({
+                      b.getNamedAttr("tile", b.getDenseI64ArrayAttr(tile)),
+                      b.getNamedAttr("buffers", b.getI64IntegerAttr(buffers)),
+                      b.getNamedAttr("cycles", b.getI64IntegerAttr(int64_t(cycles))),
+                      b.getNamedAttr("gm_bytes", b.getI64IntegerAttr(int64_t(gmBytes))),
+                  }));
+    };
     module.walk([&](Operation *op) {
+      if (std::optional<DepthwiseProblem> d = depthwiseProblem(op)) {
+        std::optional<DepthwiseTiling> tl = chooseDepthwiseTiling(*d, *t);
+        if (!tl) {
+          // The reason of the smallest tile says what no tile can avoid.
+          DepthwiseTiling one{1, 1, 1, 0, 0};
+          op->emitOpError() << "no tiling of the depthwise convolution (" << d->C
+                            << " channels, " << d->KH << "x" << d->KW << " window, " << d->OH
+                            << "x" << d->OW << " outputs) fits " << t->name << ": "
+                            << checkTiling(*d, one, *t).value_or("no candidate fits");
+          ok = false;
+          return;
+        }
+        write(op, {tl->channels, tl->rows}, tl->buffers, tl->cycles, tl->gmBytes);
+        return;
+      }
       std::optional<MatmulProblem> p = matmulProblem(op);
       if (!p)
         return;
@@ -45,13 +71,7 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
         ok = false;
         return;
       }
-      op->setAttr(kTilingAttr,
-                  b.getDictionaryAttr({
-                      b.getNamedAttr("tile", b.getDenseI64ArrayAttr({tl->mt, tl->nt, tl->kt})),
-                      b.getNamedAttr("buffers", b.getI64IntegerAttr(tl->buffers)),
-                      b.getNamedAttr("cycles", b.getI64IntegerAttr(int64_t(tl->cycles))),
-                      b.getNamedAttr("gm_bytes", b.getI64IntegerAttr(int64_t(tl->gmBytes))),
-                  }));
+      write(op, {tl->mt, tl->nt, tl->kt}, tl->buffers, tl->cycles, tl->gmBytes);
     });
     if (!ok)
       signalPassFailure();

@@ -65,15 +65,19 @@ func.func @none(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // A pointwise convolution (1x1, stride 1, unpadded, one group) is a matrix
 // product with the weights on the left: M = 16 output channels, K = 8 input
-// channels, N = 12 * 12 pixels (three rotating 48-pixel tiles). A strided one,
-// and one of a single input and output channel (the depthwise kind), are not.
+// channels, N = 12 * 12 pixels (three rotating 48-pixel tiles). A strided one
+// is not. One of a single input and output channel is the depthwise kind: a
+// tile of [1 channel, 12 rows] on VECTOR (DepthwiseTiling.h), estimated by
+// hand on npu-v1 (64 GM bytes per cycle, bursts of 64, DMA start 200):
+// image 576 bytes (9 cycles) and taps 4 bytes (one burst, 1 cycle) in, 144
+// f32 MACs (4 + ceil(144 * 4 / 256) = 7), 576 bytes out (9):
+// 200 + 10 + 7 + 200 + 9 = 426 cycles and 576 + 4 + 576 = 1156 GM bytes.
 // CHECK-LABEL: func.func @pointwise
 // CHECK: graph.conv {{.*}}npuc.tiling = {buffers = 2 : i64, {{.*}}tile = array<i64: 16, 48, 8>}
 // CHECK: graph.conv
 // CHECK-NOT: npuc.tiling
 // CHECK-SAME: -> tensor<1x16x6x6xf32>
-// CHECK: graph.conv
-// CHECK-NOT: npuc.tiling
+// CHECK: graph.conv {{.*}}npuc.tiling = {buffers = 1 : i64, cycles = 426 : i64, gm_bytes = 1156 : i64, tile = array<i64: 1, 12>}
 // CHECK-SAME: -> tensor<1x1x12x12xf32>
 func.func @pointwise(%x: tensor<1x8x12x12xf32>, %w: tensor<16x8x1x1xf32>, %y: tensor<1x1x12x12xf32>, %v: tensor<1x1x1x1xf32>) -> (tensor<1x16x12x12xf32>, tensor<1x16x6x6xf32>, tensor<1x1x12x12xf32>) {
   %a = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x8x12x12xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x12x12xf32>
@@ -81,3 +85,17 @@ func.func @pointwise(%x: tensor<1x8x12x12xf32>, %w: tensor<16x8x1x1xf32>, %y: te
   %c = graph.conv %y, %v {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x1x12x12xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x12x12xf32>
   return %a, %b, %c : tensor<1x16x12x12xf32>, tensor<1x16x6x6xf32>, tensor<1x1x12x12xf32>
 }
+
+// -----
+
+// A depthwise convolution of MobileNetV2 (32 channels, 112x112, 3x3, pads 1):
+// VECTOR-bound (32 * 112 * 112 * 9 MACs / 256 = 14,112 cycles against
+// 12,544 of GM), so the model takes chunks of 2 channels by 11 output rows in
+// two rotating slots, the loads of one tile under the MACs of the last.
+// CHECK-LABEL: func.func @depthwise
+// CHECK: qk.conv2d {{.*}}npuc.tiling = {buffers = 2 : i64, cycles = 16557 : i64, gm_bytes = 879072 : i64, tile = array<i64: 2, 11>}
+func.func @depthwise(%x: tensor<1x32x112x112xui8>, %w: tensor<32x1x3x3xui8>, %b: tensor<32xi32>) -> tensor<1x32x112x112xui8> {
+  %y = qk.conv2d %x, %w, %b {acc_type = i32, dilations = array<i64: 1, 1>, groups = 32 : i64, input_zp = 3 : i64, layout = #qk<layout nchw>, pads = array<i64: 1, 1, 1, 1>, requant = #qk.requant<multiplier = [1073741824], lshift = [0], rshift = [1], zp = 0, clamp = [0, 255], axis = -1, rounding = half_away_from_zero>, strides = array<i64: 1, 1>, weight_zp = array<i64: 7>} : (tensor<1x32x112x112xui8>, tensor<32x1x3x3xui8>, tensor<32xi32>) -> tensor<1x32x112x112xui8>
+  return %y : tensor<1x32x112x112xui8>
+}
+

@@ -466,3 +466,39 @@ emit.program target "npu-v1" {
   // expected-error @+1 {{'emit.drain' op clamp [10, -10] is empty}}
   emit.drain %a -> %d {mult = 1073741824, lo = 10, hi = -10} : !emit.buffer<acc, 2x8xi32, strides = [32, 4]> -> !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
 }
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 2x4x6xi8, strides = [32, 6, 1]>
+  %b = emit.alloc : !emit.buffer<lm, 3x9xi8, strides = [9, 1]>
+  %d = emit.alloc : !emit.buffer<acc, 2x2x4xi32, strides = [64, 16, 4]>
+  // expected-error @+1 {{'emit.depthwise' op channels differ: image 2, taps 3, results 2}}
+  emit.depthwise %a, %b -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>} : !emit.buffer<lm, 2x4x6xi8, strides = [32, 6, 1]>, !emit.buffer<lm, 3x9xi8, strides = [9, 1]> -> !emit.buffer<acc, 2x2x4xi32, strides = [64, 16, 4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 2x3x6xi8, strides = [32, 6, 1]>
+  %b = emit.alloc : !emit.buffer<lm, 2x9xi8, strides = [9, 1]>
+  %d = emit.alloc : !emit.buffer<acc, 2x2x4xi32, strides = [64, 16, 4]>
+  // expected-error @+1 {{'emit.depthwise' op the image is 3x6 but 2x4 outputs reach 4x6}}
+  emit.depthwise %a, %b -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>} : !emit.buffer<lm, 2x3x6xi8, strides = [32, 6, 1]>, !emit.buffer<lm, 2x9xi8, strides = [9, 1]> -> !emit.buffer<acc, 2x2x4xi32, strides = [64, 16, 4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 2x4x6xi8, strides = [32, 6, 1]>
+  %b = emit.alloc : !emit.buffer<lm, 2x256xi8, strides = [256, 1]>
+  %d = emit.alloc : !emit.buffer<acc, 2x1x1xi32, strides = [64, 4, 4]>
+  // expected-error @+1 {{'emit.depthwise' op window size, stride or dilation 16 is outside [1, 15] (the v_dw_cfg fields)}}
+  emit.depthwise %a, %b -> %d {kernel = array<i64: 16, 16>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>} : !emit.buffer<lm, 2x4x6xi8, strides = [32, 6, 1]>, !emit.buffer<lm, 2x256xi8, strides = [256, 1]> -> !emit.buffer<acc, 2x1x1xi32, strides = [64, 4, 4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 2x4x6xf32, strides = [128, 24, 4]>
+  %b = emit.alloc : !emit.buffer<lm, 2x9xf32, strides = [36, 4]>
+  %d = emit.alloc : !emit.buffer<acc, 2x2x4xf32, strides = [64, 16, 4]>
+  // expected-error @+1 {{'emit.depthwise' op zero point 3 is outside [-128, 255] (and must be 0 in float modes)}}
+  emit.depthwise %a, %b -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, a_zp = 3} : !emit.buffer<lm, 2x4x6xf32, strides = [128, 24, 4]>, !emit.buffer<lm, 2x9xf32, strides = [36, 4]> -> !emit.buffer<acc, 2x2x4xf32, strides = [64, 16, 4]>
+}

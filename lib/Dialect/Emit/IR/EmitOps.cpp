@@ -182,6 +182,55 @@ LogicalResult MatmulOp::verify() {
   return success();
 }
 
+LogicalResult DepthwiseOp::verify() {
+  BufferType a = bufferOf(getA()), b = bufferOf(getB()), d = bufferOf(getD());
+  if (a.getSpace() != MemorySpace::LM || b.getSpace() != MemorySpace::LM ||
+      !isLocalCompute(d.getSpace()))
+    return emitOpError("expects a and b in lm and d in lm or acc");
+  if (a.getShape().size() != 3 || b.getShape().size() != 2 || d.getShape().size() != 3)
+    return emitOpError("expects a [channels, rows, columns] image, [channels, taps] taps and "
+                       "[channels, rows, columns] results");
+  ArrayRef<int64_t> k = getKernel(), st = getStrides(), dl = getDilations();
+  if (k.size() != 2 || st.size() != 2 || dl.size() != 2)
+    return emitOpError("expects kernel, strides and dilations of 2 entries each");
+  namespace L = isa::limit::V_DW_CFG;
+  for (ArrayRef<int64_t> v : {k, st, dl})
+    for (int64_t x : v)
+      if (x < L::kh_min || x > L::kh_max)
+        return emitOpError() << "window size, stride or dilation " << x << " is outside ["
+                             << L::kh_min << ", " << L::kh_max << "] (the v_dw_cfg fields)";
+  int64_t c = a.getShape()[0], orows = d.getShape()[1], ocols = d.getShape()[2];
+  if (b.getShape()[0] != c || d.getShape()[0] != c)
+    return emitOpError() << "channels differ: image " << c << ", taps " << b.getShape()[0]
+                         << ", results " << d.getShape()[0];
+  if (b.getShape()[1] != k[0] * k[1])
+    return emitOpError() << "taps hold " << b.getShape()[1] << " per channel, the " << k[0] << "x"
+                         << k[1] << " window needs " << k[0] * k[1];
+  int64_t rows = (orows - 1) * st[0] + (k[0] - 1) * dl[0] + 1;
+  int64_t cols = (ocols - 1) * st[1] + (k[1] - 1) * dl[1] + 1;
+  if (a.getShape()[1] < rows || a.getShape()[2] < cols)
+    return emitOpError() << "the image is " << a.getShape()[1] << "x" << a.getShape()[2]
+                         << " but " << orows << "x" << ocols << " outputs reach " << rows << "x"
+                         << cols;
+  if (orows > L::orows_max || a.getStrides()[1] > L::lda_max || a.getStrides()[1] < 0)
+    return emitOpError() << orows << " output rows or an image row pitch of " << a.getStrides()[1]
+                         << " exceed the v_dw_cfg fields (" << L::orows_max << ", "
+                         << L::lda_max << ")";
+  Type ta = a.getElementType(), tb = b.getElementType(), td = d.getElementType();
+  bool intMode = ta.isInteger(8) && tb.isInteger(8) && td.isInteger(32);
+  bool floatMode = ta == tb && (ta.isF16() || ta.isF32()) && td.isF32();
+  if (!intMode && !floatMode)
+    return emitOpError() << "no V_DW mode computes " << ta << " x " << tb << " -> " << td;
+  if (a.getStrides()[2] != a.getElementBytes() || b.getStrides()[1] != b.getElementBytes() ||
+      d.getStrides()[2] != 4 || (orows > 1 && d.getStrides()[1] != ocols * 4))
+    return emitOpError("expects image rows, taps and each channel's results contiguous");
+  for (int64_t zp : {getAZp(), getBZp()})
+    if (zp < L::a_zp_min || zp > L::a_zp_max || (floatMode && zp != 0))
+      return emitOpError() << "zero point " << zp << " is outside [" << L::a_zp_min << ", "
+                           << L::a_zp_max << "] (and must be 0 in float modes)";
+  return success();
+}
+
 LogicalResult VBinOp::verify() {
   static const isa::EnumDesc *funcs = isa::lookupEnum("VBinFunc");
   if (isa::enumValue(*funcs, getFunc()) < 0)
@@ -483,6 +532,15 @@ void DrainOp::getAccesses(SmallVectorImpl<Access> &out) {
     out.push_back({getBias(), false});
   if (getParams())
     out.push_back({getParams(), false});
+  out.push_back({getD(), true});
+}
+
+Engine DepthwiseOp::getEngine() { return Engine::Vector; }
+void DepthwiseOp::getAccesses(SmallVectorImpl<Access> &out) {
+  out.push_back({getA(), false});
+  out.push_back({getB(), false});
+  if (getAccumulate())
+    out.push_back({getD(), false});
   out.push_back({getD(), true});
 }
 

@@ -226,6 +226,26 @@ def Emit_DrainOp : Emit_InProgramOp<"drain", [DeclareOpInterfaceMethods<Emit_Eng
   let hasVerifier = 1;
 }
 
+def Emit_DepthwiseOp : Emit_InProgramOp<"depthwise", [DeclareOpInterfaceMethods<Emit_EngineOpInterface>]> {
+  let summary = "Depthwise multiply-accumulate on the VECTOR engine";
+  let description = [{
+    V_DW (docs/isa.md): per channel r of `a` (lm, [channels, image rows,
+    image columns]), `b` (lm, [channels, kh * kw] taps) and `d` (acc or lm,
+    [channels, output rows, output columns], i32 or f32, output rows and
+    columns contiguous),
+    d[r][o][c] (+)= sum over i < kh, j < kw of
+      (a[r][o*sh + i*dh][c*sw + j*dw] - a_zp) * (b[r][i*kw + j] - b_zp).
+    The window is `kernel` = [kh, kw], `strides` = [sh, sw], `dilations` =
+    [dh, dw]; the image must hold every row and column the window reaches.
+  }];
+  let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$b, Emit_BufferType:$d,
+                   DenseI64ArrayAttr:$kernel, DenseI64ArrayAttr:$strides,
+                   DenseI64ArrayAttr:$dilations, UnitAttr:$accumulate,
+                   DefaultValuedAttr<I64Attr, "0">:$a_zp, DefaultValuedAttr<I64Attr, "0">:$b_zp);
+  let assemblyFormat = "$a `,` $b `->` $d attr-dict `:` type($a) `,` type($b) `->` type($d)";
+  let hasVerifier = 1;
+}
+
 def Emit_ReduceOp : Emit_InProgramOp<"reduce", [DeclareOpInterfaceMethods<Emit_EngineOpInterface>]> {
   let summary = "Reduce each row (`cols`) or each column (`rows`) on the VECTOR engine";
   let description = [{

@@ -1,0 +1,248 @@
+//===- DepthwiseTiling.cpp - Tiles of depthwise convolutions, by cost -----===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DepthwiseTiling.h"
+#include "npuc/Base/Timing.h"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+using namespace npuc;
+using namespace npuc::emit::lowering;
+
+namespace {
+
+int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+constexpr int64_t kAccBytes = 4;     // int32 or f32 sums
+constexpr int64_t kParamBytes = 16;  // one requantization table entry (docs/isa.md)
+constexpr int64_t kMaxBuffers = 2;
+constexpr int64_t kChannelsMax =
+    std::min<int64_t>(isa::limit::V_SHAPE::rows_max, isa::limit::MM_OUT::m_max);
+
+/// Bias rows: contiguous for the output stage, one per VECTOR row otherwise.
+int64_t biasPitch(const DepthwiseProblem &p, const target::TargetParams &tp) {
+  return p.requant ? kAccBytes : tp.VectorAlign;
+}
+
+/// A GM access of `rows` runs of `cols` contiguous bytes, `stride` apart, as
+/// `elem`-byte elements.
+timing::GMAccess runs(int64_t rows, int64_t cols, int64_t stride, int64_t elem) {
+  timing::GMAccess a;
+  a.extent = {cols / elem, rows, 1, 1};
+  a.stride = {elem, stride, 0, 0};
+  a.elemBytes = unsigned(elem);
+  return a;
+}
+
+/// One iteration of a tile loop: `channels` channels of one row group.
+struct Iteration {
+  uint64_t loads = 0, stores = 0, vector = 0, drain = 0, gmBytes = 0;
+};
+
+Iteration iteration(const DepthwiseProblem &p, int64_t channels, const RowGroup &g,
+                    const target::TargetParams &tp) {
+  Iteration it;
+  auto move = [&](const timing::GMAccess &a, bool load) {
+    (load ? it.loads : it.stores) += timing::busCycles(tp, timing::busBytes(tp, a));
+    it.gmBytes += timing::dataBytes(a);
+  };
+  int64_t real = p.imageRows(g.rows) - g.padTop - g.padBottom;
+  int64_t ex = p.inBytes, taps = p.KH * p.KW;
+  // The image: per channel, `real` whole input rows, contiguous in NCHW.
+  timing::GMAccess image;
+  image.extent = {p.W, real, channels, 1};
+  image.stride = {ex, p.W * ex, p.H * p.W * ex, 0};
+  image.elemBytes = unsigned(ex);
+  move(image, true);
+  for (const WindowBlock &w : depthwiseWindowBlocks(p)) {
+    timing::GMAccess block;  // [channels][kh][kw] of the [channels][KH][KW] taps
+    block.extent = {w.kw, w.kh, channels, 1};
+    block.stride = {ex, p.KW * ex, taps * ex, 0};
+    block.elemBytes = unsigned(ex);
+    move(block, true);
+  }
+  if (p.bias)
+    move(runs(1, channels * kAccBytes, 0, kAccBytes), true);
+  if (p.requantTable)
+    move(runs(1, channels * kParamBytes, 0, 1), true);
+  uint64_t outputs = uint64_t(channels * g.rows * p.OW);
+  for (const WindowBlock &w : depthwiseWindowBlocks(p))
+    it.vector += timing::depthwiseCycles(tp, outputs * uint64_t(w.kh * w.kw), unsigned(ex));
+  if (p.requant)
+    it.drain = timing::drainCycles(tp, channels, g.rows * p.OW);
+  else if (p.bias)
+    it.vector += timing::vectorCycles(tp, outputs, kAccBytes);
+  move(runs(channels, g.rows * p.OW * p.outBytes, p.OH * p.OW * p.outBytes, p.outBytes), false);
+  return it;
+}
+
+/// Candidate channel chunks: every channel, powers of two and even splits.
+std::vector<int64_t> channelCandidates(int64_t c) {
+  std::set<int64_t> s;
+  for (int64_t q = 1; q <= 32; ++q)
+    if (int64_t v = ceilDiv(c, q); v <= kChannelsMax)
+      s.insert(v);
+  for (int64_t v = 1; v < c && v <= kChannelsMax; v *= 2)
+    s.insert(v);
+  return {s.begin(), s.end()};
+}
+
+} // namespace
+
+std::vector<WindowBlock> npuc::emit::lowering::depthwiseWindowBlocks(const DepthwiseProblem &p) {
+  std::vector<WindowBlock> blocks;
+  constexpr int64_t kMax = isa::limit::V_DW_CFG::kh_max;
+  static_assert(kMax == isa::limit::V_DW_CFG::kw_max, "one window limit");
+  for (int64_t i0 = 0; i0 < p.KH; i0 += kMax)
+    for (int64_t j0 = 0; j0 < p.KW; j0 += kMax)
+      blocks.push_back({i0, j0, std::min(kMax, p.KH - i0), std::min(kMax, p.KW - j0)});
+  return blocks;
+}
+
+std::vector<RowGroup> npuc::emit::lowering::depthwiseRowGroups(const DepthwiseProblem &p,
+                                                               int64_t rows) {
+  std::vector<RowGroup> groups;
+  if (rows < 1)
+    return groups;
+  for (int64_t j = 0, tiles = ceilDiv(p.OH, rows); j < tiles; ++j) {
+    RowGroup g;
+    g.first = j, g.count = 1, g.rows = std::min(rows, p.OH - j * rows);
+    int64_t top = j * rows * p.sh;  // the tile's first image row, padded coordinates
+    g.padTop = std::max<int64_t>(0, p.padTop - top);
+    g.padBottom = std::max<int64_t>(0, top + p.imageRows(g.rows) - (p.padTop + p.H));
+    if (!groups.empty()) {
+      RowGroup &last = groups.back();
+      if (last.rows == g.rows && last.padTop == g.padTop && last.padBottom == g.padBottom) {
+        ++last.count;
+        continue;
+      }
+    }
+    groups.push_back(g);
+  }
+  return groups;
+}
+
+DepthwisePitches npuc::emit::lowering::depthwisePitches(const DepthwiseProblem &p, int64_t rows,
+                                                        const target::TargetParams &tp) {
+  DepthwisePitches d;
+  d.image = p.imageRows(rows) * p.paddedWidth() * p.inBytes;
+  d.acc = roundUp(rows * p.OW * kAccBytes, tp.MatrixAlign);
+  d.out = roundUp(rows * p.OW * p.outBytes, tp.VectorAlign);
+  return d;
+}
+
+TileFootprint npuc::emit::lowering::footprint(const DepthwiseProblem &p, const DepthwiseTiling &t,
+                                              const target::TargetInfo &target) {
+  const target::TargetParams &tp = target.params;
+  auto slot = [&](int64_t bytes) { return roundUp(bytes, tp.MatrixAlign); };
+  int64_t c = std::min(t.channels, p.C), rows = std::min(t.rows, p.OH);
+  DepthwisePitches pitch = depthwisePitches(p, rows, tp);
+  TileFootprint f;
+  f.lm = slot(c * pitch.image);
+  for (const WindowBlock &w : depthwiseWindowBlocks(p))
+    f.lm += slot(c * w.kh * w.kw * p.inBytes);
+  if (p.bias)
+    f.lm += slot(c * biasPitch(p, tp));
+  if (p.requantTable)
+    f.lm += slot(c * kParamBytes);
+  if (p.requant)
+    f.lm += slot(c * pitch.out);
+  f.acc = slot(c * pitch.acc);
+  f.lm *= t.buffers;
+  f.acc *= t.buffers;
+  return f;
+}
+
+std::optional<std::string> npuc::emit::lowering::checkTiling(const DepthwiseProblem &p,
+                                                             const DepthwiseTiling &t,
+                                                             const target::TargetInfo &target) {
+  auto str = [](int64_t v) { return std::to_string(v); };
+  namespace L = isa::limit;
+  for (int64_t v : {p.sh, p.sw, p.dh, p.dw})
+    if (v < L::V_DW_CFG::sh_min || v > L::V_DW_CFG::sh_max)
+      return "stride or dilation " + str(v) + " is outside the v_dw_cfg fields [" +
+             str(L::V_DW_CFG::sh_min) + ", " + str(L::V_DW_CFG::sh_max) + "]";
+  for (int64_t v : {p.padTop, p.padLeft, p.padBottom, p.padRight})
+    if (v > L::DMA_IN_PAD::lo0_max)
+      return "padding " + str(v) + " exceeds the dma_in_pad fields (" + str(L::DMA_IN_PAD::lo0_max) + ")";
+  if (t.channels < 1 || t.channels > std::min(p.C, kChannelsMax) || t.rows < 1 ||
+      t.rows > std::min<int64_t>(p.OH, L::V_DW_CFG::orows_max))
+    return "tile " + str(t.channels) + " channels x " + str(t.rows) + " rows is outside [1, " +
+           str(std::min(p.C, kChannelsMax)) + "] x [1, " +
+           str(std::min<int64_t>(p.OH, L::V_DW_CFG::orows_max)) + "]";
+  if (t.buffers < 1 || t.buffers > kMaxBuffers)
+    return "buffers " + str(t.buffers) + " is outside [1, " + str(kMaxBuffers) + "]";
+  const target::TargetParams &tp = target.params;
+  DepthwisePitches pitch = depthwisePitches(p, t.rows, tp);
+  if (p.OW > L::V_SHAPE::cols_max || (p.requant && t.rows * p.OW > L::MM_OUT::n_max))
+    return str(t.rows) + " rows of " + str(p.OW) + " outputs exceed the v_shape and mm_out "
+           "extents (" + str(L::MM_OUT::n_max) + ")";
+  if (p.paddedWidth() * p.inBytes > L::V_DW_CFG::lda_max || pitch.image > L::V_SHAPE::a_pitch_max ||
+      pitch.acc > L::MM_CFG::ldc_max || pitch.out > L::MM_RQ_CFG::ldd_max ||
+      p.H * p.W * p.inBytes > L::DMA_IN_SSTRIDE::s0_max || p.W > L::DMA_IN_SHAPE::n0_max)
+    return "a row or channel pitch exceeds the v_dw_cfg, v_shape, mm_cfg or DMA fields";
+  for (const RowGroup &g : depthwiseRowGroups(p, t.rows))
+    if (p.imageRows(g.rows) - g.padTop - g.padBottom < 1)
+      return "row tile " + str(g.first) + " lies entirely in the padding";
+  TileFootprint f = footprint(p, t, target);
+  if (f.lm > tp.LMBytes)
+    return "its tiles take " + str(f.lm) + " bytes of LM; " + target.name + " has " + str(tp.LMBytes);
+  if (f.acc > tp.ACCBytes)
+    return "its sums take " + str(f.acc) + " bytes of ACC; " + target.name + " has " + str(tp.ACCBytes);
+  return std::nullopt;
+}
+
+void npuc::emit::lowering::estimate(const DepthwiseProblem &p, DepthwiseTiling &t,
+                                    const target::TargetInfo &target) {
+  const target::TargetParams &tp = target.params;
+  uint64_t latency = uint64_t(tp.DmaStartLatency), cycles = 0, bytes = 0;
+  int64_t full = p.C / t.channels, rest = p.C % t.channels;
+  std::vector<RowGroup> groups = depthwiseRowGroups(p, t.rows);
+  for (auto [c, chunks] : {std::pair{t.channels, full}, std::pair{rest, int64_t(rest > 0)}})
+    for (const RowGroup &g : groups) {
+      uint64_t count = uint64_t(p.N * chunks * g.count);
+      if (count == 0 || c == 0)
+        continue;
+      Iteration it = iteration(p, c, g, tp);
+      bytes += count * it.gmBytes;
+      if (t.buffers == 1) {
+        // In order: loads, the product, the drain, the store.
+        cycles += count * (latency + it.loads + it.vector + it.drain + latency + it.stores);
+        continue;
+      }
+      // Rotating slots: neighbouring iterations' transfers share the bus
+      // while VECTOR and MATRIX work on this one; the first loads and the
+      // last product, drain and store are not hidden.
+      uint64_t steady = std::max({it.loads + it.stores, it.vector, it.drain});
+      cycles += count * steady + latency + it.loads + it.vector + it.drain + latency + it.stores;
+    }
+  t.cycles = cycles;
+  t.gmBytes = bytes;
+}
+
+std::optional<DepthwiseTiling> npuc::emit::lowering::chooseDepthwiseTiling(
+    const DepthwiseProblem &p, const target::TargetInfo &target) {
+  std::optional<DepthwiseTiling> best;
+  auto key = [&](const DepthwiseTiling &t) {
+    uint64_t iterations = uint64_t(ceilDiv(p.C, t.channels) * ceilDiv(p.OH, t.rows));
+    return std::make_tuple(t.cycles, t.gmBytes, iterations, t.buffers);
+  };
+  int64_t maxRows = std::min<int64_t>(p.OH, isa::limit::V_DW_CFG::orows_max);
+  for (int64_t c : channelCandidates(p.C))
+    for (int64_t rows = 1; rows <= maxRows; ++rows)
+      for (int64_t buffers = 1; buffers <= kMaxBuffers; ++buffers) {
+        DepthwiseTiling t{c, rows, buffers, 0, 0};
+        if (checkTiling(p, t, target))
+          continue;
+        estimate(p, t, target);
+        if (!best || key(t) < key(*best))
+          best = t;
+      }
+  return best;
+}

@@ -1,0 +1,81 @@
+//===- DepthwiseTiling.h - Tiles of depthwise convolutions, by cost -*- C++ -*-===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// The cost model of select-tiling for depthwise convolutions, which run on
+// VECTOR (V_DW) and drain through the MATRIX output stage. A tile is a chunk
+// of channels by a run of whole output rows: its image (the input rows the
+// window reaches, padded on the way in) is one DMA of contiguous rows per
+// channel. Candidates are fitted against LM, ACC and the ISA's fields and
+// estimated with npuc::timing, like MatmulTiling.h. No MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPUC_LIB_CONVERSION_KERNELTOEMIT_DEPTHWISETILING_H
+#define NPUC_LIB_CONVERSION_KERNELTOEMIT_DEPTHWISETILING_H
+
+#include "MatmulTiling.h"
+
+#include <vector>
+
+namespace npuc::emit::lowering {
+
+/// One depthwise convolution (NCHW, one input and one output channel per
+/// group) as the lowering runs it.
+struct DepthwiseProblem {
+  int64_t N = 1, C = 1, H = 1, W = 1;    // the input, unpadded
+  int64_t KH = 1, KW = 1, sh = 1, sw = 1, dh = 1, dw = 1;
+  int64_t padTop = 0, padLeft = 0, padBottom = 0, padRight = 0;
+  int64_t OH = 1, OW = 1;
+  int64_t inBytes = 1, outBytes = 1;     // element bytes of the input and the result
+  isa::MmMode mode = isa::MmMode::I8I8;
+  bool bias = false, requant = false, requantTable = false;
+  int64_t paddedWidth() const { return W + padLeft + padRight; }
+  /// Input rows (padded coordinates) that `rows` output rows reach.
+  int64_t imageRows(int64_t rows) const { return (rows - 1) * sh + (KH - 1) * dh + 1; }
+};
+
+/// A choice: chunks of `channels` channels by `rows` output rows, `buffers`
+/// rotating slots per tile, and what the model estimates for it.
+struct DepthwiseTiling {
+  int64_t channels = 0, rows = 0, buffers = 1;
+  uint64_t cycles = 0, gmBytes = 0;
+};
+
+/// Consecutive row tiles of one shape: tiles first .. first + count - 1 have
+/// `rows` output rows and take padTop and padBottom rows of padding.
+struct RowGroup {
+  int64_t first = 0, count = 0, rows = 0, padTop = 0, padBottom = 0;
+};
+/// The row tiles of `rows` output rows each (the last may be shorter), in order.
+std::vector<RowGroup> depthwiseRowGroups(const DepthwiseProblem &p, int64_t rows);
+
+/// A block of the window V_DW's fields can hold (at most kh_max x kw_max
+/// taps): rows i0.. and columns j0.. of the window. A larger window is
+/// several V_DW that accumulate, each with its taps loaded as a block.
+struct WindowBlock {
+  int64_t i0 = 0, j0 = 0, kh = 1, kw = 1;
+};
+std::vector<WindowBlock> depthwiseWindowBlocks(const DepthwiseProblem &p);
+
+/// Byte pitches of one tile of `channels` x `rows`: the image's channel
+/// pitch, the accumulators' and the requantized result's row (channel) pitch.
+struct DepthwisePitches {
+  int64_t image = 0, acc = 0, out = 0;
+};
+DepthwisePitches depthwisePitches(const DepthwiseProblem &p, int64_t rows,
+                                  const target::TargetParams &tp);
+
+TileFootprint footprint(const DepthwiseProblem &p, const DepthwiseTiling &t,
+                        const target::TargetInfo &target);
+std::optional<std::string> checkTiling(const DepthwiseProblem &p, const DepthwiseTiling &t,
+                                       const target::TargetInfo &target);
+void estimate(const DepthwiseProblem &p, DepthwiseTiling &t, const target::TargetInfo &target);
+/// The candidate with the fewest estimated cycles (then GM bytes, then the
+/// fewest iterations, then fewer buffers), or nullopt when none fits.
+std::optional<DepthwiseTiling> chooseDepthwiseTiling(const DepthwiseProblem &p,
+                                                     const target::TargetInfo &target);
+
+} // namespace npuc::emit::lowering
+
+#endif
