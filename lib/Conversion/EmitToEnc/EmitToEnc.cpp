@@ -22,6 +22,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 
@@ -218,6 +219,26 @@ LogicalResult Encoder::dma(emit::DmaOp op) {
       lo[i] = (*op.getPadLo())[k];
       hi[i] = (*op.getPadHi())[k];
     }
+  }
+  // The order elements move in is free (a copy has no overlapping writes),
+  // and the GM bus charges a burst per contiguous run (timing::busBytes):
+  // put the GM side's dimensions innermost by ascending stride, so a view
+  // that transposes (a tile written back to NCHW channel by channel) moves
+  // whole runs. Broadcast (stride 0) and single-element dimensions go out.
+  {
+    const int64_t *gm = in ? ss : ds;
+    auto key = [&](int i) {
+      return n[i] == 1 || gm[i] == 0 ? INT64_MAX : (gm[i] < 0 ? -gm[i] : gm[i]);
+    };
+    int order[4] = {0, 1, 2, 3};
+    std::stable_sort(order, order + 4, [&](int a, int b) { return key(a) < key(b); });
+    int64_t t[5][4];
+    for (int i = 0; i < 4; ++i) {
+      int k = order[i];
+      t[0][i] = n[k], t[1][i] = ss[k], t[2][i] = ds[k], t[3][i] = lo[k], t[4][i] = hi[k];
+    }
+    for (int i = 0; i < 4; ++i)
+      n[i] = t[0][i], ss[i] = t[1][i], ds[i] = t[2][i], lo[i] = t[3][i], hi[i] = t[4][i];
   }
   for (int i = 0; i < 4; ++i) {
     if (n[i] > isa::limit::DMA_IN_SHAPE::n0_max)
