@@ -65,18 +65,28 @@ uint64_t timing::dataBytes(const GMAccess &a) {
   return n;
 }
 
+std::array<int, 4> timing::runOrder(const GMAccess &a) {
+  auto key = [&](int d) {
+    int64_t s = a.stride[size_t(d)];
+    return a.extent[size_t(d)] <= 1 || s == 0 ? INT64_MAX : s < 0 ? -s : s;
+  };
+  std::array<int, 4> order{0, 1, 2, 3};
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return key(x) < key(y); });
+  return order;
+}
+
 uint64_t timing::busBytes(const TargetParams &t, const GMAccess &a) {
   if (dataBytes(a) == 0)
     return 0;
-  // Merge dimensions from the innermost while each continues the run before
-  // it; the dimensions left over count the runs.
+  // In the order the DMA moves them, merge dimensions from the innermost
+  // while each continues the run before it; the ones left over count the runs.
   uint64_t run = a.elemBytes, runs = 1;
   bool merging = true;
-  for (unsigned d = 0; d < 4; ++d) {
-    uint64_t n = positive(a.extent[d]);
+  for (int d : runOrder(a)) {
+    uint64_t n = positive(a.extent[size_t(d)]);
     if (n == 1)
       continue;
-    if (merging && a.stride[d] == int64_t(run))
+    if (merging && a.stride[size_t(d)] == int64_t(run))
       run *= n;
     else {
       merging = false;

@@ -39,6 +39,24 @@ std::pair<int64_t, int64_t> intRange(int64_t t) {
   }
 }
 
+/// What a MATRIX (and V_DW) mode reads: the element types of its operands a
+/// and b, their bytes, and whether it computes in float.
+struct ModeTypes {
+  int64_t a, b;
+  unsigned bytes;
+  bool isFloat;
+};
+ModeTypes modeTypes(int64_t mode) {
+  switch (isa::MmMode(mode)) {
+  case isa::MmMode::F16: return {int64_t(DType::F16), int64_t(DType::F16), 2, true};
+  case isa::MmMode::F32: return {int64_t(DType::F32), int64_t(DType::F32), 4, true};
+  case isa::MmMode::I8I8: return {int64_t(DType::I8), int64_t(DType::I8), 1, false};
+  case isa::MmMode::I8U8: return {int64_t(DType::I8), int64_t(DType::U8), 1, false};
+  case isa::MmMode::U8I8: return {int64_t(DType::U8), int64_t(DType::I8), 1, false};
+  default: return {int64_t(DType::U8), int64_t(DType::U8), 1, false};
+  }
+}
+
 /// Scalar view of one element: integers exactly in int64, floats in f32.
 struct Value {
   int64_t i = 0;
@@ -358,10 +376,10 @@ uint64_t Machine::executeMatmul(const ExecStep &x) {
   x.aligned(a, uint64_t(tp.MatrixAlign), "matrix A");
   x.aligned(b, uint64_t(tp.MatrixAlign), "matrix B");
   x.aligned(c, uint64_t(tp.MatrixAlign), "matrix C");
-  bool isFloatMode = mode >= int64_t(isa::MmMode::F16);
-  unsigned esize = mode == int64_t(isa::MmMode::F16) ? 2 : mode == int64_t(isa::MmMode::F32) ? 4 : 1;
-  bool aSigned = mode == int64_t(isa::MmMode::I8I8) || mode == int64_t(isa::MmMode::I8U8);
-  bool bSigned = mode == int64_t(isa::MmMode::I8I8) || mode == int64_t(isa::MmMode::U8I8);
+  ModeTypes mt = modeTypes(mode);
+  bool isFloatMode = mt.isFloat;
+  unsigned esize = mt.bytes;
+  bool aSigned = mt.a == int64_t(DType::I8), bSigned = mt.b == int64_t(DType::I8);
   if (isFloatMode && (azp || bzp))
     fail(x.where() + " runs a float matmul with non-zero zero points");
   std::vector<const uint8_t *> arow(static_cast<size_t>(m)), brow(static_cast<size_t>(k));
@@ -397,7 +415,7 @@ uint64_t Machine::executeMatmul(const ExecStep &x) {
   } else {
     // Operands converted once (B transposed), then each dot product in
     // ascending k, one IEEE product and one sum per step (docs/numerics.md).
-    int64_t et = esize == 2 ? int64_t(DType::F16) : int64_t(DType::F32);
+    int64_t et = mt.a;
     std::vector<float> bt(static_cast<size_t>(k * n)), ai(static_cast<size_t>(k));
     for (int64_t kk = 0; kk < k; ++kk)
       for (int64_t j = 0; j < n; ++j)
@@ -846,17 +864,10 @@ uint64_t vectorDepthwise(Machine &m, const ExecStep &x, VectorStep &vx) {
   int64_t azp = cfg[C::a_zp], bzp = cfg[C::b_zp];
   int64_t mode = in[V::mode];
   bool accumulate = in[V::acc];
-  bool isFloatMode = mode >= int64_t(isa::MmMode::F16);
-  unsigned es = mode == int64_t(isa::MmMode::F16) ? 2 : mode == int64_t(isa::MmMode::F32) ? 4 : 1;
-  int64_t et = mode == int64_t(isa::MmMode::F16)   ? int64_t(DType::F16)
-               : mode == int64_t(isa::MmMode::F32) ? int64_t(DType::F32)
-               : mode == int64_t(isa::MmMode::I8I8) || mode == int64_t(isa::MmMode::I8U8)
-                   ? int64_t(DType::I8)
-                   : int64_t(DType::U8);
-  int64_t bt = isFloatMode ? et
-               : mode == int64_t(isa::MmMode::I8I8) || mode == int64_t(isa::MmMode::U8I8)
-                   ? int64_t(DType::I8)
-                   : int64_t(DType::U8);
+  ModeTypes mt = modeTypes(mode);
+  bool isFloatMode = mt.isFloat;
+  unsigned es = mt.bytes;
+  int64_t et = mt.a, bt = mt.b;
   int64_t dt = isFloatMode ? int64_t(DType::F32) : int64_t(DType::I32);
   if (isFloatMode && (azp || bzp))
     m.fail(x.where() + " runs a float depthwise product with non-zero zero points");

@@ -76,6 +76,13 @@ TEST(Timing, EveryContiguousRunCostsABurst) {
   EXPECT_EQ(dataBytes(access({8, 1, 1, 1}, {400, 0, 0, 0}, 4)), 32u);
   // Extents of one do not break a run, whatever their stride.
   EXPECT_EQ(busBytes(v1(), access({16, 1, 4, 1}, {1, 999, 16, 0}, 1)), 64u);
+  // A transposing view (the inner dimension 16 bytes apart, the outer 1)
+  // moves in run order, the 1-byte stride innermost: its 160 bytes are one
+  // run, as they would be read row by row, not ten bursts of one byte each.
+  EXPECT_EQ(busBytes(v1(), access({10, 16, 1, 1}, {16, 1, 0, 0}, 1)), 160u);
+  EXPECT_EQ((runOrder(access({10, 16, 1, 1}, {16, 1, 0, 0}, 1))), (std::array<int, 4>{1, 0, 2, 3}));
+  // Broadcast (stride 0) dimensions move outermost; ties keep their order.
+  EXPECT_EQ((runOrder(access({4, 8, 2, 1}, {0, 1, 1, 0}, 1))), (std::array<int, 4>{1, 2, 0, 3}));
   // Nothing to move costs nothing on the bus.
   EXPECT_EQ(busBytes(v1(), access({0, 4, 1, 1}, {1, 16, 0, 0}, 1)), 0u);
   // 1000 bytes at 64 bytes per cycle.

@@ -62,6 +62,11 @@ uint64_t dataBytes(const GMAccess &a);
 /// every run costs at least one GM burst (a gather of 4-byte elements moves
 /// a burst per element).
 uint64_t busBytes(const TargetParams &t, const GMAccess &a);
+/// The order a DMA moves an access's dimensions in, innermost first: by
+/// ascending |stride|, dimensions of one element or stride 0 last, ties kept.
+/// The order of a copy's elements is free, and this one makes the longest
+/// contiguous runs; the encoder issues DMAs in it and busBytes assumes it.
+std::array<int, 4> runOrder(const GMAccess &a);
 /// Cycles the shared GM bus needs for `bytes` of bus time.
 uint64_t busCycles(const TargetParams &t, uint64_t bytes);
 

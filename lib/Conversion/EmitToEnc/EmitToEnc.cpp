@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "npuc/Base/ISA.h"
+#include "npuc/Base/Timing.h"
 #include "npuc/Base/Target.h"
 #include "npuc/Conversion/Passes.h"
 #include "npuc/Dialect/Emit/IR/EmitOps.h"
@@ -220,21 +221,17 @@ LogicalResult Encoder::dma(emit::DmaOp op) {
       hi[i] = (*op.getPadHi())[k];
     }
   }
-  // The order elements move in is free (a copy has no overlapping writes),
-  // and the GM bus charges a burst per contiguous run (timing::busBytes):
-  // put the GM side's dimensions innermost by ascending stride, so a view
-  // that transposes (a tile written back to NCHW channel by channel) moves
-  // whole runs. Broadcast (stride 0) and single-element dimensions go out.
+  // Dimensions in the order the DMA moves them (timing::runOrder: the GM
+  // side's smallest stride innermost), so a view that transposes (a tile
+  // written back to NCHW channel by channel) moves whole runs.
   {
-    const int64_t *gm = in ? ss : ds;
-    auto key = [&](int i) {
-      return n[i] == 1 || gm[i] == 0 ? INT64_MAX : (gm[i] < 0 ? -gm[i] : gm[i]);
-    };
-    int order[4] = {0, 1, 2, 3};
-    std::stable_sort(order, order + 4, [&](int a, int b) { return key(a) < key(b); });
+    timing::GMAccess gm;
+    for (int i = 0; i < 4; ++i)
+      gm.extent[size_t(i)] = n[i], gm.stride[size_t(i)] = in ? ss[i] : ds[i];
+    std::array<int, 4> order = timing::runOrder(gm);
     int64_t t[5][4];
     for (int i = 0; i < 4; ++i) {
-      int k = order[i];
+      int k = order[size_t(i)];
       t[0][i] = n[k], t[1][i] = ss[k], t[2][i] = ds[k], t[3][i] = lo[k], t[4][i] = hi[k];
     }
     for (int i = 0; i < 4; ++i)

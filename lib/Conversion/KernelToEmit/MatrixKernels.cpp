@@ -186,44 +186,58 @@ isa::MmMode matrixMode(Type a, Type b) {
                                : (b.isUnsignedInteger() ? isa::MmMode::I8U8 : isa::MmMode::I8I8);
 }
 
+/// What pointwiseProblem and depthwiseProblem read of a qk.conv2d (NCHW) or
+/// a graph.conv.
+struct ConvOperands {
+  Value x, w, y;
+  int64_t groups = 1;
+  ArrayRef<int64_t> strides, pads, dil;
+  bool bias = false;
+  qk::RequantAttr rq;
+};
+std::optional<ConvOperands> convOperands(Operation *op) {
+  ConvOperands c;
+  if (auto conv = dyn_cast<qk::Conv2DOp>(op)) {
+    if (conv.getLayout() != qk::Layout::NCHW)
+      return std::nullopt;
+    c.x = conv.getInput(), c.w = conv.getWeight(), c.y = conv.getResult();
+    c.groups = conv.getGroups(), c.strides = conv.getStrides(), c.pads = conv.getPads();
+    c.dil = conv.getDilations(), c.bias = bool(conv.getBias()), c.rq = conv.getRequantAttr();
+  } else if (auto conv = dyn_cast<graph::ConvOp>(op)) {
+    c.x = conv.getX(), c.w = conv.getW(), c.y = conv.getResult();
+    c.groups = conv.getGroup(), c.strides = conv.getStrides(), c.pads = conv.getPads();
+    c.dil = conv.getDilations(), c.bias = bool(conv.getBias());
+  } else {
+    return std::nullopt;
+  }
+  return c;
+}
+
 /// A pointwise convolution (NCHW, 1x1 window, stride 1, unpadded, one group)
 /// is a matrix product with the weights on the left, per batch:
 /// Y[n] (Cout x HW) = W (Cout x Cin) x X[n] (Cin x HW). Its GM runs are whole
 /// rows of HW, where im2col would gather single elements.
 std::optional<MatmulProblem> pointwiseProblem(Operation *op) {
-  Value x, w, y;
-  int64_t groups;
-  ArrayRef<int64_t> strides, pads;
-  MatmulProblem p;
-  if (auto conv = dyn_cast<qk::Conv2DOp>(op)) {
-    if (conv.getLayout() != qk::Layout::NCHW)
-      return std::nullopt;
-    x = conv.getInput(), w = conv.getWeight(), y = conv.getResult();
-    groups = conv.getGroups(), strides = conv.getStrides(), pads = conv.getPads();
-    qk::RequantAttr rq = conv.getRequantAttr();
-    p.bias = bool(conv.getBias());
-    p.requant = bool(rq);
-    p.requantTable = rq && rq.isPerChannel();
-    p.requantPerRow = p.requantTable;
-  } else if (auto conv = dyn_cast<graph::ConvOp>(op)) {
-    x = conv.getX(), w = conv.getW(), y = conv.getResult();
-    groups = conv.getGroup(), strides = conv.getStrides(), pads = conv.getPads();
-    p.bias = bool(conv.getBias());
-  } else {
+  std::optional<ConvOperands> c = convOperands(op);
+  if (!c)
     return std::nullopt;
-  }
-  ArrayRef<int64_t> xs = tensorOf(x).getShape(), ws = tensorOf(w).getShape();
+  MatmulProblem p;
+  p.bias = c->bias;
+  p.requant = bool(c->rq);
+  p.requantTable = c->rq && c->rq.isPerChannel();
+  p.requantPerRow = p.requantTable;
+  ArrayRef<int64_t> xs = tensorOf(c->x).getShape(), ws = tensorOf(c->w).getShape();
   // One input and one output channel is the depthwise kind (convKind).
-  if (xs.size() != 4 || ws.size() != 4 || groups != 1 || ws[2] != 1 || ws[3] != 1 ||
+  if (xs.size() != 4 || ws.size() != 4 || c->groups != 1 || ws[2] != 1 || ws[3] != 1 ||
       (ws[0] == 1 && ws[1] == 1) ||
-      llvm::any_of(strides, [](int64_t s) { return s != 1; }) ||
-      llvm::any_of(pads, [](int64_t q) { return q != 0; }))
+      llvm::any_of(c->strides, [](int64_t s) { return s != 1; }) ||
+      llvm::any_of(c->pads, [](int64_t q) { return q != 0; }))
     return std::nullopt;
   p.batch = xs[0], p.M = ws[0], p.K = ws[1], p.N = xs[2] * xs[3];
   p.batchedA = false, p.batchedB = true, p.biasPerRow = true;
-  Type tx = storageOf(tensorOf(x).getElementType()), tw = storageOf(tensorOf(w).getElementType());
+  Type tx = storageOf(tensorOf(c->x).getElementType()), tw = storageOf(tensorOf(c->w).getElementType());
   p.aBytes = bytesOf(tw), p.bBytes = bytesOf(tx);
-  p.outBytes = bytesOf(storageOf(tensorOf(y).getElementType()));
+  p.outBytes = bytesOf(storageOf(tensorOf(c->y).getElementType()));
   p.mode = matrixMode(tw, tx);
   return p;
 }
@@ -232,32 +246,12 @@ std::optional<MatmulProblem> pointwiseProblem(Operation *op) {
 bool lowering::isPointwise(Operation *op) { return pointwiseProblem(op).has_value(); }
 
 std::optional<DepthwiseProblem> lowering::depthwiseProblem(Operation *op) {
-  Value x, w, y;
-  int64_t groups;
-  ArrayRef<int64_t> strides, pads, dil;
   DepthwiseProblem p;
-  if (auto conv = dyn_cast<qk::Conv2DOp>(op)) {
-    if (conv.getLayout() != qk::Layout::NCHW)
-      return std::nullopt;
-    x = conv.getInput(), w = conv.getWeight(), y = conv.getResult();
-    groups = conv.getGroups(), strides = conv.getStrides(), pads = conv.getPads();
-    dil = conv.getDilations();
-    qk::RequantAttr rq = conv.getRequantAttr();
-    p.bias = bool(conv.getBias());
-    p.requant = bool(rq);
-    p.requantTable = rq && rq.isPerChannel();
-  } else if (auto conv = dyn_cast<graph::ConvOp>(op)) {
-    if (!tensorOf(conv.getResult()).getElementType().isF32())
-      return std::nullopt;
-    x = conv.getX(), w = conv.getW(), y = conv.getResult();
-    groups = conv.getGroup(), strides = conv.getStrides(), pads = conv.getPads();
-    dil = conv.getDilations();
-    p.bias = bool(conv.getBias());
-  } else if (auto ct = dyn_cast<graph::ConvTransposeOp>(op)) {
+  if (auto ct = dyn_cast<graph::ConvTransposeOp>(op)) {
     // The stride-1 convolution of the spread, padded input (lowerConvTranspose).
     ArrayRef<int64_t> xs = tensorOf(ct.getX()).getShape(), ws = tensorOf(ct.getW()).getShape();
     ArrayRef<int64_t> ys = tensorOf(ct.getResult()).getShape();
-    if (xs.size() != 4 || ws.size() != 4 || ws[1] != 1 || xs[1] != ct.getGroup() ||
+    if (xs.size() != 4 || ws.size() != 4 || ws[1] != 1 || xs[1] != int64_t(ct.getGroup()) ||
         !tensorOf(ct.getResult()).getElementType().isF32())
       return std::nullopt;
     ArrayRef<int64_t> st = ct.getStrides(), pd = ct.getPads(), dl = ct.getDilations(),
@@ -268,20 +262,24 @@ std::optional<DepthwiseProblem> lowering::depthwiseProblem(Operation *op) {
     p.OH = ys[2], p.OW = ys[3], p.inBytes = 4, p.outBytes = 4, p.mode = isa::MmMode::F32;
     p.bias = bool(ct.getBias());
     return p;
-  } else {
-    return std::nullopt;
   }
-  ArrayRef<int64_t> xs = tensorOf(x).getShape(), ws = tensorOf(w).getShape(),
-                    ys = tensorOf(y).getShape();
-  if (xs.size() != 4 || ws.size() != 4 || ws[1] != 1 || ws[0] != groups || xs[1] != groups)
+  std::optional<ConvOperands> c = convOperands(op);
+  if (!c || !(llvm::isa<qk::Conv2DOp>(op) || tensorOf(c->y).getElementType().isF32()))
+    return std::nullopt;
+  p.bias = c->bias;
+  p.requant = bool(c->rq);
+  p.requantTable = c->rq && c->rq.isPerChannel();
+  ArrayRef<int64_t> xs = tensorOf(c->x).getShape(), ws = tensorOf(c->w).getShape(),
+                    ys = tensorOf(c->y).getShape();
+  if (xs.size() != 4 || ws.size() != 4 || ws[1] != 1 || ws[0] != c->groups || xs[1] != c->groups)
     return std::nullopt;
   p.N = xs[0], p.C = xs[1], p.H = xs[2], p.W = xs[3], p.KH = ws[2], p.KW = ws[3];
-  p.sh = strides[0], p.sw = strides[1], p.dh = dil[0], p.dw = dil[1];
-  p.padTop = pads[0], p.padLeft = pads[1], p.padBottom = pads[2], p.padRight = pads[3];
+  p.sh = c->strides[0], p.sw = c->strides[1], p.dh = c->dil[0], p.dw = c->dil[1];
+  p.padTop = c->pads[0], p.padLeft = c->pads[1], p.padBottom = c->pads[2], p.padRight = c->pads[3];
   p.OH = ys[2], p.OW = ys[3];
-  Type tx = storageOf(tensorOf(x).getElementType()), tw = storageOf(tensorOf(w).getElementType());
+  Type tx = storageOf(tensorOf(c->x).getElementType()), tw = storageOf(tensorOf(c->w).getElementType());
   p.inBytes = bytesOf(tx);
-  p.outBytes = bytesOf(storageOf(tensorOf(y).getElementType()));
+  p.outBytes = bytesOf(storageOf(tensorOf(c->y).getElementType()));
   p.mode = matrixMode(tx, tw);
   return p;
 }
