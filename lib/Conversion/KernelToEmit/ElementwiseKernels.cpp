@@ -80,12 +80,27 @@ LogicalResult KernelLowering::elementwise(Operation *op, ArrayRef<int64_t> shape
     for (auto &s : strides)
       s.insert(s.begin(), 0);
   }
+  // A long innermost dimension alone (the others 1) is split into rows of a
+  // divisor of it, so that tiles are grids of many rows, not one long row.
+  constexpr int64_t kColumnCap = 4096;
+  if (shape[0] == 1 && shape[3] > kColumnCap) {
+    int64_t cols = 0;
+    for (int64_t d = kColumnCap; d >= kColumnCap / 16 && !cols; --d)
+      if (shape[3] % d == 0)
+        cols = d;
+    if (cols) {
+      shape = {shape[1], shape[2], shape[3] / cols, cols};
+      for (auto &st : strides)
+        st = {st[1], st[2], st[3] * cols, st[3]};
+    }
+  }
   // Tile: the innermost dimension up to a column budget, then whole rows. A
   // row of each tile (operands, output, scratch) is padded to the 32-byte
   // granule, so a row costs up to 31 bytes more per tile than its elements.
+  // Each tile takes two rotating slots (the budget is per slot).
   int64_t lm = t.params.LMBytes / 4, perElem = std::max<int64_t>(bytesPerElem, 1);
   int64_t tiles = int64_t(insIn.size()) + 4;
-  int64_t t3 = std::min({shape[3], lm / perElem / 2, int64_t(4096)});
+  int64_t t3 = std::min({shape[3], lm / perElem / 2, kColumnCap});
   int64_t rowBytes = t3 * perElem + t.params.VectorAlign * tiles;
   int64_t rowsBudget = std::max<int64_t>(1, std::min<int64_t>(lm / rowBytes, kVectorExtentMax));
   int64_t t2 = std::min(shape[2], rowsBudget);
@@ -93,49 +108,70 @@ LogicalResult KernelLowering::elementwise(Operation *op, ArrayRef<int64_t> shape
   int64_t t0 = t1 == shape[1] && t2 == shape[2]
                    ? std::max<int64_t>(1, std::min(shape[0], rowsBudget / (shape[1] * shape[2])))
                    : 1;
-  for (int64_t i0 = 0; i0 < shape[0]; i0 += t0)
-    for (int64_t i1 = 0; i1 < shape[1]; i1 += t1)
-      for (int64_t i2 = 0; i2 < shape[2]; i2 += t2)
-        for (int64_t i3 = 0; i3 < shape[3]; i3 += t3) {
-          int64_t c0 = std::min(t0, shape[0] - i0), c1 = std::min(t1, shape[1] - i1);
-          int64_t c2 = std::min(t2, shape[2] - i2), c3 = std::min(t3, shape[3] - i3);
-          int64_t idx[4] = {i0, i1, i2, i3};
-          SmallVector<int64_t> box{c0, c1, c2, c3};
-          auto gmBox = [&](Value buf, ArrayRef<int64_t> s) {
-            int64_t off = 0;
-            for (int k = 0; k < 4; ++k)
-              off += idx[k] * s[size_t(k)];
-            return e.view(buf, off, box, s);
-          };
-          auto localBox = [&](Value tileV) {
-            auto tt = cast<BufferType>(tileV.getType());
-            int64_t pitch = tt.getStrides()[0], es = tt.getElementBytes();
-            return e.view(tileV, 0, box, {c1 * c2 * pitch, c2 * pitch, pitch, es});
-          };
-          EwTiles tiles;
-          tiles.rows = c0 * c1 * c2;
-          tiles.cols = c3;
-          for (auto [k, o] : llvm::enumerate(insIn)) {
-            auto bt = cast<BufferType>(o.gm.getType());
-            if (o.perRow && strides[k][3] == 0) {
-              int64_t es = bt.getElementBytes();
-              Value col = e.alloc(MemorySpace::LM, {tiles.rows, 1}, bt.getElementType(), {32, es});
-              SmallVector<int64_t> rowBox{c0, c1, c2, 1};
-              int64_t off = idx[0] * strides[k][0] + idx[1] * strides[k][1] + idx[2] * strides[k][2];
-              e.dma(e.view(o.gm, off, rowBox, strides[k]),
-                    e.view(col, 0, rowBox, {c1 * c2 * 32, c2 * 32, 32, es}));
-              tiles.in.push_back(col);
-              continue;
-            }
-            Value tileV = e.tile(MemorySpace::LM, tiles.rows, tiles.cols, bt.getElementType());
-            e.dma(gmBox(o.gm, strides[k]), localBox(tileV));
-            tiles.in.push_back(tileV);
-          }
-          tiles.out = nullptr;
-          body(tiles);
-          if (!tiles.out)
-            tiles.out = tiles.in.front();
-          e.dma(localBox(tiles.out), gmBox(out, strides.back()));
+  int64_t tile[4] = {t0, t1, t2, t3};
+  // The tiles as loops: per dimension the full tiles, then the remainder.
+  struct Part {
+    int64_t size, count, first;
+  };
+  SmallVector<Part, 2> parts[4];
+  for (int k = 0; k < 4; ++k) {
+    int64_t full = shape[size_t(k)] / tile[k], rest = shape[size_t(k)] % tile[k];
+    if (full)
+      parts[k].push_back({tile[k], full, 0});
+    if (rest)
+      parts[k].push_back({rest, 1, full * tile[k]});
+  }
+  auto oneTile = [&](const Part *p) {
+    Offset idx[4];
+    for (unsigned k = 0; k < 4; ++k)
+      idx[k] = p[k].first + e.coordinate(k) * p[k].size;
+    int64_t c0 = p[0].size, c1 = p[1].size, c2 = p[2].size, c3 = p[3].size;
+    SmallVector<int64_t> box{c0, c1, c2, c3};
+    auto at = [&](ArrayRef<int64_t> st, int dims) {
+      Offset off;
+      for (int k = 0; k < dims; ++k)
+        off += idx[k] * st[size_t(k)];
+      return off;
+    };
+    auto gmBox = [&](Value buf, ArrayRef<int64_t> st) { return e.view(buf, at(st, 4), box, st); };
+    auto localBox = [&](Value tileV) {
+      auto tt = cast<BufferType>(tileV.getType());
+      int64_t pitch = tt.getStrides()[0], es = tt.getElementBytes();
+      return e.view(tileV, 0, box, {c1 * c2 * pitch, c2 * pitch, pitch, es});
+    };
+    EwTiles tl;
+    tl.rows = c0 * c1 * c2;
+    tl.cols = c3;
+    for (auto [k, o] : llvm::enumerate(insIn)) {
+      auto bt = cast<BufferType>(o.gm.getType());
+      if (o.perRow && strides[k][3] == 0) {
+        int64_t es = bt.getElementBytes();
+        Value col = e.alloc(MemorySpace::LM, {tl.rows, 1}, bt.getElementType(), {32, es});
+        SmallVector<int64_t> rowBox{c0, c1, c2, 1};
+        e.dma(e.view(o.gm, at(strides[k], 3), rowBox, strides[k]),
+              e.view(col, 0, rowBox, {c1 * c2 * 32, c2 * 32, 32, es}));
+        tl.in.push_back(col);
+        continue;
+      }
+      Value tileV = e.tile(MemorySpace::LM, tl.rows, tl.cols, bt.getElementType());
+      e.dma(gmBox(o.gm, strides[k]), localBox(tileV));
+      tl.in.push_back(tileV);
+    }
+    tl.out = nullptr;
+    body(tl);
+    if (!tl.out)
+      tl.out = tl.in.front();
+    e.dma(localBox(tl.out), gmBox(out, strides.back()));
+  };
+  for (const Part &p0 : parts[0])
+    for (const Part &p1 : parts[1])
+      for (const Part &p2 : parts[2])
+        for (const Part &p3 : parts[3]) {
+          Part p[4] = {p0, p1, p2, p3};
+          int64_t n = p0.count * p1.count * p2.count * p3.count;
+          e.beginLoop({p0.count, p1.count, p2.count, p3.count}, n > 1 ? 2 : 1, n > 1);
+          oneTile(p);
+          e.endLoop();
         }
   return success();
 }
@@ -328,6 +364,19 @@ LogicalResult KernelLowering::lowerBinary(const LoweringCase &c) {
   Type st = cast<BufferType>(out.getType()).getElementType();
   StringRef func = vectorFunction(op);
   bool prelu = func == "PRELU";
+  // A scalar operand (every stride 0) is one value per tile row, broadcast
+  // by VECTOR (b_bcast), not a tile gathered a burst per element; on the
+  // left of a commutative function it moves to the right first.
+  auto scalar = [](const EwOperand &o) {
+    return llvm::all_of(o.strides, [](int64_t x) { return x == 0; });
+  };
+  bool commutative = func == "ADD" || func == "MUL" || func == "MAX" || func == "MIN";
+  if (scalar(ins[0]) && !scalar(ins[1]) && commutative) {
+    std::swap(ins[0], ins[1]);
+    std::swap(ql, qr);
+  }
+  if (scalar(ins[1]) && !scalar(ins[0]))
+    ins[1].perRow = true;
   // a = func(a, b) in f32.
   auto apply = [&](EwTiles &tl, Value a, Value bv) {
     if (!prelu) {
