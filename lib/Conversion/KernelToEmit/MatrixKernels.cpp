@@ -671,42 +671,61 @@ LogicalResult KernelLowering::lowerConvBuffers(Operation *op, const ConvPlan &pl
                              << Cg * khw << " taps per output) into " << t.name
                              << "'s LM and ACC";
   int64_t sx = xt.getStrides()[1];  // bytes per input channel plane
-  for (int64_t n = 0; n < N; ++n)
-    for (int64_t g = 0; g < groups; ++g)
-      for (int64_t oh0 = 0; oh0 < OH; oh0 += T)
-        for (int64_t ow0 = 0; ow0 < OW; ow0 += wc)
-          for (int64_t m0 = 0; m0 < Mg; m0 += nt) {
-            int64_t rows = std::min(T, OH - oh0), cols = std::min(wc, OW - ow0);
-            int64_t m = rows * cols, nc = std::min(nt, Mg - m0);
-            Value acc = e.tile(MemorySpace::ACC, m, nc, accType, t.params.MatrixAlign);
-            for (int64_t c0 = 0; c0 < Cg; c0 += kc) {
-              int64_t cc = std::min(kc, Cg - c0), k = cc * khw;
-              Value aT = e.alloc(MemorySpace::LM, {m, k}, xt.getElementType(), {lda, ex});
-              int64_t base = (n * C + g * Cg + c0) * sx + oh0 * strides[0] * Wd * ex +
-                             ow0 * strides[1] * ex;
-              if (plan.window1x1) {
-                // im2col of a 1x1 window: [rows][cols][cc] from [cc][H][W].
-                e.dma(e.view(X, base, {rows, cols, cc}, {strides[0] * Wd * ex, strides[1] * ex, sx}),
-                      e.view(aT, 0, {rows, cols, cc}, {cols * lda, lda, ex}));
-              } else {
-                for (int64_t c = 0; c < cc; ++c)
-                  e.dma(e.view(X, base + c * sx, {rows, KH, cols, KW},
-                               {strides[0] * Wd * ex, dil[0] * Wd * ex, strides[1] * ex, dil[1] * ex}),
-                        e.view(aT, c * khw * ex, {rows, KH, cols, KW}, {cols * lda, KW * ex, lda, ex}));
-              }
-              // B[k][j] = w[g*Mg + m0 + j][c0 + k / khw][k % khw].
-              Value bT = e.tile(MemorySpace::LM, k, nc, wt.getElementType(), t.params.MatrixAlign);
-              int64_t wbase = ((g * Mg + m0) * Cg + c0) * khw * ex;
-              e.dma(e.view(W, wbase, {k, nc}, {ex, Cg * khw * ex}), bT);
-              e.matmul(aT, bT, acc, c0 > 0, xzp, wzp);
-            }
-            // y[n][g*Mg + m0 + j][oh0 + r][ow0 + w] = acc[r*cols + w][j]; the m
-            // rows are contiguous in y (whole rows, or one partial row).
-            int64_t oc = g * Mg + m0;
-            Value dst = e.view(Y, (((n * M + oc) * OH + oh0) * OW + ow0) * ey, {m, nc},
-                               {ey, OH * OW * ey});
-            epilogue(acc, m, nc, Bias, oc, rq, params, dst);
-          }
+  // One result tile: rows x cols output pixels (m) by nc output channels.
+  auto body = [&](int64_t rows, int64_t cols, int64_t nc, Offset n, Offset g, Offset oh0,
+                  Offset ow0, Offset m0) {
+    int64_t m = rows * cols;
+    Value acc = e.tile(MemorySpace::ACC, m, nc, accType, t.params.MatrixAlign);
+    for (int64_t c0 = 0; c0 < Cg; c0 += kc) {
+      int64_t cc = std::min(kc, Cg - c0), k = cc * khw;
+      Value aT = e.alloc(MemorySpace::LM, {m, k}, xt.getElementType(), {lda, ex});
+      Offset base = (n * C + g * Cg + c0) * sx + oh0 * (strides[0] * Wd * ex) +
+                    ow0 * (strides[1] * ex);
+      if (plan.window1x1) {
+        // im2col of a 1x1 window: [rows][cols][cc] from [cc][H][W].
+        e.dma(e.view(X, base, {rows, cols, cc}, {strides[0] * Wd * ex, strides[1] * ex, sx}),
+              e.view(aT, 0, {rows, cols, cc}, {cols * lda, lda, ex}));
+      } else {
+        for (int64_t c = 0; c < cc; ++c)
+          e.dma(e.view(X, base + c * sx, {rows, KH, cols, KW},
+                       {strides[0] * Wd * ex, dil[0] * Wd * ex, strides[1] * ex, dil[1] * ex}),
+                e.view(aT, c * khw * ex, {rows, KH, cols, KW}, {cols * lda, KW * ex, lda, ex}));
+      }
+      // B[k][j] = w[g*Mg + m0 + j][c0 + k / khw][k % khw].
+      Value bT = e.tile(MemorySpace::LM, k, nc, wt.getElementType(), t.params.MatrixAlign);
+      Offset wbase = ((g * Mg + m0) * Cg + c0) * (khw * ex);
+      e.dma(e.view(W, wbase, {k, nc}, {ex, Cg * khw * ex}), bT);
+      e.matmul(aT, bT, acc, c0 > 0, xzp, wzp);
+    }
+    // y[n][g*Mg + m0 + j][oh0 + r][ow0 + w] = acc[r*cols + w][j]; the m
+    // rows are contiguous in y (whole rows, or one partial row).
+    Offset oc = g * Mg + m0;
+    Value dst = e.view(Y, (((n * M + oc) * OH + oh0) * OW + ow0) * ey, {m, nc}, {ey, OH * OW * ey});
+    epilogue(acc, m, nc, Bias, oc, rq, params, dst);
+  };
+  // The tiles as loops over [batch, group, row tiles, column tiles, channel
+  // tiles]: full and remainder tiles of each tiled dimension get a loop each.
+  // With one chunk of input channels each tile is loaded once per iteration,
+  // so two rotating slots let the next tile's loads run under this product.
+  auto split = [](int64_t extent, int64_t tile) {
+    SmallVector<std::tuple<int64_t, int64_t, int64_t>, 2> parts;  // size, count, first
+    if (extent / tile)
+      parts.push_back({tile, extent / tile, 0});
+    if (extent % tile)
+      parts.push_back({extent % tile, 1, extent / tile * tile});
+    return parts;
+  };
+  int64_t buffers = kc >= Cg ? 2 : 1;
+  for (auto [rows, rowCount, rowFirst] : split(OH, T))
+    for (auto [cols, colCount, colFirst] : split(OW, wc))
+      for (auto [nc, chanCount, chanFirst] : split(Mg, nt)) {
+        int64_t iterations = N * groups * rowCount * colCount * chanCount;
+        e.beginLoop({N, groups, rowCount, colCount, chanCount}, iterations > 1 ? buffers : 1,
+                    iterations > 1 && buffers > 1);
+        body(rows, cols, nc, e.coordinate(0), e.coordinate(1), rowFirst + e.coordinate(2) * rows,
+             colFirst + e.coordinate(3) * cols, chanFirst + e.coordinate(4) * nc);
+        e.endLoop();
+      }
   return success();
 }
 
