@@ -869,6 +869,10 @@ uint64_t vectorDepthwise(Machine &m, const ExecStep &x, VectorStep &vx) {
   unsigned es = mt.bytes;
   int64_t et = mt.a, bt = mt.b;
   int64_t dt = isFloatMode ? int64_t(DType::F32) : int64_t(DType::I32);
+  auto func = isa::WindowFunc(in[V::func]);
+  bool mac = func == isa::WindowFunc::MAC;
+  if (!mac)
+    azp = bzp = 0;  // pooling reads the image as stored
   if (isFloatMode && (azp || bzp))
     m.fail(x.where() + " runs a float depthwise product with non-zero zero points");
   int64_t rows = vx.grid.rows, cols = vx.grid.cols, taps = kh * kw;
@@ -879,7 +883,8 @@ uint64_t vectorDepthwise(Machine &m, const ExecStep &x, VectorStep &vx) {
   // The window reads the image at any tap, so only its element alignment
   // matters; the taps and the results start on the vector granule.
   x.aligned(a, es, "its image");
-  x.aligned(b, uint64_t(x.tp.VectorAlign), "its taps");
+  if (mac)
+    x.aligned(b, uint64_t(x.tp.VectorAlign), "its taps");
   x.aligned(d, uint64_t(x.tp.VectorAlign), "its results");
   // Per channel: the image rows the window reaches (each checked once), the
   // taps converted once, then every output in tap order.
@@ -893,18 +898,20 @@ uint64_t vectorDepthwise(Machine &m, const ExecStep &x, VectorStep &vx) {
     uint64_t ar = a + uint64_t(r * vx.grid.apitch);
     for (int64_t i = 0; i < inRows; ++i)
       image[size_t(i)] = m.access(LM, ar + uint64_t(i * lda), inBytes, false, x.dynId, "its image");
-    const uint8_t *tp = m.access(LM, b + uint64_t(r * vx.grid.bpitch), uint64_t(taps) * es, false,
-                                 x.dynId, "its taps");
-    for (int64_t t = 0; t < taps; ++t) {
-      Value w = loadElem(tp + t * es, bt);
-      wi[size_t(t)] = int32_t(w.i - bzp);
-      wf[size_t(t)] = w.f;
+    if (mac) {
+      const uint8_t *tp = m.access(LM, b + uint64_t(r * vx.grid.bpitch), uint64_t(taps) * es,
+                                   false, x.dynId, "its taps");
+      for (int64_t t = 0; t < taps; ++t) {
+        Value w = loadElem(tp + t * es, bt);
+        wi[size_t(t)] = int32_t(w.i - bzp);
+        wf[size_t(t)] = w.f;
+      }
     }
     uint64_t dr = d + uint64_t(r * vx.grid.dpitch);
     if (accumulate)
       m.access(dSpace, dr, uint64_t(orows * cols) * 4, false, x.dynId, "its results");
     uint8_t *out = m.access(dSpace, dr, uint64_t(orows * cols) * 4, true, x.dynId, "its results");
-    if (!isFloatMode) {
+    if (mac && !isFloatMode) {
       for (int64_t i = 0; i < inRows; ++i)
         for (int64_t c = 0; c < width; ++c)
           ai[size_t(i * width + c)] = int32_t(loadElem(image[size_t(i)] + c * es, et).i - azp);
@@ -912,6 +919,33 @@ uint64_t vectorDepthwise(Machine &m, const ExecStep &x, VectorStep &vx) {
     for (int64_t o = 0; o < orows; ++o)
       for (int64_t c = 0; c < cols; ++c) {
         uint8_t *dp = out + (o * cols + c) * 4;
+        if (!mac) {
+          // Pooling: the window's maximum or sum, from the first tap (or d).
+          Value v;
+          bool first = !accumulate;
+          if (accumulate)
+            v = loadElem(dp, dt);
+          for (int64_t i = 0; i < kh; ++i)
+            for (int64_t j = 0; j < kw; ++j) {
+              Value a = loadElem(image[size_t(o * sh + i * dh)] + (c * sw + j * dw) * es, et);
+              if (first) {
+                v = a;
+                first = false;
+              } else if (func == isa::WindowFunc::MAX) {
+                v.i = std::max(v.i, a.i);
+                v.f = fmaxNaN(v.f, a.f);
+              } else {
+                v.i += a.i;
+                v.f = v.f + a.f;
+              }
+            }
+          if (!isFloatMode && (v.i < INT32_MIN || v.i > INT32_MAX))
+            m.fail("accumulator overflow: " + x.where() + " computes " + std::to_string(v.i) +
+                   " at d[" + std::to_string(r) + "][" + std::to_string(o * cols + c) +
+                   "], outside int32");
+          storeElem(dp, dt, v);
+          continue;
+        }
         if (!isFloatMode) {
           int64_t sum = accumulate ? loadElem(dp, dt).i : 0;
           for (int64_t i = 0; i < kh; ++i) {

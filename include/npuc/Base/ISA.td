@@ -43,6 +43,9 @@ def PModeEnum : ISAEnum<"PMode", ["TENSOR", "COL", "ROW"],
   "Where requantization parameters come from: the V_RQ_CFG registers, or a table "
   "in LM with one entry per column or per row.">;
 def ReduceEnum : ISAEnum<"ReduceFunc", ["SUM", "MAX", "MIN"], "VECTOR reduction.">;
+def WindowEnum : ISAEnum<"WindowFunc", ["MAC", "MAX", "SUM"],
+  "What V_DW computes over a window: multiply-accumulate with the taps, or the maximum or "
+  "the sum of the image alone (pooling).">;
 def AxisEnum : ISAEnum<"Axis", ["COLS", "ROWS"],
   "Reduction direction: COLS reduces each row to one value, ROWS each column.">;
 
@@ -280,8 +283,8 @@ def V_DW_CFG : Inst<0x5b, VECTOR, "v_dw_cfg",
   "Set the depthwise window: size, strides, dilations, the image row pitch, the output rows "
   "and the zero points.">;
 def V_DW : Inst<0x5c, VECTOR, "v_dw",
-  [EnumField<"mode", 8, 3, MmModeEnum>, Flag<"acc", 11, "add to d instead of overwriting it">,
-   EnumField<"d_space", 12, 1, LocalEnum>,
+  [EnumField<"mode", 8, 3, MmModeEnum>, Flag<"acc", 11, "combine with d instead of overwriting it">,
+   EnumField<"d_space", 12, 1, LocalEnum>, EnumField<"func", 13, 2, WindowEnum>,
    Reg<"a_reg", 16>, Reg<"b_reg", 20>, Reg<"d_reg", 24>,
    Granule<"a_addr", 32, "image in LM: channel r at a + r * v_shape.a_pitch, rows lda apart">,
    Granule<"b_addr", 48, "taps in LM: channel r's kh * kw at b + r * v_shape.b_pitch">,
@@ -289,5 +292,8 @@ def V_DW : Inst<0x5c, VECTOR, "v_dw",
   "d[r][o][c] (+)= sum over i < kh, j < kw, in that order, of (a[r][o*sh + i*dh][c*sw + j*dw] - a_zp) "
   "x (b[r][i*kw + j] - b_zp), for rows r and columns c of the grid and output rows o < orows: "
   "integer modes exactly in int32, float modes one IEEE product and sum per tap from 0 (or d). "
+  "With func MAX or SUM the taps and zero points are not read: d is the maximum (NaN if any "
+  "tap is NaN) or the sum of the window's image elements, from the first tap in the same order "
+  "(or from d with acc), integers exactly in int32. "
   "The image needs only its element alignment (the window reads it at any tap); the taps and "
   "d start on the vector granule. Takes 4 + ceil(MACs * element bytes / lanes) cycles.">;

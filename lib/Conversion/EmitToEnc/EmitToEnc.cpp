@@ -357,11 +357,15 @@ LogicalResult Encoder::drain(emit::DrainOp op) {
 }
 
 LogicalResult Encoder::depthwise(emit::DepthwiseOp op) {
-  auto at = cast<BufferType>(op.getA().getType()), bt = cast<BufferType>(op.getB().getType()),
+  // Pooling (func MAX or SUM) has no taps: the image stands in for them.
+  Value taps = op.getB() ? op.getB() : op.getA();
+  auto at = cast<BufferType>(op.getA().getType()), bt = cast<BufferType>(taps.getType()),
        dt = cast<BufferType>(op.getD().getType());
-  FailureOr<Addr> a = address(op, op.getA()), bb = address(op, op.getB()), d = address(op, op.getD());
+  FailureOr<Addr> a = address(op, op.getA()), bb = address(op, taps), d = address(op, op.getD());
   if (failed(a) || failed(bb) || failed(d))
     return failure();
+  if (!op.getB())
+    bb->byte = 0;
   // The image only needs its element alignment (V_DW reads it at any tap).
   if (bb->byte % t.params.VectorAlign || d->byte % t.params.VectorAlign ||
       a->byte % at.getElementBytes())
@@ -371,7 +375,7 @@ LogicalResult Encoder::depthwise(emit::DepthwiseOp op) {
                             << " is not aligned to its elements";
   // The grid: channels x one output row's columns, each operand's channel pitch.
   int64_t rows = dt.getShape()[0], cols = dt.getShape()[2];
-  int64_t pitches[3] = {at.getStrides()[0], bt.getStrides()[0], dt.getStrides()[0]};
+  int64_t pitches[3] = {at.getStrides()[0], op.getB() ? bt.getStrides()[0] : 0, dt.getStrides()[0]};
   for (int64_t p : pitches)
     if (p < 0 || p > isa::limit::V_SHAPE::a_pitch_max)
       return op.emitOpError() << "channel pitch " << p << " exceeds the v_shape field ("
@@ -398,6 +402,7 @@ LogicalResult Encoder::depthwise(emit::DepthwiseOp op) {
   i.fields[V::mode] = int64_t(matrixMode(at.getElementType(), bt.getElementType()));
   i.fields[V::acc] = op.getAccumulate();
   i.fields[V::d_space] = spaceField(d->space);
+  i.fields[V::func] = isa::enumValue(*isa::lookupEnum("WindowFunc"), op.getFunc());
   std::tie(i.fields[V::a_addr], i.fields[V::a_reg]) = local(a->byte);
   std::tie(i.fields[V::b_addr], i.fields[V::b_reg]) = local(bb->byte);
   std::tie(i.fields[V::d_addr], i.fields[V::d_reg]) = local(d->byte);

@@ -183,11 +183,21 @@ LogicalResult MatmulOp::verify() {
 }
 
 LogicalResult DepthwiseOp::verify() {
-  BufferType a = bufferOf(getA()), b = bufferOf(getB()), d = bufferOf(getD());
-  if (a.getSpace() != MemorySpace::LM || b.getSpace() != MemorySpace::LM ||
+  static const isa::EnumDesc *funcs = isa::lookupEnum("WindowFunc");
+  if (isa::enumValue(*funcs, getFunc()) < 0)
+    return emitOpError() << "unknown window function '" << getFunc() << "'";
+  bool mac = getFunc() == "MAC";
+  if (mac != bool(getB()))
+    return emitOpError() << (mac ? "MAC needs taps" : "a pooling function takes no taps");
+  if (!mac && (getAZp() || getBZp()))
+    return emitOpError("a pooling function reads the image as stored: no zero points");
+  BufferType a = bufferOf(getA()), d = bufferOf(getD());
+  // Pooling has no taps: check the image against itself.
+  BufferType b = mac ? bufferOf(getB()) : BufferType();
+  if (a.getSpace() != MemorySpace::LM || (mac && b.getSpace() != MemorySpace::LM) ||
       !isLocalCompute(d.getSpace()))
     return emitOpError("expects a and b in lm and d in lm or acc");
-  if (a.getShape().size() != 3 || b.getShape().size() != 2 || d.getShape().size() != 3)
+  if (a.getShape().size() != 3 || (mac && b.getShape().size() != 2) || d.getShape().size() != 3)
     return emitOpError("expects a [channels, rows, columns] image, [channels, taps] taps and "
                        "[channels, rows, columns] results");
   ArrayRef<int64_t> k = getKernel(), st = getStrides(), dl = getDilations();
@@ -200,10 +210,10 @@ LogicalResult DepthwiseOp::verify() {
         return emitOpError() << "window size, stride or dilation " << x << " is outside ["
                              << L::kh_min << ", " << L::kh_max << "] (the v_dw_cfg fields)";
   int64_t c = a.getShape()[0], orows = d.getShape()[1], ocols = d.getShape()[2];
-  if (b.getShape()[0] != c || d.getShape()[0] != c)
-    return emitOpError() << "channels differ: image " << c << ", taps " << b.getShape()[0]
-                         << ", results " << d.getShape()[0];
-  if (b.getShape()[1] != k[0] * k[1])
+  if ((mac && b.getShape()[0] != c) || d.getShape()[0] != c)
+    return emitOpError() << "channels differ: image " << c << ", taps "
+                         << (mac ? b.getShape()[0] : c) << ", results " << d.getShape()[0];
+  if (mac && b.getShape()[1] != k[0] * k[1])
     return emitOpError() << "taps hold " << b.getShape()[1] << " per channel, the " << k[0] << "x"
                          << k[1] << " window needs " << k[0] * k[1];
   int64_t rows = (orows - 1) * st[0] + (k[0] - 1) * dl[0] + 1;
@@ -216,12 +226,12 @@ LogicalResult DepthwiseOp::verify() {
     return emitOpError() << orows << " output rows or an image row pitch of " << a.getStrides()[1]
                          << " exceed the v_dw_cfg fields (" << L::orows_max << ", "
                          << L::lda_max << ")";
-  Type ta = a.getElementType(), tb = b.getElementType(), td = d.getElementType();
+  Type ta = a.getElementType(), tb = mac ? b.getElementType() : ta, td = d.getElementType();
   bool intMode = ta.isInteger(8) && tb.isInteger(8) && td.isInteger(32);
   bool floatMode = ta == tb && (ta.isF16() || ta.isF32()) && td.isF32();
   if (!intMode && !floatMode)
     return emitOpError() << "no V_DW mode computes " << ta << " x " << tb << " -> " << td;
-  if (a.getStrides()[2] != a.getElementBytes() || b.getStrides()[1] != b.getElementBytes() ||
+  if (a.getStrides()[2] != a.getElementBytes() || (mac && b.getStrides()[1] != b.getElementBytes()) ||
       d.getStrides()[2] != 4 || (orows > 1 && d.getStrides()[1] != ocols * 4))
     return emitOpError("expects image rows, taps and each channel's results contiguous");
   for (int64_t zp : {getAZp(), getBZp()})
@@ -538,7 +548,8 @@ void DrainOp::getAccesses(SmallVectorImpl<Access> &out) {
 Engine DepthwiseOp::getEngine() { return Engine::Vector; }
 void DepthwiseOp::getAccesses(SmallVectorImpl<Access> &out) {
   out.push_back({getA(), false});
-  out.push_back({getB(), false});
+  if (getB())
+    out.push_back({getB(), false});
   if (getAccumulate())
     out.push_back({getD(), false});
   out.push_back({getD(), true});

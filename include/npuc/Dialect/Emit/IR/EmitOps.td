@@ -237,12 +237,17 @@ def Emit_DepthwiseOp : Emit_InProgramOp<"depthwise", [DeclareOpInterfaceMethods<
       (a[r][o*sh + i*dh][c*sw + j*dw] - a_zp) * (b[r][i*kw + j] - b_zp).
     The window is `kernel` = [kh, kw], `strides` = [sh, sw], `dilations` =
     [dh, dw]; the image must hold every row and column the window reaches.
+    With `func` "MAX" or "SUM" (pooling) there are no taps and no zero
+    points: d is the maximum or the sum of the window's image elements.
   }];
-  let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$b, Emit_BufferType:$d,
+  let arguments = (ins Emit_BufferType:$a, Optional<Emit_BufferType>:$b, Emit_BufferType:$d,
                    DenseI64ArrayAttr:$kernel, DenseI64ArrayAttr:$strides,
                    DenseI64ArrayAttr:$dilations, UnitAttr:$accumulate,
-                   DefaultValuedAttr<I64Attr, "0">:$a_zp, DefaultValuedAttr<I64Attr, "0">:$b_zp);
-  let assemblyFormat = "$a `,` $b `->` $d attr-dict `:` type($a) `,` type($b) `->` type($d)";
+                   DefaultValuedAttr<I64Attr, "0">:$a_zp, DefaultValuedAttr<I64Attr, "0">:$b_zp,
+                   DefaultValuedAttr<StrAttr, "\"MAC\"">:$func);
+  let assemblyFormat = [{
+    $a (`,` $b^)? `->` $d attr-dict `:` type($a) (`,` type($b)^)? `->` type($d)
+  }];
   let hasVerifier = 1;
 }
 
