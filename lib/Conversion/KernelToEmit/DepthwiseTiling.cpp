@@ -60,6 +60,18 @@ Iteration iteration(const DepthwiseProblem &p, int64_t channels, const RowGroup 
   image.stride = {ex, p.W * ex, p.H * p.W * ex, 0};
   image.elemBytes = unsigned(ex);
   move(image, true);
+  uint64_t outputs = uint64_t(channels * g.rows * p.OW);
+  if (p.pooling()) {
+    // The image alone (in f32 once converted), then the epilogue's passes.
+    uint64_t imageElems = uint64_t(channels * p.imageRows(g.rows) * p.paddedWidth());
+    if (p.convertImage)
+      it.vector += 3 * timing::vectorCycles(tp, imageElems, kAccBytes);
+    it.vector += timing::depthwiseCycles(tp, outputs * uint64_t(taps),
+                                         unsigned(p.convertImage ? kAccBytes : ex));
+    it.vector += uint64_t(p.epiloguePasses) * timing::vectorCycles(tp, outputs, kAccBytes);
+    move(runs(channels, g.rows * p.OW * p.outBytes, p.OH * p.OW * p.outBytes, p.outBytes), false);
+    return it;
+  }
   for (const WindowBlock &w : depthwiseWindowBlocks(p)) {
     timing::GMAccess block;  // [channels][kh][kw] of the [channels][KH][KW] taps
     block.extent = {w.kw, w.kh, channels, 1};
@@ -71,7 +83,6 @@ Iteration iteration(const DepthwiseProblem &p, int64_t channels, const RowGroup 
     move(runs(1, channels * kAccBytes, 0, kAccBytes), true);
   if (p.requantTable)
     move(runs(1, channels * kParamBytes, 0, 1), true);
-  uint64_t outputs = uint64_t(channels * g.rows * p.OW);
   for (const WindowBlock &w : depthwiseWindowBlocks(p))
     it.vector += timing::depthwiseCycles(tp, outputs * uint64_t(w.kh * w.kw), unsigned(ex));
   if (p.requant)
@@ -145,6 +156,16 @@ TileFootprint npuc::emit::lowering::footprint(const DepthwiseProblem &p, const D
   DepthwisePitches pitch = depthwisePitches(p, rows, tp);
   TileFootprint f;
   f.lm = slot(c * pitch.image);
+  if (p.pooling()) {
+    // The results and up to two f32 scratch tiles of them in LM, the result
+    // at its width, a row of divisors; the image again in f32 if converted.
+    int64_t f32Row = roundUp(rows * p.OW * kAccBytes, tp.VectorAlign);
+    f.lm += slot(c * pitch.acc) + 2 * slot(c * f32Row) + slot(c * pitch.out) + slot(f32Row);
+    if (p.convertImage)
+      f.lm += slot(c * p.imageRows(rows) * roundUp(p.paddedWidth() * kAccBytes, tp.VectorAlign));
+    f.lm *= t.buffers;
+    return f;
+  }
   for (const WindowBlock &w : depthwiseWindowBlocks(p))
     f.lm += slot(c * w.kh * w.kw * p.inBytes);
   if (p.bias)
@@ -180,13 +201,18 @@ std::optional<std::string> npuc::emit::lowering::checkTiling(const DepthwiseProb
     return "buffers " + str(t.buffers) + " is outside [1, " + str(kMaxBuffers) + "]";
   const target::TargetParams &tp = target.params;
   DepthwisePitches pitch = depthwisePitches(p, t.rows, tp);
-  if (p.OW > L::V_SHAPE::cols_max || (p.requant && t.rows * p.OW > L::MM_OUT::n_max))
+  if (p.OW > L::V_SHAPE::cols_max || (p.requant && t.rows * p.OW > L::MM_OUT::n_max) ||
+      (p.pooling() && t.rows * p.OW > L::V_SHAPE::cols_max))
     return str(t.rows) + " rows of " + str(p.OW) + " outputs exceed the v_shape and mm_out "
            "extents (" + str(L::MM_OUT::n_max) + ")";
   if (p.paddedWidth() * p.inBytes > L::V_DW_CFG::lda_max || pitch.image > L::V_SHAPE::a_pitch_max ||
       pitch.acc > L::MM_CFG::ldc_max || pitch.out > L::MM_RQ_CFG::ldd_max ||
       p.H * p.W * p.inBytes > L::DMA_IN_SSTRIDE::s0_max || p.W > L::DMA_IN_SHAPE::n0_max)
     return "a row or channel pitch exceeds the v_dw_cfg, v_shape, mm_cfg or DMA fields";
+  if (p.convertImage &&
+      (roundUp(p.paddedWidth() * kAccBytes, tp.VectorAlign) > L::V_DW_CFG::lda_max ||
+       t.channels * p.imageRows(t.rows) > L::V_SHAPE::rows_max))
+    return "the image converted to f32 exceeds the v_dw_cfg and v_shape fields";
   for (const RowGroup &g : depthwiseRowGroups(p, t.rows))
     if (p.imageRows(g.rows) - g.padTop - g.padBottom < 1)
       return "row tile " + str(g.first) + " lies entirely in the padding";

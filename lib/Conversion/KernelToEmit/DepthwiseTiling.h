@@ -30,6 +30,14 @@ struct DepthwiseProblem {
   int64_t inBytes = 1, outBytes = 1;     // element bytes of the input and the result
   isa::MmMode mode = isa::MmMode::I8I8;
   bool bias = false, requant = false, requantTable = false;
+  /// Pooling: V_DW's MAX or SUM over the image alone (no taps); the results
+  /// land in LM and `epiloguePasses` 4-byte VECTOR passes over them follow
+  /// (casts, a divisor, requantization). With `convertImage` the image is
+  /// dequantized to f32 first (three passes over it).
+  enum class Window { MAC, MAX, SUM } window = Window::MAC;
+  int64_t epiloguePasses = 0;
+  bool convertImage = false;
+  bool pooling() const { return window != Window::MAC; }
   int64_t paddedWidth() const { return W + padLeft + padRight; }
   /// Input rows (padded coordinates) that `rows` output rows reach.
   int64_t imageRows(int64_t rows) const { return (rows - 1) * sh + (KH - 1) * dh + 1; }

@@ -793,14 +793,6 @@ LogicalResult KernelLowering::lowerSoftmax(const LoweringCase &c) {
   return success();
 }
 
-/// Max and average pooling, NCHW. The input is padded into the arena first
-/// (max: the lowest value; average: real zero), with extra bottom/right
-/// padding when ceil_mode lets the last window run past it. One 4-D DMA per
-/// output row gathers the windows of a chunk of channels as [c][ow][tap];
-/// VECTOR reduces the taps in f32 (quantized inputs dequantized exactly) and
-/// an average divides by the window's denominator: the taps inside the padded
-/// input (count_include_pad) or inside the input, a compile-time [OH, OW]
-/// table read with a zero channel stride.
 namespace {
 /// A pooling op's window, as 2-D (1-D pooling is 2-D pooling of height 1).
 struct PoolSpec {
@@ -867,69 +859,88 @@ LogicalResult lowering::selectPool(LoweringCase &c, const target::TargetInfo &) 
   return success();
 }
 
-/// Max and average pooling, NCHW. The input is padded into the arena first
-/// (max: the lowest value; average: real zero), with extra bottom/right
-/// padding when ceil_mode lets the last window run past it. One 4-D DMA per
-/// output row gathers the windows of a chunk of channels as [c][ow][tap];
-/// VECTOR reduces the taps in f32 (quantized inputs dequantized exactly) and
-/// an average divides by the window's denominator: the taps inside the padded
-/// input (count_include_pad) or inside the input, a compile-time [OH, OW]
-/// table read with a zero channel stride.
+std::optional<DepthwiseProblem> lowering::poolProblem(Operation *op) {
+  if (!llvm::isa<graph::MaxPoolOp, graph::AveragePoolOp>(op))
+    return std::nullopt;
+  PoolSpec ps = poolSpec(op);
+  auto inType = tensorOf(ps.input), outType = tensorOf(ps.result);
+  auto qx = quantOf(inType.getElementType());
+  Type sx = storageOf(inType.getElementType());
+  bool integerMax = !qx && ps.isMax && sx.isInteger(8);
+  if ((inType.getRank() != 3 && inType.getRank() != 4) || (!qx && !sx.isF32() && !integerMax))
+    return std::nullopt;
+  bool d1 = inType.getRank() == 3;
+  ArrayRef<int64_t> xs = inType.getShape(), ys = outType.getShape();
+  DepthwiseProblem p;
+  p.N = xs[0], p.C = xs[1], p.H = d1 ? 1 : xs[2], p.W = xs.back();
+  p.OH = d1 ? 1 : ys[2], p.OW = ys.back();
+  p.KH = ps.kernel[0], p.KW = ps.kernel[1], p.sh = ps.strides[0], p.sw = ps.strides[1];
+  p.dh = ps.dil[0], p.dw = ps.dil[1];
+  // Padding, plus what ceil_mode's last window needs beyond it.
+  p.padTop = ps.pads[0], p.padLeft = ps.pads[1];
+  p.padBottom = std::max<int64_t>(ps.pads[2], p.imageRows(p.OH) - p.H - ps.pads[0]);
+  p.padRight = std::max<int64_t>(ps.pads[3], (p.OW - 1) * p.sw + (p.KW - 1) * p.dw + 1 - p.W - ps.pads[1]);
+  p.inBytes = bytesOf(sx);
+  p.outBytes = bytesOf(storageOf(outType.getElementType()));
+  p.mode = sx.isF32() || (qx && !ps.isMax) ? isa::MmMode::F32
+           : sx.isUnsignedInteger(8)       ? isa::MmMode::U8U8
+                                           : isa::MmMode::I8I8;
+  p.window = ps.isMax ? DepthwiseProblem::Window::MAX : DepthwiseProblem::Window::SUM;
+  p.convertImage = qx && !ps.isMax;
+  // After V_DW: f32 max nothing; an integer max its cast; a quantized max
+  // dequantizing (cast, sub, mul) and quantizing (div, round, add, cast); an
+  // average its divisor, and quantizing if quantized.
+  p.epiloguePasses = ps.isMax ? (sx.isF32() ? 0 : integerMax ? 1 : 7) : (qx ? 5 : 1);
+  return p;
+}
+
+/// Max and average pooling, NCHW, on V_DW (func MAX or SUM) in the tiles
+/// select-tiling chose (DepthwiseTiling.h): per tile, each channel's input
+/// rows, padded on the way into LM (max: the lowest value; average: real
+/// zero; ceil_mode's last window runs past the pads into more of it). A max
+/// runs on the stored values (exact: dequantization is monotonic) and is
+/// dequantized and requantized after; a quantized average converts the image
+/// to its exact f32 values first. An average divides by its window's
+/// denominator: the taps inside the padded input (count_include_pad) or
+/// inside the input, a compile-time [OH, OW] table.
 LogicalResult KernelLowering::lowerPool(const LoweringCase &c) {
   Operation *op = c.op;
   PoolSpec spec = poolSpec(op);
+  std::optional<DepthwiseProblem> problem = poolProblem(op);
+  if (!problem)
+    return op->emitOpError("internal error: not a pooling problem");
+  const DepthwiseProblem &p = *problem;
   Value input = spec.input, result = spec.result;
   bool isMax = spec.isMax, countIncludePad = spec.countIncludePad;
-  auto inType = tensorOf(input), outType = tensorOf(result);
-  auto qx = quantOf(inType.getElementType()), qy = quantOf(outType.getElementType());
-  bool integerMax = c.is("integer");
+  auto qx = quantOf(tensorOf(input).getElementType()), qy = quantOf(tensorOf(result).getElementType());
   Value X = gmOf(input), Y = resultBuffer(result);
   auto xt = cast<BufferType>(X.getType());
   Type sy = cast<BufferType>(Y.getType()).getElementType();
-  ArrayRef<int64_t> kernel = spec.kernel, strides = spec.strides, pads = spec.pads,
-                    dil = spec.dil;
   // 1-D pooling is 2-D pooling of height 1.
   if (c.get("rank") == "1d") {
-    auto add1 = [&](Value v, ArrayRef<int64_t> shape) {
+    auto add1 = [&](Value v) {
       auto bt = cast<BufferType>(v.getType());
-      SmallVector<int64_t> s4{shape[0], shape[1], 1, shape[2]};
+      SmallVector<int64_t> s4{bt.getShape()[0], bt.getShape()[1], 1, bt.getShape()[2]};
       return e.view(v, 0, s4, denseStrides(s4, bt.getElementBytes()));
     };
-    X = add1(X, inType.getShape());
-    Y = add1(Y, outType.getShape());
-    xt = cast<BufferType>(X.getType());
+    X = add1(X);
+    Y = add1(Y);
   }
-  ArrayRef<int64_t> xs = xt.getShape(), ys = cast<BufferType>(Y.getType()).getShape();
-  int64_t N = xs[0], C = xs[1], H = xs[2], W = xs[3];
-  int64_t OH = ys[2], OW = ys[3];
-  int64_t KH = kernel[0], KW = kernel[1], taps = KH * KW;
-  int64_t ex = xt.getElementBytes(), ey = bytesOf(sy);
-  // Padding, plus what ceil_mode's last window needs beyond it.
-  int64_t needH = (OH - 1) * strides[0] + (KH - 1) * dil[0] + 1;
-  int64_t needW = (OW - 1) * strides[1] + (KW - 1) * dil[1] + 1;
-  int64_t hiH = std::max<int64_t>(pads[2], needH - H - pads[0]);
-  int64_t hiW = std::max<int64_t>(pads[3], needW - W - pads[1]);
-  Value P = X;
-  int64_t Hp = H, Wp = W;
-  if (c.is("padded") || c.is("ceil-extra")) {
-    Hp = H + pads[0] + hiH;
-    Wp = W + pads[1] + hiW;
-    SmallVector<int64_t> shape{N, C, Hp, Wp};
-    P = e.alloc(MemorySpace::Arena, shape, xt.getElementType(), denseStrides(shape, ex));
-    ArrayRef<int64_t> inShape = xs;
-    int64_t fill;
-    if (xt.getElementType().isF32())
-      fill = isMax ? 0xff800000 : 0;  // -inf or +0.0
-    else if (isMax)
-      fill = xt.getElementType().isUnsignedInteger(8) ? 0 : 0x80;  // the lowest value
-    else
-      fill = qx->zps[0] & 0xff;  // real zero
-    if (failed(lowerPad(op, X, P, inShape, {0, 0, pads[0], pads[1]}, {0, 0, hiH, hiW}, fill)))
-      return failure();
-  }
+  FailureOr<DepthwiseTiling> tl = windowTiling(op, p, X);
+  if (failed(tl))
+    return failure();
+  int64_t ex = p.inBytes, ey = bytesOf(sy), Wp = p.paddedWidth();
+  int64_t fill;
+  if (xt.getElementType().isF32())
+    fill = isMax ? 0xff800000 : 0;  // -inf or +0.0
+  else if (isMax)
+    fill = xt.getElementType().isUnsignedInteger(8) ? 0 : 0x80;  // the lowest value
+  else
+    fill = qx->zps[0] & 0xff;  // real zero
   // Denominators of an average: taps counted per axis, multiplied.
   Value den;
   if (!isMax) {
+    ArrayRef<int64_t> pads = spec.pads;
     auto count = [&](int64_t o, int64_t k, int64_t s, int64_t d, int64_t lo, int64_t extent,
                      int64_t hi) {
       int64_t n = 0;
@@ -940,42 +951,54 @@ LogicalResult KernelLowering::lowerPool(const LoweringCase &c) {
       return n;
     };
     SmallVector<float> values;
-    for (int64_t oh = 0; oh < OH; ++oh)
-      for (int64_t ow = 0; ow < OW; ++ow)
-        values.push_back(float(count(oh, KH, strides[0], dil[0], pads[0], H, pads[2]) *
-                               count(ow, KW, strides[1], dil[1], pads[1], W, pads[3])));
+    for (int64_t oh = 0; oh < p.OH; ++oh)
+      for (int64_t ow = 0; ow < p.OW; ++ow)
+        values.push_back(float(count(oh, p.KH, p.sh, p.dh, pads[0], p.H, pads[2]) *
+                               count(ow, p.KW, p.sw, p.dw, pads[1], p.W, pads[3])));
     den = f32Constant(values);
   }
-  int64_t lmBudget = t.params.LMBytes / 4;
-  int64_t cc = std::min({C, lmBudget / (OW * (taps * (ex + 4) + 16) + 64), kVectorExtentMax / OW});
-  if (cc < 1 || taps > 4096)
-    return op->emitOpError() << "cannot tile this pooling window (" << taps << " taps, " << OW
-                             << " output columns) into " << t.name << "'s LM";
-  int64_t plane = Hp * Wp * ex;
-  for (int64_t n = 0; n < N; ++n)
-    for (int64_t c0 = 0; c0 < C; c0 += cc)
-      for (int64_t oh = 0; oh < OH; ++oh) {
-        int64_t chans = std::min(cc, C - c0), rows = chans * OW;
-        Value win = e.alloc(MemorySpace::LM, {rows, taps}, xt.getElementType(), {taps * ex, ex});
-        e.dma(e.view(P, (n * C + c0) * plane + oh * strides[0] * Wp * ex, {chans, KH, OW, KW},
-                     {plane, dil[0] * Wp * ex, strides[1] * ex, dil[1] * ex}),
-              e.view(win, 0, {chans, KH, OW, KW}, {OW * taps * ex, KW * ex, taps * ex, ex}));
-        Value f = integerMax ? win : toF32(win, qx);
-        Type rt = integerMax ? xt.getElementType() : Type(b.getF32Type());
-        int64_t re = bytesOf(rt);
-        Value red = e.alloc(MemorySpace::LM, {rows, 1}, rt, {re, re});
-        ReduceOp::create(b, e.loc, f, red, b.getStringAttr(isMax ? "MAX" : "SUM"),
-                         b.getStringAttr("cols"));
-        Value row = e.view(red, 0, {1, rows}, {rows * re, re});
-        if (den) {
-          Value d = e.tile(MemorySpace::LM, 1, rows, b.getF32Type());
-          e.dma(e.view(den, oh * OW * 4, {chans, OW}, {0, 4}),
-                e.view(d, 0, {chans, OW}, {OW * 4, 4}));
-          e.vbin("DIV", row, d, row);
-        }
-        Value out = fromF32(row, qy, sy);
-        e.dma(e.view(out, 0, {chans, OW}, {OW * ey, ey}),
-              e.view(Y, ((n * C + c0) * OH + oh) * OW * ey, {chans, OW}, {OH * OW * ey, ey}));
-      }
+  bool integerMax = c.is("integer");
+  windowTiles(p, *tl, X, fill, [&](const WindowTile &w) {
+    int64_t chans = w.chans, n = w.rows * p.OW;
+    // The image as V_DW reads it: as stored, or its exact f32 values.
+    Value image = w.image;
+    int64_t ie = ex;
+    if (p.convertImage) {
+      Value f = toF32(e.view(w.image, 0, {chans * w.rin, Wp}, {Wp * ex, ex}), qx);
+      int64_t lda = cast<BufferType>(f.getType()).getStrides()[0];
+      image = e.view(f, 0, {chans, w.rin, Wp}, {w.rin * lda, lda, 4});
+      ie = 4;
+    }
+    int64_t lda = cast<BufferType>(image.getType()).getStrides()[1];
+    Type rt = p.mode == isa::MmMode::F32 ? Type(b.getF32Type()) : Type(b.getIntegerType(32));
+    Value red = e.alloc(MemorySpace::LM, {chans, n}, rt, {w.pitch.acc, 4});
+    Value sums = e.view(red, 0, {chans, w.rows, p.OW}, {w.pitch.acc, p.OW * 4, 4});
+    bool first = true;
+    for (const WindowBlock &wb : depthwiseWindowBlocks(p)) {
+      int64_t r0 = wb.i0 * p.dh, q0 = wb.j0 * p.dw;
+      Value corner = e.view(image, r0 * lda + q0 * ie, {chans, w.rin - r0, Wp - q0},
+                            {cast<BufferType>(image.getType()).getStrides()[0], lda, ie});
+      DepthwiseOp::create(b, e.loc, corner, Value(), sums, b.getDenseI64ArrayAttr({wb.kh, wb.kw}),
+                          b.getDenseI64ArrayAttr({p.sh, p.sw}), b.getDenseI64ArrayAttr({p.dh, p.dw}),
+                          !first, 0, 0, isMax ? "MAX" : "SUM");
+      first = false;
+    }
+    Value out = red;
+    if (den) {
+      // This tile's rows of the table, the same for every channel.
+      Value d = e.tile(MemorySpace::LM, 1, n, b.getF32Type());
+      e.dma(e.view(den, w.oh0 * (p.OW * 4), {1, n}, {0, 4}), d);
+      e.vbin("DIV", red, d, red);
+    } else if (integerMax) {
+      out = e.tile(MemorySpace::LM, chans, n, sy);
+      e.cast(red, out);
+    } else if (qx) {
+      out = toF32(red, qx);  // a quantized max: dequantized after the max
+    }
+    if (qy)
+      out = fromF32(out, qy, sy);
+    e.dma(out, e.view(Y, ((w.n * p.C + w.c0) * p.OH + w.oh0) * (p.OW * ey), {chans, n},
+                      {p.OH * p.OW * ey, ey}));
+  });
   return success();
 }

@@ -48,6 +48,10 @@ const target::TargetInfo *passTarget(ModuleOp module, StringRef name);
 /// VECTOR, or nullopt.
 std::optional<DepthwiseProblem> depthwiseProblem(Operation *op);
 
+/// The pooling (graph.max_pool, graph.average_pool) `op` lowers to on V_DW
+/// (func MAX or SUM), or nullopt.
+std::optional<DepthwiseProblem> poolProblem(Operation *op);
+
 /// Whether `op` is a convolution the lowering runs as a matrix product
 /// (pointwise: NCHW, 1x1, stride 1, unpadded, one group).
 bool isPointwise(Operation *op);
@@ -259,6 +263,20 @@ private:
                                  int64_t xzp, int64_t wzp, qk::RequantAttr rq);
   LogicalResult lowerDepthwise(Operation *op, Value X, Value W, Value Bias, Value Y, int64_t xzp,
                                int64_t wzp, qk::RequantAttr rq);
+  /// One tile of a depthwise or pooling problem: `chans` channels from c0 by
+  /// `rows` output rows from oh0 of batch n, its image loaded.
+  struct WindowTile {
+    int64_t chans, rows, rin;
+    Offset n, c0, oh0;
+    Value image;
+    DepthwisePitches pitch;
+  };
+  /// The tiling select-tiling wrote for `op`, checked against `p`.
+  FailureOr<DepthwiseTiling> windowTiling(Operation *op, const DepthwiseProblem &p, Value X);
+  /// The tile loops of `p` under `tl` (row tiles of one shape share a loop):
+  /// per tile the image, padded with `fill` on its way into LM, then `tile`.
+  void windowTiles(const DepthwiseProblem &p, const DepthwiseTiling &tl, Value X, int64_t fill,
+                   const std::function<void(const WindowTile &)> &tile);
   /// The kernel epilogue of a [rows, cols] accumulator tile: bias (per
   /// column, or per row with `biasPerRow`) and requantization (per tensor,
   /// or by a table per column, per row with `perRow`) through the MATRIX

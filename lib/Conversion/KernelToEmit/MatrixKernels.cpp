@@ -737,18 +737,14 @@ LogicalResult KernelLowering::lowerConvBuffers(Operation *op, const ConvPlan &pl
 /// follow; one V_DW computes every sum of the tile, and the MATRIX output
 /// stage drains them through bias and requantization (per channel: per row).
 /// Row tiles of one shape (the same rows and padding) form one tile loop.
-LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Value Bias, Value Y,
-                                             int64_t xzp, int64_t wzp, qk::RequantAttr rq) {
-  std::optional<DepthwiseProblem> problem = depthwiseProblem(op);
+FailureOr<DepthwiseTiling> KernelLowering::windowTiling(Operation *op, const DepthwiseProblem &p,
+                                                        Value X) {
   auto tiling = op->getAttrOfType<DictionaryAttr>(kTilingAttr);
-  if (!problem || !tiling)
+  if (!tiling)
     return op->emitOpError() << "internal error: no tiling (" << kTilingAttr
                              << "); select-tiling chooses it before this lowering";
-  const DepthwiseProblem &p = *problem;
-  auto xt = cast<BufferType>(X.getType()), wt = cast<BufferType>(W.getType()),
-       yt = cast<BufferType>(Y.getType());
-  if (xt.getShape() != ArrayRef<int64_t>{p.N, p.C, p.H, p.W})
-    return op->emitOpError("internal error: the depthwise problem disagrees with its input");
+  if (cast<BufferType>(X.getType()).getShape() != ArrayRef<int64_t>{p.N, p.C, p.H, p.W})
+    return op->emitOpError("internal error: the window problem disagrees with its input");
   DepthwiseTiling tl;
   auto tile = tiling.getAs<DenseI64ArrayAttr>("tile");
   auto buffers = tiling.getAs<IntegerAttr>("buffers");
@@ -758,44 +754,25 @@ LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Va
   if (std::optional<std::string> why = checkTiling(p, tl, t))
     return op->emitOpError() << kTilingAttr << " [" << tl.channels << ", " << tl.rows << "] x "
                              << tl.buffers << " cannot run here: " << *why;
-  int64_t ex = p.inBytes, ey = yt.getElementBytes(), taps = p.KH * p.KW, Wp = p.paddedWidth();
-  int64_t plane = p.H * p.W * ex;
-  Type accType = xt.getElementType().isF32() ? Type(b.getF32Type()) : Type(b.getIntegerType(32));
-  Value params = rq && rq.isPerChannel() ? requantTable(rq, p.C) : Value();
-  int64_t fill = xt.getElementType().isF32() ? 0 : int64_t(uint8_t(int8_t(xzp)));
+  return tl;
+}
+
+void KernelLowering::windowTiles(const DepthwiseProblem &p, const DepthwiseTiling &tl, Value X,
+                                 int64_t fill, const std::function<void(const WindowTile &)> &tile) {
+  auto xt = cast<BufferType>(X.getType());
+  int64_t ex = p.inBytes, Wp = p.paddedWidth(), plane = p.H * p.W * ex;
   // One tile: `chans` channels from c0, the row group's tile `tileIndex`.
   auto body = [&](int64_t chans, const RowGroup &g, Offset n, Offset c0, Offset tileIndex) {
-    DepthwisePitches pitch = depthwisePitches(p, g.rows, t.params);
-    int64_t rin = p.imageRows(g.rows), real = rin - g.padTop - g.padBottom;
-    Offset oh0 = tileIndex * tl.rows;
-    Offset firstRow = oh0 * p.sh + (g.padTop - p.padTop);  // the first real input row
-    Value image = e.alloc(MemorySpace::LM, {chans, rin, Wp}, xt.getElementType(),
-                          {pitch.image, Wp * ex, ex});
+    WindowTile w{chans, g.rows, p.imageRows(g.rows), n, c0, tileIndex * tl.rows, Value(),
+                 depthwisePitches(p, g.rows, t.params)};
+    int64_t real = w.rin - g.padTop - g.padBottom;
+    Offset firstRow = w.oh0 * p.sh + (g.padTop - p.padTop);  // the first real input row
+    w.image = e.alloc(MemorySpace::LM, {chans, w.rin, Wp}, xt.getElementType(),
+                      {w.pitch.image, Wp * ex, ex});
     e.dma(e.view(X, (n * p.C + c0) * plane + firstRow * (p.W * ex), {chans, real, p.W},
                  {plane, p.W * ex, ex}),
-          image, {0, g.padTop, p.padLeft}, {0, g.padBottom, p.padRight}, fill);
-    Value acc = e.alloc(MemorySpace::ACC, {chans, g.rows * p.OW}, accType, {pitch.acc, 4});
-    Value sums = e.view(acc, 0, {chans, g.rows, p.OW}, {pitch.acc, p.OW * 4, 4});
-    // The window in blocks V_DW's fields hold (one, unless it is wider than
-    // 15), each from its own corner of the image, the later ones accumulating.
-    bool first = true;
-    for (const WindowBlock &wb : depthwiseWindowBlocks(p)) {
-      int64_t n = wb.kh * wb.kw;
-      Value tapsT = e.alloc(MemorySpace::LM, {chans, n}, wt.getElementType(), {n * ex, ex});
-      e.dma(e.view(W, c0 * (taps * ex) + (wb.i0 * p.KW + wb.j0) * ex, {chans, wb.kh, wb.kw},
-                   {taps * ex, p.KW * ex, ex}),
-            e.view(tapsT, 0, {chans, wb.kh, wb.kw}, {n * ex, wb.kw * ex, ex}));
-      int64_t r0 = wb.i0 * p.dh, q0 = wb.j0 * p.dw;
-      Value corner = e.view(image, (r0 * Wp + q0) * ex, {chans, rin - r0, Wp - q0},
-                            {pitch.image, Wp * ex, ex});
-      DepthwiseOp::create(b, e.loc, corner, tapsT, sums, b.getDenseI64ArrayAttr({wb.kh, wb.kw}),
-                          b.getDenseI64ArrayAttr({p.sh, p.sw}), b.getDenseI64ArrayAttr({p.dh, p.dw}),
-                          !first, xzp, wzp);
-      first = false;
-    }
-    Value dst = e.view(Y, ((n * p.C + c0) * p.OH + oh0) * (p.OW * ey), {chans, g.rows * p.OW},
-                       {p.OH * p.OW * ey, ey});
-    epilogue(acc, chans, g.rows * p.OW, Bias, Offset(0), rq, params, dst, true, c0, bool(Bias));
+          w.image, {0, g.padTop, p.padLeft}, {0, g.padBottom, p.padRight}, fill);
+    tile(w);
   };
   int64_t full = p.C / tl.channels, rest = p.C % tl.channels;
   for (auto [chans, count, first] : {std::tuple{tl.channels, full, int64_t(0)},
@@ -804,10 +781,51 @@ LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Va
       continue;
     for (const RowGroup &g : depthwiseRowGroups(p, tl.rows)) {
       e.beginLoop({p.N, count, g.count}, tl.buffers, tl.buffers > 1);
-      body(chans, g, e.coordinate(0), first + e.coordinate(1) * chans,
-           g.first + e.coordinate(2));
+      body(chans, g, e.coordinate(0), first + e.coordinate(1) * chans, g.first + e.coordinate(2));
       e.endLoop();
     }
   }
+}
+
+LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Value Bias, Value Y,
+                                             int64_t xzp, int64_t wzp, qk::RequantAttr rq) {
+  std::optional<DepthwiseProblem> problem = depthwiseProblem(op);
+  if (!problem)
+    return op->emitOpError("internal error: not a depthwise convolution");
+  const DepthwiseProblem &p = *problem;
+  FailureOr<DepthwiseTiling> tl = windowTiling(op, p, X);
+  if (failed(tl))
+    return failure();
+  auto xt = cast<BufferType>(X.getType()), wt = cast<BufferType>(W.getType()),
+       yt = cast<BufferType>(Y.getType());
+  int64_t ex = p.inBytes, ey = yt.getElementBytes(), taps = p.KH * p.KW, Wp = p.paddedWidth();
+  Type accType = xt.getElementType().isF32() ? Type(b.getF32Type()) : Type(b.getIntegerType(32));
+  Value params = rq && rq.isPerChannel() ? requantTable(rq, p.C) : Value();
+  int64_t fill = xt.getElementType().isF32() ? 0 : int64_t(uint8_t(int8_t(xzp)));
+  windowTiles(p, *tl, X, fill, [&](const WindowTile &w) {
+    int64_t chans = w.chans;
+    Value acc = e.alloc(MemorySpace::ACC, {chans, w.rows * p.OW}, accType, {w.pitch.acc, 4});
+    Value sums = e.view(acc, 0, {chans, w.rows, p.OW}, {w.pitch.acc, p.OW * 4, 4});
+    // The window in blocks V_DW's fields hold (one, unless it is wider than
+    // 15), each from its own corner of the image, the later ones accumulating.
+    bool first = true;
+    for (const WindowBlock &wb : depthwiseWindowBlocks(p)) {
+      int64_t n = wb.kh * wb.kw;
+      Value tapsT = e.alloc(MemorySpace::LM, {chans, n}, wt.getElementType(), {n * ex, ex});
+      e.dma(e.view(W, w.c0 * (taps * ex) + (wb.i0 * p.KW + wb.j0) * ex, {chans, wb.kh, wb.kw},
+                   {taps * ex, p.KW * ex, ex}),
+            e.view(tapsT, 0, {chans, wb.kh, wb.kw}, {n * ex, wb.kw * ex, ex}));
+      int64_t r0 = wb.i0 * p.dh, q0 = wb.j0 * p.dw;
+      Value corner = e.view(w.image, (r0 * Wp + q0) * ex, {chans, w.rin - r0, Wp - q0},
+                            {w.pitch.image, Wp * ex, ex});
+      DepthwiseOp::create(b, e.loc, corner, tapsT, sums, b.getDenseI64ArrayAttr({wb.kh, wb.kw}),
+                          b.getDenseI64ArrayAttr({p.sh, p.sw}), b.getDenseI64ArrayAttr({p.dh, p.dw}),
+                          !first, xzp, wzp);
+      first = false;
+    }
+    Value dst = e.view(Y, ((w.n * p.C + w.c0) * p.OH + w.oh0) * (p.OW * ey),
+                       {chans, w.rows * p.OW}, {p.OH * p.OW * ey, ey});
+    epilogue(acc, chans, w.rows * p.OW, Bias, Offset(0), rq, params, dst, true, w.c0, bool(Bias));
+  });
   return success();
 }

@@ -44,12 +44,16 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
                   }));
     };
     module.walk([&](Operation *op) {
-      if (std::optional<DepthwiseProblem> d = depthwiseProblem(op)) {
+      std::optional<DepthwiseProblem> d = depthwiseProblem(op);
+      if (!d)
+        d = poolProblem(op);
+      if (d) {
         std::optional<DepthwiseTiling> tl = chooseDepthwiseTiling(*d, *t);
         if (!tl) {
           // The reason of the smallest tile says what no tile can avoid.
           DepthwiseTiling one{1, 1, 1, 0, 0};
-          op->emitOpError() << "no tiling of the depthwise convolution (" << d->C
+          op->emitOpError() << "no tiling of the " << (d->pooling() ? "pooling" : "depthwise convolution")
+                            << " (" << d->C
                             << " channels, " << d->KH << "x" << d->KW << " window, " << d->OH
                             << "x" << d->OW << " outputs) fits " << t->name << ": "
                             << checkTiling(*d, one, *t).value_or("no candidate fits");

@@ -57,3 +57,21 @@ func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}, %w: tensor<2x1x3x3xf
   %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 2 : i64, npuc.tiling = {tile = array<i64: 3, 2>, buffers = 1 : i64}} : (tensor<1x2x5x5xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x5x5xf32>
   return %y : tensor<1x2x5x5xf32>
 }
+
+// -----
+
+// Max pooling on the same tiles: the image padded with -inf (0xff800000) on
+// its way into LM, one emit.depthwise of func MAX without taps into LM, and
+// the maxima stored as they are.
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK:      emit.for %{{.*}} basis [1, 1, 1] range [0, 1) {
+// CHECK-NEXT:   %[[IMG:.*]] = emit.alloc : <lm, 2x7x7xf32, strides = [196, 28, 4]>
+// CHECK:        emit.dma %{{.*}} -> %[[IMG]] {fill = 4286578688 : i64, pad_hi = array<i64: 0, 1, 1>, pad_lo = array<i64: 0, 1, 1>}
+// CHECK-NEXT:   %[[R:.*]] = emit.alloc : <lm, 2x9xf32, strides = [64, 4]>
+// CHECK-NEXT:   %[[S:.*]] = emit.view %[[R]][0] : <lm, 2x9xf32, strides = [64, 4]> -> <lm, 2x3x3xf32, strides = [64, 12, 4]>
+// CHECK-NEXT:   emit.depthwise %[[IMG]] -> %[[S]] {dilations = array<i64: 1, 1>, func = "MAX", kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>}
+// CHECK:        emit.dma %[[R]] -> %{{.*}} : <lm, 2x9xf32, strides = [64, 4]> -> <output, 2x9xf32, strides = [36, 4]>
+func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf32> {graph.name = "y"}) {
+  %y = graph.max_pool %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ceil_mode = false, npuc.tiling = {tile = array<i64: 2, 3>, buffers = 1 : i64}} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
+  return %y : tensor<1x2x3x3xf32>
+}

@@ -99,3 +99,17 @@ func.func @depthwise(%x: tensor<1x32x112x112xui8>, %w: tensor<32x1x3x3xui8>, %b:
   return %y : tensor<1x32x112x112xui8>
 }
 
+
+// -----
+
+// Pooling runs on V_DW too (func MAX, no taps). A 3x3 max pool, stride 2,
+// pads 1, of 2 channels of 5x5 f32 in one tile [2 channels, 3 rows], by hand:
+// the image is 200 contiguous bytes (4 cycles at 64 per cycle), 18 outputs of
+// 9 taps at 4 bytes are 4 + ceil(648 / 256) = 7 VECTOR cycles, the 72 result
+// bytes 2 cycles: 200 + 4 + 7 + 200 + 2 = 413 cycles, 272 GM bytes.
+// CHECK-LABEL: func.func @pool
+// CHECK: graph.max_pool {{.*}}npuc.tiling = {buffers = 1 : i64, cycles = 413 : i64, gm_bytes = 272 : i64, tile = array<i64: 2, 3>}
+func.func @pool(%x: tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32> {
+  %y = graph.max_pool %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ceil_mode = false} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
+  return %y : tensor<1x2x3x3xf32>
+}

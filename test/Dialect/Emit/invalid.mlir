@@ -502,3 +502,20 @@ emit.program target "npu-v1" {
   // expected-error @+1 {{'emit.depthwise' op zero point 3 is outside [-128, 255] (and must be 0 in float modes)}}
   emit.depthwise %a, %b -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, a_zp = 3} : !emit.buffer<lm, 2x4x6xf32, strides = [128, 24, 4]>, !emit.buffer<lm, 2x9xf32, strides = [36, 4]> -> !emit.buffer<acc, 2x2x4xf32, strides = [64, 16, 4]>
 }
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 2x4x6xf32, strides = [128, 24, 4]>
+  %b = emit.alloc : !emit.buffer<lm, 2x9xf32, strides = [36, 4]>
+  %d = emit.alloc : !emit.buffer<lm, 2x2x4xf32, strides = [64, 16, 4]>
+  // expected-error @+1 {{'emit.depthwise' op a pooling function takes no taps}}
+  emit.depthwise %a, %b -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, func = "MAX"} : !emit.buffer<lm, 2x4x6xf32, strides = [128, 24, 4]>, !emit.buffer<lm, 2x9xf32, strides = [36, 4]> -> !emit.buffer<lm, 2x2x4xf32, strides = [64, 16, 4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 2x4x6xf32, strides = [128, 24, 4]>
+  %d = emit.alloc : !emit.buffer<lm, 2x2x4xf32, strides = [64, 16, 4]>
+  // expected-error @+1 {{'emit.depthwise' op unknown window function 'MIN'}}
+  emit.depthwise %a -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, func = "MIN"} : !emit.buffer<lm, 2x4x6xf32, strides = [128, 24, 4]> -> !emit.buffer<lm, 2x2x4xf32, strides = [64, 16, 4]>
+}
