@@ -80,6 +80,9 @@ LogicalResult KernelLowering::elementwise(Operation *op, ArrayRef<int64_t> shape
     for (auto &s : strides)
       s.insert(s.begin(), 0);
   }
+  // An empty tensor moves nothing.
+  if (llvm::is_contained(shape, 0))
+    return success();
   // A long innermost dimension alone (the others 1) is split into rows of a
   // divisor of it, so that tiles are grids of many rows, not one long row.
   constexpr int64_t kColumnCap = 4096;
