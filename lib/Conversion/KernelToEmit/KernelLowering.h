@@ -17,6 +17,7 @@
 #define NPUC_LIB_CONVERSION_KERNELTOEMIT_KERNELLOWERING_H
 
 #include "Emitter.h"
+#include "ConvTiling.h"
 #include "DepthwiseTiling.h"
 #include "LoweringCase.h"
 #include "npuc/Dialect/Graph/IR/GraphOps.h"
@@ -51,6 +52,12 @@ std::optional<DepthwiseProblem> depthwiseProblem(Operation *op);
 /// The pooling (graph.max_pool, graph.average_pool) `op` lowers to on V_DW
 /// (func MAX or SUM), or nullopt.
 std::optional<DepthwiseProblem> poolProblem(Operation *op);
+
+/// The dense or grouped convolution (NCHW, integer or f32, constant weights,
+/// its window's rows undilated) `op` lowers to with its window gathered in
+/// LM (ConvTiling.h), or nullopt: the depthwise and pointwise kinds, and the
+/// others, which gather im2col from GM.
+std::optional<ConvProblem> convProblem(Operation *op);
 
 /// Whether `op` is a convolution the lowering runs as a matrix product
 /// (pointwise: NCHW, 1x1, stride 1, unpadded, one group).
@@ -263,6 +270,12 @@ private:
                                  int64_t xzp, int64_t wzp, qk::RequantAttr rq);
   LogicalResult lowerDepthwise(Operation *op, Value X, Value W, Value Bias, Value Y, int64_t xzp,
                                int64_t wzp, qk::RequantAttr rq);
+  /// A convProblem by the tiling select-tiling chose (ConvTiling.h).
+  LogicalResult lowerWindowConv(Operation *op, const ConvProblem &p, Value X, Value Bias, Value Y,
+                                int64_t xzp, int64_t wzp, qk::RequantAttr rq);
+  /// The weights of `p` (constant, [M, Cg, KH, KW]) as the window conv reads
+  /// them: [chunk][kh][kw, c (+ gap)][M], the gaps `gap`.
+  Value windowConvWeights(Operation *op, const ConvProblem &p, int64_t chunk, int64_t gap);
   /// One tile of a depthwise or pooling problem: `chans` channels from c0 by
   /// `rows` output rows from oh0 of batch n, its image loaded.
   struct WindowTile {

@@ -189,10 +189,11 @@ isa::MmMode matrixMode(Type a, Type b) {
 /// What pointwiseProblem and depthwiseProblem read of a qk.conv2d (NCHW) or
 /// a graph.conv.
 struct ConvOperands {
-  Value x, w, y;
+  Value x, w, y, b;  // b: the bias, or null
   int64_t groups = 1;
   ArrayRef<int64_t> strides, pads, dil;
   bool bias = false;
+  bool integer = false;  // qk.conv2d
   qk::RequantAttr rq;
 };
 std::optional<ConvOperands> convOperands(Operation *op) {
@@ -203,10 +204,13 @@ std::optional<ConvOperands> convOperands(Operation *op) {
     c.x = conv.getInput(), c.w = conv.getWeight(), c.y = conv.getResult();
     c.groups = conv.getGroups(), c.strides = conv.getStrides(), c.pads = conv.getPads();
     c.dil = conv.getDilations(), c.bias = bool(conv.getBias()), c.rq = conv.getRequantAttr();
+    c.b = conv.getBias();
+    c.integer = true;
   } else if (auto conv = dyn_cast<graph::ConvOp>(op)) {
     c.x = conv.getX(), c.w = conv.getW(), c.y = conv.getResult();
     c.groups = conv.getGroup(), c.strides = conv.getStrides(), c.pads = conv.getPads();
     c.dil = conv.getDilations(), c.bias = bool(conv.getBias());
+    c.b = conv.getBias();
   } else {
     return std::nullopt;
   }
@@ -241,12 +245,43 @@ std::optional<MatmulProblem> pointwiseProblem(Operation *op) {
   p.mode = matrixMode(tw, tx);
   return p;
 }
+
+/// The value of a constant tensor, through storage casts, or null.
+DenseElementsAttr constantValue(Value v) {
+  while (auto cast = v.getDefiningOp<graph::StorageCastOp>())
+    v = cast->getOperand(0);
+  auto c = v.getDefiningOp<graph::ConstantOp>();
+  return c ? llvm::dyn_cast<DenseElementsAttr>(c.getValue()) : DenseElementsAttr();
+}
+
+/// The window geometry, element sizes and epilogue of a 2-D convolution
+/// (integer qk.conv2d, or f32 graph.conv); `C` is all input channels.
+std::optional<DepthwiseProblem> windowGeometry(const ConvOperands &c) {
+  if (!c.integer && !tensorOf(c.y).getElementType().isF32())
+    return std::nullopt;
+  ArrayRef<int64_t> xs = tensorOf(c.x).getShape(), ws = tensorOf(c.w).getShape(),
+                    ys = tensorOf(c.y).getShape();
+  if (xs.size() != 4 || ws.size() != 4 || ys.size() != 4)
+    return std::nullopt;
+  DepthwiseProblem p;
+  p.bias = c.bias;
+  p.requant = bool(c.rq);
+  p.requantTable = c.rq && c.rq.isPerChannel();
+  p.N = xs[0], p.C = xs[1], p.H = xs[2], p.W = xs[3], p.KH = ws[2], p.KW = ws[3];
+  p.sh = c.strides[0], p.sw = c.strides[1], p.dh = c.dil[0], p.dw = c.dil[1];
+  p.padTop = c.pads[0], p.padLeft = c.pads[1], p.padBottom = c.pads[2], p.padRight = c.pads[3];
+  p.OH = ys[2], p.OW = ys[3];
+  Type tx = storageOf(tensorOf(c.x).getElementType()), tw = storageOf(tensorOf(c.w).getElementType());
+  p.inBytes = bytesOf(tx);
+  p.outBytes = bytesOf(storageOf(tensorOf(c.y).getElementType()));
+  p.mode = matrixMode(tx, tw);
+  return p;
+}
 } // namespace
 
 bool lowering::isPointwise(Operation *op) { return pointwiseProblem(op).has_value(); }
 
 std::optional<DepthwiseProblem> lowering::depthwiseProblem(Operation *op) {
-  DepthwiseProblem p;
   if (auto ct = dyn_cast<graph::ConvTransposeOp>(op)) {
     // The stride-1 convolution of the spread, padded input (lowerConvTranspose).
     ArrayRef<int64_t> xs = tensorOf(ct.getX()).getShape(), ws = tensorOf(ct.getW()).getShape();
@@ -254,6 +289,7 @@ std::optional<DepthwiseProblem> lowering::depthwiseProblem(Operation *op) {
     if (xs.size() != 4 || ws.size() != 4 || ws[1] != 1 || xs[1] != int64_t(ct.getGroup()) ||
         !tensorOf(ct.getResult()).getElementType().isF32())
       return std::nullopt;
+    DepthwiseProblem p;
     ArrayRef<int64_t> st = ct.getStrides(), pd = ct.getPads(), dl = ct.getDilations(),
                       outPad = ct.getOutputPadding();
     p.N = xs[0], p.C = xs[1], p.KH = ws[2], p.KW = ws[3], p.dh = dl[0], p.dw = dl[1];
@@ -263,24 +299,33 @@ std::optional<DepthwiseProblem> lowering::depthwiseProblem(Operation *op) {
     p.bias = bool(ct.getBias());
     return p;
   }
+  std::optional<DepthwiseProblem> p;
   std::optional<ConvOperands> c = convOperands(op);
-  if (!c || !(llvm::isa<qk::Conv2DOp>(op) || tensorOf(c->y).getElementType().isF32()))
+  if (!c || !(p = windowGeometry(*c)))
     return std::nullopt;
-  p.bias = c->bias;
-  p.requant = bool(c->rq);
-  p.requantTable = c->rq && c->rq.isPerChannel();
-  ArrayRef<int64_t> xs = tensorOf(c->x).getShape(), ws = tensorOf(c->w).getShape(),
-                    ys = tensorOf(c->y).getShape();
-  if (xs.size() != 4 || ws.size() != 4 || ws[1] != 1 || ws[0] != c->groups || xs[1] != c->groups)
+  ArrayRef<int64_t> ws = tensorOf(c->w).getShape();
+  if (ws[1] != 1 || ws[0] != c->groups || p->C != c->groups)
     return std::nullopt;
-  p.N = xs[0], p.C = xs[1], p.H = xs[2], p.W = xs[3], p.KH = ws[2], p.KW = ws[3];
-  p.sh = c->strides[0], p.sw = c->strides[1], p.dh = c->dil[0], p.dw = c->dil[1];
-  p.padTop = c->pads[0], p.padLeft = c->pads[1], p.padBottom = c->pads[2], p.padRight = c->pads[3];
-  p.OH = ys[2], p.OW = ys[3];
-  Type tx = storageOf(tensorOf(c->x).getElementType()), tw = storageOf(tensorOf(c->w).getElementType());
-  p.inBytes = bytesOf(tx);
-  p.outBytes = bytesOf(storageOf(tensorOf(c->y).getElementType()));
-  p.mode = matrixMode(tx, tw);
+  return p;
+}
+
+std::optional<ConvProblem> lowering::convProblem(Operation *op) {
+  std::optional<ConvOperands> c = convOperands(op);
+  std::optional<DepthwiseProblem> g = c ? windowGeometry(*c) : std::nullopt;
+  if (!g || isPointwise(op))
+    return std::nullopt;
+  ArrayRef<int64_t> ws = tensorOf(c->w).getShape();
+  int64_t groups = c->groups;
+  // The depthwise kind (convKind) runs on VECTOR; a dilated row is not one
+  // run of the image; the weights are reordered at compile time.
+  if (groups < 1 || (ws[1] == 1 && ws[0] == groups) || ws[1] * groups != g->C ||
+      ws[0] % groups || g->dw != 1 || !constantValue(c->w))
+    return std::nullopt;
+  ConvProblem p;
+  p.window = *g;
+  p.window.C = ws[1];
+  p.groups = groups, p.outChannels = ws[0] / groups;
+  p.weightBytes = bytesOf(storageOf(tensorOf(c->w).getElementType()));
   return p;
 }
 
@@ -511,6 +556,15 @@ LogicalResult KernelLowering::lowerConv(const LoweringCase &c) {
   bool pointwise = c.get("kind") == "dense" && plan.window1x1 && !plan.padded && !c.is("strided");
   if (pointwise != isPointwise(c.op))
     return c.op->emitOpError("internal error: the pointwise test disagrees with the case");
+  // The window kinds gather in LM from their weights reordered (the
+  // constant as imported is never placed).
+  if (std::optional<ConvProblem> cp = convProblem(c.op)) {
+    ConvOperands o = *convOperands(c.op);
+    auto conv = dyn_cast<qk::Conv2DOp>(c.op);
+    return lowerWindowConv(c.op, *cp, gmOf(o.x), o.b ? gmOf(o.b) : Value(), resultBuffer(o.y),
+                           conv ? conv.getInputZp() : 0, conv ? conv.getWeightZp()[0] : 0,
+                           conv ? conv.getRequantAttr() : qk::RequantAttr());
+  }
   if (auto conv = dyn_cast<qk::Conv2DOp>(c.op)) {
     auto [X, W, B, Y] = buffers(conv.getInput(), conv.getWeight(), conv.getBias(), conv.getResult());
     if (pointwise) {
@@ -726,6 +780,171 @@ LogicalResult KernelLowering::lowerConvBuffers(Operation *op, const ConvPlan &pl
              colFirst + e.coordinate(3) * cols, chanFirst + e.coordinate(4) * nc);
         e.endLoop();
       }
+  return success();
+}
+
+Value KernelLowering::windowConvWeights(Operation *op, const ConvProblem &p, int64_t chunk,
+                                        int64_t gap) {
+  Value w = convOperands(op)->w;
+  DenseElementsAttr dense = constantValue(w);
+  Type st = storageOf(tensorOf(w).getElementType());
+  const DepthwiseProblem &g = p.window;
+  int64_t M = p.groups * p.outChannels, Cg = g.C, KH = g.KH, KW = g.KW, rows = 0;
+  for (auto [c0, cc] : convChunks(p, chunk))
+    rows += convLayout(p, cc, 1, t.params).depth;
+  // Row r0(chunk) + kh * block + kw * cc + c of the result holds
+  // W[n][c0 + c][kh][kw] in column n.
+  auto place = [&](auto &out, const auto &in) {
+    int64_t r0 = 0;
+    for (auto [c0, cc] : convChunks(p, chunk)) {
+      ConvLayout l = convLayout(p, cc, 1, t.params);
+      for (int64_t n = 0; n < M; ++n)
+        for (int64_t c = 0; c < cc; ++c)
+          for (int64_t kh = 0; kh < KH; ++kh)
+            for (int64_t kw = 0; kw < KW; ++kw)
+              out[size_t((r0 + kh * l.block + kw * cc + c) * M + n)] =
+                  in[size_t(((n * Cg + c0 + c) * KH + kh) * KW + kw)];
+      r0 += l.depth;
+    }
+  };
+  auto type = RankedTensorType::get({rows, M}, st);
+  if (st.isF32()) {
+    SmallVector<float> in(dense.getValues<float>().begin(), dense.getValues<float>().end());
+    SmallVector<float> out(size_t(rows * M), float(gap));
+    place(out, in);
+    return constant(DenseElementsAttr::get(type, ArrayRef<float>(out)), type);
+  }
+  if (dense.getElementType() != st)
+    dense = dense.bitcast(st);
+  SmallVector<int8_t> in;
+  if (!dense.isSplat())
+    for (char byte : dense.getRawData())
+      in.push_back(int8_t(byte));
+  else
+    in.assign(size_t(dense.getNumElements()), int8_t(dense.getSplatValue<APInt>().getZExtValue()));
+  SmallVector<int8_t> out(size_t(rows * M), int8_t(gap));
+  place(out, in);
+  auto bytes = RankedTensorType::get({rows, M}, b.getIntegerType(8));
+  return constant(DenseElementsAttr::get(bytes, ArrayRef<int8_t>(out)), type);
+}
+
+/// A dense or grouped convolution by the tiling select-tiling chose
+/// (ConvTiling.h). Per tile (rows whole output rows by nc output channels of
+/// one group): per chunk of input channels, the image rows the window
+/// reaches arrive channels innermost, padded with the input zero point on
+/// the way into LM; VECTOR copies each output row's kernel rows (KW x chunk
+/// contiguous elements per output pixel, sw x chunk apart) into the im2col
+/// tile; MATRIX multiplies it by the reordered weights, accumulating over
+/// chunks; the output stage drains the tile into whole output rows.
+LogicalResult KernelLowering::lowerWindowConv(Operation *op, const ConvProblem &p, Value X,
+                                              Value Bias, Value Y, int64_t xzp, int64_t wzp,
+                                              qk::RequantAttr rq) {
+  auto tiling = op->getAttrOfType<DictionaryAttr>(kTilingAttr);
+  if (!tiling)
+    return op->emitOpError() << "internal error: no tiling (" << kTilingAttr
+                             << "); select-tiling chooses it before this lowering";
+  auto tile = tiling.getAs<DenseI64ArrayAttr>("tile");
+  auto buffers = tiling.getAs<IntegerAttr>("buffers");
+  if (!tile || tile.size() != 3 || !buffers)
+    return op->emitOpError() << kTilingAttr << " needs tile = [rows, channels, chunk] and buffers";
+  ConvTiling tl;
+  tl.rows = tile[0], tl.outChannels = tile[1], tl.chunk = tile[2], tl.buffers = buffers.getInt();
+  if (std::optional<std::string> why = checkTiling(p, tl, t))
+    return op->emitOpError() << kTilingAttr << " [" << tl.rows << ", " << tl.outChannels << ", "
+                             << tl.chunk << "] x " << tl.buffers << " cannot run here: " << *why;
+  const DepthwiseProblem &w = p.window;
+  auto xt = cast<BufferType>(X.getType()), yt = cast<BufferType>(Y.getType());
+  int64_t Cin = w.C * p.groups, M = p.groups * p.outChannels;
+  if (xt.getShape() != ArrayRef<int64_t>{w.N, Cin, w.H, w.W})
+    return op->emitOpError("internal error: the convolution problem disagrees with its input");
+  int64_t ex = w.inBytes, ey = yt.getElementBytes(), ew = p.weightBytes;
+  int64_t Wp = w.paddedWidth(), plane = w.H * w.W * ex, ma = t.params.MatrixAlign;
+  bool isFloat = xt.getElementType().isF32();
+  Type accType = isFloat ? Type(b.getF32Type()) : Type(b.getIntegerType(32));
+  Type wType = storageOf(tensorOf(convOperands(op)->w).getElementType());
+  Value params = rq && rq.isPerChannel() ? requantTable(rq, M) : Value();
+  int64_t fill = isFloat ? 0 : int64_t(uint8_t(int8_t(xzp)));
+  // Gap rows of the weights are the weight zero point (0.0 for floats), so
+  // they add (a - a_zp) * 0. The im2col gaps are zeroed first all the same:
+  // a float NaN or infinity left there would survive x 0, and LM never
+  // written is not read (npu-sim faults).
+  Value weights = windowConvWeights(op, p, tl.chunk, isFloat ? 0 : wzp);
+  std::vector<std::pair<int64_t, int64_t>> chunks = convChunks(p, tl.chunk);
+  SmallVector<int64_t> chunkRow;
+  int64_t depthMax = 0, rowsSoFar = 0;
+  bool gaps = false;
+  for (auto [c0, cc] : chunks) {
+    ConvLayout l = convLayout(p, cc, 1, t.params);
+    chunkRow.push_back(rowsSoFar);
+    rowsSoFar += l.depth;
+    depthMax = std::max(depthMax, l.depth);
+    gaps |= l.block != w.KW * cc;
+  }
+  Value zeros;
+  if (gaps) {
+    zeros = e.tile(MemorySpace::LM, 1, depthMax, xt.getElementType(), t.params.VectorAlign);
+    Value row = isFloat ? f32Constant(SmallVector<float>(size_t(depthMax), 0.0f))
+                        : constant(DenseElementsAttr::get(RankedTensorType::get({depthMax}, b.getIntegerType(8)),
+                                                          ArrayRef<int8_t>(SmallVector<int8_t>(size_t(depthMax), 0))),
+                                   RankedTensorType::get({depthMax}, xt.getElementType()));
+    e.dma(e.view(row, 0, {1, depthMax}, {depthMax * ex, ex}), zeros);
+  }
+  auto body = [&](int64_t nc, const RowGroup &g, Offset n, Offset grp, Offset m0, Offset tileIndex) {
+    int64_t m = g.rows * w.OW, rin = w.imageRows(g.rows), real = rin - g.padTop - g.padBottom;
+    Offset oh0 = tileIndex * tl.rows;
+    Offset firstRow = oh0 * w.sh + (g.padTop - w.padTop);  // the first real input row
+    Value acc = e.tile(MemorySpace::ACC, m, nc, accType, ma);
+    Offset oc = grp * p.outChannels + m0;
+    // A float bias starts the sums (broadcast into ACC before the products),
+    // so VECTOR has no epilogue queued between this tile's products and the
+    // next tile's gathers.
+    bool biasFirst = Bias && !rq;
+    if (biasFirst) {
+      int64_t eb = cast<BufferType>(Bias.getType()).getElementBytes();
+      Value row = e.tile(MemorySpace::LM, 1, nc, accType, t.params.VectorAlign);
+      e.dma(e.view(Bias, oc * eb, {1, nc}, {0, eb}), row);
+      e.cast(e.view(row, 0, {m, nc}, {0, eb}), acc);
+    }
+    for (auto [j, chunk] : llvm::enumerate(chunks)) {
+      auto [c0, cc] = chunk;
+      ConvLayout l = convLayout(p, cc, nc, t.params);
+      Value image = e.alloc(MemorySpace::LM, {rin, Wp, cc}, xt.getElementType(),
+                            {l.imagePitch, cc * ex, ex});
+      e.dma(e.view(X, (n * Cin + grp * w.C + c0) * plane + firstRow * (w.W * ex), {cc, real, w.W},
+                   {plane, w.W * ex, ex}),
+            e.view(image, 0, {cc, rin, Wp}, {ex, l.imagePitch, cc * ex}), {0, g.padTop, w.padLeft},
+            {0, g.padBottom, w.padRight}, fill);
+      Value aT = e.alloc(MemorySpace::LM, {m, l.depth}, xt.getElementType(), {l.lda, ex});
+      if (zeros)
+        e.cast(e.view(zeros, 0, {m, l.depth}, {0, ex}), aT);
+      for (int64_t r = 0; r < g.rows; ++r)
+        for (int64_t kh = 0; kh < w.KH; ++kh)
+          e.cast(e.view(image, (r * w.sh + kh * w.dh) * l.imagePitch, {w.OW, w.KW * cc},
+                        {w.sw * cc * ex, ex}),
+                 e.view(aT, r * w.OW * l.lda + kh * l.block * ex, {w.OW, w.KW * cc}, {l.lda, ex}));
+      Value bT = e.tile(MemorySpace::LM, l.depth, nc, wType, ma);
+      e.dma(e.view(weights, (chunkRow[j] * M + grp * p.outChannels + m0) * ew, {l.depth, nc},
+                   {M * ew, ew}),
+            bT);
+      e.matmul(aT, bT, acc, biasFirst || j > 0, xzp, wzp);
+    }
+    Value dst = e.view(Y, ((n * M + oc) * w.OH + oh0) * (w.OW * ey), {m, nc}, {ey, w.OH * w.OW * ey});
+    epilogue(acc, m, nc, biasFirst ? Value() : Bias, oc, rq, params, dst);
+  };
+  // Loops over [batch, group, channel tiles, row tiles], one per tile shape.
+  int64_t full = p.outChannels / tl.outChannels, rest = p.outChannels % tl.outChannels;
+  for (auto [nc, count, first] : {std::tuple{tl.outChannels, full, int64_t(0)},
+                                  std::tuple{rest, int64_t(rest > 0), full * tl.outChannels}}) {
+    if (count == 0 || nc == 0)
+      continue;
+    for (const RowGroup &g : depthwiseRowGroups(w, tl.rows)) {
+      bool rotate = w.N * p.groups * count * g.count > 1 && tl.buffers > 1;
+      e.beginLoop({w.N, p.groups, count, g.count}, rotate ? tl.buffers : 1, rotate);
+      body(nc, g, e.coordinate(0), e.coordinate(1), first + e.coordinate(2) * nc,
+           g.first + e.coordinate(3));
+      e.endLoop();
+    }
+  }
   return success();
 }
 

@@ -63,6 +63,21 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
         write(op, {tl->channels, tl->rows}, tl->buffers, tl->cycles, tl->gmBytes);
         return;
       }
+      if (std::optional<ConvProblem> cp = convProblem(op)) {
+        std::optional<ConvTiling> tl = chooseConvTiling(*cp, *t);
+        if (!tl) {
+          ConvTiling one{1, 1, 1, 1, 0, 0};
+          op->emitOpError() << "no tiling of the convolution (" << cp->window.C * cp->groups
+                            << " input channels in " << cp->groups << " groups, "
+                            << cp->window.KH << "x" << cp->window.KW << " window, "
+                            << cp->window.OH << "x" << cp->window.OW << " outputs) fits "
+                            << t->name << ": " << checkTiling(*cp, one, *t).value_or("no candidate fits");
+          ok = false;
+          return;
+        }
+        write(op, {tl->rows, tl->outChannels, tl->chunk}, tl->buffers, tl->cycles, tl->gmBytes);
+        return;
+      }
       std::optional<MatmulProblem> p = matmulProblem(op);
       if (!p)
         return;

@@ -113,3 +113,23 @@ func.func @pool(%x: tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32> {
   %y = graph.max_pool %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ceil_mode = false} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
   return %y : tensor<1x2x3x3xf32>
 }
+
+// -----
+
+// A dense 3x3 convolution (ConvTiling.h): 2 f32 input channels of 4x4, pads
+// 1, 3 constant output channels. Each kernel row's run of 3 x 2 elements is
+// padded to 8 (32 bytes), so K = 24. One tile of all 4 rows by 3 channels,
+// by hand on npu-v1: the image is 4 real rows of both channels, 128
+// contiguous bytes (2 cycles); the weights 24 rows of 12 bytes, contiguous,
+// 288 bytes (5 cycles); the gaps zeroed (4 + ceil(16 * 24 * 4 / 256) = 10)
+// and 4 rows x 3 kernel rows of gathers of 4 x 6 elements (each 4 +
+// ceil(96 / 256) = 5: 60); MATRIX 2 * 16 + ceil(24 / 16) * 16 = 64; the
+// result 192 contiguous bytes (3 cycles):
+// 200 + 7 + 70 + 64 + 200 + 3 = 544 cycles and 128 + 288 + 192 = 608 bytes.
+// CHECK-LABEL: func.func @window_conv
+// CHECK: graph.conv {{.*}}npuc.tiling = {buffers = 1 : i64, cycles = 544 : i64, gm_bytes = 608 : i64, tile = array<i64: 4, 3, 2>}
+func.func @window_conv(%x: tensor<1x2x4x4xf32>) -> tensor<1x3x4x4xf32> {
+  %w = graph.constant dense<1.0> : tensor<3x2x3x3xf32>
+  %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x4x4xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x4x4xf32>
+  return %y : tensor<1x3x4x4xf32>
+}

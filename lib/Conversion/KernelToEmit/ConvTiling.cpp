@@ -1,0 +1,275 @@
+//===- ConvTiling.cpp - Tiles of dense window convolutions, by cost -------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ConvTiling.h"
+#include "npuc/Base/Timing.h"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+using namespace npuc;
+using namespace npuc::emit::lowering;
+
+namespace {
+
+int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+constexpr int64_t kAccBytes = 4;     // int32 or f32 sums
+constexpr int64_t kParamBytes = 16;  // one requantization table entry (docs/isa.md)
+constexpr int64_t kMaxBuffers = 2;
+constexpr int64_t kExtentMax = isa::limit::MATMUL::m_max;
+
+/// A GM access of `rows` runs of `cols` contiguous bytes, `stride` apart.
+timing::GMAccess runs(int64_t rows, int64_t cols, int64_t stride, int64_t elem) {
+  timing::GMAccess a;
+  a.extent = {cols / elem, rows, 1, 1};
+  a.stride = {elem, stride, 0, 0};
+  a.elemBytes = unsigned(elem);
+  return a;
+}
+
+/// One iteration of a tile loop: `nc` output channels of one row group.
+struct Iteration {
+  uint64_t loads = 0, stores = 0, vector = 0, matrix = 0, drain = 0, gmBytes = 0;
+};
+
+Iteration iteration(const ConvProblem &p, const ConvTiling &t, int64_t nc, const RowGroup &g,
+                    const target::TargetParams &tp) {
+  const DepthwiseProblem &w = p.window;
+  Iteration it;
+  auto move = [&](const timing::GMAccess &a, bool load) {
+    (load ? it.loads : it.stores) += timing::busCycles(tp, timing::busBytes(tp, a));
+    it.gmBytes += timing::dataBytes(a);
+  };
+  int64_t ex = w.inBytes, m = g.rows * w.OW;
+  int64_t real = w.imageRows(g.rows) - g.padTop - g.padBottom;
+  for (auto [c0, cc] : convChunks(p, t.chunk)) {
+    ConvLayout l = convLayout(p, cc, nc, tp);
+    timing::GMAccess image;  // per channel, `real` whole input rows
+    image.extent = {w.W, real, cc, 1};
+    image.stride = {ex, w.W * ex, w.H * w.W * ex, 0};
+    image.elemBytes = unsigned(ex);
+    move(image, true);
+    move(runs(l.depth, nc * p.weightBytes, p.groups * p.outChannels * p.weightBytes, p.weightBytes),
+         true);
+    it.vector += uint64_t(g.rows * w.KH) * timing::vectorCycles(tp, uint64_t(w.OW * w.KW * cc),
+                                                                unsigned(ex));
+    if (l.block != w.KW * cc)  // the tile zeroed first (its gaps)
+      it.vector += timing::vectorCycles(tp, uint64_t(m * l.depth), unsigned(ex));
+    it.matrix += timing::matmulCycles(tp, w.mode, m, nc, l.depth);
+  }
+  if (w.bias)
+    move(runs(1, nc * kAccBytes, 0, kAccBytes), true);
+  if (w.requantTable)
+    move(runs(1, nc * kParamBytes, 0, 1), true);
+  if (w.requant)
+    it.drain = timing::drainCycles(tp, m, nc);
+  else if (w.bias)
+    it.vector += timing::vectorCycles(tp, uint64_t(m * nc), kAccBytes);
+  move(runs(nc, m * w.outBytes, w.OH * w.OW * w.outBytes, w.outBytes), false);
+  return it;
+}
+
+/// Candidate extents of a dimension of size `x`: all of it, powers of two
+/// times `a`, and even splits rounded up to `a`.
+std::vector<int64_t> splits(int64_t x, int64_t a, int64_t limit) {
+  std::set<int64_t> c;
+  if (x <= limit)
+    c.insert(x);
+  for (int64_t v = a; v < x && v <= limit; v *= 2)
+    c.insert(v);
+  for (int64_t q = 2; q <= 16; ++q)
+    if (int64_t v = roundUp(ceilDiv(x, q), a); v < x && v <= limit)
+      c.insert(v);
+  if (c.empty())
+    c.insert(std::max<int64_t>(1, std::min(x, limit / a * a)));
+  return {c.begin(), c.end()};
+}
+
+/// Candidate row tiles: the first few counts and the even splits into up to
+/// 16 tiles.
+std::vector<int64_t> rowCandidates(int64_t oh, int64_t limit) {
+  std::set<int64_t> s;
+  for (int64_t r = 1; r <= std::min<int64_t>(8, oh); ++r)
+    s.insert(r);
+  for (int64_t q = 1; q <= 16; ++q)
+    s.insert(ceilDiv(oh, q));
+  std::vector<int64_t> v;
+  for (int64_t r : s)
+    if (r <= limit)
+      v.push_back(r);
+  return v;
+}
+
+} // namespace
+
+ConvLayout npuc::emit::lowering::convLayout(const ConvProblem &p, int64_t chunk,
+                                            int64_t outChannels, const target::TargetParams &tp) {
+  const DepthwiseProblem &w = p.window;
+  ConvLayout l;
+  int64_t ex = w.inBytes;
+  l.block = roundUp(w.KW * chunk * ex, tp.VectorAlign) / ex;
+  l.depth = w.KH * l.block;
+  l.imagePitch = roundUp(w.paddedWidth() * chunk * ex, tp.VectorAlign);
+  l.lda = roundUp(l.depth * ex, tp.VectorAlign);
+  l.ldb = roundUp(outChannels * p.weightBytes, tp.MatrixAlign);
+  l.ldc = roundUp(outChannels * kAccBytes, tp.MatrixAlign);
+  return l;
+}
+
+std::vector<std::pair<int64_t, int64_t>> npuc::emit::lowering::convChunks(const ConvProblem &p,
+                                                                          int64_t chunk) {
+  std::vector<std::pair<int64_t, int64_t>> chunks;
+  for (int64_t c0 = 0; chunk > 0 && c0 < p.window.C; c0 += chunk)
+    chunks.push_back({c0, std::min(chunk, p.window.C - c0)});
+  return chunks;
+}
+
+TileFootprint npuc::emit::lowering::footprint(const ConvProblem &p, const ConvTiling &t,
+                                              const target::TargetInfo &target) {
+  const target::TargetParams &tp = target.params;
+  const DepthwiseProblem &w = p.window;
+  auto slot = [&](int64_t bytes) { return roundUp(bytes, tp.MatrixAlign); };
+  int64_t rows = std::min(t.rows, w.OH), nc = std::min(t.outChannels, p.outChannels);
+  int64_t m = rows * w.OW;
+  ConvLayout l = convLayout(p, std::min(t.chunk, w.C), nc, tp);
+  TileFootprint f;
+  // One chunk's image, im2col tile and weights (a later chunk reuses them).
+  f.lm = slot(w.imageRows(rows) * l.imagePitch) + slot(m * l.lda) + slot(l.depth * l.ldb);
+  if (w.requant)
+    f.lm += slot(m * roundUp(nc * w.outBytes, tp.VectorAlign));
+  if (w.bias)
+    f.lm += slot(roundUp(nc * kAccBytes, tp.VectorAlign));
+  if (w.requantTable)
+    f.lm += slot(nc * kParamBytes);
+  f.acc = slot(m * l.ldc);
+  f.lm *= t.buffers;
+  f.acc *= t.buffers;
+  if (l.block != w.KW * std::min(t.chunk, w.C))
+    f.lm += slot(l.depth * w.inBytes);  // the row of zeros the gaps are cleared from
+  return f;
+}
+
+std::optional<std::string> npuc::emit::lowering::checkTiling(const ConvProblem &p,
+                                                             const ConvTiling &t,
+                                                             const target::TargetInfo &target) {
+  auto str = [](int64_t v) { return std::to_string(v); };
+  namespace L = isa::limit;
+  const DepthwiseProblem &w = p.window;
+  const target::TargetParams &tp = target.params;
+  if (w.dw != 1)
+    return "a dilated row (dilation " + str(w.dw) + ") is not one run of the image";
+  for (int64_t v : {w.padTop, w.padLeft, w.padBottom, w.padRight})
+    if (v > L::DMA_IN_PAD::lo0_max)
+      return "padding " + str(v) + " exceeds the dma_in_pad fields (" + str(L::DMA_IN_PAD::lo0_max) + ")";
+  if (t.rows < 1 || t.rows > w.OH || t.outChannels < 1 || t.outChannels > p.outChannels ||
+      t.chunk < 1 || t.chunk > w.C)
+    return "tile " + str(t.rows) + " rows x " + str(t.outChannels) + " channels (chunks of " +
+           str(t.chunk) + ") is outside [1, " + str(w.OH) + "] x [1, " + str(p.outChannels) +
+           "] ([1, " + str(w.C) + "])";
+  if (t.buffers < 1 || t.buffers > (t.chunk < w.C ? 1 : kMaxBuffers))
+    return "buffers " + str(t.buffers) + " is outside [1, " +
+           str(t.chunk < w.C ? 1 : kMaxBuffers) + "]";
+  int64_t m = t.rows * w.OW;
+  ConvLayout l = convLayout(p, t.chunk, t.outChannels, tp);
+  if (m > kExtentMax || t.outChannels > kExtentMax || l.depth > kExtentMax ||
+      m > L::MM_OUT::m_max || t.outChannels > L::MM_OUT::n_max)
+    return "the product " + str(m) + "x" + str(l.depth) + " by " + str(l.depth) + "x" +
+           str(t.outChannels) + " exceeds the matmul and mm_out extents (" + str(kExtentMax) + ")";
+  int64_t ex = w.inBytes;
+  if (l.lda > L::MM_CFG::lda_max || l.ldb > L::MM_CFG::ldb_max || l.ldc > L::MM_CFG::ldc_max ||
+      w.OW > L::V_SHAPE::rows_max || w.KW * t.chunk > L::V_SHAPE::cols_max ||
+      w.sw * t.chunk * ex > L::V_SHAPE::a_pitch_max || l.lda > L::V_SHAPE::d_pitch_max)
+    return "a row pitch exceeds the mm_cfg or v_shape fields";
+  if (w.W > L::DMA_IN_SHAPE::n0_max || w.H > L::DMA_IN_SHAPE::n1_max ||
+      t.chunk > L::DMA_IN_SHAPE::n2_max || w.H * w.W * ex > L::DMA_IN_SSTRIDE::s2_max ||
+      l.imagePitch > L::DMA_IN_DSTRIDE::s1_max)
+    return "the image exceeds the DMA fields";
+  for (const RowGroup &g : depthwiseRowGroups(w, t.rows))
+    if (w.imageRows(g.rows) - g.padTop - g.padBottom < 1)
+      return "row tile " + str(g.first) + " lies entirely in the padding";
+  TileFootprint f = footprint(p, t, target);
+  if (f.lm > tp.LMBytes)
+    return "its tiles take " + str(f.lm) + " bytes of LM; " + target.name + " has " + str(tp.LMBytes);
+  if (f.acc > tp.ACCBytes)
+    return "its sums take " + str(f.acc) + " bytes of ACC; " + target.name + " has " + str(tp.ACCBytes);
+  return std::nullopt;
+}
+
+void npuc::emit::lowering::estimate(const ConvProblem &p, ConvTiling &t,
+                                    const target::TargetInfo &target) {
+  const target::TargetParams &tp = target.params;
+  const DepthwiseProblem &w = p.window;
+  uint64_t latency = uint64_t(tp.DmaStartLatency), cycles = 0, bytes = 0;
+  int64_t full = p.outChannels / t.outChannels, rest = p.outChannels % t.outChannels;
+  std::vector<RowGroup> groups = depthwiseRowGroups(w, t.rows);
+  for (auto [nc, tiles] : {std::pair{t.outChannels, full}, std::pair{rest, int64_t(rest > 0)}})
+    for (const RowGroup &g : groups) {
+      uint64_t count = uint64_t(w.N * p.groups * tiles * g.count);
+      if (count == 0 || nc == 0)
+        continue;
+      Iteration it = iteration(p, t, nc, g, tp);
+      bytes += count * it.gmBytes;
+      uint64_t once = latency + it.loads + it.vector + it.matrix + it.drain + latency + it.stores;
+      if (t.buffers == 1) {
+        cycles += count * once;  // loads, gathers, products, drain, store in turn
+        continue;
+      }
+      // Rotating slots: the next tile's loads and gathers and the last
+      // tile's store run under this tile's products.
+      uint64_t steady = std::max({it.loads + it.stores, it.vector, std::max(it.matrix, it.drain)});
+      cycles += count * steady + once;
+    }
+  t.cycles = cycles;
+  t.gmBytes = bytes;
+}
+
+std::optional<ConvTiling> npuc::emit::lowering::chooseConvTiling(const ConvProblem &p,
+                                                                 const target::TargetInfo &target) {
+  const DepthwiseProblem &w = p.window;
+  int64_t a = timing::arraySide(target.params, w.mode);
+  std::optional<ConvTiling> best;
+  auto key = [&](const ConvTiling &t) {
+    uint64_t iterations = uint64_t(ceilDiv(w.OH, t.rows) * ceilDiv(p.outChannels, t.outChannels) *
+                                   ceilDiv(w.C, t.chunk));
+    return std::make_tuple(t.cycles, t.gmBytes, iterations, t.buffers);
+  };
+  // Chunks: even splits of the group's channels whose window fits the K
+  // field, the fewest first (at most 8 of them, then halvings).
+  std::set<int64_t> chunks;
+  auto fits = [&](int64_t c) { return convLayout(p, c, 1, target.params).depth <= kExtentMax; };
+  for (int64_t q = 1; q <= w.C && chunks.size() < 8; ++q)
+    if (int64_t c = ceilDiv(w.C, q); fits(c))
+      chunks.insert(c);
+  for (int64_t c = w.C; c >= 1; c /= 2)
+    if (fits(c))
+      chunks.insert(c);
+  std::vector<int64_t> rows = rowCandidates(w.OH, std::max<int64_t>(1, kExtentMax / std::max<int64_t>(1, w.OW)));
+  // The fewest chunks first (more only add loads and products): after the
+  // first chunk size that fits, one smaller one is tried.
+  int64_t afterFit = 0;
+  for (auto it = chunks.rbegin(); it != chunks.rend(); ++it) {
+    int64_t chunk = *it;
+    if (best && afterFit++ == 1)
+      break;
+    for (int64_t nc : splits(p.outChannels, a, kExtentMax))
+      for (int64_t r : rows)
+        for (int64_t buffers = 1; buffers <= kMaxBuffers; ++buffers) {
+          ConvTiling t{r, nc, chunk, buffers, 0, 0};
+          // The memories first: most candidates fail there, and the reason
+          // checkTiling words is only wanted for a diagnostic.
+          TileFootprint f = footprint(p, t, target);
+          if (f.lm > target.params.LMBytes || f.acc > target.params.ACCBytes || checkTiling(p, t, target))
+            continue;
+          estimate(p, t, target);
+          if (!best || key(t) < key(*best))
+            best = t;
+        }
+  }
+  return best;
+}

@@ -1,0 +1,71 @@
+//===- ConvTiling.h - Tiles of dense window convolutions, by cost -*- C++ -*-===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// The cost model of select-tiling for dense and grouped convolutions whose
+// window is gathered in LM (every conv but the depthwise and pointwise kinds).
+// Per tile, a row tile of one group's image arrives channels innermost (HWC),
+// padded on the way into LM; VECTOR copies, per output row and kernel row, the
+// KW x channels run each output pixel reaches into an im2col tile (one copy of
+// OW rows); MATRIX multiplies it by the weights, reordered at compile time to
+// [chunk][kh][kw, c (+ gap)][M]; the output stage drains it. Each kernel row's
+// run is padded to the VECTOR alignment inside the im2col row (the weights'
+// gap rows are the weight zero point, or 0.0: they add nothing; the tile is
+// zeroed first, so that no gap holds a NaN or LM never written).
+// No MLIR: the problem is plain numbers, so the model is tested alone.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPUC_LIB_CONVERSION_KERNELTOEMIT_CONVTILING_H
+#define NPUC_LIB_CONVERSION_KERNELTOEMIT_CONVTILING_H
+
+#include "DepthwiseTiling.h"
+
+namespace npuc::emit::lowering {
+
+/// One dense or grouped convolution: the window geometry of one group
+/// (`window.C` is the group's input channels, `window.mode` the MATRIX mode)
+/// and the group's output channels.
+struct ConvProblem {
+  DepthwiseProblem window;
+  int64_t groups = 1, outChannels = 1;  // per group
+  int64_t weightBytes = 1;
+};
+
+/// A choice: tiles of `rows` whole output rows by `outChannels` output
+/// channels, the group's input channels in chunks of `chunk`, and `buffers`
+/// rotating slots (one when there are several chunks).
+struct ConvTiling {
+  int64_t rows = 0, outChannels = 0, chunk = 0, buffers = 1;
+  uint64_t cycles = 0, gmBytes = 0;
+};
+
+/// The layout of one chunk's tiles in LM.
+struct ConvLayout {
+  int64_t block = 0;       // elements per kernel row in an im2col row (KW * chunk, padded)
+  int64_t depth = 0;       // the product's K: KH * block
+  int64_t imagePitch = 0;  // bytes per image row (Wp pixels of `chunk` channels, padded)
+  int64_t lda = 0, ldb = 0, ldc = 0;
+};
+ConvLayout convLayout(const ConvProblem &p, int64_t chunk, int64_t outChannels,
+                      const target::TargetParams &tp);
+
+/// The chunks of the group's input channels, in order: (first, size).
+std::vector<std::pair<int64_t, int64_t>> convChunks(const ConvProblem &p, int64_t chunk);
+
+TileFootprint footprint(const ConvProblem &p, const ConvTiling &t, const target::TargetInfo &target);
+
+/// Why `t` cannot run `p` on `target` (ISA fields, LM, ACC), or nullopt.
+std::optional<std::string> checkTiling(const ConvProblem &p, const ConvTiling &t,
+                                       const target::TargetInfo &target);
+
+/// Estimated cycles and GM bytes of `t` (fills t.cycles and t.gmBytes).
+void estimate(const ConvProblem &p, ConvTiling &t, const target::TargetInfo &target);
+
+/// The candidate with the fewest estimated cycles (then GM bytes, then the
+/// fewest iterations), or nullopt when none fits.
+std::optional<ConvTiling> chooseConvTiling(const ConvProblem &p, const target::TargetInfo &target);
+
+} // namespace npuc::emit::lowering
+
+#endif
