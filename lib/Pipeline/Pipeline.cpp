@@ -18,6 +18,7 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
   pm.addPass(graph::createGraphSimplify());
   pm.addPass(graph::createGraphFoldBatchNorm());
   pm.addPass(graph::createGraphFuseQDQ());
+  pm.addPass(graph::createGraphFoldPad());
   pm.addPass(graph::createGraphSimplify());
   if (options.until == "graph")
     return;

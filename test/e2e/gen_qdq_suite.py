@@ -152,6 +152,19 @@ y = quant(np.concatenate([ra, rb], axis=1), 0.04, 128, np.uint8)
 md.save("qdq_concat_scales", [h.make_tensor_value_info("a", F32, [1, 2, 3, 3]), h.make_tensor_value_info("b", F32, [1, 3, 3, 3])],
         [h.make_tensor_value_info("y", U8, [1, 5, 3, 3])], [a, b], [y])
 
+# A quantized Pad that feeds no convolution (graph-fold-pad folds the others
+# into their convolution's pads): zero padding writes the zero point.
+md = Model()
+x = rng.uniform(-2, 2, (1, 3, 4, 5)).astype(np.float32)
+dx = md.qdq("x", 0.02, -5, np.int8)
+md.nodes.append(h.make_node("Pad", [dx, md.init("pads", np.array([0, 0, 1, 2, 0, 0, 2, 1], np.int64))],
+                            ["pad"], mode="constant"))
+md.q("pad", 0.02, -5, np.int8, "y")
+y = quant(np.pad(dequant(quant(x, 0.02, -5, np.int8), 0.02, -5), ((0, 0), (0, 0), (1, 2), (2, 1))),
+          0.02, -5, np.int8)
+md.save("qdq_pad", [h.make_tensor_value_info("x", F32, [1, 3, 4, 5])],
+        [h.make_tensor_value_info("y", I8, [1, 3, 7, 8])], [x], [y])
+
 # A reduction over a non-trailing axis, keepdims = 0.
 md = Model()
 x = rng.uniform(-5, 5, (2, 5, 3)).astype(np.float32)

@@ -66,4 +66,19 @@ def GraphFoldDequantize : Pass<"graph-fold-dequantize"> {
   let dependentDialects = ["::npuc::graph::GraphDialect"];
 }
 
+def GraphFoldPad : Pass<"graph-fold-pad"> {
+  let summary = "Fold a spatial Pad of zero into the convolution it feeds";
+  let description = [{
+    A constant-mode graph.pad that pads only the two spatial axes of an NCHW
+    input (by non-negative amounts) with the value the convolution's own
+    padding holds (0.0 for f32, bit for bit +0; for a quantized tensor a
+    value that quantizes to its zero point, the pad keeping its input's
+    type) feeds a graph.conv as its input: the conv reads the pad's input
+    with the pads added to its own. The convolution's result is unchanged;
+    the padded copy (a pass over the tensor through GM) is gone. A pad left
+    without users disappears.
+  }];
+  let dependentDialects = ["::npuc::graph::GraphDialect"];
+}
+
 #endif
