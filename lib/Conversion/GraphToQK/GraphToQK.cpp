@@ -274,11 +274,18 @@ SmallVector<double> accumulatorBounds(Value weight, const QuantParams &w, const 
     if (auto dense = dyn_cast<DenseIntElementsAttr>(c.getValue())) {
       SmallVector<double> sums(size_t(channels), 0.0);
       int64_t i = 0;
-      for (const APInt &v : dense.getValues<APInt>()) {
+      auto add = [&](int64_t q) {
         int64_t ch = channelsLeading ? i / k : i % channels;
-        int64_t q = isUnsigned ? int64_t(v.getZExtValue()) : v.getSExtValue();
         sums[size_t(ch)] += double(std::abs(q - zpOf(ch)));
         ++i;
+      };
+      if (dense.getElementType().getIntOrFloatBitWidth() == 8 && !dense.isSplat()) {
+        // Bytes as stored: a per-element APInt costs more than the sum.
+        for (char byte : dense.getRawData())
+          add(isUnsigned ? int64_t(uint8_t(byte)) : int64_t(int8_t(byte)));
+      } else {
+        for (const APInt &v : dense.getValues<APInt>())
+          add(isUnsigned ? int64_t(v.getZExtValue()) : v.getSExtValue());
       }
       if (i == k * channels)
         for (int64_t ch = 0; ch < channels; ++ch)
