@@ -324,6 +324,21 @@ uint64_t Machine::executeDma(const ExecStep &x) {
             std::memcpy(dst + from * esize, src, size_t(n[0]) * esize);
           continue;
         }
+        // A source row contiguous and entirely inside (the destination is
+        // strided: an image stored channels innermost) is read as one access.
+        int64_t c1 = i1 - lo[1], c2 = i2 - lo[2], c3 = i3 - lo[3];
+        if (sstride[0] == int64_t(esize) && lo[0] == 0 && hi[0] == 0 && n[0] > 0 && c1 >= 0 &&
+            c1 < n[1] && c2 >= 0 && c2 < n[2] && c3 >= 0 && c3 < n[3]) {
+          const uint8_t *src = access(srcSpace,
+                                      srcBase + uint64_t(c1 * sstride[1] + c2 * sstride[2] + c3 * sstride[3]),
+                                      uint64_t(n[0]) * esize, false, dynId, "its source");
+          for (int64_t i0 = 0; i0 < n[0]; ++i0) {
+            int64_t d = i0 * dstride[0] + i1 * dstride[1] + i2 * dstride[2] + i3 * dstride[3];
+            std::memcpy(access(dstSpace, dstBase + uint64_t(d), esize, true, dynId, "its destination"),
+                        src + i0 * esize, esize);
+          }
+          continue;
+        }
         for (int64_t i0 = 0; i0 < box[0]; ++i0) {
           int64_t d = i0 * dstride[0] + i1 * dstride[1] + i2 * dstride[2] + i3 * dstride[3];
           int64_t c[4] = {i0 - lo[0], i1 - lo[1], i2 - lo[2], i3 - lo[3]};

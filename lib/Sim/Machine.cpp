@@ -120,6 +120,17 @@ bool Machine::ordered(uint32_t prevDyn, const VectorClock &clock, unsigned engin
   return p.engine == engine || clock[p.engine] >= p.epoch;
 }
 
+namespace {
+/// Whether v[0, n) holds one value: a branch-free pass the compiler
+/// vectorizes, where the checks below branch per element.
+bool uniform(const uint32_t *v, uint64_t n) {
+  uint32_t diff = 0;
+  for (uint64_t i = 0; i < n; ++i)
+    diff |= v[i] ^ v[0];
+  return diff == 0;
+}
+} // namespace
+
 uint8_t *Machine::access(unsigned s, uint64_t addr, uint64_t len, bool write, uint32_t dynId,
                          const char *what) {
   Space &space = spaces[s];
@@ -185,6 +196,18 @@ uint8_t *Machine::access(unsigned s, uint64_t addr, uint64_t len, bool write, ui
     uint32_t *w = space.writers(a);
     if (!write) {
       uint32_t *r = space.readers(a, self.engine);
+      if (uniform(w, n)) {
+        // One writer for the whole run (the common case): one check.
+        if (w[0] != checkedWriter) {
+          bool ok = w[0] == Space::kNever ? space.hostInitialized : ordered(w[0] - 1, clock, self.engine);
+          if (!ok)
+            readFault(a, w[0]);
+          checkedWriter = w[0];
+        }
+        std::fill(r, r + n, mark);
+        a += n;
+        continue;
+      }
       for (uint64_t i = 0; i < n; ++i) {
         if (w[i] != checkedWriter) {
           bool ok = w[i] == Space::kNever ? space.hostInitialized : ordered(w[i] - 1, clock, self.engine);
@@ -197,7 +220,7 @@ uint8_t *Machine::access(unsigned s, uint64_t addr, uint64_t len, bool write, ui
       a += n;
       continue;
     }
-    for (uint64_t i = 0; i < n; ++i)
+    for (uint64_t i = 0, step = uniform(w, n) ? n : 1; i < n; i += step)
       if (w[i] != checkedWriter) {
         if (w[i] != Space::kNever && !ordered(w[i] - 1, clock, self.engine))
           fail("data race on " + space.name + " byte " + hex0x(a + i) + ": " + describe(self.pc) +
@@ -208,7 +231,7 @@ uint8_t *Machine::access(unsigned s, uint64_t addr, uint64_t len, bool write, ui
       }
     for (unsigned e = 1; e < kNumEngines; ++e) {
       uint32_t *r = space.readers(a, e);
-      for (uint64_t i = 0; i < n; ++i)
+      for (uint64_t i = 0, step = uniform(r, n) ? n : 1; i < n; i += step)
         if (r[i] != checkedReader[e]) {
           if (r[i] != Space::kNever && !ordered(r[i] - 1, clock, self.engine))
             fail("data race on " + space.name + " byte " + hex0x(a + i) + ": " + describe(self.pc) +
