@@ -13,19 +13,46 @@ using namespace mlir;
 using namespace npuc;
 using namespace npuc::enc;
 
+namespace {
+const EncDialect::InstInfo *infoOf(Operation *op) {
+  auto *dialect = llvm::dyn_cast_or_null<EncDialect>(op->getDialect());
+  return dialect ? dialect->instInfo(op->getName()) : nullptr;
+}
+
+/// The fields' attributes in declaration order, read by position when the
+/// op holds exactly its fields (the form buildInst makes), else by name
+/// (null where one is missing or not an integer).
+SmallVector<IntegerAttr, 8> fieldAttrs(Operation *op, const EncDialect::InstInfo &info) {
+  SmallVector<IntegerAttr, 8> attrs(info.desc->numFields);
+  ArrayRef<NamedAttribute> dict = op->getAttrDictionary().getValue();
+  bool exact = dict.size() == info.sorted.size();
+  for (size_t p = 0; exact && p < dict.size(); ++p)
+    exact = dict[p].getName() == info.fieldNames[info.sorted[p]];
+  if (exact) {
+    for (size_t p = 0; p < dict.size(); ++p)
+      attrs[info.sorted[p]] = llvm::dyn_cast<IntegerAttr>(dict[p].getValue());
+    return attrs;
+  }
+  for (unsigned i = 0; i < info.desc->numFields; ++i)
+    attrs[i] = llvm::dyn_cast_or_null<IntegerAttr>(op->getAttr(info.fieldNames[i]));
+  return attrs;
+}
+} // namespace
+
 const isa::InstDesc *npuc::enc::getInstDesc(Operation *op) {
-  if (op->getDialect() == nullptr || op->getName().getDialectNamespace() != "enc")
-    return nullptr;
-  return isa::lookup(op->getName().stripDialect());
+  const EncDialect::InstInfo *info = infoOf(op);
+  return info ? info->desc : nullptr;
 }
 
 LogicalResult npuc::enc::verifyInstructionFields(Operation *op) {
-  const isa::InstDesc *desc = getInstDesc(op);
-  if (!desc)
+  const EncDialect::InstInfo *info = infoOf(op);
+  if (!info)
     return op->emitOpError("is not an instruction of the NPU ISA");
+  const isa::InstDesc *desc = info->desc;
+  SmallVector<IntegerAttr, 8> attrs = fieldAttrs(op, *info);
   for (unsigned i = 0; i < desc->numFields; ++i) {
     const isa::FieldDesc &field = desc->fields[i];
-    auto attr = op->getAttrOfType<IntegerAttr>(field.name);
+    IntegerAttr attr = attrs[i];
     if (!attr)
       return op->emitOpError("requires field '") << field.name << "'";
     if (auto msg = isa::checkField(field, attr.getValue().getSExtValue()))
@@ -36,17 +63,25 @@ LogicalResult npuc::enc::verifyInstructionFields(Operation *op) {
 
 isa::Inst npuc::enc::toInst(Operation *op) {
   isa::Inst inst;
-  inst.desc = getInstDesc(op);
+  const EncDialect::InstInfo *info = infoOf(op);
+  inst.desc = info->desc;
+  SmallVector<IntegerAttr, 8> attrs = fieldAttrs(op, *info);
   for (unsigned i = 0; i < inst.desc->numFields; ++i)
-    inst.fields[i] = op->getAttrOfType<IntegerAttr>(inst.desc->fields[i].name).getInt();
+    inst.fields[i] = attrs[i].getInt();
   return inst;
 }
 
 Operation *npuc::enc::buildInst(OpBuilder &builder, Location loc, const isa::Inst &inst) {
-  OperationState state(loc, "enc." + std::string(inst.desc->mnemonic));
-  for (unsigned i = 0; i < inst.desc->numFields; ++i)
-    state.addAttribute(inst.desc->fields[i].name, builder.getI64IntegerAttr(inst.fields[i]));
-  return builder.create(state);
+  MLIRContext *ctx = builder.getContext();
+  const EncDialect::InstInfo *info =
+      ctx->getOrLoadDialect<EncDialect>()->instInfo(inst.desc->opcode);
+  // The dictionary in its sorted order, so that making it sorts nothing.
+  SmallVector<NamedAttribute, 8> attrs;
+  for (unsigned f : info->sorted)
+    attrs.push_back(NamedAttribute(info->fieldNames[f], builder.getI64IntegerAttr(inst.fields[f])));
+  Operation *op = Operation::create(loc, info->name, {}, {}, DictionaryAttr::getWithSorted(ctx, attrs),
+                                    OpaqueProperties(nullptr), {}, 0);
+  return builder.insert(op);
 }
 
 //===----------------------------------------------------------------------===//

@@ -22,6 +22,20 @@ def Enc_Dialect : Dialect {
     (scalar registers, sync flags), which the encoding alone does not bound.
   }];
   let usePropertiesForAttributes = 0;
+  let extraClassDeclaration = [{
+    /// An instruction op's name and its fields' attribute names, made once
+    /// per context (EncDialect.cpp): building and reading an instruction op
+    /// then costs no string lookup.
+    struct InstInfo;
+    /// The instruction `name` is, or nullptr.
+    const InstInfo *instInfo(::mlir::OperationName name) const;
+    const InstInfo *instInfo(uint8_t opcode) const;
+
+  private:
+    std::shared_ptr<const void> instTable;
+
+  public:
+  }];
 }
 
 #endif
