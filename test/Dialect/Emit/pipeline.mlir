@@ -105,3 +105,52 @@ emit.program target "npu-v1" {
     emit.dma %tile -> %d1 : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<output, 1x8xf32, strides = [32, 4]>
   }
 }
+
+// -----
+
+// A VECTOR copy that only rearranges a loaded tile (into another rotating
+// tile) is stage 0 too; in the kernel it comes after this tile's compute up
+// to its first VECTOR op (here the store of the loaded tile) and before the
+// rest, so that VECTOR copies for t + 1 ahead of t's epilogue. The copy of %g
+// after the ADD wrote it stays with the compute: %g is no longer what stage 0
+// filled (moved ahead, it would copy the next tile's %g before its ADD).
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK:      emit.for %[[P:.*]] basis [4] range [0, 1) {
+// CHECK:        emit.dma
+// CHECK:        emit.cast
+// CHECK-NOT:    emit.vbini
+// CHECK:      }
+// CHECK-NEXT: emit.for %[[K:.*]] basis [4] range [0, 3) {
+// CHECK:        emit.dma %{{.*}} -> %{{.*}} : <input
+// CHECK:        emit.dma %{{.*}} -> %{{.*}} : <lm, 1x8xf32, strides = [32, 4]> -> <output
+// CHECK-NEXT:   %[[G1:.*]] = emit.iter_view %{{.*}}[%[[K]]] offset 0 coeffs [0] {shift = 1 : i64, slot_bytes = 64 : i64, slots = 2 : i64}
+// CHECK-NEXT:   emit.cast %{{.*}} -> %[[G1]]
+// CHECK-NEXT:   %[[G0:.*]] = emit.iter_view %{{.*}}[%[[K]]] offset 0 coeffs [0] {slot_bytes = 64 : i64, slots = 2 : i64}
+// CHECK-NEXT:   emit.vbini "ADD" %[[G0]]
+// CHECK-NEXT:   emit.iter_view
+// CHECK-NEXT:   emit.cast %[[G0]]
+// CHECK-NEXT:   emit.iter_view
+// CHECK-NEXT:   emit.dma
+// CHECK-NEXT: }
+emit.program target "npu-v1" {
+  %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 4x8xf32, strides = [32, 4]>
+  %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 4x8xf32, strides = [32, 4]>
+  %out2 = emit.alloc {name = "z", offset = 128} : !emit.buffer<output, 4x8xf32, strides = [32, 4]>
+  %slots = emit.alloc : !emit.buffer<lm, 2x1x8xf32, strides = [64, 32, 4]>
+  %gs = emit.alloc : !emit.buffer<lm, 2x1x8xf32, strides = [64, 32, 4]>
+  %hs = emit.alloc : !emit.buffer<lm, 2x1x8xf32, strides = [64, 32, 4]>
+  emit.for %t basis [4] range [0, 4) attributes {pipeline} {
+    %tile = emit.iter_view %slots[%t] offset 0 coeffs [0] {slot_bytes = 64, slots = 2} : !emit.buffer<lm, 2x1x8xf32, strides = [64, 32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+    %g = emit.iter_view %gs[%t] offset 0 coeffs [0] {slot_bytes = 64, slots = 2} : !emit.buffer<lm, 2x1x8xf32, strides = [64, 32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+    %h = emit.iter_view %hs[%t] offset 0 coeffs [0] {slot_bytes = 64, slots = 2} : !emit.buffer<lm, 2x1x8xf32, strides = [64, 32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+    %src = emit.iter_view %in[%t] offset 0 coeffs [32] : !emit.buffer<input, 4x8xf32, strides = [32, 4]> -> !emit.buffer<input, 1x8xf32, strides = [32, 4]>
+    emit.dma %src -> %tile : !emit.buffer<input, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+    emit.cast %tile -> %g : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+    %dst2 = emit.iter_view %out2[%t] offset 0 coeffs [32] : !emit.buffer<output, 4x8xf32, strides = [32, 4]> -> !emit.buffer<output, 1x8xf32, strides = [32, 4]>
+    emit.dma %tile -> %dst2 : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<output, 1x8xf32, strides = [32, 4]>
+    emit.vbini "ADD" %g, 1.0 : f32 -> %g : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+    emit.cast %g -> %h : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+    %dst = emit.iter_view %out[%t] offset 0 coeffs [32] : !emit.buffer<output, 4x8xf32, strides = [32, 4]> -> !emit.buffer<output, 1x8xf32, strides = [32, 4]>
+    emit.dma %h -> %dst : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<output, 1x8xf32, strides = [32, 4]>
+  }
+}

@@ -3,7 +3,8 @@
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
 // After IREE's GPUPipelining, in two stages: stage 0 is the loads of a tile
-// (DMA from GM into a local tile), stage 1 everything else. The loop becomes
+// (DMA from GM into a local tile) and the VECTOR copies that only rearrange
+// what they loaded (stageZero), stage 1 everything else. The loop becomes
 // prologue (loads of the first iteration), kernel (loads of t + 1, then the
 // rest of t) and epilogue (the rest of the last iteration). Views, tiles and
 // allocations are pure and recomputed in each stage that uses them.
@@ -126,22 +127,104 @@ ForOp makeLoop(OpBuilder &b, ForOp like, int64_t lower, int64_t upper) {
   return loop;
 }
 
+/// Stage 0: the loads, then the VECTOR copies that only prepare what they
+/// loaded for the compute (an im2col gather from the image, a tile cleared
+/// from a row of zeros, a bias broadcast into the accumulators). A copy
+/// belongs to it when it writes rotating local tiles only and reads only
+/// tiles stage 0 filled earlier in the iteration, or buffers from outside the
+/// loop that the loop never writes: moved one iteration ahead, it touches
+/// what the next iteration's loads touch, and VECTOR runs it while MATRIX
+/// works on this tile.
+SmallPtrSet<Operation *, 16> stageZero(ForOp loop) {
+  SmallPtrSet<Value, 8> writtenInLoop, filled;
+  Block &body = loop.getBody().front();
+  for (Operation &op : body)
+    if (auto engine = dyn_cast<EngineOp>(op)) {
+      SmallVector<Access> accesses;
+      engine.getAccesses(accesses);
+      for (const Access &a : accesses)
+        if (a.write)
+          writtenInLoop.insert(rootOf(a.buffer, loop));
+    }
+  SmallPtrSet<Operation *, 16> stage;
+  for (Operation &op : body) {
+    if (isLoad(&op)) {
+      stage.insert(&op);
+      filled.insert(rootOf(cast<DmaOp>(op).getDst(), loop));
+      continue;
+    }
+    auto engine = dyn_cast<EngineOp>(op);
+    if (!engine)
+      continue;
+    SmallVector<Access> accesses;
+    engine.getAccesses(accesses);
+    // A tile the compute writes is no longer only what stage 0 filled.
+    auto computes = [&] {
+      for (const Access &a : accesses)
+        if (a.write)
+          filled.erase(rootOf(a.buffer, loop));
+    };
+    if (!isa<CastOp>(op)) {
+      computes();
+      continue;
+    }
+    bool ok = true;
+    for (const Access &a : accesses) {
+      Value root = rootOf(a.buffer, loop);
+      if (a.write) {
+        ok &= rotates(a.buffer, loop);
+        continue;
+      }
+      Operation *def = root.getDefiningOp();
+      bool outside = !def || !loop->isProperAncestor(def);
+      ok &= filled.contains(root) || (outside && !writtenInLoop.contains(root));
+    }
+    if (!ok) {
+      computes();
+      continue;
+    }
+    stage.insert(&op);
+    for (const Access &a : accesses)
+      if (a.write)
+        filled.insert(rootOf(a.buffer, loop));
+  }
+  return stage;
+}
+
+bool onVector(Operation *op) {
+  auto engine = dyn_cast<EngineOp>(op);
+  return engine && engine.getEngine() == Engine::Vector;
+}
+
 void pipeline(ForOp loop) {
   int64_t lo = int64_t(loop.getLower()), hi = int64_t(loop.getUpper());
   SmallVector<Operation *> loads, rest;
+  SmallPtrSet<Operation *, 16> zero = stageZero(loop);
   for (Operation &op : loop.getBody().front())
     if (!isPure(&op))
-      (isLoad(&op) ? loads : rest).push_back(&op);
+      (zero.contains(&op) ? loads : rest).push_back(&op);
   OpBuilder b(loop);
   ForOp prologue = makeLoop(b, loop, lo, lo + 1);
   StageCloner first(loop, prologue, 0);
   for (Operation *op : loads)
     first.clone(op);
+  // The kernel: the next tile's DMAs, this tile's compute up to its first
+  // VECTOR op, the next tile's VECTOR copies, the rest of this tile. Engines
+  // take instructions in program order, so the product of this tile is
+  // issued before the copies for the next one, and VECTOR runs those copies
+  // ahead of this tile's epilogue while MATRIX multiplies.
   ForOp kernel = makeLoop(b, loop, lo, hi - 1);
   StageCloner next(loop, kernel, 1), now(loop, kernel, 0);
   for (Operation *op : loads)
-    next.clone(op);
-  for (Operation *op : rest)
+    if (!onVector(op))
+      next.clone(op);
+  auto firstVector = llvm::find_if(rest, onVector);
+  for (Operation *op : llvm::make_range(rest.begin(), firstVector))
+    now.clone(op);
+  for (Operation *op : loads)
+    if (onVector(op))
+      next.clone(op);
+  for (Operation *op : llvm::make_range(firstVector, rest.end()))
     now.clone(op);
   ForOp epilogue = makeLoop(b, loop, hi - 1, hi);
   StageCloner last(loop, epilogue, 0);
