@@ -26,6 +26,7 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
   // every op's lowering case, and the gate on the cases' evidence (D10, D11).
   pm.addPass(createConvertGraphToQK());
   pm.addPass(graph::createGraphFoldDequantize());
+  pm.addPass(graph::createGraphFuseActivation());
   pm.addPass(createSelectLoweringCases(SelectLoweringCasesOptions{options.target}));
   if (!options.allowUnverified)
     pm.addPass(createCheckLoweringEvidence(CheckLoweringEvidenceOptions{options.target, ""}));

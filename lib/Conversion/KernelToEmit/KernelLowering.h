@@ -299,6 +299,14 @@ private:
                 qk::RequantAttr rq, Value paramsGM, Value dst, bool perRow = false,
                 Offset row0 = 0, bool biasPerRow = false);
   Value requantTable(qk::RequantAttr rq, int64_t channels);
+  /// A Relu or Clip fused into the f32 convolution being lowered
+  /// (graph-fuse-activation): the epilogue applies it to every float result
+  /// tile in ACC, as the standalone ops do (RELU; MAX, then MIN).
+  struct FloatActivation {
+    StringRef kind;  // "", "relu" or "clip"
+    std::optional<float> lo, hi;
+  };
+  FloatActivation activation;
 };
 
 } // namespace npuc::emit::lowering

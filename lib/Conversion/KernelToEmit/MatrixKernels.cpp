@@ -10,6 +10,8 @@
 #include "KernelLowering.h"
 #include "npuc/Dialect/Graph/IR/GraphShapes.h"
 
+#include "llvm/ADT/ScopeExit.h"
+
 using namespace mlir;
 using namespace npuc;
 using namespace npuc::emit;
@@ -74,9 +76,15 @@ void KernelLowering::epilogue(Value acc, int64_t rows, int64_t cols, Value biasG
     return;
   }
   // A float result: its bias added on VECTOR (a per-row bias is one value per
-  // tile row, broadcast along it).
+  // tile row, broadcast along it), then a fused activation.
   if (biasGM)
     e.vbin("ADD", acc, loadBias({t.params.VectorAlign, eb}), acc);
+  if (activation.kind == "relu")
+    e.vun("RELU", acc, acc);
+  if (activation.lo)
+    e.vbini("MAX", acc, b.getF32FloatAttr(*activation.lo), acc);
+  if (activation.hi)
+    e.vbini("MIN", acc, b.getF32FloatAttr(*activation.hi), acc);
   e.dma(acc, dst);
 }
 
@@ -540,10 +548,22 @@ LogicalResult lowering::selectConv(LoweringCase &c, const target::TargetInfo &) 
   c.flag("bias", bias);
   if (llvm::isa<qk::Conv2DOp>(op))
     c.choose("requant", !rq ? "none" : rq.isPerChannel() ? "channel" : "tensor");
+  else
+    c.choose("activation", cast<graph::ConvOp>(op).getActivation().value_or("none"));
   return success();
 }
 
 LogicalResult KernelLowering::lowerConv(const LoweringCase &c) {
+  // The fused activation, for this op's epilogues only.
+  activation = FloatActivation();
+  if (auto conv = dyn_cast<graph::ConvOp>(c.op); conv && c.get("activation") != "none") {
+    activation.kind = c.get("activation");
+    if (FloatAttr lo = conv.getActivationMinAttr())
+      activation.lo = float(lo.getValueAsDouble());
+    if (FloatAttr hi = conv.getActivationMaxAttr())
+      activation.hi = float(hi.getValueAsDouble());
+  }
+  auto reset = llvm::make_scope_exit([&] { activation = FloatActivation(); });
   ConvPlan plan;
   plan.depthwise = c.get("kind") == "depthwise";
   plan.padded = c.is("padded");

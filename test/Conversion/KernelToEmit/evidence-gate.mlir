@@ -5,7 +5,7 @@
 // RUN: npuc-opt %s -split-input-file -select-lowering-cases -check-lowering-evidence=evidence=%S/Inputs/evidence.tsv -verify-diagnostics
 // RUN: not npuc-opt %s -select-lowering-cases=target=npu-v1-tiny -check-lowering-evidence="target=npu-v1-tiny evidence=%S/Inputs/evidence.tsv" 2>&1 | FileCheck %s --check-prefix=TINY
 // Evidence is per target: on npu-v1-tiny the padded conv's only test failed.
-// TINY: error: lowering case graph.conv(f32,f32,f32->f32){kind=dense,padded,!strided,!dilated,window=kxk,bias} is not verified on npu-v1-tiny: tests reached it on npu-v1-tiny but none matched its reference (lowered: node/test_a [FAIL])
+// TINY: error: lowering case graph.conv(f32,f32,f32->f32){kind=dense,padded,!strided,!dilated,window=kxk,bias,activation=none} is not verified on npu-v1-tiny: tests reached it on npu-v1-tiny but none matched its reference (lowered: node/test_a [FAIL])
 // RUN: not npuc-opt %s -check-lowering-evidence=evidence=%t.missing 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: error: evidence table '{{.*}}.missing': cannot open
 
@@ -15,7 +15,7 @@ func.func @gate(%x: tensor<1x4x8x8xf32>) -> (tensor<1x4x8x8xf32>, tensor<1x4x6x6
   %w = graph.constant dense<0.5> : tensor<4x4x3x3xf32>
   %b = graph.constant dense<0.25> : tensor<4xf32>
   %y = graph.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
-  // expected-error @+1 {{lowering case graph.conv(f32,f32,f32->f32){kind=dense,!padded,!strided,!dilated,window=kxk,bias} is not verified on npu-v1: no test reached it on npu-v1; --allow-unverified compiles it anyway}}
+  // expected-error @+1 {{lowering case graph.conv(f32,f32,f32->f32){kind=dense,!padded,!strided,!dilated,window=kxk,bias,activation=none} is not verified on npu-v1: no test reached it on npu-v1; --allow-unverified compiles it anyway}}
   %v = graph.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>, tensor<4xf32>) -> tensor<1x4x6x6xf32>
   // expected-error @+1 {{lowering case graph.relu(f32->f32){!integer} is not verified on npu-v1: tests reached it on npu-v1 but none compiled (reached: node/test_r [NPUC-E0402])}}
   %r = graph.relu %y : (tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>

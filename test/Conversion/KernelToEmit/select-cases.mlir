@@ -9,9 +9,9 @@
 // (each channel its own group) differs in kind and dilation, and has no window
 // property (depthwise always gathers its windows per channel).
 // CHECK-LABEL: func.func @convs
-// CHECK: graph.conv {{.*}}npuc.case = "graph.conv(f32,f32,f32->f32){kind=dense,padded,!strided,!dilated,window=kxk,bias}"
-// CHECK: graph.conv {{.*}}npuc.case = "graph.conv(f32,f32->f32){kind=depthwise,padded,!strided,dilated,!bias}"
-// CHECK: graph.conv {{.*}}npuc.case = "graph.conv(f32,f32->f32){kind=grouped,!padded,strided,!dilated,window=1x1,!bias}"
+// CHECK: graph.conv {{.*}}npuc.case = "graph.conv(f32,f32,f32->f32){kind=dense,padded,!strided,!dilated,window=kxk,bias,activation=none}"
+// CHECK: graph.conv {{.*}}npuc.case = "graph.conv(f32,f32->f32){kind=depthwise,padded,!strided,dilated,!bias,activation=none}"
+// CHECK: graph.conv {{.*}}npuc.case = "graph.conv(f32,f32->f32){kind=grouped,!padded,strided,!dilated,window=1x1,!bias,activation=none}"
 // CHECK-NOT: graph.constant {{.*}}npuc.case
 func.func @convs(%x: tensor<1x4x8x8xf32>) -> (tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>, tensor<1x4x4x4xf32>) {
   %w = graph.constant dense<0.5> : tensor<4x4x3x3xf32>

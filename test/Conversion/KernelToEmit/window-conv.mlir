@@ -113,3 +113,33 @@ func.func @main(%x: tensor<1x1x3x3xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf
   %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x1x3x3xf32>, tensor<2x1x2x2xf32>) -> tensor<1x2x3x3xf32>
   return %y : tensor<1x2x3x3xf32>
 }
+
+// -----
+
+// A fused activation (graph-fuse-activation) runs on the result tile in ACC
+// before the store: RELU, or a clip's MAX and MIN with its bounds in f32.
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK:      emit.matmul %{{.*}}, %{{.*}} -> %[[ACC:[^ ]*]] {accumulate}
+// CHECK-NEXT: emit.view
+// CHECK-NEXT: emit.vun "RELU" %[[ACC]] -> %[[ACC]]
+// CHECK-NEXT: emit.dma %[[ACC]]
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK:      emit.matmul %{{.*}}, %{{.*}} -> %[[ACC:[^ ]*]] :
+// CHECK-NEXT: emit.view
+// CHECK-NEXT: emit.vbini "MAX" %[[ACC]], 0.000000e+00 : f32 -> %[[ACC]]
+// CHECK-NEXT: emit.vbini "MIN" %[[ACC]], 6.000000e+00 : f32 -> %[[ACC]]
+// CHECK-NEXT: emit.dma %[[ACC]]
+func.func @main(%x: tensor<1x1x3x3xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf32> {graph.name = "y"}) {
+  %w = graph.constant dense<1.0> : tensor<2x1x2x2xf32>
+  %b = graph.constant dense<[0.5, -0.5]> : tensor<2xf32>
+  %y = graph.conv %x, %w, %b {activation = "relu", strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = {tile = array<i64: 3, 2, 1>, buffers = 1 : i64}} : (tensor<1x1x3x3xf32>, tensor<2x1x2x2xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
+  return %y : tensor<1x2x3x3xf32>
+}
+
+// -----
+
+func.func @main(%x: tensor<1x1x3x3xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf32> {graph.name = "y"}) {
+  %w = graph.constant dense<1.0> : tensor<2x1x2x2xf32>
+  %y = graph.conv %x, %w {activation = "clip", activation_min = 0.0 : f64, activation_max = 6.0 : f64, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = {tile = array<i64: 3, 2, 1>, buffers = 1 : i64}} : (tensor<1x1x3x3xf32>, tensor<2x1x2x2xf32>) -> tensor<1x2x3x3xf32>
+  return %y : tensor<1x2x3x3xf32>
+}

@@ -377,3 +377,35 @@ func.func @gemm_c_single_error(%a: tensor<3x4xf32>, %b: tensor<4x5xf32>, %c: ten
   %0 = graph.gemm %a, %b, %c {trans_a = false, trans_b = false, alpha = 1.0 : f32, beta = 1.0 : f32} : (tensor<3x4xf32>, tensor<4x5xf32>, tensor<4xf32>) -> tensor<3x5xf32>
   return
 }
+
+// -----
+
+func.func @conv_activation_unknown(%x: tensor<1x2x4x4xf32>, %w: tensor<3x2x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv' op activation 'tanh' is not relu or clip}}
+  %0 = graph.conv %x, %w {activation = "tanh", strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x4x4xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @conv_activation_bounds_on_relu(%x: tensor<1x2x4x4xf32>, %w: tensor<3x2x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv' op activation bounds belong to a clip}}
+  %0 = graph.conv %x, %w {activation = "relu", activation_max = 6.0 : f64, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x4x4xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @conv_activation_bounds_alone(%x: tensor<1x2x4x4xf32>, %w: tensor<3x2x3x3xf32>) {
+  // expected-error @+1 {{'graph.conv' op activation bounds without an activation}}
+  %0 = graph.conv %x, %w {activation_min = 0.0 : f64, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x4x4xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @conv_activation_quantized(%x: tensor<1x2x4x4x!quant.uniform<i8:f32, 0.5>>, %w: tensor<3x2x3x3x!quant.uniform<i8:f32, 0.25>>) {
+  // expected-error @+1 {{'graph.conv' op a fused activation needs an f32 result}}
+  %0 = graph.conv %x, %w {activation = "relu", strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x4x4x!quant.uniform<i8:f32, 0.5>>, tensor<3x2x3x3x!quant.uniform<i8:f32, 0.25>>) -> tensor<1x3x2x2x!quant.uniform<i8:f32, 1.0>>
+  return
+}

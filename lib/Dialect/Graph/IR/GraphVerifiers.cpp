@@ -63,6 +63,17 @@ LogicalResult graph::verifyConv(Operation *op) {
   int64_t group = op->getAttrOfType<IntegerAttr>("group").getInt();
   if (group < 1)
     return op->emitOpError() << "group must be >= 1, got " << group;
+  if (auto act = op->getAttrOfType<StringAttr>("activation")) {
+    bool clip = act.getValue() == "clip";
+    if (!clip && act.getValue() != "relu")
+      return op->emitOpError() << "activation '" << act.getValue() << "' is not relu or clip";
+    if (!elementOf(res).isF32())
+      return op->emitOpError("a fused activation needs an f32 result");
+    if (!clip && (op->hasAttr("activation_min") || op->hasAttr("activation_max")))
+      return op->emitOpError("activation bounds belong to a clip");
+  } else if (op->hasAttr("activation_min") || op->hasAttr("activation_max")) {
+    return op->emitOpError("activation bounds without an activation");
+  }
   if (ws[1] * group != xs[1])
     return op->emitOpError() << "input has " << xs[1] << " channels, but the weight expects "
                              << ws[1] << " per group x " << group << " groups = " << ws[1] * group;

@@ -40,7 +40,7 @@ std::optional<SmallVector<double>> constantValues(Value v) {
 /// success without a change when the pattern does not apply.
 LogicalResult fold(BatchNormOp bn) {
   auto conv = bn.getX().getDefiningOp<ConvOp>();
-  if (!conv || !conv.getResult().hasOneUse() ||
+  if (!conv || !conv.getResult().hasOneUse() || conv.getActivation() ||
       !cast<RankedTensorType>(conv.getResult().getType()).getElementType().isF32())
     return success();
   auto w = constantValues(conv.getW());

@@ -16,10 +16,15 @@ def Graph_ConvOp : Graph_VerifiedOp<"conv", "verifyConv"> {
     is [M]. `pads` lists the begin pads of every spatial axis, then the end pads
     (auto_pad is resolved by the importer). The result is
     [N, M, (Di + begin_i + end_i - dilation_i * (ki - 1) - 1) / stride_i + 1].
+    `activation` ("relu", or "clip" with `activation_min` / `activation_max`)
+    is a Relu or Clip that graph-fuse-activation folded into an f32
+    convolution: the result is the activation of the convolution.
   }];
   let arguments = (ins Graph_Tensor:$x, Graph_Tensor:$w, Optional<Graph_Tensor>:$bias,
                    DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
-                   DenseI64ArrayAttr:$dilations, I64Attr:$group);
+                   DenseI64ArrayAttr:$dilations, I64Attr:$group,
+                   OptionalAttr<StrAttr>:$activation, OptionalAttr<F64Attr>:$activation_min,
+                   OptionalAttr<F64Attr>:$activation_max);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$x `,` $w (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
 }

@@ -81,4 +81,20 @@ def GraphFoldPad : Pass<"graph-fold-pad"> {
   let dependentDialects = ["::npuc::graph::GraphDialect"];
 }
 
+def GraphFuseActivation : Pass<"graph-fuse-activation"> {
+  let summary = "Fold the Relu or Clip after an f32 convolution into it";
+  let description = [{
+    An f32 graph.conv whose only user is a graph.relu or graph.clip of the
+    same type takes it as its `activation` (a Clip's bounds as
+    `activation_min` / `activation_max`): the lowering applies it to each
+    result tile in ACC (the same VECTOR RELU, or MAX and MIN with the bounds
+    in f32, the standalone ops run) before the tile is stored, so the
+    convolution's result makes no extra pass through GM. The fused op stands
+    at both nodes; its result is the activation's output (TensorNames.h).
+    Quantized convolutions fold their activations into the requantization
+    clamp instead (convert-graph-to-qk); this pass runs after it.
+  }];
+  let dependentDialects = ["::npuc::graph::GraphDialect"];
+}
+
 #endif
