@@ -288,6 +288,22 @@ y = quant(ref.astype(np.float32), 0.05, 0, np.int8)
 md.save("conv_transpose_groups", [h.make_tensor_value_info("x", F32, [1, 4, 3, 4])],
         [h.make_tensor_value_info("y", I8, list(y.shape))], [x], [y])
 
+# ConvTranspose whose windows do not overlap (kernel = stride = 2): a pointwise
+# product and a depth-to-space copy; batch 2, odd width, a bias per channel.
+md = Model()
+x = rng.uniform(-1, 1, (2, 3, 3, 5)).astype(np.float32)
+w = rng.uniform(-1, 1, (3, 4, 2, 2)).astype(np.float32)
+bias = rng.uniform(-1, 1, 4).astype(np.float32)
+md.nodes.append(h.make_node("ConvTranspose", ["x", md.init("w", w), md.init("b", bias)], ["y"],
+                            strides=[2, 2], kernel_shape=[2, 2]))
+ref = np.zeros((2, 4, 6, 10))
+for a in range(2):
+    for b_ in range(2):
+        ref[:, :, a::2, b_::2] = np.einsum("nchw,cd->ndhw", x.astype(np.float64), w[:, :, a, b_].astype(np.float64))
+y = (ref + bias.reshape(1, -1, 1, 1)).astype(np.float32)
+md.save("conv_transpose_depth_to_space", [h.make_tensor_value_info("x", F32, [2, 3, 3, 5])],
+        [h.make_tensor_value_info("y", F32, [2, 4, 6, 10])], [x], [y])
+
 # A reduction that "does nothing" (over a size-1 axis) still requantizes to
 # its output's scale and zero point (contract N4): never deleted.
 md = Model()

@@ -59,6 +59,11 @@ std::optional<DepthwiseProblem> poolProblem(Operation *op);
 /// others, which gather im2col from GM.
 std::optional<ConvProblem> convProblem(Operation *op);
 
+/// Whether a ConvTranspose's windows do not overlap (kernel = stride, no pads,
+/// dilations or output padding, one group; f32 with constant weights and
+/// bias): a pointwise product and a depth-to-space copy.
+bool isDepthToSpace(graph::ConvTransposeOp op);
+
 /// Whether `op` is a convolution the lowering runs as a matrix product
 /// (pointwise: NCHW, 1x1, stride 1, unpadded, one group).
 bool isPointwise(Operation *op);
@@ -270,6 +275,7 @@ private:
                                  int64_t xzp, int64_t wzp, qk::RequantAttr rq);
   LogicalResult lowerDepthwise(Operation *op, Value X, Value W, Value Bias, Value Y, int64_t xzp,
                                int64_t wzp, qk::RequantAttr rq);
+  LogicalResult lowerDepthToSpace(graph::ConvTransposeOp op);
   /// A convProblem by the tiling select-tiling chose (ConvTiling.h).
   LogicalResult lowerWindowConv(Operation *op, const ConvProblem &p, Value X, Value Bias, Value Y,
                                 int64_t xzp, int64_t wzp, qk::RequantAttr rq);

@@ -337,9 +337,36 @@ std::optional<ConvProblem> lowering::convProblem(Operation *op) {
   return p;
 }
 
+/// A ConvTranspose whose windows do not overlap (kernel = stride, no pads,
+/// dilations or output padding, one group; f32, constant weights and bias):
+/// every input pixel writes its own kh x kw block of the output, so it is a
+/// pointwise product Y' [(co, a, b)] [pixels] = W' x X followed by a
+/// depth-to-space copy (lowerConvTranspose).
+bool lowering::isDepthToSpace(graph::ConvTransposeOp op) {
+  auto xt = tensorOf(op.getX());
+  ArrayRef<int64_t> ws = tensorOf(op.getW()).getShape(), st = op.getStrides();
+  auto wc = op.getW().getDefiningOp<graph::ConstantOp>();
+  auto bc = op.getBias() ? op.getBias().getDefiningOp<graph::ConstantOp>() : graph::ConstantOp();
+  auto all = [](ArrayRef<int64_t> values, int64_t v) {
+    return llvm::all_of(values, [&](int64_t x) { return x == v; });
+  };
+  return xt.getRank() == 4 && xt.getElementType().isF32() && op.getGroup() == 1 && ws.size() == 4 &&
+         st.size() == 2 && st[0] == ws[2] && st[1] == ws[3] && all(op.getPads(), 0) &&
+         all(op.getDilations(), 1) && all(op.getOutputPadding(), 0) && wc &&
+         llvm::isa<DenseFPElementsAttr>(wc.getValue()) &&
+         (!op.getBias() || (bc && llvm::isa<DenseFPElementsAttr>(bc.getValue())));
+}
+
 std::optional<MatmulProblem> lowering::matmulProblem(Operation *op) {
   Value lhs, rhs, result;
   MatmulProblem p;
+  if (auto ct = dyn_cast<graph::ConvTransposeOp>(op); ct && isDepthToSpace(ct)) {
+    ArrayRef<int64_t> xs = tensorOf(ct.getX()).getShape(), ws = tensorOf(ct.getW()).getShape();
+    p.batch = xs[0], p.M = ws[1] * ws[2] * ws[3], p.K = xs[1], p.N = xs[2] * xs[3];
+    p.aBytes = p.bBytes = p.outBytes = 4, p.mode = isa::MmMode::F32;
+    p.batchedA = false, p.batchedB = true, p.biasPerRow = true, p.bias = bool(ct.getBias());
+    return p;
+  }
   if (auto mm = dyn_cast<qk::MatMulOp>(op)) {
     lhs = mm.getLhs(), rhs = mm.getRhs(), result = mm.getResult();
     qk::RequantAttr rq = mm.getRequantAttr();
@@ -634,6 +661,8 @@ LogicalResult lowering::selectConvTranspose(LoweringCase &c, const target::Targe
   if (kind != "depthwise")
     c.choose("window", ws[2] * ws[3] == 1 ? "1x1" : "kxk");
   c.flag("bias", bool(op.getBias()));
+  if (kind != "depthwise")
+    c.choose("form", isDepthToSpace(op) ? "depth-to-space" : "spread");
   return success();
 }
 
@@ -644,6 +673,8 @@ LogicalResult lowering::selectConvTranspose(LoweringCase &c, const target::Targe
 /// group. The weights are stored [Cin, Cout / group, kh, kw] (contract L2).
 LogicalResult KernelLowering::lowerConvTranspose(const LoweringCase &c) {
   auto op = cast<graph::ConvTransposeOp>(c.op);
+  if (c.get("form") == "depth-to-space")
+    return lowerDepthToSpace(op);
   auto xt = tensorOf(op.getX());
   auto wv = cast<DenseFPElementsAttr>(op.getW().getDefiningOp<graph::ConstantOp>().getValue());
   ArrayRef<int64_t> xs = xt.getShape(), ws = tensorOf(op.getW()).getShape();
@@ -691,6 +722,49 @@ LogicalResult KernelLowering::lowerConvTranspose(const LoweringCase &c) {
   plan.window1x1 = !plan.depthwise && c.get("window") == "1x1";
   return lowerConvBuffers(op, plan, Z, Wt, op.getBias() ? gmOf(op.getBias()) : Value(),
                           resultBuffer(op.getResult()), ones, zeros, dl, g, 0, 0, {});
+}
+
+/// isDepthToSpace's ConvTranspose: Y' [n] [(co, a, b)] [i, j] =
+/// sum over ci of W [ci] [co] [a] [b] x X [n] [ci] [i, j] (+ bias [co]), a
+/// tiled matrix product with the reordered weights on the left (select-tiling
+/// chose its tiles: matmulProblem), into the arena; then per output channel
+/// one copy puts block (a, b) of pixel (i, j) at Y [n] [co] [i kh + a] [j kw + b]:
+/// the copy's DMAs read rows of pixels and write whole output rows.
+LogicalResult KernelLowering::lowerDepthToSpace(graph::ConvTransposeOp op) {
+  ArrayRef<int64_t> xs = tensorOf(op.getX()).getShape(), ws = tensorOf(op.getW()).getShape();
+  int64_t N = xs[0], Cin = xs[1], H = xs[2], W = xs[3], Cout = ws[1], KH = ws[2], KW = ws[3];
+  int64_t M = Cout * KH * KW, HW = H * W, OH = H * KH, OW = W * KW;
+  auto wv = cast<DenseFPElementsAttr>(op.getW().getDefiningOp<graph::ConstantOp>().getValue());
+  SmallVector<float> w(wv.getValues<float>().begin(), wv.getValues<float>().end());
+  SmallVector<float> wt(size_t(M * Cin));
+  for (int64_t ci = 0; ci < Cin; ++ci)
+    for (int64_t r = 0; r < M; ++r)  // r = (co * KH + a) * KW + b
+      wt[size_t(r * Cin + ci)] = w[size_t(ci * M + r)];
+  auto wType = RankedTensorType::get({M, Cin}, b.getF32Type());
+  Value A = constant(DenseElementsAttr::get(wType, ArrayRef<float>(wt)), wType);
+  Value bias;
+  if (op.getBias()) {
+    auto bv = cast<DenseFPElementsAttr>(op.getBias().getDefiningOp<graph::ConstantOp>().getValue());
+    SmallVector<float> bo(bv.getValues<float>().begin(), bv.getValues<float>().end()), br;
+    for (int64_t r = 0; r < M; ++r)
+      br.push_back(bo[size_t(r / (KH * KW))]);
+    bias = f32Constant(br);
+  }
+  SmallVector<int64_t> rShape{N, M, HW};
+  Value R = e.alloc(MemorySpace::Arena, rShape, b.getF32Type(), denseStrides(rShape, 4));
+  Value X = e.view(gmOf(op.getX()), 0, {N, Cin, HW}, {Cin * HW * 4, HW * 4, 4});
+  if (failed(lowerMatmulBuffers(op, A, X, bias, R, 0, 0, {}, false, true, 1.0f, Value(), 1.0f)))
+    return failure();
+  Value Y = resultBuffer(op.getResult());
+  SmallVector<int64_t> shape{H, KH, KW, W}, src{W * 4, KW * HW * 4, HW * 4, 4};
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t co = 0; co < Cout; ++co)
+      if (failed(lowerCopy(op, e.view(R, (n * M + co * KH * KW) * HW * 4, shape, src),
+                           e.view(Y, (n * Cout + co) * OH * OW * 4, shape,
+                                  {KH * OW * 4, OW * 4, 4, KW * 4}),
+                           shape, src)))
+        return failure();
+  return success();
 }
 
 LogicalResult KernelLowering::lowerConvBuffers(Operation *op, const ConvPlan &plan, Value X,
