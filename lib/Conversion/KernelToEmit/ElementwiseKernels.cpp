@@ -367,18 +367,18 @@ LogicalResult KernelLowering::lowerBinary(const LoweringCase &c) {
   Type st = cast<BufferType>(out.getType()).getElementType();
   StringRef func = vectorFunction(op);
   bool prelu = func == "PRELU";
-  // A scalar operand (every stride 0) is one value per tile row, broadcast
-  // by VECTOR (b_bcast), not a tile gathered a burst per element; on the
-  // left of a commutative function it moves to the right first.
-  auto scalar = [](const EwOperand &o) {
-    return llvm::all_of(o.strides, [](int64_t x) { return x == 0; });
-  };
+  // An operand constant along the innermost dimension (a scalar, or a
+  // per-channel [1, C, 1, 1] scale or bias broadcast over H x W) is one value
+  // per tile row, broadcast by VECTOR (b_bcast), not a tile gathered a burst
+  // per element; on the left of a commutative function it moves to the right
+  // first.
+  auto rowConstant = [](const EwOperand &o) { return o.strides.empty() || o.strides.back() == 0; };
   bool commutative = func == "ADD" || func == "MUL" || func == "MAX" || func == "MIN";
-  if (scalar(ins[0]) && !scalar(ins[1]) && commutative) {
+  if (rowConstant(ins[0]) && !rowConstant(ins[1]) && commutative) {
     std::swap(ins[0], ins[1]);
     std::swap(ql, qr);
   }
-  if (scalar(ins[1]) && !scalar(ins[0]))
+  if (rowConstant(ins[1]) && !rowConstant(ins[0]))
     ins[1].perRow = true;
   // a = func(a, b) in f32.
   auto apply = [&](EwTiles &tl, Value a, Value bv) {
