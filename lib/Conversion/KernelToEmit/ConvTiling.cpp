@@ -13,25 +13,11 @@
 
 using namespace npuc;
 using namespace npuc::emit::lowering;
+using namespace npuc::emit::lowering::tiling;
 
 namespace {
 
-int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-constexpr int64_t kAccBytes = 4;     // int32 or f32 sums
-constexpr int64_t kParamBytes = 16;  // one requantization table entry (docs/isa.md)
-constexpr int64_t kMaxBuffers = 2;
 constexpr int64_t kExtentMax = isa::limit::MATMUL::m_max;
-
-/// A GM access of `rows` runs of `cols` contiguous bytes, `stride` apart.
-timing::GMAccess runs(int64_t rows, int64_t cols, int64_t stride, int64_t elem) {
-  timing::GMAccess a;
-  a.extent = {cols / elem, rows, 1, 1};
-  a.stride = {elem, stride, 0, 0};
-  a.elemBytes = unsigned(elem);
-  return a;
-}
 
 /// One iteration of a tile loop: `nc` output channels of one row group.
 struct Iteration {
@@ -55,7 +41,7 @@ Iteration iteration(const ConvProblem &p, const ConvTiling &t, int64_t nc, const
     image.stride = {ex, w.W * ex, w.H * w.W * ex, 0};
     image.elemBytes = unsigned(ex);
     move(image, true);
-    move(runs(l.depth, nc * p.weightBytes, p.groups * p.outChannels * p.weightBytes, p.weightBytes),
+    move(gmRuns(l.depth, nc * p.weightBytes, p.groups * p.outChannels * p.weightBytes, p.weightBytes),
          true);
     it.vector += uint64_t(g.rows * w.KH) * timing::vectorCycles(tp, uint64_t(w.OW * w.KW * cc),
                                                                 unsigned(ex));
@@ -64,31 +50,15 @@ Iteration iteration(const ConvProblem &p, const ConvTiling &t, int64_t nc, const
     it.matrix += timing::matmulCycles(tp, w.mode, m, nc, l.depth);
   }
   if (w.bias)
-    move(runs(1, nc * kAccBytes, 0, kAccBytes), true);
+    move(gmRuns(1, nc * kAccBytes, 0, kAccBytes), true);
   if (w.requantTable)
-    move(runs(1, nc * kParamBytes, 0, 1), true);
+    move(gmRuns(1, nc * kParamBytes, 0, 1), true);
   if (w.requant)
     it.drain = timing::drainCycles(tp, m, nc);
   else if (w.bias)
     it.vector += timing::vectorCycles(tp, uint64_t(m * nc), kAccBytes);
-  move(runs(nc, m * w.outBytes, w.OH * w.OW * w.outBytes, w.outBytes), false);
+  move(gmRuns(nc, m * w.outBytes, w.OH * w.OW * w.outBytes, w.outBytes), false);
   return it;
-}
-
-/// Candidate extents of a dimension of size `x`: all of it, powers of two
-/// times `a`, and even splits rounded up to `a`.
-std::vector<int64_t> splits(int64_t x, int64_t a, int64_t limit) {
-  std::set<int64_t> c;
-  if (x <= limit)
-    c.insert(x);
-  for (int64_t v = a; v < x && v <= limit; v *= 2)
-    c.insert(v);
-  for (int64_t q = 2; q <= 16; ++q)
-    if (int64_t v = roundUp(ceilDiv(x, q), a); v < x && v <= limit)
-      c.insert(v);
-  if (c.empty())
-    c.insert(std::max<int64_t>(1, std::min(x, limit / a * a)));
-  return {c.begin(), c.end()};
 }
 
 /// Candidate row tiles: the first few counts and the even splits into up to
@@ -190,15 +160,9 @@ std::optional<std::string> npuc::emit::lowering::checkTiling(const ConvProblem &
       t.chunk > L::DMA_IN_SHAPE::n2_max || w.H * w.W * ex > L::DMA_IN_SSTRIDE::s2_max ||
       l.imagePitch > L::DMA_IN_DSTRIDE::s1_max)
     return "the image exceeds the DMA fields";
-  for (const RowGroup &g : depthwiseRowGroups(w, t.rows))
-    if (w.imageRows(g.rows) - g.padTop - g.padBottom < 1)
-      return "row tile " + str(g.first) + " lies entirely in the padding";
-  TileFootprint f = footprint(p, t, target);
-  if (f.lm > tp.LMBytes)
-    return "its tiles take " + str(f.lm) + " bytes of LM; " + target.name + " has " + str(tp.LMBytes);
-  if (f.acc > tp.ACCBytes)
-    return "its sums take " + str(f.acc) + " bytes of ACC; " + target.name + " has " + str(tp.ACCBytes);
-  return std::nullopt;
+  if (std::optional<std::string> why = checkRowGroups(w, t.rows))
+    return why;
+  return checkFits(footprint(p, t, target), target, "sums");
 }
 
 void npuc::emit::lowering::estimate(const ConvProblem &p, ConvTiling &t,
@@ -257,7 +221,7 @@ std::optional<ConvTiling> npuc::emit::lowering::chooseConvTiling(const ConvProbl
     int64_t chunk = *it;
     if (best && afterFit++ == 1)
       break;
-    for (int64_t nc : splits(p.outChannels, a, kExtentMax))
+    for (int64_t nc : extentCandidates(p.outChannels, a, kExtentMax))
       for (int64_t r : rows)
         for (int64_t buffers = 1; buffers <= kMaxBuffers; ++buffers) {
           ConvTiling t{r, nc, chunk, buffers, 0, 0};

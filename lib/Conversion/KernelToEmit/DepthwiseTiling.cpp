@@ -13,31 +13,16 @@
 
 using namespace npuc;
 using namespace npuc::emit::lowering;
+using namespace npuc::emit::lowering::tiling;
 
 namespace {
 
-int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-constexpr int64_t kAccBytes = 4;     // int32 or f32 sums
-constexpr int64_t kParamBytes = 16;  // one requantization table entry (docs/isa.md)
-constexpr int64_t kMaxBuffers = 2;
 constexpr int64_t kChannelsMax =
     std::min<int64_t>(isa::limit::V_SHAPE::rows_max, isa::limit::MM_OUT::m_max);
 
 /// Bias rows: contiguous for the output stage, one per VECTOR row otherwise.
 int64_t biasPitch(const DepthwiseProblem &p, const target::TargetParams &tp) {
   return p.requant ? kAccBytes : tp.VectorAlign;
-}
-
-/// A GM access of `rows` runs of `cols` contiguous bytes, `stride` apart, as
-/// `elem`-byte elements.
-timing::GMAccess runs(int64_t rows, int64_t cols, int64_t stride, int64_t elem) {
-  timing::GMAccess a;
-  a.extent = {cols / elem, rows, 1, 1};
-  a.stride = {elem, stride, 0, 0};
-  a.elemBytes = unsigned(elem);
-  return a;
 }
 
 /// One iteration of a tile loop: `channels` channels of one row group.
@@ -69,7 +54,7 @@ Iteration iteration(const DepthwiseProblem &p, int64_t channels, const RowGroup 
     it.vector += timing::depthwiseCycles(tp, outputs * uint64_t(taps),
                                          unsigned(p.convertImage ? kAccBytes : ex));
     it.vector += uint64_t(p.epiloguePasses) * timing::vectorCycles(tp, outputs, kAccBytes);
-    move(runs(channels, g.rows * p.OW * p.outBytes, p.OH * p.OW * p.outBytes, p.outBytes), false);
+    move(gmRuns(channels, g.rows * p.OW * p.outBytes, p.OH * p.OW * p.outBytes, p.outBytes), false);
     return it;
   }
   for (const WindowBlock &w : depthwiseWindowBlocks(p)) {
@@ -80,16 +65,16 @@ Iteration iteration(const DepthwiseProblem &p, int64_t channels, const RowGroup 
     move(block, true);
   }
   if (p.bias)
-    move(runs(1, channels * kAccBytes, 0, kAccBytes), true);
+    move(gmRuns(1, channels * kAccBytes, 0, kAccBytes), true);
   if (p.requantTable)
-    move(runs(1, channels * kParamBytes, 0, 1), true);
+    move(gmRuns(1, channels * kParamBytes, 0, 1), true);
   for (const WindowBlock &w : depthwiseWindowBlocks(p))
     it.vector += timing::depthwiseCycles(tp, outputs * uint64_t(w.kh * w.kw), unsigned(ex));
   if (p.requant)
     it.drain = timing::drainCycles(tp, channels, g.rows * p.OW);
   else if (p.bias)
     it.vector += timing::vectorCycles(tp, outputs, kAccBytes);
-  move(runs(channels, g.rows * p.OW * p.outBytes, p.OH * p.OW * p.outBytes, p.outBytes), false);
+  move(gmRuns(channels, g.rows * p.OW * p.outBytes, p.OH * p.OW * p.outBytes, p.outBytes), false);
   return it;
 }
 
@@ -137,6 +122,23 @@ std::vector<RowGroup> npuc::emit::lowering::depthwiseRowGroups(const DepthwisePr
     groups.push_back(g);
   }
   return groups;
+}
+
+std::optional<std::string> npuc::emit::lowering::checkRowGroups(const DepthwiseProblem &p,
+                                                                int64_t rows) {
+  for (const RowGroup &g : depthwiseRowGroups(p, rows))
+    if (p.imageRows(g.rows) - g.padTop - g.padBottom < 1)
+      return "row tile " + std::to_string(g.first) + " lies entirely in the padding";
+  return std::nullopt;
+}
+
+timing::GMAccess npuc::emit::lowering::gmRuns(int64_t rows, int64_t cols, int64_t stride,
+                                              int64_t elem) {
+  timing::GMAccess a;
+  a.extent = {cols / elem, rows, 1, 1};
+  a.stride = {elem, stride, 0, 0};
+  a.elemBytes = unsigned(elem);
+  return a;
 }
 
 DepthwisePitches npuc::emit::lowering::depthwisePitches(const DepthwiseProblem &p, int64_t rows,
@@ -213,15 +215,9 @@ std::optional<std::string> npuc::emit::lowering::checkTiling(const DepthwiseProb
       (roundUp(p.paddedWidth() * kAccBytes, tp.VectorAlign) > L::V_DW_CFG::lda_max ||
        t.channels * p.imageRows(t.rows) > L::V_SHAPE::rows_max))
     return "the image converted to f32 exceeds the v_dw_cfg and v_shape fields";
-  for (const RowGroup &g : depthwiseRowGroups(p, t.rows))
-    if (p.imageRows(g.rows) - g.padTop - g.padBottom < 1)
-      return "row tile " + str(g.first) + " lies entirely in the padding";
-  TileFootprint f = footprint(p, t, target);
-  if (f.lm > tp.LMBytes)
-    return "its tiles take " + str(f.lm) + " bytes of LM; " + target.name + " has " + str(tp.LMBytes);
-  if (f.acc > tp.ACCBytes)
-    return "its sums take " + str(f.acc) + " bytes of ACC; " + target.name + " has " + str(tp.ACCBytes);
-  return std::nullopt;
+  if (std::optional<std::string> why = checkRowGroups(p, t.rows))
+    return why;
+  return checkFits(footprint(p, t, target), target, "sums");
 }
 
 void npuc::emit::lowering::estimate(const DepthwiseProblem &p, DepthwiseTiling &t,

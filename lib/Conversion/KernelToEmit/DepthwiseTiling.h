@@ -15,6 +15,7 @@
 #define NPUC_LIB_CONVERSION_KERNELTOEMIT_DEPTHWISETILING_H
 
 #include "MatmulTiling.h"
+#include "npuc/Base/Timing.h"
 
 #include <vector>
 
@@ -57,6 +58,12 @@ struct RowGroup {
 };
 /// The row tiles of `rows` output rows each (the last may be shorter), in order.
 std::vector<RowGroup> depthwiseRowGroups(const DepthwiseProblem &p, int64_t rows);
+/// Why row tiles of `rows` cannot run (one lies entirely in the padding), or
+/// nullopt.
+std::optional<std::string> checkRowGroups(const DepthwiseProblem &p, int64_t rows);
+/// A GM access of `rows` runs of `cols` contiguous bytes, `stride` apart, as
+/// `elem`-byte elements.
+timing::GMAccess gmRuns(int64_t rows, int64_t cols, int64_t stride, int64_t elem);
 
 /// A block of the window V_DW's fields can hold (at most kh_max x kw_max
 /// taps): rows i0.. and columns j0.. of the window. A larger window is

@@ -13,16 +13,11 @@
 
 using namespace npuc;
 using namespace npuc::emit::lowering;
+using namespace npuc::emit::lowering::tiling;
 
 namespace {
 
-int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 constexpr int64_t kExtentMax = isa::limit::MATMUL::m_max;
-constexpr int64_t kAccBytes = 4;        // int32 or f32 accumulators
-constexpr int64_t kParamBytes = 16;     // one requantization table entry (docs/isa.md)
-constexpr int64_t kMaxBuffers = 2;
 
 /// A 2-D GM view (rows x cols at byte strides) as the DMA sees it.
 timing::GMAccess access2D(int64_t rows, int64_t cols, int64_t rowStride, int64_t colStride,
@@ -103,10 +98,9 @@ Iteration iteration(const MatmulProblem &p, const MatmulTiling &t, int64_t mc, i
   return it;
 }
 
-/// Candidate extents for a dimension of size `x` on an array of side `a`:
-/// the whole dimension, powers of two times the side, and even splits
-/// rounded up to the side.
-std::vector<int64_t> candidates(int64_t x, int64_t a, int64_t limit) {
+} // namespace
+
+std::vector<int64_t> npuc::emit::lowering::extentCandidates(int64_t x, int64_t a, int64_t limit) {
   std::set<int64_t> c;
   if (x <= limit)
     c.insert(x);
@@ -120,7 +114,18 @@ std::vector<int64_t> candidates(int64_t x, int64_t a, int64_t limit) {
   return {c.begin(), c.end()};
 }
 
-} // namespace
+std::optional<std::string> npuc::emit::lowering::checkFits(const TileFootprint &f,
+                                                           const target::TargetInfo &target,
+                                                           const char *accWhat) {
+  const target::TargetParams &tp = target.params;
+  if (f.lm > tp.LMBytes)
+    return "its tiles take " + std::to_string(f.lm) + " bytes of LM; " + target.name + " has " +
+           std::to_string(tp.LMBytes);
+  if (f.acc > tp.ACCBytes)
+    return std::string("its ") + accWhat + " take " + std::to_string(f.acc) + " bytes of ACC; " +
+           target.name + " has " + std::to_string(tp.ACCBytes);
+  return std::nullopt;
+}
 
 TileFootprint npuc::emit::lowering::footprint(const MatmulProblem &p, const MatmulTiling &t,
                                               const target::TargetInfo &target) {
@@ -169,14 +174,7 @@ std::optional<std::string> npuc::emit::lowering::checkTiling(const MatmulProblem
       roundUp(nt * kAccBytes, tp.MatrixAlign) > isa::limit::MM_CFG::ldc_max)
     return "a tile row pitch exceeds the mm_cfg pitch fields (" +
            str(isa::limit::MM_CFG::lda_max) + " bytes)";
-  TileFootprint f = footprint(p, t, target);
-  if (f.lm > tp.LMBytes)
-    return "its tiles take " + str(f.lm) + " bytes of LM; " + target.name + " has " +
-           str(tp.LMBytes);
-  if (f.acc > tp.ACCBytes)
-    return "its accumulators take " + str(f.acc) + " bytes of ACC; " + target.name + " has " +
-           str(tp.ACCBytes);
-  return std::nullopt;
+  return checkFits(footprint(p, t, target), target, "accumulators");
 }
 
 void npuc::emit::lowering::estimate(const MatmulProblem &p, MatmulTiling &t,
@@ -221,9 +219,9 @@ std::optional<MatmulTiling> npuc::emit::lowering::chooseMatmulTiling(
     uint64_t iterations = uint64_t(ceilDiv(p.M, t.mt) * ceilDiv(p.N, t.nt) * ceilDiv(p.K, t.kt));
     return std::make_tuple(t.cycles, t.gmBytes, iterations, t.buffers);
   };
-  for (int64_t mt : candidates(p.M, a, kExtentMax))
-    for (int64_t nt : candidates(p.N, a, kExtentMax))
-      for (int64_t kt : candidates(p.K, a, kExtentMax))
+  for (int64_t mt : extentCandidates(p.M, a, kExtentMax))
+    for (int64_t nt : extentCandidates(p.N, a, kExtentMax))
+      for (int64_t kt : extentCandidates(p.K, a, kExtentMax))
         for (int64_t buffers = 1; buffers <= kMaxBuffers; ++buffers) {
           MatmulTiling t{mt, nt, kt, buffers, 0, 0};
           if (checkTiling(p, t, target))

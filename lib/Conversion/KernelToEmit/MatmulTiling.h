@@ -20,8 +20,18 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace npuc::emit::lowering {
+
+/// What the cost models share (MatmulTiling, DepthwiseTiling, ConvTiling).
+namespace tiling {
+inline int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+inline constexpr int64_t kAccBytes = 4;     // int32 or f32 sums
+inline constexpr int64_t kParamBytes = 16;  // one requantization table entry (docs/isa.md)
+inline constexpr int64_t kMaxBuffers = 2;   // rotating slots per tile
+} // namespace tiling
 
 /// Slots of the ring a product's chunks along K take turns in, when K is
 /// longer than one chunk (two: the next chunk's loads overlap this product).
@@ -61,6 +71,16 @@ TileFootprint footprint(const MatmulProblem &p, const MatmulTiling &t,
 /// Why `t` cannot run `p` on `target` (ISA limits, LM, ACC), or nullopt.
 std::optional<std::string> checkTiling(const MatmulProblem &p, const MatmulTiling &t,
                                        const target::TargetInfo &target);
+
+/// Why tiles taking `f` do not fit `target`'s LM and ACC (the ACC bytes
+/// named `accWhat`: accumulators, sums), or nullopt. Every cost model's fit.
+std::optional<std::string> checkFits(const TileFootprint &f, const target::TargetInfo &target,
+                                     const char *accWhat);
+
+/// Candidate extents for a dimension of size `x` on an array of side `a`:
+/// the whole dimension, powers of two times the side, and even splits
+/// rounded up to the side; at most `limit`.
+std::vector<int64_t> extentCandidates(int64_t x, int64_t a, int64_t limit);
 
 /// Estimated cycles and GM bytes of `t` (fills t.cycles and t.gmBytes).
 void estimate(const MatmulProblem &p, MatmulTiling &t, const target::TargetInfo &target);
