@@ -519,9 +519,18 @@ def tools_checks(tools):
         full, faulted = os.path.join(tmp, "dump"), os.path.join(tmp, "dump-fault")
         if not run("npuc", [npuc, model, "-o", binary], (0,)) or \
                 not run("npu-sim", [sim, binary, "-i", data, "-o", os.path.join(tmp, "out"),
-                                    "--dump-tensors", full], (0,)) or \
-                not run("npu-sim-fault", [sim, binary, "-i", data, "-o", os.path.join(tmp, "out2"),
-                                          "--dump-tensors", faulted, "--max-steps", "200"], (3,)):
+                                    "--dump-tensors", full], (0,)):
+            return results
+        # The fault stops the program half way (by its own step count), so
+        # that some values are complete and others never reached.
+        stats = subprocess.run([sim, binary, "-i", data, "-o", os.path.join(tmp, "out3"), "--stats"],
+                               capture_output=True, text=True).stdout
+        steps = [int(l.split(":")[1]) for l in stats.splitlines() if l.startswith("scalar steps:")]
+        if not steps:
+            results.append(("tools:npu-sim-stats", False, "no 'scalar steps:' line in --stats"))
+            return results
+        if not run("npu-sim-fault", [sim, binary, "-i", data, "-o", os.path.join(tmp, "out2"),
+                                     "--dump-tensors", faulted, "--max-steps", str(steps[0] // 2)], (3,)):
             return results
         with open(os.path.join(full, "index.json")) as f:
             index = json.load(f)
