@@ -228,11 +228,8 @@ std::optional<ConvTiling> npuc::emit::lowering::chooseConvTiling(const ConvProbl
           // The memories first: most candidates fail there, and the reason
           // checkTiling words is only wanted for a diagnostic.
           TileFootprint f = footprint(p, t, target);
-          if (f.lm > target.params.LMBytes || f.acc > target.params.ACCBytes || checkTiling(p, t, target))
-            continue;
-          estimate(p, t, target);
-          if (!best || key(t) < key(*best))
-            best = t;
+          if (f.lm <= target.params.LMBytes && f.acc <= target.params.ACCBytes)
+            consider(p, t, target, best, key);
         }
   }
   return best;

@@ -258,13 +258,7 @@ std::optional<DepthwiseTiling> npuc::emit::lowering::chooseDepthwiseTiling(
   int64_t maxRows = std::min<int64_t>(p.OH, isa::limit::V_DW_CFG::orows_max);
   for (int64_t c : channelCandidates(p.C))
     for (int64_t rows = 1; rows <= maxRows; ++rows)
-      for (int64_t buffers = 1; buffers <= kMaxBuffers; ++buffers) {
-        DepthwiseTiling t{c, rows, buffers, 0, 0};
-        if (checkTiling(p, t, target))
-          continue;
-        estimate(p, t, target);
-        if (!best || key(t) < key(*best))
-          best = t;
-      }
+      for (int64_t buffers = 1; buffers <= kMaxBuffers; ++buffers)
+        consider(p, DepthwiseTiling{c, rows, buffers, 0, 0}, target, best, key);
   return best;
 }

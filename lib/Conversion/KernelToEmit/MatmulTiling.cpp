@@ -222,13 +222,7 @@ std::optional<MatmulTiling> npuc::emit::lowering::chooseMatmulTiling(
   for (int64_t mt : extentCandidates(p.M, a, kExtentMax))
     for (int64_t nt : extentCandidates(p.N, a, kExtentMax))
       for (int64_t kt : extentCandidates(p.K, a, kExtentMax))
-        for (int64_t buffers = 1; buffers <= kMaxBuffers; ++buffers) {
-          MatmulTiling t{mt, nt, kt, buffers, 0, 0};
-          if (checkTiling(p, t, target))
-            continue;
-          estimate(p, t, target);
-          if (!best || key(t) < key(*best))
-            best = t;
-        }
+        for (int64_t buffers = 1; buffers <= kMaxBuffers; ++buffers)
+          consider(p, MatmulTiling{mt, nt, kt, buffers, 0, 0}, target, best, key);
   return best;
 }

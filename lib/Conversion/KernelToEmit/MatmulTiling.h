@@ -33,6 +33,19 @@ inline constexpr int64_t kParamBytes = 16;  // one requantization table entry (d
 inline constexpr int64_t kMaxBuffers = 2;   // rotating slots per tile
 } // namespace tiling
 
+/// The cost models' step per candidate (after Vela: fit, estimate, keep
+/// the best): `t` is dropped when checkTiling names a reason, else estimated
+/// and kept when `key` ranks it before `best`.
+template <typename Problem, typename Tiling, typename Key>
+void consider(const Problem &p, Tiling t, const target::TargetInfo &target,
+              std::optional<Tiling> &best, const Key &key) {
+  if (checkTiling(p, t, target))
+    return;
+  estimate(p, t, target);
+  if (!best || key(t) < key(*best))
+    best = t;
+}
+
 /// Slots of the ring a product's chunks along K take turns in, when K is
 /// longer than one chunk (two: the next chunk's loads overlap this product).
 inline constexpr int64_t kMatmulChunkRing = 2;
