@@ -8,8 +8,9 @@
 
 #include <algorithm>
 
-uint64_t npuc::fnv1a64(std::string_view bytes) {
-  uint64_t h = 0xcbf29ce484222325ull;
+uint64_t npuc::fnv1a64(std::string_view bytes) { return fnv1a64(bytes, 0xcbf29ce484222325ull); }
+
+uint64_t npuc::fnv1a64(std::string_view bytes, uint64_t h) {
   for (unsigned char c : bytes) {
     h ^= c;
     h *= 0x100000001b3ull;

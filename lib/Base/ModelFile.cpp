@@ -179,10 +179,22 @@ std::vector<uint8_t> valuesSection(const Model &m) {
 }
 } // namespace
 
-std::vector<uint8_t> model::serialize(const Model &m) {
-  std::vector<std::pair<SectionKind, std::vector<uint8_t>>> sections;
-  sections.push_back({SectionKind::Code, m.code});
-  sections.push_back({SectionKind::Constants, m.constants});
+model::Pieces model::serializePieces(const Model &m) {
+  // Code and constants (nearly all of a file) are written from the model as
+  // they are, into a buffer sized once: no copy of them is ever held.
+  struct Section {
+    SectionKind kind;
+    const uint8_t *data;
+    size_t size;
+  };
+  std::vector<std::vector<uint8_t>> owned;
+  std::vector<Section> sections;
+  auto own = [&](SectionKind kind, std::vector<uint8_t> bytes) {
+    owned.push_back(std::move(bytes));
+    sections.push_back({kind, owned.back().data(), owned.back().size()});
+  };
+  sections.push_back({SectionKind::Code, m.code.data(), m.code.size()});
+  sections.push_back({SectionKind::Constants, m.constants.data(), m.constants.size()});
   if (!m.luts.empty()) {
     Out o;
     o.put<uint32_t>(uint32_t(m.luts.size()));
@@ -192,9 +204,9 @@ std::vector<uint8_t> model::serialize(const Model &m) {
       o.put<uint32_t>(l.entries);
       o.put<uint32_t>(0);
     }
-    sections.push_back({SectionKind::Luts, o.bytes});
+    own(SectionKind::Luts, std::move(o.bytes));
   }
-  sections.push_back({SectionKind::Tensors, tensorsSection(m)});
+  own(SectionKind::Tensors, tensorsSection(m));
   if (!m.provenance.empty()) {
     Out o;
     o.put<uint32_t>(uint32_t(m.provenance.size()));
@@ -202,7 +214,7 @@ std::vector<uint8_t> model::serialize(const Model &m) {
       o.putString(k);
       o.putString(v);
     }
-    sections.push_back({SectionKind::Provenance, o.bytes});
+    own(SectionKind::Provenance, std::move(o.bytes));
   }
   if (!m.debug.empty()) {
     Out o;
@@ -211,11 +223,13 @@ std::vector<uint8_t> model::serialize(const Model &m) {
       o.put<uint32_t>(index);
       o.putString(name);
     }
-    sections.push_back({SectionKind::Debug, o.bytes});
+    own(SectionKind::Debug, std::move(o.bytes));
   }
   if (!m.values.empty())
-    sections.push_back({SectionKind::Values, valuesSection(m)});
+    own(SectionKind::Values, valuesSection(m));
 
+  static const uint8_t zeros[kAlign] = {};
+  Pieces pieces;
   Out f;
   f.putBytes("NPUMODEL", 8);
   f.put<uint16_t>(m.major);
@@ -232,25 +246,49 @@ std::vector<uint8_t> model::serialize(const Model &m) {
   size_t table = f.bytes.size();
   f.bytes.resize(table + sections.size() * kEntrySize, 0);
   f.padTo(kAlign);
+  size_t offset = f.bytes.size();
+  std::vector<std::pair<const uint8_t *, size_t>> body;
   for (size_t i = 0; i < sections.size(); ++i) {
-    const auto &[kind, content] = sections[i];
-    size_t offset = f.bytes.size();
-    f.putBytes(content.data(), content.size());
-    f.padTo(kAlign);
+    const auto &[kind, data, size] = sections[i];
     size_t e = table + i * kEntrySize;
     f.patch<uint32_t>(e, uint32_t(kind));
     bool required = kind == SectionKind::Code || kind == SectionKind::Constants ||
                     kind == SectionKind::Tensors;
     f.patch<uint32_t>(e + 4, required ? 1u : 0u);
     f.patch<uint64_t>(e + 8, offset);
-    f.patch<uint64_t>(e + 16, content.size());
+    f.patch<uint64_t>(e + 16, size);
     f.patch<uint32_t>(e + 24, kAlign);
+    body.push_back({data, size});
+    size_t pad = (kAlign - size % kAlign) % kAlign;
+    if (pad)
+      body.push_back({zeros, pad});
+    offset += size + pad;
   }
-  f.patch<uint64_t>(16, f.bytes.size());
-  std::string_view payload(reinterpret_cast<const char *>(f.bytes.data()) + kHeaderSize,
-                           f.bytes.size() - kHeaderSize);
-  f.patch<uint64_t>(56, fnv1a64(payload));
-  return f.bytes;
+  f.patch<uint64_t>(16, offset);
+  auto view = [](const uint8_t *p, size_t n) {
+    return std::string_view(reinterpret_cast<const char *>(p), n);
+  };
+  uint64_t checksum = fnv1a64(view(f.bytes.data() + kHeaderSize, f.bytes.size() - kHeaderSize));
+  for (const auto &[data, size] : body)
+    checksum = fnv1a64(view(data, size), checksum);
+  f.patch<uint64_t>(56, checksum);
+  pieces.owned = std::move(owned);
+  pieces.owned.push_back(std::move(f.bytes));
+  pieces.parts.push_back({pieces.owned.back().data(), pieces.owned.back().size()});
+  pieces.parts.insert(pieces.parts.end(), body.begin(), body.end());
+  return pieces;
+}
+
+std::vector<uint8_t> model::serialize(const Model &m) {
+  Pieces pieces = serializePieces(m);
+  size_t total = 0;
+  for (const auto &part : pieces.parts)
+    total += part.second;
+  std::vector<uint8_t> bytes;
+  bytes.reserve(total);
+  for (const auto &[data, size] : pieces.parts)
+    bytes.insert(bytes.end(), data, data + size);
+  return bytes;
 }
 
 bool model::checkWritable(const std::string &path, std::string &error) {
@@ -280,11 +318,28 @@ bool model::checkWritable(const std::string &path, std::string &error) {
   return true;
 }
 
+namespace {
+model::Pieces onePiece(const std::vector<uint8_t> &bytes) {
+  model::Pieces p;
+  p.parts.push_back({bytes.data(), bytes.size()});
+  return p;
+}
+} // namespace
+
 bool model::writeFileOrStdout(const std::string &path, const std::vector<uint8_t> &bytes,
                               std::string &error) {
+  return writeFileOrStdout(path, onePiece(bytes), error);
+}
+
+bool model::writeFileOrStdout(const std::string &path, const Pieces &pieces, std::string &error) {
   if (path != "-")
-    return writeFileAtomically(path, bytes, error);
-  if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size() || std::fflush(stdout)) {
+    return writeFileAtomically(path, pieces, error);
+  for (const auto &[data, size] : pieces.parts)
+    if (std::fwrite(data, 1, size, stdout) != size) {
+      error = std::string("cannot write to standard output: ") + std::strerror(errno);
+      return false;
+    }
+  if (std::fflush(stdout)) {
     error = std::string("cannot write to standard output: ") + std::strerror(errno);
     return false;
   }
@@ -292,6 +347,11 @@ bool model::writeFileOrStdout(const std::string &path, const std::vector<uint8_t
 }
 
 bool model::writeFileAtomically(const std::string &path, const std::vector<uint8_t> &bytes,
+                                std::string &error) {
+  return writeFileAtomically(path, onePiece(bytes), error);
+}
+
+bool model::writeFileAtomically(const std::string &path, const Pieces &pieces,
                                 std::string &error) {
   if (!checkWritable(path, error))
     return false;
@@ -311,16 +371,16 @@ bool model::writeFileAtomically(const std::string &path, const std::vector<uint8
     unlink(name.data());
     return false;
   };
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0) {
-      if (errno == EINTR)
-        continue;
-      return fail("cannot write");
+  for (const auto &[data, size] : pieces.parts)
+    for (size_t done = 0; done < size;) {
+      ssize_t n = write(fd, data + done, size - done);
+      if (n < 0) {
+        if (errno == EINTR)
+          continue;
+        return fail("cannot write");
+      }
+      done += size_t(n);
     }
-    done += size_t(n);
-  }
   if (fchmod(fd, 0644) != 0 || fsync(fd) != 0)
     return fail("cannot flush");
   if (close(fd) != 0) {

@@ -13,6 +13,7 @@
 
 #include "mlir/Tools/mlir-translate/Translation.h"
 
+#include <cstring>
 #include <map>
 
 using namespace mlir;
@@ -20,21 +21,26 @@ using namespace npuc;
 using namespace npuc::enc;
 
 namespace {
-/// The bytes of a dense constant, little endian in its storage type.
-std::vector<uint8_t> bytesOf(DenseElementsAttr value) {
-  std::vector<uint8_t> out;
+/// Copies a dense constant's bytes, little endian in its storage type, to
+/// `out` (which holds exactly its size): straight from the attribute's
+/// storage, a splat repeated, so no element is decoded and no copy made.
+LogicalResult copyBytes(ConstOp c, DenseElementsAttr value, uint8_t *out, uint64_t size) {
   unsigned width = value.getElementType().getIntOrFloatBitWidth();
-  auto put = [&](const APInt &v) {
-    for (unsigned b = 0; b < width / 8; ++b)
-      out.push_back(uint8_t(v.extractBitsAsZExtValue(8, 8 * b)));
-  };
-  if (llvm::isa<FloatType>(value.getElementType()))
-    for (const APFloat &f : value.getValues<APFloat>())
-      put(f.bitcastToAPInt());
-  else
-    for (const APInt &i : value.getValues<APInt>())
-      put(i);
-  return out;
+  ArrayRef<char> raw = value.getRawData();
+  uint64_t element = width / 8;
+  if (width % 8 != 0 || size != uint64_t(value.getNumElements()) * element)
+    return c.emitOpError("holds elements of ") << width << " bits, which have no byte layout";
+  if (!value.isSplat()) {
+    std::memcpy(out, raw.data(), size);
+    return success();
+  }
+  for (uint64_t at = 0; at < size; at += element)
+    std::memcpy(out + at, raw.data(), element);
+  return success();
+}
+
+uint64_t byteSize(DenseElementsAttr value) {
+  return uint64_t(value.getNumElements()) * (value.getElementType().getIntOrFloatBitWidth() / 8);
 }
 
 uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
@@ -77,17 +83,23 @@ npuc::enc::buildModel(ModuleOp module,
 
   // Constants: placed where they say, never overlapping.
   std::map<uint64_t, std::pair<uint64_t, ConstOp>> placed;
+  uint64_t constantBytes = 0;
   for (ConstOp c : module.getOps<ConstOp>()) {
-    std::vector<uint8_t> bytes = bytesOf(cast<DenseElementsAttr>(c.getValue()));
-    uint64_t begin = uint64_t(c.getOffset()), end = begin + bytes.size();
+    uint64_t begin = uint64_t(c.getOffset());
+    uint64_t end = begin + byteSize(cast<DenseElementsAttr>(c.getValue()));
     auto next = placed.lower_bound(begin);
     if ((next != placed.end() && next->first < end) ||
         (next != placed.begin() && std::prev(next)->second.first > begin))
       return c.emitOpError("bytes [") << begin << ", " << end << ") overlap another enc.const";
     placed[begin] = {end, c};
-    if (m.constants.size() < end)
-      m.constants.resize(end, 0);
-    std::copy(bytes.begin(), bytes.end(), m.constants.begin() + begin);
+    constantBytes = std::max(constantBytes, end);
+  }
+  m.constants.assign(constantBytes, 0);
+  for (auto &[begin, placement] : placed) {
+    auto [end, c] = placement;
+    if (failed(copyBytes(c, cast<DenseElementsAttr>(c.getValue()), m.constants.data() + begin,
+                         end - begin)))
+      return failure();
   }
 
   m.arenaSize = program.getArenaSize().value_or(0);
@@ -145,7 +157,7 @@ npuc::enc::writeModelFile(ModuleOp module, const std::string &path,
   if (failed(m))
     return failure();
   std::string error;
-  if (!model::writeFileAtomically(path, model::serialize(*m), error))
+  if (!model::writeFileAtomically(path, model::serializePieces(*m), error))
     return module.emitError(error);
   return success();
 }

@@ -449,7 +449,7 @@ int main(int argc, char **argv) {
   mlir::FailureOr<model::Model> built = enc::buildModel(*result.module, provenance);
   std::string writeError;
   if (mlir::failed(built) ||
-      !model::writeFileOrStdout(output, model::serialize(*built), writeError)) {
+      !model::writeFileOrStdout(output, model::serializePieces(*built), writeError)) {
     std::cerr << "npuc: error: " << (writeError.empty() ? "writing '" + output + "' failed (see the errors above)" : writeError) << "\n";
     return 1;
   }

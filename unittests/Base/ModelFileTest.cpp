@@ -111,6 +111,42 @@ TEST(ModelFile, RoundTripsEveryField) {
   EXPECT_EQ(serialize(m), bytes);
 }
 
+TEST(ModelFile, PiecesAreTheFileWithoutCopyingCodeOrConstants) {
+  Model m = sampleModel();
+  m.constants.assign(1000, 7);  // not a multiple of the alignment: padding follows
+  Pieces pieces = serializePieces(m);
+  std::vector<uint8_t> joined;
+  bool codeByReference = false, constantsByReference = false;
+  for (const auto &[data, size] : pieces.parts) {
+    joined.insert(joined.end(), data, data + size);
+    codeByReference |= data == m.code.data() && size == m.code.size();
+    constantsByReference |= data == m.constants.data() && size == m.constants.size();
+  }
+  EXPECT_TRUE(codeByReference);
+  EXPECT_TRUE(constantsByReference);
+  EXPECT_EQ(joined, serialize(m));
+  Model back;
+  std::string error;
+  ASSERT_TRUE(parse(joined.data(), joined.size(), back, error)) << error;
+  EXPECT_EQ(back.constants, m.constants);
+
+  // Written as pieces, the file holds the same bytes.
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / "npuc-pieces-test";
+  std::filesystem::create_directories(dir);
+  std::string path = (dir / "m.bin").string();
+  ASSERT_TRUE(writeFileAtomically(path, pieces, error)) << error;
+  std::vector<uint8_t> read;
+  ASSERT_TRUE(readFile(path, read, error)) << error;
+  EXPECT_EQ(read, joined);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Hash, Fnv1aOfPiecesIsFnv1aOfTheirConcatenation) {
+  EXPECT_EQ(fnv1a64(""), 0xcbf29ce484222325ull);
+  EXPECT_EQ(fnv1a64("a"), 0xaf63dc4c8601ec8cull);  // the published FNV-1a test vector
+  EXPECT_EQ(fnv1a64("bar", fnv1a64("foo")), fnv1a64("foobar"));
+}
+
 TEST(ModelFile, HeaderLayoutIsAsDocumented) {
   std::vector<uint8_t> b = serialize(sampleModel());
   EXPECT_EQ(std::string(b.begin(), b.begin() + 8), "NPUMODEL");

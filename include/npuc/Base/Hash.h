@@ -15,6 +15,9 @@ namespace npuc {
 
 /// FNV-1a, 64-bit (offset basis 0xcbf29ce484222325, prime 0x100000001b3).
 uint64_t fnv1a64(std::string_view bytes);
+/// FNV-1a continued from `h` (a previous result, or the offset basis): the
+/// hash of pieces in order equals the hash of their concatenation.
+uint64_t fnv1a64(std::string_view bytes, uint64_t h);
 
 /// `value` as 16 lowercase hex digits.
 std::string hex64(uint64_t value);

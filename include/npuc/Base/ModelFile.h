@@ -109,11 +109,22 @@ std::string joinedNodes(const std::string &nodes);
 /// The file's bytes; the same model always gives the same bytes.
 std::vector<uint8_t> serialize(const Model &m);
 
+/// A file as consecutive pieces: header, tables and small sections in
+/// `owned`, code and constants by reference into the model (which must
+/// outlive it), so a large file is written without a second copy of them.
+struct Pieces {
+  std::vector<std::vector<uint8_t>> owned;
+  std::vector<std::pair<const uint8_t *, size_t>> parts;
+};
+/// The pieces of serialize(m): their concatenation is its bytes.
+Pieces serializePieces(const Model &m);
+
 /// Writes `bytes` to a temporary file in the destination's directory, flushes
 /// it and renames it over `path`: a reader never sees a partial file, and on
 /// failure nothing is left behind.
 bool writeFileAtomically(const std::string &path, const std::vector<uint8_t> &bytes,
                          std::string &error);
+bool writeFileAtomically(const std::string &path, const Pieces &pieces, std::string &error);
 /// Whether a file can be written at `path`, checked before work is spent:
 /// not a directory, in a directory that exists and is writable. False with a
 /// precise `error` ("cannot write 'd/x.bin': directory 'd' does not exist").
@@ -121,6 +132,7 @@ bool checkWritable(const std::string &path, std::string &error);
 /// writeFileAtomically, or standard output when `path` is "-".
 bool writeFileOrStdout(const std::string &path, const std::vector<uint8_t> &bytes,
                        std::string &error);
+bool writeFileOrStdout(const std::string &path, const Pieces &pieces, std::string &error);
 /// Reads a whole regular file; a directory or an unreadable path is an error
 /// naming it.
 bool readFile(const std::string &path, std::vector<uint8_t> &bytes, std::string &error);

@@ -11,6 +11,8 @@
 #include "npuc/Dialect/Graph/IR/GraphShapes.h"
 
 #include "llvm/ADT/ScopeExit.h"
+#include <cstring>
+#include <type_traits>
 
 using namespace mlir;
 using namespace npuc;
@@ -888,7 +890,18 @@ Value KernelLowering::windowConvWeights(Operation *op, const ConvProblem &p, int
     rows += convLayout(p, cc, 1, t.params).depth;
   // Row r0(chunk) + kh * block + kw * cc + c of the result holds
   // W[n][c0 + c][kh][kw] in column n.
-  auto place = [&](auto &out, const auto &in) {
+  // The weights are read in place (a splat as its one value), never copied.
+  if (dense.getElementType() != st)
+    dense = dense.bitcast(st);
+  ArrayRef<char> raw = dense.getRawData();
+  bool splat = dense.isSplat();
+  auto place = [&](auto &out) {
+    using T = std::decay_t<decltype(out[0])>;
+    auto in = [&](size_t i) {
+      T v;
+      std::memcpy(&v, raw.data() + (splat ? 0 : i * sizeof(T)), sizeof(T));
+      return v;
+    };
     int64_t r0 = 0;
     for (auto [c0, cc] : convChunks(p, chunk)) {
       ConvLayout l = convLayout(p, cc, 1, t.params);
@@ -897,27 +910,18 @@ Value KernelLowering::windowConvWeights(Operation *op, const ConvProblem &p, int
           for (int64_t kh = 0; kh < KH; ++kh)
             for (int64_t kw = 0; kw < KW; ++kw)
               out[size_t((r0 + kh * l.block + kw * cc + c) * M + n)] =
-                  in[size_t(((n * Cg + c0 + c) * KH + kh) * KW + kw)];
+                  in(size_t(((n * Cg + c0 + c) * KH + kh) * KW + kw));
       r0 += l.depth;
     }
   };
   auto type = RankedTensorType::get({rows, M}, st);
   if (st.isF32()) {
-    SmallVector<float> in(dense.getValues<float>().begin(), dense.getValues<float>().end());
     SmallVector<float> out(size_t(rows * M), float(gap));
-    place(out, in);
+    place(out);
     return constant(DenseElementsAttr::get(type, ArrayRef<float>(out)), type);
   }
-  if (dense.getElementType() != st)
-    dense = dense.bitcast(st);
-  SmallVector<int8_t> in;
-  if (!dense.isSplat())
-    for (char byte : dense.getRawData())
-      in.push_back(int8_t(byte));
-  else
-    in.assign(size_t(dense.getNumElements()), int8_t(dense.getSplatValue<APInt>().getZExtValue()));
   SmallVector<int8_t> out(size_t(rows * M), int8_t(gap));
-  place(out, in);
+  place(out);
   auto bytes = RankedTensorType::get({rows, M}, b.getIntegerType(8));
   return constant(DenseElementsAttr::get(bytes, ArrayRef<int8_t>(out)), type);
 }
