@@ -105,6 +105,12 @@ uint64_t DmaTimeline::nextStart(EngineIndex engine, uint64_t time) const {
   return std::max(time, ring[engine][head[engine]]);
 }
 
+uint64_t timing::dmaRingCycles(const TargetParams &t, uint64_t descriptors, uint64_t bus) {
+  if (descriptors == 0)
+    return 0;
+  return ceilDiv(descriptors * (positive(t.DmaStartLatency) + bus), inFlight(t));
+}
+
 DmaTimeline::Transfer DmaTimeline::start(EngineIndex engine, uint64_t start, uint64_t bytes) {
   Transfer x;
   x.dataStart = std::max(start + uint64_t(t.DmaStartLatency), busFree);

@@ -70,6 +70,14 @@ std::array<int, 4> runOrder(const GMAccess &a);
 /// Cycles the shared GM bus needs for `bytes` of bus time.
 uint64_t busCycles(const TargetParams &t, uint64_t bytes);
 
+/// The steady state of DmaTimeline for a loop body that starts `descriptors`
+/// descriptors on one DMA engine, their data `bus` cycles of bus time in all:
+/// each holds one of the engine's DmaInFlight slots from its start through
+/// its latency and the body's data, so a repetition takes at least
+/// ceil(descriptors * (latency + bus) / DmaInFlight). With as many
+/// descriptors as slots the latency is paid every time; with one, a quarter
+/// of it on npu-v1. The cost models' term for what descriptors cost.
+uint64_t dmaRingCycles(const TargetParams &t, uint64_t descriptors, uint64_t bus);
 /// The two DMA engines and the GM bus they share. A descriptor pays the start
 /// latency once; up to DmaInFlight descriptors of one engine overlap, so the
 /// latency hides behind earlier transfers' data; data moves in start order at

@@ -8,6 +8,7 @@
 #include "npuc/Base/Timing.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 #include <tuple>
 
@@ -28,13 +29,32 @@ int64_t biasPitch(const DepthwiseProblem &p, const target::TargetParams &tp) {
 /// One iteration of a tile loop: `channels` channels of one row group.
 struct Iteration {
   uint64_t loads = 0, stores = 0, vector = 0, drain = 0, gmBytes = 0;
+  uint64_t loadDescriptors = 0, storeDescriptors = 0;
 };
 
+/// The per-channel parameters of `channels` channels: taps, bias, table.
+void parameterLoads(const DepthwiseProblem &p, int64_t channels,
+                    const std::function<void(const timing::GMAccess &)> &move) {
+  int64_t ex = p.inBytes, taps = p.KH * p.KW;
+  for (const WindowBlock &w : depthwiseWindowBlocks(p)) {
+    timing::GMAccess block;  // [channels][kh][kw] of the [channels][KH][KW] taps
+    block.extent = {w.kw, w.kh, channels, 1};
+    block.stride = {ex, p.KW * ex, taps * ex, 0};
+    block.elemBytes = unsigned(ex);
+    move(block);
+  }
+  if (p.bias)
+    move(gmRuns(1, channels * kAccBytes, 0, kAccBytes));
+  if (p.requantTable)
+    move(gmRuns(1, channels * kParamBytes, 0, 1));
+}
+
 Iteration iteration(const DepthwiseProblem &p, int64_t channels, const RowGroup &g,
-                    const target::TargetParams &tp) {
+                    bool resident, const target::TargetParams &tp) {
   Iteration it;
   auto move = [&](const timing::GMAccess &a, bool load) {
     (load ? it.loads : it.stores) += timing::busCycles(tp, timing::busBytes(tp, a));
+    ++(load ? it.loadDescriptors : it.storeDescriptors);
     it.gmBytes += timing::dataBytes(a);
   };
   int64_t real = p.imageRows(g.rows) - g.padTop - g.padBottom;
@@ -57,17 +77,8 @@ Iteration iteration(const DepthwiseProblem &p, int64_t channels, const RowGroup 
     move(gmRuns(channels, g.rows * p.OW * p.outBytes, p.OH * p.OW * p.outBytes, p.outBytes), false);
     return it;
   }
-  for (const WindowBlock &w : depthwiseWindowBlocks(p)) {
-    timing::GMAccess block;  // [channels][kh][kw] of the [channels][KH][KW] taps
-    block.extent = {w.kw, w.kh, channels, 1};
-    block.stride = {ex, p.KW * ex, taps * ex, 0};
-    block.elemBytes = unsigned(ex);
-    move(block, true);
-  }
-  if (p.bias)
-    move(gmRuns(1, channels * kAccBytes, 0, kAccBytes), true);
-  if (p.requantTable)
-    move(gmRuns(1, channels * kParamBytes, 0, 1), true);
+  if (!resident)
+    parameterLoads(p, channels, [&](const timing::GMAccess &a) { move(a, true); });
   for (const WindowBlock &w : depthwiseWindowBlocks(p))
     it.vector += timing::depthwiseCycles(tp, outputs * uint64_t(w.kh * w.kw), unsigned(ex));
   if (p.requant)
@@ -150,6 +161,21 @@ DepthwisePitches npuc::emit::lowering::depthwisePitches(const DepthwiseProblem &
   return d;
 }
 
+ResidentPitches npuc::emit::lowering::residentPitches(const DepthwiseProblem &p, int64_t channels,
+                                                      const target::TargetParams &tp) {
+  ResidentPitches r;
+  r.taps = roundUp(channels * p.KH * p.KW * p.inBytes, tp.VectorAlign);
+  if (p.bias)
+    r.bias = roundUp(channels * biasPitch(p, tp), tp.VectorAlign);
+  if (p.requantTable)
+    r.params = roundUp(channels * kParamBytes, tp.VectorAlign);
+  return r;
+}
+
+bool npuc::emit::lowering::residentAllowed(const DepthwiseProblem &p) {
+  return !p.pooling() && depthwiseWindowBlocks(p).size() == 1;
+}
+
 TileFootprint npuc::emit::lowering::footprint(const DepthwiseProblem &p, const DepthwiseTiling &t,
                                               const target::TargetInfo &target) {
   const target::TargetParams &tp = target.params;
@@ -168,17 +194,27 @@ TileFootprint npuc::emit::lowering::footprint(const DepthwiseProblem &p, const D
     f.lm *= t.buffers;
     return f;
   }
-  for (const WindowBlock &w : depthwiseWindowBlocks(p))
-    f.lm += slot(c * w.kh * w.kw * p.inBytes);
-  if (p.bias)
-    f.lm += slot(c * biasPitch(p, tp));
-  if (p.requantTable)
-    f.lm += slot(c * kParamBytes);
+  if (!t.resident) {
+    for (const WindowBlock &w : depthwiseWindowBlocks(p))
+      f.lm += slot(c * w.kh * w.kw * p.inBytes);
+    if (p.bias)
+      f.lm += slot(c * biasPitch(p, tp));
+    if (p.requantTable)
+      f.lm += slot(c * kParamBytes);
+  }
   if (p.requant)
     f.lm += slot(c * pitch.out);
   f.acc = slot(c * pitch.acc);
   f.lm *= t.buffers;
   f.acc *= t.buffers;
+  if (t.resident) {
+    // Once, for every chunk.
+    ResidentPitches r = residentPitches(p, c, tp);
+    int64_t chunks = ceilDiv(p.C, c);
+    for (int64_t pitch : {r.taps, r.bias, r.params})
+      if (pitch)
+        f.lm += slot(chunks * pitch);
+  }
   return f;
 }
 
@@ -201,6 +237,8 @@ std::optional<std::string> npuc::emit::lowering::checkTiling(const DepthwiseProb
            str(std::min<int64_t>(p.OH, L::V_DW_CFG::orows_max)) + "]";
   if (t.buffers < 1 || t.buffers > kMaxBuffers)
     return "buffers " + str(t.buffers) + " is outside [1, " + str(kMaxBuffers) + "]";
+  if (t.resident && !residentAllowed(p))
+    return "resident parameters need a multiply-accumulate whose window is one v_dw block";
   const target::TargetParams &tp = target.params;
   DepthwisePitches pitch = depthwisePitches(p, t.rows, tp);
   if (p.OW > L::V_SHAPE::cols_max || (p.requant && t.rows * p.OW > L::MM_OUT::n_max) ||
@@ -224,6 +262,15 @@ void npuc::emit::lowering::estimate(const DepthwiseProblem &p, DepthwiseTiling &
                                     const target::TargetInfo &target) {
   const target::TargetParams &tp = target.params;
   uint64_t latency = uint64_t(tp.DmaStartLatency), cycles = 0, bytes = 0;
+  if (t.resident) {
+    // The parameters of every channel, once, before the first tile.
+    uint64_t bus = 0;
+    parameterLoads(p, p.C, [&](const timing::GMAccess &a) {
+      bus += timing::busCycles(tp, timing::busBytes(tp, a));
+      bytes += timing::dataBytes(a);
+    });
+    cycles += latency + bus;
+  }
   int64_t full = p.C / t.channels, rest = p.C % t.channels;
   std::vector<RowGroup> groups = depthwiseRowGroups(p, t.rows);
   for (auto [c, chunks] : {std::pair{t.channels, full}, std::pair{rest, int64_t(rest > 0)}})
@@ -231,7 +278,7 @@ void npuc::emit::lowering::estimate(const DepthwiseProblem &p, DepthwiseTiling &
       uint64_t count = uint64_t(p.N * chunks * g.count);
       if (count == 0 || c == 0)
         continue;
-      Iteration it = iteration(p, c, g, tp);
+      Iteration it = iteration(p, c, g, t.resident, tp);
       bytes += count * it.gmBytes;
       if (t.buffers == 1) {
         // In order: loads, the product, the drain, the store.
@@ -239,9 +286,12 @@ void npuc::emit::lowering::estimate(const DepthwiseProblem &p, DepthwiseTiling &
         continue;
       }
       // Rotating slots: neighbouring iterations' transfers share the bus
-      // while VECTOR and MATRIX work on this one; the first loads and the
-      // last product, drain and store are not hidden.
-      uint64_t steady = std::max({it.loads + it.stores, it.vector, it.drain});
+      // while VECTOR and MATRIX work on this one, as fast as each DMA
+      // engine's descriptor slots allow; the first loads and the last
+      // product, drain and store are not hidden.
+      uint64_t steady = std::max({it.loads + it.stores, it.vector, it.drain,
+                                  timing::dmaRingCycles(tp, it.loadDescriptors, it.loads),
+                                  timing::dmaRingCycles(tp, it.storeDescriptors, it.stores)});
       cycles += count * steady + latency + it.loads + it.vector + it.drain + latency + it.stores;
     }
   t.cycles = cycles;
@@ -253,12 +303,16 @@ std::optional<DepthwiseTiling> npuc::emit::lowering::chooseDepthwiseTiling(
   std::optional<DepthwiseTiling> best;
   auto key = [&](const DepthwiseTiling &t) {
     uint64_t iterations = uint64_t(ceilDiv(p.C, t.channels) * ceilDiv(p.OH, t.rows));
-    return std::make_tuple(t.cycles, t.gmBytes, iterations, t.buffers);
+    return std::make_tuple(t.cycles, t.gmBytes, iterations, t.buffers, t.resident);
   };
   int64_t maxRows = std::min<int64_t>(p.OH, isa::limit::V_DW_CFG::orows_max);
-  for (int64_t c : channelCandidates(p.C))
-    for (int64_t rows = 1; rows <= maxRows; ++rows)
-      for (int64_t buffers = 1; buffers <= kMaxBuffers; ++buffers)
-        consider(p, DepthwiseTiling{c, rows, buffers, 0, 0}, target, best, key);
+  for (bool resident : {false, true}) {
+    if (resident && !residentAllowed(p))
+      continue;
+    for (int64_t c : channelCandidates(p.C))
+      for (int64_t rows = 1; rows <= maxRows; ++rows)
+        for (int64_t buffers = 1; buffers <= kMaxBuffers; ++buffers)
+          consider(p, DepthwiseTiling{c, rows, buffers, 0, 0, resident}, target, best, key);
+  }
   return best;
 }

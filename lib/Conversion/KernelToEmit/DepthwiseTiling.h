@@ -45,10 +45,15 @@ struct DepthwiseProblem {
 };
 
 /// A choice: chunks of `channels` channels by `rows` output rows, `buffers`
-/// rotating slots per tile, and what the model estimates for it.
+/// rotating slots per tile, and what the model estimates for it. With
+/// `resident`, every channel's taps, bias and requantization table are loaded
+/// into LM once, before the tile loops, instead of per tile: a tile then
+/// starts one descriptor instead of four, so the next tile's image need not
+/// wait for a descriptor slot behind this one's small loads.
 struct DepthwiseTiling {
   int64_t channels = 0, rows = 0, buffers = 1;
   uint64_t cycles = 0, gmBytes = 0;
+  bool resident = false;
 };
 
 /// Consecutive row tiles of one shape: tiles first .. first + count - 1 have
@@ -80,6 +85,18 @@ struct DepthwisePitches {
 };
 DepthwisePitches depthwisePitches(const DepthwiseProblem &p, int64_t rows,
                                   const target::TargetParams &tp);
+
+/// Byte pitches, per chunk of `channels`, of the resident taps, bias and
+/// requantization table (each chunk starts on a VECTOR boundary); zero for
+/// what the problem does not have.
+struct ResidentPitches {
+  int64_t taps = 0, bias = 0, params = 0;
+};
+ResidentPitches residentPitches(const DepthwiseProblem &p, int64_t channels,
+                                const target::TargetParams &tp);
+/// Whether a tiling may keep the parameters resident: a multiply-accumulate
+/// (not pooling) whose window is one V_DW block.
+bool residentAllowed(const DepthwiseProblem &p);
 
 TileFootprint footprint(const DepthwiseProblem &p, const DepthwiseTiling &t,
                         const target::TargetInfo &target);

@@ -287,6 +287,7 @@ private:
   struct WindowTile {
     int64_t chans, rows, rin;
     Offset n, c0, oh0;
+    Offset chunk;  // c0 / the tiling's channels: the chunk's index
     Value image;
     DepthwisePitches pitch;
   };

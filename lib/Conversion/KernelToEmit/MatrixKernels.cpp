@@ -49,8 +49,13 @@ void KernelLowering::epilogue(Value acc, int64_t rows, int64_t cols, Value biasG
                               Offset row0, bool biasPerRow) {
   Type accType = cast<BufferType>(acc.getType()).getElementType();
   int64_t eb = biasGM ? cast<BufferType>(biasGM.getType()).getElementBytes() : 0;
-  // The bias row (per column) or column (per row) of this tile, from GM.
+  // The bias row (per column) or column (per row) of this tile, from GM; a
+  // bias or table already in LM (resident: loaded before the tile loops) is
+  // the tile's own, used as it is.
+  auto inLM = [](Value v) { return cast<BufferType>(v.getType()).getSpace() == MemorySpace::LM; };
   auto loadBias = [&](ArrayRef<int64_t> perRowStrides) {
+    if (inLM(biasGM))
+      return biasGM;
     Value bias = biasPerRow ? e.alloc(MemorySpace::LM, {rows, 1}, accType, perRowStrides)
                             : e.tile(MemorySpace::LM, 1, cols, accType);
     e.dma(biasPerRow ? e.view(biasGM, row0 * eb, {rows, 1}, {eb, eb})
@@ -66,8 +71,11 @@ void KernelLowering::epilogue(Value acc, int64_t rows, int64_t cols, Value biasG
     if (paramsGM) {
       int64_t n = perRow ? rows : cols;
       Offset first = perRow ? row0 : col0;
-      Value params = e.alloc(MemorySpace::LM, {n, 16}, b.getIntegerType(8), {16, 1});
-      e.dma(e.view(paramsGM, first * 16, {n, 16}, {16, 1}), params);
+      Value params = paramsGM;
+      if (!inLM(paramsGM)) {
+        params = e.alloc(MemorySpace::LM, {n, 16}, b.getIntegerType(8), {16, 1});
+        e.dma(e.view(paramsGM, first * 16, {n, 16}, {16, 1}), params);
+      }
       DrainOp::create(b, e.loc, acc, out, bias, params, perRow, biasPerRow, 0, 0, 0, 0, 0, 0);
     } else {
       DrainOp::create(b, e.loc, acc, out, bias, Value(), false, biasPerRow, rq.getMultiplier()[0],
@@ -1068,6 +1076,7 @@ FailureOr<DepthwiseTiling> KernelLowering::windowTiling(Operation *op, const Dep
   if (!tile || tile.size() != 2 || !buffers)
     return op->emitOpError() << kTilingAttr << " needs tile = [channels, rows] and buffers";
   tl.channels = tile[0], tl.rows = tile[1], tl.buffers = buffers.getInt();
+  tl.resident = bool(tiling.get("resident"));
   if (std::optional<std::string> why = checkTiling(p, tl, t))
     return op->emitOpError() << kTilingAttr << " [" << tl.channels << ", " << tl.rows << "] x "
                              << tl.buffers << " cannot run here: " << *why;
@@ -1079,8 +1088,9 @@ void KernelLowering::windowTiles(const DepthwiseProblem &p, const DepthwiseTilin
   auto xt = cast<BufferType>(X.getType());
   int64_t ex = p.inBytes, Wp = p.paddedWidth(), plane = p.H * p.W * ex;
   // One tile: `chans` channels from c0, the row group's tile `tileIndex`.
-  auto body = [&](int64_t chans, const RowGroup &g, Offset n, Offset c0, Offset tileIndex) {
-    WindowTile w{chans, g.rows, p.imageRows(g.rows), n, c0, tileIndex * tl.rows, Value(),
+  auto body = [&](int64_t chans, const RowGroup &g, Offset n, Offset chunk, Offset tileIndex) {
+    Offset c0 = chunk * tl.channels;
+    WindowTile w{chans, g.rows, p.imageRows(g.rows), n, c0, tileIndex * tl.rows, chunk, Value(),
                  depthwisePitches(p, g.rows, t.params)};
     int64_t real = w.rin - g.padTop - g.padBottom;
     Offset firstRow = w.oh0 * p.sh + (g.padTop - p.padTop);  // the first real input row
@@ -1093,12 +1103,12 @@ void KernelLowering::windowTiles(const DepthwiseProblem &p, const DepthwiseTilin
   };
   int64_t full = p.C / tl.channels, rest = p.C % tl.channels;
   for (auto [chans, count, first] : {std::tuple{tl.channels, full, int64_t(0)},
-                                     std::tuple{rest, int64_t(rest > 0), full * tl.channels}}) {
+                                     std::tuple{rest, int64_t(rest > 0), full}}) {
     if (count == 0 || chans == 0)
       continue;
     for (const RowGroup &g : depthwiseRowGroups(p, tl.rows)) {
       e.beginLoop({p.N, count, g.count}, tl.buffers, tl.buffers > 1);
-      body(chans, g, e.coordinate(0), first + e.coordinate(1) * chans, g.first + e.coordinate(2));
+      body(chans, g, e.coordinate(0), first + e.coordinate(1), g.first + e.coordinate(2));
       e.endLoop();
     }
   }
@@ -1119,6 +1129,35 @@ LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Va
   Type accType = xt.getElementType().isF32() ? Type(b.getF32Type()) : Type(b.getIntegerType(32));
   Value params = rq && rq.isPerChannel() ? requantTable(rq, p.C) : Value();
   int64_t fill = xt.getElementType().isF32() ? 0 : int64_t(uint8_t(int8_t(xzp)));
+  // Resident parameters (DepthwiseTiling::resident): every chunk's taps,
+  // bias and table in LM, loaded once before the tile loops, a chunk
+  // starting on a VECTOR boundary; a tile reads its chunk's.
+  ResidentPitches pitch = residentPitches(p, tl->channels, t.params);
+  Value residentTaps, residentBias, residentParams;
+  if (tl->resident) {
+    int64_t c = tl->channels, full = p.C / c, rest = p.C % c, chunks = full + (rest > 0);
+    // [C][n] elements of `bytes`, `gm` bytes apart per channel in GM and
+    // `lm` bytes in LM, as [chunks][c][n] at `chunkPitch`.
+    auto load = [&](Value src, int64_t n, int64_t bytes, int64_t gm, int64_t lm,
+                    int64_t chunkPitch) {
+      Type elem = cast<BufferType>(src.getType()).getElementType();
+      Value all = e.alloc(MemorySpace::LM, {chunks, c, n}, elem, {chunkPitch, lm, bytes});
+      if (full)
+        e.dma(e.view(src, 0, {full, c, n}, {c * gm, gm, bytes}),
+              e.view(all, 0, {full, c, n}, {chunkPitch, lm, bytes}));
+      if (rest)
+        e.dma(e.view(src, full * c * gm, {rest, n}, {gm, bytes}),
+              e.view(all, full * chunkPitch, {rest, n}, {lm, bytes}));
+      return all;
+    };
+    residentTaps = load(W, taps, ex, taps * ex, taps * ex, pitch.taps);
+    if (Bias) {
+      int64_t eb = cast<BufferType>(Bias.getType()).getElementBytes();
+      residentBias = load(Bias, 1, eb, eb, rq ? eb : t.params.VectorAlign, pitch.bias);
+    }
+    if (params)
+      residentParams = load(params, tiling::kParamBytes, 1, tiling::kParamBytes, tiling::kParamBytes, pitch.params);
+  }
   windowTiles(p, *tl, X, fill, [&](const WindowTile &w) {
     int64_t chans = w.chans;
     Value acc = e.alloc(MemorySpace::ACC, {chans, w.rows * p.OW}, accType, {w.pitch.acc, 4});
@@ -1128,10 +1167,15 @@ LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Va
     bool first = true;
     for (const WindowBlock &wb : depthwiseWindowBlocks(p)) {
       int64_t n = wb.kh * wb.kw;
-      Value tapsT = e.alloc(MemorySpace::LM, {chans, n}, wt.getElementType(), {n * ex, ex});
-      e.dma(e.view(W, w.c0 * (taps * ex) + (wb.i0 * p.KW + wb.j0) * ex, {chans, wb.kh, wb.kw},
-                   {taps * ex, p.KW * ex, ex}),
-            e.view(tapsT, 0, {chans, wb.kh, wb.kw}, {n * ex, wb.kw * ex, ex}));
+      Value tapsT;
+      if (residentTaps) {
+        tapsT = e.view(residentTaps, w.chunk * pitch.taps, {chans, n}, {n * ex, ex});
+      } else {
+        tapsT = e.alloc(MemorySpace::LM, {chans, n}, wt.getElementType(), {n * ex, ex});
+        e.dma(e.view(W, w.c0 * (taps * ex) + (wb.i0 * p.KW + wb.j0) * ex, {chans, wb.kh, wb.kw},
+                     {taps * ex, p.KW * ex, ex}),
+              e.view(tapsT, 0, {chans, wb.kh, wb.kw}, {n * ex, wb.kw * ex, ex}));
+      }
       int64_t r0 = wb.i0 * p.dh, q0 = wb.j0 * p.dw;
       Value corner = e.view(w.image, (r0 * Wp + q0) * ex, {chans, w.rin - r0, Wp - q0},
                             {w.pitch.image, Wp * ex, ex});
@@ -1142,7 +1186,20 @@ LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Va
     }
     Value dst = e.view(Y, ((w.n * p.C + w.c0) * p.OH + w.oh0) * (p.OW * ey),
                        {chans, w.rows * p.OW}, {p.OH * p.OW * ey, ey});
-    epilogue(acc, chans, w.rows * p.OW, Bias, Offset(0), rq, params, dst, true, w.c0, bool(Bias));
+    if (!tl->resident) {
+      epilogue(acc, chans, w.rows * p.OW, Bias, Offset(0), rq, params, dst, true, w.c0, bool(Bias));
+      return;
+    }
+    // The chunk's resident bias and table: views the epilogue reads in LM.
+    Value bias, table;
+    if (residentBias) {
+      auto bt = cast<BufferType>(residentBias.getType());
+      bias = e.view(residentBias, w.chunk * pitch.bias, {chans, 1},
+                    {bt.getStrides()[1], bt.getElementBytes()});
+    }
+    if (residentParams)
+      table = e.view(residentParams, w.chunk * pitch.params, {chans, tiling::kParamBytes}, {tiling::kParamBytes, 1});
+    epilogue(acc, chans, w.rows * p.OW, bias, Offset(0), rq, table, dst, true, Offset(0), bool(Bias));
   });
   return success();
 }

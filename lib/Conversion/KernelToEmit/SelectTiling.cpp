@@ -34,14 +34,16 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
     Builder b(module.getContext());
     bool ok = true;
     auto write = [&](Operation *op, ArrayRef<int64_t> tile, int64_t buffers, uint64_t cycles,
-                     uint64_t gmBytes) {
-      op->setAttr(kTilingAttr,
-                  b.getDictionaryAttr({
-                      b.getNamedAttr("tile", b.getDenseI64ArrayAttr(tile)),
-                      b.getNamedAttr("buffers", b.getI64IntegerAttr(buffers)),
-                      b.getNamedAttr("cycles", b.getI64IntegerAttr(int64_t(cycles))),
-                      b.getNamedAttr("gm_bytes", b.getI64IntegerAttr(int64_t(gmBytes))),
-                  }));
+                     uint64_t gmBytes, bool resident = false) {
+      SmallVector<NamedAttribute> entries{
+          b.getNamedAttr("tile", b.getDenseI64ArrayAttr(tile)),
+          b.getNamedAttr("buffers", b.getI64IntegerAttr(buffers)),
+          b.getNamedAttr("cycles", b.getI64IntegerAttr(int64_t(cycles))),
+          b.getNamedAttr("gm_bytes", b.getI64IntegerAttr(int64_t(gmBytes))),
+      };
+      if (resident)
+        entries.push_back(b.getNamedAttr("resident", b.getUnitAttr()));
+      op->setAttr(kTilingAttr, b.getDictionaryAttr(entries));
     };
     module.walk([&](Operation *op) {
       std::optional<DepthwiseProblem> d = depthwiseProblem(op);
@@ -60,7 +62,7 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
           ok = false;
           return;
         }
-        write(op, {tl->channels, tl->rows}, tl->buffers, tl->cycles, tl->gmBytes);
+        write(op, {tl->channels, tl->rows}, tl->buffers, tl->cycles, tl->gmBytes, tl->resident);
         return;
       }
       if (std::optional<ConvProblem> cp = convProblem(op)) {

@@ -75,3 +75,48 @@ func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf
   %y = graph.max_pool %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ceil_mode = false, npuc.tiling = {tile = array<i64: 2, 3>, buffers = 1 : i64}} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
   return %y : tensor<1x2x3x3xf32>
 }
+
+// -----
+
+// Resident parameters (npuc.tiling's `resident`): every chunk's taps and
+// biases arrive in LM once, before the tile loops, each chunk on a 32-byte
+// boundary; a tile reads its chunk's. 5 channels in chunks of 2: the two full
+// chunks by one DMA, the last channel by another, at chunk pitch 96 (72 bytes
+// of taps rounded up); the f32 biases one per 32-byte row, chunk pitch 64.
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK:      %[[TAPS:.*]] = emit.alloc : <lm, 3x2x9xf32, strides = [96, 36, 4]>
+// CHECK-NEXT: emit.view %[[TAPS]][0] : {{.*}} -> <lm, 2x2x9xf32, strides = [96, 36, 4]>
+// CHECK-NEXT: emit.view %{{.*}}[0] : <input, 5x1x3x3xf32, {{.*}}> -> <input, 2x2x9xf32, strides = [72, 36, 4]>
+// CHECK-NEXT: emit.dma
+// CHECK-NEXT: emit.view %[[TAPS]][192] : {{.*}} -> <lm, 1x9xf32, strides = [36, 4]>
+// CHECK-NEXT: emit.view %{{.*}}[144] : <input, 5x1x3x3xf32, {{.*}}> -> <input, 1x9xf32, strides = [36, 4]>
+// CHECK-NEXT: emit.dma
+// CHECK-NEXT: %[[BIAS:.*]] = emit.alloc : <lm, 3x2x1xf32, strides = [64, 32, 4]>
+// CHECK:      emit.dma
+// CHECK:      emit.dma
+// CHECK:      emit.for %[[I:.*]] basis [1, 2, 1] range [0, 2)
+// CHECK-NOT:    emit.dma
+// CHECK:        emit.dma
+// CHECK-NOT:    emit.dma
+// CHECK:        %[[T:.*]] = emit.iter_view %[[TAPS]][%[[I]]] offset 0 coeffs [0, 96, 0] : {{.*}} -> <lm, 2x9xf32, strides = [36, 4]>
+// CHECK-NEXT:   emit.depthwise %{{.*}}, %[[T]] ->
+// CHECK:        %[[B:.*]] = emit.iter_view %[[BIAS]][%[[I]]] offset 0 coeffs [0, 64, 0] : {{.*}} -> <lm, 2x1xf32, strides = [32, 4]>
+// CHECK-NEXT:   emit.vbin "ADD" %{{.*}}, %[[B]]
+// CHECK-NEXT:   emit.dma
+// CHECK-NEXT: }
+// CHECK:      emit.for %{{.*}} basis [1, 1, 1] range [0, 1)
+// CHECK:        emit.view %[[TAPS]][192] : {{.*}} -> <lm, 1x9xf32, strides = [36, 4]>
+// CHECK:        emit.view %[[BIAS]][128] : {{.*}} -> <lm, 1x1xf32, strides = [32, 4]>
+// CHECK-NOT:  emit.for
+func.func @main(%x: tensor<1x5x5x5xf32> {graph.name = "x"}, %w: tensor<5x1x3x3xf32> {graph.name = "w"}, %b: tensor<5xf32> {graph.name = "b"}) -> (tensor<1x5x5x5xf32> {graph.name = "y"}) {
+  %y = graph.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 5 : i64, npuc.tiling = {tile = array<i64: 2, 5>, buffers = 1 : i64, resident}} : (tensor<1x5x5x5xf32>, tensor<5x1x3x3xf32>, tensor<5xf32>) -> tensor<1x5x5x5xf32>
+  return %y : tensor<1x5x5x5xf32>
+}
+
+// -----
+
+func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf32> {graph.name = "y"}) {
+  // expected-error @+1 {{npuc.tiling [2, 3] x 1 cannot run here: resident parameters need a multiply-accumulate whose window is one v_dw block}}
+  %y = graph.max_pool %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ceil_mode = false, npuc.tiling = {tile = array<i64: 2, 3>, buffers = 1 : i64, resident}} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
+  return %y : tensor<1x2x3x3xf32>
+}
