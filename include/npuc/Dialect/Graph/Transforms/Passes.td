@@ -66,6 +66,21 @@ def GraphFoldDequantize : Pass<"graph-fold-dequantize"> {
   let dependentDialects = ["::npuc::graph::GraphDialect"];
 }
 
+def GraphFoldBias : Pass<"graph-fold-bias"> {
+  let summary = "Fold an Add of a per-channel constant into the f32 convolution before it";
+  let description = [{
+    A graph.add of an f32 graph.conv's only use and a constant that holds one
+    value per output channel (or one for all: its shape 1 everywhere but the
+    channel axis) becomes the convolution's bias (added to a constant bias it
+    has, in f32). Exporters write the bias so (CNTK's Plus after
+    Convolution); as a bias it starts the convolution's sums in ACC (the f32
+    convolution's order, docs/numerics.md) instead of a pass over the result
+    through GM, and a Relu after it can then fuse (graph-fuse-activation).
+    Convolutions of dequantized operands are left to graph-fuse-qdq.
+  }];
+  let dependentDialects = ["::npuc::graph::GraphDialect"];
+}
+
 def GraphFoldPad : Pass<"graph-fold-pad"> {
   let summary = "Fold a spatial Pad of zero into the convolution it feeds";
   let description = [{
