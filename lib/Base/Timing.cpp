@@ -105,12 +105,6 @@ uint64_t DmaTimeline::nextStart(EngineIndex engine, uint64_t time) const {
   return std::max(time, ring[engine][head[engine]]);
 }
 
-uint64_t timing::dmaRingCycles(const TargetParams &t, uint64_t descriptors, uint64_t bus) {
-  if (descriptors == 0)
-    return 0;
-  return ceilDiv(descriptors * (positive(t.DmaStartLatency) + bus), inFlight(t));
-}
-
 DmaTimeline::Transfer DmaTimeline::start(EngineIndex engine, uint64_t start, uint64_t bytes) {
   Transfer x;
   x.dataStart = std::max(start + uint64_t(t.DmaStartLatency), busFree);
@@ -120,4 +114,44 @@ DmaTimeline::Transfer DmaTimeline::start(EngineIndex engine, uint64_t start, uin
   head[engine] = (head[engine] + 1) % inFlight(t);
   last[engine] = std::max(last[engine], x.done);
   return x;
+}
+
+uint64_t timing::dmaSteadyCycles(const TargetParams &t, const std::vector<uint64_t> &in,
+                                 const std::vector<uint64_t> &out) {
+  // Enough repetitions for the slots to reach their steady pattern; the
+  // period is measured over the later ones, per engine, by when each
+  // repetition's descriptors are done.
+  constexpr unsigned kReps = 8, kWarm = 3;
+  DmaTimeline dma(t);
+  const std::vector<uint64_t> *lists[2] = {&in, &out};
+  size_t next[2] = {0, 0};
+  uint64_t cursor[2] = {0, 0};
+  std::array<std::array<uint64_t, kReps>, 2> done{};
+  for (;;) {
+    // The engine whose next descriptor can start first goes first: the two
+    // queues run free of each other and share the bus in start order.
+    int pick = -1;
+    uint64_t when = 0;
+    for (int e = 0; e < 2; ++e) {
+      if (next[e] == lists[e]->size() * kReps)
+        continue;
+      uint64_t s = dma.nextStart(DmaTimeline::EngineIndex(e), cursor[e]);
+      if (pick < 0 || s < when)
+        pick = e, when = s;
+    }
+    if (pick < 0)
+      break;
+    const std::vector<uint64_t> &list = *lists[pick];
+    size_t rep = next[pick] / list.size();
+    DmaTimeline::Transfer x =
+        dma.start(DmaTimeline::EngineIndex(pick), when, list[next[pick] % list.size()]);
+    done[pick][rep] = std::max(done[pick][rep], x.done);
+    cursor[pick] = when + kIssueCycles;
+    ++next[pick];
+  }
+  uint64_t period = 0;
+  for (int e = 0; e < 2; ++e)
+    if (!lists[e]->empty())
+      period = std::max(period, ceilDiv(done[e][kReps - 1] - done[e][kWarm - 1], kReps - kWarm));
+  return period;
 }

@@ -114,36 +114,24 @@ TEST(Timing, DescriptorsInFlightHideTheStartLatency) {
   EXPECT_EQ(t.drained(DmaTimeline::Out), 710u);
 }
 
-TEST(Timing, TheRingTermFollowsTheTimeline) {
-  // A loop body of one image (12,544 bytes: 196 bus cycles) and three small
-  // loads (one burst each), repeated: the small ones queue on the bus behind
-  // the image and hold three of npu-v1's four slots, so the next image starts
-  // only when this one is done; its latency is never hidden.
-  auto period = [](unsigned smalls) {
-    DmaTimeline t(v1());
-    uint64_t now = 0, previousImage = 0, image = 0;
-    for (int rep = 0; rep < 20; ++rep) {
-      now = t.nextStart(DmaTimeline::In, now);
-      previousImage = image;
-      image = t.start(DmaTimeline::In, now, 12544).done;
-      for (unsigned i = 0; i < smalls; ++i) {
-        now = t.nextStart(DmaTimeline::In, now + 1);
-        t.start(DmaTimeline::In, now, 64);
-      }
-      now += 1;
-    }
-    return image - previousImage;
-  };
-  // 200 + 196: the small ones move during the next image's latency.
-  EXPECT_EQ(period(3), 396u);
-  // The term counts their bus time too: 4 * (200 + 199) / 4, within 1%.
-  EXPECT_EQ(dmaRingCycles(v1(), 4, 199), 399u);
-  // The image alone: the bus bounds it, and the ring term stays below.
-  EXPECT_EQ(period(0), 196u);
-  EXPECT_EQ(dmaRingCycles(v1(), 1, 196), 99u);  // ceil(396 / 4)
-  EXPECT_EQ(dmaRingCycles(v1(), 0, 0), 0u);
-  // npu-v1-tiny keeps two in flight.
-  EXPECT_EQ(dmaRingCycles(tiny(), 2, 100), 300u);
+TEST(Timing, SteadyDmaCyclesFollowTheTimeline) {
+  // npu-v1: 200-cycle start, 64 bytes per cycle, 4 descriptors in flight.
+  // A depthwise tile: one image of 12,544 bytes (196 bus cycles) and three
+  // small loads of one burst each. The small ones queue on the bus behind
+  // the image and hold three of the four slots, so the next image starts
+  // only when this one is done: 200 + 196 per tile, the latency never hidden.
+  EXPECT_EQ(dmaSteadyCycles(v1(), {12544, 64, 64, 64}, {}), 396u);
+  // The image alone: the slots hide the latency and the bus bounds it.
+  EXPECT_EQ(dmaSteadyCycles(v1(), {12544}, {}), 196u);
+  // Eight large loads (1,536 bus cycles each) hide every start behind the
+  // transfers ahead of them: the bus alone, 8 * 1,536.
+  EXPECT_EQ(dmaSteadyCycles(v1(), std::vector<uint64_t>(8, 98304), {}), 12288u);
+  // Loads and stores share the bus: 196 + 49.
+  EXPECT_EQ(dmaSteadyCycles(v1(), {12544}, {3136}), 245u);
+  // npu-v1-tiny keeps two in flight (16 bytes per cycle): two descriptors of
+  // 100 cycles each take 200 + 100 per repetition, one slot each.
+  EXPECT_EQ(dmaSteadyCycles(tiny(), {1600, 1600}, {}), 300u);
+  EXPECT_EQ(dmaSteadyCycles(v1(), {}, {}), 0u);
 }
 
 TEST(Timing, AloneADescriptorPaysItsLatency) {

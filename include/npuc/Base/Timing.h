@@ -18,6 +18,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 namespace npuc::timing {
 
@@ -70,14 +71,6 @@ std::array<int, 4> runOrder(const GMAccess &a);
 /// Cycles the shared GM bus needs for `bytes` of bus time.
 uint64_t busCycles(const TargetParams &t, uint64_t bytes);
 
-/// The steady state of DmaTimeline for a loop body that starts `descriptors`
-/// descriptors on one DMA engine, their data `bus` cycles of bus time in all:
-/// each holds one of the engine's DmaInFlight slots from its start through
-/// its latency and the body's data, so a repetition takes at least
-/// ceil(descriptors * (latency + bus) / DmaInFlight). With as many
-/// descriptors as slots the latency is paid every time; with one, a quarter
-/// of it on npu-v1. The cost models' term for what descriptors cost.
-uint64_t dmaRingCycles(const TargetParams &t, uint64_t descriptors, uint64_t bus);
 /// The two DMA engines and the GM bus they share. A descriptor pays the start
 /// latency once; up to DmaInFlight descriptors of one engine overlap, so the
 /// latency hides behind earlier transfers' data; data moves in start order at
@@ -109,6 +102,17 @@ private:
   std::array<unsigned, 2> head{};
   std::array<uint64_t, 2> last{};
 };
+
+/// The steady-state cycles per repetition of a loop body whose DMA_IN starts
+/// descriptors of `in` bus bytes and whose DMA_OUT starts descriptors of `out`
+/// bus bytes, in order, each engine as fast as its descriptor slots allow:
+/// a DmaTimeline run over repetitions of the pattern. It is what the loop's
+/// transfers alone cost: the shared bus, each descriptor's start latency,
+/// and the slots (small descriptors queued behind a large one hold slots, so
+/// the next large one may start only when this one is done). The cost models'
+/// DMA term.
+uint64_t dmaSteadyCycles(const TargetParams &t, const std::vector<uint64_t> &in,
+                         const std::vector<uint64_t> &out);
 
 } // namespace npuc::timing
 

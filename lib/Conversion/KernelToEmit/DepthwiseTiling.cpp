@@ -29,7 +29,7 @@ int64_t biasPitch(const DepthwiseProblem &p, const target::TargetParams &tp) {
 /// One iteration of a tile loop: `channels` channels of one row group.
 struct Iteration {
   uint64_t loads = 0, stores = 0, vector = 0, drain = 0, gmBytes = 0;
-  uint64_t loadDescriptors = 0, storeDescriptors = 0;
+  std::vector<uint64_t> loadBus, storeBus;  // per descriptor, in issue order
 };
 
 /// The per-channel parameters of `channels` channels: taps, bias, table.
@@ -53,8 +53,9 @@ Iteration iteration(const DepthwiseProblem &p, int64_t channels, const RowGroup 
                     bool resident, const target::TargetParams &tp) {
   Iteration it;
   auto move = [&](const timing::GMAccess &a, bool load) {
-    (load ? it.loads : it.stores) += timing::busCycles(tp, timing::busBytes(tp, a));
-    ++(load ? it.loadDescriptors : it.storeDescriptors);
+    uint64_t bus = timing::busBytes(tp, a);
+    (load ? it.loads : it.stores) += timing::busCycles(tp, bus);
+    (load ? it.loadBus : it.storeBus).push_back(bus);
     it.gmBytes += timing::dataBytes(a);
   };
   int64_t real = p.imageRows(g.rows) - g.padTop - g.padBottom;
@@ -289,9 +290,8 @@ void npuc::emit::lowering::estimate(const DepthwiseProblem &p, DepthwiseTiling &
       // while VECTOR and MATRIX work on this one, as fast as each DMA
       // engine's descriptor slots allow; the first loads and the last
       // product, drain and store are not hidden.
-      uint64_t steady = std::max({it.loads + it.stores, it.vector, it.drain,
-                                  timing::dmaRingCycles(tp, it.loadDescriptors, it.loads),
-                                  timing::dmaRingCycles(tp, it.storeDescriptors, it.stores)});
+      uint64_t steady = std::max({it.vector, it.drain,
+                                  timing::dmaSteadyCycles(tp, it.loadBus, it.storeBus)});
       cycles += count * steady + latency + it.loads + it.vector + it.drain + latency + it.stores;
     }
   t.cycles = cycles;

@@ -106,11 +106,36 @@ LogicalResult KernelLowering::elementwise(Operation *op, ArrayRef<int64_t> shape
   int64_t t3 = std::min({shape[3], lm / perElem / 2, kColumnCap});
   int64_t rowBytes = t3 * perElem + t.params.VectorAlign * tiles;
   int64_t rowsBudget = std::max<int64_t>(1, std::min<int64_t>(lm / rowBytes, kVectorExtentMax));
-  int64_t t2 = std::min(shape[2], rowsBudget);
-  int64_t t1 = t2 == shape[2] ? std::max<int64_t>(1, std::min(shape[1], rowsBudget / shape[2])) : 1;
-  int64_t t0 = t1 == shape[1] && t2 == shape[2]
-                   ? std::max<int64_t>(1, std::min(shape[0], rowsBudget / (shape[1] * shape[2])))
-                   : 1;
+  // An input that walks a leading dimension contiguously (a transpose: NHWC
+  // read in NCHW order) reads GM in runs only as long as the tile holds that
+  // dimension whole: with it cut to one, every element would cost a GM
+  // burst. Such a dimension is taken whole first, when its rows fit.
+  int whole = 2;
+  for (auto [k, o] : llvm::enumerate(insIn)) {
+    int64_t es = cast<BufferType>(o.gm.getType()).getElementBytes();
+    const auto &st = strides[k];
+    if (st[3] == es)
+      continue;
+    for (int d = 0; d < 2; ++d)
+      if (shape[size_t(d)] > 1 && st[size_t(d)] == es && shape[size_t(d)] <= rowsBudget)
+        whole = std::min(whole, d);
+  }
+  int64_t t0 = 1, t1 = 1, t2 = 1;
+  if (whole == 1) {
+    t1 = shape[1];
+    t2 = std::max<int64_t>(1, std::min(shape[2], rowsBudget / t1));
+    t0 = t2 == shape[2] ? std::max<int64_t>(1, std::min(shape[0], rowsBudget / (t1 * t2))) : 1;
+  } else if (whole == 0) {
+    t0 = shape[0];
+    t2 = std::max<int64_t>(1, std::min(shape[2], rowsBudget / t0));
+    t1 = t2 == shape[2] ? std::max<int64_t>(1, std::min(shape[1], rowsBudget / (t0 * t2))) : 1;
+  } else {
+    t2 = std::min(shape[2], rowsBudget);
+    t1 = t2 == shape[2] ? std::max<int64_t>(1, std::min(shape[1], rowsBudget / shape[2])) : 1;
+    t0 = t1 == shape[1] && t2 == shape[2]
+             ? std::max<int64_t>(1, std::min(shape[0], rowsBudget / (shape[1] * shape[2])))
+             : 1;
+  }
   int64_t tile[4] = {t0, t1, t2, t3};
   // The tiles as loops: per dimension the full tiles, then the remainder.
   struct Part {

@@ -34,6 +34,7 @@ struct Iteration {
   uint64_t loads = 0, firstLoad = 0, stores = 0, matrix = 0, vector = 0;
   uint64_t drain = 0;  // the MATRIX output stage, overlapped with the next pass
   uint64_t gmBytes = 0;
+  std::vector<uint64_t> loadBus, storeBus;  // per descriptor, in issue order
   int64_t chunks = 0;
 };
 
@@ -41,8 +42,10 @@ Iteration iteration(const MatmulProblem &p, const MatmulTiling &t, int64_t mc, i
                     const target::TargetParams &tp) {
   Iteration it;
   auto move = [&](const timing::GMAccess &a, bool load) {
-    uint64_t cycles = timing::busCycles(tp, timing::busBytes(tp, a));
+    uint64_t bus = timing::busBytes(tp, a);
+    uint64_t cycles = timing::busCycles(tp, bus);
     (load ? it.loads : it.stores) += cycles;
+    (load ? it.loadBus : it.storeBus).push_back(bus);
     it.gmBytes += timing::dataBytes(a);
     return cycles;
   };
@@ -63,6 +66,8 @@ Iteration iteration(const MatmulProblem &p, const MatmulTiling &t, int64_t mc, i
     if (it.chunks == 0)
       it.firstLoad = one.loads;
     it.loads += uint64_t(n) * one.loads;
+    for (int64_t i = 0; i < n; ++i)
+      it.loadBus.insert(it.loadBus.end(), one.loadBus.begin(), one.loadBus.end());
     it.gmBytes += uint64_t(n) * one.gmBytes;
     it.matrix += uint64_t(n) * timing::matmulCycles(tp, p.mode, mc, nc, kc);
     it.chunks += n;
@@ -201,10 +206,11 @@ void npuc::emit::lowering::estimate(const MatmulProblem &p, MatmulTiling &t,
         continue;
       }
       // Rotating slots: the loads and stores of neighbouring iterations share
-      // the bus while MATRIX and VECTOR work on this one; the loop's first
-      // loads and its last epilogue and store are not hidden.
-      uint64_t steady =
-          std::max({it.loads + it.stores, std::max(it.matrix, it.drain), it.vector});
+      // the bus while MATRIX and VECTOR work on this one, as fast as each DMA
+      // engine's descriptor slots allow; the loop's first loads and its last
+      // epilogue and store are not hidden.
+      uint64_t steady = std::max({std::max(it.matrix, it.drain), it.vector,
+                                  timing::dmaSteadyCycles(tp, it.loadBus, it.storeBus)});
       cycles += count * steady + latency + it.firstLoad + it.drain + it.vector + latency + it.stores;
     }
   t.cycles = cycles;

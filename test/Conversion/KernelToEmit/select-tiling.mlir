@@ -65,15 +65,19 @@ func.func @none(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // A pointwise convolution (1x1, stride 1, unpadded, one group) is a matrix
 // product with the weights on the left: M = 16 output channels, K = 8 input
-// channels, N = 12 * 12 pixels (three rotating 48-pixel tiles). A strided one
-// is not. One of a single input and output channel is the depthwise kind: a
+// channels, N = 12 * 12 pixels, in one tile. By hand (f32, a 16-wide array):
+// A 512 bytes (8 bus cycles) and B 8 rows of 576 (72) in, the product 2 * 16
+// + ceil(8 / 16) * ceil(144 / 16) * 16 = 176, 9,216 bytes out (144):
+// 200 + 80 + 176 + 200 + 144 = 800 cycles. Three rotating 48-pixel tiles
+// would start six loads and three stores, each paying its 200-cycle start
+// with little data to hide it behind. A strided one is not a product. One of a single input and output channel is the depthwise kind: a
 // tile of [1 channel, 12 rows] on VECTOR (DepthwiseTiling.h), estimated by
 // hand on npu-v1 (64 GM bytes per cycle, bursts of 64, DMA start 200):
 // image 576 bytes (9 cycles) and taps 4 bytes (one burst, 1 cycle) in, 144
 // f32 MACs (4 + ceil(144 * 4 / 256) = 7), 576 bytes out (9):
 // 200 + 10 + 7 + 200 + 9 = 426 cycles and 576 + 4 + 576 = 1156 GM bytes.
 // CHECK-LABEL: func.func @pointwise
-// CHECK: graph.conv {{.*}}npuc.tiling = {buffers = 2 : i64, {{.*}}tile = array<i64: 16, 48, 8>}
+// CHECK: graph.conv {{.*}}npuc.tiling = {buffers = 1 : i64, cycles = 800 : i64, gm_bytes = 14336 : i64, tile = array<i64: 16, 144, 8>}
 // CHECK: graph.conv
 // CHECK-NOT: npuc.tiling
 // CHECK-SAME: -> tensor<1x16x6x6xf32>
