@@ -521,16 +521,22 @@ def tools_checks(tools):
                 not run("npu-sim", [sim, binary, "-i", data, "-o", os.path.join(tmp, "out"),
                                     "--dump-tensors", full], (0,)):
             return results
-        # The fault stops the program half way (by its own step count), so
-        # that some values are complete and others never reached.
-        stats = subprocess.run([sim, binary, "-i", data, "-o", os.path.join(tmp, "out3"), "--stats"],
-                               capture_output=True, text=True).stdout
-        steps = [int(l.split(":")[1]) for l in stats.splitlines() if l.startswith("scalar steps:")]
-        if not steps:
-            results.append(("tools:npu-sim-stats", False, "no 'scalar steps:' line in --stats"))
+        # The fault stops the program where the second convolution begins (by
+        # npu-objdump's node names per instruction), so that the values before
+        # it are complete and the later ones never reached.
+        try:
+            objdump = _tool(tools, "npu-objdump")
+        except FileNotFoundError as e:
+            return results + [("tools:npu-objdump", False, str(e))]
+        listing = subprocess.run([objdump, binary, "--json"], capture_output=True, text=True)
+        code = json.loads(listing.stdout).get("code", []) if listing.returncode == 0 else []
+        stop = next((i["index"] for i in code if "Convolution110" in i.get("nodes", [])), None)
+        if not stop:
+            results.append(("tools:npu-objdump", False, "no instruction of node Convolution110 "
+                            "in npu-objdump --json"))
             return results
         if not run("npu-sim-fault", [sim, binary, "-i", data, "-o", os.path.join(tmp, "out2"),
-                                     "--dump-tensors", faulted, "--max-steps", str(steps[0] // 2)], (3,)):
+                                     "--dump-tensors", faulted, "--max-steps", str(stop)], (3,)):
             return results
         with open(os.path.join(full, "index.json")) as f:
             index = json.load(f)

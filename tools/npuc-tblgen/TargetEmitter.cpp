@@ -102,6 +102,10 @@ cost model both call it. Timing orders nothing (flags do): it only says when.
   a transfer (DMA_IN's source without its padding, DMA_OUT's destination) splits
   into contiguous runs and every run costs at least `GMBurstBytes` of bus time.
   SET_FLAG on a DMA engine waits until all its descriptors are done.
+  The cost model charges a tile loop's transfers with this same timeline
+  (`timing::dmaSteadyCycles`: the loop body's descriptors run through it
+  repeatedly), so small descriptors queued behind a large one, holding slots
+  the next large one needs, cost what they cost on the clock.
 - **SCALAR and configuration instructions**: 1 cycle.
 )";
 }
