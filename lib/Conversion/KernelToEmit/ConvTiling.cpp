@@ -22,6 +22,7 @@ constexpr int64_t kExtentMax = isa::limit::MATMUL::m_max;
 /// One iteration of a tile loop: `nc` output channels of one row group.
 struct Iteration {
   uint64_t loads = 0, stores = 0, vector = 0, matrix = 0, drain = 0, gmBytes = 0;
+  std::vector<uint64_t> loadBus, storeBus;  // per descriptor, in issue order
 };
 
 Iteration iteration(const ConvProblem &p, const ConvTiling &t, int64_t nc, const RowGroup &g,
@@ -29,7 +30,9 @@ Iteration iteration(const ConvProblem &p, const ConvTiling &t, int64_t nc, const
   const DepthwiseProblem &w = p.window;
   Iteration it;
   auto move = [&](const timing::GMAccess &a, bool load) {
-    (load ? it.loads : it.stores) += timing::busCycles(tp, timing::busBytes(tp, a));
+    uint64_t bus = timing::busBytes(tp, a);
+    (load ? it.loads : it.stores) += timing::busCycles(tp, bus);
+    (load ? it.loadBus : it.storeBus).push_back(bus);
     it.gmBytes += timing::dataBytes(a);
   };
   int64_t ex = w.inBytes, m = g.rows * w.OW;
@@ -186,7 +189,8 @@ void npuc::emit::lowering::estimate(const ConvProblem &p, ConvTiling &t,
       }
       // Rotating slots: the next tile's loads and gathers and the last
       // tile's store run under this tile's products.
-      uint64_t steady = std::max({it.loads + it.stores, it.vector, std::max(it.matrix, it.drain)});
+      uint64_t steady = std::max({it.vector, std::max(it.matrix, it.drain),
+                                  timing::dmaSteadyCycles(tp, it.loadBus, it.storeBus)});
       cycles += count * steady + once;
     }
   t.cycles = cycles;
