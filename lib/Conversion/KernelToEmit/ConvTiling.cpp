@@ -218,13 +218,11 @@ std::optional<ConvTiling> npuc::emit::lowering::chooseConvTiling(const ConvProbl
     if (fits(c))
       chunks.insert(c);
   std::vector<int64_t> rows = rowCandidates(w.OH, std::max<int64_t>(1, kExtentMax / std::max<int64_t>(1, w.OW)));
-  // The fewest chunks first (more only add loads and products): after the
-  // first chunk size that fits, one smaller one is tried.
-  int64_t afterFit = 0;
+  // Every chunk size: fewer chunks mean fewer loads and products, but on a
+  // small LM they leave room only for a few output rows per tile, and every
+  // row tile reads the weights again.
   for (auto it = chunks.rbegin(); it != chunks.rend(); ++it) {
     int64_t chunk = *it;
-    if (best && afterFit++ == 1)
-      break;
     for (int64_t nc : extentCandidates(p.outChannels, a, kExtentMax))
       for (int64_t r : rows)
         for (int64_t buffers = 1; buffers <= kMaxBuffers; ++buffers) {
