@@ -38,17 +38,27 @@ Iteration iteration(const ConvProblem &p, const ConvTiling &t, int64_t nc, const
   int64_t ex = w.inBytes, m = g.rows * w.OW;
   int64_t real = w.imageRows(g.rows) - g.padTop - g.padBottom;
   for (auto [c0, cc] : convChunks(p, t.chunk)) {
-    ConvLayout l = convLayout(p, cc, nc, tp);
-    timing::GMAccess image;  // per channel, `real` whole input rows
-    image.extent = {w.W, real, cc, 1};
-    image.stride = {ex, w.W * ex, w.H * w.W * ex, 0};
-    image.elemBytes = unsigned(ex);
-    move(image, true);
+    ConvLayout l = convLayout(p, cc, nc, tp, t.stacked);
+    auto image = [&](int64_t rows, int64_t rowStride) {
+      timing::GMAccess a;  // per channel, `rows` whole input rows
+      a.extent = {w.W, rows, cc, 1};
+      a.stride = {ex, rowStride, w.H * w.W * ex, 0};
+      a.elemBytes = unsigned(ex);
+      move(a, true);
+    };
+    if (!t.stacked)
+      image(real, w.W * ex);
+    else
+      for (int64_t kh = 0; kh < w.KH; ++kh) {  // the rows kernel row kh reaches
+        StackedRows sr = stackedRows(w, g, kh);
+        image(g.rows - sr.top - sr.bottom, w.sh * w.W * ex);
+      }
     move(gmRuns(l.depth, nc * p.weightBytes, p.groups * p.outChannels * p.weightBytes, p.weightBytes),
          true);
-    it.vector += uint64_t(g.rows * w.KH) * timing::vectorCycles(tp, uint64_t(w.OW * w.KW * cc),
-                                                                unsigned(ex));
-    if (l.block != w.KW * cc)  // the tile zeroed first (its gaps)
+    int64_t kh = t.stacked ? w.KH : 1;
+    it.vector += uint64_t(g.rows * (w.KH / kh)) *
+                 timing::vectorCycles(tp, uint64_t(w.OW * w.KW * kh * cc), unsigned(ex));
+    if (l.block != w.KW * kh * cc)  // the tile zeroed first (its gaps)
       it.vector += timing::vectorCycles(tp, uint64_t(m * l.depth), unsigned(ex));
     it.matrix += timing::matmulCycles(tp, w.mode, m, nc, l.depth);
   }
@@ -82,13 +92,14 @@ std::vector<int64_t> rowCandidates(int64_t oh, int64_t limit) {
 } // namespace
 
 ConvLayout npuc::emit::lowering::convLayout(const ConvProblem &p, int64_t chunk,
-                                            int64_t outChannels, const target::TargetParams &tp) {
+                                            int64_t outChannels, const target::TargetParams &tp,
+                                            bool stacked) {
   const DepthwiseProblem &w = p.window;
   ConvLayout l;
-  int64_t ex = w.inBytes;
-  l.block = roundUp(w.KW * chunk * ex, tp.VectorAlign) / ex;
-  l.depth = w.KH * l.block;
-  l.imagePitch = roundUp(w.paddedWidth() * chunk * ex, tp.VectorAlign);
+  int64_t ex = w.inBytes, kh = stacked ? w.KH : 1;
+  l.block = roundUp(w.KW * kh * chunk * ex, tp.VectorAlign) / ex;
+  l.depth = stacked ? l.block : w.KH * l.block;
+  l.imagePitch = roundUp(w.paddedWidth() * kh * chunk * ex, tp.VectorAlign);
   l.lda = roundUp(l.depth * ex, tp.VectorAlign);
   l.ldb = roundUp(outChannels * p.weightBytes, tp.MatrixAlign);
   l.ldc = roundUp(outChannels * kAccBytes, tp.MatrixAlign);
@@ -103,6 +114,21 @@ std::vector<std::pair<int64_t, int64_t>> npuc::emit::lowering::convChunks(const 
   return chunks;
 }
 
+StackedRows npuc::emit::lowering::stackedRows(const DepthwiseProblem &w, const RowGroup &g,
+                                              int64_t kh) {
+  // Output row r reads the tile's padded image row r * sh + kh * dh; the
+  // first g.padTop and the last g.padBottom of its imageRows(g.rows) rows
+  // are padding.
+  StackedRows s;
+  int64_t last = w.imageRows(g.rows) - 1 - g.padBottom;
+  for (int64_t r = 0; r < g.rows; ++r) {
+    int64_t row = r * w.sh + kh * w.dh;
+    s.top += row < g.padTop;
+    s.bottom += row > last;
+  }
+  return s;
+}
+
 TileFootprint npuc::emit::lowering::footprint(const ConvProblem &p, const ConvTiling &t,
                                               const target::TargetInfo &target) {
   const target::TargetParams &tp = target.params;
@@ -110,10 +136,11 @@ TileFootprint npuc::emit::lowering::footprint(const ConvProblem &p, const ConvTi
   auto slot = [&](int64_t bytes) { return roundUp(bytes, tp.MatrixAlign); };
   int64_t rows = std::min(t.rows, w.OH), nc = std::min(t.outChannels, p.outChannels);
   int64_t m = rows * w.OW;
-  ConvLayout l = convLayout(p, std::min(t.chunk, w.C), nc, tp);
+  ConvLayout l = convLayout(p, std::min(t.chunk, w.C), nc, tp, t.stacked);
   TileFootprint f;
   // One chunk's image, im2col tile and weights (a later chunk reuses them).
-  f.lm = slot(w.imageRows(rows) * l.imagePitch) + slot(m * l.lda) + slot(l.depth * l.ldb);
+  int64_t imageRows = t.stacked ? rows : w.imageRows(rows);
+  f.lm = slot(imageRows * l.imagePitch) + slot(m * l.lda) + slot(l.depth * l.ldb);
   if (w.requant)
     f.lm += slot(m * roundUp(nc * w.outBytes, tp.VectorAlign));
   if (w.bias)
@@ -123,7 +150,7 @@ TileFootprint npuc::emit::lowering::footprint(const ConvProblem &p, const ConvTi
   f.acc = slot(m * l.ldc);
   f.lm *= t.buffers;
   f.acc *= t.buffers;
-  if (l.block != w.KW * std::min(t.chunk, w.C))
+  if (l.block != w.KW * (t.stacked ? w.KH : 1) * std::min(t.chunk, w.C))
     f.lm += slot(l.depth * w.inBytes);  // the row of zeros the gaps are cleared from
   return f;
 }
@@ -149,22 +176,30 @@ std::optional<std::string> npuc::emit::lowering::checkTiling(const ConvProblem &
     return "buffers " + str(t.buffers) + " is outside [1, " +
            str(t.chunk < w.C ? 1 : kMaxBuffers) + "]";
   int64_t m = t.rows * w.OW;
-  ConvLayout l = convLayout(p, t.chunk, t.outChannels, tp);
+  ConvLayout l = convLayout(p, t.chunk, t.outChannels, tp, t.stacked);
+  int64_t kh = t.stacked ? w.KH : 1;
   if (m > kExtentMax || t.outChannels > kExtentMax || l.depth > kExtentMax ||
       m > L::MM_OUT::m_max || t.outChannels > L::MM_OUT::n_max)
     return "the product " + str(m) + "x" + str(l.depth) + " by " + str(l.depth) + "x" +
            str(t.outChannels) + " exceeds the matmul and mm_out extents (" + str(kExtentMax) + ")";
   int64_t ex = w.inBytes;
   if (l.lda > L::MM_CFG::lda_max || l.ldb > L::MM_CFG::ldb_max || l.ldc > L::MM_CFG::ldc_max ||
-      w.OW > L::V_SHAPE::rows_max || w.KW * t.chunk > L::V_SHAPE::cols_max ||
-      w.sw * t.chunk * ex > L::V_SHAPE::a_pitch_max || l.lda > L::V_SHAPE::d_pitch_max)
+      w.OW > L::V_SHAPE::rows_max || w.KW * kh * t.chunk > L::V_SHAPE::cols_max ||
+      w.sw * kh * t.chunk * ex > L::V_SHAPE::a_pitch_max || l.lda > L::V_SHAPE::d_pitch_max)
     return "a row pitch exceeds the mm_cfg or v_shape fields";
   if (w.W > L::DMA_IN_SHAPE::n0_max || w.H > L::DMA_IN_SHAPE::n1_max ||
       t.chunk > L::DMA_IN_SHAPE::n2_max || w.H * w.W * ex > L::DMA_IN_SSTRIDE::s2_max ||
-      l.imagePitch > L::DMA_IN_DSTRIDE::s1_max)
+      l.imagePitch > L::DMA_IN_DSTRIDE::s1_max || kh * t.chunk * ex > L::DMA_IN_DSTRIDE::s2_max ||
+      w.sh * w.W * ex > L::DMA_IN_SSTRIDE::s1_max)
     return "the image exceeds the DMA fields";
   if (std::optional<std::string> why = checkRowGroups(w, t.rows))
     return why;
+  if (t.stacked)
+    for (const RowGroup &g : depthwiseRowGroups(w, t.rows))
+      for (int64_t k = 0; k < w.KH; ++k)
+        if (StackedRows s = stackedRows(w, g, k); s.top + s.bottom >= g.rows)
+          return "kernel row " + str(k) + " of row tile " + str(g.first) +
+                 " reads only padding, which a stacked image has no DMA for";
   return checkFits(footprint(p, t, target), target, "sums");
 }
 
@@ -205,7 +240,7 @@ std::optional<ConvTiling> npuc::emit::lowering::chooseConvTiling(const ConvProbl
   auto key = [&](const ConvTiling &t) {
     uint64_t iterations = uint64_t(ceilDiv(w.OH, t.rows) * ceilDiv(p.outChannels, t.outChannels) *
                                    ceilDiv(w.C, t.chunk));
-    return std::make_tuple(t.cycles, t.gmBytes, iterations, t.buffers);
+    return std::make_tuple(t.cycles, t.gmBytes, iterations, t.buffers, t.stacked);
   };
   // Chunks: even splits of the group's channels whose window fits the K
   // field, the fewest first (at most 8 of them, then halvings).
@@ -223,16 +258,25 @@ std::optional<ConvTiling> npuc::emit::lowering::chooseConvTiling(const ConvProbl
   // row tile reads the weights again.
   for (auto it = chunks.rbegin(); it != chunks.rend(); ++it) {
     int64_t chunk = *it;
-    for (int64_t nc : extentCandidates(p.outChannels, a, kExtentMax))
-      for (int64_t r : rows)
-        for (int64_t buffers = 1; buffers <= kMaxBuffers; ++buffers) {
-          ConvTiling t{r, nc, chunk, buffers, 0, 0};
-          // The memories first: most candidates fail there, and the reason
-          // checkTiling words is only wanted for a diagnostic.
-          TileFootprint f = footprint(p, t, target);
-          if (f.lm <= target.params.LMBytes && f.acc <= target.params.ACCBytes)
-            consider(p, t, target, best, key);
-        }
+    // Stacked only where it saves passes of the array: the window's runs,
+    // each padded, would need more blocks of K than the window padded once.
+    auto passes = [&](bool stacked) {
+      return ceilDiv(convLayout(p, chunk, 1, target.params, stacked).depth, a);
+    };
+    for (bool stacked : {false, true}) {
+      if (stacked && (w.KH == 1 || passes(true) >= passes(false)))
+        continue;
+      for (int64_t nc : extentCandidates(p.outChannels, a, kExtentMax))
+        for (int64_t r : rows)
+          for (int64_t buffers = 1; buffers <= kMaxBuffers; ++buffers) {
+            ConvTiling t{r, nc, chunk, buffers, 0, 0, stacked};
+            // The memories first: most candidates fail there, and the reason
+            // checkTiling words is only wanted for a diagnostic.
+            TileFootprint f = footprint(p, t, target);
+            if (f.lm <= target.params.LMBytes && f.acc <= target.params.ACCBytes)
+              consider(p, t, target, best, key);
+          }
+    }
   }
   return best;
 }

@@ -35,20 +35,35 @@ struct ConvProblem {
 /// A choice: tiles of `rows` whole output rows by `outChannels` output
 /// channels, the group's input channels in chunks of `chunk`, and `buffers`
 /// rotating slots (one when there are several chunks).
+/// With `stacked`, the image holds one row per output row, each pixel
+/// carrying the KH input rows the window reaches (KH DMAs per chunk, one per
+/// kernel row): an output pixel's whole window, KW x KH x chunk elements, is
+/// one contiguous run, so an im2col row is one run padded once, not KH runs
+/// padded each (a first layer of 3 channels: K = 27 -> 32, not 3 x 32).
 struct ConvTiling {
   int64_t rows = 0, outChannels = 0, chunk = 0, buffers = 1;
   uint64_t cycles = 0, gmBytes = 0;
+  bool stacked = false;
 };
 
 /// The layout of one chunk's tiles in LM.
 struct ConvLayout {
-  int64_t block = 0;       // elements per kernel row in an im2col row (KW * chunk, padded)
-  int64_t depth = 0;       // the product's K: KH * block
-  int64_t imagePitch = 0;  // bytes per image row (Wp pixels of `chunk` channels, padded)
+  int64_t block = 0;       // elements per kernel row in an im2col row (KW * chunk, padded;
+                           // stacked: the whole window, KW * KH * chunk, padded)
+  int64_t depth = 0;       // the product's K: KH * block (stacked: block)
+  int64_t imagePitch = 0;  // bytes per image row (Wp pixels of `chunk` channels, or of
+                           // KH x `chunk` stacked, padded)
   int64_t lda = 0, ldb = 0, ldc = 0;
 };
 ConvLayout convLayout(const ConvProblem &p, int64_t chunk, int64_t outChannels,
-                      const target::TargetParams &tp);
+                      const target::TargetParams &tp, bool stacked = false);
+/// Stacked images: of a row tile's `g.rows` output rows, how many read the
+/// top and the bottom padding through kernel row `kh` (they are filled on
+/// the way into LM; the rows between come from GM).
+struct StackedRows {
+  int64_t top = 0, bottom = 0;
+};
+StackedRows stackedRows(const DepthwiseProblem &w, const RowGroup &g, int64_t kh);
 
 /// The chunks of the group's input channels, in order: (first, size).
 std::vector<std::pair<int64_t, int64_t>> convChunks(const ConvProblem &p, int64_t chunk);

@@ -280,8 +280,10 @@ private:
   LogicalResult lowerWindowConv(Operation *op, const ConvProblem &p, Value X, Value Bias, Value Y,
                                 int64_t xzp, int64_t wzp, qk::RequantAttr rq);
   /// The weights of `p` (constant, [M, Cg, KH, KW]) as the window conv reads
-  /// them: [chunk][kh][kw, c (+ gap)][M], the gaps `gap`.
-  Value windowConvWeights(Operation *op, const ConvProblem &p, int64_t chunk, int64_t gap);
+  /// them: [chunk][kh][kw, c (+ gap)][M], the gaps `gap`; stacked
+  /// (ConvTiling::stacked), [chunk][kw, kh, c (+ gap)][M].
+  Value windowConvWeights(Operation *op, const ConvProblem &p, int64_t chunk, int64_t gap,
+                          bool stacked);
   /// One tile of a depthwise or pooling problem: `chans` channels from c0 by
   /// `rows` output rows from oh0 of batch n, its image loaded.
   struct WindowTile {

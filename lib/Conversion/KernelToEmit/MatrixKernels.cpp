@@ -888,16 +888,16 @@ LogicalResult KernelLowering::lowerConvBuffers(Operation *op, const ConvPlan &pl
 }
 
 Value KernelLowering::windowConvWeights(Operation *op, const ConvProblem &p, int64_t chunk,
-                                        int64_t gap) {
+                                        int64_t gap, bool stacked) {
   Value w = convOperands(op)->w;
   DenseElementsAttr dense = constantValue(w);
   Type st = storageOf(tensorOf(w).getElementType());
   const DepthwiseProblem &g = p.window;
   int64_t M = p.groups * p.outChannels, Cg = g.C, KH = g.KH, KW = g.KW, rows = 0;
   for (auto [c0, cc] : convChunks(p, chunk))
-    rows += convLayout(p, cc, 1, t.params).depth;
+    rows += convLayout(p, cc, 1, t.params, stacked).depth;
   // Row r0(chunk) + kh * block + kw * cc + c of the result holds
-  // W[n][c0 + c][kh][kw] in column n.
+  // W[n][c0 + c][kh][kw] in column n; stacked, row r0 + (kw * KH + kh) * cc + c.
   // The weights are read in place (a splat as its one value), never copied.
   if (dense.getElementType() != st)
     dense = dense.bitcast(st);
@@ -912,13 +912,13 @@ Value KernelLowering::windowConvWeights(Operation *op, const ConvProblem &p, int
     };
     int64_t r0 = 0;
     for (auto [c0, cc] : convChunks(p, chunk)) {
-      ConvLayout l = convLayout(p, cc, 1, t.params);
+      ConvLayout l = convLayout(p, cc, 1, t.params, stacked);
       for (int64_t n = 0; n < M; ++n)
         for (int64_t c = 0; c < cc; ++c)
           for (int64_t kh = 0; kh < KH; ++kh)
             for (int64_t kw = 0; kw < KW; ++kw)
-              out[size_t((r0 + kh * l.block + kw * cc + c) * M + n)] =
-                  in(size_t(((n * Cg + c0 + c) * KH + kh) * KW + kw));
+              out[size_t((r0 + (stacked ? (kw * KH + kh) * cc : kh * l.block + kw * cc) + c) * M +
+                         n)] = in(size_t(((n * Cg + c0 + c) * KH + kh) * KW + kw));
       r0 += l.depth;
     }
   };
@@ -955,6 +955,7 @@ LogicalResult KernelLowering::lowerWindowConv(Operation *op, const ConvProblem &
     return op->emitOpError() << kTilingAttr << " needs tile = [rows, channels, chunk] and buffers";
   ConvTiling tl;
   tl.rows = tile[0], tl.outChannels = tile[1], tl.chunk = tile[2], tl.buffers = buffers.getInt();
+  tl.stacked = bool(tiling.get("stacked"));
   if (std::optional<std::string> why = checkTiling(p, tl, t))
     return op->emitOpError() << kTilingAttr << " [" << tl.rows << ", " << tl.outChannels << ", "
                              << tl.chunk << "] x " << tl.buffers << " cannot run here: " << *why;
@@ -974,17 +975,18 @@ LogicalResult KernelLowering::lowerWindowConv(Operation *op, const ConvProblem &
   // they add (a - a_zp) * 0. The im2col gaps are zeroed first all the same:
   // a float NaN or infinity left there would survive x 0, and LM never
   // written is not read (npu-sim faults).
-  Value weights = windowConvWeights(op, p, tl.chunk, isFloat ? 0 : wzp);
+  Value weights = windowConvWeights(op, p, tl.chunk, isFloat ? 0 : wzp, tl.stacked);
   std::vector<std::pair<int64_t, int64_t>> chunks = convChunks(p, tl.chunk);
   SmallVector<int64_t> chunkRow;
   int64_t depthMax = 0, rowsSoFar = 0;
   bool gaps = false;
+  int64_t stack = tl.stacked ? w.KH : 1;  // kernel rows per image row
   for (auto [c0, cc] : chunks) {
-    ConvLayout l = convLayout(p, cc, 1, t.params);
+    ConvLayout l = convLayout(p, cc, 1, t.params, tl.stacked);
     chunkRow.push_back(rowsSoFar);
     rowsSoFar += l.depth;
     depthMax = std::max(depthMax, l.depth);
-    gaps |= l.block != w.KW * cc;
+    gaps |= l.block != w.KW * stack * cc;
   }
   Value zeros;
   if (gaps) {
@@ -1013,21 +1015,40 @@ LogicalResult KernelLowering::lowerWindowConv(Operation *op, const ConvProblem &
     }
     for (auto [j, chunk] : llvm::enumerate(chunks)) {
       auto [c0, cc] = chunk;
-      ConvLayout l = convLayout(p, cc, nc, t.params);
-      Value image = e.alloc(MemorySpace::LM, {rin, Wp, cc}, xt.getElementType(),
-                            {l.imagePitch, cc * ex, ex});
-      e.dma(e.view(X, (n * Cin + grp * w.C + c0) * plane + firstRow * (w.W * ex), {cc, real, w.W},
-                   {plane, w.W * ex, ex}),
-            e.view(image, 0, {cc, rin, Wp}, {ex, l.imagePitch, cc * ex}), {0, g.padTop, w.padLeft},
-            {0, g.padBottom, w.padRight}, fill);
+      ConvLayout l = convLayout(p, cc, nc, t.params, tl.stacked);
+      Offset chunkAt = (n * Cin + grp * w.C + c0) * plane;
+      Value image;
+      if (!tl.stacked) {
+        image = e.alloc(MemorySpace::LM, {rin, Wp, cc}, xt.getElementType(),
+                        {l.imagePitch, cc * ex, ex});
+        e.dma(e.view(X, chunkAt + firstRow * (w.W * ex), {cc, real, w.W}, {plane, w.W * ex, ex}),
+              e.view(image, 0, {cc, rin, Wp}, {ex, l.imagePitch, cc * ex}),
+              {0, g.padTop, w.padLeft}, {0, g.padBottom, w.padRight}, fill);
+      } else {
+        // One image row per output row; per pixel the KH rows the window
+        // reaches, kernel row kh's by its own DMA (rows sh apart in GM).
+        image = e.alloc(MemorySpace::LM, {g.rows, Wp, w.KH * cc}, xt.getElementType(),
+                        {l.imagePitch, w.KH * cc * ex, ex});
+        for (int64_t kh = 0; kh < w.KH; ++kh) {
+          StackedRows sr = stackedRows(w, g, kh);
+          Offset first = oh0 * w.sh + (sr.top * w.sh + kh * w.dh - w.padTop);
+          e.dma(e.view(X, chunkAt + first * (w.W * ex), {cc, g.rows - sr.top - sr.bottom, w.W},
+                       {plane, w.sh * w.W * ex, ex}),
+                e.view(image, kh * cc * ex, {cc, g.rows, Wp}, {ex, l.imagePitch, w.KH * cc * ex}),
+                {0, sr.top, w.padLeft}, {0, sr.bottom, w.padRight}, fill);
+        }
+      }
       Value aT = e.alloc(MemorySpace::LM, {m, l.depth}, xt.getElementType(), {l.lda, ex});
       if (zeros)
         e.cast(e.view(zeros, 0, {m, l.depth}, {0, ex}), aT);
+      // Per output row, each kernel row's run of KW x cc (stacked: the whole
+      // window, one run of KW x KH x cc) for every output pixel.
+      int64_t run = w.KW * stack * cc;
       for (int64_t r = 0; r < g.rows; ++r)
-        for (int64_t kh = 0; kh < w.KH; ++kh)
-          e.cast(e.view(image, (r * w.sh + kh * w.dh) * l.imagePitch, {w.OW, w.KW * cc},
-                        {w.sw * cc * ex, ex}),
-                 e.view(aT, r * w.OW * l.lda + kh * l.block * ex, {w.OW, w.KW * cc}, {l.lda, ex}));
+        for (int64_t kh = 0; kh < w.KH / stack; ++kh)
+          e.cast(e.view(image, (tl.stacked ? r : r * w.sh + kh * w.dh) * l.imagePitch,
+                        {w.OW, run}, {w.sw * stack * cc * ex, ex}),
+                 e.view(aT, r * w.OW * l.lda + kh * l.block * ex, {w.OW, run}, {l.lda, ex}));
       Value bT = e.tile(MemorySpace::LM, l.depth, nc, wType, ma);
       e.dma(e.view(weights, (chunkRow[j] * M + grp * p.outChannels + m0) * ew, {l.depth, nc},
                    {M * ew, ew}),

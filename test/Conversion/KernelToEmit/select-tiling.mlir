@@ -149,3 +149,17 @@ func.func @window_conv(%x: tensor<1x2x4x4xf32>) -> tensor<1x3x4x4xf32> {
   %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x4x4xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x4x4xf32>
   return %y : tensor<1x3x4x4xf32>
 }
+
+// -----
+
+// MobileNetV2's first convolution (3 channels, 3x3, stride 2): a kernel
+// row's run is 3 x 3 = 9 bytes, 32 once padded, so the window's K is 96, two
+// blocks of the 64-row array; stacked, the whole window is one run of 27,
+// padded to 32: one block, half the products. The model takes it.
+// CHECK-LABEL: func.func @first_conv
+// CHECK: qk.conv2d {{.*}}npuc.tiling = {buffers = 2 : i64, {{.*}}, stacked, tile = array<i64: 5, 32, 3>}
+func.func @first_conv(%x: tensor<1x3x224x224xi8>, %b: tensor<32xi32>) -> tensor<1x32x112x112xi8> {
+  %w = graph.constant dense<1> : tensor<32x3x3x3xi8>
+  %y = qk.conv2d %x, %w, %b {acc_type = i32, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = -1 : i64, layout = #qk<layout nchw>, pads = array<i64: 0, 0, 1, 1>, requant = #qk.requant<multiplier = [1073741824], lshift = [0], rshift = [1], zp = -128, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>, strides = array<i64: 2, 2>, weight_zp = array<i64: 0>} : (tensor<1x3x224x224xi8>, tensor<32x3x3x3xi8>, tensor<32xi32>) -> tensor<1x32x112x112xi8>
+  return %y : tensor<1x32x112x112xi8>
+}

@@ -143,3 +143,52 @@ func.func @main(%x: tensor<1x1x3x3xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf
   %y = graph.conv %x, %w {activation = "clip", activation_min = 0.0 : f64, activation_max = 6.0 : f64, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = {tile = array<i64: 3, 2, 1>, buffers = 1 : i64}} : (tensor<1x1x3x3xf32>, tensor<2x1x2x2xf32>) -> tensor<1x2x3x3xf32>
   return %y : tensor<1x2x3x3xf32>
 }
+
+// -----
+
+// Stacked (npuc.tiling's `stacked`): one image row per output row, each
+// pixel holding the KH input rows its window reaches, kernel row kh's by its
+// own DMA, kh x 2 channels in; an output pixel's window (KW x KH x 2 = 8
+// elements, K order kw, kh, c) is one run, padded once to 32 (not 2 x 32).
+// The weights: row (kw * 2 + kh) * 2 + c holds W[n][c][kh][kw]: rows 0-7 =
+// (1, -1) (5, -5) (3, -3) (7, -7) (2, -2) (6, -6) (4, -4) (8, -8), then the
+// weight zero point 5.
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK:      %[[X:.*]] = emit.alloc {name = "x", offset = 0 : i64}
+// CHECK:      %[[WR:.*]] = emit.constant dense<[{{\[}}1, -1], [5, -5], [3, -3], [7, -7], [2, -2], [6, -6], [4, -4], [8, -8], [5, 5], {{.*}}]> : tensor<32x2xi8>
+// CHECK:      emit.for
+// CHECK:        %[[IMG:.*]] = emit.alloc : <lm, 2x3x4xi8, strides = [32, 4, 1]>
+// CHECK-NEXT:   %[[D0:.*]] = emit.view %[[IMG]][0] : {{.*}} -> <lm, 2x2x3xi8, strides = [1, 32, 4]>
+// CHECK-NEXT:   %[[S0:.*]] = emit.view %[[X]][0] : {{.*}} -> <input, 2x2x3xi8, strides = [9, 3, 1]>
+// CHECK-NEXT:   emit.dma %[[S0]] -> %[[D0]]
+// CHECK-NEXT:   %[[D1:.*]] = emit.view %[[IMG]][2] : {{.*}} -> <lm, 2x2x3xi8, strides = [1, 32, 4]>
+// CHECK-NEXT:   %[[S1:.*]] = emit.view %[[X]][3] : {{.*}} -> <input, 2x2x3xi8, strides = [9, 3, 1]>
+// CHECK-NEXT:   emit.dma %[[S1]] -> %[[D1]]
+// CHECK-NEXT:   %[[A:.*]] = emit.alloc : <lm, 4x32xi8, strides = [32, 1]>
+// CHECK:        emit.cast {{.*}} -> %[[A]]
+// One copy per output row: OW rows of 8 elements, sw x 4 apart.
+// CHECK-NEXT:   %[[R0:.*]] = emit.view %[[A]][0] : {{.*}} -> <lm, 2x8xi8, strides = [32, 1]>
+// CHECK-NEXT:   %[[I0:.*]] = emit.view %[[IMG]][0] : {{.*}} -> <lm, 2x8xi8, strides = [4, 1]>
+// CHECK-NEXT:   emit.cast %[[I0]] -> %[[R0]]
+// CHECK-NEXT:   emit.view %[[A]][64]
+// CHECK-NEXT:   emit.view %[[IMG]][32]
+// CHECK-NEXT:   emit.cast
+// CHECK-NEXT:   %[[B:.*]] = emit.alloc : <lm, 32x2xi8, strides = [64, 1]>
+// CHECK-NEXT:   emit.dma %[[WR]] -> %[[B]]
+// CHECK-NEXT:   emit.matmul %[[A]], %[[B]] -> %{{.*}} {a_zp = 3 : i64, b_zp = 5 : i64}
+func.func @main(%x: tensor<1x2x3x3xi8> {graph.name = "x"}) -> (tensor<1x2x2x2xi8> {graph.name = "y"}) {
+  %w = graph.constant dense<[[[[1, 2], [3, 4]], [[5, 6], [7, 8]]], [[[-1, -2], [-3, -4]], [[-5, -6], [-7, -8]]]]> : tensor<2x2x2x2xi8>
+  %y = qk.conv2d %x, %w {acc_type = i32, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 3 : i64, layout = #qk<layout nchw>, pads = array<i64: 0, 0, 0, 0>, requant = #qk.requant<multiplier = [1073741824], lshift = [0], rshift = [1], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>, strides = array<i64: 1, 1>, weight_zp = array<i64: 5>, npuc.tiling = {tile = array<i64: 2, 2, 2>, buffers = 1 : i64, stacked}} : (tensor<1x2x3x3xi8>, tensor<2x2x2x2xi8>) -> tensor<1x2x2x2xi8>
+  return %y : tensor<1x2x2x2xi8>
+}
+
+// -----
+
+// Stacked row tile 1 (output row 2) would read only bottom padding through
+// kernel row 1: no DMA has source rows for it.
+func.func @main(%x: tensor<1x2x3x3xi8> {graph.name = "x"}) -> (tensor<1x2x3x3xi8> {graph.name = "y"}) {
+  %w = graph.constant dense<1> : tensor<2x2x2x2xi8>
+  // expected-error @+1 {{npuc.tiling [2, 2, 2] x 1 cannot run here: kernel row 1 of row tile 1 reads only padding, which a stacked image has no DMA for}}
+  %y = qk.conv2d %x, %w {acc_type = i32, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 3 : i64, layout = #qk<layout nchw>, pads = array<i64: 0, 0, 1, 1>, requant = #qk.requant<multiplier = [1073741824], lshift = [0], rshift = [1], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>, strides = array<i64: 1, 1>, weight_zp = array<i64: 5>, npuc.tiling = {tile = array<i64: 2, 2, 2>, buffers = 1 : i64, stacked}} : (tensor<1x2x3x3xi8>, tensor<2x2x2x2xi8>) -> tensor<1x2x3x3xi8>
+  return %y : tensor<1x2x3x3xi8>
+}
