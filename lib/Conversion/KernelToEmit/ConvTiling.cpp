@@ -58,8 +58,8 @@ Iteration iteration(const ConvProblem &p, const ConvTiling &t, int64_t nc, const
     int64_t kh = t.stacked ? w.KH : 1;
     it.vector += uint64_t(g.rows * (w.KH / kh)) *
                  timing::vectorCycles(tp, uint64_t(w.OW * w.KW * kh * cc), unsigned(ex));
-    if (l.block != w.KW * kh * cc)  // the tile zeroed first (its gaps)
-      it.vector += timing::vectorCycles(tp, uint64_t(m * l.depth), unsigned(ex));
+    for (auto [from, columns] : gapClears(p, cc, t.stacked, m, tp))  // the gaps zeroed first
+      it.vector += timing::vectorCycles(tp, uint64_t(m * columns), unsigned(ex));
     it.matrix += timing::matmulCycles(tp, w.mode, m, nc, l.depth);
   }
   if (w.bias)
@@ -112,6 +112,26 @@ std::vector<std::pair<int64_t, int64_t>> npuc::emit::lowering::convChunks(const 
   for (int64_t c0 = 0; chunk > 0 && c0 < p.window.C; c0 += chunk)
     chunks.push_back({c0, std::min(chunk, p.window.C - c0)});
   return chunks;
+}
+
+std::vector<std::pair<int64_t, int64_t>> npuc::emit::lowering::gapClears(
+    const ConvProblem &p, int64_t chunk, bool stacked, int64_t m, const target::TargetParams &tp) {
+  const DepthwiseProblem &w = p.window;
+  ConvLayout l = convLayout(p, chunk, 1, tp, stacked);
+  int64_t ex = w.inBytes, run = w.KW * (stacked ? w.KH : 1) * chunk;
+  int64_t perRow = tp.VectorAlign / ex;  // columns per 32 bytes
+  std::vector<std::pair<int64_t, int64_t>> clears;
+  if (run == l.block)
+    return clears;
+  uint64_t cost = 0;
+  for (int64_t b = 0; b < l.depth / l.block; ++b) {
+    int64_t from = (b * l.block + run) / perRow * perRow;
+    clears.push_back({from, (b + 1) * l.block - from});
+    cost += timing::vectorCycles(tp, uint64_t(m * clears.back().second), unsigned(ex));
+  }
+  if (timing::vectorCycles(tp, uint64_t(m * l.depth), unsigned(ex)) <= cost)
+    return {{0, l.depth}};
+  return clears;
 }
 
 StackedRows npuc::emit::lowering::stackedRows(const DepthwiseProblem &w, const RowGroup &g,

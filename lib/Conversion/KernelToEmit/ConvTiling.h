@@ -57,6 +57,14 @@ struct ConvLayout {
 };
 ConvLayout convLayout(const ConvProblem &p, int64_t chunk, int64_t outChannels,
                       const target::TargetParams &tp, bool stacked = false);
+/// The columns of an `m`-row im2col tile that a chunk of `chunk` channels
+/// leaves as gaps, as the VECTOR clears them before the gathers, (first
+/// column, columns): per block, from the last 32-byte boundary in its run to
+/// the block's end, or the whole row in one clear when that costs fewer
+/// VECTOR cycles. Empty when the runs fill their blocks.
+std::vector<std::pair<int64_t, int64_t>> gapClears(const ConvProblem &p, int64_t chunk,
+                                                   bool stacked, int64_t m,
+                                                   const target::TargetParams &tp);
 /// Stacked images: of a row tile's `g.rows` output rows, how many read the
 /// top and the bottom padding through kernel row `kh` (they are filled on
 /// the way into LM; the rows between come from GM).

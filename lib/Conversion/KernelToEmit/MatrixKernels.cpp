@@ -1039,8 +1039,11 @@ LogicalResult KernelLowering::lowerWindowConv(Operation *op, const ConvProblem &
         }
       }
       Value aT = e.alloc(MemorySpace::LM, {m, l.depth}, xt.getElementType(), {l.lda, ex});
-      if (zeros)
-        e.cast(e.view(zeros, 0, {m, l.depth}, {0, ex}), aT);
+      // The gaps zeroed first, from the last 32-byte boundary of each run on
+      // (the gathers then write the runs).
+      for (auto [from, columns] : gapClears(p, cc, tl.stacked, m, t.params))
+        e.cast(e.view(zeros, 0, {m, columns}, {0, ex}),
+               e.view(aT, from * ex, {m, columns}, {l.lda, ex}));
       // Per output row, each kernel row's run of KW x cc (stacked: the whole
       // window, one run of KW x KH x cc) for every output pixel.
       int64_t run = w.KW * stack * cc;

@@ -92,7 +92,7 @@ emit.program target "npu-v1" {
   %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 4x8xf32, strides = [32, 4]>
   %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 4x8xf32, strides = [32, 4]>
   %slots = emit.alloc : !emit.buffer<lm, 2x1x8xf32, strides = [64, 32, 4]>
-  // expected-remark @+1 {{not pipelined: a tile is loaded more than once per iteration}}
+  // expected-remark @+1 {{not pipelined: a tile is loaded again after the iteration read it}}
   emit.for %t basis [2] range [0, 2) attributes {pipeline} {
     %tile = emit.iter_view %slots[%t] offset 0 coeffs [0] {slot_bytes = 64, slots = 2} : !emit.buffer<lm, 2x1x8xf32, strides = [64, 32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
     %a = emit.iter_view %in[%t] offset 0 coeffs [64] : !emit.buffer<input, 4x8xf32, strides = [32, 4]> -> !emit.buffer<input, 1x8xf32, strides = [32, 4]>
@@ -103,6 +103,36 @@ emit.program target "npu-v1" {
     emit.dma %b -> %tile : !emit.buffer<input, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
     %d1 = emit.iter_view %out[%t] offset 32 coeffs [64] : !emit.buffer<output, 4x8xf32, strides = [32, 4]> -> !emit.buffer<output, 1x8xf32, strides = [32, 4]>
     emit.dma %tile -> %d1 : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<output, 1x8xf32, strides = [32, 4]>
+  }
+}
+
+// -----
+
+// Two loads fill the two halves of one tile before anything reads it (a
+// stacked image's kernel rows): both move one iteration ahead together.
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK:      emit.for %{{.*}} basis [2] range [0, 1) {
+// CHECK-COUNT-2: emit.dma {{.*}} -> {{.*}}<lm, 1x4xf32
+// CHECK:      emit.for %{{.*}} basis [2] range [0, 1) {
+// CHECK-COUNT-2: emit.dma {{.*}} -> {{.*}}<lm, 1x4xf32
+// CHECK:        emit.dma {{.*}} -> {{.*}}<output
+// CHECK:      emit.for %{{.*}} basis [2] range [1, 2) {
+// CHECK-NOT:    <lm, 1x4xf32
+// CHECK:        emit.dma {{.*}} -> {{.*}}<output
+emit.program target "npu-v1" {
+  %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 2x8xf32, strides = [32, 4]>
+  %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 2x8xf32, strides = [32, 4]>
+  %slots = emit.alloc : !emit.buffer<lm, 2x1x8xf32, strides = [64, 32, 4]>
+  emit.for %t basis [2] range [0, 2) attributes {pipeline} {
+    %tile = emit.iter_view %slots[%t] offset 0 coeffs [0] {slot_bytes = 64, slots = 2} : !emit.buffer<lm, 2x1x8xf32, strides = [64, 32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+    %lo = emit.view %tile[0] : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x4xf32, strides = [32, 4]>
+    %a = emit.iter_view %in[%t] offset 0 coeffs [32] : !emit.buffer<input, 2x8xf32, strides = [32, 4]> -> !emit.buffer<input, 1x4xf32, strides = [32, 4]>
+    emit.dma %a -> %lo : !emit.buffer<input, 1x4xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x4xf32, strides = [32, 4]>
+    %hi = emit.view %tile[16] : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x4xf32, strides = [32, 4]>
+    %b = emit.iter_view %in[%t] offset 16 coeffs [32] : !emit.buffer<input, 2x8xf32, strides = [32, 4]> -> !emit.buffer<input, 1x4xf32, strides = [32, 4]>
+    emit.dma %b -> %hi : !emit.buffer<input, 1x4xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x4xf32, strides = [32, 4]>
+    %d = emit.iter_view %out[%t] offset 0 coeffs [32] : !emit.buffer<output, 2x8xf32, strides = [32, 4]> -> !emit.buffer<output, 1x8xf32, strides = [32, 4]>
+    emit.dma %tile -> %d : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<output, 1x8xf32, strides = [32, 4]>
   }
 }
 

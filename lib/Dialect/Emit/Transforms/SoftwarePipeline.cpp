@@ -71,20 +71,32 @@ std::string whyNot(ForOp loop) {
     if (auto dma = dyn_cast<DmaOp>(op); dma && cast<BufferType>(dma.getDst().getType()).isGlobal())
       written.insert(rootOf(dma.getDst(), loop));
   }
-  // Each tile a load fills must be filled once per iteration, by that load
-  // alone: a second load of it (chunks sharing a tile) would overwrite data
-  // the compute of the same iteration has not read yet once loads move ahead.
-  SmallPtrSet<Value, 8> loaded;
+  // A tile's loads must all come before anything of the iteration reads it:
+  // a load after a read (chunks sharing a tile) would overwrite data the
+  // compute of the same iteration has not read yet once loads move ahead.
+  // Several loads filling parts of a tile before it is read (a stacked
+  // image's kernel rows) move ahead together.
+  SmallPtrSet<Value, 8> loaded, read;
   for (Operation &op : loop.getBody().front()) {
-    if (!isLoad(&op))
+    if (!isLoad(&op)) {
+      if (auto engine = dyn_cast<EngineOp>(op)) {
+        SmallVector<Access> accesses;
+        engine.getAccesses(accesses);
+        for (const Access &a : accesses)
+          if (!a.write)
+            read.insert(rootOf(a.buffer, loop));
+      }
       continue;
+    }
     auto dma = cast<DmaOp>(op);
     if (!rotates(dma.getDst(), loop))
       return "a load writes a tile without rotating slots (buffers = 1)";
     if (written.contains(rootOf(dma.getSrc(), loop)))
       return "a load reads a GM buffer the loop writes";
-    if (!loaded.insert(rootOf(dma.getDst(), loop)).second)
-      return "a tile is loaded more than once per iteration";
+    Value root = rootOf(dma.getDst(), loop);
+    if (loaded.contains(root) && read.contains(root))
+      return "a tile is loaded again after the iteration read it";
+    loaded.insert(root);
   }
   return "";
 }
