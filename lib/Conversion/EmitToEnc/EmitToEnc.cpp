@@ -621,7 +621,11 @@ LogicalResult Encoder::lower(Operation *op) {
       float x = float(f.getValueAsDouble());
       std::memcpy(&bits, &x, 4);
     } else {
-      bits = uint32_t(cast<IntegerAttr>(v.getImm()).getInt());
+      // The value the attribute's type says (an unsigned 8-bit 128 is 128,
+      // not -128), as the elements read it.
+      auto imm = cast<IntegerAttr>(v.getImm());
+      bits = imm.getType().isUnsignedInteger() ? uint32_t(imm.getValue().getZExtValue())
+                                               : uint32_t(imm.getValue().getSExtValue());
     }
     i.fields[F::V_BINI::imm] = bits;
   } else if (llvm::isa<emit::CastOp>(op)) {

@@ -308,6 +308,53 @@ LogicalResult KernelLowering::lowerQuantize(const LoweringCase &c) {
   });
 }
 
+namespace {
+/// Whether requantizing from `in` to `out` (8-bit, per tensor) moves every
+/// value by exactly 128 between uint8 and int8 at one scale: then
+/// saturate(round(x - zp_in) + zp_out) is x with its top bit flipped, for
+/// every x (no value saturates, no rounding happens).
+bool flipsTopBit(Type in, Type out) {
+  auto a = dyn_cast<quant::UniformQuantizedType>(in), b = dyn_cast<quant::UniformQuantizedType>(out);
+  if (!a || !b || a.getScale() != b.getScale() || a.getStorageTypeIntegralWidth() != 8 ||
+      b.getStorageTypeIntegralWidth() != 8 || a.isSigned() == b.isSigned())
+    return false;
+  return b.getZeroPoint() - a.getZeroPoint() == (a.isSigned() ? 128 : -128);
+}
+} // namespace
+
+LogicalResult lowering::selectRequantize(LoweringCase &c, const target::TargetInfo &) {
+  Type in = tensorOf(c.op->getOperand(0)).getElementType();
+  Type out = tensorOf(c.op->getResult(0)).getElementType();
+  auto qi = quantOf(in), qo = quantOf(out);
+  if (!qi || !qo || qi->axis >= 0 || qo->axis >= 0)
+    return c.op->emitOpError("requantizes per-tensor quantized tensors only");
+  c.choose("form", flipsTopBit(in, out) ? "top-bit" : "f32");
+  return success();
+}
+
+/// The top-bit form: one XOR of 0x80 per byte. The f32 form: the
+/// dequantization and the quantization of graph.dequantize and
+/// graph.quantize in one pass (the same instructions, so the same values),
+/// the f32 values never leaving LM.
+LogicalResult KernelLowering::lowerRequantize(const LoweringCase &c) {
+  Operation *op = c.op;
+  auto qi = quantOf(tensorOf(op->getOperand(0)).getElementType());
+  auto qo = quantOf(tensorOf(op->getResult(0)).getElementType());
+  ArrayRef<int64_t> shape = tensorOf(op->getResult(0)).getShape();
+  SmallVector<EwOperand> ins{broadcastOperand(op->getOperand(0), shape)};
+  Value out = resultBuffer(op->getResult(0));
+  Type st = cast<BufferType>(out.getType()).getElementType();
+  if (c.get("form") == "top-bit")
+    return elementwise(op, shape, ins, out, 2, [&](EwTiles &tl) {
+      Value y = e.retype(tl.in[0], st);
+      // The immediate as the element reads: 0x80 is 128 as uint8, -128 as int8.
+      e.vbini("XOR", y, b.getI32IntegerAttr(st.isUnsignedInteger() ? 128 : -128), y);
+      tl.out = y;
+    });
+  return elementwise(op, shape, ins, out, 4 * 4 + 1,
+                     [&](EwTiles &tl) { tl.out = fromF32(toF32(tl.in[0], qi), qo, st); });
+}
+
 LogicalResult lowering::selectDequantize(LoweringCase &c, const target::TargetInfo &) {
   return selectQDQ(c, tensorOf(c.op->getOperand(0)).getElementType());
 }

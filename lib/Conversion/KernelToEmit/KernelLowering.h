@@ -148,6 +148,7 @@ struct EwTiles {
 LogicalResult selectView(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectQuantize(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectDequantize(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectRequantize(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectBinary(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectUnary(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectF32Map(LoweringCase &c, const target::TargetInfo &t);
@@ -193,6 +194,7 @@ public:
   LogicalResult lowerView(const LoweringCase &c);
   LogicalResult lowerQuantize(const LoweringCase &c);
   LogicalResult lowerDequantize(const LoweringCase &c);
+  LogicalResult lowerRequantize(const LoweringCase &c);
   LogicalResult lowerBinary(const LoweringCase &c);
   LogicalResult lowerUnary(const LoweringCase &c);
   LogicalResult lowerClip(const LoweringCase &c);

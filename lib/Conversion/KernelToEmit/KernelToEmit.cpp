@@ -110,6 +110,7 @@ const OpLowering kOpLowerings[] = {
     {"graph.reshape", selectView, &KernelLowering::lowerView},
     {"graph.quantize", selectQuantize, &KernelLowering::lowerQuantize},
     {"graph.dequantize", selectDequantize, &KernelLowering::lowerDequantize},
+    {"graph.requantize", selectRequantize, &KernelLowering::lowerRequantize},
     {"graph.add", selectBinary, &KernelLowering::lowerBinary},
     {"graph.sub", selectBinary, &KernelLowering::lowerBinary},
     {"graph.mul", selectBinary, &KernelLowering::lowerBinary},

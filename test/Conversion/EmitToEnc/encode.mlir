@@ -133,3 +133,18 @@ module {
     emit.matmul %a0, %w0 -> %c0 {count = 3, a_step = 64, b_step = 64, c_step = 64} : !emit.buffer<lm, 4x9xi8, strides = [9, 1]>, !emit.buffer<lm, 9x1xi8, strides = [1, 1]> -> !emit.buffer<acc, 4x1xi32, strides = [4, 4]>
   }
 }
+
+// -----
+
+// An integer immediate encodes the value its type says: 128 as uint8 is
+// 0x80 (128), -128 as int8 sign-extends (0xffffff80), as the elements read it.
+// CHECK: enc.v_bini func = 8, dtype = 1, {{.*}}imm = 128
+// CHECK: enc.v_bini func = 8, dtype = 0, {{.*}}imm = 4294967168
+module {
+  emit.program target "npu-v1" {
+    %u = emit.alloc {offset = 0} : !emit.buffer<lm, 1x32xui8, strides = [32, 1]>
+    %s = emit.alloc {offset = 64} : !emit.buffer<lm, 1x32xi8, strides = [32, 1]>
+    emit.vbini "XOR" %u, 128 : ui8 -> %u : !emit.buffer<lm, 1x32xui8, strides = [32, 1]> -> !emit.buffer<lm, 1x32xui8, strides = [32, 1]>
+    emit.vbini "XOR" %s, -128 : i8 -> %s : !emit.buffer<lm, 1x32xi8, strides = [32, 1]> -> !emit.buffer<lm, 1x32xi8, strides = [32, 1]>
+  }
+}

@@ -69,3 +69,23 @@ func.func @add_clip(%a: tensor<4x!quant.uniform<u8:f32, 0.05:3>>, %b: tensor<4x!
   %q = graph.quantize %c : (tensor<4xf32>) -> tensor<4x!quant.uniform<u8:f32, 0.025:10>>
   return %q : tensor<4x!quant.uniform<u8:f32, 0.025:10>>
 }
+
+// -----
+
+// A DequantizeLinear whose result a QuantizeLinear takes directly is one
+// requantization, located at both nodes; one that dequantizes and quantizes
+// alike is nothing at all; a per-axis one is left as it is.
+// CHECK-LABEL: func.func @requantize
+// CHECK-NEXT:  %[[R:.*]] = graph.requantize %arg0 : (tensor<4x!quant.uniform<u8:f32, 2.500000e-01:127>>) -> tensor<4x!quant.uniform<i8:f32, 2.500000e-01:-1>>
+// CHECK-NEXT:  %[[D:.*]] = graph.dequantize %arg2
+// CHECK-NEXT:  %[[Q:.*]] = graph.quantize %[[D]]
+// CHECK-NEXT:  return %[[R]], %arg1, %[[Q]]
+func.func @requantize(%a: tensor<4x!quant.uniform<u8:f32, 0.25:127>>, %b: tensor<4x!quant.uniform<i8:f32, 0.5:3>>, %c: tensor<2x2x!quant.uniform<i8:f32:0, {0.5, 0.25}>>) -> (tensor<4x!quant.uniform<i8:f32, 0.25:-1>>, tensor<4x!quant.uniform<i8:f32, 0.5:3>>, tensor<2x2x!quant.uniform<i8:f32, 0.5>>) {
+  %da = graph.dequantize %a : (tensor<4x!quant.uniform<u8:f32, 0.25:127>>) -> tensor<4xf32>
+  %qa = graph.quantize %da : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.25:-1>>
+  %db = graph.dequantize %b : (tensor<4x!quant.uniform<i8:f32, 0.5:3>>) -> tensor<4xf32>
+  %qb = graph.quantize %db : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.5:3>>
+  %dc = graph.dequantize %c : (tensor<2x2x!quant.uniform<i8:f32:0, {0.5, 0.25}>>) -> tensor<2x2xf32>
+  %qc = graph.quantize %dc : (tensor<2x2xf32>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5>>
+  return %qa, %qb, %qc : tensor<4x!quant.uniform<i8:f32, 0.25:-1>>, tensor<4x!quant.uniform<i8:f32, 0.5:3>>, tensor<2x2x!quant.uniform<i8:f32, 0.5>>
+}

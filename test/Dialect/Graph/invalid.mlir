@@ -409,3 +409,10 @@ func.func @conv_activation_quantized(%x: tensor<1x2x4x4x!quant.uniform<i8:f32, 0
   %0 = graph.conv %x, %w {activation = "relu", strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x4x4x!quant.uniform<i8:f32, 0.5>>, tensor<3x2x3x3x!quant.uniform<i8:f32, 0.25>>) -> tensor<1x3x2x2x!quant.uniform<i8:f32, 1.0>>
   return
 }
+
+// -----
+func.func @requantize_shape(%x: tensor<2x3x!quant.uniform<u8:f32, 0.5:127>>) {
+  // expected-error @+1 {{'graph.requantize' op result shape 3x2 does not match the expected 2x3}}
+  %0 = graph.requantize %x : (tensor<2x3x!quant.uniform<u8:f32, 0.5:127>>) -> tensor<3x2x!quant.uniform<i8:f32, 0.5:-1>>
+  return
+}

@@ -320,3 +320,10 @@ LogicalResult graph::verifyQuantize(Operation *op) {
 }
 
 LogicalResult graph::verifyDequantize(Operation *op) { return verifyQuantize(op); }
+
+LogicalResult graph::verifyRequantize(Operation *op) {
+  Value in = op->getOperand(0), res = op->getResult(0);
+  if (failed(verifyQuantizedValues(op)))
+    return failure();
+  return expectShape(op, res, shapeOf(in), "result");
+}

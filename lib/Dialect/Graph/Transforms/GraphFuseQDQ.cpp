@@ -8,6 +8,7 @@
 #include "npuc/Dialect/Graph/IR/TensorNames.h"
 #include "npuc/Dialect/Graph/Transforms/Passes.h"
 
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Verifier.h"
@@ -121,10 +122,37 @@ struct FuseQDQ : RewritePattern {
   }
 };
 
+/// A QuantizeLinear of a DequantizeLinear's result: one requantization
+/// (nothing at all when both sides are quantized alike). Per-tensor only.
+struct FoldRequantize : OpRewritePattern<QuantizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(QuantizeOp q, PatternRewriter &rewriter) const override {
+    auto dq = q.getInput().getDefiningOp<DequantizeOp>();
+    if (!dq)
+      return failure();
+    Value x = dq.getInput();
+    auto in = dyn_cast<quant::UniformQuantizedType>(cast<ShapedType>(x.getType()).getElementType());
+    auto out = dyn_cast<quant::UniformQuantizedType>(
+        cast<ShapedType>(q.getResult().getType()).getElementType());
+    if (!in || !out)
+      return rewriter.notifyMatchFailure(q, "per-axis quantization is left as it is");
+    if (x.getType() == q.getResult().getType()) {
+      rewriter.replaceOp(q, x);  // dequantized and quantized alike: the values themselves
+    } else {
+      Location loc = rewriter.getFusedLoc({dq.getLoc(), q.getLoc()});
+      rewriter.replaceOpWithNewOp<RequantizeOp>(q, q.getResult().getType(), x).getOperation()->setLoc(loc);
+    }
+    if (dq->use_empty())
+      rewriter.eraseOp(dq);
+    return success();
+  }
+};
+
 struct GraphFuseQDQPass : npuc::graph::impl::GraphFuseQDQBase<GraphFuseQDQPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<FuseQDQ>(&getContext());
+    patterns.add<FoldRequantize>(&getContext(), /*benefit=*/0);
     // Folding also cancels storage_cast pairs between a Q and a DQ.
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();

@@ -35,6 +35,7 @@ llvm::LogicalResult verifyReshape(mlir::Operation *op);
 llvm::LogicalResult verifyTranspose(mlir::Operation *op);
 llvm::LogicalResult verifyConcat(mlir::Operation *op);
 llvm::LogicalResult verifyQuantize(mlir::Operation *op);
+llvm::LogicalResult verifyRequantize(mlir::Operation *op);
 llvm::LogicalResult verifyDequantize(mlir::Operation *op);
 llvm::LogicalResult verifyCompare(mlir::Operation *op);
 llvm::LogicalResult verifyPow(mlir::Operation *op);

@@ -23,4 +23,19 @@ def Graph_DequantizeOp : Graph_VerifiedOp<"dequantize", "verifyDequantize"> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
+def Graph_RequantizeOp : Graph_VerifiedOp<"requantize", "verifyRequantize"> {
+  let summary = "DequantizeLinear then QuantizeLinear, as one op";
+  let description = [{
+    The input's quantized type says how its values dequantize; the result's
+    how they quantize again: result = saturate(round_half_even((x - zp_in) *
+    scale_in / scale_out) + zp_out), each step in f32 as the two ONNX ops
+    compute it, without the f32 tensor between them. graph-fuse-qdq forms it
+    from a DequantizeLinear whose result a QuantizeLinear takes directly (the
+    input chain of TFLite exports: uint8 pixels to int8).
+  }];
+  let arguments = (ins Graph_QuantTensor:$input);
+  let results = (outs Graph_QuantTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
 #endif
