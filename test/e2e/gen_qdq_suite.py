@@ -165,6 +165,16 @@ y = quant(np.pad(dequant(quant(x, 0.02, -5, np.int8), 0.02, -5), ((0, 0), (0, 0)
 md.save("qdq_pad", [h.make_tensor_value_info("x", F32, [1, 3, 4, 5])],
         [h.make_tensor_value_info("y", I8, [1, 3, 7, 8])], [x], [y])
 
+# DequantizeLinear straight into QuantizeLinear at another scale and type
+# (graph.requantize, its f32 form): uint8 at 0.02 to int8 at 0.05.
+md = Model()
+x = rng.uniform(-2, 3, (2, 3, 5)).astype(np.float32)
+dx = md.qdq("x", 0.02, 100, np.uint8)
+md.q(dx, 0.05, -3, np.int8, "y")
+y = quant(dequant(quant(x, 0.02, 100, np.uint8), 0.02, 100), 0.05, -3, np.int8)
+md.save("qdq_requantize", [h.make_tensor_value_info("x", F32, [2, 3, 5])],
+        [h.make_tensor_value_info("y", I8, [2, 3, 5])], [x], [y])
+
 # A reduction over a non-trailing axis, keepdims = 0.
 md = Model()
 x = rng.uniform(-5, 5, (2, 5, 3)).astype(np.float32)
