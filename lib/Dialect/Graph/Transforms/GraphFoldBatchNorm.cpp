@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConstantValues.h"
 #include "npuc/Dialect/Graph/IR/GraphOps.h"
 #include "npuc/Dialect/Graph/Transforms/Passes.h"
 
@@ -22,20 +23,6 @@ using namespace npuc::graph;
 
 namespace {
 
-/// The f32 values of a constant, or nothing.
-std::optional<SmallVector<double>> constantValues(Value v) {
-  auto c = v.getDefiningOp<ConstantOp>();
-  if (!c)
-    return std::nullopt;
-  auto dense = dyn_cast<DenseFPElementsAttr>(c.getValue());
-  if (!dense || !dense.getElementType().isF32())
-    return std::nullopt;
-  SmallVector<double> out;
-  for (float f : dense.getValues<float>())
-    out.push_back(f);
-  return out;
-}
-
 /// Folds `bn` into the convolution that produces its input, or returns
 /// success without a change when the pattern does not apply.
 LogicalResult fold(BatchNormOp bn) {
@@ -43,12 +30,12 @@ LogicalResult fold(BatchNormOp bn) {
   if (!conv || !conv.getResult().hasOneUse() || conv.getActivation() ||
       !cast<RankedTensorType>(conv.getResult().getType()).getElementType().isF32())
     return success();
-  auto w = constantValues(conv.getW());
-  auto gamma = constantValues(bn.getScale()), beta = constantValues(bn.getBias());
-  auto mean = constantValues(bn.getMean()), var = constantValues(bn.getVar());
-  std::optional<SmallVector<double>> bias;
+  auto w = f32ConstantValues(conv.getW());
+  auto gamma = f32ConstantValues(bn.getScale()), beta = f32ConstantValues(bn.getBias());
+  auto mean = f32ConstantValues(bn.getMean()), var = f32ConstantValues(bn.getVar());
+  std::optional<SmallVector<float>> bias;
   if (conv.getBias()) {
-    bias = constantValues(conv.getBias());
+    bias = f32ConstantValues(conv.getBias());
     if (!bias)
       return success();
   }
@@ -56,7 +43,7 @@ LogicalResult fold(BatchNormOp bn) {
     return success();
   auto wType = cast<RankedTensorType>(conv.getW().getType());
   int64_t channels = wType.getShape()[0], perChannel = wType.getNumElements() / channels;
-  auto at = [&](const SmallVector<double> &v, int64_t c) { return v[v.size() == 1 ? 0 : size_t(c)]; };
+  auto at = [&](const SmallVector<float> &v, int64_t c) { return double(v[v.size() == 1 ? 0 : size_t(c)]); };
   double eps = bn.getEpsilonAttr().getValueAsDouble();
   // s = gamma / sqrt(var + eps); w' = w * s; b' = (b - mean) * s + beta, in
   // double, each result checked to be a finite f32.

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConstantValues.h"
 #include "npuc/Dialect/Graph/IR/GraphOps.h"
 #include "npuc/Dialect/Graph/Transforms/Passes.h"
 
@@ -18,15 +19,6 @@ using namespace mlir;
 using namespace npuc::graph;
 
 namespace {
-/// The f32 elements of a constant, or nothing.
-std::optional<SmallVector<float>> f32Constant(Value v) {
-  auto c = v.getDefiningOp<ConstantOp>();
-  auto dense = c ? dyn_cast<DenseFPElementsAttr>(c.getValue()) : DenseFPElementsAttr();
-  if (!dense || !dense.getElementType().isF32())
-    return std::nullopt;
-  return SmallVector<float>(dense.getValues<float>().begin(), dense.getValues<float>().end());
-}
-
 /// Whether a tensor of `shape` broadcasts against [N, M, spatial...] as one
 /// value per channel (or one for all): 1 everywhere but the channel axis.
 bool perChannel(ArrayRef<int64_t> shape, ArrayRef<int64_t> result) {
@@ -56,11 +48,11 @@ bool fold(AddOp add) {
     if (!type.getElementType().isF32() || conv.getX().getDefiningOp<DequantizeOp>() ||
         conv.getW().getDefiningOp<DequantizeOp>() || type.getRank() < 2)
       continue;
-    std::optional<SmallVector<float>> values = f32Constant(other);
+    std::optional<SmallVector<float>> values = f32ConstantValues(other);
     if (!values || !perChannel(cast<RankedTensorType>(other.getType()).getShape(), type.getShape()))
       continue;
     std::optional<SmallVector<float>> bias;
-    if (conv.getBias() && !(bias = f32Constant(conv.getBias())))
+    if (conv.getBias() && !(bias = f32ConstantValues(conv.getBias())))
       continue;
     int64_t channels = type.getShape()[1];
     SmallVector<float> sum(static_cast<size_t>(channels), 0.0f);
