@@ -66,6 +66,19 @@ def GraphFoldDequantize : Pass<"graph-fold-dequantize"> {
   let dependentDialects = ["::npuc::graph::GraphDialect"];
 }
 
+def GraphRecognize : Pass<"graph-recognize"> {
+  let summary = "Recognize ops that exporters write decomposed";
+  let description = [{
+    Chains of f32 ops that compute one ONNX op become that op, located at
+    every node of the chain: x * Clip(x + 3, 0, 6) / 6 (or times 1/6), with
+    the Add, Clip and Mul used only by the chain, is graph.hard_swish. The
+    fused op computes ONNX's definition (x * max(0, min(1, x / 6 + 1/2))),
+    which differs from the chain's f32 roundings in the last bits: one pass
+    over the tensor instead of four (docs/numerics.md).
+  }];
+  let dependentDialects = ["::npuc::graph::GraphDialect"];
+}
+
 def GraphFoldBias : Pass<"graph-fold-bias"> {
   let summary = "Fold an Add of a per-channel constant into the f32 convolution before it";
   let description = [{
