@@ -71,18 +71,10 @@ LogicalResult fold(BatchNormOp bn) {
     }
   }
   OpBuilder b(conv);
-  auto bType = RankedTensorType::get({channels}, b.getF32Type());
   Value wc = ConstantOp::create(b, conv.getLoc(), wType, DenseElementsAttr::get(wType, ArrayRef<float>(newW)));
-  Value bc = ConstantOp::create(b, conv.getLoc(), bType, DenseElementsAttr::get(bType, ArrayRef<float>(newB)));
   conv.getWMutable().assign(wc);
-  if (conv.getBias())
-    conv.getBiasMutable().assign(bc);
-  else
-    conv.getBiasMutable().append(bc);
-  // The conv now computes the normalized result, located at both nodes.
-  conv->setLoc(b.getFusedLoc({conv.getLoc(), bn.getLoc()}));
-  bn.getResult().replaceAllUsesWith(conv.getResult());
-  bn.erase();
+  // The conv now computes the normalized result.
+  foldIntoConv(conv, newB, conv.getLoc(), bn);
   return success();
 }
 

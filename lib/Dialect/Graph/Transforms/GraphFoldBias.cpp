@@ -58,17 +58,8 @@ bool fold(AddOp add) {
     SmallVector<float> sum(static_cast<size_t>(channels), 0.0f);
     for (int64_t c = 0; c < channels; ++c)
       sum[size_t(c)] = (bias ? (*bias)[size_t(c)] : 0.0f) + (*values)[values->size() == 1 ? 0 : size_t(c)];
-    OpBuilder b(conv);
-    auto bType = RankedTensorType::get({channels}, b.getF32Type());
-    Value bc = ConstantOp::create(b, add.getLoc(), bType, DenseElementsAttr::get(bType, ArrayRef<float>(sum)));
-    if (conv.getBias())
-      conv.getBiasMutable().assign(bc);
-    else
-      conv.getBiasMutable().append(bc);
-    // The conv now computes the sum, located at both nodes.
-    conv->setLoc(b.getFusedLoc({conv.getLoc(), add.getLoc()}));
-    add.getResult().replaceAllUsesWith(conv.getResult());
-    add.erase();
+    // The conv now computes the sum.
+    foldIntoConv(conv, sum, add.getLoc(), add);
     return true;
   }
   return false;
