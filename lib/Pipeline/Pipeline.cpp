@@ -38,14 +38,17 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
     return;
   // Emission: tile loops; rotating buffers and the next tile's loads ahead of
   // this tile's compute; loops to straight-line engine code; placed buffers,
-  // derived flags.
+  // derived flags; iterations that repeat rolled into hardware loops.
   pm.addPass(createConvertKernelToEmit(ConvertKernelToEmitOptions{options.target}));
   pm.addNestedPass<emit::ProgramOp>(emit::createEmitMultiBuffer());
   pm.addNestedPass<emit::ProgramOp>(emit::createEmitPipeline());
-  pm.addNestedPass<emit::ProgramOp>(emit::createEmitLowerLoops());
+  pm.addNestedPass<emit::ProgramOp>(
+      emit::createEmitLowerLoops(emit::EmitLowerLoopsOptions{false, options.hardwareLoops}));
   pm.addNestedPass<emit::ProgramOp>(
       emit::createEmitPlanMemory(emit::EmitPlanMemoryOptions{options.gmBudget}));
   pm.addNestedPass<emit::ProgramOp>(emit::createEmitInsertSync());
+  if (options.hardwareLoops)
+    pm.addNestedPass<emit::ProgramOp>(emit::createEmitHardwareLoops());
   if (options.until == "emission")
     return;
   // Encoding: one enc op per machine instruction.

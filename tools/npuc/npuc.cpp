@@ -200,11 +200,14 @@ int main(int argc, char **argv) {
   app.add_option("--report", reportPath,
                  "also write the problems and every node's lowering cases with their evidence "
                  "as JSON (FILE)");
-  bool listOps = false, allowUnverified = false;
+  bool listOps = false, allowUnverified = false, noHardwareLoops = false;
   app.add_flag("--list-ops", listOps,
                "print the supported ONNX operators and their evidence (docs/supported-ops.md)");
   app.add_flag("--allow-unverified", allowUnverified,
                "compile lowering cases that no conformance test has verified on the target");
+  app.add_flag("--no-hardware-loops", noHardwareLoops,
+               "keep every tile loop unrolled (the machine runs the same instructions; the code "
+               "is larger)");
   app.add_option("--compile-to", compileTo,
                  "stop after a phase and print it: graph, kernel, emission, encoding");
   std::string gmBudgetArg;
@@ -366,6 +369,7 @@ int main(int argc, char **argv) {
   pipelineOptions.until = compileTo.empty() ? "encoding" : compileTo;
   pipelineOptions.gmBudget = gmBudget;
   pipelineOptions.allowUnverified = allowUnverified;
+  pipelineOptions.hardwareLoops = !noHardwareLoops;
   buildPipeline(pm, pipelineOptions);
   std::string currentPass;
   pm.addInstrumentation(std::make_unique<PassObserver>(currentPass, nodeCases));
@@ -438,6 +442,8 @@ int main(int argc, char **argv) {
     options_ += " --gm-budget " + gmBudgetArg;
   if (allowUnverified)
     options_ += " --allow-unverified";
+  if (noHardwareLoops)
+    options_ += " --no-hardware-loops";
   for (const std::string &s : inputShapes)
     options_ += " --input-shape " + s;
   for (const std::string &s : bindInputs)

@@ -30,13 +30,18 @@ struct PipelineOptions : mlir::PassPipelineOptions<PipelineOptions> {
       *this, "allow-unverified",
       llvm::cl::desc("skip check-lowering-evidence: compile lowering cases no test verified"),
       llvm::cl::init(false)};
+  Option<bool> hardwareLoops{
+      *this, "hardware-loops",
+      llvm::cl::desc("roll iterations that repeat into hardware loops (emit-hardware-loops)"),
+      llvm::cl::init(true)};
 };
 
 /// Appends the passes from the graph dialect onwards, up to and including the
 /// phase `until`: graph (graph-simplify, graph-fold-batchnorm,
 /// graph-fuse-qdq), kernel (convert-graph-to-qk, select-lowering-cases and,
 /// unless `allowUnverified`, the evidence gate check-lowering-evidence),
-/// emission (convert-kernel-to-emit, emit-plan-memory, emit-insert-sync) and
+/// emission (convert-kernel-to-emit, the loop passes, emit-plan-memory,
+/// emit-insert-sync and, with `hardwareLoops`, emit-hardware-loops) and
 /// encoding (convert-emit-to-enc).
 void buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
 

@@ -52,10 +52,13 @@ isa::MmMode matrixMode(Type ta, Type tb) {
                                                                 : isa::MmMode::I8I8;
 }
 
-/// A resolved operand address.
+/// A resolved operand address: in a hardware loop, `byte` is the first
+/// iteration's and `reg` the loop register that adds each iteration's step
+/// (0: none).
 struct Addr {
   MemorySpace space;
   int64_t byte;
+  int64_t reg = 0;
 };
 
 class Encoder {
@@ -86,11 +89,12 @@ private:
     i.desc = isa::lookup(uint8_t(opcode));
     return i;
   }
-  void emitInst(const isa::Inst &i) {
-    enc::buildInst(b, loc, i);
+  Operation *emitInst(const isa::Inst &i) {
+    Operation *op = enc::buildInst(b, loc, i);
     if (i.desc->opcode == uint8_t(isa::Opcode::DMA_OUT_START))
       lastDmaOut = emitted;
     ++emitted;
+    return op;
   }
   /// Instructions emitted so far, and the index of the last DMA_OUT_START (the
   /// instruction that writes GM; -1: none).
@@ -101,11 +105,38 @@ private:
     if (it != config.end() && it->second.fields == i.fields)
       return;
     config[i.desc->opcode] = i;
-    emitInst(i);
+    configs.push_back({emitInst(i), i.desc->opcode, emitted - 1, false});
   }
+  /// Every configuration word sent: its instruction, opcode and index, and
+  /// whether it is in the body of a LOOP already closed (it stays there).
+  struct Sent {
+    Operation *op;
+    int opcode;
+    int64_t index;
+    bool locked;
+  };
+  std::vector<Sent> configs;
   FailureOr<Addr> address(Operation *op, Value buffer);
-  /// Granule and register for a local byte address (li into a borrowed register).
-  std::pair<int64_t, int64_t> local(int64_t byte);
+  /// Granule and register for a local address: the loop register of a
+  /// stepped one, else li of the sub-granule remainder into a free register.
+  std::pair<int64_t, int64_t> local(const Addr &a);
+  /// The hardware loop nest being encoded: its loops in preorder and the
+  /// register of each address stream; the depth of LOOPs open.
+  struct Nest {
+    SmallVector<Operation *> loops;
+    std::map<emit::AddressStream, int64_t> regs;
+  };
+  std::optional<Nest> nest;
+  int depth = 0;
+  LogicalResult hwLoop(emit::HwLoopOp op);
+  LogicalResult encodeLoop(emit::HwLoopOp op);
+  /// Opens a LOOP (its body length patched by closeLoop).
+  LogicalResult openLoop(Operation *op, int64_t count, Operation *&head, int64_t &start);
+  LogicalResult closeLoop(Operation *op, Operation *head, int64_t start);
+  /// Moves before `head` each configuration word the loop body from `first`
+  /// sends as the only one of its kind: every iteration would send the same
+  /// word again. Returns how many moved.
+  int64_t hoistInvariantConfigs(Operation *head, int64_t headIndex, size_t first);
   /// Scalar registers r1..r(N-1): borrowed for a scope (a loop) and returned
   /// at its end; running out is a diagnostic at the op, never a clobber.
   LogicalResult borrow(Operation *op, unsigned n, SmallVectorImpl<int64_t> &regs);
@@ -162,8 +193,43 @@ FailureOr<Addr> Encoder::address(Operation *op, Value buffer) {
                              << " bytes is outside the 32-bit offset field's range (4 GiB)"
                              << ", an encoding limit, not a capacity one",
            failure();
+  // In a hardware loop nest, the operand's address stream: a register holds
+  // its steps, and the lowest and highest address any iteration reaches are
+  // checked and counted as well.
+  int64_t lo = a.byte, last = a.byte;
+  for (auto [k, v] : llvm::enumerate(op->getOperands())) {
+    if (!nest || v != buffer)
+      continue;
+    std::optional<emit::AddressStream> s = emit::HwLoopOp::streamOf(op, unsigned(k), nest->loops);
+    if (!s)
+      break;
+    for (auto [l, step] : s->steps) {
+      int64_t reach = (int64_t(cast<emit::HwLoopOp>(nest->loops[size_t(l)]).getCount()) - 1) * step;
+      (reach < 0 ? lo : last) += reach;
+      if (!s->global && step % t.params.MatrixAlign)
+        return op->emitOpError() << "steps a local operand by " << step
+                                 << " bytes, not a multiple of " << t.params.MatrixAlign
+                                 << ": every iteration must keep the first one's alignment",
+               failure();
+    }
+    if (!s->global) {
+      int64_t capacity = type.getSpace() == MemorySpace::ACC ? t.params.ACCBytes : t.params.LMBytes;
+      if (lo < 0 || last + type.getSpanBytes() > capacity)
+        return op->emitOpError() << "steps a local operand to [" << lo << ", " << last
+                                 << "], outside the " << capacity << " bytes of "
+                                 << emit::stringifyMemorySpace(type.getSpace()),
+               failure();
+    }
+    a.reg = nest->regs.at(*s);
+    break;
+  }
+  if (type.isGlobal() && (lo < 0 || last + type.getSpanBytes() > (int64_t(1) << 32)))
+    return op->emitOpError() << "GM address " << (lo < 0 ? lo : last) << " (of some iteration) spanning "
+                             << type.getSpanBytes()
+                             << " bytes is outside the 32-bit offset field's range (4 GiB)",
+           failure();
   if (type.getSpace() == MemorySpace::Arena)
-    arenaEnd = std::max(arenaEnd, a.byte + type.getSpanBytes());
+    arenaEnd = std::max(arenaEnd, last + type.getSpanBytes());
   return a;
 }
 
@@ -181,8 +247,10 @@ LogicalResult Encoder::borrow(Operation *op, unsigned n, SmallVectorImpl<int64_t
   return success();
 }
 
-std::pair<int64_t, int64_t> Encoder::local(int64_t byte) {
-  int64_t rem = byte % isa::kGranuleBytes;
+std::pair<int64_t, int64_t> Encoder::local(const Addr &a) {
+  int64_t byte = a.byte, rem = byte % isa::kGranuleBytes;
+  if (a.reg)
+    return {(byte - rem) / isa::kGranuleBytes, a.reg};  // the register holds rem + k * step
   if (rem == 0)
     return {byte / isa::kGranuleBytes, 0};
   // A register for one instruction (engines capture registers at dispatch):
@@ -270,7 +338,7 @@ LogicalResult Encoder::dma(emit::DmaOp op) {
   }
   int64_t elem = src.getElementBytes() == 1 ? 0 : src.getElementBytes() == 2 ? 1 : 2;
   if (in) {
-    auto [granule, reg] = local(da->byte);
+    auto [granule, reg] = local(*da);
     isa::Inst i = inst(O::DMA_IN_START);
     namespace D = F::DMA_IN_START;
     i.fields[D::src_region] = region(sa->space);
@@ -282,9 +350,10 @@ LogicalResult Encoder::dma(emit::DmaOp op) {
     i.fields[D::dst_reg] = reg;
     i.fields[D::dst_addr] = granule;
     i.fields[D::src_off] = sa->byte;
+    i.fields[D::src_reg] = sa->reg;
     emitInst(i);
   } else {
-    auto [granule, reg] = local(sa->byte);
+    auto [granule, reg] = local(*sa);
     isa::Inst i = inst(O::DMA_OUT_START);
     namespace D = F::DMA_OUT_START;
     i.fields[D::src_space] = sa->space == MemorySpace::LM ? int64_t(isa::Local::LM) : int64_t(isa::Local::ACC);
@@ -293,6 +362,7 @@ LogicalResult Encoder::dma(emit::DmaOp op) {
     i.fields[D::elem] = elem;
     i.fields[D::src_addr] = granule;
     i.fields[D::dst_off] = da->byte;
+    i.fields[D::dst_reg] = da->reg;
     emitInst(i);
   }
   return success();
@@ -344,12 +414,12 @@ LogicalResult Encoder::drain(emit::DrainOp op) {
                                         : int64_t(isa::PMode::COL);
   i.fields[M::bias] = op.getBias() ? 1 : 0;
   i.fields[M::bias_row] = op.getBiasPerRow() ? 1 : 0;
-  std::tie(i.fields[M::a_addr], i.fields[M::a_reg]) = local(a->byte);
-  std::tie(i.fields[M::d_addr], i.fields[M::d_reg]) = local(d->byte);
+  std::tie(i.fields[M::a_addr], i.fields[M::a_reg]) = local(*a);
+  std::tie(i.fields[M::d_addr], i.fields[M::d_reg]) = local(*d);
   if (op.getParams())
-    std::tie(i.fields[M::p_addr], i.fields[M::p_reg]) = local(params->byte);
+    std::tie(i.fields[M::p_addr], i.fields[M::p_reg]) = local(*params);
   if (op.getBias())
-    std::tie(i.fields[M::b_addr], i.fields[M::b_reg]) = local(bias->byte);
+    std::tie(i.fields[M::b_addr], i.fields[M::b_reg]) = local(*bias);
   i.fields[M::m] = at.getShape()[0];
   i.fields[M::n] = at.getShape()[1];
   emitInst(i);
@@ -365,7 +435,7 @@ LogicalResult Encoder::depthwise(emit::DepthwiseOp op) {
   if (failed(a) || failed(bb) || failed(d))
     return failure();
   if (!op.getB())
-    bb->byte = 0;
+    bb->byte = 0, bb->reg = 0;
   // The image only needs its element alignment (V_DW reads it at any tap).
   if (bb->byte % t.params.VectorAlign || d->byte % t.params.VectorAlign ||
       a->byte % at.getElementBytes())
@@ -403,9 +473,9 @@ LogicalResult Encoder::depthwise(emit::DepthwiseOp op) {
   i.fields[V::acc] = op.getAccumulate();
   i.fields[V::d_space] = spaceField(d->space);
   i.fields[V::func] = isa::enumValue(*isa::lookupEnum("WindowFunc"), op.getFunc());
-  std::tie(i.fields[V::a_addr], i.fields[V::a_reg]) = local(a->byte);
-  std::tie(i.fields[V::b_addr], i.fields[V::b_reg]) = local(bb->byte);
-  std::tie(i.fields[V::d_addr], i.fields[V::d_reg]) = local(d->byte);
+  std::tie(i.fields[V::a_addr], i.fields[V::a_reg]) = local(*a);
+  std::tie(i.fields[V::b_addr], i.fields[V::b_reg]) = local(*bb);
+  std::tie(i.fields[V::d_addr], i.fields[V::d_reg]) = local(*d);
   emitInst(i);
   return success();
 }
@@ -434,23 +504,33 @@ LogicalResult Encoder::matmul(emit::MatmulOp op) {
   configure(cfg);
   isa::MmMode mode = matrixMode(at.getElementType(), bt.getElementType());
   // A repeated product: three registers borrowed for the loop's scope hold
-  // the byte offsets of a, b and c, advanced after each matmul.
+  // the byte offsets of a, b and c, advanced after each matmul. In a
+  // hardware loop they start from the enclosing loop's register, if any.
   int64_t count = int64_t(op.getCount());
   SmallVector<int64_t, 3> regs;
+  const Addr *operands[3] = {&*a, &*bb, &*c};
+  Operation *head = nullptr;
+  int64_t start = 0;
   if (count > 1) {
     if (failed(borrow(op, 3, regs)))
       return failure();
-    for (int64_t r : regs) {
+    for (auto [r, x] : llvm::zip(regs, operands)) {
+      if (x->reg) {
+        isa::Inst mv = inst(isa::Opcode::ALU);
+        mv.fields[F::ALU::func] = int64_t(isa::AluFunc::ADD);
+        mv.fields[F::ALU::rd] = r;
+        mv.fields[F::ALU::rs1] = x->reg;
+        mv.fields[F::ALU::rs2] = 0;
+        emitInst(mv);
+        continue;
+      }
       isa::Inst li = inst(isa::Opcode::LI);
       li.fields[F::LI::rd] = r;
       li.fields[F::LI::imm] = 0;
       emitInst(li);
     }
-    isa::Inst loop = inst(isa::Opcode::LOOP);
-    loop.fields[F::LOOP::rc] = 0;
-    loop.fields[F::LOOP::count] = count;
-    loop.fields[F::LOOP::body] = 4;
-    emitInst(loop);
+    if (failed(openLoop(op, count, head, start)))
+      return failure();
   }
   isa::Inst i = inst(isa::Opcode::MATMUL);
   namespace M = F::MATMUL;
@@ -458,6 +538,10 @@ LogicalResult Encoder::matmul(emit::MatmulOp op) {
     i.fields[M::a_reg] = regs[0];
     i.fields[M::b_reg] = regs[1];
     i.fields[M::c_reg] = regs[2];
+  } else {
+    i.fields[M::a_reg] = a->reg;
+    i.fields[M::b_reg] = bb->reg;
+    i.fields[M::c_reg] = c->reg;
   }
   i.fields[M::mode] = int64_t(mode);
   i.fields[M::acc] = op.getAccumulate();
@@ -479,6 +563,7 @@ LogicalResult Encoder::matmul(emit::MatmulOp op) {
       emitInst(add);
     }
     release(regs);
+    return closeLoop(op, head, start);
   }
   return success();
 }
@@ -515,19 +600,146 @@ LogicalResult Encoder::vectorShape(Operation *op, Value a, Value bv, Value d, Va
 }
 
 
+/// A hardware loop nest: one register per address stream is borrowed for
+/// the nest's scope and set to the stream's sub-granule remainder before it;
+/// each loop's body ends by advancing the registers by that loop's steps
+/// (less what the loops inside it added). A body starts with no
+/// configuration assumed: every iteration finds what the previous one left.
+LogicalResult Encoder::hwLoop(emit::HwLoopOp op) {
+  Nest n;
+  n.loops = op.nest();
+  for (emit::AddressStream s : op.streams())
+    n.regs.insert({s, 0});
+  SmallVector<int64_t> regs;
+  if (failed(borrow(op, unsigned(n.regs.size()), regs)))
+    return failure();
+  loc = op.getLoc();
+  size_t next = 0;
+  for (auto &[stream, reg] : n.regs) {
+    reg = regs[next++];
+    isa::Inst li = inst(isa::Opcode::LI);
+    li.fields[F::LI::rd] = reg;
+    li.fields[F::LI::imm] = stream.rem;
+    emitInst(li);
+  }
+  nest = std::move(n);
+  LogicalResult result = encodeLoop(op);
+  nest.reset();
+  release(regs);
+  return result;
+}
+
+LogicalResult Encoder::openLoop(Operation *op, int64_t count, Operation *&head, int64_t &start) {
+  if (depth == 4)
+    return op->emitOpError() << "would open a fifth hardware loop; LOOP nests 4 deep";
+  isa::Inst i = inst(isa::Opcode::LOOP);
+  i.fields[F::LOOP::rc] = 0;
+  i.fields[F::LOOP::count] = count;
+  i.fields[F::LOOP::body] = 1;
+  head = emitInst(i);
+  start = emitted;
+  ++depth;
+  return success();
+}
+
+LogicalResult Encoder::closeLoop(Operation *op, Operation *head, int64_t start) {
+  --depth;
+  int64_t body = emitted - start;
+  if (body < 1 || body > isa::limit::LOOP::body_max)
+    return op->emitOpError() << "body encodes to " << body << " instructions; LOOP's body field "
+                             << "holds 1 to " << isa::limit::LOOP::body_max;
+  head->setAttr("body", b.getI64IntegerAttr(body));
+  return success();
+}
+
+int64_t Encoder::hoistInvariantConfigs(Operation *head, int64_t headIndex, size_t first) {
+  std::map<int, int> kinds;
+  for (size_t k = first; k < configs.size(); ++k)
+    if (!configs[k].locked)
+      ++kinds[configs[k].opcode];
+    else
+      kinds[configs[k].opcode] += 2;  // also sent inside an inner loop
+  int64_t moved = 0;
+  for (size_t k = first; k < configs.size(); ++k) {
+    Sent &c = configs[k];
+    if (c.locked || kinds[c.opcode] != 1)
+      continue;
+    // Instructions [headIndex, c.index) move one down.
+    int64_t at = c.index;
+    c.op->moveBefore(head);
+    if (lastDmaOut >= headIndex && lastDmaOut < at)
+      ++lastDmaOut;
+    for (size_t j = first; j < configs.size(); ++j)
+      if (j != k && configs[j].index >= headIndex && configs[j].index < at)
+        ++configs[j].index;
+    c.index = headIndex++;
+    ++moved;
+  }
+  // What stays is in this loop's body for good.
+  for (size_t k = first; k < configs.size(); ++k)
+    if (configs[k].index >= headIndex)
+      configs[k].locked = true;
+  return moved;
+}
+
+LogicalResult Encoder::encodeLoop(emit::HwLoopOp op) {
+  loc = op.getLoc();
+  Operation *head;
+  int64_t start;
+  if (failed(openLoop(op, int64_t(op.getCount()), head, start)))
+    return failure();
+  config.clear();
+  size_t firstConfig = configs.size();
+  SmallVector<emit::HwLoopOp> inner;
+  for (Operation &x : op.getBody().front()) {
+    auto l = dyn_cast<emit::HwLoopOp>(x);
+    if (l)
+      inner.push_back(l);
+    if (failed(l ? encodeLoop(l) : lower(&x)))
+      return failure();
+  }
+  // A word the body sends once is the same in every iteration: it goes
+  // before the LOOP, and the body starts with the engine holding it.
+  start += hoistInvariantConfigs(head, start - 1, firstConfig);
+  loc = op.getLoc();
+  auto indexOf = [&](emit::HwLoopOp l) {
+    return int64_t(llvm::find(nest->loops, l.getOperation()) - nest->loops.begin());
+  };
+  int64_t self = indexOf(op);
+  for (auto &[stream, reg] : nest->regs) {
+    int64_t add = stream.stepIn(self);
+    for (emit::HwLoopOp l : inner)
+      add -= int64_t(l.getCount()) * stream.stepIn(indexOf(l));
+    if (!add)
+      continue;
+    if (add < INT32_MIN || add > INT32_MAX)
+      return op.emitOpError() << "advances an address by " << add
+                              << " bytes, more than a 32-bit immediate holds";
+    isa::Inst i = inst(isa::Opcode::ALUI);
+    i.fields[F::ALUI::func] = int64_t(isa::AluFunc::ADD);
+    i.fields[F::ALUI::rd] = reg;
+    i.fields[F::ALUI::rs1] = reg;
+    i.fields[F::ALUI::imm] = add;
+    emitInst(i);
+  }
+  return closeLoop(op, head, start);
+}
+
 LogicalResult Encoder::lower(Operation *op) {
   loc = op->getLoc();
+  if (auto l = dyn_cast<emit::HwLoopOp>(op))
+    return hwLoop(l);
   using O = isa::Opcode;
   if (llvm::isa<emit::AllocOp, emit::ConstantOp, emit::ViewOp, emit::FlagOp>(op))
     return success();
   if (auto v = dyn_cast<emit::ValueOp>(op)) {
     // Only DMA_OUT writes GM, in program order: once the last DMA_OUT before
     // this point has run, every write of the value has, and no later one.
-    // A value in the input region is there from the start. This holds while
-    // no DMA_OUT runs inside a hardware LOOP (the only loop is a repeated
-    // MATMUL, whose body is the MATMUL and three ALUI) and DMA_OUT is one
-    // in-order engine (npu-v1.md); a looped DMA_OUT needs the loop's last
-    // iteration here instead.
+    // A value in the input region is there from the start. DMA_OUT is one
+    // in-order engine (npu-v1.md). A DMA_OUT in a hardware loop (an
+    // emit.hw_loop; values are never observed inside one) completes once per
+    // iteration: npu-sim takes the value each time, the last time after the
+    // last iteration, which is when the unrolled code would.
     FailureOr<Addr> a = address(op, v.getBuffer());
     if (failed(a))
       return failure();
@@ -588,7 +800,7 @@ LogicalResult Encoder::lower(Operation *op) {
   // Every VECTOR instruction names its operands the same way: <x>_space,
   // <x>_reg and <x>_addr fields (the parameter table has no space field).
   auto setOperand = [&](isa::Inst &i, std::string_view name, const Addr &a) {
-    auto [granule, reg] = local(a.byte);
+    auto [granule, reg] = local(a);
     std::string n(name);
     if (int f = i.desc->fieldIndex(n + "_space"); f >= 0)
       i.fields[unsigned(f)] = spaceField(a.space);

@@ -148,3 +148,157 @@ module {
     emit.vbini "XOR" %s, -128 : i8 -> %s : !emit.buffer<lm, 1x32xi8, strides = [32, 1]> -> !emit.buffer<lm, 1x32xi8, strides = [32, 1]>
   }
 }
+
+// -----
+
+// emit.hw_loop: one register per address stream (here the GM source,
+// stepping 64 bytes per iteration) starts at 0 before the LOOP and advances
+// at the end of the body. A descriptor word the body sends as the only one
+// of its kind is the same every iteration: it is sent once, before the
+// LOOP. Body: the dma_in and the alui.
+// CHECK:      enc.tensor "input" "x" : i8 shape [8, 64]
+// CHECK:      enc.li rd = 1, imm = 0
+// CHECK-NEXT: enc.dma_in_shape
+// CHECK-NEXT: enc.dma_in_sstride
+// CHECK-NEXT: enc.dma_in_dstride
+// CHECK-NEXT: enc.loop rc = 0, count = 4, body = 2
+// CHECK-NEXT: enc.dma_in src_region = 2, src_reg = 1, dst_space = 0, elem = 0, pad = 0, dst_reg = 0, dst_addr = 2, src_off = 128
+// CHECK-NEXT: enc.alui func = 0, rd = 1, rs1 = 1, imm = 64
+// CHECK-NEXT: enc.end
+module {
+  emit.program target "npu-v1" {
+    %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 8x64xi8, strides = [64, 1]>
+    %lm = emit.alloc {offset = 64} : !emit.buffer<lm, 1x64xi8, strides = [64, 1]>
+    %v = emit.view %in[128] : !emit.buffer<input, 8x64xi8, strides = [64, 1]> -> !emit.buffer<input, 1x64xi8, strides = [64, 1]>
+    emit.hw_loop 4 {
+      emit.dma %v -> %lm {emit.steps = array<i64: 64, 0>} : !emit.buffer<input, 1x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 1x64xi8, strides = [64, 1]>
+    }
+  }
+}
+
+// -----
+
+// Nested hardware loops share one register per stream: the inner body adds
+// the inner step (64); the outer body adds its own step less what the inner
+// loop added (1024 - 5 * 64 = 704). The LM tile steps by 64 per row only
+// (its inner level is 0): a second stream, which orders first (local before
+// global). Both registers are set before the nest, and the descriptor words
+// leave both loops.
+// CHECK:      enc.tensor "input" "x" : i8 shape [3, 1024]
+// CHECK:      enc.li rd = 1, imm = 0
+// CHECK-NEXT: enc.li rd = 2, imm = 0
+// CHECK-NEXT: enc.dma_in_shape
+// CHECK-NEXT: enc.dma_in_sstride
+// CHECK-NEXT: enc.dma_in_dstride
+// CHECK-NEXT: enc.loop rc = 0, count = 3, body = 5
+// CHECK-NEXT: enc.loop rc = 0, count = 5, body = 2
+// CHECK-NEXT: enc.dma_in src_region = 2, src_reg = 2, dst_space = 0, elem = 0, pad = 0, dst_reg = 1, dst_addr = 0, src_off = 0
+// CHECK-NEXT: enc.alui func = 0, rd = 2, rs1 = 2, imm = 64
+// CHECK-NEXT: enc.alui func = 0, rd = 1, rs1 = 1, imm = 64
+// CHECK-NEXT: enc.alui func = 0, rd = 2, rs1 = 2, imm = 704
+// CHECK-NEXT: enc.end
+module {
+  emit.program target "npu-v1-tiny" {
+    %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 3x1024xi8, strides = [1024, 1]>
+    %lm = emit.alloc {offset = 0} : !emit.buffer<lm, 3x64xi8, strides = [64, 1]>
+    %v = emit.view %in[0] : !emit.buffer<input, 3x1024xi8, strides = [1024, 1]> -> !emit.buffer<input, 1x64xi8, strides = [64, 1]>
+    %t = emit.view %lm[0] : !emit.buffer<lm, 3x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 1x64xi8, strides = [64, 1]>
+    emit.hw_loop 3 {
+      emit.hw_loop 5 {
+        emit.dma %v -> %t {emit.steps = array<i64: 64, 0, 1024, 64>} : !emit.buffer<input, 1x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 1x64xi8, strides = [64, 1]>
+      }
+    }
+  }
+}
+
+// -----
+
+// A repeated matmul in a hardware loop is a LOOP in a LOOP; its three
+// registers are borrowed inside the outer loop's scope. Its A operand steps
+// with the outer loop (stream register r1), so the matmul's own register for
+// A starts as a copy of r1 (alu add), not at 0.
+// CHECK:      enc.program target "npu-v1-tiny" {
+// CHECK-NEXT: enc.li rd = 1, imm = 0
+// CHECK-NEXT: enc.mm_cfg
+// CHECK-NEXT: enc.loop rc = 0, count = 2, body = 9
+// CHECK-NEXT: enc.alu func = 0, rd = 2, rs1 = 1, rs2 = 0
+// CHECK-NEXT: enc.li rd = 3, imm = 0
+// CHECK-NEXT: enc.li rd = 4, imm = 0
+// CHECK-NEXT: enc.loop rc = 0, count = 3, body = 4
+// CHECK-NEXT: enc.matmul mode = 0, acc = 0, a_reg = 2, b_reg = 3, c_reg = 4
+// CHECK-NEXT: enc.alui func = 0, rd = 2, rs1 = 2, imm = 64
+// CHECK-NEXT: enc.alui func = 0, rd = 3, rs1 = 3, imm = 64
+// CHECK-NEXT: enc.alui func = 0, rd = 4, rs1 = 4, imm = 64
+// CHECK-NEXT: enc.alui func = 0, rd = 1, rs1 = 1, imm = 192
+// CHECK-NEXT: enc.end
+module {
+  emit.program target "npu-v1-tiny" {
+    %a = emit.alloc {offset = 0} : !emit.buffer<lm, 6x64xi8, strides = [64, 1]>
+    %w = emit.alloc {offset = 384} : !emit.buffer<lm, 3x64xi8, strides = [64, 1]>
+    %c = emit.alloc {offset = 0} : !emit.buffer<acc, 3x16xi32, strides = [64, 4]>
+    %a0 = emit.view %a[0] : !emit.buffer<lm, 6x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 4x9xi8, strides = [9, 1]>
+    %w0 = emit.view %w[0] : !emit.buffer<lm, 3x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 9x1xi8, strides = [1, 1]>
+    %c0 = emit.view %c[0] : !emit.buffer<acc, 3x16xi32, strides = [64, 4]> -> !emit.buffer<acc, 4x1xi32, strides = [4, 4]>
+    emit.hw_loop 2 {
+      emit.matmul %a0, %w0 -> %c0 {count = 3, a_step = 64, b_step = 64, c_step = 64, emit.steps = array<i64: 192, 0, 0>} : !emit.buffer<lm, 4x9xi8, strides = [9, 1]>, !emit.buffer<lm, 9x1xi8, strides = [1, 1]> -> !emit.buffer<acc, 4x1xi32, strides = [4, 4]>
+    }
+  }
+}
+
+// -----
+
+// Registers run out: five address streams hold r1..r5 of npu-v1-tiny's
+// r1..r7, and the repeated matmul in the body needs three more. The
+// diagnostic is located at the matmul and says how many are free.
+module {
+  emit.program target "npu-v1-tiny" {
+    %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 8x64xi8, strides = [64, 1]>
+    %l = emit.alloc {offset = 512} : !emit.buffer<lm, 1x64xi8, strides = [64, 1]>
+    %v = emit.view %in[0] : !emit.buffer<input, 8x64xi8, strides = [64, 1]> -> !emit.buffer<input, 1x64xi8, strides = [64, 1]>
+    %a = emit.alloc {offset = 0} : !emit.buffer<lm, 3x64xi8, strides = [64, 1]>
+    %w = emit.alloc {offset = 384} : !emit.buffer<lm, 3x64xi8, strides = [64, 1]>
+    %c = emit.alloc {offset = 0} : !emit.buffer<acc, 3x16xi32, strides = [64, 4]>
+    %a0 = emit.view %a[0] : !emit.buffer<lm, 3x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 4x9xi8, strides = [9, 1]>
+    %w0 = emit.view %w[0] : !emit.buffer<lm, 3x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 9x1xi8, strides = [1, 1]>
+    %c0 = emit.view %c[0] : !emit.buffer<acc, 3x16xi32, strides = [64, 4]> -> !emit.buffer<acc, 4x1xi32, strides = [4, 4]>
+    emit.hw_loop 2 {
+      emit.dma %v -> %l {emit.steps = array<i64: 1, 0>} : !emit.buffer<input, 1x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 1x64xi8, strides = [64, 1]>
+      emit.dma %v -> %l {emit.steps = array<i64: 2, 0>} : !emit.buffer<input, 1x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 1x64xi8, strides = [64, 1]>
+      emit.dma %v -> %l {emit.steps = array<i64: 3, 0>} : !emit.buffer<input, 1x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 1x64xi8, strides = [64, 1]>
+      emit.dma %v -> %l {emit.steps = array<i64: 4, 0>} : !emit.buffer<input, 1x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 1x64xi8, strides = [64, 1]>
+      emit.dma %v -> %l {emit.steps = array<i64: 5, 0>} : !emit.buffer<input, 1x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 1x64xi8, strides = [64, 1]>
+      // expected-error @+1 {{'emit.matmul' op needs 3 scalar registers but only 2 of npu-v1-tiny's 7 (r1..r7) are free}}
+      emit.matmul %a0, %w0 -> %c0 {count = 3, a_step = 64, b_step = 64, c_step = 64} : !emit.buffer<lm, 4x9xi8, strides = [9, 1]>, !emit.buffer<lm, 9x1xi8, strides = [1, 1]> -> !emit.buffer<acc, 4x1xi32, strides = [4, 4]>
+    }
+  }
+}
+
+// -----
+
+// A local step must keep every iteration's alignment (a multiple of the
+// MATRIX alignment, 64), and its last iteration must stay in LM.
+module {
+  emit.program target "npu-v1-tiny" {
+    %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 8x64xi8, strides = [64, 1]>
+    %l = emit.alloc {offset = 0} : !emit.buffer<lm, 1x64xi8, strides = [64, 1]>
+    %v = emit.view %in[0] : !emit.buffer<input, 8x64xi8, strides = [64, 1]> -> !emit.buffer<input, 1x64xi8, strides = [64, 1]>
+    emit.hw_loop 4 {
+      // expected-error @+1 {{'emit.dma' op steps a local operand by 32 bytes, not a multiple of 64: every iteration must keep the first one's alignment}}
+      emit.dma %v -> %l {emit.steps = array<i64: 0, 32>} : !emit.buffer<input, 1x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 1x64xi8, strides = [64, 1]>
+    }
+  }
+}
+
+// -----
+
+module {
+  emit.program target "npu-v1-tiny" {
+    %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 8x64xi8, strides = [64, 1]>
+    %l = emit.alloc {offset = 0} : !emit.buffer<lm, 1x64xi8, strides = [64, 1]>
+    %v = emit.view %in[0] : !emit.buffer<input, 8x64xi8, strides = [64, 1]> -> !emit.buffer<input, 1x64xi8, strides = [64, 1]>
+    emit.hw_loop 3 {
+      // expected-error @+1 {{'emit.dma' op steps a local operand to [0, 131072], outside the 131072 bytes of lm}}
+      emit.dma %v -> %l {emit.steps = array<i64: 0, 65536>} : !emit.buffer<input, 1x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 1x64xi8, strides = [64, 1]>
+    }
+  }
+}

@@ -323,7 +323,7 @@ func.func private @signed_storage(!emit.buffer<lm, 4xsi8, strides = [1]>)
 // -----
 
 func.func @outside_program() {
-  // expected-error @+1 {{'emit.flag' op expects parent op to be one of 'emit.program, emit.reg_scope, emit.for'}}
+  // expected-error @+1 {{'emit.flag' op expects parent op to be one of 'emit.program, emit.reg_scope, emit.for, emit.hw_loop'}}
   %f = emit.flag : !emit.flag<matrix -> vector>
   return
 }

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "npuc/Dialect/Emit/IR/EmitOps.h"
+#include "npuc/Base/ISA.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -146,5 +147,115 @@ LogicalResult IterViewOp::verify() {
     return emitOpError() << "some iteration's view (offset up to " << hi << ", spanning "
                          << dst.getSpanBytes() << " bytes) leaves its source's "
                          << src.getSpanBytes() << " bytes";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// emit.hw_loop
+//===----------------------------------------------------------------------===//
+
+ArrayRef<int64_t> HwLoopOp::stepsOf(Operation *op) {
+  auto steps = op->getAttrOfType<DenseI64ArrayAttr>(kSteps);
+  return steps ? steps.asArrayRef() : ArrayRef<int64_t>();
+}
+
+LogicalResult HwLoopOp::verify() {
+  int64_t count = int64_t(getCount());
+  if (count < 1 || count > isa::limit::LOOP::count_max)
+    return emitOpError() << "count " << count << " is outside [1, " << isa::limit::LOOP::count_max
+                         << "] (the LOOP count field)";
+  return success();
+}
+
+/// The hardware loops around `op`, innermost first.
+static SmallVector<HwLoopOp> enclosingLoops(Operation *op) {
+  SmallVector<HwLoopOp> chain;
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+    if (auto l = dyn_cast<HwLoopOp>(p))
+      chain.push_back(l);
+  return chain;
+}
+
+SmallVector<Operation *> HwLoopOp::nest() {
+  SmallVector<Operation *> loops;
+  getOperation()->walk<WalkOrder::PreOrder>([&](HwLoopOp l) { loops.push_back(l); });
+  return loops;
+}
+
+std::optional<AddressStream> HwLoopOp::streamOf(Operation *op, unsigned k,
+                                                ArrayRef<Operation *> nest) {
+  ArrayRef<int64_t> steps = stepsOf(op);
+  unsigned n = op->getNumOperands();
+  auto type = dyn_cast<BufferType>(op->getOperand(k).getType());
+  if (steps.empty() || !type)
+    return std::nullopt;
+  SmallVector<HwLoopOp> chain = enclosingLoops(op);
+  AddressStream s;
+  s.global = type.isGlobal();
+  for (size_t l = 0; (l + 1) * n <= steps.size() && l < chain.size(); ++l) {
+    int64_t step = steps[l * n + k];
+    auto it = llvm::find(nest, chain[l].getOperation());
+    if (step && it != nest.end())
+      s.steps.push_back({int64_t(it - nest.begin()), step});
+  }
+  if (s.steps.empty())
+    return std::nullopt;
+  llvm::sort(s.steps);
+  if (!s.global) {
+    std::optional<int64_t> byte = placedByte(op->getOperand(k));
+    if (!byte)
+      return std::nullopt;
+    s.rem = *byte % isa::kGranuleBytes;
+  }
+  return s;
+}
+
+std::set<AddressStream> HwLoopOp::streams() {
+  SmallVector<Operation *> loops = nest();
+  std::set<AddressStream> out;
+  getBody().walk([&](Operation *op) {
+    for (unsigned k = 0; k < op->getNumOperands(); ++k)
+      if (std::optional<AddressStream> s = streamOf(op, k, loops))
+        out.insert(*s);
+  });
+  return out;
+}
+
+int64_t HwLoopOp::registersNeeded() {
+  bool repeated = false;
+  getBody().walk([&](MatmulOp m) { repeated |= int64_t(m.getCount()) > 1; });
+  return int64_t(streams().size()) + (repeated ? 3 : 1);
+}
+
+LogicalResult HwLoopOp::verifyRegions() {
+  for (Operation &op : getBody().front()) {
+    // What the body may hold: work that repeats, its sync, and declarations
+    // (which run nothing). A value observed inside would complete at no one
+    // instruction; a tile loop or scope inside is not lowered.
+    if (llvm::isa<ValueOp, ForOp, RegScopeOp, LoadImmOp>(op))
+      return op.emitOpError("cannot be in the body of an emit.hw_loop");
+    ArrayRef<int64_t> steps = stepsOf(&op);
+    auto engineOp = dyn_cast<EngineOp>(op);
+    if (!engineOp) {
+      if (!steps.empty())
+        return op.emitOpError() << "has " << kSteps << " but is not an engine op";
+      continue;
+    }
+    if (steps.empty())
+      continue;
+    size_t depth = enclosingLoops(&op).size(), n = op.getNumOperands();
+    if (!n || steps.size() % n || steps.size() / n > depth)
+      return op.emitOpError() << "has " << steps.size() << " steps for " << n << " operands in "
+                              << depth << " enclosing hardware loop(s)";
+    for (auto [i, step] : llvm::enumerate(steps)) {
+      Value v = op.getOperand(unsigned(i % n));
+      auto type = dyn_cast<BufferType>(v.getType());
+      if (step && !type)
+        return op.emitOpError() << "steps an operand that is not a buffer";
+      if (type && !type.isGlobal() && step % isa::kGranuleBytes)
+        return op.emitOpError() << "steps a local operand by " << step
+                                << " bytes, not a multiple of " << isa::kGranuleBytes;
+    }
+  }
   return success();
 }

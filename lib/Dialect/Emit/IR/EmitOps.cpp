@@ -596,6 +596,15 @@ std::pair<Operation *, int64_t> npuc::emit::rootOf(Value buffer) {
   return {buffer.getDefiningOp(), offset};
 }
 
+std::optional<int64_t> npuc::emit::placedByte(Value buffer) {
+  auto [root, offset] = rootOf(buffer);
+  if (auto a = dyn_cast_or_null<AllocOp>(root); a && a.getOffset())
+    return int64_t(*a.getOffset()) + offset;
+  if (auto c = dyn_cast_or_null<ConstantOp>(root); c && c.getOffset())
+    return int64_t(*c.getOffset()) + offset;
+  return std::nullopt;
+}
+
 #include "npuc/Dialect/Emit/IR/EmitInterfaces.cpp.inc"
 
 #define GET_OP_CLASSES

@@ -84,7 +84,6 @@ struct EmitInsertSyncPass : npuc::emit::impl::EmitInsertSyncBase<EmitInsertSyncP
     std::array<std::vector<Past>, kEngines> history;
     // pending[S][D][f]: index of D's wait on flag f, until S knows it ran.
     std::vector<int64_t> pending(size_t(kEngines * kEngines * flags), -1);
-    std::array<std::array<int64_t, kEngines>, kEngines> nextFlag{};
     int64_t counter = 0;
     OpBuilder b(program.getContext());
     auto engineAttr = [&](Engine e) { return EngineAttr::get(b.getContext(), e); };
@@ -132,13 +131,14 @@ struct EmitInsertSyncPass : npuc::emit::impl::EmitInsertSyncBase<EmitInsertSyncP
           return pending[size_t((s * kEngines + d) * flags + f)];
         };
         // A flag (s -> d) whose previous wait s is known to have run by the
-        // time it signals: `known` is what s knows of d there.
+        // time it signals: `known` is what s knows of d there. The lowest
+        // such id: a flag is free or not by what is known of its wait, not by
+        // its number, and reusing the same ids makes the iterations of a
+        // tile loop repeat exactly (emit-hardware-loops).
         auto freeFlag = [&](int64_t known) -> int64_t {
-          for (int64_t k = 0; k < flags; ++k) {
-            int64_t cand = (nextFlag[size_t(s)][size_t(d)] + k) % flags;
+          for (int64_t cand = 0; cand < flags; ++cand)
             if (slot(cand) < 0 || slot(cand) <= known)
               return cand;
-          }
           return -1;
         };
         // The signal goes right after the producer, so that s sets it as soon
@@ -155,10 +155,9 @@ struct EmitInsertSyncPass : npuc::emit::impl::EmitInsertSyncBase<EmitInsertSyncP
             BarrierOp::create(b, op->getLoc(), b.getArrayAttr({engineAttr(Engine(d))}));
             for (int e = 0; e < kEngines; ++e)
               vc[size_t(e)][size_t(d)] = std::max(vc[size_t(e)][size_t(d)], last[size_t(d)]);
-            f = nextFlag[size_t(s)][size_t(d)];
+            f = 0;  // d has drained: every flag's last wait has run
           }
         }
-        nextFlag[size_t(s)][size_t(d)] = (f + 1) % flags;
         OpBuilder at(op);
         if (early)
           at.setInsertionPointAfter(producer.op);

@@ -21,10 +21,11 @@ using namespace npuc::emit;
 
 namespace {
 
-void unroll(ForOp loop) {
+void unroll(ForOp loop, int64_t id, bool tag) {
   OpBuilder b(loop);
   for (int64_t t = int64_t(loop.getLower()); t < int64_t(loop.getUpper()); ++t) {
     IRMapping map;
+    auto iteration = b.getDenseI64ArrayAttr({id, t});
     for (Operation &op : loop.getBody().front()) {
       if (auto iv = dyn_cast<IterViewOp>(op)) {
         // The iteration's view; the whole source, as it is, needs none.
@@ -38,7 +39,9 @@ void unroll(ForOp loop) {
         map.map(iv.getResult(), v);
         continue;
       }
-      b.clone(op, map);
+      Operation *clone = b.clone(op, map);
+      if (tag)
+        clone->setAttr(ForOp::kIterationTag, iteration);
     }
   }
   loop.erase();
@@ -59,12 +62,14 @@ struct EmitLowerLoopsPass : npuc::emit::impl::EmitLowerLoopsBase<EmitLowerLoopsP
     });
     if (nested)
       return signalPassFailure();
+    int64_t id = 0;
     for (ForOp loop : loops) {
       if (remarks)
         loop.emitRemark() << "unrolled " << int64_t(loop.getUpper()) - int64_t(loop.getLower())
-                          << " iterations: memory planning and sync insertion work on "
-                             "straight-line code, so no hardware loop";
-      unroll(loop);
+                          << " iterations" << (tag ? ", each op tagged with its iteration" : "")
+                          << ": memory planning and sync insertion work on straight-line "
+                             "code; emit-hardware-loops rolls what repeats";
+      unroll(loop, id++, tag);
     }
   }
 };

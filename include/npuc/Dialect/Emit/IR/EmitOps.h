@@ -17,6 +17,10 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/Types.h"
 
+#include <optional>
+#include <set>
+#include <tuple>
+
 #include "npuc/Dialect/Emit/IR/EmitEnums.h.inc"
 
 #define GET_ATTRDEF_CLASSES
@@ -32,6 +36,25 @@ struct Access {
   bool write;
   int64_t extra = 0;
 };
+/// The addresses one scalar register of a hardware loop nest walks: a
+/// stepped buffer operand's space kind, its sub-granule remainder (local
+/// spaces; the register holds it), and its step in each loop of the nest
+/// (loops by their preorder index in the nest; only non-zero steps).
+struct AddressStream {
+  bool global = false;
+  int64_t rem = 0;
+  llvm::SmallVector<std::pair<int64_t, int64_t>, 2> steps;
+  bool operator<(const AddressStream &o) const {
+    return std::tie(global, rem, steps) < std::tie(o.global, o.rem, o.steps);
+  }
+  /// The step in loop `index` of the nest (0: none).
+  int64_t stepIn(int64_t index) const {
+    for (auto [l, s] : steps)
+      if (l == index)
+        return s;
+    return 0;
+  }
+};
 } // namespace npuc::emit
 
 #include "npuc/Dialect/Emit/IR/EmitInterfaces.h.inc"
@@ -44,6 +67,9 @@ namespace npuc::emit {
 /// The alloc or constant a buffer value is a view of, and the byte offset of
 /// the value's first element from that root's first byte.
 std::pair<mlir::Operation *, int64_t> rootOf(mlir::Value buffer);
+/// The placed byte offset of a buffer value in its space (none while its
+/// root alloc or constant has no offset).
+std::optional<int64_t> placedByte(mlir::Value buffer);
 
 } // namespace npuc::emit
 

@@ -16,7 +16,7 @@ class Emit_Op<string mnemonic, list<Trait> traits = []> : Op<Emit_Dialect, mnemo
 // Every op but emit.program lives in a program, possibly inside register scopes
 // and tile loops.
 class Emit_InProgramOp<string mnemonic, list<Trait> traits = []>
-    : Emit_Op<mnemonic, !listconcat(traits, [ParentOneOf<["ProgramOp", "RegScopeOp", "ForOp"]>])>;
+    : Emit_Op<mnemonic, !listconcat(traits, [ParentOneOf<["ProgramOp", "RegScopeOp", "ForOp", "HwLoopOp"]>])>;
 
 def Emit_ProgramOp : Emit_Op<"program", [NoTerminator, SingleBlock, IsolatedFromAbove]> {
   let summary = "The engine operations of one model, in program order";
@@ -89,6 +89,52 @@ def Emit_ForOp : Emit_InProgramOp<"for", [NoTerminator, SingleBlock]> {
     ::mlir::Value getIteration() { return getBody().front().getArgument(0); }
     /// Coordinates of iteration `t` in the basis, outermost first.
     ::llvm::SmallVector<int64_t> coordinates(int64_t t);
+    /// The discardable attribute emit-lower-loops leaves on every op it
+    /// clones: [loop, iteration], for emit-hardware-loops to find iterations.
+    static constexpr ::llvm::StringLiteral kIterationTag = "emit.iteration";
+  }];
+}
+
+def Emit_HwLoopOp : Emit_InProgramOp<"hw_loop", [NoTerminator, SingleBlock]> {
+  let summary = "A hardware loop (LOOP): the body runs `count` times, its addresses stepping";
+  let description = [{
+    Made by emit-hardware-loops from straight-line code whose iterations
+    repeat: the body is the first iteration's engine ops, signals, waits and
+    barriers, with every buffer already placed. At iteration k (0-based) an
+    engine op's i-th operand, a buffer, is at its placed address plus
+    k * `emit.steps`[i] bytes; an op without `emit.steps` is the
+    same in every iteration. In nested loops `emit.steps` holds one such list
+    per enclosing loop, innermost first (outer levels left out: no step). Flags keep their physical ids in every iteration.
+    convert-emit-to-enc holds one scalar register per distinct step (and
+    sub-granule remainder) for the loop's scope and advances it by ALUI at the
+    end of the body. A repeated matmul in the body borrows its own registers
+    inside that scope (a nested LOOP).
+  }];
+  let arguments = (ins I64Attr:$count);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$count attr-dict-with-keyword $body";
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The discardable attribute an engine op in the body carries: its
+    /// operands' byte steps per iteration (0 for a flag).
+    static constexpr ::llvm::StringLiteral kSteps = "emit.steps";
+    /// The steps of `op` (empty: none): one per operand for its innermost
+    /// enclosing loop, then one per operand for the next one out, and so on
+    /// (levels left out do not step).
+    static ::llvm::ArrayRef<int64_t> stepsOf(::mlir::Operation *op);
+    /// This loop and the loops nested in it, in preorder.
+    ::llvm::SmallVector<::mlir::Operation *> nest();
+    /// The address stream of operand `k` of `op`, an op of `nest` (none: the
+    /// operand does not step, or its buffer is not placed).
+    static std::optional<AddressStream> streamOf(::mlir::Operation *op, unsigned k,
+                                                 ::llvm::ArrayRef<::mlir::Operation *> nest);
+    /// The distinct address streams of the nest rooted here.
+    std::set<AddressStream> streams();
+    /// Scalar registers the nest needs: one per address stream, plus what
+    /// its body borrows for a moment (3 for a repeated matmul, else 1 for a
+    /// sub-granule address).
+    int64_t registersNeeded();
   }];
 }
 

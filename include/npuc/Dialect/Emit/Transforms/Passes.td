@@ -39,11 +39,33 @@ def EmitLowerLoops : Pass<"emit-lower-loops", "::npuc::emit::ProgramOp"> {
   let summary = "Turn tile loops into engine code";
   let description = [{
     Every emit.for is unrolled: its body is cloned once per iteration with each
-    emit.iter_view replaced by the emit.view of that iteration. A hardware loop
-    (LOOP over scalar registers) needs every address of the body in registers
-    and sync flags that repeat per iteration; emit-insert-sync and memory
-    planning work on straight-line code, so each loop is unrolled, with a
-    remark that says so when `remarks` is set.
+    emit.iter_view replaced by the emit.view of that iteration. emit-insert-sync
+    and memory planning work on straight-line code, so each loop is unrolled
+    here, and emit-hardware-loops rolls back what repeats; each loop gets a
+    remark that says so when `remarks` is set. With `tag`, every clone carries
+    `emit.iteration` = [loop, iteration], which emit-hardware-loops reads
+    after memory planning and sync insertion to roll iterations that repeat.
+  }];
+  let options = [Option<"remarks", "remarks", "bool", "false",
+                        "emit a remark per loop with the decision">,
+                 Option<"tag", "tag", "bool", "false",
+                        "tag each clone with its loop and iteration">];
+}
+
+def EmitHardwareLoops : Pass<"emit-hardware-loops", "::npuc::emit::ProgramOp"> {
+  let summary = "Roll iterations whose placed, synchronized code repeats into emit.hw_loop";
+  let description = [{
+    Runs after emit-plan-memory and emit-insert-sync, on the iterations
+    emit-lower-loops tagged (`emit.iteration`). A run of periods of 1 to 8
+    iterations becomes one emit.hw_loop over the first period when every
+    later period repeats it: the same ops, attributes, types and physical
+    flag ids, each buffer operand at the first period's address plus a fixed
+    step per period (a multiple of the MATRIX alignment for LM and ACC). The
+    machine then runs exactly the instructions of the unrolled code. A run
+    whose body would need more scalar registers than the target has (one per
+    distinct step, plus what the body borrows itself) stays unrolled; with
+    `remarks`, each loop's decision is a remark (contract S10). The tags are
+    removed.
   }];
   let options = [Option<"remarks", "remarks", "bool", "false",
                         "emit a remark per loop with the decision">];
@@ -75,10 +97,10 @@ def EmitInsertSync : Pass<"emit-insert-sync", "::npuc::emit::ProgramOp"> {
     after every earlier instruction of its engine completes), so the consumer
     waits for that op and not for whatever its engine runs later; when no flag
     is known to be free that early, the signal goes just before the consumer.
-    Physical flags rotate within the
-    target's flags per engine pair; a flag is reused only when its last wait is
-    known to have run, and when none is, a barrier on the waiting engine frees
-    them all. The result never fails and never races.
+    A signal takes the lowest-numbered of the
+    target's flags per engine pair whose last wait is known to have run (so
+    the iterations of a tile loop use the same ids), and when none is, a
+    barrier on the waiting engine frees them all. The result never fails and never races.
   }];
 }
 
