@@ -498,6 +498,16 @@ LogicalResult lowering::selectF32Map(LoweringCase &c, const target::TargetInfo &
   return success();
 }
 
+/// GELU maps through f32 in its erf form; the tanh approximation has no
+/// lowering yet.
+LogicalResult lowering::selectGelu(LoweringCase &c, const target::TargetInfo &t) {
+  auto gelu = cast<graph::GeluOp>(c.op);
+  if (gelu.getApproximate() != "none")
+    return c.op->emitOpError() << "Gelu with approximate = '" << gelu.getApproximate()
+                               << "' has no NPU lowering yet (the erf form, 'none', has)";
+  return selectF32Map(c, t);
+}
+
 /// Unary ops map through f32; a quantized Relu whose input and result share
 /// their quantization is max(q, zp) on the integers instead, exactly.
 LogicalResult lowering::selectUnary(LoweringCase &c, const target::TargetInfo &t) {
@@ -593,6 +603,20 @@ LogicalResult KernelLowering::lowerHardSwish(const LoweringCase &c) {
     auto ft = cast<BufferType>(f.getType());
     Value g = e.tile(MemorySpace::LM, ft.getShape()[0], ft.getShape()[1], b.getF32Type());
     hardSigmoid(e, f, g, 1.0f / 6.0f, 0.5f);
+    e.vbin("MUL", f, g, f);
+  });
+}
+
+// GELU (erf form), in f32 steps in the order ONNX writes it and exporters
+// decompose it: (x * 0.5) * (1 + erf(x / sqrt(2))).
+LogicalResult KernelLowering::lowerGelu(const LoweringCase &c) {
+  return lowerF32Map(c.op, c.op->getOperand(0), c.op->getResult(0), [&](Value f) {
+    auto ft = cast<BufferType>(f.getType());
+    Value g = e.tile(MemorySpace::LM, ft.getShape()[0], ft.getShape()[1], b.getF32Type());
+    e.vbini("DIV", f, b.getF32FloatAttr(1.41421356f), g);
+    e.vun("ERF", g, g);
+    e.vbini("ADD", g, b.getF32FloatAttr(1.0f), g);
+    e.vbini("MUL", f, b.getF32FloatAttr(0.5f), f);
     e.vbin("MUL", f, g, f);
   });
 }

@@ -152,6 +152,7 @@ LogicalResult selectRequantize(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectBinary(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectUnary(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectF32Map(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectGelu(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectClip(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectLeakyRelu(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectSoftmax(LoweringCase &c, const target::TargetInfo &t);
@@ -201,6 +202,7 @@ public:
   LogicalResult lowerLeakyRelu(const LoweringCase &c);
   LogicalResult lowerHardSigmoid(const LoweringCase &c);
   LogicalResult lowerHardSwish(const LoweringCase &c);
+  LogicalResult lowerGelu(const LoweringCase &c);
   LogicalResult lowerSoftmax(const LoweringCase &c);
   LogicalResult lowerPool(const LoweringCase &c);
   LogicalResult lowerReduce(const LoweringCase &c);

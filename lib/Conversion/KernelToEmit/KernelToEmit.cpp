@@ -137,6 +137,7 @@ const OpLowering kOpLowerings[] = {
     {"graph.leaky_relu", selectLeakyRelu, &KernelLowering::lowerLeakyRelu},
     {"graph.hard_sigmoid", selectF32Map, &KernelLowering::lowerHardSigmoid},
     {"graph.hard_swish", selectF32Map, &KernelLowering::lowerHardSwish},
+    {"graph.gelu", selectGelu, &KernelLowering::lowerGelu},
     {"graph.softmax", selectSoftmax, &KernelLowering::lowerSoftmax},
     {"graph.log_softmax", selectSoftmax, &KernelLowering::lowerSoftmax},
     {"graph.max_pool", selectPool, &KernelLowering::lowerPool},

@@ -11,6 +11,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <cmath>
+
 namespace npuc::graph {
 #define GEN_PASS_DEF_GRAPHRECOGNIZE
 #include "npuc/Dialect/Graph/Transforms/Passes.h.inc"
@@ -77,10 +79,91 @@ struct HardSwish : RewritePattern {
   }
 };
 
+/// The erf GELU as exporters write it: x * 0.5 * (1 + erf(x / sqrt(2))), the
+/// division also as a product with 1/sqrt(2), the three factors x, 0.5 and
+/// 1 + erf(..) in any grouping of two Muls (tf2onnx: (x * 0.5) * (..);
+/// PyTorch: the same, or x * ((..) * 0.5)). Every intermediate must be used
+/// by the chain alone. One graph.gelu, located at the five nodes.
+struct Gelu : RewritePattern {
+  Gelu(MLIRContext *ctx) : RewritePattern(MulOp::getOperationName(), 1, ctx) {}
+
+  static bool near(Value v, double want) {
+    std::optional<SmallVector<float>> values = f32ConstantValues(v);
+    return values && values->size() == 1 && std::abs(double((*values)[0]) - want) < 1e-6;
+  }
+  /// 1 + erf(x / sqrt(2)) (or erf(x * (1/sqrt(2))) + 1): its x, and the ops.
+  static Value erfTerm(Value a, SmallVectorImpl<Operation *> &ops) {
+    auto add = a.getDefiningOp<AddOp>();
+    if (!add || !add.getResult().hasOneUse())
+      return Value();
+    for (Value v : {add.getLhs(), add.getRhs()}) {
+      auto erf = v.getDefiningOp<ErfOp>();
+      if (!erf || !erf.getResult().hasOneUse() || !isScalar(other(add, v), 1.0f))
+        continue;
+      Operation *scale = erf.getInput().getDefiningOp();
+      if (!scale || !scale->getResult(0).hasOneUse())
+        continue;
+      Value x;
+      if (auto div = dyn_cast<DivOp>(scale); div && near(div.getRhs(), 1.4142135623730951))
+        x = div.getLhs();
+      else if (auto mul = dyn_cast<MulOp>(scale))
+        for (Value w : {mul.getLhs(), mul.getRhs()})
+          if (near(other(mul, w), 0.7071067811865476))
+            x = w;
+      if (!x)
+        continue;
+      ops.append({scale, erf, add});
+      return x;
+    }
+    return Value();
+  }
+
+  LogicalResult matchAndRewrite(Operation *last, PatternRewriter &rewriter) const override {
+    auto top = cast<MulOp>(last);
+    auto type = dyn_cast<RankedTensorType>(top.getResult().getType());
+    if (!type || !type.getElementType().isF32())
+      return failure();
+    // The three factors: one of the top Mul's operands is itself a Mul (used
+    // only here) of two of them.
+    for (Value inner : {top.getLhs(), top.getRhs()}) {
+      auto mul = inner.getDefiningOp<MulOp>();
+      if (!mul || !mul.getResult().hasOneUse())
+        continue;
+      Value factors[3] = {other(top, inner), mul.getLhs(), mul.getRhs()};
+      // Which factor is the half and which the erf term; x is the third.
+      for (int h = 0; h < 3; ++h) {
+        if (!isScalar(factors[h], 0.5f))
+          continue;
+        for (int t = 0; t < 3; ++t) {
+          if (t == h)
+            continue;
+          SmallVector<Operation *> ops;
+          Value x = erfTerm(factors[t], ops);
+          if (!x || factors[3 - h - t] != x || x.getType() != type)
+            continue;
+          SmallVector<Location> locs;
+          for (Operation *op : ops)
+            locs.push_back(op->getLoc());
+          locs.append({mul.getLoc(), top.getLoc()});
+          Location loc = rewriter.getFusedLoc(locs);
+          rewriter.replaceOpWithNewOp<GeluOp>(top, type, x, rewriter.getStringAttr("none"))
+              .getOperation()
+              ->setLoc(loc);
+          rewriter.eraseOp(mul);
+          for (Operation *op : llvm::reverse(ops))
+            rewriter.eraseOp(op);
+          return success();
+        }
+      }
+    }
+    return failure();
+  }
+};
+
 struct GraphRecognizePass : npuc::graph::impl::GraphRecognizeBase<GraphRecognizePass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<HardSwish>(&getContext());
+    patterns.add<HardSwish, Gelu>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -74,7 +74,9 @@ def GraphRecognize : Pass<"graph-recognize"> {
     the Add, Clip and Mul used only by the chain, is graph.hard_swish. The
     fused op computes ONNX's definition (x * max(0, min(1, x / 6 + 1/2))),
     which differs from the chain's f32 roundings in the last bits: one pass
-    over the tensor instead of four (docs/numerics.md).
+    over the tensor instead of four (docs/numerics.md). The erf GELU,
+    x * 0.5 * (1 + erf(x / sqrt(2))) (x / sqrt(2) also as x * (1 / sqrt(2));
+    the three factors in any grouping), is graph.gelu.
   }];
   let dependentDialects = ["::npuc::graph::GraphDialect"];
 }
