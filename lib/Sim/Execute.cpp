@@ -818,6 +818,42 @@ uint64_t vectorCast(Machine &m, const ExecStep &x, VectorStep &vx) {
   return vx.cost(std::max(dtypeSize(it), dtypeSize(ot)));
 }
 
+/// V_DEQUANT and V_QUANT: V_CAST with the scale and zero point, in the f32
+/// steps of the V_CAST and V_BINI sequence they replace.
+uint64_t vectorQuant(Machine &m, const ExecStep &x, VectorStep &vx) {
+  using Operand = VectorStep::Operand;
+  [[maybe_unused]] const isa::Inst &in = x.in;
+  [[maybe_unused]] uint32_t dynId = x.dynId;
+  [[maybe_unused]] const auto &tp = x.tp;
+  bool quant = Opcode(in.desc->opcode) == Opcode::V_QUANT;
+  namespace Q = F::V_QUANT;
+  namespace D = F::V_DEQUANT;
+  static_assert(Q::a_space == D::a_space && Q::scale == D::scale && Q::zp == D::zp,
+                "v_quant and v_dequant share their operand fields");
+  int64_t f32 = int64_t(isa::DType::F32);
+  int64_t it = quant ? f32 : in[D::itype], ot = quant ? in[Q::otype] : f32;
+  if (isFloat(quant ? ot : it))
+    m.fail(x.where() + (quant ? ": v_quant needs an integer otype" : ": v_dequant needs an integer itype"));
+  Operand A = vx.operand(in[Q::a_space], in[Q::a_addr], in[Q::a_reg], vx.grid.apitch, vx.grid.abcast, it, "operand a");
+  Operand Dst = vx.operand(in[Q::d_space], in[Q::d_addr], in[Q::d_reg], vx.grid.dpitch, false, ot, "operand d");
+  uint32_t bits = uint32_t(in[Q::scale]);
+  float scale, zp = float(in[Q::zp]);
+  std::memcpy(&scale, &bits, 4);
+  auto [lo, hi] = intRange(ot);
+  for (int64_t r = 0; r < vx.grid.rows; ++r)
+    for (int64_t c = 0; c < vx.grid.cols; ++c) {
+      Value a = loadElem(vx.at(A, r, c, false, "operand a"), it), d;
+      if (quant) {
+        float q = num::roundHalfEven(a.f / scale) + zp;
+        d.i = q != q ? 0 : q <= float(lo) ? lo : q >= float(hi) ? hi : int64_t(q);
+      } else {
+        d.f = (float(a.i) - zp) * scale;
+      }
+      storeElem(vx.at(Dst, r, c, true, "operand d"), ot, d);
+    }
+  return vx.cost(std::max(dtypeSize(it), dtypeSize(ot)));
+}
+
 /// V_CMP: d = func(a, b) ? 1 : 0.
 uint64_t vectorCompare(Machine &m, const ExecStep &x, VectorStep &vx) {
   using Operand = VectorStep::Operand;
@@ -1013,6 +1049,9 @@ uint64_t Machine::executeVector(const ExecStep &x) {
     return vectorReduce(*this, x, vx);
   case Opcode::V_CAST:
     return vectorCast(*this, x, vx);
+  case Opcode::V_DEQUANT:
+  case Opcode::V_QUANT:
+    return vectorQuant(*this, x, vx);
   case Opcode::V_CMP:
     return vectorCompare(*this, x, vx);
   case Opcode::V_SEL:

@@ -267,6 +267,27 @@ def V_SEL : Inst<0x5a, VECTOR, "v_sel",
    Granule<"m_addr", 96, "int8 mask, read with d's pitch">],
   "d = m != 0 ? a : b elementwise.">;
 
+// Quantize and dequantize in one pass each: the same f32 steps as V_CAST and
+// V_BINI in sequence, so the same values, at one pass's cost.
+def V_DEQUANT : Inst<0x5d, VECTOR, "v_dequant",
+  [EnumField<"itype", 8, 4, DTypeEnum>,
+   EnumField<"a_space", 16, 1, LocalEnum>, EnumField<"d_space", 18, 1, LocalEnum>,
+   Reg<"a_reg", 20>, Reg<"d_reg", 24>, Granule<"a_addr", 32>, Granule<"d_addr", 48>,
+   Field<"scale", 64, 32, 0, 0, 4294967295, "fp32 bits of the scale">,
+   SImm<"zp", 96, 16, "zero point">],
+  "d = (fp32(a) - zp) * scale, fp32 d from integer a: the conversion and the subtraction "
+  "are exact for 8- and 16-bit a, the product rounds to nearest even (ONNX "
+  "DequantizeLinear).">;
+def V_QUANT : Inst<0x5e, VECTOR, "v_quant",
+  [EnumField<"otype", 12, 4, DTypeEnum>,
+   EnumField<"a_space", 16, 1, LocalEnum>, EnumField<"d_space", 18, 1, LocalEnum>,
+   Reg<"a_reg", 20>, Reg<"d_reg", 24>, Granule<"a_addr", 32>, Granule<"d_addr", 48>,
+   Field<"scale", 64, 32, 0, 0, 4294967295, "fp32 bits of the scale">,
+   SImm<"zp", 96, 16, "zero point">],
+  "d = saturate(round_half_even(a / scale) + zp) to the integer otype, from fp32 a: the "
+  "division and the sum round to nearest even in fp32 (the sum is exact for results in "
+  "range), as ONNX QuantizeLinear; NaN gives 0, as V_CAST.">;
+
 // Depthwise convolution on VECTOR (npu-v1.md section 9): the weight-stationary
 // array would hold one channel per column and use taps/A of itself, so a
 // depthwise window is multiply-accumulated on VECTOR instead, lanes / element

@@ -840,6 +840,18 @@ LogicalResult Encoder::lower(Operation *op) {
                                                : uint32_t(imm.getValue().getSExtValue());
     }
     i.fields[F::V_BINI::imm] = bits;
+  } else if (auto c = dyn_cast<emit::CastOp>(op); c && c.getScale()) {
+    bool quant = ta.isF32();
+    i = inst(quant ? O::V_QUANT : O::V_DEQUANT);
+    if (quant)
+      i.fields[F::V_QUANT::otype] = dtype(td);
+    else
+      i.fields[F::V_DEQUANT::itype] = dtype(ta);
+    float scale = c.getScale()->convertToFloat();
+    uint32_t bits;
+    std::memcpy(&bits, &scale, 4);
+    i.fields[F::V_QUANT::scale] = bits;
+    i.fields[F::V_QUANT::zp] = int64_t(c.getZp());
   } else if (llvm::isa<emit::CastOp>(op)) {
     i = inst(O::V_CAST);
     i.fields[F::V_CAST::itype] = dtype(ta), i.fields[F::V_CAST::otype] = dtype(td);

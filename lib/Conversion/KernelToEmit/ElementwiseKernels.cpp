@@ -207,6 +207,12 @@ LogicalResult KernelLowering::elementwise(Operation *op, ArrayRef<int64_t> shape
 Value KernelLowering::toF32(Value tile, const std::optional<Quant> &q) {
   auto tt = cast<BufferType>(tile.getType());
   Value f = tile;
+  if (q && !tt.getElementType().isF32()) {
+    // (f32(q) - zp) * scale in one pass (V_DEQUANT), the same f32 steps.
+    f = e.tile(MemorySpace::LM, tt.getShape()[0], tt.getShape()[1], b.getF32Type());
+    e.quantCast(tile, f, float(q->scales[0]), q->zps[0]);
+    return f;
+  }
   if (!tt.getElementType().isF32()) {
     f = e.tile(MemorySpace::LM, tt.getShape()[0], tt.getShape()[1], b.getF32Type());
     e.cast(tile, f);
@@ -222,11 +228,9 @@ Value KernelLowering::fromF32(Value f, const std::optional<Quant> &q, Type stora
   if (!q)
     return f;
   auto ft = cast<BufferType>(f.getType());
-  e.vbini("DIV", f, b.getF32FloatAttr(float(q->scales[0])), f);
-  e.vun("ROUND", f, f);
-  e.vbini("ADD", f, b.getF32FloatAttr(float(q->zps[0])), f);
+  // saturate(round_half_even(f / scale) + zp) in one pass (V_QUANT).
   Value out = e.tile(MemorySpace::LM, ft.getShape()[0], ft.getShape()[1], storage);
-  e.cast(f, out);
+  e.quantCast(f, out, float(q->scales[0]), q->zps[0]);
   return out;
 }
 

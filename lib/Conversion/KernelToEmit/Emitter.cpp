@@ -147,7 +147,11 @@ void Emitter::vun(StringRef func, Value a, Value d) {
   VUnOp::create(b, loc, a, d, b.getStringAttr(func));
 }
 
-void Emitter::cast(Value a, Value d) { CastOp::create(b, loc, a, d); }
+void Emitter::cast(Value a, Value d) { CastOp::create(b, loc, a, d, FloatAttr(), 0); }
+
+void Emitter::quantCast(Value a, Value d, float scale, int64_t zp) {
+  CastOp::create(b, loc, a, d, b.getF32FloatAttr(scale), zp);
+}
 
 void Emitter::value(Value buffer, StringRef name, Type element) {
   ValueOp::create(b, loc, buffer, b.getStringAttr(name), TypeAttr::get(element));

@@ -82,6 +82,9 @@ public:
   void vbini(llvm::StringRef func, mlir::Value a, mlir::Attribute imm, mlir::Value d);
   void vun(llvm::StringRef func, mlir::Value a, mlir::Value d);
   void cast(mlir::Value a, mlir::Value d);
+  /// An integer a dequantized into f32 d, or an f32 a quantized into integer
+  /// d, in one VECTOR pass (emit.cast with a scale).
+  void quantCast(mlir::Value a, mlir::Value d, float scale, int64_t zp);
   /// Records that `buffer` now holds the ONNX tensor `name` (emit.value).
   void value(mlir::Value buffer, llvm::StringRef name, mlir::Type element);
 

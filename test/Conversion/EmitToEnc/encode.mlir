@@ -302,3 +302,22 @@ module {
     }
   }
 }
+
+// -----
+
+// A cast with a scale is one V_DEQUANT (integer -> f32) or V_QUANT (f32 ->
+// integer): the scale as its fp32 bits (0.5 = 0x3f000000 = 1056964608), the
+// zero point in its field.
+// CHECK:      enc.tensor "input" "q" : ui8 shape [1, 8]
+// CHECK:      enc.v_dequant itype = 1, a_space = 0, d_space = 0, a_reg = 0, d_reg = 0, a_addr = 0, d_addr = 2, scale = 1056964608, zp = 128
+// CHECK-NEXT: enc.v_quant otype = 0, a_space = 0, d_space = 0, a_reg = 0, d_reg = 0, a_addr = 2, d_addr = 4, scale = 1056964608, zp = -5
+module {
+  emit.program target "npu-v1" {
+    %in = emit.alloc {name = "q", offset = 0} : !emit.buffer<input, 1x8xui8, strides = [8, 1]>
+    %a = emit.alloc {offset = 0} : !emit.buffer<lm, 1x8xui8, strides = [32, 1]>
+    %f = emit.alloc {offset = 64} : !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+    %d = emit.alloc {offset = 128} : !emit.buffer<lm, 1x8xi8, strides = [32, 1]>
+    emit.cast %a -> %f {scale = 0.5 : f32, zp = 128} : !emit.buffer<lm, 1x8xui8, strides = [32, 1]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+    emit.cast %f -> %d {scale = 0.5 : f32, zp = -5} : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xi8, strides = [32, 1]>
+  }
+}

@@ -65,10 +65,7 @@ func.func @main(%x: tensor<1x3x5x7xui8> {graph.name = "x"}, %w: tensor<2x3x3x3xi
 // CHECK:      emit.view %[[B]][0] : <input, 2x7xf32, strides = [28, 4]> -> <input, 1x1x2x7xf32, strides = [0, 0, 28, 4]>
 // CHECK:      emit.view %{{.*}}[0] : <const, 7xf32, strides = [4]> -> <const, 1x1x2x7xf32, strides = [0, 0, 0, 4]>
 // CHECK:      emit.vbin "ADD" %{{.*}}, %{{.*}} -> %{{.*}} : <lm, 2x7xf32, strides = [32, 4]>, <lm, 2x7xf32, strides = [32, 4]> -> <lm, 2x7xf32, strides = [32, 4]>
-// CHECK:      emit.vbini "DIV" %{{.*}}, 5.000000e-01 : f32 -> %{{.*}} : <lm, 1x14xf32, strides = [64, 4]>
-// CHECK:      emit.vun "ROUND"
-// CHECK:      emit.vbini "ADD" %{{.*}}, -3.000000e+00 : f32
-// CHECK:      emit.cast %{{.*}} -> %{{.*}} : <lm, 1x14xf32, strides = [64, 4]> -> <lm, 1x14xi8, strides = [32, 1]>
+// CHECK:      emit.cast %{{.*}} -> %{{.*}} {scale = 5.000000e-01 : f32, zp = -3 : i64} : <lm, 1x14xf32, strides = [64, 4]> -> <lm, 1x14xi8, strides = [32, 1]>
 func.func @main(%x: tensor<2x7xf32> {graph.name = "x"}) -> (tensor<2x7xi8> {graph.name = "y"}) {
   %f = graph.reshape %x : (tensor<2x7xf32>) -> tensor<14xf32>
   %b = graph.reshape %f : (tensor<14xf32>) -> tensor<2x7xf32>

@@ -20,16 +20,12 @@ func.func @main(%x: tensor<2x8xui8> {graph.name = "x"}) -> (tensor<2x8xi8> {grap
 
 // -----
 
-// Another scale: (f32(x) - 3) * 0.5, then / 0.25, rounded half to even, + 1,
-// saturated by the cast, as graph.dequantize and graph.quantize compute it.
+// Another scale: (f32(x) - 3) * 0.5 (one dequantizing cast, V_DEQUANT), then
+// / 0.25, rounded half to even, + 1, saturated (one quantizing cast,
+// V_QUANT), as graph.dequantize and graph.quantize compute it.
 // CHECK-LABEL: emit.program target "npu-v1"
-// CHECK:      emit.cast %{{.*}} -> %[[F:.*]] : <lm, 1x16xi8, {{.*}}> -> <lm, 1x16xf32
-// CHECK-NEXT: emit.vbini "SUB" %[[F]], 3.000000e+00 : f32
-// CHECK-NEXT: emit.vbini "MUL" %[[F]], 5.000000e-01 : f32
-// CHECK-NEXT: emit.vbini "DIV" %[[F]], 2.500000e-01 : f32
-// CHECK-NEXT: emit.vun "ROUND" %[[F]]
-// CHECK-NEXT: emit.vbini "ADD" %[[F]], 1.000000e+00 : f32
-// CHECK:      emit.cast %[[F]] -> %{{.*}} : <lm, 1x16xf32, {{.*}}> -> <lm, 1x16xi8
+// CHECK:      emit.cast %{{.*}} -> %[[F:[0-9]+]] {scale = 5.000000e-01 : f32, zp = 3 : i64} : <lm, 1x16xi8, {{.*}}> -> <lm, 1x16xf32
+// CHECK:      emit.cast %[[F]] -> %{{.*}} {scale = 2.500000e-01 : f32, zp = 1 : i64} : <lm, 1x16xf32, {{.*}}> -> <lm, 1x16xi8
 func.func @main(%x: tensor<2x8xi8> {graph.name = "x"}) -> (tensor<2x8xi8> {graph.name = "y"}) {
   %q = graph.storage_cast %x : (tensor<2x8xi8>) -> tensor<2x8x!quant.uniform<i8:f32, 0.5:3>>
   %r = graph.requantize %q : (tensor<2x8x!quant.uniform<i8:f32, 0.5:3>>) -> tensor<2x8x!quant.uniform<i8:f32, 0.25:1>>

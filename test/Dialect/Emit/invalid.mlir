@@ -519,3 +519,27 @@ emit.program target "npu-v1" {
   // expected-error @+1 {{'emit.depthwise' op unknown window function 'MIN'}}
   emit.depthwise %a -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, func = "MIN"} : !emit.buffer<lm, 2x4x6xf32, strides = [128, 24, 4]> -> !emit.buffer<lm, 2x2x4xf32, strides = [64, 16, 4]>
 }
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+  %d = emit.alloc : !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+  // expected-error @+1 {{'emit.cast' op with a scale converts between f32 and an integer type, not 'f32' -> 'f32'}}
+  emit.cast %a -> %d {scale = 0.5 : f32} : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 1x8xi8, strides = [32, 1]>
+  %d = emit.alloc : !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+  // expected-error @+1 {{'emit.cast' op has a zero point but no scale}}
+  emit.cast %a -> %d {zp = 3} : !emit.buffer<lm, 1x8xi8, strides = [32, 1]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+  %d = emit.alloc : !emit.buffer<lm, 1x8xi16, strides = [32, 2]>
+  // expected-error @+1 {{'emit.cast' op zero point 40000 does not fit the 16-bit field}}
+  emit.cast %a -> %d {scale = 0.5 : f32, zp = 40000} : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xi16, strides = [32, 2]>
+}

@@ -399,8 +399,22 @@ LogicalResult VBinImmOp::verify() {
 }
 
 LogicalResult CastOp::verify() {
-  return failure(failed(verifyVectorOperands(*this, {getA(), getD()})) ||
-                 failed(verifySameGrid(*this, getA(), getD())));
+  if (failed(verifyVectorOperands(*this, {getA(), getD()})) ||
+      failed(verifySameGrid(*this, getA(), getD())))
+    return failure();
+  int64_t zp = int64_t(getZp());
+  if (!getScale()) {
+    if (zp != 0)
+      return emitOpError("has a zero point but no scale");
+    return success();
+  }
+  Type ta = bufferOf(getA()).getElementType(), td = bufferOf(getD()).getElementType();
+  if (ta.isF32() == td.isF32() || !(ta.isF32() || ta.isInteger()) || !(td.isF32() || td.isInteger()))
+    return emitOpError() << "with a scale converts between f32 and an integer type, not " << ta
+                         << " -> " << td;
+  if (zp < INT16_MIN || zp > INT16_MAX)
+    return emitOpError() << "zero point " << zp << " does not fit the 16-bit field";
+  return success();
 }
 
 namespace {

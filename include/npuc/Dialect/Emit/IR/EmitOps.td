@@ -225,7 +225,16 @@ def Emit_VBinImmOp : Emit_InProgramOp<"vbini", [DeclareOpInterfaceMethods<Emit_E
 
 def Emit_CastOp : Emit_InProgramOp<"cast", [DeclareOpInterfaceMethods<Emit_EngineOpInterface>]> {
   let summary = "Convert elements (round to nearest even, saturate) on the VECTOR engine";
-  let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$d);
+  let description = [{
+    With `scale` (and `zp`, default 0), one side is f32 and the other an
+    integer type: an integer a dequantizes, d = (f32(a) - zp) * scale
+    (V_DEQUANT), and an f32 a quantizes, d = saturate(round_half_even(a /
+    scale) + zp) (V_QUANT), each in one pass with the f32 steps of the cast,
+    subtraction and product (or division, rounding, sum and cast) it
+    replaces.
+  }];
+  let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$d, OptionalAttr<F32Attr>:$scale,
+                   DefaultValuedAttr<I64Attr, "0">:$zp);
   let assemblyFormat = "$a `->` $d attr-dict `:` type($a) `->` type($d)";
   let hasVerifier = 1;
 }
