@@ -53,8 +53,10 @@ Iteration iteration(const ConvProblem &p, const ConvTiling &t, int64_t nc, const
         StackedRows sr = stackedRows(w, g, kh);
         image(g.rows - sr.top - sr.bottom, w.sh * w.W * ex);
       }
-    move(gmRuns(l.depth, nc * p.weightBytes, p.groups * p.outChannels * p.weightBytes, p.weightBytes),
-         true);
+    if (!t.resident)
+      move(gmRuns(l.depth, nc * p.weightBytes, p.groups * p.outChannels * p.weightBytes,
+                  p.weightBytes),
+           true);
     int64_t kh = t.stacked ? w.KH : 1;
     it.vector += uint64_t(g.rows * (w.KH / kh)) *
                  timing::vectorCycles(tp, uint64_t(w.OW * w.KW * kh * cc), unsigned(ex));
@@ -134,6 +136,14 @@ std::vector<std::pair<int64_t, int64_t>> npuc::emit::lowering::gapClears(
   return clears;
 }
 
+int64_t npuc::emit::lowering::weightRows(const ConvProblem &p, int64_t chunk,
+                                         const target::TargetParams &tp, bool stacked) {
+  int64_t rows = 0;
+  for (auto [c0, cc] : convChunks(p, chunk))
+    rows += convLayout(p, cc, 1, tp, stacked).depth;
+  return rows;
+}
+
 StackedRows npuc::emit::lowering::stackedRows(const DepthwiseProblem &w, const RowGroup &g,
                                               int64_t kh) {
   // Output row r reads the tile's padded image row r * sh + kh * dh; the
@@ -160,7 +170,7 @@ TileFootprint npuc::emit::lowering::footprint(const ConvProblem &p, const ConvTi
   TileFootprint f;
   // One chunk's image, im2col tile and weights (a later chunk reuses them).
   int64_t imageRows = t.stacked ? rows : w.imageRows(rows);
-  f.lm = slot(imageRows * l.imagePitch) + slot(m * l.lda) + slot(l.depth * l.ldb);
+  f.lm = slot(imageRows * l.imagePitch) + slot(m * l.lda) + (t.resident ? 0 : slot(l.depth * l.ldb));
   if (w.requant)
     f.lm += slot(m * roundUp(nc * w.outBytes, tp.VectorAlign));
   if (w.bias)
@@ -172,6 +182,9 @@ TileFootprint npuc::emit::lowering::footprint(const ConvProblem &p, const ConvTi
   f.acc *= t.buffers;
   if (l.block != w.KW * (t.stacked ? w.KH : 1) * std::min(t.chunk, w.C))
     f.lm += slot(l.depth * w.inBytes);  // the row of zeros the gaps are cleared from
+  if (t.resident)
+    f.lm += slot(weightRows(p, std::min(t.chunk, w.C), tp, t.stacked) * p.groups *
+                 p.outChannels * p.weightBytes);
   return f;
 }
 
@@ -212,6 +225,15 @@ std::optional<std::string> npuc::emit::lowering::checkTiling(const ConvProblem &
       l.imagePitch > L::DMA_IN_DSTRIDE::s1_max || kh * t.chunk * ex > L::DMA_IN_DSTRIDE::s2_max ||
       w.sh * w.W * ex > L::DMA_IN_SSTRIDE::s1_max)
     return "the image exceeds the DMA fields";
+  if (t.resident) {
+    // A tile's block of the resident weights starts on the MATRIX
+    // alignment: every row, every group's and every channel tile's columns.
+    int64_t ew = p.weightBytes, rowBytes = p.groups * p.outChannels * ew;
+    if (rowBytes % tp.MatrixAlign || (t.outChannels * ew) % tp.MatrixAlign ||
+        (p.outChannels * ew) % tp.MatrixAlign || rowBytes > L::MM_CFG::ldb_max)
+      return "resident weights need rows, group and channel tiles of whole " +
+             str(tp.MatrixAlign) + "-byte blocks and rows within the mm_cfg field";
+  }
   if (std::optional<std::string> why = checkRowGroups(w, t.rows))
     return why;
   if (t.stacked)
@@ -248,6 +270,14 @@ void npuc::emit::lowering::estimate(const ConvProblem &p, ConvTiling &t,
                                   timing::dmaSteadyCycles(tp, it.loadBus, it.storeBus)});
       cycles += count * steady + once;
     }
+  if (t.resident) {
+    // The weights, once, before the first tile's products.
+    timing::GMAccess a = gmRuns(1, weightRows(p, t.chunk, tp, t.stacked) * p.groups *
+                                       p.outChannels * p.weightBytes,
+                                0, p.weightBytes);
+    bytes += timing::dataBytes(a);
+    cycles += latency + timing::busCycles(tp, timing::busBytes(tp, a));
+  }
   t.cycles = cycles;
   t.gmBytes = bytes;
 }
@@ -275,7 +305,8 @@ std::optional<ConvTiling> npuc::emit::lowering::chooseConvTiling(const ConvProbl
   std::vector<int64_t> rows = rowCandidates(w.OH, std::max<int64_t>(1, kExtentMax / std::max<int64_t>(1, w.OW)));
   // Every chunk size: fewer chunks mean fewer loads and products, but on a
   // small LM they leave room only for a few output rows per tile, and every
-  // row tile reads the weights again.
+  // row tile reads the weights again (unless they are resident).
+  auto candidates = [&](const auto &key, std::optional<ConvTiling> &best) {
   for (auto it = chunks.rbegin(); it != chunks.rend(); ++it) {
     int64_t chunk = *it;
     // Stacked only where it saves passes of the array: the window's runs,
@@ -288,15 +319,26 @@ std::optional<ConvTiling> npuc::emit::lowering::chooseConvTiling(const ConvProbl
         continue;
       for (int64_t nc : extentCandidates(p.outChannels, a, kExtentMax))
         for (int64_t r : rows)
-          for (int64_t buffers = 1; buffers <= kMaxBuffers; ++buffers) {
-            ConvTiling t{r, nc, chunk, buffers, 0, 0, stacked};
-            // The memories first: most candidates fail there, and the reason
-            // checkTiling words is only wanted for a diagnostic.
-            TileFootprint f = footprint(p, t, target);
-            if (f.lm <= target.params.LMBytes && f.acc <= target.params.ACCBytes)
-              consider(p, t, target, best, key);
-          }
+          for (int64_t buffers = 1; buffers <= kMaxBuffers; ++buffers)
+            for (bool resident : {false, true}) {
+              ConvTiling t{r, nc, chunk, buffers, 0, 0, stacked, resident};
+              // The memories first: most candidates fail there, and the
+              // reason checkTiling words is only wanted for a diagnostic.
+              TileFootprint f = footprint(p, t, target);
+              if (f.lm <= target.params.LMBytes && f.acc <= target.params.ACCBytes)
+                consider(p, t, target, best, key);
+            }
     }
   }
-  return best;
+  };
+  candidates(key, best);
+  if (!best)
+    return best;
+  // GM traffic, within a slack of the fewest cycles: a layer bound by its
+  // products moves its weights once rather than once per row tile.
+  uint64_t limit = best->cycles + best->cycles * kGmSlackPercent / 100;
+  std::optional<ConvTiling> lean;
+  candidates([&](const ConvTiling &t) { return std::make_tuple(t.cycles > limit, t.gmBytes, key(t)); },
+             lean);
+  return lean;
 }

@@ -40,10 +40,15 @@ struct ConvProblem {
 /// kernel row): an output pixel's whole window, KW x KH x chunk elements, is
 /// one contiguous run, so an im2col row is one run padded once, not KH runs
 /// padded each (a first layer of 3 channels: K = 27 -> 32, not 3 x 32).
+/// With `resident`, all the weights (every chunk, every output channel) are
+/// loaded into LM once, before the tile loops, in the layout they have in GM
+/// (rows of K, the group's output channels across), and a tile's products
+/// read their block in place: no tile loads weights again.
 struct ConvTiling {
   int64_t rows = 0, outChannels = 0, chunk = 0, buffers = 1;
   uint64_t cycles = 0, gmBytes = 0;
   bool stacked = false;
+  bool resident = false;
 };
 
 /// The layout of one chunk's tiles in LM.
@@ -75,6 +80,10 @@ StackedRows stackedRows(const DepthwiseProblem &w, const RowGroup &g, int64_t kh
 
 /// The chunks of the group's input channels, in order: (first, size).
 std::vector<std::pair<int64_t, int64_t>> convChunks(const ConvProblem &p, int64_t chunk);
+/// The rows of the reordered weights (every chunk's K, gaps included); each
+/// row holds every output channel of every group.
+int64_t weightRows(const ConvProblem &p, int64_t chunk, const target::TargetParams &tp,
+                   bool stacked);
 
 TileFootprint footprint(const ConvProblem &p, const ConvTiling &t, const target::TargetInfo &target);
 
@@ -86,7 +95,9 @@ std::optional<std::string> checkTiling(const ConvProblem &p, const ConvTiling &t
 void estimate(const ConvProblem &p, ConvTiling &t, const target::TargetInfo &target);
 
 /// The candidate with the fewest estimated cycles (then GM bytes, then the
-/// fewest iterations), or nullopt when none fits.
+/// fewest iterations); but of the candidates within kGmSlackPercent of those
+/// cycles, the one that moves the fewest GM bytes. nullopt when none fits.
+inline constexpr uint64_t kGmSlackPercent = 2;
 std::optional<ConvTiling> chooseConvTiling(const ConvProblem &p, const target::TargetInfo &target);
 
 } // namespace npuc::emit::lowering

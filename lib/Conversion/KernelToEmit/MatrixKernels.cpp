@@ -956,6 +956,7 @@ LogicalResult KernelLowering::lowerWindowConv(Operation *op, const ConvProblem &
   ConvTiling tl;
   tl.rows = tile[0], tl.outChannels = tile[1], tl.chunk = tile[2], tl.buffers = buffers.getInt();
   tl.stacked = bool(tiling.get("stacked"));
+  tl.resident = bool(tiling.get("resident"));
   if (std::optional<std::string> why = checkTiling(p, tl, t))
     return op->emitOpError() << kTilingAttr << " [" << tl.rows << ", " << tl.outChannels << ", "
                              << tl.chunk << "] x " << tl.buffers << " cannot run here: " << *why;
@@ -987,6 +988,13 @@ LogicalResult KernelLowering::lowerWindowConv(Operation *op, const ConvProblem &
     rowsSoFar += l.depth;
     depthMax = std::max(depthMax, l.depth);
     gaps |= l.block != w.KW * stack * cc;
+  }
+  // Resident weights: every row, every group's output channels, loaded once
+  // in their GM layout; a tile's block is read in place.
+  Value resident;
+  if (tl.resident) {
+    resident = e.alloc(MemorySpace::LM, {rowsSoFar, M}, wType, {M * ew, ew});
+    e.dma(e.view(weights, 0, {rowsSoFar, M}, {M * ew, ew}), resident);
   }
   Value zeros;
   if (gaps) {
@@ -1052,10 +1060,14 @@ LogicalResult KernelLowering::lowerWindowConv(Operation *op, const ConvProblem &
           e.cast(e.view(image, (tl.stacked ? r : r * w.sh + kh * w.dh) * l.imagePitch,
                         {w.OW, run}, {w.sw * stack * cc * ex, ex}),
                  e.view(aT, r * w.OW * l.lda + kh * l.block * ex, {w.OW, run}, {l.lda, ex}));
-      Value bT = e.tile(MemorySpace::LM, l.depth, nc, wType, ma);
-      e.dma(e.view(weights, (chunkRow[j] * M + grp * p.outChannels + m0) * ew, {l.depth, nc},
-                   {M * ew, ew}),
-            bT);
+      Offset block = (chunkRow[j] * M + grp * p.outChannels + m0) * ew;
+      Value bT;
+      if (resident) {
+        bT = e.view(resident, block, {l.depth, nc}, {M * ew, ew});
+      } else {
+        bT = e.tile(MemorySpace::LM, l.depth, nc, wType, ma);
+        e.dma(e.view(weights, block, {l.depth, nc}, {M * ew, ew}), bT);
+      }
       e.matmul(aT, bT, acc, biasFirst || j > 0, xzp, wzp);
     }
     Value dst = e.view(Y, ((n * M + oc) * w.OH + oh0) * (w.OW * ey), {m, nc}, {ey, w.OH * w.OW * ey});

@@ -34,15 +34,16 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
     Builder b(module.getContext());
     bool ok = true;
     auto write = [&](Operation *op, ArrayRef<int64_t> tile, int64_t buffers, uint64_t cycles,
-                     uint64_t gmBytes, StringRef flag = {}) {
+                     uint64_t gmBytes, ArrayRef<StringRef> flags = {}) {
       SmallVector<NamedAttribute> entries{
           b.getNamedAttr("tile", b.getDenseI64ArrayAttr(tile)),
           b.getNamedAttr("buffers", b.getI64IntegerAttr(buffers)),
           b.getNamedAttr("cycles", b.getI64IntegerAttr(int64_t(cycles))),
           b.getNamedAttr("gm_bytes", b.getI64IntegerAttr(int64_t(gmBytes))),
       };
-      if (!flag.empty())  // a unit attribute the lowering reads (resident, stacked)
-        entries.push_back(b.getNamedAttr(flag, b.getUnitAttr()));
+      for (StringRef flag : flags)  // unit attributes the lowering reads (resident, stacked)
+        if (!flag.empty())
+          entries.push_back(b.getNamedAttr(flag, b.getUnitAttr()));
       op->setAttr(kTilingAttr, b.getDictionaryAttr(entries));
     };
     module.walk([&](Operation *op) {
@@ -63,7 +64,7 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
           return;
         }
         write(op, {tl->channels, tl->rows}, tl->buffers, tl->cycles, tl->gmBytes,
-              tl->resident ? "resident" : "");
+              {tl->resident ? "resident" : ""});
         return;
       }
       if (std::optional<ConvProblem> cp = convProblem(op)) {
@@ -79,7 +80,7 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
           return;
         }
         write(op, {tl->rows, tl->outChannels, tl->chunk}, tl->buffers, tl->cycles, tl->gmBytes,
-              tl->stacked ? "stacked" : "");
+              {tl->resident ? "resident" : "", tl->stacked ? "stacked" : ""});
         return;
       }
       std::optional<MatmulProblem> p = matmulProblem(op);

@@ -192,3 +192,21 @@ func.func @main(%x: tensor<1x2x3x3xi8> {graph.name = "x"}) -> (tensor<1x2x3x3xi8
   %y = qk.conv2d %x, %w {acc_type = i32, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 3 : i64, layout = #qk<layout nchw>, pads = array<i64: 0, 0, 1, 1>, requant = #qk.requant<multiplier = [1073741824], lshift = [0], rshift = [1], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>, strides = array<i64: 1, 1>, weight_zp = array<i64: 5>, npuc.tiling = {tile = array<i64: 2, 2, 2>, buffers = 1 : i64, stacked}} : (tensor<1x2x3x3xi8>, tensor<2x2x2x2xi8>) -> tensor<1x2x3x3xi8>
   return %y : tensor<1x2x3x3xi8>
 }
+
+// -----
+
+// Resident weights (`resident`): the reordered weights, 16 rows of K (2
+// kernel rows of a 2-element run padded to 8 f32) by the 16 output channels,
+// are loaded into LM once, before the tile loop; each tile's product reads
+// them in place, and the loop body loads only its image rows.
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK:      %[[R:.*]] = emit.alloc : <lm, 16x16xf32, strides = [64, 4]>
+// CHECK-NEXT: emit.dma %{{.*}} -> %[[R]] : <const, 16x16xf32, strides = [64, 4]> -> <lm, 16x16xf32, strides = [64, 4]>
+// CHECK:      emit.for %{{.*}} basis [1, 1, 1, 3]
+// CHECK-NOT:  emit.dma %{{.*}} : <const
+// CHECK:      emit.matmul %{{.*}}, %[[R]] -> %{{.*}} : <lm, 3x16xf32, strides = [64, 4]>, <lm, 16x16xf32, strides = [64, 4]>
+func.func @main(%x: tensor<1x1x4x4xf32> {graph.name = "x"}) -> (tensor<1x16x3x3xf32> {graph.name = "y"}) {
+  %w = graph.constant dense<1.0> : tensor<16x1x2x2xf32>
+  %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = {tile = array<i64: 1, 16, 1>, buffers = 1 : i64, resident}} : (tensor<1x1x4x4xf32>, tensor<16x1x2x2xf32>) -> tensor<1x16x3x3xf32>
+  return %y : tensor<1x16x3x3xf32>
+}
