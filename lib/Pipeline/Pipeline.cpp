@@ -46,6 +46,7 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
       emit::createEmitLowerLoops(emit::EmitLowerLoopsOptions{false, options.hardwareLoops}));
   pm.addNestedPass<emit::ProgramOp>(
       emit::createEmitPlanMemory(emit::EmitPlanMemoryOptions{options.gmBudget}));
+  pm.addNestedPass<emit::ProgramOp>(emit::createEmitElideReloads());
   pm.addNestedPass<emit::ProgramOp>(emit::createEmitInsertSync());
   if (options.hardwareLoops)
     pm.addNestedPass<emit::ProgramOp>(emit::createEmitHardwareLoops());

@@ -258,17 +258,27 @@ void npuc::emit::lowering::estimate(const ConvProblem &p, ConvTiling &t,
       if (count == 0 || nc == 0)
         continue;
       Iteration it = iteration(p, t, nc, g, tp);
-      bytes += count * it.gmBytes;
       uint64_t once = latency + it.loads + it.vector + it.matrix + it.drain + latency + it.stores;
       if (t.buffers == 1) {
+        bytes += count * it.gmBytes;
         cycles += count * once;  // loads, gathers, products, drain, store in turn
         continue;
       }
       // Rotating slots: the next tile's loads and gathers and the last
-      // tile's store run under this tile's products.
-      uint64_t steady = std::max({it.vector, std::max(it.matrix, it.drain),
-                                  timing::dmaSteadyCycles(tp, it.loadBus, it.storeBus)});
-      cycles += count * steady + once;
+      // tile's store run under this tile's products. The row tiles run
+      // innermost, so a channel tile's weights go into the same slots again:
+      // emit-elide-reloads keeps only the first load of each slot.
+      auto steadyOf = [&](const Iteration &x) {
+        return std::max({x.vector, std::max(x.matrix, x.drain),
+                         timing::dmaSteadyCycles(tp, x.loadBus, x.storeBus)});
+      };
+      ConvTiling without = t;
+      without.resident = true;  // the same iteration, its weights not loaded
+      Iteration lean = iteration(p, without, nc, g, tp);
+      uint64_t runs = uint64_t(w.N * p.groups * tiles);
+      uint64_t loaded = t.resident ? 0 : runs * uint64_t(std::min<int64_t>(g.count, t.buffers));
+      bytes += count * lean.gmBytes + loaded * (it.gmBytes - lean.gmBytes);
+      cycles += (count - loaded) * steadyOf(lean) + loaded * steadyOf(it) + once;
     }
   if (t.resident) {
     // The weights, once, before the first tile's products.
@@ -306,7 +316,8 @@ std::optional<ConvTiling> npuc::emit::lowering::chooseConvTiling(const ConvProbl
   // Every chunk size: fewer chunks mean fewer loads and products, but on a
   // small LM they leave room only for a few output rows per tile, and every
   // row tile reads the weights again (unless they are resident).
-  auto candidates = [&](const auto &key, std::optional<ConvTiling> &best) {
+  // Every candidate that fits, estimated once; then the two rankings.
+  std::vector<ConvTiling> fitting;
   for (auto it = chunks.rbegin(); it != chunks.rend(); ++it) {
     int64_t chunk = *it;
     // Stacked only where it saves passes of the array: the window's runs,
@@ -325,20 +336,28 @@ std::optional<ConvTiling> npuc::emit::lowering::chooseConvTiling(const ConvProbl
               // The memories first: most candidates fail there, and the
               // reason checkTiling words is only wanted for a diagnostic.
               TileFootprint f = footprint(p, t, target);
-              if (f.lm <= target.params.LMBytes && f.acc <= target.params.ACCBytes)
-                consider(p, t, target, best, key);
+              if (f.lm > target.params.LMBytes || f.acc > target.params.ACCBytes ||
+                  checkTiling(p, t, target))
+                continue;
+              estimate(p, t, target);
+              fitting.push_back(t);
             }
     }
   }
-  };
-  candidates(key, best);
+  for (const ConvTiling &t : fitting)
+    if (!best || key(t) < key(*best))
+      best = t;
   if (!best)
     return best;
   // GM traffic, within a slack of the fewest cycles: a layer bound by its
   // products moves its weights once rather than once per row tile.
   uint64_t limit = best->cycles + best->cycles * kGmSlackPercent / 100;
+  auto leanKey = [&](const ConvTiling &t) {
+    return std::make_tuple(t.cycles > limit, t.gmBytes, key(t));
+  };
   std::optional<ConvTiling> lean;
-  candidates([&](const ConvTiling &t) { return std::make_tuple(t.cycles > limit, t.gmBytes, key(t)); },
-             lean);
+  for (const ConvTiling &t : fitting)
+    if (!lean || leanKey(t) < leanKey(*lean))
+      lean = t;
   return lean;
 }

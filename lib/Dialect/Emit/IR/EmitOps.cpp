@@ -610,6 +610,20 @@ std::pair<Operation *, int64_t> npuc::emit::rootOf(Value buffer) {
   return {buffer.getDefiningOp(), offset};
 }
 
+FailureOr<SmallVector<ByteRange, 4>> npuc::emit::placedRanges(EngineOp op) {
+  SmallVector<Access> accesses;
+  op.getAccesses(accesses);
+  SmallVector<ByteRange, 4> out;
+  for (const Access &a : accesses) {
+    std::optional<int64_t> lo = placedByte(a.buffer);
+    if (!lo)
+      return op->emitOpError("uses a buffer that emit-plan-memory has not placed"), failure();
+    auto type = cast<BufferType>(a.buffer.getType());
+    out.push_back({type.getSpace(), *lo, *lo + type.getSpanBytes() + a.extra, a.write});
+  }
+  return out;
+}
+
 std::optional<int64_t> npuc::emit::placedByte(Value buffer) {
   auto [root, offset] = rootOf(buffer);
   if (auto a = dyn_cast_or_null<AllocOp>(root); a && a.getOffset())

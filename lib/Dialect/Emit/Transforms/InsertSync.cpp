@@ -25,12 +25,7 @@ namespace {
 
 constexpr int kEngines = 5;
 
-/// A byte range of one memory space.
-struct Range {
-  MemorySpace space;
-  int64_t lo, hi;
-  bool write;
-};
+using Range = ByteRange;
 
 struct Past {
   int64_t index;
@@ -46,26 +41,6 @@ bool conflicts(ArrayRef<Range> a, ArrayRef<Range> b) {
       if (x.space == y.space && (x.write || y.write) && x.lo < y.hi && y.lo < x.hi)
         return true;
   return false;
-}
-
-FailureOr<SmallVector<Range, 4>> rangesOf(EngineOp op) {
-  SmallVector<Access> accesses;
-  op.getAccesses(accesses);
-  SmallVector<Range, 4> out;
-  for (const Access &a : accesses) {
-    auto [root, offset] = rootOf(a.buffer);
-    std::optional<int64_t> base;
-    if (auto alloc = dyn_cast_or_null<AllocOp>(root))
-      base = alloc.getOffset();
-    else if (auto c = dyn_cast_or_null<ConstantOp>(root))
-      base = c.getOffset();
-    if (!base)
-      return op->emitOpError("uses a buffer that emit-plan-memory has not placed"), failure();
-    auto type = cast<BufferType>(a.buffer.getType());
-    int64_t lo = *base + offset;
-    out.push_back({type.getSpace(), lo, lo + type.getSpanBytes() + a.extra, a.write});
-  }
-  return out;
 }
 
 struct EmitInsertSyncPass : npuc::emit::impl::EmitInsertSyncBase<EmitInsertSyncPass> {
@@ -96,7 +71,7 @@ struct EmitInsertSyncPass : npuc::emit::impl::EmitInsertSyncBase<EmitInsertSyncP
       if (!engineOp)
         continue;
       int d = int(engineOp.getEngine());
-      FailureOr<SmallVector<Range, 4>> ranges = rangesOf(engineOp);
+      FailureOr<SmallVector<Range, 4>> ranges = placedRanges(engineOp);
       if (failed(ranges))
         return signalPassFailure();
       b.setInsertionPoint(op);

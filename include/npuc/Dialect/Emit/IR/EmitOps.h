@@ -71,6 +71,17 @@ std::pair<mlir::Operation *, int64_t> rootOf(mlir::Value buffer);
 /// root alloc or constant has no offset).
 std::optional<int64_t> placedByte(mlir::Value buffer);
 
+/// A byte range of one memory space an engine op reads or writes.
+struct ByteRange {
+  MemorySpace space;
+  int64_t lo, hi;
+  bool write;
+  bool overlaps(const ByteRange &o) const { return space == o.space && lo < o.hi && o.lo < hi; }
+};
+/// Every byte range `op` touches, placed (its accesses, repeated forms
+/// included); a diagnostic when a buffer is not placed yet.
+mlir::FailureOr<llvm::SmallVector<ByteRange, 4>> placedRanges(EngineOp op);
+
 } // namespace npuc::emit
 
 #endif

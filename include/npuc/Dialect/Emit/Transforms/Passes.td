@@ -86,6 +86,23 @@ def EmitPlanMemory : Pass<"emit-plan-memory", "::npuc::emit::ProgramOp"> {
                         "arena bound in bytes (0: the target's default, 256 MiB)">];
 }
 
+def EmitElideReloads : Pass<"emit-elide-reloads", "::npuc::emit::ProgramOp"> {
+  let summary = "Remove loads that copy into local memory bytes already there";
+  let description = [{
+    On placed straight-line code (after emit-plan-memory, before
+    emit-insert-sync): a DMA from GM into LM or ACC is removed when an earlier
+    DMA copied the same GM bytes to the same local bytes the same way
+    (shapes, strides, padding) and no op in between wrote either. The readers
+    then depend on the earlier load, which sync insertion derives from the
+    byte ranges. A convolution tile loop whose row tiles run innermost loads
+    its channel tile's weights into the same slots in every row tile; all
+    but the first load of each slot are removed. With `remarks`, one remark
+    counts them.
+  }];
+  let options = [Option<"remarks", "remarks", "bool", "false",
+                        "remark how many loads were removed">];
+}
+
 def EmitInsertSync : Pass<"emit-insert-sync", "::npuc::emit::ProgramOp"> {
   let summary = "Derive sync flags from the real data dependencies and allocate them";
   let description = [{
