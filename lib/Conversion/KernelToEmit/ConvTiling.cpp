@@ -159,6 +159,10 @@ StackedRows npuc::emit::lowering::stackedRows(const DepthwiseProblem &w, const R
   return s;
 }
 
+int64_t npuc::emit::lowering::convExtraAccSlots(const ConvProblem &p, const ConvTiling &t) {
+  return p.window.bias && !p.window.requant && t.buffers > 1 ? 1 : 0;
+}
+
 TileFootprint npuc::emit::lowering::footprint(const ConvProblem &p, const ConvTiling &t,
                                               const target::TargetInfo &target) {
   const target::TargetParams &tp = target.params;
@@ -179,7 +183,7 @@ TileFootprint npuc::emit::lowering::footprint(const ConvProblem &p, const ConvTi
     f.lm += slot(nc * kParamBytes);
   f.acc = slot(m * l.ldc);
   f.lm *= t.buffers;
-  f.acc *= t.buffers;
+  f.acc *= t.buffers + convExtraAccSlots(p, t);
   if (l.block != w.KW * (t.stacked ? w.KH : 1) * std::min(t.chunk, w.C))
     f.lm += slot(l.depth * w.inBytes);  // the row of zeros the gaps are cleared from
   if (t.resident)

@@ -85,6 +85,10 @@ std::vector<std::pair<int64_t, int64_t>> convChunks(const ConvProblem &p, int64_
 int64_t weightRows(const ConvProblem &p, int64_t chunk, const target::TargetParams &tp,
                    bool stacked);
 
+/// Slots of the accumulator tile beyond the loop's buffers: one when a float
+/// bias is broadcast into it ahead of the products of a pipelined loop.
+int64_t convExtraAccSlots(const ConvProblem &p, const ConvTiling &t);
+
 TileFootprint footprint(const ConvProblem &p, const ConvTiling &t, const target::TargetInfo &target);
 
 /// Why `t` cannot run `p` on `target` (ISA fields, LM, ACC), or nullopt.

@@ -1013,8 +1013,13 @@ LogicalResult KernelLowering::lowerWindowConv(Operation *op, const ConvProblem &
     Offset oc = grp * p.outChannels + m0;
     // A float bias starts the sums (broadcast into ACC before the products),
     // so VECTOR has no epilogue queued between this tile's products and the
-    // next tile's gathers.
+    // next tile's gathers. The broadcast is part of the next tile's
+    // preparation (emit-pipeline's stage 0), issued while this tile's store
+    // reads the accumulators two tiles back: a third slot, so that it does
+    // not wait for that store (convExtraAccSlots).
     bool biasFirst = Bias && !rq;
+    if (int64_t extra = convExtraAccSlots(p, tl))
+      acc.getDefiningOp()->setAttr(AllocOp::kExtraSlots, b.getI64IntegerAttr(extra));
     if (biasFirst) {
       int64_t eb = cast<BufferType>(Bias.getType()).getElementBytes();
       Value row = e.tile(MemorySpace::LM, 1, nc, accType, t.params.VectorAlign);

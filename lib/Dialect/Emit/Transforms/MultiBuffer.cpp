@@ -25,7 +25,6 @@ using namespace npuc::emit;
 namespace {
 
 void multiBuffer(ForOp loop, int64_t align) {
-  int64_t n = int64_t(loop.getBuffers());
   SmallVector<AllocOp> allocs;
   for (Operation &op : loop.getBody().front())
     if (auto alloc = dyn_cast<AllocOp>(op); alloc && !alloc.getBuffer().getType().isGlobal())
@@ -34,6 +33,11 @@ void multiBuffer(ForOp loop, int64_t align) {
   for (AllocOp alloc : allocs) {
     BufferType type = alloc.getBuffer().getType();
     int64_t slot = (type.getSpanBytes() + align - 1) / align * align;
+    // A tile may ask for more slots than the loop's (kExtraSlots): one the
+    // next iteration's preparation writes while a store of it is in flight.
+    int64_t n = int64_t(loop.getBuffers());
+    if (auto extra = alloc->getAttrOfType<IntegerAttr>(AllocOp::kExtraSlots))
+      n += extra.getInt();
     // The slots as one buffer: a leading dimension of N slots.
     SmallVector<int64_t> shape{n}, strides{slot};
     shape.append(type.getShape().begin(), type.getShape().end());

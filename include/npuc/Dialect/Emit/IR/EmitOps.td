@@ -38,6 +38,11 @@ def Emit_AllocOp : Emit_InProgramOp<"alloc"> {
   let results = (outs Emit_BufferType:$buffer);
   let assemblyFormat = "attr-dict `:` type($buffer)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The discardable attribute a tile in a multi-buffered loop may carry:
+    /// how many slots it takes beyond the loop's `buffers`.
+    static constexpr ::llvm::StringLiteral kExtraSlots = "emit.extra_slots";
+  }];
 }
 
 def Emit_ConstantOp : Emit_InProgramOp<"constant"> {

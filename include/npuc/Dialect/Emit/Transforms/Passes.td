@@ -17,7 +17,8 @@ def EmitMultiBuffer : Pass<"emit-multi-buffer", "::npuc::emit::ProgramOp"> {
     alignment) and an emit.iter_view that picks slot t mod N at iteration t.
     Iteration t + 1 then writes other bytes than iteration t reads, so the
     data dependencies emit-insert-sync derives no longer serialize a load of
-    the next tile behind the compute of this one. `buffers` is reset to 1.
+    the next tile behind the compute of this one. A tile with
+    `emit.extra_slots` = k takes N + k slots. `buffers` is reset to 1.
   }];
 }
 
