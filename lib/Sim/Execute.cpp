@@ -927,6 +927,9 @@ uint64_t vectorDepthwise(Machine &m, const ExecStep &x, VectorStep &vx) {
   if (isFloatMode && (azp || bzp))
     m.fail(x.where() + " runs a float depthwise product with non-zero zero points");
   int64_t rows = vx.grid.rows, cols = vx.grid.cols, taps = kh * kw;
+  bool bias = in[V::bias], relu = in[V::relu];
+  if ((bias || relu) && (!isFloatMode || !mac))
+    m.fail(x.where() + " adds a bias or a Relu outside a float multiply-accumulate");
   m.checkWork(uint64_t(rows) * uint64_t(orows) * uint64_t(cols) * uint64_t(taps), x.q.pc);
   uint64_t a = x.local(in[V::a_addr], in[V::a_reg]), b = x.local(in[V::b_addr], in[V::b_reg]);
   uint64_t d = x.local(in[V::d_addr], in[V::d_reg]);
@@ -957,6 +960,13 @@ uint64_t vectorDepthwise(Machine &m, const ExecStep &x, VectorStep &vx) {
         wi[size_t(t)] = int32_t(w.i - bzp);
         wf[size_t(t)] = w.f;
       }
+    }
+    float biasRow = 0.0f;
+    if (bias) {
+      uint64_t e = x.local(in[V::e_addr], in[V::e_reg]) + uint64_t(r * cfg[C::e_pitch]);
+      if (r == 0)
+        x.aligned(e, 4, "its bias");
+      biasRow = loadElem(m.access(LM, e, 4, false, x.dynId, "its bias"), int64_t(DType::F32)).f;
     }
     uint64_t dr = d + uint64_t(r * vx.grid.dpitch);
     if (accumulate)
@@ -1018,6 +1028,10 @@ uint64_t vectorDepthwise(Machine &m, const ExecStep &x, VectorStep &vx) {
             float prod = loadElem(p, et).f * wf[size_t(i * kw + j)];
             sum = sum + prod;
           }
+        if (bias)
+          sum = sum + biasRow;
+        if (relu)
+          sum = sum > 0 ? sum : (sum != sum ? sum : 0.0f);
         storeElem(dp, dt, Value{0, sum});
       }
   }

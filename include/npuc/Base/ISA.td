@@ -300,21 +300,28 @@ def V_DW_CFG : Inst<0x5b, VECTOR, "v_dw_cfg",
    UBytes<"lda", 32, 16, "pitch of the image rows of one channel">,
    Extent<"orows", 48, 12, "output rows per channel">,
    SRange<"a_zp", 60, 10, -128, 255, "zero point subtracted from the image">,
-   SRange<"b_zp", 70, 10, -128, 255, "zero point subtracted from the taps">],
-  "Set the depthwise window: size, strides, dilations, the image row pitch, the output rows "
-  "and the zero points.">;
+   SRange<"b_zp", 70, 10, -128, 255, "zero point subtracted from the taps">,
+   UBytes<"e_pitch", 80, 16, "pitch of the bias rows (v_dw bias)">],
+  "Set the depthwise window: size, strides, dilations, the image row pitch, the output rows, "
+  "the zero points and the bias pitch.">;
 def V_DW : Inst<0x5c, VECTOR, "v_dw",
   [EnumField<"mode", 8, 3, MmModeEnum>, Flag<"acc", 11, "combine with d instead of overwriting it">,
    EnumField<"d_space", 12, 1, LocalEnum>, EnumField<"func", 13, 2, WindowEnum>,
    Reg<"a_reg", 16>, Reg<"b_reg", 20>, Reg<"d_reg", 24>,
    Granule<"a_addr", 32, "image in LM: channel r at a + r * v_shape.a_pitch, rows lda apart">,
    Granule<"b_addr", 48, "taps in LM: channel r's kh * kw at b + r * v_shape.b_pitch">,
-   Granule<"d_addr", 64, "int32 (float modes: fp32) results: channel r's orows x cols at d + r * v_shape.d_pitch">],
+   Granule<"d_addr", 64, "int32 (float modes: fp32) results: channel r's orows x cols at d + r * v_shape.d_pitch">,
+   Flag<"bias", 15, "float modes: add channel r's fp32 bias, at e + r * v_dw_cfg.e_pitch, to each sum">,
+   Flag<"relu", 28, "float modes: then max(sum, 0) (NaN kept)">,
+   Reg<"e_reg", 96>, Granule<"e_addr", 80, "the per-channel fp32 bias (with bias)">],
   "d[r][o][c] (+)= sum over i < kh, j < kw, in that order, of (a[r][o*sh + i*dh][c*sw + j*dw] - a_zp) "
   "x (b[r][i*kw + j] - b_zp), for rows r and columns c of the grid and output rows o < orows: "
   "integer modes exactly in int32, float modes one IEEE product and sum per tap from 0 (or d). "
   "With func MAX or SUM the taps and zero points are not read: d is the maximum (NaN if any "
   "tap is NaN) or the sum of the window's image elements, from the first tap in the same order "
   "(or from d with acc), integers exactly in int32. "
+  "In float modes with func MAC, `bias` adds the channel's bias to each finished sum (one IEEE "
+  "sum) and `relu` then keeps max(sum, 0): the VECTOR passes a convolution's epilogue would "
+  "run, done as the sums are written. "
   "The image needs only its element alignment (the window reads it at any tap); the taps and "
   "d start on the vector granule. Takes 4 + ceil(MACs * element bytes / lanes) cycles.">;

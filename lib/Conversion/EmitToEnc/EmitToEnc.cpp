@@ -466,6 +466,18 @@ LogicalResult Encoder::depthwise(emit::DepthwiseOp op) {
   cfg.fields[C::lda] = at.getStrides()[1];
   cfg.fields[C::orows] = dt.getShape()[1];
   cfg.fields[C::a_zp] = op.getAZp(), cfg.fields[C::b_zp] = op.getBZp();
+  FailureOr<Addr> bias = Addr{};
+  if (op.getBias()) {
+    auto et = cast<BufferType>(op.getBias().getType());
+    if (failed(bias = address(op, op.getBias())))
+      return failure();
+    if (et.getStrides()[0] > isa::limit::V_DW_CFG::e_pitch_max)
+      return op.emitOpError() << "bias pitch " << et.getStrides()[0] << " exceeds the v_dw_cfg field ("
+                              << isa::limit::V_DW_CFG::e_pitch_max << ")";
+    cfg.fields[C::e_pitch] = et.getStrides()[0];
+  } else if (auto it = config.find(uint8_t(isa::Opcode::V_DW_CFG)); it != config.end()) {
+    cfg.fields[C::e_pitch] = it->second.fields[C::e_pitch];  // what the engine holds
+  }
   configure(cfg);
   isa::Inst i = inst(isa::Opcode::V_DW);
   namespace V = F::V_DW;
@@ -476,6 +488,11 @@ LogicalResult Encoder::depthwise(emit::DepthwiseOp op) {
   std::tie(i.fields[V::a_addr], i.fields[V::a_reg]) = local(*a);
   std::tie(i.fields[V::b_addr], i.fields[V::b_reg]) = local(*bb);
   std::tie(i.fields[V::d_addr], i.fields[V::d_reg]) = local(*d);
+  if (op.getBias()) {
+    i.fields[V::bias] = 1;
+    std::tie(i.fields[V::e_addr], i.fields[V::e_reg]) = local(*bias);
+  }
+  i.fields[V::relu] = op.getRelu();
   emitInst(i);
   return success();
 }

@@ -84,8 +84,8 @@ Iteration iteration(const DepthwiseProblem &p, int64_t channels, const RowGroup 
     it.vector += timing::depthwiseCycles(tp, outputs * uint64_t(w.kh * w.kw), unsigned(ex));
   if (p.requant)
     it.drain = timing::drainCycles(tp, channels, g.rows * p.OW);
-  else if (p.bias)
-    it.vector += timing::vectorCycles(tp, outputs, kAccBytes);
+  else if (p.bias && p.mode != isa::MmMode::F32 && p.mode != isa::MmMode::F16)
+    it.vector += timing::vectorCycles(tp, outputs, kAccBytes);  // a float bias rides on v_dw
   move(gmRuns(channels, g.rows * p.OW * p.outBytes, p.OH * p.OW * p.outBytes, p.outBytes), false);
   return it;
 }
@@ -290,7 +290,11 @@ void npuc::emit::lowering::estimate(const DepthwiseProblem &p, DepthwiseTiling &
       // while VECTOR and MATRIX work on this one, as fast as each DMA
       // engine's descriptor slots allow; the first loads and the last
       // product, drain and store are not hidden.
-      uint64_t steady = std::max({it.vector, it.drain,
+      // A slot is loaded again only once the product of the tile it held is
+      // done: a load's start, its transfer and a product take turns on each
+      // slot, so `buffers` tiles take at least that long.
+      uint64_t turn = (latency + it.loads + it.vector + uint64_t(t.buffers) - 1) / uint64_t(t.buffers);
+      uint64_t steady = std::max({it.vector, it.drain, turn,
                                   timing::dmaSteadyCycles(tp, it.loadBus, it.storeBus)});
       cycles += count * steady + latency + it.loads + it.vector + it.drain + latency + it.stores;
     }

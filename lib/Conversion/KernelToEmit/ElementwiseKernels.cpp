@@ -1081,9 +1081,10 @@ LogicalResult KernelLowering::lowerPool(const LoweringCase &c) {
       int64_t r0 = wb.i0 * p.dh, q0 = wb.j0 * p.dw;
       Value corner = e.view(image, r0 * lda + q0 * ie, {chans, w.rin - r0, Wp - q0},
                             {cast<BufferType>(image.getType()).getStrides()[0], lda, ie});
-      DepthwiseOp::create(b, e.loc, corner, Value(), sums, b.getDenseI64ArrayAttr({wb.kh, wb.kw}),
-                          b.getDenseI64ArrayAttr({p.sh, p.sw}), b.getDenseI64ArrayAttr({p.dh, p.dw}),
-                          !first, 0, 0, isMax ? "MAX" : "SUM");
+      DepthwiseOp::create(b, e.loc, corner, Value(), sums, Value(),
+                          b.getDenseI64ArrayAttr({wb.kh, wb.kw}), b.getDenseI64ArrayAttr({p.sh, p.sw}),
+                          b.getDenseI64ArrayAttr({p.dh, p.dw}), !first, 0, 0, isMax ? "MAX" : "SUM",
+                          false);
       first = false;
     }
     Value out = red;

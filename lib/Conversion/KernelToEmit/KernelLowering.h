@@ -308,9 +308,11 @@ private:
   /// or by a table per column, per row with `perRow`) through the MATRIX
   /// output stage; for a float result the bias on VECTOR; then DMA_OUT to
   /// `dst` (a 2-D GM view).
+  /// With `fused`, the bias and a Relu were applied with the products
+  /// (v_dw): only a clip's bounds and the store are left.
   void epilogue(Value acc, int64_t rows, int64_t cols, Value biasGM, Offset col0,
                 qk::RequantAttr rq, Value paramsGM, Value dst, bool perRow = false,
-                Offset row0 = 0, bool biasPerRow = false);
+                Offset row0 = 0, bool biasPerRow = false, bool fused = false);
   Value requantTable(qk::RequantAttr rq, int64_t channels);
   /// A Relu or Clip fused into the f32 convolution being lowered
   /// (graph-fuse-activation): the epilogue applies it to every float result

@@ -46,7 +46,7 @@ Value KernelLowering::requantTable(qk::RequantAttr rq, int64_t channels) {
 
 void KernelLowering::epilogue(Value acc, int64_t rows, int64_t cols, Value biasGM, Offset col0,
                               qk::RequantAttr rq, Value paramsGM, Value dst, bool perRow,
-                              Offset row0, bool biasPerRow) {
+                              Offset row0, bool biasPerRow, bool fused) {
   Type accType = cast<BufferType>(acc.getType()).getElementType();
   int64_t eb = biasGM ? cast<BufferType>(biasGM.getType()).getElementBytes() : 0;
   // The bias row (per column) or column (per row) of this tile, from GM; a
@@ -89,7 +89,7 @@ void KernelLowering::epilogue(Value acc, int64_t rows, int64_t cols, Value biasG
   // tile row, broadcast along it), then a fused activation.
   if (biasGM)
     e.vbin("ADD", acc, loadBias({t.params.VectorAlign, eb}), acc);
-  if (activation.kind == "relu")
+  if (activation.kind == "relu" && !fused)
     e.vun("RELU", acc, acc);
   if (activation.lo)
     e.vbini("MAX", acc, b.getF32FloatAttr(*activation.lo), acc);
@@ -1203,10 +1203,27 @@ LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Va
     int64_t chans = w.chans;
     Value acc = e.alloc(MemorySpace::ACC, {chans, w.rows * p.OW}, accType, {w.pitch.acc, 4});
     Value sums = e.view(acc, 0, {chans, w.rows, p.OW}, {w.pitch.acc, p.OW * 4, 4});
+    // A float result's bias and Relu ride on the last block's V_DW: the
+    // chunk's bias in LM (resident, or loaded for the tile), one per channel.
+    bool fuse = accType.isF32() && !rq;
+    Value biasTile;
+    if (fuse && Bias) {
+      int64_t eb = cast<BufferType>(Bias.getType()).getElementBytes();
+      if (residentBias) {
+        auto bt = cast<BufferType>(residentBias.getType());
+        biasTile = e.view(residentBias, w.chunk * pitch.bias, {chans, 1}, {bt.getStrides()[1], eb});
+      } else {
+        biasTile = e.alloc(MemorySpace::LM, {chans, 1}, accType, {t.params.VectorAlign, eb});
+        e.dma(e.view(Bias, w.c0 * eb, {chans, 1}, {eb, eb}), biasTile);
+      }
+    }
+    bool relu = fuse && activation.kind == "relu";
     // The window in blocks V_DW's fields hold (one, unless it is wider than
     // 15), each from its own corner of the image, the later ones accumulating.
     bool first = true;
-    for (const WindowBlock &wb : depthwiseWindowBlocks(p)) {
+    std::vector<WindowBlock> blocks = depthwiseWindowBlocks(p);
+    for (const WindowBlock &wb : blocks) {
+      bool last = &wb == &blocks.back();
       int64_t n = wb.kh * wb.kw;
       Value tapsT;
       if (residentTaps) {
@@ -1220,13 +1237,20 @@ LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Va
       int64_t r0 = wb.i0 * p.dh, q0 = wb.j0 * p.dw;
       Value corner = e.view(w.image, (r0 * Wp + q0) * ex, {chans, w.rin - r0, Wp - q0},
                             {w.pitch.image, Wp * ex, ex});
-      DepthwiseOp::create(b, e.loc, corner, tapsT, sums, b.getDenseI64ArrayAttr({wb.kh, wb.kw}),
-                          b.getDenseI64ArrayAttr({p.sh, p.sw}), b.getDenseI64ArrayAttr({p.dh, p.dw}),
-                          !first, xzp, wzp);
+      DepthwiseOp::create(b, e.loc, corner, tapsT, sums, last ? biasTile : Value(),
+                          b.getDenseI64ArrayAttr({wb.kh, wb.kw}), b.getDenseI64ArrayAttr({p.sh, p.sw}),
+                          b.getDenseI64ArrayAttr({p.dh, p.dw}), !first, xzp, wzp, "MAC",
+                          last && relu);
       first = false;
     }
     Value dst = e.view(Y, ((w.n * p.C + w.c0) * p.OH + w.oh0) * (p.OW * ey),
                        {chans, w.rows * p.OW}, {p.OH * p.OW * ey, ey});
+    if (fuse) {
+      // What is left of the epilogue: a clip's bounds, then the store.
+      epilogue(acc, chans, w.rows * p.OW, Value(), Offset(0), rq, Value(), dst, true, w.c0, false,
+               /*fused=*/true);
+      return;
+    }
     if (!tl->resident) {
       epilogue(acc, chans, w.rows * p.OW, Bias, Offset(0), rq, params, dst, true, w.c0, bool(Bias));
       return;

@@ -98,15 +98,16 @@ func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf
 // CHECK-NOT:    emit.dma
 // CHECK:        emit.dma
 // CHECK-NOT:    emit.dma
-// CHECK:        %[[T:.*]] = emit.iter_view %[[TAPS]][%[[I]]] offset 0 coeffs [0, 96, 0] : {{.*}} -> <lm, 2x9xf32, strides = [36, 4]>
-// CHECK-NEXT:   emit.depthwise %{{.*}}, %[[T]] ->
+// The f32 bias rides on the v_dw (its `bias` operand): no VECTOR add after.
 // CHECK:        %[[B:.*]] = emit.iter_view %[[BIAS]][%[[I]]] offset 0 coeffs [0, 64, 0] : {{.*}} -> <lm, 2x1xf32, strides = [32, 4]>
-// CHECK-NEXT:   emit.vbin "ADD" %{{.*}}, %[[B]]
-// CHECK-NEXT:   emit.dma
+// CHECK:        %[[T:.*]] = emit.iter_view %[[TAPS]][%[[I]]] offset 0 coeffs [0, 96, 0] : {{.*}} -> <lm, 2x9xf32, strides = [36, 4]>
+// CHECK-NEXT:   emit.depthwise %{{.*}}, %[[T]] bias %[[B]] ->
+// CHECK-NOT:    emit.vbin
+// CHECK:        emit.dma
 // CHECK-NEXT: }
 // CHECK:      emit.for %{{.*}} basis [1, 1, 1] range [0, 1)
-// CHECK:        emit.view %[[TAPS]][192] : {{.*}} -> <lm, 1x9xf32, strides = [36, 4]>
 // CHECK:        emit.view %[[BIAS]][128] : {{.*}} -> <lm, 1x1xf32, strides = [32, 4]>
+// CHECK:        emit.view %[[TAPS]][192] : {{.*}} -> <lm, 1x9xf32, strides = [36, 4]>
 // CHECK-NOT:  emit.for
 func.func @main(%x: tensor<1x5x5x5xf32> {graph.name = "x"}, %w: tensor<5x1x3x3xf32> {graph.name = "w"}, %b: tensor<5xf32> {graph.name = "b"}) -> (tensor<1x5x5x5xf32> {graph.name = "y"}) {
   %y = graph.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 5 : i64, npuc.tiling = {tile = array<i64: 2, 5>, buffers = 1 : i64, resident}} : (tensor<1x5x5x5xf32>, tensor<5x1x3x3xf32>, tensor<5xf32>) -> tensor<1x5x5x5xf32>

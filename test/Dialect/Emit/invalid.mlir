@@ -543,3 +543,13 @@ emit.program target "npu-v1" {
   // expected-error @+1 {{'emit.cast' op zero point 40000 does not fit the 16-bit field}}
   emit.cast %a -> %d {scale = 0.5 : f32, zp = 40000} : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xi16, strides = [32, 2]>
 }
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 2x4x6xi8, strides = [128, 24, 1]>
+  %b = emit.alloc : !emit.buffer<lm, 2x9xi8, strides = [32, 1]>
+  %e = emit.alloc : !emit.buffer<lm, 2x1xf32, strides = [32, 4]>
+  %d = emit.alloc : !emit.buffer<acc, 2x2x4xi32, strides = [64, 16, 4]>
+  // expected-error @+1 {{'emit.depthwise' op a bias or a Relu needs an f32 multiply-accumulate}}
+  emit.depthwise %a, %b bias %e -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>} : !emit.buffer<lm, 2x4x6xi8, strides = [128, 24, 1]>, !emit.buffer<lm, 2x9xi8, strides = [32, 1]> bias !emit.buffer<lm, 2x1xf32, strides = [32, 4]> -> !emit.buffer<acc, 2x2x4xi32, strides = [64, 16, 4]>
+}

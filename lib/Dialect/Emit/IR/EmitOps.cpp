@@ -191,6 +191,18 @@ LogicalResult DepthwiseOp::verify() {
     return emitOpError() << (mac ? "MAC needs taps" : "a pooling function takes no taps");
   if (!mac && (getAZp() || getBZp()))
     return emitOpError("a pooling function reads the image as stored: no zero points");
+  if (getBias() || getRelu()) {
+    BufferType dt = bufferOf(getD());
+    if (!mac || !dt.getElementType().isF32())
+      return emitOpError("a bias or a Relu needs an f32 multiply-accumulate");
+    if (getBias()) {
+      BufferType bt = bufferOf(getBias());
+      if (bt.getSpace() != MemorySpace::LM || !bt.getElementType().isF32() ||
+          bt.getShape().size() != 2 || bt.getShape()[1] != 1 ||
+          bt.getShape()[0] != dt.getShape()[0])
+        return emitOpError() << "bias must be lm [" << dt.getShape()[0] << ", 1] f32, one per channel";
+    }
+  }
   BufferType a = bufferOf(getA()), d = bufferOf(getD());
   // Pooling has no taps: check the image against itself.
   BufferType b = mac ? bufferOf(getB()) : BufferType();
@@ -564,6 +576,8 @@ void DepthwiseOp::getAccesses(SmallVectorImpl<Access> &out) {
   out.push_back({getA(), false});
   if (getB())
     out.push_back({getB(), false});
+  if (getBias())
+    out.push_back({getBias(), false});
   if (getAccumulate())
     out.push_back({getD(), false});
   out.push_back({getD(), true});

@@ -286,7 +286,7 @@ def Emit_DrainOp : Emit_InProgramOp<"drain", [DeclareOpInterfaceMethods<Emit_Eng
   let hasVerifier = 1;
 }
 
-def Emit_DepthwiseOp : Emit_InProgramOp<"depthwise", [DeclareOpInterfaceMethods<Emit_EngineOpInterface>]> {
+def Emit_DepthwiseOp : Emit_InProgramOp<"depthwise", [DeclareOpInterfaceMethods<Emit_EngineOpInterface>, AttrSizedOperandSegments]> {
   let summary = "Depthwise multiply-accumulate on the VECTOR engine";
   let description = [{
     V_DW (docs/isa.md): per channel r of `a` (lm, [channels, image rows,
@@ -299,14 +299,19 @@ def Emit_DepthwiseOp : Emit_InProgramOp<"depthwise", [DeclareOpInterfaceMethods<
     [dh, dw]; the image must hold every row and column the window reaches.
     With `func` "MAX" or "SUM" (pooling) there are no taps and no zero
     points: d is the maximum or the sum of the window's image elements.
+    An f32 multiply-accumulate may add `bias` (lm, [channels, 1] f32) to each
+    finished sum and then, with `relu`, keep max(sum, 0): what the epilogue's
+    VECTOR passes would compute, in the same IEEE steps.
   }];
   let arguments = (ins Emit_BufferType:$a, Optional<Emit_BufferType>:$b, Emit_BufferType:$d,
+                   Optional<Emit_BufferType>:$bias,
                    DenseI64ArrayAttr:$kernel, DenseI64ArrayAttr:$strides,
                    DenseI64ArrayAttr:$dilations, UnitAttr:$accumulate,
                    DefaultValuedAttr<I64Attr, "0">:$a_zp, DefaultValuedAttr<I64Attr, "0">:$b_zp,
-                   DefaultValuedAttr<StrAttr, "\"MAC\"">:$func);
+                   DefaultValuedAttr<StrAttr, "\"MAC\"">:$func, UnitAttr:$relu);
   let assemblyFormat = [{
-    $a (`,` $b^)? `->` $d attr-dict `:` type($a) (`,` type($b)^)? `->` type($d)
+    $a (`,` $b^)? (`bias` $bias^)? `->` $d attr-dict `:` type($a) (`,` type($b)^)?
+    (`bias` type($bias)^)? `->` type($d)
   }];
   let hasVerifier = 1;
 }
