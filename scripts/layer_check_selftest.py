@@ -40,6 +40,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -517,26 +518,55 @@ def tools_checks(tools):
             return [("tools:mnist8", False, str(e))]
         binary = os.path.join(tmp, "mnist8.bin")
         full, faulted = os.path.join(tmp, "dump"), os.path.join(tmp, "dump-fault")
-        if not run("npuc", [npuc, model, "-o", binary], (0,)) or \
+        # Straight-line code (--no-hardware-loops): every instruction runs
+        # once, so the step at which the second convolution begins is the
+        # index of its first instruction.
+        if not run("npuc", [npuc, model, "-o", binary, "--no-hardware-loops"], (0,)) or \
                 not run("npu-sim", [sim, binary, "-i", data, "-o", os.path.join(tmp, "out"),
                                     "--dump-tensors", full], (0,)):
             return results
         # The fault stops the program where the second convolution begins (by
-        # npu-objdump's node names per instruction), so that the values before
-        # it are complete and the later ones never reached.
+        # npu-objdump's node names per instruction: after the last instruction
+        # of an earlier node), so that the values before it are complete and
+        # the later ones never reached.
         try:
             objdump = _tool(tools, "npu-objdump")
         except FileNotFoundError as e:
             return results + [("tools:npu-objdump", False, str(e))]
         listing = subprocess.run([objdump, binary, "--json"], capture_output=True, text=True)
         code = json.loads(listing.stdout).get("code", []) if listing.returncode == 0 else []
-        stop = next((i["index"] for i in code if "Convolution110" in i.get("nodes", [])), None)
+        # Past the last instruction of a node before it (a node's signals
+        # may sit among the next node's instructions).
+        order = [n.name for n in onnx.load(model).graph.node]
+        earlier = set(order[:order.index("Convolution110")]) if "Convolution110" in order else set()
+        ends = [i["index"] for i in code if i.get("nodes") and set(i["nodes"]) <= earlier]
+        stop = max(ends) + 1 if ends and any("Convolution110" in i.get("nodes", []) for i in code) \
+            else None
         if not stop:
             results.append(("tools:npu-objdump", False, "no instruction of node Convolution110 "
                             "in npu-objdump --json"))
             return results
-        if not run("npu-sim-fault", [sim, binary, "-i", data, "-o", os.path.join(tmp, "out2"),
-                                     "--dump-tensors", faulted, "--max-steps", str(stop)], (3,)):
+        # The step limit stops SCALAR; engines lag behind it by their queues,
+        # so a value counts as reached once its last store has run. The first
+        # limit from there at which the first node's values are complete and
+        # the second convolution's are not is the fault.
+        def faulted_at(limit):
+            shutil.rmtree(faulted, ignore_errors=True)
+            if not run("npu-sim-fault", [sim, binary, "-i", data, "-o", os.path.join(tmp, "out2"),
+                                         "--dump-tensors", faulted, "--max-steps", str(limit)], (3,)):
+                return None
+            with open(os.path.join(faulted, "index.json")) as f:
+                values = [v for v in json.load(f)["values"] if v["role"] == "value"]
+            return any(v.get("file") for v in values) and any(not v.get("file") for v in values)
+        for limit in range(stop, len(code) + 1):
+            reached = faulted_at(limit)
+            if reached is None:
+                return results
+            if reached:
+                break
+        else:
+            results.append(("npu-sim-fault", False, "no step limit leaves some values complete "
+                            "and others unreached"))
             return results
         with open(os.path.join(full, "index.json")) as f:
             index = json.load(f)
