@@ -150,6 +150,17 @@ LogicalResult IterViewOp::verify() {
   return success();
 }
 
+bool npuc::emit::sameAttributesUntagged(Operation *a, Operation *b) {
+  auto strip = [](Operation *op) {
+    SmallVector<NamedAttribute> attrs;
+    for (NamedAttribute n : op->getAttrs())
+      if (n.getName() != ForOp::kIterationTag)
+        attrs.push_back(n);
+    return attrs;
+  };
+  return strip(a) == strip(b);
+}
+
 //===----------------------------------------------------------------------===//
 // emit.hw_loop
 //===----------------------------------------------------------------------===//

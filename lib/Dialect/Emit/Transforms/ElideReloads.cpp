@@ -43,14 +43,7 @@ bool sameCopy(DmaOp a, const Held &h, const ByteRange &src, const ByteRange &dst
     return false;
   if (a.getSrc().getType() != b.getSrc().getType() || a.getDst().getType() != b.getDst().getType())
     return false;
-  auto strip = [](Operation *op) {
-    SmallVector<NamedAttribute> attrs;
-    for (NamedAttribute n : op->getAttrs())
-      if (n.getName() != ForOp::kIterationTag)
-        attrs.push_back(n);
-    return attrs;
-  };
-  return strip(a) == strip(b);
+  return sameAttributesUntagged(a, b);
 }
 
 struct EmitElideReloadsPass : npuc::emit::impl::EmitElideReloadsBase<EmitElideReloadsPass> {

@@ -49,17 +49,6 @@ void flatten(Operation *op, SmallVectorImpl<Operation *> &out) {
   op->walk<WalkOrder::PreOrder>([&](Operation *x) { out.push_back(x); });
 }
 
-bool sameAttributes(Operation *a, Operation *b) {
-  auto strip = [](Operation *op) {
-    SmallVector<NamedAttribute> attrs;
-    for (NamedAttribute n : op->getAttrs())
-      if (n.getName() != ForOp::kIterationTag)
-        attrs.push_back(n);
-    return attrs;
-  };
-  return strip(a) == strip(b);
-}
-
 /// One iteration: consecutive work ops of the same tile-loop iteration.
 struct Iteration {
   int64_t loop, t;
@@ -161,7 +150,7 @@ bool Roller::repeats(Operation *a, Operation *b, int64_t j, SmallVectorImpl<int6
 bool Roller::repeatsOp(Operation *a, Operation *b, int64_t j, SmallVectorImpl<int64_t> &steps,
                        size_t &at) {
   if (a->getName() != b->getName() || a->getNumOperands() != b->getNumOperands() ||
-      !sameAttributes(a, b))
+      !sameAttributesUntagged(a, b))
     return false;
   for (auto [va, vb] : llvm::zip(a->getOperands(), b->getOperands())) {
     if (va.getType() != vb.getType())

@@ -67,6 +67,10 @@ namespace npuc::emit {
 /// The alloc or constant a buffer value is a view of, and the byte offset of
 /// the value's first element from that root's first byte.
 std::pair<mlir::Operation *, int64_t> rootOf(mlir::Value buffer);
+/// Whether a and b have the same attributes, emit-lower-loops' iteration
+/// tag aside (two iterations' copies of one op).
+bool sameAttributesUntagged(mlir::Operation *a, mlir::Operation *b);
+
 /// The placed byte offset of a buffer value in its space (none while its
 /// root alloc or constant has no offset).
 std::optional<int64_t> placedByte(mlir::Value buffer);
