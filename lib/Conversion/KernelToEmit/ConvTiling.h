@@ -101,7 +101,7 @@ void estimate(const ConvProblem &p, ConvTiling &t, const target::TargetInfo &tar
 /// The candidate with the fewest estimated cycles (then GM bytes, then the
 /// fewest iterations); but of the candidates within kGmSlackPercent of those
 /// cycles, the one that moves the fewest GM bytes. nullopt when none fits.
-inline constexpr uint64_t kGmSlackPercent = 2;
+inline constexpr uint64_t kGmSlackPercent = 5;
 std::optional<ConvTiling> chooseConvTiling(const ConvProblem &p, const target::TargetInfo &target);
 
 } // namespace npuc::emit::lowering
