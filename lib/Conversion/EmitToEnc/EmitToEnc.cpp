@@ -178,16 +178,11 @@ int64_t Encoder::dtype(Type t) {
 }
 
 FailureOr<Addr> Encoder::address(Operation *op, Value buffer) {
-  auto [root, offset] = emit::rootOf(buffer);
-  std::optional<int64_t> base;
-  if (auto alloc = dyn_cast_or_null<emit::AllocOp>(root))
-    base = alloc.getOffset();
-  else if (auto c = dyn_cast_or_null<emit::ConstantOp>(root))
-    base = c.getOffset();
-  if (!base)
+  std::optional<int64_t> byte = emit::placedByte(buffer);
+  if (!byte)
     return op->emitOpError("uses a buffer without a placed offset (run emit-plan-memory)"), failure();
   auto type = cast<BufferType>(buffer.getType());
-  Addr a{type.getSpace(), *base + offset};
+  Addr a{type.getSpace(), *byte};
   if (type.isGlobal() && (a.byte < 0 || a.byte + type.getSpanBytes() > (int64_t(1) << 32)))
     return op->emitOpError() << "GM address " << a.byte << " spanning " << type.getSpanBytes()
                              << " bytes is outside the 32-bit offset field's range (4 GiB)"

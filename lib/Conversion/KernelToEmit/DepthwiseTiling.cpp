@@ -84,8 +84,8 @@ Iteration iteration(const DepthwiseProblem &p, int64_t channels, const RowGroup 
     it.vector += timing::depthwiseCycles(tp, outputs * uint64_t(w.kh * w.kw), unsigned(ex));
   if (p.requant)
     it.drain = timing::drainCycles(tp, channels, g.rows * p.OW);
-  else if (p.bias && p.mode != isa::MmMode::F32 && p.mode != isa::MmMode::F16)
-    it.vector += timing::vectorCycles(tp, outputs, kAccBytes);  // a float bias rides on v_dw
+  else if (p.bias && !depthwiseFusesBias(p))
+    it.vector += timing::vectorCycles(tp, outputs, kAccBytes);
   move(gmRuns(channels, g.rows * p.OW * p.outBytes, p.OH * p.OW * p.outBytes, p.outBytes), false);
   return it;
 }

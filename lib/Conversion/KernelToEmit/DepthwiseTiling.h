@@ -78,6 +78,12 @@ struct WindowBlock {
 };
 std::vector<WindowBlock> depthwiseWindowBlocks(const DepthwiseProblem &p);
 
+/// Whether the bias (and a Relu) ride on the v_dw itself: a float result,
+/// no output stage.
+inline bool depthwiseFusesBias(const DepthwiseProblem &p) {
+  return !p.requant && (p.mode == isa::MmMode::F32 || p.mode == isa::MmMode::F16);
+}
+
 /// Byte pitches of one tile of `channels` x `rows`: the image's channel
 /// pitch, the accumulators' and the requantized result's row (channel) pitch.
 struct DepthwisePitches {

@@ -1205,7 +1205,7 @@ LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Va
     Value sums = e.view(acc, 0, {chans, w.rows, p.OW}, {w.pitch.acc, p.OW * 4, 4});
     // A float result's bias and Relu ride on the last block's V_DW: the
     // chunk's bias in LM (resident, or loaded for the tile), one per channel.
-    bool fuse = accType.isF32() && !rq;
+    bool fuse = depthwiseFusesBias(p);
     Value biasTile;
     if (fuse && Bias) {
       int64_t eb = cast<BufferType>(Bias.getType()).getElementBytes();
