@@ -104,8 +104,9 @@ cost model both call it. Timing orders nothing (flags do): it only says when.
   SET_FLAG on a DMA engine waits until all its descriptors are done.
   The cost model charges a tile loop's transfers with this same timeline
   (`timing::dmaSteadyCycles`: the loop body's descriptors run through it
-  repeatedly), so small descriptors queued behind a large one, holding slots
-  the next large one needs, cost what they cost on the clock.
+  repeatedly, and never less than one repetition's bus time), so small
+  descriptors queued behind a large one, holding slots the next large one
+  needs, cost what they cost on the clock.
 - **SCALAR and configuration instructions**: 1 cycle.
 )";
 }

@@ -128,6 +128,9 @@ TEST(Timing, SteadyDmaCyclesFollowTheTimeline) {
   EXPECT_EQ(dmaSteadyCycles(v1(), std::vector<uint64_t>(8, 98304), {}), 12288u);
   // Loads and stores share the bus: 196 + 49.
   EXPECT_EQ(dmaSteadyCycles(v1(), {12544}, {3136}), 245u);
+  // Two loads and a store, the loads' engine free to run ahead: never less
+  // than the bus time of one repetition, 256 + 1 + 256.
+  EXPECT_EQ(dmaSteadyCycles(v1(), {16384, 64}, {16384}), 513u);
   // npu-v1-tiny keeps two in flight (16 bytes per cycle): two descriptors of
   // 100 cycles each take 200 + 100 per repetition, one slot each.
   EXPECT_EQ(dmaSteadyCycles(tiny(), {1600, 1600}, {}), 300u);
