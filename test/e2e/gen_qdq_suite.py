@@ -325,16 +325,17 @@ y = quant(dequant(quant(x, 0.02, 0, np.int8), 0.02, 0), 0.05, 3, np.int8)
 md.save("qdq_noop_reduction_requantizes", [h.make_tensor_value_info("x", F32, [2, 1, 5])],
         [h.make_tensor_value_info("y", I8, [2, 1, 5])], [x], [y])
 
-# A reduction longer than one tile (10,000 elements per output on npu-v1-tiny
-# takes two passes: partials per chunk, then the partials).
+# A reduction longer than one tile: 67,600 elements per output exceed
+# VECTOR's 65,535 columns on every target, so it takes two passes (partials
+# per run of columns, then the partials).
 md = Model()
-x = rng.uniform(-2, 2, (1, 3, 100, 100)).astype(np.float32)
+x = rng.uniform(-2, 2, (1, 3, 260, 260)).astype(np.float32)
 dx = md.qdq("x", 0.02, 1, np.int8)
 md.nodes.append(h.make_node("GlobalAveragePool", [dx], ["gap"]))
 md.q("gap", 0.001, 0, np.int8, "y")
 rx = dequant(quant(x, 0.02, 1, np.int8), 0.02, 1).astype(np.float64)
 y = quant(rx.mean(axis=(2, 3), keepdims=True).astype(np.float32), 0.001, 0, np.int8)
-md.save("qdq_long_reduction", [h.make_tensor_value_info("x", F32, [1, 3, 100, 100])],
+md.save("qdq_long_reduction", [h.make_tensor_value_info("x", F32, [1, 3, 260, 260])],
         [h.make_tensor_value_info("y", I8, [1, 3, 1, 1])], [x], [y])
 
 # Fan-out: one tensor read by twelve kernels whose results are all outputs;

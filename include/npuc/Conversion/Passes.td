@@ -54,9 +54,23 @@ def SelectTiling : Pass<"select-tiling", "::mlir::ModuleOp"> {
     the cheapest as `npuc.tiling = {tile = array<i64: mt, nt, kt>, buffers,
     cycles, gm_bytes}`. convert-kernel-to-emit reads the attribute and picks
     no tile size of its own; a product no candidate fits is an error at its op.
+    Depthwise convolutions, pooling and window convolutions are chosen the
+    same way (DepthwiseTiling.h, ConvTiling.h).
+
+    Elementwise loop nests (maps, Q/DQ, BatchNorm, and the copies of Concat,
+    Transpose, Slice, Resize and layout changes) are described by the lowering
+    itself: it runs into a scratch program that is discarded, recording each
+    nest's canonical 4-D iteration space, operand strides and work per element
+    instead of emitting it. ElementwiseTiling.h enumerates tile boxes (columns
+    along the innermost dimension, rows filled in each order of the outer
+    three) and 1 or 2 buffers, fits them against LM and VECTOR's extents,
+    estimates them with npuc::timing, and the op gets `npuc.loop_tiling = [{space,
+    tile, buffers, cycles, gm_bytes}, ...]`, one entry per nest in emission
+    order.
   }];
   let options = [Option<"targetName", "target", "std::string", "\"npu-v1\"",
                         "target to compile for">];
+  let dependentDialects = ["::npuc::emit::EmitDialect"];
 }
 
 def CheckLoweringEvidence : Pass<"check-lowering-evidence", "::mlir::ModuleOp"> {

@@ -33,110 +33,95 @@ EwOperand KernelLowering::broadcastOperand(Value tensor, ArrayRef<int64_t> outSh
   return op;
 }
 
+FailureOr<ElementwiseTiling> KernelLowering::nestTiling(Operation *op, const ElementwiseProblem &p) {
+  unsigned k = nestsEmitted[op]++;
+  auto list = op->getAttrOfType<ArrayAttr>(kLoopTilingAttr);
+  if (!list || k >= list.size())
+    return op->emitOpError() << "internal error: no tiling for its elementwise loop nest " << k
+                             << " (" << kLoopTilingAttr
+                             << "); select-tiling chooses it before this lowering";
+  auto d = dyn_cast<DictionaryAttr>(list[k]);
+  auto space = d ? d.getAs<DenseI64ArrayAttr>("space") : nullptr;
+  auto tile = d ? d.getAs<DenseI64ArrayAttr>("tile") : nullptr;
+  auto buffers = d ? d.getAs<IntegerAttr>("buffers") : nullptr;
+  if (!space || space.size() != 4 || !tile || tile.size() != 4 || !buffers)
+    return op->emitOpError() << kLoopTilingAttr << " entry " << k
+                             << " needs space = [4 extents], tile = [4 extents] and buffers";
+  if (!llvm::equal(space.asArrayRef(), p.shape))
+    return op->emitOpError() << "internal error: " << kLoopTilingAttr << " entry " << k
+                             << " was chosen for the iteration space [" << space.asArrayRef()
+                             << "]; the lowering walks [" << ArrayRef<int64_t>(p.shape) << "]";
+  ElementwiseTiling tl;
+  std::copy(tile.asArrayRef().begin(), tile.asArrayRef().end(), tl.tile.begin());
+  tl.buffers = buffers.getInt();
+  if (std::optional<std::string> why = checkTiling(p, tl, t))
+    return op->emitOpError() << kLoopTilingAttr << " entry " << k << " [" << tile.asArrayRef()
+                             << "] x " << tl.buffers << " cannot run here: " << *why;
+  return tl;
+}
+
+FailureOr<std::optional<ElementwiseTiling>> KernelLowering::tileNest(Operation *op,
+                                                                    const ElementwiseProblem &p) {
+  if (described) {
+    described->push_back({op, p});
+    return std::optional<ElementwiseTiling>();
+  }
+  FailureOr<ElementwiseTiling> chosen = nestTiling(op, p);
+  if (failed(chosen))
+    return failure();
+  return std::optional<ElementwiseTiling>(*chosen);
+}
+
+LogicalResult KernelLowering::rowLoops(
+    Operation *op, const ElementwiseProblem &p,
+    const std::function<void(int64_t rows, const Offset &first)> &body) {
+  FailureOr<std::optional<ElementwiseTiling>> tiled = tileNest(op, p);
+  if (failed(tiled) || !*tiled)
+    return failed(tiled) ? failure() : success();  // describing: nothing to emit
+  const ElementwiseTiling *chosen = &**tiled;
+  int64_t outer = p.shape[2], rows = chosen->tile[2];
+  int64_t full = outer / rows, rest = outer % rows;
+  for (auto [size, count, first] : {std::tuple{rows, full, int64_t(0)}, std::tuple{rest, int64_t(rest > 0), full * rows}}) {
+    if (count == 0)
+      continue;
+    int64_t buffers = count > 1 ? chosen->buffers : 1;
+    e.beginLoop({count}, buffers, buffers > 1);
+    body(size, first + e.coordinate(0) * size);
+    e.endLoop();
+  }
+  return success();
+}
+
 LogicalResult KernelLowering::elementwise(Operation *op, ArrayRef<int64_t> shapeIn,
-                                          ArrayRef<EwOperand> insIn, Value out,
-                                          int64_t bytesPerElem,
+                                          ArrayRef<EwOperand> insIn, Value out, EwWork work,
                                           const std::function<void(EwTiles &)> &body) {
-  // Canonical 4-D iteration space: merge dimensions every operand walks
-  // contiguously, then pad with leading 1s.
+  // The canonical 4-D iteration space (ElementwiseTiling.h).
   auto outType = cast<BufferType>(out.getType());
-  SmallVector<int64_t> shape(shapeIn.begin(), shapeIn.end());
-  SmallVector<SmallVector<int64_t, 4>> strides;
+  std::vector<EwAccess> accesses;
   for (const EwOperand &o : insIn)
-    strides.push_back(o.strides);
-  strides.push_back(SmallVector<int64_t, 4>(outType.getStrides().begin(), outType.getStrides().end()));
-  if (shape.empty()) {
-    shape.push_back(1);
-    for (auto &s : strides)
-      s.push_back(0);
-  }
-  // Size-1 dimensions move nothing, whatever their strides.
-  for (int64_t i = int64_t(shape.size()) - 1; i >= 0 && shape.size() > 1; --i) {
-    if (shape[size_t(i)] != 1)
-      continue;
-    shape.erase(shape.begin() + i);
-    for (auto &s : strides)
-      s.erase(s.begin() + i);
-  }
-  for (int64_t i = int64_t(shape.size()) - 2; i >= 0; --i) {
-    bool mergeable = llvm::all_of(strides, [&](auto &s) {
-      return s[size_t(i)] == s[size_t(i) + 1] * shape[size_t(i) + 1];
-    });
-    if (!mergeable)
-      continue;
-    shape[size_t(i)] *= shape[size_t(i) + 1];
-    shape.erase(shape.begin() + i + 1);
-    for (auto &s : strides) {
-      s[size_t(i)] = s[size_t(i) + 1];
-      s.erase(s.begin() + i + 1);
-    }
-  }
-  if (shape.size() > 4)
-    return op->emitOpError() << "has a " << shape.size()
-                             << "-D iteration space after merging contiguous dimensions; the DMA "
-                                "moves at most 4";
-  while (shape.size() < 4) {
-    shape.insert(shape.begin(), 1);
-    for (auto &s : strides)
-      s.insert(s.begin(), 0);
-  }
+    accesses.push_back({std::vector<int64_t>(o.strides.begin(), o.strides.end()),
+                        cast<BufferType>(o.gm.getType()).getElementBytes(), o.perRow});
+  EwAccess outAccess{std::vector<int64_t>(outType.getStrides().begin(), outType.getStrides().end()),
+                     outType.getElementBytes(), false};
+  ElementwiseProblem nest;
+  if (std::optional<std::string> why =
+          canonicalize(std::vector<int64_t>(shapeIn.begin(), shapeIn.end()), accesses, outAccess,
+                       work, nest))
+    return op->emitOpError() << *why;
   // An empty tensor moves nothing.
-  if (llvm::is_contained(shape, 0))
+  if (nest.empty())
     return success();
-  // A long innermost dimension alone (the others 1) is split into rows of a
-  // divisor of it, so that tiles are grids of many rows, not one long row.
-  constexpr int64_t kColumnCap = 4096;
-  if (shape[0] == 1 && shape[3] > kColumnCap) {
-    int64_t cols = 0;
-    for (int64_t d = kColumnCap; d >= kColumnCap / 16 && !cols; --d)
-      if (shape[3] % d == 0)
-        cols = d;
-    if (cols) {
-      shape = {shape[1], shape[2], shape[3] / cols, cols};
-      for (auto &st : strides)
-        st = {st[1], st[2], st[3] * cols, st[3]};
-    }
-  }
-  // Tile: the innermost dimension up to a column budget, then whole rows. A
-  // row of each tile (operands, output, scratch) is padded to the 32-byte
-  // granule, so a row costs up to 31 bytes more per tile than its elements.
-  // Each tile takes two rotating slots (the budget is per slot).
-  int64_t lm = t.params.LMBytes / 4, perElem = std::max<int64_t>(bytesPerElem, 1);
-  int64_t tiles = int64_t(insIn.size()) + 4;
-  int64_t t3 = std::min({shape[3], lm / perElem / 2, kColumnCap});
-  int64_t rowBytes = t3 * perElem + t.params.VectorAlign * tiles;
-  int64_t rowsBudget = std::max<int64_t>(1, std::min<int64_t>(lm / rowBytes, kVectorExtentMax));
-  // An input that walks a leading dimension contiguously (a transpose: NHWC
-  // read in NCHW order) reads GM in runs only as long as the tile holds that
-  // dimension whole: with it cut to one, every element would cost a GM
-  // burst. Such a dimension is taken whole first, when its rows fit.
-  int whole = 2;
-  for (auto [k, o] : llvm::enumerate(insIn)) {
-    int64_t es = cast<BufferType>(o.gm.getType()).getElementBytes();
-    const auto &st = strides[k];
-    if (st[3] == es)
-      continue;
-    for (int d = 0; d < 2; ++d)
-      if (shape[size_t(d)] > 1 && st[size_t(d)] == es && shape[size_t(d)] <= rowsBudget)
-        whole = std::min(whole, d);
-  }
-  int64_t t0 = 1, t1 = 1, t2 = 1;
-  if (whole == 1) {
-    t1 = shape[1];
-    t2 = std::max<int64_t>(1, std::min(shape[2], rowsBudget / t1));
-    t0 = t2 == shape[2] ? std::max<int64_t>(1, std::min(shape[0], rowsBudget / (t1 * t2))) : 1;
-  } else if (whole == 0) {
-    t0 = shape[0];
-    t2 = std::max<int64_t>(1, std::min(shape[2], rowsBudget / t0));
-    t1 = t2 == shape[2] ? std::max<int64_t>(1, std::min(shape[1], rowsBudget / (t0 * t2))) : 1;
-  } else {
-    t2 = std::min(shape[2], rowsBudget);
-    t1 = t2 == shape[2] ? std::max<int64_t>(1, std::min(shape[1], rowsBudget / shape[2])) : 1;
-    t0 = t1 == shape[1] && t2 == shape[2]
-             ? std::max<int64_t>(1, std::min(shape[0], rowsBudget / (shape[1] * shape[2])))
-             : 1;
-  }
-  int64_t tile[4] = {t0, t1, t2, t3};
+  FailureOr<std::optional<ElementwiseTiling>> tiled = tileNest(op, nest);
+  if (failed(tiled) || !*tiled)
+    return failed(tiled) ? failure() : success();  // describing: nothing to emit
+  const ElementwiseTiling *chosen = &**tiled;
+  ArrayRef<int64_t> shape = nest.shape;
+  SmallVector<ArrayRef<int64_t>> strides;
+  for (const EwAccess &a : nest.ins)
+    strides.push_back(a.strides);
+  strides.push_back(nest.out.strides);
+  const std::array<int64_t, 4> &tile = chosen->tile;
+  int64_t va = t.params.VectorAlign;
   // The tiles as loops: per dimension the full tiles, then the remainder.
   struct Part {
     int64_t size, count, first;
@@ -172,12 +157,12 @@ LogicalResult KernelLowering::elementwise(Operation *op, ArrayRef<int64_t> shape
     tl.cols = c3;
     for (auto [k, o] : llvm::enumerate(insIn)) {
       auto bt = cast<BufferType>(o.gm.getType());
-      if (o.perRow && strides[k][3] == 0) {
+      if (nest.ins[k].perRow) {
         int64_t es = bt.getElementBytes();
-        Value col = e.alloc(MemorySpace::LM, {tl.rows, 1}, bt.getElementType(), {32, es});
+        Value col = e.alloc(MemorySpace::LM, {tl.rows, 1}, bt.getElementType(), {va, es});
         SmallVector<int64_t> rowBox{c0, c1, c2, 1};
         e.dma(e.view(o.gm, at(strides[k], 3), rowBox, strides[k]),
-              e.view(col, 0, rowBox, {c1 * c2 * 32, c2 * 32, 32, es}));
+              e.view(col, 0, rowBox, {c1 * c2 * va, c2 * va, va, es}));
         tl.in.push_back(col);
         continue;
       }
@@ -197,7 +182,8 @@ LogicalResult KernelLowering::elementwise(Operation *op, ArrayRef<int64_t> shape
         for (const Part &p3 : parts[3]) {
           Part p[4] = {p0, p1, p2, p3};
           int64_t n = p0.count * p1.count * p2.count * p3.count;
-          e.beginLoop({p0.count, p1.count, p2.count, p3.count}, n > 1 ? 2 : 1, n > 1);
+          int64_t buffers = n > 1 ? chosen->buffers : 1;
+          e.beginLoop({p0.count, p1.count, p2.count, p3.count}, buffers, buffers > 1);
           oneTile(p);
           e.endLoop();
         }
@@ -297,7 +283,7 @@ LogicalResult KernelLowering::lowerQuantize(const LoweringCase &c) {
                              [&](ArrayRef<float> v) { return f32Constant(v); }));
   Value out = resultBuffer(op.getResult());
   Type st = cast<BufferType>(out.getType()).getElementType();
-  return elementwise(op, shape, ins, out, 4 * 4 + 1, [&](EwTiles &tl) {
+  return elementwise(op, shape, ins, out, {4 * 4 + 1, perAxis ? 4 : 1}, [&](EwTiles &tl) {
     // y = saturate(round_half_even(x / scale) + zp), in f32 then one cast.
     Value x = tl.in[0];
     if (!perAxis) {
@@ -349,13 +335,13 @@ LogicalResult KernelLowering::lowerRequantize(const LoweringCase &c) {
   Value out = resultBuffer(op->getResult(0));
   Type st = cast<BufferType>(out.getType()).getElementType();
   if (c.get("form") == "top-bit")
-    return elementwise(op, shape, ins, out, 2, [&](EwTiles &tl) {
+    return elementwise(op, shape, ins, out, {2, 1}, [&](EwTiles &tl) {
       Value y = e.retype(tl.in[0], st);
       // The immediate as the element reads: 0x80 is 128 as uint8, -128 as int8.
       e.vbini("XOR", y, b.getI32IntegerAttr(st.isUnsignedInteger() ? 128 : -128), y);
       tl.out = y;
     });
-  return elementwise(op, shape, ins, out, 4 * 4 + 1,
+  return elementwise(op, shape, ins, out, {4 * 4 + 1, 2},
                      [&](EwTiles &tl) { tl.out = fromF32(toF32(tl.in[0], qi), qo, st); });
 }
 
@@ -373,7 +359,7 @@ LogicalResult KernelLowering::lowerDequantize(const LoweringCase &c) {
     ins.append(perAxisParams(*q, shape, c.is("params-per-row"), /*zeroPointsFirst=*/true,
                              [&](ArrayRef<float> v) { return f32Constant(v); }));
   Value out = resultBuffer(op.getResult());
-  return elementwise(op, shape, ins, out, 4 * 4 + 4, [&](EwTiles &tl) {
+  return elementwise(op, shape, ins, out, {4 * 4 + 4, perAxis ? 3 : 1}, [&](EwTiles &tl) {
     // y = (f32(x) - zp) * scale, each step one f32 rounding as in ONNX.
     if (!perAxis) {
       tl.out = toF32(tl.in[0], q);
@@ -470,7 +456,8 @@ LogicalResult KernelLowering::lowerBinary(const LoweringCase &c) {
     e.vbin("MUL", a, bv, a);
     e.vbin("ADD", a, pos, a);
   };
-  return elementwise(op, shape, ins, out, (prelu ? 3 : 2) * 4 + 3, [&](EwTiles &tl) {
+  EwWork work{(prelu ? 3 : 2) * 4 + 3, (prelu ? 4 : 1) + (quantized ? 3 : 0)};
+  return elementwise(op, shape, ins, out, work, [&](EwTiles &tl) {
     if (!quantized) {
       apply(tl, tl.in[0], tl.in[1]);
       tl.out = tl.in[0];
@@ -532,13 +519,13 @@ LogicalResult KernelLowering::lowerUnary(const LoweringCase &c) {
   if (llvm::isa<graph::ReluOp>(op) && c.is("integer")) {
     int64_t zp = quantOf(tensorOf(x).getElementType())->zps[0];
     ArrayRef<int64_t> shape = tensorOf(res).getShape();
-    return elementwise(op, shape, {broadcastOperand(x, shape)}, resultBuffer(res), 2,
+    return elementwise(op, shape, {broadcastOperand(x, shape)}, resultBuffer(res), {2, 1},
                        [&](EwTiles &tl) {
                          e.vbini("MAX", tl.in[0], b.getIntegerAttr(b.getIntegerType(32), zp),
                                  tl.in[0]);
                        });
   }
-  return lowerF32Map(op, x, res, [&](Value f) { e.vun(func, f, f); });
+  return lowerF32Map(op, x, res, 1, [&](Value f) { e.vun(func, f, f); });
 }
 
 /// Clip in f32 (a Clip right after a conv or matmul folds into its
@@ -555,7 +542,7 @@ LogicalResult lowering::selectClip(LoweringCase &c, const target::TargetInfo &t)
 
 LogicalResult KernelLowering::lowerClip(const LoweringCase &c) {
   auto clip = cast<graph::ClipOp>(c.op);
-  return lowerF32Map(c.op, clip.getInput(), clip.getResult(), [&](Value f) {
+  return lowerF32Map(c.op, clip.getInput(), clip.getResult(), 2, [&](Value f) {
     if (c.is("min"))
       e.vbini("MAX", f, b.getF32FloatAttr(float(clip.getMinAttr().getValueAsDouble())), f);
     if (c.is("max"))
@@ -575,7 +562,7 @@ LogicalResult lowering::selectLeakyRelu(LoweringCase &c, const target::TargetInf
 LogicalResult KernelLowering::lowerLeakyRelu(const LoweringCase &c) {
   auto lr = cast<graph::LeakyReluOp>(c.op);
   float alpha = float(lr.getAlphaAttr().getValueAsDouble());
-  return lowerF32Map(c.op, lr.getInput(), lr.getResult(), [&](Value f) {
+  return lowerF32Map(c.op, lr.getInput(), lr.getResult(), 2, [&](Value f) {
     auto ft = cast<BufferType>(f.getType());
     Value ax = e.tile(MemorySpace::LM, ft.getShape()[0], ft.getShape()[1], b.getF32Type());
     e.vbini("MUL", f, b.getF32FloatAttr(alpha), ax);
@@ -596,14 +583,14 @@ void hardSigmoid(Emitter &e, Value f, Value into, float alpha, float beta) {
 
 LogicalResult KernelLowering::lowerHardSigmoid(const LoweringCase &c) {
   auto hs = cast<graph::HardSigmoidOp>(c.op);
-  return lowerF32Map(c.op, hs.getInput(), hs.getResult(), [&](Value f) {
+  return lowerF32Map(c.op, hs.getInput(), hs.getResult(), 4, [&](Value f) {
     hardSigmoid(e, f, f, float(hs.getAlphaAttr().getValueAsDouble()),
                 float(hs.getBetaAttr().getValueAsDouble()));
   });
 }
 
 LogicalResult KernelLowering::lowerHardSwish(const LoweringCase &c) {
-  return lowerF32Map(c.op, c.op->getOperand(0), c.op->getResult(0), [&](Value f) {
+  return lowerF32Map(c.op, c.op->getOperand(0), c.op->getResult(0), 5, [&](Value f) {
     auto ft = cast<BufferType>(f.getType());
     Value g = e.tile(MemorySpace::LM, ft.getShape()[0], ft.getShape()[1], b.getF32Type());
     hardSigmoid(e, f, g, 1.0f / 6.0f, 0.5f);
@@ -614,7 +601,7 @@ LogicalResult KernelLowering::lowerHardSwish(const LoweringCase &c) {
 // GELU (erf form), in f32 steps in the order ONNX writes it and exporters
 // decompose it: (x * 0.5) * (1 + erf(x / sqrt(2))).
 LogicalResult KernelLowering::lowerGelu(const LoweringCase &c) {
-  return lowerF32Map(c.op, c.op->getOperand(0), c.op->getResult(0), [&](Value f) {
+  return lowerF32Map(c.op, c.op->getOperand(0), c.op->getResult(0), 5, [&](Value f) {
     auto ft = cast<BufferType>(f.getType());
     Value g = e.tile(MemorySpace::LM, ft.getShape()[0], ft.getShape()[1], b.getF32Type());
     e.vbini("DIV", f, b.getF32FloatAttr(1.41421356f), g);
@@ -625,13 +612,14 @@ LogicalResult KernelLowering::lowerGelu(const LoweringCase &c) {
   });
 }
 
-LogicalResult KernelLowering::lowerF32Map(Operation *op, Value x, Value res,
+LogicalResult KernelLowering::lowerF32Map(Operation *op, Value x, Value res, int64_t bodyPasses,
                                           const std::function<void(Value)> &body) {
   ArrayRef<int64_t> shape = tensorOf(res).getShape();
   auto qx = quantOf(tensorOf(x).getElementType()), qy = quantOf(tensorOf(res).getElementType());
   Value out = resultBuffer(res);
   Type st = cast<BufferType>(out.getType()).getElementType();
-  return elementwise(op, shape, {broadcastOperand(x, shape)}, out, 14, [&](EwTiles &tl) {
+  EwWork work{14, bodyPasses + (qx ? 1 : 0) + (qy ? 1 : 0)};
+  return elementwise(op, shape, {broadcastOperand(x, shape)}, out, work, [&](EwTiles &tl) {
     Value f = toF32(tl.in[0], qx);
     body(f);
     tl.out = fromF32(f, qy, st);
@@ -667,7 +655,7 @@ LogicalResult KernelLowering::lowerBatchNorm(const LoweringCase &c) {
                              perChannel(bn.getBias()), perChannel(bn.getMean()),
                              perChannel(bn.getVar())};
   float eps = float(bn.getEpsilonAttr().getValueAsDouble());
-  return elementwise(c.op, shape, ins, resultBuffer(bn.getResult()), 24, [&](EwTiles &tl) {
+  return elementwise(c.op, shape, ins, resultBuffer(bn.getResult()), {24, 6}, [&](EwTiles &tl) {
     Value x = tl.in[0], var = tl.in[4];
     e.vbin("SUB", x, tl.in[3], x);
     e.vbin("MUL", x, tl.in[1], x);  // IEEE products commute
@@ -716,10 +704,12 @@ ReduceSpec reduceSpec(Operation *op) {
   return s;
 }
 
-/// Bytes of LM one reduced row takes in the one-pass row layout: the input
-/// row, its f32 copy, and three [rows, 1] tiles at a 32-byte pitch.
-int64_t reduceRowBytes(int64_t r, int64_t ex, int64_t align) {
-  return roundUp(r * ex, align) + roundUp(r * 4, align) + 3 * align;
+/// The one-pass row layout as a nest of whole rows: per row the input, its
+/// f32 copy, and [rows, 1] results; VECTOR passes: the conversion, the
+/// reduction, the mean and the quantization.
+ElementwiseProblem reduceRows(const ReduceSpec &s, int64_t ex, int64_t ey) {
+  return rowProblem(s.outer, s.r, {{0, 0, s.r * ex, ex}, ex, false}, {{0, 0, ey, 0}, ey, true},
+                    {ex + 4, 4});
 }
 } // namespace
 
@@ -743,8 +733,12 @@ LogicalResult lowering::selectReduce(LoweringCase &c, const target::TargetInfo &
   if (s.axes.empty())
     return op->emitOpError("reduces no axis; an empty reduction has no NPU lowering yet");
   int64_t ex = bytesOf(storageOf(tensorOf(s.input).getElementType()));
+  // Rows take two passes when not even one row fits a tile.
+  int64_t ey = bytesOf(storageOf(tensorOf(s.result).getElementType()));
+  ElementwiseTiling oneRow;
+  oneRow.tile = {1, 1, 1, s.r};
   if (c.choose("layout", s.inner == 1 ? "rows" : "columns") == "rows")
-    c.flag("two-pass", s.r > 4096 || reduceRowBytes(s.r, ex, t.params.VectorAlign) > t.params.LMBytes / 4);
+    c.flag("two-pass", checkTiling(reduceRows(s, ex, ey), oneRow, t).has_value());
   return success();
 }
 
@@ -760,7 +754,6 @@ LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
   int64_t ex = cast<BufferType>(x.getType()).getElementBytes();
   Type sy = cast<BufferType>(y.getType()).getElementType();
   int64_t ey = bytesOf(sy);
-  int64_t lm = t.params.LMBytes / 4;
   // Reduce f32 [rows, cols] along `axis` into d; then mean, quantize, store.
   auto finish = [&](Value f, StringRef axis, Value dst) {
     auto ft = cast<BufferType>(f.getType());
@@ -772,17 +765,19 @@ LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
     e.dma(fromF32(d, qy, sy), dst);
   };
   if (c.get("layout") == "rows") {
-    int64_t rowBytes = reduceRowBytes(r, ex, t.params.VectorAlign);
     if (c.is("two-pass")) {
       // Rows longer than a tile: chunks of rc elements reduce to partials,
       // stored one [1, R] row per chunk, then the partials reduce along rows
       // (SUM, MAX and MIN combine with themselves; a mean divides once).
-      int64_t rc = std::min<int64_t>(r, 2048), nch = ceilDiv(r, rc);
-      int64_t perRow = roundUp(rc * ex, t.params.VectorAlign) + roundUp(rc * 4, t.params.VectorAlign);
-      int64_t R = std::min<int64_t>({outer, 4096, lm / 2 / perRow, lm / 2 / (4 * (nch + 3))});
-      if (R < 1 || nch > kVectorExtentMax)
-        return op->emitOpError() << "reduces " << r << " elements per output; more than "
-                                 << t.name << "'s LM holds in two passes";
+      // Tiles of R rows by rc columns, as select-tiling chose.
+      ElementwiseProblem p = reduceRows(spec, ex, ey);
+      p.fixed = {0, 0, 0, 0};
+      p.partials = true;
+      FailureOr<std::optional<ElementwiseTiling>> tiled = tileNest(op, p);
+      if (failed(tiled) || !*tiled)
+        return failed(tiled) ? failure() : success();  // describing: nothing to emit
+      const ElementwiseTiling *chosen = &**tiled;
+      int64_t R = chosen->tile[2], rc = chosen->tile[3], nch = ceilDiv(r, rc);
       Type xe = cast<BufferType>(x.getType()).getElementType();
       for (int64_t o = 0; o < outer; o += R) {
         int64_t rows = std::min(R, outer - o), pitch = roundUp(rows * 4, t.params.VectorAlign);
@@ -798,28 +793,34 @@ LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
       }
       return success();
     }
-    int64_t rowsPer = std::max<int64_t>(1, std::min<int64_t>(lm / rowBytes, kVectorExtentMax));
-    for (int64_t o = 0; o < outer; o += rowsPer) {
-      int64_t rows = std::min(rowsPer, outer - o);
+    return rowLoops(op, reduceRows(spec, ex, ey), [&](int64_t rows, const Offset &o) {
       Value tileV = e.tile(MemorySpace::LM, rows, r, cast<BufferType>(x.getType()).getElementType());
-      e.dma(e.view(x, o * r * ex, {rows, r}, {r * ex, ex}), tileV);
+      e.dma(e.view(x, o * (r * ex), {rows, r}, {r * ex, ex}), tileV);
       finish(toF32(tileV, qx), "cols", e.view(y, o * ey, {rows, 1}, {ey, ey}));
-    }
-    return success();
+    });
   }
-  // Per column: r input rows and their f32 copy (padded rows count once per
-  // tile), plus the [1, cols] results.
-  int64_t colsPer = std::min<int64_t>({inner, 4096, (lm / (r + 1) - 64) / (ex + 4 + 8)});
-  if (r > kVectorExtentMax || colsPer < 1)
-    return op->emitOpError() << "reduces " << r << " rows per output column; more than one "
-                             << t.name << " tile holds";
-  for (int64_t o = 0; o < outer; ++o)
-    for (int64_t c = 0; c < inner; c += colsPer) {
-      int64_t cols = std::min(colsPer, inner - c);
-      Value tileV = e.tile(MemorySpace::LM, r, cols, cast<BufferType>(x.getType()).getElementType());
-      e.dma(e.view(x, (o * r * inner + c) * ex, {r, cols}, {inner * ex, ex}), tileV);
-      finish(toF32(tileV, qx), "rows", e.view(y, (o * inner + c) * ey, {1, cols}, {0, ey}));
-    }
+  // Per column: r input rows and their f32 copy, plus the [1, cols] results
+  // (f32 and stored), a share of each row.
+  ElementwiseProblem p = columnProblem(
+      outer, r, inner, {{0, r * inner * ex, inner * ex, ex}, ex, false},
+      {{0, inner * ey, 0, ey}, ey, false}, {ex + 4 + ceilDiv(4 + ey, r), 4});
+  FailureOr<std::optional<ElementwiseTiling>> tiled = tileNest(op, p);
+  if (failed(tiled) || !*tiled)
+    return failed(tiled) ? failure() : success();  // describing: nothing to emit
+  const ElementwiseTiling *chosen = &**tiled;
+  int64_t colsPer = chosen->tile[3];
+  int64_t full = inner / colsPer, rest = inner % colsPer;
+  for (auto [cols, count, first] : {std::tuple{colsPer, full, int64_t(0)}, std::tuple{rest, int64_t(rest > 0), full * colsPer}}) {
+    if (count == 0)
+      continue;
+    int64_t buffers = outer * count > 1 ? chosen->buffers : 1;
+    e.beginLoop({outer, count}, buffers, buffers > 1);
+    Offset o = e.coordinate(0), c = first + e.coordinate(1) * cols;
+    Value tileV = e.tile(MemorySpace::LM, r, cols, cast<BufferType>(x.getType()).getElementType());
+    e.dma(e.view(x, o * (r * inner * ex) + c * ex, {r, cols}, {inner * ex, ex}), tileV);
+    finish(toF32(tileV, qx), "rows", e.view(y, o * (inner * ey) + c * ey, {1, cols}, {0, ey}));
+    e.endLoop();
+  }
   return success();
 }
 
@@ -846,7 +847,6 @@ LogicalResult lowering::selectSoftmax(LoweringCase &c, const target::TargetInfo 
 LogicalResult KernelLowering::lowerSoftmax(const LoweringCase &c) {
   Operation *op = c.op;
   bool log = llvm::isa<graph::LogSoftmaxOp>(op);
-  StringRef name = log ? "log-softmax" : "softmax";
   Value input = op->getOperand(0), result = op->getResult(0);
   ArrayRef<int64_t> shape = tensorOf(input).getShape();
   auto qx = quantOf(tensorOf(input).getElementType());
@@ -859,19 +859,14 @@ LogicalResult KernelLowering::lowerSoftmax(const LoweringCase &c) {
   Type sy = cast<BufferType>(y.getType()).getElementType();
   int64_t ex = xt.getElementBytes(), ey = bytesOf(sy);
   // Per row: the input, its f32 copy (log-softmax: and the exponentials), the
-  // quantized result (each padded to the granule) and two [rows, 1] tiles
-  // (max, sum) at a 32-byte pitch.
-  int64_t va = t.params.VectorAlign;
-  int64_t rowBytes = roundUp(r * ex, va) + (log ? 2 : 1) * roundUp(r * 4, va) +
-                     roundUp(r * ey, va) + 2 * va;
-  if (r > 4096 || rowBytes > t.params.LMBytes / 4)
-    return op->emitOpError() << name << " over " << r << " elements does not fit one " << t.name
-                             << " tile";
-  int64_t rowsPer = std::max<int64_t>(1, std::min<int64_t>(t.params.LMBytes / 4 / rowBytes, kVectorExtentMax));
-  for (int64_t o = 0; o < outer; o += rowsPer) {
-    int64_t rows = std::min(rowsPer, outer - o);
+  // quantized result and two [rows, 1] tiles (max, sum); VECTOR passes: the
+  // conversions, max, subtract, exp, sum, divide (log: copy, log, subtract).
+  ElementwiseProblem p = rowProblem(outer, r, {{0, 0, r * ex, ex}, ex, false},
+                                    {{0, 0, r * ey, ey}, ey, false},
+                                    {ex + (log ? 2 : 1) * 4 + ey, log ? 8 : 7});
+  return rowLoops(op, p, [&](int64_t rows, const Offset &o) {
     Value tileV = e.tile(MemorySpace::LM, rows, r, xt.getElementType());
-    e.dma(e.view(x, o * r * ex, {rows, r}, {r * ex, ex}), tileV);
+    e.dma(e.view(x, o * (r * ex), {rows, r}, {r * ex, ex}), tileV);
     // Each step in f32 (EXP and LOG per docs/numerics.md).
     Value f = toF32(tileV, qx);
     Value m = e.tile(MemorySpace::LM, rows, 1, b.getF32Type());
@@ -891,9 +886,8 @@ LogicalResult KernelLowering::lowerSoftmax(const LoweringCase &c) {
     } else {
       e.vbin("DIV", f, sum, f);
     }
-    e.dma(fromF32(f, qy, sy), e.view(y, o * r * ey, {rows, r}, {r * ey, ey}));
-  }
-  return success();
+    e.dma(fromF32(f, qy, sy), e.view(y, o * (r * ey), {rows, r}, {r * ey, ey}));
+  });
 }
 
 namespace {

@@ -19,6 +19,7 @@
 #include "Emitter.h"
 #include "ConvTiling.h"
 #include "DepthwiseTiling.h"
+#include "ElementwiseTiling.h"
 #include "LoweringCase.h"
 #include "npuc/Dialect/Graph/IR/GraphOps.h"
 #include "npuc/Dialect/QK/IR/QKOps.h"
@@ -35,6 +36,10 @@ using namespace mlir;
 /// The tiling select-tiling chose for a kernel: {tile = [mt, nt, kt],
 /// buffers, cycles, gm_bytes}. The lowering reads it and never picks its own.
 inline constexpr llvm::StringLiteral kTilingAttr = "npuc.tiling";
+/// The tilings select-tiling chose for an op's elementwise loop nests, in the
+/// order the lowering emits them (ElementwiseTiling.h): an array of {space =
+/// [s0, s1, s2, s3], tile = [t0, t1, t2, t3], buffers, cycles, gm_bytes}.
+inline constexpr llvm::StringLiteral kLoopTilingAttr = "npuc.loop_tiling";
 
 
 /// The matrix product a matmul-kind op (qk.matmul, graph.matmul, graph.gemm)
@@ -71,12 +76,10 @@ bool isPointwise(Operation *op);
 /// ISA field limits the kernels tile against, generated from ISA.td
 /// (npuc-tblgen); a lowering never retypes them.
 inline constexpr int64_t kMatrixExtentMax = isa::limit::MATMUL::m_max;  // m, n and k
-inline constexpr int64_t kVectorExtentMax = isa::limit::V_SHAPE::rows_max;  // rows and cols
 inline constexpr int64_t kDmaPadMax = isa::limit::DMA_IN_PAD::lo0_max;
 static_assert(kMatrixExtentMax == isa::limit::MATMUL::n_max &&
                   kMatrixExtentMax == isa::limit::MATMUL::k_max,
               "one MATRIX extent limit");
-static_assert(kVectorExtentMax == isa::limit::V_SHAPE::cols_max, "one VECTOR extent limit");
 
 /// The type a tensor's elements are stored as.
 inline Type storageOf(Type element) {
@@ -189,6 +192,12 @@ public:
   KernelLowering(OpBuilder &b, const target::TargetInfo &t) : e(b, t), b(b), t(t) {}
 
   LogicalResult run(func::FuncOp func);
+  /// Runs the lowering of `func` (into a program the caller discards) and
+  /// lists, per op in order, the elementwise loop nests it would emit, which
+  /// it records instead of emitting: select-tiling's view of each nest's
+  /// iteration space, built by the code that will walk it.
+  LogicalResult describe(func::FuncOp func,
+                         std::vector<std::pair<Operation *, ElementwiseProblem>> &nests);
 
   // The op lowerings, the op table's entries (KernelToEmit.cpp): each lowers
   // the op of its case and branches on what the case's selector recorded.
@@ -222,6 +231,10 @@ private:
   OpBuilder &b;
   const target::TargetInfo &t;
   DenseMap<Value, Value> gm;
+  /// While describing: where the loop nests are recorded.
+  std::vector<std::pair<Operation *, ElementwiseProblem>> *described = nullptr;
+  /// Loop nests emitted so far per op (the index into its npuc.loop_tiling).
+  DenseMap<Operation *, unsigned> nestsEmitted;
   int64_t inputBytes = 0, outputBytes = 0;
 
   Value gmOf(Value tensor);
@@ -243,13 +256,22 @@ private:
   /// recorded, when it ran) and runs the op's lowering.
   LogicalResult lower(Operation *op);
   LogicalResult elementwise(Operation *op, ArrayRef<int64_t> shape, ArrayRef<EwOperand> ins,
-                            Value out, int64_t bytesPerElem,
-                            const std::function<void(EwTiles &)> &body);
+                            Value out, EwWork work, const std::function<void(EwTiles &)> &body);
+  /// A nest of whole rows (rowProblem) as tile loops of the rows select-tiling
+  /// chose: `body` gets each tile's row count and its first row.
+  LogicalResult rowLoops(Operation *op, const ElementwiseProblem &p,
+                         const std::function<void(int64_t rows, const Offset &first)> &body);
+  /// The tiling select-tiling chose for `op`'s next elementwise loop nest,
+  /// checked against the problem the lowering walks; while describing, the
+  /// nest is recorded instead and the answer is nullopt (emit nothing).
+  FailureOr<std::optional<ElementwiseTiling>> tileNest(Operation *op, const ElementwiseProblem &p);
+  FailureOr<ElementwiseTiling> nestTiling(Operation *op, const ElementwiseProblem &p);
   EwOperand broadcastOperand(Value tensor, ArrayRef<int64_t> outShape);
   /// An elementwise function of one f32 or per-tensor quantized tensor,
   /// computed in f32 on the exact dequantized values and quantized once
   /// (docs/numerics.md); `body` rewrites the f32 tile in place.
-  LogicalResult lowerF32Map(Operation *op, Value input, Value result,
+  /// `bodyPasses` is what `body` costs VECTOR, in passes over the tile.
+  LogicalResult lowerF32Map(Operation *op, Value input, Value result, int64_t bodyPasses,
                             const std::function<void(Value)> &body);
   /// A [rows, cols] f32 tile with the real values of `tile`: a cast, then
   /// (q - zp) * scale when `q` is given (each step one f32 rounding, as ONNX).

@@ -275,6 +275,14 @@ LogicalResult KernelLowering::run(func::FuncOp func) {
   return success();
 }
 
+LogicalResult KernelLowering::describe(func::FuncOp func,
+                                       std::vector<std::pair<Operation *, ElementwiseProblem>> &nests) {
+  described = &nests;
+  LogicalResult result = run(func);
+  described = nullptr;
+  return result;
+}
+
 const target::TargetInfo *lowering::passTarget(ModuleOp module, StringRef name) {
   const target::TargetInfo *t = target::lookupTarget(name);
   if (!t)

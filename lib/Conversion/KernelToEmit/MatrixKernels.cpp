@@ -710,16 +710,27 @@ LogicalResult KernelLowering::lowerConvTranspose(const LoweringCase &c) {
   // The spread input: zeros, then every input row at its stride.
   SmallVector<int64_t> zshape{N, Cin, Hz, Wz};
   Value Z = e.alloc(MemorySpace::Arena, zshape, b.getF32Type(), denseStrides(zshape, 4));
+  // A fill: one padded DMA of a single zero makes each tile (its one burst
+  // left out of the model), whose store writes the zeros; tiled by select-tiling.
   Value zero = f32Constant({0.0f});
-  int64_t chunk = std::min<int64_t>(Wz, 256);
-  int64_t rowsChunk = std::min<int64_t>({N * Cin * Hz, 256, t.params.LMBytes / 4 / roundUp(chunk * 4, t.params.VectorAlign)});
-  for (int64_t r0 = 0; r0 < N * Cin * Hz; r0 += rowsChunk)
-    for (int64_t c0 = 0; c0 < Wz; c0 += chunk) {
-      int64_t rows = std::min(rowsChunk, N * Cin * Hz - r0), cols = std::min(chunk, Wz - c0);
-      Value tileV = e.tile(MemorySpace::LM, rows, cols, b.getF32Type());
-      e.dma(e.view(zero, 0, {1, 1}, {0, 4}), tileV, {0, 0}, {rows - 1, cols - 1}, 0);
-      e.dma(tileV, e.view(Z, (r0 * Wz + c0) * 4, {rows, cols}, {Wz * 4, 4}));
-    }
+  ElementwiseProblem fill;
+  fill.shape = {1, 1, N * Cin * Hz, Wz};
+  fill.out = {{0, 0, Wz * 4, 4}, 4, false};
+  fill.work = {4, 0};
+  fill.maxTile = {1, 1, kDmaPadMax + 1, kDmaPadMax + 1};
+  FailureOr<std::optional<ElementwiseTiling>> chosen = tileNest(op, fill);
+  if (failed(chosen))
+    return failure();
+  if (*chosen) {
+    int64_t rowsChunk = (*chosen)->tile[2], chunk = (*chosen)->tile[3];
+    for (int64_t r0 = 0; r0 < N * Cin * Hz; r0 += rowsChunk)
+      for (int64_t c0 = 0; c0 < Wz; c0 += chunk) {
+        int64_t rows = std::min(rowsChunk, N * Cin * Hz - r0), cols = std::min(chunk, Wz - c0);
+        Value tileV = e.tile(MemorySpace::LM, rows, cols, b.getF32Type());
+        e.dma(e.view(zero, 0, {1, 1}, {0, 4}), tileV, {0, 0}, {rows - 1, cols - 1}, 0);
+        e.dma(tileV, e.view(Z, (r0 * Wz + c0) * 4, {rows, cols}, {Wz * 4, 4}));
+      }
+  }
   Value X = gmOf(op.getX());
   SmallVector<int64_t> spread{N * Cin, H, W};
   if (failed(lowerCopy(op, e.view(X, 0, spread, denseStrides(spread, 4)),

@@ -13,6 +13,9 @@
 #include "npuc/Conversion/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/MapVector.h"
+
+#include <map>
 
 namespace npuc {
 #define GEN_PASS_DEF_SELECTTILING
@@ -98,7 +101,82 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
       write(op, {tl->mt, tl->nt, tl->kt}, tl->buffers, tl->cycles, tl->gmBytes);
     });
     if (!ok)
+      return signalPassFailure();
+    if (failed(tileLoopNests(module, *t)))
       signalPassFailure();
+  }
+
+  /// Each op's elementwise loop nests, as the lowering describes them, each
+  /// tiled by ElementwiseTiling.h's model: `npuc.loop_tiling` lists them in
+  /// the order the lowering emits them. The same nest (shape, strides, work)
+  /// is chosen once.
+  LogicalResult tileLoopNests(ModuleOp module, const target::TargetInfo &t) {
+    Builder b(module.getContext());
+    std::map<std::string, std::optional<ElementwiseTiling>> memo;
+    for (func::FuncOp func : llvm::to_vector(module.getOps<func::FuncOp>())) {
+      OpBuilder ob(module.getContext());
+      ob.setInsertionPointToEnd(module.getBody());
+      auto scratch = emit::ProgramOp::create(ob, func.getLoc(), ob.getStringAttr(t.name));
+      scratch.getBody().emplaceBlock();
+      ob.setInsertionPointToStart(&scratch.getBody().front());
+      std::vector<std::pair<Operation *, ElementwiseProblem>> nests;
+      KernelLowering lowering(ob, t);
+      LogicalResult described = lowering.describe(func, nests);
+      scratch.erase();
+      if (failed(described))
+        return failure();
+      llvm::MapVector<Operation *, SmallVector<Attribute>> lists;
+      for (auto &[op, p] : nests) {
+        std::string key = nestKey(p);
+        auto it = memo.find(key);
+        if (it == memo.end())
+          it = memo.emplace(key, chooseElementwiseTiling(p, t)).first;
+        const std::optional<ElementwiseTiling> &tl = it->second;
+        if (!tl) {
+          ElementwiseTiling one;
+          return op->emitOpError()
+                 << "no tiling of its elementwise loop nest over [" << ArrayRef<int64_t>(p.shape)
+                 << "] fits " << t.name << ": " << checkTiling(p, one, t).value_or("no candidate fits");
+        }
+        lists[op].push_back(b.getDictionaryAttr({
+            b.getNamedAttr("space", b.getDenseI64ArrayAttr(p.shape)),
+            b.getNamedAttr("tile", b.getDenseI64ArrayAttr(tl->tile)),
+            b.getNamedAttr("buffers", b.getI64IntegerAttr(tl->buffers)),
+            b.getNamedAttr("cycles", b.getI64IntegerAttr(int64_t(tl->cycles))),
+            b.getNamedAttr("gm_bytes", b.getI64IntegerAttr(int64_t(tl->gmBytes))),
+        }));
+      }
+      for (auto &[op, list] : lists)
+        op->setAttr(kLoopTilingAttr, b.getArrayAttr(list));
+    }
+    return success();
+  }
+
+  static std::string nestKey(const ElementwiseProblem &p) {
+    std::string k;
+    auto add = [&](int64_t v) { k += std::to_string(v) + ","; };
+    for (int64_t v : p.shape)
+      add(v);
+    std::vector<const EwAccess *> all;
+    for (const EwAccess &a : p.ins)
+      all.push_back(&a);
+    all.push_back(&p.out);
+    for (const EwAccess *a : all) {
+      k += "|";
+      for (int64_t v : a->strides)
+        add(v);
+      add(a->elemBytes);
+      add(a->perRow);
+      add(a->oneRow);
+    }
+    add(p.work.lmBytesPerElement);
+    add(p.work.vectorPasses);
+    for (int64_t v : p.fixed)
+      add(v);
+    add(p.partials);
+    for (int64_t v : p.maxTile)
+      add(v);
+    return k;
   }
 };
 } // namespace

@@ -58,7 +58,8 @@ LogicalResult KernelLowering::lowerConcat(const LoweringCase &c) {
     auto qx = quantOf(tensorOf(in).getElementType());
     Value dst = e.view(out, offset * ot.getStrides()[size_t(axis)], shape, ot.getStrides());
     bool requantize = c.is("requantize") && !sameQuant(qx, qy);
-    if (failed(elementwise(c.op, shape, {broadcastOperand(in, shape)}, dst, requantize ? 10 : 2,
+    if (failed(elementwise(c.op, shape, {broadcastOperand(in, shape)}, dst,
+                           EwWork{requantize ? 10 : 2, requantize ? 2 : 0},
                            [&](EwTiles &tl) {
                              if (requantize)
                                tl.out = fromF32(toF32(tl.in[0], qx), qy, ot.getElementType());
@@ -246,7 +247,7 @@ LogicalResult KernelLowering::lowerCopy(Operation *op, Value src, Value dst, Arr
                                         ArrayRef<int64_t> srcStrides) {
   EwOperand in{src, SmallVector<int64_t, 4>(srcStrides.begin(), srcStrides.end())};
   int64_t es = cast<BufferType>(src.getType()).getElementBytes();
-  return elementwise(op, shape, {in}, dst, es, [](EwTiles &) {});
+  return elementwise(op, shape, {in}, dst, EwWork{es, 0}, [](EwTiles &) {});
 }
 
 //===----------------------------------------------------------------------===//

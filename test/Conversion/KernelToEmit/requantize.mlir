@@ -3,7 +3,7 @@
 // apart, every value keeps its bits but the top one (a XOR of 0x80, the
 // immediate as the elements read it); otherwise the dequantization and the
 // quantization of the two ops on the tile in LM, the f32 values never in GM.
-// RUN: npuc-opt %s -split-input-file --convert-kernel-to-emit -verify-diagnostics | FileCheck %s
+// RUN: npuc-opt %s -split-input-file -select-tiling --convert-kernel-to-emit -verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      emit.dma {{.*}} : <input, 1x1x1x16xui8, {{.*}}> -> <lm, 1x1x1x16xui8

@@ -63,14 +63,16 @@ func.func @elementwise(%a: tensor<2x8xf32>, %b: tensor<8xf32>, %q: tensor<2x8x!q
 
 // -----
 
-// A property may depend on the target: a 4,096-element f32 row fits npu-v1's
-// LM in one pass, npu-v1-tiny's only in two (partials, then the partials).
+// A property may depend on the target: a 16,384-element f32 row and its f32
+// copy (131,232 bytes with their padding, ElementwiseTiling.h) fit npu-v1's
+// LM in one pass, npu-v1-tiny's (131,072) only in two (partials, then the
+// partials).
 // CHECK-LABEL: func.func @reduce
 // CHECK: graph.reduce_sum {{.*}}npuc.case = "graph.reduce_sum(f32->f32){layout=rows,!two-pass}"
 // TINY-LABEL: func.func @reduce
 // TINY: graph.reduce_sum {{.*}}npuc.case = "graph.reduce_sum(f32->f32){layout=rows,two-pass}"
-func.func @reduce(%x: tensor<2x4096xf32>) -> tensor<2xf32> {
-  %y = graph.reduce_sum %x {axes = array<i64: 1>, keepdims = false} : (tensor<2x4096xf32>) -> tensor<2xf32>
+func.func @reduce(%x: tensor<2x16384xf32>) -> tensor<2xf32> {
+  %y = graph.reduce_sum %x {axes = array<i64: 1>, keepdims = false} : (tensor<2x16384xf32>) -> tensor<2xf32>
   return %y : tensor<2xf32>
 }
 

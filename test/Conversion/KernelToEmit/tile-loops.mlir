@@ -49,3 +49,72 @@ func.func @main(%a: tensor<5x8xf32> {graph.name = "a"}, %b: tensor<8x16xf32> {gr
   %y = graph.matmul %a, %b : (tensor<5x8xf32>, tensor<8x16xf32>) -> tensor<5x16xf32>
   return %y : tensor<5x16xf32>
 }
+
+// -----
+
+// An elementwise nest is tiled as its `npuc.loop_tiling` entry says: 100
+// columns of the 320-element run, one buffer: three full tiles in a loop
+// without rotating slots, then the 20-column remainder.
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK:      emit.for %{{.*}} basis [1, 1, 1, 3] range [0, 3) {
+// CHECK-NEXT:   emit.alloc : <lm, 1x100xf32, strides = [416, 4]>
+// CHECK:        emit.vun "RELU"
+// CHECK:      }
+// CHECK-NEXT: emit.for %{{.*}} basis [1, 1, 1, 1] range [0, 1) {
+// CHECK-NEXT:   emit.alloc : <lm, 1x20xf32, strides = [96, 4]>
+func.func @main(%a: tensor<4x80xf32> {graph.name = "a"}) -> (tensor<4x80xf32> {graph.name = "y"}) {
+  %y = graph.relu %a {npuc.loop_tiling = [{space = array<i64: 1, 1, 1, 320>, tile = array<i64: 1, 1, 1, 100>, buffers = 1 : i64}]} : (tensor<4x80xf32>) -> tensor<4x80xf32>
+  return %y : tensor<4x80xf32>
+}
+
+// -----
+
+// A tiling chosen for another iteration space is refused, not followed.
+func.func @main(%a: tensor<4x80xf32> {graph.name = "a"}) -> (tensor<4x80xf32> {graph.name = "y"}) {
+  // expected-error @+1 {{internal error: npuc.loop_tiling entry 0 was chosen for the iteration space [1, 1, 4, 80]; the lowering walks [1, 1, 1, 320]}}
+  %y = graph.relu %a {npuc.loop_tiling = [{space = array<i64: 1, 1, 4, 80>, tile = array<i64: 1, 1, 1, 80>, buffers = 1 : i64}]} : (tensor<4x80xf32>) -> tensor<4x80xf32>
+  return %y : tensor<4x80xf32>
+}
+
+// -----
+
+// So is a tile VECTOR cannot take, or one larger than the space.
+func.func @main(%a: tensor<4x80xf32> {graph.name = "a"}) -> (tensor<4x80xf32> {graph.name = "y"}) {
+  // expected-error @+1 {{npuc.loop_tiling entry 0 [1, 1, 1, 640] x 1 cannot run here: its tile's dimension 3 (640) is outside [1, 320]}}
+  %y = graph.relu %a {npuc.loop_tiling = [{space = array<i64: 1, 1, 1, 320>, tile = array<i64: 1, 1, 1, 640>, buffers = 1 : i64}]} : (tensor<4x80xf32>) -> tensor<4x80xf32>
+  return %y : tensor<4x80xf32>
+}
+
+// -----
+
+// A nest without a tiling is an internal error: select-tiling runs first.
+func.func @main(%a: tensor<4x80xf32> {graph.name = "a"}) -> (tensor<4x80xf32> {graph.name = "y"}) {
+  // expected-error @+1 {{internal error: no tiling for its elementwise loop nest 0 (npuc.loop_tiling); select-tiling chooses it before this lowering}}
+  %y = graph.relu %a : (tensor<4x80xf32>) -> tensor<4x80xf32>
+  return %y : tensor<4x80xf32>
+}
+
+// -----
+
+// Softmax runs over tiles of whole rows as its entry says: 10 rows of 16 in
+// tiles of 4 rows, two slots: a loop of two, then the last two rows.
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK:      emit.for %{{.*}} basis [2] range [0, 2) attributes {buffers = 2 : i64, pipeline} {
+// CHECK-NEXT:   emit.alloc : <lm, 4x16xf32, strides = [64, 4]>
+// CHECK:        emit.reduce "MAX" "cols"
+// CHECK:      }
+// CHECK-NEXT: emit.for %{{.*}} basis [1] range [0, 1) {
+// CHECK-NEXT:   emit.alloc : <lm, 2x16xf32, strides = [64, 4]>
+func.func @main(%a: tensor<10x16xf32> {graph.name = "a"}) -> (tensor<10x16xf32> {graph.name = "y"}) {
+  %y = graph.softmax %a {axis = 1 : i64, npuc.loop_tiling = [{space = array<i64: 1, 1, 10, 16>, tile = array<i64: 1, 1, 4, 16>, buffers = 2 : i64}]} : (tensor<10x16xf32>) -> tensor<10x16xf32>
+  return %y : tensor<10x16xf32>
+}
+
+// -----
+
+// A tile that cuts a softmax row is refused.
+func.func @main(%a: tensor<10x16xf32> {graph.name = "a"}) -> (tensor<10x16xf32> {graph.name = "y"}) {
+  // expected-error @+1 {{npuc.loop_tiling entry 0 [1, 1, 4, 8] x 1 cannot run here: its tile cuts rows of 16 to 8; the body needs them whole}}
+  %y = graph.softmax %a {axis = 1 : i64, npuc.loop_tiling = [{space = array<i64: 1, 1, 10, 16>, tile = array<i64: 1, 1, 4, 8>, buffers = 1 : i64}]} : (tensor<10x16xf32>) -> tensor<10x16xf32>
+  return %y : tensor<10x16xf32>
+}

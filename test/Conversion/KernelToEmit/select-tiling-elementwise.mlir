@@ -1,0 +1,150 @@
+// select-tiling tiles each elementwise loop nest by the cost model of
+// ElementwiseTiling.h: the lowering describes the nest (its canonical 4-D
+// iteration space, how each operand walks it, its work per element) and the
+// op gets `npuc.loop_tiling`, one entry per nest in the order the lowering
+// emits them.
+// RUN: npuc-opt %s -split-input-file -select-tiling | FileCheck %s
+// RUN: npuc-opt %s -split-input-file -select-tiling=target=npu-v1-tiny | FileCheck %s --check-prefix=TINY
+
+// GELU on 1x8x3072 f32 (gelu_tf2onnx): one contiguous run of 24,576
+// elements, in three tiles of 8192 with two rotating slots. By hand from
+// docs/target.md "Timing" on npu-v1: a tile moves 32,768 bytes each way (512
+// bus cycles each); its five VECTOR passes take 5 x (4 + 8192 x 4 / 256) =
+// 660; one tile alone is 200 + 512 + 660 + 200 + 512 = 2084. A slot is
+// loaded again only when its store is done, so two slots turn every
+// 2084 / 2 = 1042 cycles (more than the 1024 of bus): 2 x 1042 + 2084 = 4168.
+// npu-sim measures 4647 for the whole model (its start and end included).
+// Smaller tiles lose: tiles of 2048 turn every (400 + 128 + 180 + 128) / 2 =
+// 418 cycles, twelve of them.
+// CHECK-LABEL: func.func @gelu
+// CHECK: graph.gelu {{.*}}npuc.loop_tiling = [{buffers = 2 : i64, cycles = 4168 : i64, gm_bytes = 196608 : i64, space = array<i64: 1, 1, 1, 24576>, tile = array<i64: 1, 1, 1, 8192>}]
+// On npu-v1-tiny (128 KiB of LM) tiles of 2048.
+// TINY-LABEL: func.func @gelu
+// TINY: npuc.loop_tiling = [{buffers = 2 : i64, cycles = 13546 : i64, gm_bytes = 196608 : i64, space = array<i64: 1, 1, 1, 24576>, tile = array<i64: 1, 1, 1, 2048>}]
+func.func @gelu(%x: tensor<1x8x3072xf32>) -> tensor<1x8x3072xf32> {
+  %y = graph.gelu %x {approximate = "none"} : (tensor<1x8x3072xf32>) -> tensor<1x8x3072xf32>
+  return %y : tensor<1x8x3072xf32>
+}
+
+// -----
+
+// NCHW -> NHWC of a 3x224x224 int8 image: the space is [50176 pixels, 3
+// channels], the input walking pixels contiguously (stride 1) and channels
+// 50,176 apart. A tile takes all 3 channels of thousands of pixels, so each
+// input DMA reads three long runs, not a burst per element: GM bytes are
+// exactly the tensor twice.
+// CHECK-LABEL: func.func @nchw_to_nhwc
+// CHECK: graph.transpose {{.*}}npuc.loop_tiling = [{buffers = 2 : i64, cycles = 6198 : i64, gm_bytes = 301056 : i64, space = array<i64: 1, 1, 50176, 3>, tile = array<i64: 1, 1, 3216, 3>}]
+// TINY-LABEL: func.func @nchw_to_nhwc
+// TINY: space = array<i64: 1, 1, 50176, 3>, tile = array<i64: 1, 1, 402, 3>}]
+func.func @nchw_to_nhwc(%x: tensor<1x3x224x224xi8>) -> tensor<1x224x224x3xi8> {
+  %y = graph.transpose %x {perm = array<i64: 0, 2, 3, 1>} : (tensor<1x3x224x224xi8>) -> tensor<1x224x224x3xi8>
+  return %y : tensor<1x224x224x3xi8>
+}
+
+// -----
+
+// Concat lowers to one copy per input, each a nest of its own: two entries.
+// Each input is one contiguous run into a contiguous slice of the result;
+// one tile and one buffer is the bus time plus two starts (200 + 1600 + 200
+// + 1600 = 3600): rotating slots cannot hide a start when a slot's load and
+// store take turns.
+// CHECK-LABEL: func.func @concat
+// CHECK: graph.concat {{.*}}npuc.loop_tiling = [{buffers = 1 : i64, cycles = 3600 : i64, gm_bytes = 204800 : i64, space = array<i64: 1, 1, 1, 25600>, tile = array<i64: 1, 1, 1, 25600>}, {buffers = 1 : i64, cycles = 2000 : i64, gm_bytes = 102400 : i64, space = array<i64: 1, 1, 1, 12800>, tile = array<i64: 1, 1, 1, 12800>}]
+func.func @concat(%a: tensor<1x16x40x40xf32>, %b: tensor<1x8x40x40xf32>) -> tensor<1x24x40x40xf32> {
+  %y = graph.concat %a, %b {axis = 1 : i64} : (tensor<1x16x40x40xf32>, tensor<1x8x40x40xf32>) -> tensor<1x24x40x40xf32>
+  return %y : tensor<1x24x40x40xf32>
+}
+
+// -----
+
+// BatchNorm over [64 channels, 3136 pixels]: the four per-channel operands
+// are one value per row, so a tile is whole rows of pixels (channels along
+// the rows); the tiny target also cuts the rows.
+// CHECK-LABEL: func.func @bn
+// CHECK: graph.batch_norm {{.*}}npuc.loop_tiling = [{buffers = 2 : i64, {{.*}}space = array<i64: 1, 1, 64, 3136>, tile = array<i64: 1, 1, 4, 3136>}]
+// TINY-LABEL: func.func @bn
+// TINY: space = array<i64: 1, 1, 64, 3136>, tile = array<i64: 1, 1, 8, 320>}]
+func.func @bn(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+  %s = graph.constant dense<2.0> : tensor<64xf32>
+  %b = graph.constant dense<0.5> : tensor<64xf32>
+  %m = graph.constant dense<0.25> : tensor<64xf32>
+  %v = graph.constant dense<4.0> : tensor<64xf32>
+  %y = graph.batch_norm %x, %s, %b, %m, %v {epsilon = 1.0e-5 : f32} : (tensor<1x64x56x56xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<1x64x56x56xf32>
+  return %y : tensor<1x64x56x56xf32>
+}
+
+// -----
+
+// A tensor of 32 elements is one tile and one buffer: 200 + 2 + 5 + 200 + 2.
+// CHECK-LABEL: func.func @small
+// CHECK: graph.relu {{.*}}npuc.loop_tiling = [{buffers = 1 : i64, cycles = 409 : i64, gm_bytes = 256 : i64, space = array<i64: 1, 1, 1, 32>, tile = array<i64: 1, 1, 1, 32>}]
+func.func @small(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %y = graph.relu %a : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}
+
+// -----
+
+// A returned graph input is copied into the output region by the function's
+// return: the nest's tiling is the return's.
+// CHECK-LABEL: func.func @passthrough
+// CHECK: return {npuc.loop_tiling = [{buffers = 1 : i64, {{.*}}space = array<i64: 1, 1, 1, 32>, tile = array<i64: 1, 1, 1, 32>}]}
+func.func @passthrough(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  return %a : tensor<4x8xf32>
+}
+
+// -----
+
+// Softmax needs each row whole: a nest of 1536 rows of 128 (attention scores
+// of 12 heads), tiles of whole rows only. 128 rows per tile with two slots on
+// npu-v1, 32 on npu-v1-tiny; the lowering loops over them (tile-loops.mlir).
+// CHECK-LABEL: func.func @softmax
+// CHECK: graph.softmax {{.*}}npuc.loop_tiling = [{buffers = 2 : i64, cycles = 27742 : i64, gm_bytes = 1572864 : i64, space = array<i64: 1, 1, 1536, 128>, tile = array<i64: 1, 1, 128, 128>}]
+// TINY-LABEL: func.func @softmax
+// TINY: space = array<i64: 1, 1, 1536, 128>, tile = array<i64: 1, 1, 32, 128>}]
+func.func @softmax(%x: tensor<12x128x128xf32>) -> tensor<12x128x128xf32> {
+  %y = graph.softmax %x {axis = 2 : i64} : (tensor<12x128x128xf32>) -> tensor<12x128x128xf32>
+  return %y : tensor<12x128x128xf32>
+}
+
+// -----
+
+// A reduction along rows: whole rows in, one value per row out (the result's
+// access is per row: 4 bytes a row, gm_bytes = the input + 8 x 4).
+// CHECK-LABEL: func.func @mean
+// CHECK: graph.reduce_mean {{.*}}npuc.loop_tiling = [{buffers = 2 : i64, cycles = 2930 : i64, gm_bytes = 98336 : i64, space = array<i64: 1, 1, 8, 3072>, tile = array<i64: 1, 1, 4, 3072>}]
+// TINY-LABEL: func.func @mean
+// TINY: space = array<i64: 1, 1, 8, 3072>, tile = array<i64: 1, 1, 2, 3072>}]
+func.func @mean(%x: tensor<1x8x3072xf32>) -> tensor<1x8x1xf32> {
+  %y = graph.reduce_mean %x {axes = array<i64: 2>, keepdims = true} : (tensor<1x8x3072xf32>) -> tensor<1x8x1xf32>
+  return %y : tensor<1x8x1xf32>
+}
+
+// -----
+
+// A reduction along columns (the mean over 64 channels of 56x56 pixels): a
+// tile is all 64 rows of a run of pixels, its result one row, so GM bytes
+// are the input and one row of results: 802,816 + 3136 x 4.
+// CHECK-LABEL: func.func @channels
+// CHECK: graph.reduce_mean {{.*}}npuc.loop_tiling = [{buffers = 2 : i64, cycles = 16100 : i64, gm_bytes = 815360 : i64, space = array<i64: 1, 1, 64, 3136>, tile = array<i64: 1, 1, 64, 392>}]
+// TINY-LABEL: func.func @channels
+// TINY: space = array<i64: 1, 1, 64, 3136>, tile = array<i64: 1, 1, 64, 64>}]
+func.func @channels(%x: tensor<1x64x56x56xf32>) -> tensor<1x1x56x56xf32> {
+  %y = graph.reduce_mean %x {axes = array<i64: 1>, keepdims = true} : (tensor<1x64x56x56xf32>) -> tensor<1x1x56x56xf32>
+  return %y : tensor<1x1x56x56xf32>
+}
+
+// -----
+
+// Rows of 65,536 exceed VECTOR's 65,535 columns: two passes (select-lowering-
+// cases), in tiles of a run of columns, one partial per run and row, one
+// buffer. npu-v1 takes runs of 32,768; npu-v1-tiny's LM runs of 7288.
+// CHECK-LABEL: func.func @long_rows
+// CHECK: graph.reduce_max {{.*}}npuc.loop_tiling = [{buffers = 1 : i64, cycles = 17218 : i64, gm_bytes = 524304 : i64, space = array<i64: 1, 1, 2, 65536>, tile = array<i64: 1, 1, 2, 32768>}]
+// TINY-LABEL: func.func @long_rows
+// TINY: space = array<i64: 1, 1, 2, 65536>, tile = array<i64: 1, 1, 2, 7288>}]
+func.func @long_rows(%x: tensor<2x65536xf32>) -> tensor<2xf32> {
+  %y = graph.reduce_max %x {axes = array<i64: 1>, keepdims = false} : (tensor<2x65536xf32>) -> tensor<2xf32>
+  return %y : tensor<2xf32>
+}
