@@ -773,6 +773,7 @@ LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
       ElementwiseProblem p = reduceRows(spec, ex, ey);
       p.fixed = {0, 0, 0, 0};
       p.partials = true;
+      p.maxBuffers = 1;
       FailureOr<std::optional<ElementwiseTiling>> tiled = tileNest(op, p);
       if (failed(tiled) || !*tiled)
         return failed(tiled) ? failure() : success();  // describing: nothing to emit

@@ -117,7 +117,8 @@ TileFootprint npuc::emit::lowering::footprint(const ElementwiseProblem &p,
                                               const ElementwiseTiling &t,
                                               const target::TargetInfo &target) {
   TileFootprint f;
-  f.lm = t.buffers * t.rows() * rowBytes(p, t.tile[3], target.params);
+  int64_t rows = t.tile[0] * t.tile[1] * (t.tile[2] + p.padRows);
+  f.lm = t.buffers * rows * rowBytes(p, t.tile[3], target.params);
   // The partials, and the reduced row and its stored form.
   if (p.partials)
     f.lm += (ceilDiv(p.shape[3], t.tile[3]) + 2) *
@@ -146,9 +147,12 @@ std::optional<std::string> npuc::emit::lowering::checkTiling(const ElementwisePr
   if (p.partials && ceilDiv(p.shape[3], t.tile[3]) > kVectorExtentMax)
     return "its " + std::to_string(ceilDiv(p.shape[3], t.tile[3])) +
            " partials per row exceed VECTOR's " + std::to_string(kVectorExtentMax) + " rows";
-  if (t.buffers < 1 || t.buffers > (p.partials ? 1 : kMaxBuffers))
+  if (t.buffers < 1 || t.buffers > p.maxBuffers)
     return "it takes " + std::to_string(t.buffers) + " buffers; at most " +
-           std::to_string(kMaxBuffers);
+           std::to_string(p.maxBuffers);
+  if (p.rowsFirst && t.tile[1] > 1 && t.tile[2] < p.shape[2])
+    return "its tile takes " + std::to_string(t.tile[1]) + " planes of " +
+           std::to_string(t.tile[2]) + " of their " + std::to_string(p.shape[2]) + " rows";
   if (t.tile[3] > kVectorExtentMax || t.rows() > kVectorExtentMax)
     return "its tiles are " + std::to_string(t.rows()) + " x " + std::to_string(t.tile[3]) +
            "; VECTOR takes at most " + std::to_string(kVectorExtentMax) + " x " +
@@ -244,7 +248,7 @@ std::optional<ElementwiseTiling> npuc::emit::lowering::chooseElementwiseTiling(
                                                        p.maxTile[3] ? std::min(p.maxTile[3], kVectorExtentMax)
                                                                     : kVectorExtentMax);
   for (int64_t cols : columns)
-    for (int64_t buffers = 1; buffers <= kMaxBuffers; ++buffers) {
+    for (int64_t buffers = 1; buffers <= p.maxBuffers; ++buffers) {
       int64_t most = std::min<int64_t>(kVectorExtentMax,
                                        tp.LMBytes / (buffers * rowBytes(p, cols, tp)));
       if (most < 1)
@@ -254,6 +258,8 @@ std::optional<ElementwiseTiling> npuc::emit::lowering::chooseElementwiseTiling(
         budgets.push_back(r);
       for (int64_t budget : budgets)
         for (const auto &order : kOrders) {
+          if (p.rowsFirst && order != kOrders[0])
+            continue;
           ElementwiseTiling t;
           t.tile[3] = cols;
           t.buffers = buffers;

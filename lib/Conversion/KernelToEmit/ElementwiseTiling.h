@@ -61,12 +61,21 @@ struct ElementwiseProblem {
   std::array<int64_t, 4> fixed{0, 0, 0, 0};
   /// A two-pass reduction along rows: each row of a tile reduces to one f32
   /// partial per column tile, kept in LM as [column tiles, rows] until the
-  /// partials reduce along rows; one buffer (the partials stay).
+  /// partials reduce along rows.
   bool partials = false;
   /// The largest tile extent per dimension the body takes (0: no limit
   /// beyond VECTOR's): a fill made by one padded DMA is bounded by its pad
   /// fields.
   std::array<int64_t, 4> maxTile{0, 0, 0, 0};
+  /// A Pad: a tile holds several planes (dimension 1) only with all their
+  /// rows (dimension 2), and each plane's tile takes `padRows` rows more in
+  /// LM (the padding above and below, made by the DMA).
+  bool rowsFirst = false;
+  int64_t padRows = 0;
+  /// Rotating slots the body can use: 1 where it is unrolled code rather
+  /// than a tile loop (a Pad, whose tiles differ in their padding; a
+  /// two-pass reduction, whose partials stay).
+  int64_t maxBuffers = tiling::kMaxBuffers;
   bool empty() const { return shape[0] * shape[1] * shape[2] * shape[3] == 0; }
 };
 

@@ -179,6 +179,14 @@ struct ConvPlan {
   bool window1x1 = false;  // im2col of a 1x1 window: one 3-D DMA per tile
 };
 
+/// A convolution whose im2col tiles come from GM, as describe() records it
+/// for select-tiling (chooseIm2colTiling).
+struct Im2colProduct {
+  Operation *op;
+  MatmulProblem problem;
+  int64_t OW, khw;
+};
+
 class KernelLowering;
 /// One op's lowering: the op it handles, its selector and its lowering.
 struct OpLowering {
@@ -197,7 +205,8 @@ public:
   /// it records instead of emitting: select-tiling's view of each nest's
   /// iteration space, built by the code that will walk it.
   LogicalResult describe(func::FuncOp func,
-                         std::vector<std::pair<Operation *, ElementwiseProblem>> &nests);
+                         std::vector<std::pair<Operation *, ElementwiseProblem>> &nests,
+                         std::vector<Im2colProduct> &products);
 
   // The op lowerings, the op table's entries (KernelToEmit.cpp): each lowers
   // the op of its case and branches on what the case's selector recorded.
@@ -233,6 +242,7 @@ private:
   DenseMap<Value, Value> gm;
   /// While describing: where the loop nests are recorded.
   std::vector<std::pair<Operation *, ElementwiseProblem>> *described = nullptr;
+  std::vector<Im2colProduct> *describedProducts = nullptr;
   /// Loop nests emitted so far per op (the index into its npuc.loop_tiling).
   DenseMap<Operation *, unsigned> nestsEmitted;
   int64_t inputBytes = 0, outputBytes = 0;

@@ -276,10 +276,13 @@ LogicalResult KernelLowering::run(func::FuncOp func) {
 }
 
 LogicalResult KernelLowering::describe(func::FuncOp func,
-                                       std::vector<std::pair<Operation *, ElementwiseProblem>> &nests) {
+                                       std::vector<std::pair<Operation *, ElementwiseProblem>> &nests,
+                                       std::vector<Im2colProduct> &products) {
   described = &nests;
+  describedProducts = &products;
   LogicalResult result = run(func);
   described = nullptr;
+  describedProducts = nullptr;
   return result;
 }
 

@@ -232,3 +232,29 @@ std::optional<MatmulTiling> npuc::emit::lowering::chooseMatmulTiling(
           consider(p, MatmulTiling{mt, nt, kt, buffers, 0, 0}, target, best, key);
   return best;
 }
+
+std::optional<MatmulTiling> npuc::emit::lowering::chooseIm2colTiling(
+    const MatmulProblem &p, int64_t OW, int64_t khw, const target::TargetInfo &target) {
+  int64_t a = timing::arraySide(target.params, p.mode);
+  if (OW < 1 || khw < 1 || p.M % OW != 0 || p.K % khw != 0)
+    return std::nullopt;
+  int64_t OH = p.M / OW, Cg = p.K / khw;
+  std::vector<int64_t> rowTiles;
+  for (int64_t wc : extentCandidates(OW, a, kExtentMax))
+    if (wc < OW)
+      rowTiles.push_back(wc);
+  if (OW <= kExtentMax)
+    for (int64_t T : extentCandidates(OH, 1, kExtentMax / OW))
+      rowTiles.push_back(T * OW);
+  std::optional<MatmulTiling> best;
+  auto key = [&](const MatmulTiling &t) {
+    uint64_t iterations = uint64_t(ceilDiv(p.M, t.mt) * ceilDiv(p.N, t.nt) * ceilDiv(p.K, t.kt));
+    return std::make_tuple(t.cycles, t.gmBytes, iterations, t.buffers);
+  };
+  for (int64_t mt : rowTiles)
+    for (int64_t nt : extentCandidates(p.N, a, kExtentMax))
+      for (int64_t kc : extentCandidates(Cg, 1, std::max<int64_t>(1, kExtentMax / khw)))
+        for (int64_t buffers = 1; buffers <= (kc >= Cg ? kMaxBuffers : 1); ++buffers)
+          consider(p, MatmulTiling{mt, nt, kc * khw, buffers, 0, 0}, target, best, key);
+  return best;
+}

@@ -103,6 +103,15 @@ void estimate(const MatmulProblem &p, MatmulTiling &t, const target::TargetInfo 
 std::optional<MatmulTiling> chooseMatmulTiling(const MatmulProblem &p,
                                                const target::TargetInfo &target);
 
+/// A convolution whose im2col tiles are gathered from GM, as the product it
+/// is per batch and group ([OH * OW pixels] x [Cg * khw taps] x [Mg
+/// channels]): its result tiles are whole output rows (mt a multiple of
+/// `OW`) or a run of one row (mt < OW), its chunks along K whole windows of
+/// input channels (kt a multiple of `khw`), and only a single chunk rotates
+/// slots. The best candidate as chooseMatmulTiling ranks them, or nullopt.
+std::optional<MatmulTiling> chooseIm2colTiling(const MatmulProblem &p, int64_t OW, int64_t khw,
+                                               const target::TargetInfo &target);
+
 } // namespace npuc::emit::lowering
 
 #endif

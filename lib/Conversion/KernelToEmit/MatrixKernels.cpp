@@ -820,25 +820,37 @@ LogicalResult KernelLowering::lowerConvBuffers(Operation *op, const ConvPlan &pl
   Value params = rq && rq.isPerChannel() ? requantTable(rq, M) : Value();
   if (OW > kMatrixExtentMax)
     return op->emitOpError() << "output width " << OW << " exceeds one MATRIX tile (" << kMatrixExtentMax << " rows)";
-  // Tiles: T output rows x OW columns form the MATRIX m dimension; kc input
-  // channels x KH x KW the k dimension; nt output channels of the group n.
-  int64_t lmBudget = t.params.LMBytes / 6, accBudget = t.params.ACCBytes / 2;
-  int64_t nt = std::min<int64_t>(Mg, 256);
-  int64_t kc = std::max<int64_t>(1, std::min<int64_t>(Cg, kMatrixExtentMax / khw));
-  while (kc > 1 && kc * khw * roundUp(nt * ex, t.params.MatrixAlign) > lmBudget)
-    kc = (kc + 1) / 2;
-  while (nt > 16 && kc * khw * roundUp(nt * ex, t.params.MatrixAlign) > lmBudget)
-    nt = roundUp(nt / 2, 16);
+  // Tiles, as select-tiling chose them (chooseIm2colTiling): T output rows x
+  // wc columns form the MATRIX m dimension; kc input channels x KH x KW the
+  // k dimension; nt output channels of the group n.
+  MatmulProblem product;
+  product.batch = N * groups, product.M = OH * OW, product.N = Mg, product.K = Cg * khw;
+  product.aBytes = ex, product.bBytes = wt.getElementBytes(), product.outBytes = ey;
+  product.mode = matrixMode(xt.getElementType(), wt.getElementType());
+  product.batchedB = groups > 1, product.bias = bool(Bias), product.requant = bool(rq);
+  product.requantTable = rq && rq.isPerChannel();
+  if (describedProducts) {
+    describedProducts->push_back({op, product, OW, khw});
+    return success();
+  }
+  auto tiling = op->getAttrOfType<DictionaryAttr>(kTilingAttr);
+  auto tile = tiling ? tiling.getAs<DenseI64ArrayAttr>("tile") : nullptr;
+  auto chosenBuffers = tiling ? tiling.getAs<IntegerAttr>("buffers") : nullptr;
+  if (!tile || tile.size() != 3 || !chosenBuffers)
+    return op->emitOpError() << "internal error: no im2col tiling (" << kTilingAttr
+                             << " = {tile = [mt, nt, kt], buffers}); select-tiling chooses it "
+                                "before this lowering";
+  MatmulTiling tl{tile[0], tile[1], tile[2], chosenBuffers.getInt(), 0, 0};
+  if (tl.kt % khw != 0 || (tl.mt > OW && tl.mt % OW != 0))
+    return op->emitOpError() << kTilingAttr << " [" << tl.mt << ", " << tl.nt << ", " << tl.kt
+                             << "] is not whole windows (" << khw << " taps) and whole or part "
+                             << "rows (" << OW << " columns)";
+  if (std::optional<std::string> why = checkTiling(product, tl, t))
+    return op->emitOpError() << kTilingAttr << " [" << tl.mt << ", " << tl.nt << ", " << tl.kt
+                             << "] x " << tl.buffers << " cannot run here: " << *why;
+  int64_t nt = tl.nt, kc = tl.kt / khw;
+  int64_t wc = std::min(tl.mt, OW), T = tl.mt > OW ? tl.mt / OW : 1;
   int64_t lda = roundUp(kc * khw * ex, t.params.VectorAlign);
-  // Output columns per tile (all of a row when they fit), then rows per tile.
-  int64_t wc = std::min({OW, kMatrixExtentMax, accBudget / roundUp(nt * 4, t.params.MatrixAlign), lmBudget / lda});
-  int64_t T = wc < OW ? 1
-                      : std::min({OH, kMatrixExtentMax / OW, accBudget / (OW * roundUp(nt * 4, t.params.MatrixAlign)),
-                                  lmBudget / (OW * lda)});
-  if (wc < 1 || T < 1 || kc * khw > kMatrixExtentMax || kc * khw * roundUp(nt * ex, t.params.MatrixAlign) > lmBudget)
-    return op->emitOpError() << "cannot tile this convolution (" << OW << " output columns, "
-                             << Cg * khw << " taps per output) into " << t.name
-                             << "'s LM and ACC";
   int64_t sx = xt.getStrides()[1];  // bytes per input channel plane
   // One result tile: rows x cols output pixels (m) by nc output channels.
   auto body = [&](int64_t rows, int64_t cols, int64_t nc, Offset n, Offset g, Offset oh0,
@@ -884,7 +896,7 @@ LogicalResult KernelLowering::lowerConvBuffers(Operation *op, const ConvPlan &pl
       parts.push_back({extent % tile, 1, extent / tile * tile});
     return parts;
   };
-  int64_t buffers = kc >= Cg ? 2 : 1;
+  int64_t buffers = tl.buffers;
   for (auto [rows, rowCount, rowFirst] : split(OH, T))
     for (auto [cols, colCount, colFirst] : split(OW, wc))
       for (auto [nc, chanCount, chanFirst] : split(Mg, nt)) {

@@ -120,11 +120,27 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
       scratch.getBody().emplaceBlock();
       ob.setInsertionPointToStart(&scratch.getBody().front());
       std::vector<std::pair<Operation *, ElementwiseProblem>> nests;
+      std::vector<Im2colProduct> products;
       KernelLowering lowering(ob, t);
-      LogicalResult described = lowering.describe(func, nests);
+      LogicalResult described = lowering.describe(func, nests, products);
       scratch.erase();
       if (failed(described))
         return failure();
+      for (const Im2colProduct &d : products) {
+        std::optional<MatmulTiling> tl = chooseIm2colTiling(d.problem, d.OW, d.khw, t);
+        if (!tl)
+          return d.op->emitOpError()
+                 << "no tiling of its im2col product (" << d.problem.M << " pixels, "
+                 << d.problem.K << " taps, " << d.problem.N << " channels per group) fits "
+                 << t.name << "'s LM (" << t.params.LMBytes << " bytes) and ACC ("
+                 << t.params.ACCBytes << " bytes)";
+        d.op->setAttr(kTilingAttr, b.getDictionaryAttr({
+            b.getNamedAttr("tile", b.getDenseI64ArrayAttr({tl->mt, tl->nt, tl->kt})),
+            b.getNamedAttr("buffers", b.getI64IntegerAttr(tl->buffers)),
+            b.getNamedAttr("cycles", b.getI64IntegerAttr(int64_t(tl->cycles))),
+            b.getNamedAttr("gm_bytes", b.getI64IntegerAttr(int64_t(tl->gmBytes))),
+        }));
+      }
       llvm::MapVector<Operation *, SmallVector<Attribute>> lists;
       for (auto &[op, p] : nests) {
         std::string key = nestKey(p);
@@ -176,6 +192,9 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
     add(p.partials);
     for (int64_t v : p.maxTile)
       add(v);
+    add(p.rowsFirst);
+    add(p.padRows);
+    add(p.maxBuffers);
     return k;
   }
 };

@@ -273,16 +273,25 @@ LogicalResult KernelLowering::lowerPad(Operation *op, Value src, Value dst, Arra
   SmallVector<int64_t, 4> sIn(4 - rank, 0), sOut(4 - rank, 0);
   sIn.append(st.getStrides().begin(), st.getStrides().end());
   sOut.append(dt.getStrides().begin(), dt.getStrides().end());
-  int64_t ho = in[2] + l[2] + h[2], wo = in[3] + l[3] + h[3];
-  int64_t pitch = roundUp(wo * es, t.params.VectorAlign), budget = t.params.LMBytes / 4;
-  if ((1 + l[2] + h[2]) * pitch > budget)
-    return op->emitOpError() << "pads rows of " << pitch << " bytes, too wide for " << t.name
-                             << "'s LM; column tiling of Pad is not implemented";
-  // Whole padded planes of dimension 1 when they fit, else one plane in
-  // chunks of source rows (the first chunk carries the top padding, the last
-  // the bottom, so every DMA has source rows).
-  int64_t planes = std::max<int64_t>(1, budget / (ho * pitch));
-  int64_t rowsPer = ho * pitch <= budget ? in[2] : budget / pitch - l[2] - h[2];
+  int64_t wo = in[3] + l[3] + h[3];
+  int64_t pitch = roundUp(wo * es, t.params.VectorAlign);
+  // Whole padded planes of dimension 1 when select-tiling's tile holds all
+  // their rows, else one plane in chunks of source rows (the first chunk
+  // carries the top padding, the last the bottom, so every DMA has source
+  // rows). Rows are never cut: column tiling of Pad is not implemented.
+  ElementwiseProblem p;
+  p.shape = {1, in[1] + l[1] + h[1], in[2], wo};
+  p.ins = {{{0, sIn[1], sIn[2], sIn[3]}, es, false}};
+  p.out = {{0, sOut[1], sOut[2], sOut[3]}, dt.getElementBytes(), false};
+  p.work = {es, 0};
+  p.fixed = {1, 0, 0, wo};
+  p.rowsFirst = true;
+  p.padRows = l[2] + h[2];
+  p.maxBuffers = 1;
+  FailureOr<std::optional<ElementwiseTiling>> tiled = tileNest(op, p);
+  if (failed(tiled) || !*tiled)
+    return failed(tiled) ? failure() : success();  // describing: nothing to emit
+  int64_t planes = (*tiled)->tile[1], rowsPer = (*tiled)->tile[2];
   for (int64_t i0 = 0; i0 < in[0] + l[0] + h[0]; ++i0) {
     if (i0 < l[0] || i0 >= l[0] + in[0])
       return op->emitOpError("pads whole planes of fill (padding on the outer dimension) and "

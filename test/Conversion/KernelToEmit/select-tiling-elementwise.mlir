@@ -148,3 +148,18 @@ func.func @long_rows(%x: tensor<2x65536xf32>) -> tensor<2xf32> {
   %y = graph.reduce_max %x {axes = array<i64: 1>, keepdims = false} : (tensor<2x65536xf32>) -> tensor<2xf32>
   return %y : tensor<2xf32>
 }
+
+// -----
+
+// Pad: the DMA pads each plane's rows on their way into LM, so a tile is
+// whole padded rows; it holds several planes only with all their rows, and
+// its unrolled code takes one buffer. Nine of the 16 planes of 114 x 114 f32
+// on npu-v1, one plane on npu-v1-tiny.
+// CHECK-LABEL: func.func @pad
+// CHECK: graph.pad {{.*}}npuc.loop_tiling = [{buffers = 1 : i64, cycles = 26336 : i64, gm_bytes = 1634304 : i64, space = array<i64: 1, 16, 112, 114>, tile = array<i64: 1, 9, 112, 114>}]
+// TINY-LABEL: func.func @pad
+// TINY: space = array<i64: 1, 16, 112, 114>, tile = array<i64: 1, 1, 112, 114>}]
+func.func @pad(%x: tensor<1x16x112x112xf32>) -> tensor<1x16x114x114xf32> {
+  %y = graph.pad %x {pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>, mode = "constant", value = 0.0 : f64} : (tensor<1x16x112x112xf32>) -> tensor<1x16x114x114xf32>
+  return %y : tensor<1x16x114x114xf32>
+}

@@ -118,3 +118,27 @@ func.func @main(%a: tensor<10x16xf32> {graph.name = "a"}) -> (tensor<10x16xf32> 
   %y = graph.softmax %a {axis = 1 : i64, npuc.loop_tiling = [{space = array<i64: 1, 1, 10, 16>, tile = array<i64: 1, 1, 4, 8>, buffers = 1 : i64}]} : (tensor<10x16xf32>) -> tensor<10x16xf32>
   return %y : tensor<10x16xf32>
 }
+
+// -----
+
+// A convolution that gathers its im2col tiles from GM (weights that are not
+// constants) is tiled as its `npuc.tiling` says (chooseIm2colTiling): result
+// tiles of 12 pixels (two whole output rows of 6) by 16 channels, one chunk
+// of 8 taps, two slots: three iterations.
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK:      emit.for %{{.*}} basis [1, 1, 3, 1, 1] range [0, 3) attributes {buffers = 2 : i64, pipeline} {
+// CHECK-NEXT:   emit.alloc : <acc, 12x16xf32, strides = [64, 4]>
+// CHECK:        emit.matmul %{{.*}}, %{{.*}} -> %{{.*}} : <lm, 12x8xf32, strides = [32, 4]>, <lm, 8x16xf32, strides = [64, 4]> -> <acc, 12x16xf32, strides = [64, 4]>
+func.func @main(%x: tensor<1x8x12x12xf32> {graph.name = "x"}, %w: tensor<16x8x1x1xf32> {graph.name = "w"}) -> (tensor<1x16x6x6xf32> {graph.name = "y"}) {
+  %y = graph.conv %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = {tile = array<i64: 12, 16, 8>, buffers = 2 : i64}} : (tensor<1x8x12x12xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x6x6xf32>
+  return %y : tensor<1x16x6x6xf32>
+}
+
+// -----
+
+// A result tile that is neither whole output rows nor a run of one is refused.
+func.func @main(%x: tensor<1x8x12x12xf32> {graph.name = "x"}, %w: tensor<16x8x1x1xf32> {graph.name = "w"}) -> (tensor<1x16x6x6xf32> {graph.name = "y"}) {
+  // expected-error @+1 {{npuc.tiling [8, 16, 8] is not whole windows (1 taps) and whole or part rows (6 columns)}}
+  %y = graph.conv %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = {tile = array<i64: 8, 16, 8>, buffers = 1 : i64}} : (tensor<1x8x12x12xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x6x6xf32>
+  return %y : tensor<1x16x6x6xf32>
+}
