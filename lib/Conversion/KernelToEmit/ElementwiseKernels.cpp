@@ -79,11 +79,7 @@ LogicalResult KernelLowering::rowLoops(
   if (failed(tiled) || !*tiled)
     return failed(tiled) ? failure() : success();  // describing: nothing to emit
   const ElementwiseTiling *chosen = &**tiled;
-  int64_t outer = p.shape[2], rows = chosen->tile[2];
-  int64_t full = outer / rows, rest = outer % rows;
-  for (auto [size, count, first] : {std::tuple{rows, full, int64_t(0)}, std::tuple{rest, int64_t(rest > 0), full * rows}}) {
-    if (count == 0)
-      continue;
+  for (auto [size, count, first] : tileParts(p.shape[2], chosen->tile[2])) {
     int64_t buffers = count > 1 ? chosen->buffers : 1;
     e.beginLoop({count}, buffers, buffers > 1);
     body(size, first + e.coordinate(0) * size);
@@ -123,18 +119,10 @@ LogicalResult KernelLowering::elementwise(Operation *op, ArrayRef<int64_t> shape
   const std::array<int64_t, 4> &tile = chosen->tile;
   int64_t va = t.params.VectorAlign;
   // The tiles as loops: per dimension the full tiles, then the remainder.
-  struct Part {
-    int64_t size, count, first;
-  };
-  SmallVector<Part, 2> parts[4];
-  for (int k = 0; k < 4; ++k) {
-    int64_t full = shape[size_t(k)] / tile[k], rest = shape[size_t(k)] % tile[k];
-    if (full)
-      parts[k].push_back({tile[k], full, 0});
-    if (rest)
-      parts[k].push_back({rest, 1, full * tile[k]});
-  }
-  auto oneTile = [&](const Part *p) {
+  std::vector<TilePart> parts[4];
+  for (int k = 0; k < 4; ++k)
+    parts[k] = tileParts(shape[size_t(k)], tile[k]);
+  auto oneTile = [&](const TilePart *p) {
     Offset idx[4];
     for (unsigned k = 0; k < 4; ++k)
       idx[k] = p[k].first + e.coordinate(k) * p[k].size;
@@ -176,11 +164,11 @@ LogicalResult KernelLowering::elementwise(Operation *op, ArrayRef<int64_t> shape
       tl.out = tl.in.front();
     e.dma(localBox(tl.out), gmBox(out, strides.back()));
   };
-  for (const Part &p0 : parts[0])
-    for (const Part &p1 : parts[1])
-      for (const Part &p2 : parts[2])
-        for (const Part &p3 : parts[3]) {
-          Part p[4] = {p0, p1, p2, p3};
+  for (const TilePart &p0 : parts[0])
+    for (const TilePart &p1 : parts[1])
+      for (const TilePart &p2 : parts[2])
+        for (const TilePart &p3 : parts[3]) {
+          TilePart p[4] = {p0, p1, p2, p3};
           int64_t n = p0.count * p1.count * p2.count * p3.count;
           int64_t buffers = n > 1 ? chosen->buffers : 1;
           e.beginLoop({p0.count, p1.count, p2.count, p3.count}, buffers, buffers > 1);
@@ -809,11 +797,7 @@ LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
   if (failed(tiled) || !*tiled)
     return failed(tiled) ? failure() : success();  // describing: nothing to emit
   const ElementwiseTiling *chosen = &**tiled;
-  int64_t colsPer = chosen->tile[3];
-  int64_t full = inner / colsPer, rest = inner % colsPer;
-  for (auto [cols, count, first] : {std::tuple{colsPer, full, int64_t(0)}, std::tuple{rest, int64_t(rest > 0), full * colsPer}}) {
-    if (count == 0)
-      continue;
+  for (auto [cols, count, first] : tileParts(inner, chosen->tile[3])) {
     int64_t buffers = outer * count > 1 ? chosen->buffers : 1;
     e.beginLoop({outer, count}, buffers, buffers > 1);
     Offset o = e.coordinate(0), c = first + e.coordinate(1) * cols;

@@ -165,22 +165,14 @@ void npuc::emit::lowering::estimate(const ElementwiseProblem &p, ElementwiseTili
   const target::TargetParams &tp = target.params;
   uint64_t latency = uint64_t(tp.DmaStartLatency);
   // Per dimension: the full tiles, then the remainder.
-  struct Part {
-    int64_t size, count;
-  };
-  std::vector<Part> parts[4];
-  for (size_t d = 0; d < 4; ++d) {
-    int64_t full = p.shape[d] / t.tile[d], rest = p.shape[d] % t.tile[d];
-    if (full)
-      parts[d].push_back({t.tile[d], full});
-    if (rest)
-      parts[d].push_back({rest, 1});
-  }
+  std::vector<TilePart> parts[4];
+  for (size_t d = 0; d < 4; ++d)
+    parts[d] = tileParts(p.shape[d], t.tile[d]);
   uint64_t cycles = 0, bytes = 0;
-  for (const Part &a : parts[0])
-    for (const Part &b : parts[1])
-      for (const Part &c : parts[2])
-        for (const Part &d : parts[3]) {
+  for (const TilePart &a : parts[0])
+    for (const TilePart &b : parts[1])
+      for (const TilePart &c : parts[2])
+        for (const TilePart &d : parts[3]) {
           std::array<int64_t, 4> box{a.size, b.size, c.size, d.size};
           uint64_t count = uint64_t(a.count * b.count * c.count * d.count);
           std::vector<uint64_t> loadBus, storeBus;

@@ -33,6 +33,20 @@ inline constexpr int64_t kParamBytes = 16;  // one requantization table entry (d
 inline constexpr int64_t kMaxBuffers = 2;   // rotating slots per tile
 } // namespace tiling
 
+/// Tiles of `tile` along a dimension of `extent`: the full ones (first 0),
+/// then the remainder, each as {size, count, first}; empty parts left out.
+struct TilePart {
+  int64_t size, count, first;
+};
+inline std::vector<TilePart> tileParts(int64_t extent, int64_t tile) {
+  std::vector<TilePart> parts;
+  if (extent / tile)
+    parts.push_back({tile, extent / tile, 0});
+  if (extent % tile)
+    parts.push_back({extent % tile, 1, extent / tile * tile});
+  return parts;
+}
+
 /// The cost models' step per candidate (after Vela: fit, estimate, keep
 /// the best): `t` is dropped when checkTiling names a reason, else estimated
 /// and kept when `key` ranks it before `best`.

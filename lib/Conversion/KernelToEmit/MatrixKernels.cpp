@@ -888,18 +888,10 @@ LogicalResult KernelLowering::lowerConvBuffers(Operation *op, const ConvPlan &pl
   // tiles]: full and remainder tiles of each tiled dimension get a loop each.
   // With one chunk of input channels each tile is loaded once per iteration,
   // so two rotating slots let the next tile's loads run under this product.
-  auto split = [](int64_t extent, int64_t tile) {
-    SmallVector<std::tuple<int64_t, int64_t, int64_t>, 2> parts;  // size, count, first
-    if (extent / tile)
-      parts.push_back({tile, extent / tile, 0});
-    if (extent % tile)
-      parts.push_back({extent % tile, 1, extent / tile * tile});
-    return parts;
-  };
   int64_t buffers = tl.buffers;
-  for (auto [rows, rowCount, rowFirst] : split(OH, T))
-    for (auto [cols, colCount, colFirst] : split(OW, wc))
-      for (auto [nc, chanCount, chanFirst] : split(Mg, nt)) {
+  for (auto [rows, rowCount, rowFirst] : tileParts(OH, T))
+    for (auto [cols, colCount, colFirst] : tileParts(OW, wc))
+      for (auto [nc, chanCount, chanFirst] : tileParts(Mg, nt)) {
         int64_t iterations = N * groups * rowCount * colCount * chanCount;
         e.beginLoop({N, groups, rowCount, colCount, chanCount}, iterations > 1 ? buffers : 1,
                     iterations > 1 && buffers > 1);
