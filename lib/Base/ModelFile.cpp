@@ -37,13 +37,24 @@ const char *model::sectionName(uint32_t kind) {
 }
 
 unsigned model::dtypeBytes(DType t) {
-  static const unsigned bytes[] = {1, 1, 2, 4, 2, 4};
+  static const unsigned bytes[] = {1, 1, 2, 4, 2, 4, 1, 8, 2, 4};
   return bytes[unsigned(t)];
 }
 
 const char *model::dtypeName(DType t) {
-  static const char *const names[] = {"int8", "uint8", "int16", "int32", "float16", "float32"};
+  static const char *const names[] = {"int8",  "uint8", "int16", "int32",  "float16",
+                                      "float32", "bool", "int64", "uint16", "uint32"};
   return names[unsigned(t)];
+}
+
+DType model::storageOf(DType host) {
+  switch (host) {
+  case DType::Bool: return DType::I8;
+  case DType::I64:
+  case DType::U16:
+  case DType::U32: return DType::I32;
+  default: return host;
+  }
 }
 
 uint64_t TensorDesc::numElements() const {
@@ -136,7 +147,9 @@ void putTensor(Out &o, const TensorDesc &t) {
   for (int64_t s : t.strides)
     o.put<int64_t>(s);
   o.put<uint8_t>(uint8_t(t.quant));
-  o.put<uint8_t>(0);
+  // Format 1.2: the boundary type where it differs from the storage type
+  // (0 otherwise, as a 1.1 reader requires of this byte).
+  o.put<uint8_t>(t.boundary ? uint8_t(*t.boundary) : 0);
   o.put<uint8_t>(0);
   o.put<uint8_t>(0);
   o.put<int32_t>(t.axis);
@@ -524,8 +537,18 @@ bool parseTensor(Cursor &c, const Model &m, TensorDesc &t, size_t index, bool va
   if (!c.get(quant, "tensor quant") || !c.get(r0, "reserved") || !c.get(r1, "reserved") ||
       !c.get(r2, "reserved") || !c.get(t.axis, "tensor axis") || !c.get(count, "quant count"))
     return false;
-  if (r0 || r1 || r2)
+  if (r1 || r2)
     return c.fail(item + ": reserved bytes are not zero");
+  // The boundary type (format 1.2): 0, or a boundary-only type over its
+  // storage type; never on a graph value.
+  t.boundary.reset();
+  if (r0) {
+    if (r0 < kNumDTypes || r0 >= kNumHostDTypes || value || storageOf(DType(r0)) != t.dtype)
+      return c.fail(item + ": boundary type " + std::to_string(r0) + " does not suit a " +
+                    dtypeName(t.dtype) + (value ? " value" : " tensor") +
+                    " (bool over int8; int64, uint16 or uint32 over int32)");
+    t.boundary = DType(r0);
+  }
   if (quant > 2)
     return c.fail(item + ": quant kind " + std::to_string(quant) + " is not 0, 1 or 2");
   t.quant = Quant(quant);

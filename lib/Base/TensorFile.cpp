@@ -48,9 +48,11 @@ bool checkedCount(const std::vector<int64_t> &shape, DType dtype, uint64_t &byte
 const struct {
   const char *descr;
   DType dtype;
-} kNpyTypes[] = {{"|i1", DType::I8}, {"|u1", DType::U8}, {"<i2", DType::I16},
-                 {"<i4", DType::I32}, {"<f2", DType::F16}, {"<f4", DType::F32},
-                 {"i1", DType::I8},  {"u1", DType::U8}};
+} kNpyTypes[] = {{"|i1", DType::I8},   {"|u1", DType::U8},  {"<i2", DType::I16},
+                 {"<i4", DType::I32},  {"<f2", DType::F16}, {"<f4", DType::F32},
+                 {"|b1", DType::Bool}, {"<i8", DType::I64}, {"<u2", DType::U16},
+                 {"<u4", DType::U32},  {"i1", DType::I8},   {"u1", DType::U8},
+                 {"b1", DType::Bool}};
 
 /// The value of `key` in a numpy header dict, e.g. 'descr': '<f4'.
 std::string headerValue(const std::string &h, const std::string &key) {
@@ -108,7 +110,7 @@ bool npuc::parseNpy(const uint8_t *p, size_t n, HostTensor &t, std::string &erro
     }
   if (!found) {
     error = ".npy element type '" + descr + "' is not supported (int8, uint8, int16, int32, "
-            "float16, float32, little endian)";
+            "float16, float32, bool, int64, uint16, uint32, little endian)";
     return false;
   }
   if (order != "False") {
@@ -203,12 +205,15 @@ bool npuc::parseTensorProto(const uint8_t *p, size_t n, HostTensor &t, std::stri
         dataType = int64_t(v);
       else if (field == 5)
         ints.push_back(int64_t(int32_t(v)));
+      else if (field == 7 || field == 11)  // int64_data, uint64_data
+        ints.push_back(int64_t(v));
       else if (field == 14 && v != 0)
         return bad("external data is not supported by npu-sim inputs");
     } else if (type == 2) {
       if (!w.bytes(data, len))
         return bad("truncated length-delimited field");
-      if (field == 1 || field == 5) {  // packed dims / int32_data
+      if (field == 1 || field == 5 || field == 7 || field == 11) {
+        // packed dims / int32_data / int64_data / uint64_data
         Wire inner{data, len};
         while (inner.pos < len) {
           if (!inner.varint(v))
@@ -216,7 +221,7 @@ bool npuc::parseTensorProto(const uint8_t *p, size_t n, HostTensor &t, std::stri
           if (field == 1)
             t.shape.push_back(int64_t(v));
           else
-            ints.push_back(int64_t(int32_t(v)));
+            ints.push_back(field == 5 ? int64_t(int32_t(v)) : int64_t(v));
         }
       } else if (field == 4) {  // packed float_data
         if (len % 4)
@@ -259,9 +264,14 @@ bool npuc::parseTensorProto(const uint8_t *p, size_t n, HostTensor &t, std::stri
   case 5: t.dtype = DType::I16; break;
   case 6: t.dtype = DType::I32; break;
   case 10: t.dtype = DType::F16; break;
+  case 9: t.dtype = DType::Bool; break;
+  case 7: t.dtype = DType::I64; break;
+  case 4: t.dtype = DType::U16; break;
+  case 12: t.dtype = DType::U32; break;
   default:
     error = "TensorProto element type " + std::to_string(dataType) +
-            " is not supported (float, uint8, int8, int16, int32, float16)";
+            " is not supported (float, uint8, int8, int16, int32, float16, bool, int64, "
+            "uint16, uint32)";
     return false;
   }
   uint64_t bytes;
@@ -301,7 +311,8 @@ bool npuc::readTensorFile(const std::string &path, HostTensor &t, std::string &e
 }
 
 std::vector<uint8_t> npuc::serializeNpy(const HostTensor &t) {
-  static const char *const descr[] = {"|i1", "|u1", "<i2", "<i4", "<f2", "<f4"};
+  static const char *const descr[] = {"|i1", "|u1", "<i2", "<i4", "<f2",
+                                      "<f4", "|b1", "<i8", "<u2", "<u4"};
   std::string h = "{'descr': '" + std::string(descr[unsigned(t.dtype)]) +
                   "', 'fortran_order': False, 'shape': (";
   for (size_t i = 0; i < t.shape.size(); ++i)
@@ -351,5 +362,70 @@ bool npuc::gatherTensor(const model::TensorDesc &t, const std::vector<uint8_t> &
   forEachElement(t, [&](uint64_t off) {
     out.data.insert(out.data.end(), region.begin() + long(off), region.begin() + long(off + size));
   });
+  return true;
+}
+
+bool npuc::narrowToStorage(const model::TensorDesc &t, const HostTensor &in,
+                           std::vector<uint8_t> &out, std::string &error) {
+  DType host = t.hostType(), st = t.dtype;
+  unsigned hb = model::dtypeBytes(host), sb = model::dtypeBytes(st);
+  uint64_t n = in.numElements();
+  out.assign(n * sb, 0);
+  if (host == st) {
+    out = in.data;
+    return true;
+  }
+  for (uint64_t i = 0; i < n; ++i) {
+    int64_t v = 0;
+    const uint8_t *p = in.data.data() + i * hb;
+    for (unsigned b = 0; b < hb; ++b)
+      v |= int64_t(uint64_t(p[b]) << (8 * b));
+    if (host == DType::I64 || host == DType::U32) {
+      // int64 and uint32 ids, indices and counts are narrowed to int32.
+      if (host == DType::U32)
+        v = int64_t(uint32_t(v));
+      if (v < INT32_MIN || v > INT32_MAX) {
+        error = "element " + std::to_string(i) + " = " + std::to_string(v) + " of " +
+                model::dtypeName(host) + " tensor '" + t.name +
+                "' is outside int32, the type it is narrowed to on the NPU";
+        return false;
+      }
+    } else if (host == DType::Bool) {
+      v = v != 0;
+    } else if (host == DType::U16) {
+      v = int64_t(uint16_t(v));
+    }
+    for (unsigned b = 0; b < sb; ++b)
+      out[i * sb + b] = uint8_t(uint64_t(v) >> (8 * b));
+  }
+  return true;
+}
+
+bool npuc::widenFromStorage(const model::TensorDesc &t, const std::vector<uint8_t> &in,
+                            HostTensor &out, std::string &error) {
+  DType host = t.hostType(), st = t.dtype;
+  out.dtype = host;
+  if (host == st) {
+    out.data = in;
+    return true;
+  }
+  unsigned hb = model::dtypeBytes(host), sb = model::dtypeBytes(st);
+  uint64_t n = in.size() / sb;
+  out.data.assign(n * hb, 0);
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint8_t *p = in.data() + i * sb;
+    int64_t v = sb == 1 ? int64_t(int8_t(p[0]))
+                        : int64_t(int32_t(uint32_t(p[0]) | uint32_t(p[1]) << 8 |
+                                          uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24));
+    int64_t lo = host == DType::I64 ? INT64_MIN : 0;
+    int64_t hi = host == DType::Bool ? 1 : host == DType::U16 ? 65535 : INT64_MAX;
+    if (v < lo || v > hi) {
+      error = "element " + std::to_string(i) + " = " + std::to_string(v) + " of output '" +
+              t.name + "' does not fit its type " + model::dtypeName(host);
+      return false;
+    }
+    for (unsigned b = 0; b < hb; ++b)
+      out.data[i * hb + b] = uint8_t(uint64_t(v) >> (8 * b));
+  }
   return true;
 }

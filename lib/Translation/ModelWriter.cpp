@@ -118,6 +118,13 @@ npuc::enc::buildModel(ModuleOp module,
                  : *op.getRegion() == "input" ? uint8_t(isa::Region::INPUT)
                                               : uint8_t(isa::Region::OUTPUT);
     d.dtype = *storageDType(op.getElement());
+    if (std::optional<Type> host = op.getBoundary()) {
+      std::optional<model::DType> bt = boundaryDType(*host);
+      if (!bt || model::storageOf(*bt) != d.dtype)
+        return op.emitOpError() << "boundary type " << *host << " does not suit storage "
+                                << op.getElement();
+      d.boundary = *bt;
+    }
     d.name = op.getName().str();
     d.offset = uint64_t(op.getOffset());
     d.shape.assign(op.getShape().begin(), op.getShape().end());

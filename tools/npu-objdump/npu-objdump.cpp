@@ -99,8 +99,10 @@ void printText(const model::Model &m, const std::vector<Line> &code) {
   }
   // One tensor descriptor: name, type, layout and quantization.
   auto describeTensor = [](const model::TensorDesc &t) {
-    std::cout << "'" << t.name << "' " << model::dtypeName(t.dtype) << shapeText(t.shape)
-              << " strides " << shapeText(t.strides) << " offset " << hex0x(t.offset);
+    std::cout << "'" << t.name << "' " << model::dtypeName(t.hostType()) << shapeText(t.shape);
+    if (t.boundary)
+      std::cout << " stored as " << model::dtypeName(t.dtype);
+    std::cout << " strides " << shapeText(t.strides) << " offset " << hex0x(t.offset);
     if (t.quant != model::Quant::None) {
       std::cout << " quant";
       if (t.quant == model::Quant::PerAxis)
@@ -161,7 +163,8 @@ void printJson(const model::Model &m, const std::vector<Line> &code, const std::
   for (size_t i = 0; i < m.tensors.size(); ++i) {
     const model::TensorDesc &t = m.tensors[i];
     o << (i ? ",\n  " : "\n  ") << "{\"role\": \"" << roleName(t.role)
-      << "\", \"name\": " << json::quote(t.name) << ", \"dtype\": \"" << model::dtypeName(t.dtype)
+      << "\", \"name\": " << json::quote(t.name) << ", \"dtype\": \"" << model::dtypeName(t.hostType())
+      << "\", \"storage\": \"" << model::dtypeName(t.dtype)
       << "\", \"shape\": " << shapeText(t.shape) << ", \"strides\": " << shapeText(t.strides)
       << ", \"offset\": " << t.offset << "}";
   }

@@ -37,7 +37,7 @@ int badInput(const std::string &msg) {
 }
 
 std::string describe(const model::TensorDesc &t) {
-  std::string s = std::string(model::dtypeName(t.dtype)) + "[";
+  std::string s = std::string(model::dtypeName(t.hostType())) + "[";
   for (size_t i = 0; i < t.shape.size(); ++i)
     s += (i ? "," : "") + std::to_string(t.shape[i]);
   return s + "]";
@@ -384,11 +384,19 @@ int main(int argc, char **argv) {
     HostTensor t;
     if (!readTensorFile(files[k], t, error))
       return badInput("input " + std::to_string(k) + " '" + ins[k]->name + "': " + error);
-    if (t.dtype != ins[k]->dtype || t.shape != ins[k]->shape)
+    if (t.dtype != ins[k]->hostType() || t.shape != ins[k]->shape)
       return badInput("input " + std::to_string(k) + " '" + ins[k]->name + "': expected " +
                       describe(*ins[k]) + ", got " + t.describe());
-    unsigned size = model::dtypeBytes(t.dtype);
-    const uint8_t *src = t.data.data();
+    // A boundary type (bool, int64, uint16, uint32) is converted to its
+    // storage type; an int64 that int32 cannot hold is a fault, not a
+    // silently wrapped id.
+    std::vector<uint8_t> stored;
+    if (!narrowToStorage(*ins[k], t, stored, error)) {
+      std::cerr << "npu-sim: fault: input " << k << ": " << error << "\n";
+      return kFault;
+    }
+    unsigned size = model::dtypeBytes(ins[k]->dtype);
+    const uint8_t *src = stored.data();
     forEachElement(*ins[k], [&](uint64_t off) {
       std::memcpy(inputRegion.data() + off, src, size);
       src += size;
@@ -420,18 +428,22 @@ int main(int argc, char **argv) {
   for (size_t k = 0; k < outs.size(); ++k) {
     HostTensor t;
     t.name = outs[k]->name;
-    t.dtype = outs[k]->dtype;
     t.shape = outs[k]->shape;
-    unsigned size = model::dtypeBytes(t.dtype);
+    unsigned size = model::dtypeBytes(outs[k]->dtype);
     bool complete = true;
+    std::vector<uint8_t> stored;
     forEachElement(*outs[k], [&](uint64_t off) {
       for (unsigned b = 0; b < size; ++b)
         complete = complete && simulator.written(isa::Region::OUTPUT, off + b);
-      t.data.insert(t.data.end(), outputRegion.begin() + off, outputRegion.begin() + off + size);
+      stored.insert(stored.end(), outputRegion.begin() + off, outputRegion.begin() + off + size);
     });
     if (!complete) {
       std::cerr << "npu-sim: fault: output " << k << " '" << t.name
                 << "' was not completely written by the program\n";
+      return kFault;
+    }
+    if (!widenFromStorage(*outs[k], stored, t, error)) {
+      std::cerr << "npu-sim: fault: output " << k << ": " << error << "\n";
       return kFault;
     }
     std::string file = "output_" + std::to_string(k) + ".npy";

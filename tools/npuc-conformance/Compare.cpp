@@ -40,6 +40,10 @@ double element(const HostTensor &t, uint64_t i) {
   case model::DType::I32: { int32_t v; std::memcpy(&v, p + 4 * i, 4); return v; }
   case model::DType::F32: { float v; std::memcpy(&v, p + 4 * i, 4); return v; }
   case model::DType::F16: { uint16_t h; std::memcpy(&h, p + 2 * i, 2); return num::halfToFloat(h); }
+  case model::DType::Bool: return double(p[i] != 0);
+  case model::DType::I64: { int64_t v; std::memcpy(&v, p + 8 * i, 8); return double(v); }
+  case model::DType::U16: { uint16_t v; std::memcpy(&v, p + 2 * i, 2); return v; }
+  case model::DType::U32: { uint32_t v; std::memcpy(&v, p + 4 * i, 4); return v; }
   }
   return 0;
 }

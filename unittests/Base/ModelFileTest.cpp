@@ -175,7 +175,7 @@ TEST(ModelFile, PreciseErrors) {
   EXPECT_EQ(parseError({1, 2, 3}), "file is 3 bytes, shorter than the 64-byte header");
   EXPECT_EQ(mutate([](auto &b) { b[0] = 'X'; }), "not an npuc model file (bad magic)");
   EXPECT_EQ(mutate([](auto &b) { b[8] = 2; }),
-            "unsupported format version 2.1 (this reader supports major version 1)");
+            "unsupported format version 2.2 (this reader supports major version 1)");
   std::vector<uint8_t> truncated(good.begin(), good.end() - 64);
   EXPECT_EQ(parseError(truncated), "header says the file has 0x" +
                                        [&] { char s[32]; std::snprintf(s, 32, "%zx", good.size()); return std::string(s); }() +
@@ -253,7 +253,7 @@ TEST(ModelFile, ValuesRoundTrip) {
   Model back;
   std::string error;
   ASSERT_TRUE(parse(bytes.data(), bytes.size(), back, error)) << error;
-  EXPECT_EQ(back.minor, 1);
+  EXPECT_EQ(back.minor, kMinor);
   ASSERT_EQ(back.values.size(), 2u);
   EXPECT_EQ(back.values[0].after, ValueDesc::kFromStart);
   EXPECT_EQ(back.values[0].t.region, uint8_t(isa::Region::INPUT));
@@ -379,4 +379,37 @@ TEST(ModelFile, AtomicWriteLeavesNoTemporary) {
   }
   EXPECT_EQ(files, 1u);
   fs::remove_all(dir);
+}
+
+// Format 1.2's boundary types: an int64 input stored as int32 and a bool
+// output stored as int8 keep their host types through a round trip; the byte
+// is 0 for every other tensor, so a file without boundary types reads in a
+// 1.1 reader; a boundary type over the wrong storage, or on a graph value, is
+// refused by name.
+TEST(ModelFile, BoundaryTypesRoundTrip) {
+  Model m = sampleModel();
+  m.tensors[0].dtype = DType::I32;
+  m.tensors[0].boundary = DType::I64;
+  m.tensors[0].quant = Quant::None;
+  m.tensors[0].axis = -1;
+  m.tensors[0].scales.clear();
+  m.tensors[0].zeroPoints.clear();
+  ASSERT_EQ(m.tensors[0].shape.size(), 2u);
+  m.tensors[0].strides = {4 * m.tensors[0].shape.back(), 4};
+  m.inputSize = 4096;
+  std::vector<uint8_t> bytes = serialize(m);
+  Model back;
+  std::string error;
+  ASSERT_TRUE(parse(bytes.data(), bytes.size(), back, error)) << error;
+  EXPECT_EQ(back.tensors[0].dtype, DType::I32);
+  ASSERT_TRUE(back.tensors[0].boundary.has_value());
+  EXPECT_EQ(*back.tensors[0].boundary, DType::I64);
+  EXPECT_EQ(back.tensors[0].hostType(), DType::I64);
+  EXPECT_FALSE(back.tensors[1].boundary.has_value());
+
+  Model wrong = m;
+  wrong.tensors[0].boundary = DType::Bool;  // bool is stored as int8, not int32
+  std::vector<uint8_t> bad = serialize(wrong);
+  EXPECT_FALSE(parse(bad.data(), bad.size(), back, error));
+  EXPECT_NE(error.find("boundary type 6 does not suit a int32 tensor"), std::string::npos) << error;
 }

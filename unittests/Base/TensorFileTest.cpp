@@ -95,3 +95,78 @@ TEST(TensorFile, OutsideTheRegionIsAnError) {
   EXPECT_FALSE(gatherTensor(desc({2, 3}, {8, 1}, 2), region, out, error));
   EXPECT_EQ(error, "'t' spans [2, 13) of a 10-byte region");
 }
+
+// Boundary types (docs/model-format.md): int64 narrows to int32 with a range
+// check naming the tensor, the element and its value; bool is 0/1 bytes;
+// uint16 widens; on the way out int32 widens to int64 and an int8 that is not
+// 0 or 1 is not a bool.
+TEST(TensorFile, BoundaryNarrowingAndWidening) {
+  model::TensorDesc t = desc({3}, {4}, 0);
+  t.name = "ids";
+  t.dtype = model::DType::I32;
+  t.boundary = model::DType::I64;
+  HostTensor in;
+  in.dtype = model::DType::I64;
+  in.shape = {3};
+  for (int64_t v : {int64_t(7), int64_t(-2), int64_t(1) << 31})
+    for (int b = 0; b < 8; ++b)
+      in.data.push_back(uint8_t(uint64_t(v) >> (8 * b)));
+  std::vector<uint8_t> stored;
+  std::string error;
+  EXPECT_FALSE(narrowToStorage(t, in, stored, error));
+  EXPECT_EQ(error, "element 2 = 2147483648 of int64 tensor 'ids' is outside int32, the type it "
+                   "is narrowed to on the NPU");
+  in.data.resize(16);
+  in.shape = {2};
+  t.shape = {2};
+  ASSERT_TRUE(narrowToStorage(t, in, stored, error)) << error;
+  EXPECT_EQ(stored, (std::vector<uint8_t>{7, 0, 0, 0, 0xfe, 0xff, 0xff, 0xff}));
+  HostTensor out;
+  ASSERT_TRUE(widenFromStorage(t, stored, out, error)) << error;
+  EXPECT_EQ(out.dtype, model::DType::I64);
+  EXPECT_EQ(out.data, in.data);
+
+  model::TensorDesc m = desc({3}, {1}, 0);
+  m.name = "mask";
+  m.dtype = model::DType::I8;
+  m.boundary = model::DType::Bool;
+  HostTensor mask;
+  mask.dtype = model::DType::Bool;
+  mask.shape = {3};
+  mask.data = {1, 0, 2};  // any non-zero byte is true
+  ASSERT_TRUE(narrowToStorage(m, mask, stored, error)) << error;
+  EXPECT_EQ(stored, (std::vector<uint8_t>{1, 0, 1}));
+  EXPECT_FALSE(widenFromStorage(m, {1, 0, 3}, out, error));
+  EXPECT_EQ(error, "element 2 = 3 of output 'mask' does not fit its type bool");
+
+  model::TensorDesc u = desc({1}, {4}, 0);
+  u.dtype = model::DType::I32;
+  u.boundary = model::DType::U16;
+  HostTensor h;
+  h.dtype = model::DType::U16;
+  h.shape = {1};
+  h.data = {0xff, 0xff};
+  ASSERT_TRUE(narrowToStorage(u, h, stored, error)) << error;
+  EXPECT_EQ(stored, (std::vector<uint8_t>{0xff, 0xff, 0, 0}));
+}
+
+// ONNX TensorProto files of the boundary types: int64_data and bool's
+// int32_data (packed), as onnx.numpy_helper writes them without raw_data.
+TEST(TensorFile, BoundaryTypeTensorProtos) {
+  // dims: [2]; data_type 7 (INT64); int64_data packed [5, -1].
+  std::vector<uint8_t> pb = {0x08, 0x02, 0x10, 0x07, 0x3a, 0x0b, 0x05,
+                             0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
+  HostTensor t;
+  std::string error;
+  ASSERT_TRUE(parseTensorProto(pb.data(), pb.size(), t, error)) << error;
+  EXPECT_EQ(t.dtype, model::DType::I64);
+  ASSERT_EQ(t.data.size(), 16u);
+  EXPECT_EQ(t.data[0], 5);
+  EXPECT_EQ(t.data[8], 0xff);
+  EXPECT_EQ(t.data[15], 0xff);
+  // dims: [3]; data_type 9 (BOOL); int32_data packed [1, 0, 1].
+  std::vector<uint8_t> b = {0x08, 0x03, 0x10, 0x09, 0x2a, 0x03, 0x01, 0x00, 0x01};
+  ASSERT_TRUE(parseTensorProto(b.data(), b.size(), t, error)) << error;
+  EXPECT_EQ(t.dtype, model::DType::Bool);
+  EXPECT_EQ(t.data, (std::vector<uint8_t>{1, 0, 1}));
+}

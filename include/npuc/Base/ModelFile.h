@@ -11,6 +11,7 @@
 #define NPUC_BASE_MODELFILE_H
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,7 +19,7 @@
 namespace npuc::model {
 
 inline constexpr uint16_t kMajor = 1;
-inline constexpr uint16_t kMinor = 1;
+inline constexpr uint16_t kMinor = 2;
 inline constexpr uint32_t kHeaderSize = 64;
 inline constexpr uint32_t kEntrySize = 32;
 inline constexpr uint32_t kAlign = 64;
@@ -30,18 +31,30 @@ enum class SectionKind : uint32_t {
 /// "code", "constants", ...; "unknown" for other kinds.
 const char *sectionName(uint32_t kind);
 
-enum class DType : uint8_t { I8, U8, I16, I32, F16, F32 };
-inline constexpr unsigned kNumDTypes = 6;
+/// Element types. The first six are storage types, what a region holds;
+/// Bool, I64, U16 and U32 exist only at the boundary (format 1.2): a host
+/// tensor of such a type is stored as I8 0/1 (Bool) or I32 (the others),
+/// converted on binding (narrowToStorage, TensorFile.h).
+enum class DType : uint8_t { I8, U8, I16, I32, F16, F32, Bool, I64, U16, U32 };
+inline constexpr unsigned kNumDTypes = 6;       // storage types
+inline constexpr unsigned kNumHostDTypes = 10;  // and the boundary-only ones
 unsigned dtypeBytes(DType t);
-/// numpy-style names: int8, uint8, int16, int32, float16, float32.
+/// numpy-style names: int8, uint8, int16, int32, float16, float32, bool,
+/// int64, uint16, uint32.
 const char *dtypeName(DType t);
+/// The storage type a boundary type is held in (itself for a storage type).
+DType storageOf(DType host);
 
 enum class Role : uint8_t { Input, Output, State, Value };
 enum class Quant : uint8_t { None, PerTensor, PerAxis };
 
 struct TensorDesc {
   Role role = Role::Input;
-  DType dtype = DType::F32;
+  DType dtype = DType::F32;  // the storage type, in the region
+  /// The type the host binds when it is not `dtype` (format 1.2): Bool over
+  /// I8, I64, U16 or U32 over I32.
+  std::optional<DType> boundary;
+  DType hostType() const { return boundary.value_or(dtype); }
   uint8_t region = 2;  // isa::Region
   std::string name;
   uint64_t offset = 0;

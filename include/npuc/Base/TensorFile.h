@@ -36,6 +36,18 @@ bool parseTensorProto(const uint8_t *p, size_t n, HostTensor &t, std::string &er
 bool readTensorFile(const std::string &path, HostTensor &t, std::string &error);
 std::vector<uint8_t> serializeNpy(const HostTensor &t);
 
+/// A host tensor of `t`'s boundary type as `t`'s storage elements, in
+/// logical order (docs/model-format.md, "Boundary types"): bool as 0/1
+/// bytes, uint16 widened, int64 and uint32 narrowed to int32. False, with
+/// the element, its value and the tensor's name in `error`, for a value
+/// int32 cannot hold.
+bool narrowToStorage(const model::TensorDesc &t, const HostTensor &in, std::vector<uint8_t> &out,
+                     std::string &error);
+/// The reverse, for an output: storage elements in logical order to the
+/// boundary type; False when a value does not fit it (a negative uint32).
+bool widenFromStorage(const model::TensorDesc &t, const std::vector<uint8_t> &in, HostTensor &out,
+                      std::string &error);
+
 /// Calls fn(byte offset) for each logical element of `t` in row-major order:
 /// offset + sum(i_j * strides_j), whatever the physical layout (padded
 /// pitches, transposing strides, channel blocks, broadcast zero strides).

@@ -934,7 +934,7 @@ LogicalResult recordValue(OpBuilder &b, emit::ValueOp v, MemorySpace space, int6
                         b.getStringAttr(nodes.empty() || space == MemorySpace::Input
                                             ? std::string()
                                             : nodes.back()),
-                        b.getI64IntegerAttr(after));
+                        b.getI64IntegerAttr(after), TypeAttr());
   return success();
 }
 
@@ -967,7 +967,7 @@ struct ConvertEmitToEncPass : npuc::impl::ConvertEmitToEncBase<ConvertEmitToEncP
                               b.getDenseI64ArrayAttr(bt.getStrides()),
                               b.getI64IntegerAttr(*a.getOffset()), DenseF32ArrayAttr(),
                               DenseI32ArrayAttr(), IntegerAttr(), StringAttr(), StringAttr(),
-                              IntegerAttr());
+                              IntegerAttr(), a->getAttrOfType<TypeAttr>(emit::AllocOp::kBoundary));
       }
     }
     auto encProgram = enc::ProgramOp::create(b, program.getLoc(), t->name);

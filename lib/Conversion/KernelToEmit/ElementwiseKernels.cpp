@@ -660,12 +660,21 @@ LogicalResult KernelLowering::lowerBatchNorm(const LoweringCase &c) {
 
 namespace {
 /// What a reduction computes: its input, the contiguous block of axes it
-/// reduces, the VECTOR function and whether it divides by the count.
+/// reduces, the VECTOR function and whether it divides by the count, and the
+/// elementwise steps ONNX puts before and after it (ReduceL1's |x|,
+/// ReduceL2's square and root, ReduceLogSum's log, ReduceLogSumExp's exp).
 struct ReduceSpec {
+  /// Before the reduction: |x|, x * x, or exp(x - max) with the max of the
+  /// same elements (ReduceLogSumExp, stable for any input range).
+  enum class Pre { None, Abs, Square, ShiftedExp };
+  /// After it: sqrt, log, or log then + max (ReduceLogSumExp).
+  enum class Post { None, Sqrt, Log, LogPlusMax };
   Value input, result;
   SmallVector<int64_t> axes;
   StringRef func;
   bool mean = false;
+  Pre pre = Pre::None;
+  Post post = Post::None;
   /// outer x r x inner, r the reduced elements per output.
   int64_t outer = 1, r = 1, inner = 1;
 };
@@ -684,6 +693,18 @@ ReduceSpec reduceSpec(Operation *op) {
            : llvm::isa<graph::ReduceMinOp>(op)                        ? "MIN"
                                                                 : "SUM";
   s.mean = llvm::isa<graph::GlobalAveragePoolOp, graph::ReduceMeanOp>(op);
+  if (llvm::isa<graph::ReduceL1Op>(op))
+    s.pre = ReduceSpec::Pre::Abs;
+  if (llvm::isa<graph::ReduceSumSquareOp, graph::ReduceL2Op>(op))
+    s.pre = ReduceSpec::Pre::Square;
+  if (llvm::isa<graph::ReduceL2Op>(op))
+    s.post = ReduceSpec::Post::Sqrt;
+  if (llvm::isa<graph::ReduceLogSumOp>(op))
+    s.post = ReduceSpec::Post::Log;
+  if (llvm::isa<graph::ReduceLogSumExpOp>(op)) {
+    s.pre = ReduceSpec::Pre::ShiftedExp;
+    s.post = ReduceSpec::Post::LogPlusMax;
+  }
   ArrayRef<int64_t> shape = tensorOf(s.input).getShape();
   if (!s.axes.empty())
     for (size_t i = 0; i < shape.size(); ++i)
@@ -692,12 +713,18 @@ ReduceSpec reduceSpec(Operation *op) {
   return s;
 }
 
+/// VECTOR passes over the elements before the reduction: one for |x| or
+/// x * x, three for the max, the subtraction and exp.
+int64_t prePasses(const ReduceSpec &s) {
+  return s.pre == ReduceSpec::Pre::None ? 0 : s.pre == ReduceSpec::Pre::ShiftedExp ? 3 : 1;
+}
+
 /// The one-pass row layout as a nest of whole rows: per row the input, its
-/// f32 copy, and [rows, 1] results; VECTOR passes: the conversion, the
-/// reduction, the mean and the quantization.
+/// f32 copy, and [rows, 1] results; VECTOR passes: the conversion, the steps
+/// before the reduction, the reduction, the mean and the quantization.
 ElementwiseProblem reduceRows(const ReduceSpec &s, int64_t ex, int64_t ey) {
   return rowProblem(s.outer, s.r, {{0, 0, s.r * ex, ex}, ex, false}, {{0, 0, ey, 0}, ey, true},
-                    {ex + 4, 4});
+                    {ex + 4, 4 + prePasses(s)});
 }
 } // namespace
 
@@ -717,7 +744,8 @@ LogicalResult lowering::selectReduce(LoweringCase &c, const target::TargetInfo &
   if ((qx && qx->axis >= 0) || (qy && qy->axis >= 0) || bool(qx) != bool(qy))
     return op->emitOpError("quantized reductions need per-tensor quantized input and result");
   if (!qx && !tensorOf(s.input).getElementType().isF32())
-    return op->emitOpError("reductions of plain integers have no NPU lowering yet");
+    return op->emitOpError() << "reduction of " << tensorOf(s.input).getElementType()
+                             << " has no NPU lowering yet (f32 or per-tensor quantized)";
   if (s.axes.empty())
     return op->emitOpError("reduces no axis; an empty reduction has no NPU lowering yet");
   int64_t ex = bytesOf(storageOf(tensorOf(s.input).getElementType()));
@@ -725,8 +753,16 @@ LogicalResult lowering::selectReduce(LoweringCase &c, const target::TargetInfo &
   int64_t ey = bytesOf(storageOf(tensorOf(s.result).getElementType()));
   ElementwiseTiling oneRow;
   oneRow.tile = {1, 1, 1, s.r};
-  if (c.choose("layout", s.inner == 1 ? "rows" : "columns") == "rows")
-    c.flag("two-pass", checkTiling(reduceRows(s, ex, ey), oneRow, t).has_value());
+  if (c.choose("layout", s.inner == 1 ? "rows" : "columns") == "rows") {
+    bool twoPass = checkTiling(reduceRows(s, ex, ey), oneRow, t).has_value();
+    c.flag("two-pass", twoPass);
+    // Partials combine by the reduction's own function; exp(x - max) needs
+    // the max of the whole row before the first partial.
+    if (twoPass && s.pre == ReduceSpec::Pre::ShiftedExp)
+      return op->emitOpError() << "reduces rows of " << s.r
+                               << " elements, more than one tile holds; log-sum-exp takes "
+                                  "no two-pass lowering yet";
+  }
   return success();
 }
 
@@ -742,14 +778,48 @@ LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
   int64_t ex = cast<BufferType>(x.getType()).getElementBytes();
   Type sy = cast<BufferType>(y.getType()).getElementType();
   int64_t ey = bytesOf(sy);
-  // Reduce f32 [rows, cols] along `axis` into d; then mean, quantize, store.
-  auto finish = [&](Value f, StringRef axis, Value dst) {
-    auto ft = cast<BufferType>(f.getType());
-    int64_t rows = axis == "cols" ? ft.getShape()[0] : 1, cols = axis == "cols" ? 1 : ft.getShape()[1];
-    Value d = e.tile(MemorySpace::LM, rows, cols, b.getF32Type());
+  // A [rows, 1] (along cols) or [1, cols] (along rows) f32 tile for the
+  // results of reducing f along `axis`.
+  auto reducedTile = [&](Value f, StringRef axis) {
+    ArrayRef<int64_t> shape = cast<BufferType>(f.getType()).getShape();
+    return axis == "cols" ? e.tile(MemorySpace::LM, shape[0], 1, b.getF32Type())
+                          : e.tile(MemorySpace::LM, 1, shape[1], b.getF32Type());
+  };
+  // The steps before the reduction, in place on the f32 tile f; for
+  // exp(x - max), the max it subtracted.
+  auto before = [&](Value f, StringRef axis) -> Value {
+    switch (spec.pre) {
+    case ReduceSpec::Pre::None:
+      return Value();
+    case ReduceSpec::Pre::Abs:
+      e.vun("ABS", f, f);
+      return Value();
+    case ReduceSpec::Pre::Square:
+      e.vbin("MUL", f, f, f);
+      return Value();
+    case ReduceSpec::Pre::ShiftedExp: {
+      Value m = reducedTile(f, axis);
+      ReduceOp::create(b, e.loc, f, m, b.getStringAttr("MAX"), b.getStringAttr(axis));
+      e.vbin("SUB", f, m, f);
+      e.vun("EXP", f, f);
+      return m;
+    }
+    }
+    return Value();
+  };
+  // Reduce f32 [rows, cols] along `axis` into d; then mean, the steps after
+  // the reduction (m: the max `before` subtracted), quantize, store.
+  auto finish = [&](Value f, StringRef axis, Value dst, Value m) {
+    Value d = reducedTile(f, axis);
     ReduceOp::create(b, e.loc, f, d, b.getStringAttr(func), b.getStringAttr(axis));
     if (mean)
       e.vbini("DIV", d, b.getF32FloatAttr(float(r)), d);
+    if (spec.post == ReduceSpec::Post::Sqrt)
+      e.vun("SQRT", d, d);
+    if (spec.post == ReduceSpec::Post::Log || spec.post == ReduceSpec::Post::LogPlusMax)
+      e.vun("LOG", d, d);
+    if (spec.post == ReduceSpec::Post::LogPlusMax)
+      e.vbin("ADD", d, m, d);
     e.dma(fromF32(d, qy, sy), dst);
   };
   if (c.get("layout") == "rows") {
@@ -775,24 +845,28 @@ LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
           int64_t cols = std::min(rc, r - j * rc);
           Value tileV = e.tile(MemorySpace::LM, rows, cols, xe);
           e.dma(e.view(x, (o * r + j * rc) * ex, {rows, cols}, {r * ex, ex}), tileV);
-          ReduceOp::create(b, e.loc, toF32(tileV, qx), e.view(parts, j * pitch, {rows, 1}, {4, 4}),
+          Value f = toF32(tileV, qx);
+          before(f, "cols");  // |x| or x * x: their partial sums add up
+          ReduceOp::create(b, e.loc, f, e.view(parts, j * pitch, {rows, 1}, {4, 4}),
                            b.getStringAttr(func), b.getStringAttr("cols"));
         }
-        finish(parts, "rows", e.view(y, o * ey, {1, rows}, {0, ey}));
+        finish(parts, "rows", e.view(y, o * ey, {1, rows}, {0, ey}), Value());
       }
       return success();
     }
     return rowLoops(op, reduceRows(spec, ex, ey), [&](int64_t rows, const Offset &o) {
       Value tileV = e.tile(MemorySpace::LM, rows, r, cast<BufferType>(x.getType()).getElementType());
       e.dma(e.view(x, o * (r * ex), {rows, r}, {r * ex, ex}), tileV);
-      finish(toF32(tileV, qx), "cols", e.view(y, o * ey, {rows, 1}, {ey, ey}));
+      Value f = toF32(tileV, qx);
+      Value m = before(f, "cols");
+      finish(f, "cols", e.view(y, o * ey, {rows, 1}, {ey, ey}), m);
     });
   }
   // Per column: r input rows and their f32 copy, plus the [1, cols] results
   // (f32 and stored), a share of each row.
   ElementwiseProblem p = columnProblem(
       outer, r, inner, {{0, r * inner * ex, inner * ex, ex}, ex, false},
-      {{0, inner * ey, 0, ey}, ey, false}, {ex + 4 + ceilDiv(4 + ey, r), 4});
+      {{0, inner * ey, 0, ey}, ey, false}, {ex + 4 + ceilDiv(4 + ey, r), 4 + prePasses(spec)});
   FailureOr<std::optional<ElementwiseTiling>> tiled = tileNest(op, p);
   if (failed(tiled) || !*tiled)
     return failed(tiled) ? failure() : success();  // describing: nothing to emit
@@ -803,7 +877,9 @@ LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
     Offset o = e.coordinate(0), c = first + e.coordinate(1) * cols;
     Value tileV = e.tile(MemorySpace::LM, r, cols, cast<BufferType>(x.getType()).getElementType());
     e.dma(e.view(x, o * (r * inner * ex) + c * ex, {r, cols}, {inner * ex, ex}), tileV);
-    finish(toF32(tileV, qx), "rows", e.view(y, o * (inner * ey) + c * ey, {1, cols}, {0, ey}));
+    Value f = toF32(tileV, qx);
+    Value m = before(f, "rows");
+    finish(f, "rows", e.view(y, o * (inner * ey) + c * ey, {1, cols}, {0, ey}), m);
     e.endLoop();
   }
   return success();

@@ -81,16 +81,35 @@ static_assert(kMatrixExtentMax == isa::limit::MATMUL::n_max &&
                   kMatrixExtentMax == isa::limit::MATMUL::k_max,
               "one MATRIX extent limit");
 
-/// The type a tensor's elements are stored as.
+/// The type a tensor's elements are stored as: a quantized type's storage;
+/// bool (i1) as i8 0/1; int64, uint16 and uint32 as i32 (the boundary types
+/// of docs/model-format.md: ids, indices, counts and masks, narrowed where
+/// they enter and widened where they leave).
 inline Type storageOf(Type element) {
+  MLIRContext *ctx = element.getContext();
   if (auto q = dyn_cast<quant::QuantizedType>(element)) {
     unsigned w = q.getStorageTypeIntegralWidth();
-    return q.isSigned() ? Type(IntegerType::get(element.getContext(), w))
-                        : Type(IntegerType::get(element.getContext(), w, IntegerType::Unsigned));
+    return q.isSigned() ? Type(IntegerType::get(ctx, w))
+                        : Type(IntegerType::get(ctx, w, IntegerType::Unsigned));
   }
-  if (auto i = dyn_cast<IntegerType>(element); i && i.isSigned())
-    return IntegerType::get(element.getContext(), i.getWidth());
+  if (auto i = dyn_cast<IntegerType>(element)) {
+    if (i.getWidth() == 1)
+      return IntegerType::get(ctx, 8);
+    if ((i.getWidth() == 64 && !i.isUnsigned()) ||
+        (i.isUnsigned() && (i.getWidth() == 16 || i.getWidth() == 32)))
+      return IntegerType::get(ctx, 32);
+    if (i.isSigned())
+      return IntegerType::get(ctx, i.getWidth());
+  }
   return element;
+}
+
+/// Whether `element` crosses the model file's boundary as a type of its own
+/// over its storage type (bool, int64, uint16, uint32).
+inline bool isBoundaryType(Type element) {
+  auto i = dyn_cast<IntegerType>(element);
+  return i && storageOf(element) != element &&
+         (i.getWidth() == 1 || i.getWidth() == 64 || i.isUnsigned());
 }
 
 /// Whether a model file can hold a tensor stored as `st`: i8, ui8, i16, i32,
@@ -162,6 +181,8 @@ LogicalResult selectSoftmax(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectPool(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectReduce(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectBatchNorm(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectLayerNorm(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectPow(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectConcat(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectTranspose(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectSlice(LoweringCase &c, const target::TargetInfo &t);
@@ -225,6 +246,8 @@ public:
   LogicalResult lowerPool(const LoweringCase &c);
   LogicalResult lowerReduce(const LoweringCase &c);
   LogicalResult lowerBatchNorm(const LoweringCase &c);
+  LogicalResult lowerLayerNorm(const LoweringCase &c);
+  LogicalResult lowerPow(const LoweringCase &c);
   LogicalResult lowerConcat(const LoweringCase &c);
   LogicalResult lowerTranspose(const LoweringCase &c);
   LogicalResult lowerSlice(const LoweringCase &c);

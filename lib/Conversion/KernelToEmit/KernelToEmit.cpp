@@ -48,6 +48,8 @@ Value KernelLowering::ioBuffer(MemorySpace space, int64_t &cursor, StringRef nam
   Type st = storageOf(type.getElementType());
   auto bt = e.type(space, type.getShape(), st, denseStrides(type.getShape(), bytesOf(st)));
   Value v = AllocOp::create(b, e.loc, bt, b.getI64IntegerAttr(cursor), b.getStringAttr(name));
+  if (isBoundaryType(type.getElementType()))
+    v.getDefiningOp()->setAttr(AllocOp::kBoundary, TypeAttr::get(type.getElementType()));
   cursor = roundUp(cursor + bt.getSpanBytes(), 64);
   return v;
 }
@@ -55,8 +57,20 @@ Value KernelLowering::ioBuffer(MemorySpace space, int64_t &cursor, StringRef nam
 Value KernelLowering::constant(Attribute value, RankedTensorType type) {
   Type st = storageOf(type.getElementType());
   auto dense = cast<DenseElementsAttr>(value);
-  if (dense.getElementType() != st)
+  if (isBoundaryType(dense.getElementType())) {
+    // bool, int64, uint16, uint32 constants in their i8 / i32 storage; the
+    // importer's range checks keep int64 indices inside int32.
+    auto it = cast<IntegerType>(dense.getElementType());
+    unsigned w = cast<IntegerType>(st).getWidth();
+    SmallVector<APInt> values;
+    for (const APInt &v : dense.getValues<APInt>())
+      values.push_back(it.getWidth() == 1 ? APInt(w, v.getBoolValue())
+                       : it.isUnsigned()  ? v.zextOrTrunc(w)
+                                          : v.sextOrTrunc(w));
+    dense = DenseElementsAttr::get(RankedTensorType::get(dense.getType().getShape(), st), values);
+  } else if (dense.getElementType() != st) {
     dense = dense.bitcast(st);
+  }
   dense = dense.reshape(RankedTensorType::get(type.getShape(), st));
   auto bt = e.type(MemorySpace::Const, type.getShape(), st, denseStrides(type.getShape(), bytesOf(st)));
   return ConstantOp::create(b, e.loc, bt, dense, IntegerAttr());
@@ -148,7 +162,14 @@ const OpLowering kOpLowerings[] = {
     {"graph.reduce_sum", selectReduce, &KernelLowering::lowerReduce},
     {"graph.reduce_max", selectReduce, &KernelLowering::lowerReduce},
     {"graph.reduce_min", selectReduce, &KernelLowering::lowerReduce},
+    {"graph.reduce_l1", selectReduce, &KernelLowering::lowerReduce},
+    {"graph.reduce_l2", selectReduce, &KernelLowering::lowerReduce},
+    {"graph.reduce_sum_square", selectReduce, &KernelLowering::lowerReduce},
+    {"graph.reduce_log_sum", selectReduce, &KernelLowering::lowerReduce},
+    {"graph.reduce_log_sum_exp", selectReduce, &KernelLowering::lowerReduce},
     {"graph.batch_norm", selectBatchNorm, &KernelLowering::lowerBatchNorm},
+    {"graph.layer_norm", selectLayerNorm, &KernelLowering::lowerLayerNorm},
+    {"graph.pow", selectPow, &KernelLowering::lowerPow},
     {"graph.concat", selectConcat, &KernelLowering::lowerConcat},
     {"graph.transpose", selectTranspose, &KernelLowering::lowerTranspose},
     {"graph.slice", selectSlice, &KernelLowering::lowerSlice},
@@ -204,7 +225,8 @@ LogicalResult KernelLowering::run(func::FuncOp func) {
     return emitError(v.getLoc()) << what << " " << index
                                  << (name ? (" '" + name.getValue() + "'").str() : std::string())
                                  << " has element type " << st
-                                 << "; model files hold i8, ui8, i16, i32, f16 and f32 tensors";
+                                 << "; model files hold i8, ui8, i16, i32, f16 and f32 tensors, "
+                                    "and bool, int64, uint16 and uint32 stored as i8 and i32";
   };
   for (BlockArgument arg : body.getArguments())
     if (failed(checkBoundary(arg, "graph input",

@@ -33,22 +33,36 @@ LogicalResult importInstanceNorm(NodeContext &c) {
 }
 
 LogicalResult importLayerNorm(NodeContext &c) {
-  for (int i = 1; i < c.node.output_size(); ++i)
-    if (!c.node.output(i).empty())
-      return c.fail(code::UnsupportedAttr, "the Mean and InvStdDev outputs of LayerNormalization are not supported");
   std::optional<Val> x = c.required(0), s = c.required(1);
   if (!x || !s)
     return failure();
   auto axis = c.axis(c.intAttr("axis", -1), int64_t(x->shape().size()));
   if (!axis)
     return failure();
+  int64_t stash = c.intAttr("stash_type", 1);
+  if (stash != 1)
+    return c.fail(code::UnsupportedAttr, "stash_type " + std::to_string(stash) +
+                                             " is not supported; the statistics are computed in "
+                                             "float (stash_type 1)");
   SmallVector<Value> operands{x->value, s->value};
   if (std::optional<Val> b = c.input(2))
     operands.push_back(b->value);
-  return c.buildOutput("layer_norm", operands, x->type(),
-                               {c.named("axis", c.b.getI64IntegerAttr(*axis)),
-                                c.named("epsilon", c.b.getF32FloatAttr(c.floatAttr("epsilon", 1e-5f))),
-                                c.named("stash_type", c.b.getI64IntegerAttr(c.intAttr("stash_type", 1)))});
+  // Mean and InvStdDev: f32, the input's shape with the normalized axes 1.
+  SmallVector<int64_t> statistics(x->shape().begin(), x->shape().end());
+  std::fill(statistics.begin() + *axis, statistics.end(), 1);
+  Type stats = c.tensor(statistics, c.b.getF32Type());
+  SmallVector<Type> results{x->type(), stats, stats};
+  FailureOr<Operation *> op =
+      c.buildOp("layer_norm", operands, results,
+                {c.named("axis", c.b.getI64IntegerAttr(*axis)),
+                 c.named("epsilon", c.b.getF32FloatAttr(c.floatAttr("epsilon", 1e-5f))),
+                 c.named("stash_type", c.b.getI64IntegerAttr(stash))});
+  if (failed(op))
+    return failure();
+  for (int i = 0; i < c.node.output_size() && i < 3; ++i)
+    if (!c.node.output(i).empty())
+      c.setOutput(unsigned(i), (*op)->getResult(unsigned(i)));
+  return success();
 }
 
 LogicalResult importRecurrent(NodeContext &c) {

@@ -323,7 +323,7 @@ LogicalResult importReduce(NodeContext &c) {
       {"ReduceMean", "reduce_mean"}, {"ReduceSum", "reduce_sum"}, {"ReduceMax", "reduce_max"},
       {"ReduceMin", "reduce_min"},   {"ReduceProd", "reduce_prod"}, {"ReduceL1", "reduce_l1"},
       {"ReduceL2", "reduce_l2"},     {"ReduceSumSquare", "reduce_sum_square"},
-      {"ReduceLogSumExp", "reduce_log_sum_exp"}};
+      {"ReduceLogSumExp", "reduce_log_sum_exp"}, {"ReduceLogSum", "reduce_log_sum"}};
   std::optional<Val> x = c.required(0);
   if (!x)
     return failure();
@@ -360,7 +360,7 @@ LogicalResult importReduce(NodeContext &c) {
   if (rank == 0) {
     // Of one value, these reductions are not the identity: reduce a [1] view.
     StringRef type = c.node.op_type();
-    if (type != "ReduceSumSquare" && type != "ReduceL1" && type != "ReduceL2") {
+    if (type != "ReduceSumSquare" && type != "ReduceL1" && type != "ReduceL2" && type != "ReduceLogSum") {
       c.setOutput(0, *x);
       return success();
     }
@@ -505,7 +505,7 @@ void npuc::onnx_import::registerNNOps(llvm::StringMap<OpImporter> &t) {
   t["Softmax"] = importSoftmax;
   t["LogSoftmax"] = importSoftmax;
   for (const char *op : {"ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd",
-                         "ReduceL1", "ReduceL2", "ReduceSumSquare", "ReduceLogSumExp"})
+                         "ReduceL1", "ReduceL2", "ReduceSumSquare", "ReduceLogSumExp", "ReduceLogSum"})
     t[op] = importReduce;
   t["ArgMax"] = importArg;
   t["ArgMin"] = importArg;

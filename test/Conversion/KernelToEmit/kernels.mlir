@@ -114,10 +114,24 @@ func.func @main(%x: tensor<3x10xf32> {graph.name = "x"}) -> (tensor<3x10xf32> {g
 
 // -----
 
-// A model file cannot hold an int64 output (here a folded Shape result): the
-// lowering says so at the value, before encoding.
-func.func @main(%x: tensor<2x3xf32> {graph.name = "x"}) -> (tensor<2xi64> {graph.name = "shape"}) {
-  // expected-error @+1 {{graph output 0 'shape' has element type 'i64'; model files hold i8, ui8, i16, i32, f16 and f32 tensors}}
+// A model file cannot hold an f64 output: the lowering says so at the
+// value, before encoding.
+func.func @main(%x: tensor<2x3xf32> {graph.name = "x"}) -> (tensor<2xf64> {graph.name = "shape"}) {
+  // expected-error @+1 {{graph output 0 'shape' has element type 'f64'; model files hold i8, ui8, i16, i32, f16 and f32 tensors, and bool, int64, uint16 and uint32 stored as i8 and i32}}
+  %s = graph.constant dense<[2.0, 3.0]> : tensor<2xf64>
+  return %s : tensor<2xf64>
+}
+
+// -----
+
+// An int64 output (here a folded Shape result) and a bool input cross the
+// boundary in i32 and i8 storage, each named by its host type: the int64
+// constant is narrowed to i32 values in CONST.
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK:      emit.alloc {emit.boundary = i1, name = "m", offset = 0 : i64} : <input, 4xi8, strides = [1]>
+// CHECK:      emit.alloc {emit.boundary = i64, name = "shape", offset = 0 : i64} : <output, 2xi32, strides = [4]>
+// CHECK:      emit.constant dense<[2, 3]> : tensor<2xi32>
+func.func @main(%m: tensor<4xi1> {graph.name = "m"}) -> (tensor<2xi64> {graph.name = "shape"}) {
   %s = graph.constant dense<[2, 3]> : tensor<2xi64>
   return %s : tensor<2xi64>
 }

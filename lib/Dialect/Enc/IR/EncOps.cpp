@@ -146,6 +146,18 @@ std::optional<model::DType> storageDType(Type t) {
     return model::DType::F32;
   return std::nullopt;
 }
+
+std::optional<model::DType> boundaryDType(Type t) {
+  if (t.isInteger(1))
+    return model::DType::Bool;
+  if (t.isSignlessInteger(64) || t.isSignedInteger(64))
+    return model::DType::I64;
+  if (t.isUnsignedInteger(16))
+    return model::DType::U16;
+  if (t.isUnsignedInteger(32))
+    return model::DType::U32;
+  return std::nullopt;
+}
 } // namespace npuc::enc
 
 LogicalResult TensorOp::verify() {
@@ -164,6 +176,14 @@ LogicalResult TensorOp::verify() {
   if (!storageDType(getElement()))
     return emitOpError("element type ") << getElement()
                                         << " is not a storage type (i8, ui8, i16, i32, f16, f32)";
+  if (std::optional<Type> host = getBoundary()) {
+    std::optional<model::DType> bt = boundaryDType(*host);
+    if (role == "value" || role == "state" || !bt ||
+        model::storageOf(*bt) != *storageDType(getElement()))
+      return emitOpError("boundary type ")
+             << *host << " does not suit an " << role << " stored as " << getElement()
+             << " (i1 over i8; i64, ui16 or ui32 over i32; inputs and outputs only)";
+  }
   if (getShape().size() != getStrides().size() || getShape().size() > 8)
     return emitOpError("has ") << getShape().size() << " dimensions and " << getStrides().size()
                                << " strides; expected equal counts, at most 8";

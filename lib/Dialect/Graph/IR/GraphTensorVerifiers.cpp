@@ -286,6 +286,17 @@ LogicalResult graph::verifyLayerNorm(Operation *op) {
   }
   if (failed(verifyQuantizedValues(op)) || failed(expectShape(op, res, xs, "result")))
     return failure();
+  SmallVector<int64_t> statistics(xs.begin(), xs.end());
+  std::fill(statistics.begin() + axis, statistics.end(), 1);
+  for (unsigned i = 1; i < 3; ++i) {
+    Value s = op->getResult(i);
+    if (failed(expectShape(op, s, statistics, i == 1 ? "mean" : "inv_std_dev")))
+      return failure();
+    if (!cast<ShapedType>(s.getType()).getElementType().isF32())
+      return op->emitOpError() << (i == 1 ? "mean" : "inv_std_dev") << " is "
+                               << cast<ShapedType>(s.getType()).getElementType()
+                               << "; the statistics are f32 (stash_type 1)";
+  }
   return verifySameExpressed(op, {{x, "input"}, {res, "result"}});
 }
 

@@ -160,10 +160,158 @@ struct Gelu : RewritePattern {
   }
 };
 
+/// LayerNormalization as PyTorch and other exporters decompose it:
+/// d = x - ReduceMean(x), n = d / Sqrt(ReduceMean(d^2) + eps) (the square as
+/// Pow(d, 2) or d * d), then optionally n * gamma and + beta with constants
+/// over the normalized axes. The reductions take the same trailing axes with
+/// keepdims. One graph.layer_norm, located at every node it replaces
+/// (contract N8: the fused kernel reads x once instead of nine passes).
+struct LayerNorm : RewritePattern {
+  LayerNorm(MLIRContext *ctx) : RewritePattern(DivOp::getOperationName(), 1, ctx) {}
+
+  /// The first reduced axis when `mean` averages a trailing block of axes
+  /// with keepdims.
+  static std::optional<int64_t> trailingMean(ReduceMeanOp mean) {
+    if (!mean || !mean.getKeepdims())
+      return std::nullopt;
+    ArrayRef<int64_t> axes = mean.getAxes();
+    int64_t rank = cast<RankedTensorType>(mean.getInput().getType()).getRank();
+    if (axes.empty() || axes.back() != rank - 1)
+      return std::nullopt;
+    for (size_t i = 1; i < axes.size(); ++i)
+      if (axes[i] != axes[i - 1] + 1)
+        return std::nullopt;
+    return axes.front();
+  }
+
+  /// A constant over the normalized axes (`normalized` its shape), as the
+  /// operand layer_norm takes: all r values, or one.
+  static Value affine(PatternRewriter &rewriter, Value v, ArrayRef<int64_t> normalized,
+                      int64_t rank) {
+    std::optional<SmallVector<float>> values = f32ConstantValues(v);
+    auto type = cast<RankedTensorType>(v.getType());
+    if (!values || type.getRank() > rank)
+      return Value();
+    // Only the normalized axes may be other than 1.
+    int64_t lead = rank - int64_t(normalized.size());
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      if (rank - type.getRank() + i < lead && type.getShape()[size_t(i)] != 1)
+        return Value();
+    int64_t r = 1;
+    for (int64_t d : normalized)
+      r *= d;
+    SmallVector<int64_t> shape;
+    if (int64_t(values->size()) == r)
+      shape.assign(normalized.begin(), normalized.end());
+    else if (values->size() == 1)
+      shape = {1};
+    else
+      return Value();
+    auto t = RankedTensorType::get(shape, rewriter.getF32Type());
+    return ConstantOp::create(rewriter, v.getLoc(), t, DenseElementsAttr::get(t, ArrayRef<float>(*values)));
+  }
+
+  LogicalResult matchAndRewrite(Operation *root, PatternRewriter &rewriter) const override {
+    auto div = cast<DivOp>(root);
+    auto type = dyn_cast<RankedTensorType>(div.getResult().getType());
+    if (!type || !type.getElementType().isF32())
+      return failure();
+    auto sub = div.getLhs().getDefiningOp<SubOp>();
+    auto sqrt = div.getRhs().getDefiningOp<SqrtOp>();
+    if (!sub || !sqrt || !sqrt.getResult().hasOneUse())
+      return failure();
+    Value x = sub.getLhs(), d = sub.getResult();
+    auto mean = sub.getRhs().getDefiningOp<ReduceMeanOp>();
+    std::optional<int64_t> axis = trailingMean(mean);
+    if (!axis || mean.getInput() != x || !mean.getResult().hasOneUse() || x.getType() != type)
+      return failure();
+    auto add = sqrt.getInput().getDefiningOp<AddOp>();
+    if (!add || !add.getResult().hasOneUse())
+      return failure();
+    ReduceMeanOp var;
+    Value eps;
+    for (Value v : {add.getLhs(), add.getRhs()})
+      if (auto m = v.getDefiningOp<ReduceMeanOp>()) {
+        var = m;
+        eps = other(add, v);
+      }
+    std::optional<SmallVector<float>> epsValue = eps ? f32ConstantValues(eps) : std::nullopt;
+    if (!var || !var.getResult().hasOneUse() || trailingMean(var) != axis || !epsValue ||
+        epsValue->size() != 1)
+      return failure();
+    Operation *square = var.getInput().getDefiningOp();
+    if (!square || !square->getResult(0).hasOneUse())
+      return failure();
+    if (auto pow = dyn_cast<PowOp>(square)) {
+      std::optional<SmallVector<float>> k = f32ConstantValues(pow.getRhs());
+      if (pow.getLhs() != d || !k || k->size() != 1 || (*k)[0] != 2.0f)
+        return failure();
+    } else if (auto mul = dyn_cast<MulOp>(square)) {
+      if (mul.getLhs() != d || mul.getRhs() != d)
+        return failure();
+    } else {
+      return failure();
+    }
+    // d feeds the square and the division only.
+    for (Operation *user : d.getUsers())
+      if (user != square && user != div.getOperation())
+        return failure();
+    int64_t rank = type.getRank();
+    ArrayRef<int64_t> normalized = type.getShape().drop_front(*axis);
+    SmallVector<Operation *> ops{mean, sub, square, var, add, sqrt, div};
+    Operation *last = div;
+    rewriter.setInsertionPoint(div);
+    Value scale, bias;
+    // n * gamma, then + beta, each a constant over the normalized axes.
+    auto absorb = [&](auto opType, Value &into) {
+      using OpT = decltype(opType);
+      Value result = last->getResult(0);
+      if (!result.hasOneUse())
+        return;
+      auto next = dyn_cast<OpT>(*result.getUsers().begin());
+      if (!next || next.getResult().getType() != type)
+        return;
+      Value c = affine(rewriter, other(next, result), normalized, rank);
+      if (!c)
+        return;
+      into = c;
+      ops.push_back(next);
+      last = next;
+    };
+    absorb(MulOp(), scale);
+    absorb(AddOp(), bias);
+    if (!scale) {
+      auto t = RankedTensorType::get({1}, rewriter.getF32Type());
+      scale = ConstantOp::create(rewriter, div.getLoc(), t, DenseElementsAttr::get(t, ArrayRef<float>{1.0f}));
+    }
+    SmallVector<int64_t> statistics(type.getShape().begin(), type.getShape().end());
+    std::fill(statistics.begin() + *axis, statistics.end(), 1);
+    auto stats = RankedTensorType::get(statistics, rewriter.getF32Type());
+    SmallVector<Location> locs;
+    for (Operation *op : ops)
+      locs.push_back(op->getLoc());
+    rewriter.setInsertionPoint(last);
+    SmallVector<Value> operands{x, scale};
+    if (bias)
+      operands.push_back(bias);
+    SmallVector<NamedAttribute> attrs{
+        rewriter.getNamedAttr("axis", rewriter.getI64IntegerAttr(*axis)),
+        rewriter.getNamedAttr("epsilon", rewriter.getF32FloatAttr((*epsValue)[0])),
+        rewriter.getNamedAttr("stash_type", rewriter.getI64IntegerAttr(1))};
+    auto ln = LayerNormOp::create(rewriter, rewriter.getFusedLoc(locs),
+                                  TypeRange{type, stats, stats}, operands, attrs);
+    rewriter.replaceOp(last, ln.getResult());
+    for (Operation *op : llvm::reverse(ops))
+      if (op != last)
+        rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct GraphRecognizePass : npuc::graph::impl::GraphRecognizeBase<GraphRecognizePass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<HardSwish, Gelu>(&getContext());
+    patterns.add<HardSwish, Gelu, LayerNorm>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

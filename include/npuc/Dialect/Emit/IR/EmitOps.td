@@ -42,6 +42,10 @@ def Emit_AllocOp : Emit_InProgramOp<"alloc"> {
     /// The discardable attribute a tile in a multi-buffered loop may carry:
     /// how many slots it takes beyond the loop's `buffers`.
     static constexpr ::llvm::StringLiteral kExtraSlots = "emit.extra_slots";
+    /// The discardable attribute a model input or output carries when the
+    /// host binds another type than the buffer's (i1, i64, ui16, ui32 over
+    /// i8 or i32 storage; docs/model-format.md, "Boundary types").
+    static constexpr ::llvm::StringLiteral kBoundary = "emit.boundary";
   }];
 }
 

@@ -29,6 +29,8 @@ isa::Inst toInst(mlir::Operation *op);
 
 /// The model-file element type of an MLIR storage type (i8, ui8, i16, i32, f16, f32).
 std::optional<model::DType> storageDType(mlir::Type t);
+/// The model file's boundary-only type for `t` (i1, i64, ui16, ui32).
+std::optional<model::DType> boundaryDType(mlir::Type t);
 
 /// Builds the op for a decoded instruction at the builder's insertion point.
 mlir::Operation *buildInst(mlir::OpBuilder &builder, mlir::Location loc, const isa::Inst &inst);

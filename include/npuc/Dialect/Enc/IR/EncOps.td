@@ -49,6 +49,8 @@ def Enc_TensorOp : Op<Enc_Dialect, "tensor"> {
     values section, for tensor dumps): its `region` (arena, input or output),
     the ONNX `node` that produced it, and the index of the instruction `after`
     whose execution it is complete (-1: from the start, a graph input).
+    An input or output whose host type differs from `element` names it in
+    `boundary` (i1, i64, ui16 or ui32 over i8 or i32; format 1.2).
 
     ```mlir
     enc.tensor "input" "x" : i8 shape [1, 3] strides [32, 1] offset 0
@@ -62,7 +64,7 @@ def Enc_TensorOp : Op<Enc_Dialect, "tensor"> {
                    OptionalAttr<DenseF32ArrayAttr>:$scales,
                    OptionalAttr<DenseI32ArrayAttr>:$zero_points, OptionalAttr<I64Attr>:$axis,
                    OptionalAttr<StrAttr>:$region, OptionalAttr<StrAttr>:$node,
-                   OptionalAttr<I64Attr>:$after);
+                   OptionalAttr<I64Attr>:$after, OptionalAttr<TypeAttr>:$boundary);
   let assemblyFormat = [{
     $role $name `:` $element `shape` $shape `strides` $strides `offset` $offset attr-dict
   }];

@@ -114,10 +114,13 @@ def Graph_LayerNormOp : Graph_VerifiedOp<"layer_norm", "verifyLayerNorm"> {
   let description = [{
     `scale` and the optional `bias` broadcast to the normalized axes;
     `stash_type` is the element type statistics are computed in (1 = f32).
+    `mean` and `inv_std_dev` are ONNX's optional outputs, always present here
+    (f32, the input's shape with the normalized axes 1): a lowering writes
+    them only where they are used.
   }];
   let arguments = (ins Graph_Tensor:$x, Graph_Tensor:$scale, Optional<Graph_Tensor>:$bias,
                    I64Attr:$axis, F32Attr:$epsilon, I64Attr:$stash_type);
-  let results = (outs Graph_Tensor:$result);
+  let results = (outs Graph_Tensor:$result, Graph_Tensor:$mean, Graph_Tensor:$inv_std_dev);
   let assemblyFormat = "$x `,` $scale (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
 }
 
@@ -189,6 +192,7 @@ def Graph_ReduceL2Op : Graph_ReduceOp<"reduce_l2"> { let summary = "ONNX ReduceL
 def Graph_ReduceSumSquareOp : Graph_ReduceOp<"reduce_sum_square"> {
   let summary = "ONNX ReduceSumSquare";
 }
+def Graph_ReduceLogSumOp : Graph_ReduceOp<"reduce_log_sum"> { let summary = "ONNX ReduceLogSum"; }
 def Graph_ReduceLogSumExpOp : Graph_ReduceOp<"reduce_log_sum_exp"> {
   let summary = "ONNX ReduceLogSumExp";
 }

@@ -1,0 +1,201 @@
+//===- PowKernels.cpp - Pow in f32 ------------------------------------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// ONNX Pow on f32 bases: a constant exponent that is a small integer or 1/2
+// is exact IEEE arithmetic (x * x, sqrt); any other exponent is
+// exp(y * log|x|) with C's pow rules for negative and zero bases, built from
+// VECTOR arithmetic without a select (docs/numerics.md, "Pow").
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace npuc;
+using namespace npuc::emit;
+using namespace npuc::emit::lowering;
+
+namespace {
+/// The exponent's one value when it is a constant whose elements are all
+/// equal (a scalar, or a splat of any shape).
+std::optional<double> constantExponent(Value y) {
+  auto c = y.getDefiningOp<graph::ConstantOp>();
+  if (!c)
+    return std::nullopt;
+  auto values = dyn_cast<DenseElementsAttr>(c.getValue());
+  if (!values || values.getNumElements() == 0)
+    return std::nullopt;
+  std::optional<double> first;
+  auto same = [&](double v) {
+    if (!first)
+      first = v;
+    return *first == v || (std::isnan(*first) && std::isnan(v));
+  };
+  if (llvm::isa<FloatType>(values.getElementType())) {
+    for (const APFloat &f : values.getValues<APFloat>())
+      if (!same(f.convertToDouble()))
+        return std::nullopt;
+  } else if (auto it = dyn_cast<IntegerType>(values.getElementType())) {
+    for (const APInt &i : values.getValues<APInt>())
+      if (!same(double(it.isUnsigned() ? int64_t(i.getZExtValue()) : i.getSExtValue())))
+        return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  return first;
+}
+
+/// How a constant exponent is computed: exactly by IEEE operations, or
+/// through exp and log.
+StringRef constantForm(double k) {
+  if (k == 1.0)
+    return "identity";
+  if (k == 2.0)
+    return "square";
+  if (k == 3.0)
+    return "cube";
+  if (k == 0.5)
+    return "sqrt";
+  if (k == -1.0)
+    return "reciprocal";
+  if (k == 0.0)
+    return "one";
+  return "exp-log";
+}
+} // namespace
+
+/// f32 bases and results; the exponent f32 or an integer, a constant of one
+/// value (its form recorded) or a tensor (broadcast like any binary op).
+LogicalResult lowering::selectPow(LoweringCase &c, const target::TargetInfo &) {
+  auto op = cast<graph::PowOp>(c.op);
+  Type xe = tensorOf(op.getLhs()).getElementType(), ye = tensorOf(op.getRhs()).getElementType();
+  if (!xe.isF32() || !tensorOf(op.getResult()).getElementType().isF32())
+    return op->emitOpError() << "Pow of " << xe
+                             << " bases has no NPU lowering yet (f32 bases only)";
+  if (quantOf(ye) || !(ye.isF32() || ye.isInteger(32) || ye.isInteger(8) || ye.isInteger(16)))
+    return op->emitOpError() << "Pow with a " << ye
+                             << " exponent has no NPU lowering yet (f32 or a 32-bit or narrower "
+                                "integer)";
+  if (std::optional<double> k = constantExponent(op.getRhs())) {
+    c.choose("exponent", "constant");
+    c.choose("form", constantForm(*k));
+    return success();
+  }
+  c.choose("exponent", "tensor");
+  c.flag("integer-exponent", !ye.isF32());
+  ArrayRef<int64_t> shape = tensorOf(op.getResult()).getShape();
+  c.flag("broadcast", tensorOf(op.getLhs()).getShape() != shape ||
+                          tensorOf(op.getRhs()).getShape() != shape);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerPow(const LoweringCase &c) {
+  auto op = cast<graph::PowOp>(c.op);
+  Value x = op.getLhs(), y = op.getRhs(), res = op.getResult();
+  auto f32 = [&](float v) { return b.getF32FloatAttr(v); };
+  auto scratch = [&](Value like) {
+    ArrayRef<int64_t> s = cast<BufferType>(like.getType()).getShape();
+    return e.tile(MemorySpace::LM, s[0], s[1], b.getF32Type());
+  };
+  if (c.get("exponent") == "constant") {
+    double k = *constantExponent(y);
+    StringRef form = c.get("form");
+    return lowerF32Map(op, x, res, form == "exp-log" ? 8 : 3, [&](Value f) {
+      if (form == "square") {
+        e.vbin("MUL", f, f, f);
+      } else if (form == "cube") {
+        Value g = scratch(f);
+        e.vbin("MUL", f, f, g);
+        e.vbin("MUL", g, f, f);
+      } else if (form == "sqrt") {
+        e.vun("SQRT", f, f);
+      } else if (form == "reciprocal") {
+        e.vun("RECIP", f, f);
+      } else if (form == "one") {
+        // sign(|x|) is 1, or 0 for a zero; times 0 plus 1 is 1 (NaN stays NaN).
+        e.vun("ABS", f, f);
+        e.vun("SIGN", f, f);
+        e.vbini("MUL", f, f32(0.0f), f);
+        e.vbini("ADD", f, f32(1.0f), f);
+      } else if (form == "exp-log") {
+        // |x|^k = exp(k * log|x|); an odd integer k keeps x's sign (a zero
+        // base counts as positive); a non-integer k of a negative base is
+        // NaN through log of the negative base itself.
+        bool integer = std::floor(k) == k && std::fabs(k) < 16777216.0;
+        bool odd = integer && std::fmod(std::fabs(k), 2.0) == 1.0;
+        Value s;
+        if (odd) {
+          s = scratch(f);
+          e.vun("SIGN", f, s);
+          Value z = scratch(f);
+          e.vun("ABS", s, z);
+          e.vbini("SUB", z, f32(1.0f), z);
+          e.vbin("SUB", s, z, s);  // sign(x), and 1 for a zero
+        }
+        if (integer)
+          e.vun("ABS", f, f);
+        e.vun("LOG", f, f);
+        e.vbini("MUL", f, f32(float(k)), f);
+        e.vun("EXP", f, f);
+        if (odd)
+          e.vbin("MUL", f, s, f);
+      }
+    });
+  }
+  // A tensor exponent: p = exp(y * log(|x| + z)), z = 1 where x and y are
+  // both 0 (0^0 = 1); times -1 for a negative base and an odd integer y;
+  // plus sqrt(-(neg * frac(y))), which is NaN for a negative base and a
+  // non-integer y and -0 otherwise (p + -0 is p).
+  ArrayRef<int64_t> shape = tensorOf(res).getShape();
+  SmallVector<EwOperand> ins{broadcastOperand(x, shape), broadcastOperand(y, shape)};
+  Value out = resultBuffer(res);
+  EwWork work{7 * 4, 28};
+  return elementwise(op, shape, ins, out, work, [&](EwTiles &tl) {
+    Value f = tl.in[0], yv = tl.in[1];
+    if (c.is("integer-exponent")) {
+      auto yt = cast<BufferType>(yv.getType());
+      Value g = e.tile(MemorySpace::LM, yt.getShape()[0], yt.getShape()[1], b.getF32Type());
+      e.cast(yv, g);
+      yv = g;
+    }
+    Value yy = yv;  // a full tile: a broadcast operand is loaded at the tile's size
+    Value t = scratch(f), u = scratch(f), neg = scratch(f);
+    // neg = 1 where x < 0: relu(-sign(x)).
+    e.vun("SIGN", f, neg);
+    e.vun("NEG", neg, neg);
+    e.vun("RELU", neg, neg);
+    // z = (1 - |sign(x)|) * (1 - |sign(y)|).
+    e.vun("SIGN", f, t);
+    e.vun("ABS", t, t);
+    e.vbini("SUB", t, f32(1.0f), t);
+    e.vun("SIGN", yy, u);
+    e.vun("ABS", u, u);
+    e.vbini("SUB", u, f32(1.0f), u);
+    e.vbin("MUL", t, u, t);  // (|s| - 1) * (|s'| - 1), the same product
+    e.vun("ABS", f, f);
+    e.vbin("ADD", f, t, f);
+    e.vun("LOG", f, f);
+    e.vbin("MUL", f, yy, f);
+    e.vun("EXP", f, f);
+    // odd = 2 * (y/2 - floor(y/2)): 1 for an odd integer, 0 for an even one.
+    e.vbini("MUL", yy, f32(0.5f), t);
+    e.vun("FLOOR", t, u);
+    e.vbin("SUB", t, u, t);
+    e.vbini("MUL", t, f32(4.0f), t);  // 2 for odd: factor = 1 - neg * 2 * odd
+    e.vbin("MUL", t, neg, t);
+    e.vbini("MUL", t, f32(-1.0f), t);
+    e.vbini("ADD", t, f32(1.0f), t);
+    e.vbin("MUL", f, t, f);
+    // frac(y) of a negative base: sqrt(-(neg * frac)) is NaN or -0.
+    e.vun("FLOOR", yy, u);
+    e.vbin("SUB", yy, u, u);
+    e.vbin("MUL", u, neg, u);
+    e.vun("NEG", u, u);
+    e.vun("SQRT", u, u);
+    e.vbin("ADD", f, u, f);
+    tl.out = f;
+  });
+}
