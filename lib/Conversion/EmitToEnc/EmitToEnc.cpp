@@ -820,14 +820,26 @@ LogicalResult Encoder::lower(Operation *op) {
     i.fields[unsigned(i.desc->fieldIndex(n + "_addr"))] = granule;
   };
   auto enumOf = [](const char *e, StringRef v) { return isa::enumValue(*isa::lookupEnum(e), v); };
-  Value a = op->getOperand(0), d = op->getOperand(llvm::isa<emit::VBinOp>(op) ? 2 : 1);
+  bool binary = llvm::isa<emit::VBinOp, emit::VCmpOp, emit::VSelOp>(op);
+  Value a = op->getOperand(0), d = accesses.back().buffer;  // the one written, last
   Value grid = llvm::isa<emit::ReduceOp>(op) ? a : Value();
-  if (failed(vectorShape(op, a, llvm::isa<emit::VBinOp>(op) ? op->getOperand(1) : Value(), d, grid)))
+  if (failed(vectorShape(op, a, binary ? op->getOperand(1) : Value(), d, grid)))
     return failure();
   Type ta = cast<BufferType>(a.getType()).getElementType(), td = cast<BufferType>(d.getType()).getElementType();
   isa::Inst i;
   const char *second = nullptr;  // a second input operand: b, or the parameter table p
-  if (auto v = dyn_cast<emit::VBinOp>(op)) {
+  const char *third = nullptr;   // a third: V_SEL's mask m
+  if (auto v = dyn_cast<emit::VCmpOp>(op)) {
+    i = inst(O::V_CMP);
+    i.fields[F::V_CMP::func] = enumOf("CmpFunc", v.getFunc());
+    i.fields[F::V_CMP::dtype] = dtype(ta);
+    second = "b";
+  } else if (llvm::isa<emit::VSelOp>(op)) {
+    i = inst(O::V_SEL);
+    i.fields[F::V_SEL::dtype] = dtype(ta);
+    second = "b";
+    third = "m";
+  } else if (auto v = dyn_cast<emit::VBinOp>(op)) {
     i = inst(O::V_BIN);
     i.fields[F::V_BIN::func] = enumOf("VBinFunc", v.getFunc());
     i.fields[F::V_BIN::dtype] = dtype(ta);
@@ -894,6 +906,8 @@ LogicalResult Encoder::lower(Operation *op) {
   setOperand(i, "a", addrs.front());
   if (second)
     setOperand(i, second, addrs[1]);
+  if (third)
+    setOperand(i, third, addrs[2]);
   setOperand(i, "d", addrs.back());
   emitInst(i);
   return success();

@@ -88,6 +88,24 @@ LogicalResult KernelLowering::rowLoops(
   return success();
 }
 
+LogicalResult KernelLowering::columnLoops(
+    Operation *op, const ElementwiseProblem &p,
+    const std::function<void(int64_t cols, const Offset &block, const Offset &first)> &body) {
+  FailureOr<std::optional<ElementwiseTiling>> tiled = tileNest(op, p);
+  if (failed(tiled) || !*tiled)
+    return failed(tiled) ? failure() : success();  // describing: nothing to emit
+  const ElementwiseTiling *chosen = &**tiled;
+  // columnProblem's space: [1, outer, r, inner], a tile [1, 1, r, cols].
+  int64_t outer = p.shape[1];
+  for (auto [cols, count, first] : tileParts(p.shape[3], chosen->tile[3])) {
+    int64_t buffers = outer * count > 1 ? chosen->buffers : 1;
+    e.beginLoop({outer, count}, buffers, buffers > 1);
+    body(cols, e.coordinate(0), first + e.coordinate(1) * cols);
+    e.endLoop();
+  }
+  return success();
+}
+
 LogicalResult KernelLowering::elementwise(Operation *op, ArrayRef<int64_t> shapeIn,
                                           ArrayRef<EwOperand> insIn, Value out, EwWork work,
                                           const std::function<void(EwTiles &)> &body) {
@@ -395,11 +413,20 @@ LogicalResult lowering::selectBinary(LoweringCase &c, const target::TargetInfo &
     return op->emitOpError("quantized elementwise ops need per-tensor quantized operands and result");
   Type fl = tensorOf(lhs).getElementType();
   StringRef func = vectorFunction(op);
-  if (func == "DIV" && !tensorOf(res).getElementType().isF32())
-    return op->emitOpError() << "division of " << fl << " has no NPU lowering yet (f32 only)";
-  if (!quantized && !fl.isF32())
+  // Plain integers: stored as i32 (int32, int64, uint16, uint32), VECTOR's
+  // integer functions (docs/numerics.md: exact, then saturated to int32;
+  // division truncates toward zero); narrower ones in i32, wrapped to their
+  // width as ONNX does.
+  Type st = storageOf(fl);
+  bool integer = !quantized && llvm::isa<IntegerType>(fl) && !fl.isInteger(1) &&
+                 fl == tensorOf(rhs).getElementType() && isModelStorage(st) && func != "PRELU";
+  if (func == "DIV" && !tensorOf(res).getElementType().isF32() && !integer)
+    return op->emitOpError() << "division of " << fl
+                             << " has no NPU lowering yet (f32, or integers stored as i32)";
+  if (!quantized && !fl.isF32() && !(fl.isF16() && func != "PRELU") && !integer)
     return op->emitOpError() << "elementwise " << func << " on " << fl
-                             << " has no NPU lowering yet (f32 or per-tensor quantized)";
+                             << " has no NPU lowering yet (f32, f16, per-tensor quantized, or "
+                                "integers of up to 32 bits)";
   ArrayRef<int64_t> shape = tensorOf(res).getShape();
   c.flag("broadcast", tensorOf(lhs).getShape() != shape || tensorOf(rhs).getShape() != shape);
   return success();
@@ -444,8 +471,34 @@ LogicalResult KernelLowering::lowerBinary(const LoweringCase &c) {
     e.vbin("MUL", a, bv, a);
     e.vbin("ADD", a, pos, a);
   };
-  EwWork work{(prelu ? 3 : 2) * 4 + 3, (prelu ? 4 : 1) + (quantized ? 3 : 0)};
+  // i8, ui8 and i16 ADD, SUB, MUL, DIV: in i32 (exact for two such values),
+  // then wrapped to the width (ONNX's modular integers) and stored back.
+  auto narrow = dyn_cast<IntegerType>(st);
+  bool wrap = !quantized && narrow && narrow.getWidth() < 32 && func != "MAX" && func != "MIN";
+  EwWork work{(prelu ? 3 : 2) * 4 + 3 + (wrap ? 8 : 0),
+              (prelu ? 4 : 1) + (quantized ? 3 : 0) + (wrap ? 5 : 0)};
   return elementwise(op, shape, ins, out, work, [&](EwTiles &tl) {
+    if (wrap) {
+      Type i32 = b.getIntegerType(32);
+      auto widened = [&](Value v) {
+        ArrayRef<int64_t> s = cast<BufferType>(v.getType()).getShape();
+        Value w = e.tile(MemorySpace::LM, s[0], s[1], i32);
+        e.cast(v, w);
+        return w;
+      };
+      Value a = widened(tl.in[0]), bv = widened(tl.in[1]);
+      e.vbin(func, a, bv, a);
+      int64_t width = narrow.getWidth(), half = int64_t(1) << (width - 1);
+      auto imm = [&](int64_t v) { return b.getIntegerAttr(i32, v); };
+      if (!narrow.isUnsigned())
+        e.vbini("ADD", a, imm(half), a);
+      e.vbini("AND", a, imm((int64_t(1) << width) - 1), a);
+      if (!narrow.isUnsigned())
+        e.vbini("SUB", a, imm(half), a);
+      e.cast(a, tl.in[0]);
+      tl.out = tl.in[0];
+      return;
+    }
     if (!quantized) {
       apply(tl, tl.in[0], tl.in[1]);
       tl.out = tl.in[0];
@@ -867,22 +920,13 @@ LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
   ElementwiseProblem p = columnProblem(
       outer, r, inner, {{0, r * inner * ex, inner * ex, ex}, ex, false},
       {{0, inner * ey, 0, ey}, ey, false}, {ex + 4 + ceilDiv(4 + ey, r), 4 + prePasses(spec)});
-  FailureOr<std::optional<ElementwiseTiling>> tiled = tileNest(op, p);
-  if (failed(tiled) || !*tiled)
-    return failed(tiled) ? failure() : success();  // describing: nothing to emit
-  const ElementwiseTiling *chosen = &**tiled;
-  for (auto [cols, count, first] : tileParts(inner, chosen->tile[3])) {
-    int64_t buffers = outer * count > 1 ? chosen->buffers : 1;
-    e.beginLoop({outer, count}, buffers, buffers > 1);
-    Offset o = e.coordinate(0), c = first + e.coordinate(1) * cols;
+  return columnLoops(op, p, [&](int64_t cols, const Offset &o, const Offset &c) {
     Value tileV = e.tile(MemorySpace::LM, r, cols, cast<BufferType>(x.getType()).getElementType());
     e.dma(e.view(x, o * (r * inner * ex) + c * ex, {r, cols}, {inner * ex, ex}), tileV);
     Value f = toF32(tileV, qx);
     Value m = before(f, "rows");
     finish(f, "rows", e.view(y, o * (inner * ey) + c * ey, {1, cols}, {0, ey}), m);
-    e.endLoop();
-  }
-  return success();
+  });
 }
 
 /// Softmax and LogSoftmax over the last axis, per row in f32:

@@ -139,6 +139,12 @@ void Emitter::vbin(StringRef func, Value a, Value bv, Value d) {
   VBinOp::create(b, loc, a, bv, d, b.getStringAttr(func));
 }
 
+void Emitter::vcmp(StringRef func, Value a, Value bv, Value d) {
+  VCmpOp::create(b, loc, a, bv, d, b.getStringAttr(func));
+}
+
+void Emitter::vsel(Value m, Value a, Value bv, Value d) { VSelOp::create(b, loc, a, bv, m, d); }
+
 void Emitter::vbini(StringRef func, Value a, Attribute imm, Value d) {
   VBinImmOp::create(b, loc, a, d, b.getStringAttr(func), imm);
 }

@@ -80,6 +80,10 @@ public:
                     int64_t count, int64_t aStep, int64_t bStep, int64_t cStep);
   void vbin(llvm::StringRef func, mlir::Value a, mlir::Value bv, mlir::Value d);
   void vbini(llvm::StringRef func, mlir::Value a, mlir::Attribute imm, mlir::Value d);
+  /// d (i8) = func(a, b) ? 1 : 0 (V_CMP).
+  void vcmp(llvm::StringRef func, mlir::Value a, mlir::Value bv, mlir::Value d);
+  /// d = m != 0 ? a : b (V_SEL); m has d's row pitch.
+  void vsel(mlir::Value m, mlir::Value a, mlir::Value bv, mlir::Value d);
   void vun(llvm::StringRef func, mlir::Value a, mlir::Value d);
   void cast(mlir::Value a, mlir::Value d);
   /// An integer a dequantized into f32 d, or an f32 a quantized into integer

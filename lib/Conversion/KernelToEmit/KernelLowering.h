@@ -183,6 +183,11 @@ LogicalResult selectReduce(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectBatchNorm(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectLayerNorm(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectPow(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectCompare(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectLogic(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectWhere(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectCast(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectArg(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectConcat(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectTranspose(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectSlice(LoweringCase &c, const target::TargetInfo &t);
@@ -248,6 +253,11 @@ public:
   LogicalResult lowerBatchNorm(const LoweringCase &c);
   LogicalResult lowerLayerNorm(const LoweringCase &c);
   LogicalResult lowerPow(const LoweringCase &c);
+  LogicalResult lowerCompare(const LoweringCase &c);
+  LogicalResult lowerLogic(const LoweringCase &c);
+  LogicalResult lowerWhere(const LoweringCase &c);
+  LogicalResult lowerCast(const LoweringCase &c);
+  LogicalResult lowerArg(const LoweringCase &c);
   LogicalResult lowerConcat(const LoweringCase &c);
   LogicalResult lowerTranspose(const LoweringCase &c);
   LogicalResult lowerSlice(const LoweringCase &c);
@@ -294,6 +304,11 @@ private:
   /// chose: `body` gets each tile's row count and its first row.
   LogicalResult rowLoops(Operation *op, const ElementwiseProblem &p,
                          const std::function<void(int64_t rows, const Offset &first)> &body);
+  /// A reduction along columns (columnProblem) as tile loops: `body` gets
+  /// each tile's column count, its block and its first column.
+  LogicalResult columnLoops(
+      Operation *op, const ElementwiseProblem &p,
+      const std::function<void(int64_t cols, const Offset &block, const Offset &first)> &body);
   /// The tiling select-tiling chose for `op`'s next elementwise loop nest,
   /// checked against the problem the lowering walks; while describing, the
   /// nest is recorded instead and the answer is nullopt (emit nothing).

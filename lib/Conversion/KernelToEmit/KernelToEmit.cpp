@@ -170,6 +170,19 @@ const OpLowering kOpLowerings[] = {
     {"graph.batch_norm", selectBatchNorm, &KernelLowering::lowerBatchNorm},
     {"graph.layer_norm", selectLayerNorm, &KernelLowering::lowerLayerNorm},
     {"graph.pow", selectPow, &KernelLowering::lowerPow},
+    {"graph.equal", selectCompare, &KernelLowering::lowerCompare},
+    {"graph.less", selectCompare, &KernelLowering::lowerCompare},
+    {"graph.less_or_equal", selectCompare, &KernelLowering::lowerCompare},
+    {"graph.greater", selectCompare, &KernelLowering::lowerCompare},
+    {"graph.greater_or_equal", selectCompare, &KernelLowering::lowerCompare},
+    {"graph.and", selectLogic, &KernelLowering::lowerLogic},
+    {"graph.or", selectLogic, &KernelLowering::lowerLogic},
+    {"graph.xor", selectLogic, &KernelLowering::lowerLogic},
+    {"graph.not", selectLogic, &KernelLowering::lowerLogic},
+    {"graph.where", selectWhere, &KernelLowering::lowerWhere},
+    {"graph.cast", selectCast, &KernelLowering::lowerCast},
+    {"graph.argmax", selectArg, &KernelLowering::lowerArg},
+    {"graph.argmin", selectArg, &KernelLowering::lowerArg},
     {"graph.concat", selectConcat, &KernelLowering::lowerConcat},
     {"graph.transpose", selectTranspose, &KernelLowering::lowerTranspose},
     {"graph.slice", selectSlice, &KernelLowering::lowerSlice},
@@ -202,6 +215,23 @@ LogicalResult KernelLowering::lower(Operation *op) {
   e.loc = op->getLoc();
   if (llvm::isa<graph::ConstantOp>(op))
     return success();  // materialized in CONST when a kernel reads it
+  // int64 and uint32 constants are stored as int32: one that int32 cannot
+  // hold would change its value (an input's are checked by npu-sim).
+  for (Value v : op->getOperands()) {
+    auto cst = v.getDefiningOp<graph::ConstantOp>();
+    auto dense = cst ? dyn_cast<DenseIntElementsAttr>(cst.getValue()) : DenseIntElementsAttr();
+    if (!dense || !isBoundaryType(dense.getElementType()) ||
+        cast<IntegerType>(dense.getElementType()).getWidth() < 32)
+      continue;
+    bool isUnsigned = cast<IntegerType>(dense.getElementType()).isUnsigned();
+    for (const APInt &x : dense.getValues<APInt>()) {
+      int64_t value = isUnsigned ? int64_t(x.getZExtValue()) : x.getSExtValue();
+      if (value < INT32_MIN || value > INT32_MAX)
+        return op->emitOpError() << "takes the " << dense.getElementType() << " constant " << value
+                                 << ", outside int32, the type " << dense.getElementType()
+                                 << " is narrowed to on the NPU";
+    }
+  }
   LoweringCase c(op);
   if (failed(selectCase(c, t)))
     return failure();

@@ -33,13 +33,18 @@ int64_t elementsOf(Value v) {
 }
 
 /// Per row: the input, its f32 copy, the squares, the result; per tile the
-/// [1, r] scale and bias. VECTOR passes: the conversion, two sums, the
-/// subtraction, the square, the scaling by 1/stddev, the scale, the bias and
-/// the quantization.
+/// [1, r] scale and bias. VECTOR passes: the conversion, three sums, two
+/// subtractions, the square, the scaling by 1/stddev, the scale, the bias
+/// and the quantization.
 ElementwiseProblem layerNormRows(graph::LayerNormOp op, int64_t ex, int64_t ey) {
   auto [outer, r] = normalizedRows(op);
+  // LM per element: the loaded row, its f32 copy (when it is quantized), the
+  // squares and the quantized result (f32 results are stored from the copy).
+  bool qx = bool(quantOf(tensorOf(op.getX()).getElementType()));
+  bool qy = bool(quantOf(tensorOf(op.getResult()).getElementType()));
+  int64_t lm = ex + (qx ? 4 : 0) + 4 + (qy ? ey : 0);
   ElementwiseProblem p = rowProblem(outer, r, {{0, 0, r * ex, ex}, ex, false},
-                                    {{0, 0, r * ey, ey}, ey, false}, {ex + 8 + ey, 9});
+                                    {{0, 0, r * ey, ey}, ey, false}, {lm, 11});
   for (Value v : {op.getScale(), op.getBias()})
     if (v) {
       int64_t es = bytesOf(storageOf(tensorOf(v).getElementType()));
@@ -92,8 +97,9 @@ LogicalResult lowering::selectLayerNorm(LoweringCase &c, const target::TargetInf
 }
 
 // Per tile of whole rows, ONNX's steps in f32: mean = sum(x) / r,
-// d = x - mean, var = sum(d * d) / r, inv = 1 / sqrt(var + epsilon),
-// y = d * inv * scale + bias; Mean and InvStdDev stored where used.
+// d = x - mean (corrected by the mean of d), var = sum(d * d) / r,
+// inv = 1 / sqrt(var + epsilon), y = d * inv * scale + bias; Mean and
+// InvStdDev stored where used.
 LogicalResult KernelLowering::lowerLayerNorm(const LoweringCase &c) {
   auto op = cast<graph::LayerNormOp>(c.op);
   auto [outer, r] = normalizedRows(op);
@@ -124,6 +130,16 @@ LogicalResult KernelLowering::lowerLayerNorm(const LoweringCase &c) {
     ReduceOp::create(b, e.loc, f, m, b.getStringAttr("SUM"), b.getStringAttr("cols"));
     e.vbini("DIV", m, b.getF32FloatAttr(float(r)), m);
     e.vbin("SUB", f, m, f);
+    // The corrected two-pass mean: the mean of x - mean is the rounding
+    // error of the first sum, subtracted again. A row of equal values then
+    // has d = 0 exactly (contract N9: it gives beta), whatever the sum's
+    // roundings; Mean is the corrected mean.
+    Value corr = e.tile(MemorySpace::LM, rows, 1, b.getF32Type());
+    ReduceOp::create(b, e.loc, f, corr, b.getStringAttr("SUM"), b.getStringAttr("cols"));
+    e.vbini("DIV", corr, b.getF32FloatAttr(float(r)), corr);
+    e.vbin("SUB", f, corr, f);
+    if (mean)
+      e.vbin("ADD", m, corr, m);
     Value sq = e.tile(MemorySpace::LM, rows, r, b.getF32Type());
     e.vbin("MUL", f, f, sq);
     Value s = e.tile(MemorySpace::LM, rows, 1, b.getF32Type());

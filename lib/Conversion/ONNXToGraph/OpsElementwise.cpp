@@ -279,7 +279,13 @@ LogicalResult importDropout(NodeContext &c) {
   // Before opset 7, Dropout trains unless is_test = 1.
   if (c.intAttr("is_test", c.opset < 7 ? 0 : 1) == 0)
     return c.fail(code::UnsupportedAttr, "training-mode Dropout is not supported");
-  if (auto mode = c.input(2); mode && mode->constant) {
+  if (auto mode = c.input(2)) {
+    // A training_mode the graph computes or takes as an input may be true
+    // at run time: random dropout, which an inference compiler does not do.
+    if (!mode->constant)
+      return c.fail(code::UnsupportedAttr,
+                    "Dropout's training_mode is not a constant; npuc compiles Dropout for "
+                    "inference only (training_mode a constant false, or absent)");
     auto t = asInts(*mode);
     if (t && !t->data.empty() && t->data[0])
       return c.fail(code::UnsupportedAttr, "training-mode Dropout is not supported");

@@ -87,3 +87,98 @@ func.func @unlowered(%x: tensor<4x6xf32>, %i: tensor<2xi64>) -> (tensor<4x2xf32>
   %s = graph.slice %x {starts = array<i64: 0, 5>, ends = array<i64: 4, -1>, steps = array<i64: 1, -1>} : (tensor<4x6xf32>) -> tensor<4x6xf32>
   return %g, %s : tensor<4x2xf32>, tensor<4x6xf32>
 }
+
+// -----
+
+// LayerNormalization records whether it has a bias and which statistics the
+// graph uses (only those are stored): the Mean of the first, the InvStdDev
+// of the second, neither of the quantized third (types qi8 in, f32 scale and
+// bias, f32 statistics).
+// CHECK-LABEL: func.func @layer_norms
+// CHECK: graph.layer_norm {{.*}}npuc.case = "graph.layer_norm(f32,f32,f32->f32,f32,f32){bias,mean,!inv-std-dev}"
+// CHECK: graph.layer_norm {{.*}}npuc.case = "graph.layer_norm(f32,f32->f32,f32,f32){!bias,!mean,inv-std-dev}"
+// CHECK: graph.layer_norm {{.*}}npuc.case = "graph.layer_norm(qi8,f32,f32->qi8,f32,f32){bias,!mean,!inv-std-dev}"
+func.func @layer_norms(%x: tensor<4x32xf32>, %s: tensor<32xf32>, %b: tensor<32xf32>, %q: tensor<4x32x!quant.uniform<i8:f32, 0.5:1>>)
+    -> (tensor<4x32xf32>, tensor<4x1xf32>, tensor<4x32xf32>, tensor<4x1xf32>, tensor<4x32x!quant.uniform<i8:f32, 0.25:0>>) {
+  %y, %m, %i = graph.layer_norm %x, %s, %b {axis = 1 : i64, epsilon = 9.99999974E-6 : f32, stash_type = 1 : i64} : (tensor<4x32xf32>, tensor<32xf32>, tensor<32xf32>) -> (tensor<4x32xf32>, tensor<4x1xf32>, tensor<4x1xf32>)
+  %z, %n, %j = graph.layer_norm %x, %s {axis = 1 : i64, epsilon = 9.99999974E-6 : f32, stash_type = 1 : i64} : (tensor<4x32xf32>, tensor<32xf32>) -> (tensor<4x32xf32>, tensor<4x1xf32>, tensor<4x1xf32>)
+  %w, %o, %k = graph.layer_norm %q, %s, %b {axis = 1 : i64, epsilon = 9.99999974E-6 : f32, stash_type = 1 : i64} : (tensor<4x32x!quant.uniform<i8:f32, 0.5:1>>, tensor<32xf32>, tensor<32xf32>) -> (tensor<4x32x!quant.uniform<i8:f32, 0.25:0>>, tensor<4x1xf32>, tensor<4x1xf32>)
+  return %y, %m, %z, %j, %w : tensor<4x32xf32>, tensor<4x1xf32>, tensor<4x32xf32>, tensor<4x1xf32>, tensor<4x32x!quant.uniform<i8:f32, 0.25:0>>
+}
+
+// -----
+
+// Pow by a constant of one value (a scalar, a [1] integer, a splat of the
+// result's shape) records the form it is computed in; any other exponent,
+// a constant of several values too, is a tensor exponent, with whether it is
+// an integer (converted to f32 in LM) and whether an operand broadcasts.
+// CHECK-LABEL: func.func @pows
+// CHECK: graph.pow {{.*}}npuc.case = "graph.pow(f32,f32->f32){exponent=constant,form=square}"
+// CHECK: graph.pow {{.*}}npuc.case = "graph.pow(f32,i32->f32){exponent=constant,form=cube}"
+// CHECK: graph.pow {{.*}}npuc.case = "graph.pow(f32,f32->f32){exponent=constant,form=sqrt}"
+// CHECK: graph.pow {{.*}}npuc.case = "graph.pow(f32,f32->f32){exponent=constant,form=reciprocal}"
+// CHECK: graph.pow {{.*}}npuc.case = "graph.pow(f32,f32->f32){exponent=constant,form=one}"
+// CHECK: graph.pow {{.*}}npuc.case = "graph.pow(f32,f32->f32){exponent=constant,form=identity}"
+// CHECK: graph.pow {{.*}}npuc.case = "graph.pow(f32,f32->f32){exponent=constant,form=exp-log}"
+// CHECK: graph.pow {{.*}}npuc.case = "graph.pow(f32,f32->f32){exponent=tensor,!integer-exponent,!broadcast}"
+// CHECK: graph.pow {{.*}}npuc.case = "graph.pow(f32,i32->f32){exponent=tensor,integer-exponent,broadcast}"
+// CHECK: graph.pow {{.*}}npuc.case = "graph.pow(f32,f32->f32){exponent=tensor,!integer-exponent,broadcast}"
+// CHECK: graph.pow {{.*}}npuc.case = "graph.pow(f32,f32->f32){exponent=tensor,!integer-exponent,broadcast}"
+// CHECK-NOT: graph.constant {{.*}}npuc.case
+func.func @pows(%x: tensor<4x8xf32>, %e: tensor<4x8xf32>, %k: tensor<8xi32>, %s: tensor<f32>)
+    -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>,
+        tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
+  %two = graph.constant dense<2.0> : tensor<f32>
+  %three = graph.constant dense<3> : tensor<1xi32>
+  %half = graph.constant dense<0.5> : tensor<4x8xf32>
+  %minus_one = graph.constant dense<-1.0> : tensor<f32>
+  %zero = graph.constant dense<0.0> : tensor<f32>
+  %one = graph.constant dense<1.0> : tensor<f32>
+  %other = graph.constant dense<2.5> : tensor<f32>
+  %mixed = graph.constant dense<[1.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0]> : tensor<8xf32>
+  %0 = graph.pow %x, %two : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  %1 = graph.pow %x, %three : (tensor<4x8xf32>, tensor<1xi32>) -> tensor<4x8xf32>
+  %2 = graph.pow %x, %half : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %3 = graph.pow %x, %minus_one : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  %4 = graph.pow %x, %zero : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  %5 = graph.pow %x, %one : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  %6 = graph.pow %x, %other : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  %7 = graph.pow %x, %e : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %8 = graph.pow %x, %k : (tensor<4x8xf32>, tensor<8xi32>) -> tensor<4x8xf32>
+  %9 = graph.pow %x, %s : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  %10 = graph.pow %x, %mixed : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>,
+         tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// ReduceL1, L2, SumSquare, LogSum and LogSumExp are reductions with steps
+// before and after: the same keys as ReduceSum (layout, two-pass). The
+// 16,384-element ReduceL2 rows take two passes on npu-v1-tiny only, like
+// @reduce's ReduceSum (the square is in place: no more LM).
+// CHECK-LABEL: func.func @reduce_steps
+// CHECK: graph.reduce_l2 {{.*}}npuc.case = "graph.reduce_l2(f32->f32){layout=rows,!two-pass}"
+// CHECK: graph.reduce_l2 {{.*}}npuc.case = "graph.reduce_l2(f32->f32){layout=columns}"
+// CHECK: graph.reduce_l2 {{.*}}npuc.case = "graph.reduce_l2(f32->f32){layout=rows,!two-pass}"
+// CHECK: graph.reduce_l1 {{.*}}npuc.case = "graph.reduce_l1(f32->f32){layout=rows,!two-pass}"
+// CHECK: graph.reduce_sum_square {{.*}}npuc.case = "graph.reduce_sum_square(f32->f32){layout=rows,!two-pass}"
+// CHECK: graph.reduce_log_sum {{.*}}npuc.case = "graph.reduce_log_sum(f32->f32){layout=rows,!two-pass}"
+// CHECK: graph.reduce_log_sum_exp {{.*}}npuc.case = "graph.reduce_log_sum_exp(f32->f32){layout=rows,!two-pass}"
+// CHECK: graph.reduce_log_sum_exp {{.*}}npuc.case = "graph.reduce_log_sum_exp(f32->f32){layout=columns}"
+// TINY-LABEL: func.func @reduce_steps
+// TINY: graph.reduce_l2 {{.*}}npuc.case = "graph.reduce_l2(f32->f32){layout=rows,!two-pass}"
+// TINY: graph.reduce_l2 {{.*}}npuc.case = "graph.reduce_l2(f32->f32){layout=columns}"
+// TINY: graph.reduce_l2 {{.*}}npuc.case = "graph.reduce_l2(f32->f32){layout=rows,two-pass}"
+func.func @reduce_steps(%x: tensor<3x2x2xf32>, %r: tensor<2x16384xf32>)
+    -> (tensor<3x2x1xf32>, tensor<3x1x2xf32>, tensor<2xf32>, tensor<3x2x1xf32>, tensor<3x2x1xf32>, tensor<3x2x1xf32>, tensor<3x2x1xf32>, tensor<3x1x2xf32>) {
+  %0 = graph.reduce_l2 %x {axes = array<i64: 2>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x2x1xf32>
+  %1 = graph.reduce_l2 %x {axes = array<i64: 1>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x1x2xf32>
+  %2 = graph.reduce_l2 %r {axes = array<i64: 1>, keepdims = false} : (tensor<2x16384xf32>) -> tensor<2xf32>
+  %3 = graph.reduce_l1 %x {axes = array<i64: 2>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x2x1xf32>
+  %4 = graph.reduce_sum_square %x {axes = array<i64: 2>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x2x1xf32>
+  %5 = graph.reduce_log_sum %x {axes = array<i64: 2>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x2x1xf32>
+  %6 = graph.reduce_log_sum_exp %x {axes = array<i64: 2>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x2x1xf32>
+  %7 = graph.reduce_log_sum_exp %x {axes = array<i64: 1>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x1x2xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<3x2x1xf32>, tensor<3x1x2xf32>, tensor<2xf32>, tensor<3x2x1xf32>, tensor<3x2x1xf32>, tensor<3x2x1xf32>, tensor<3x2x1xf32>, tensor<3x1x2xf32>
+}

@@ -126,3 +126,202 @@ func.func @gelu_kept(%x: tensor<8xf32>, %z: tensor<8xf32>) -> (tensor<8xf32>, te
   %y4 = graph.mul %h4, %a4 : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
   return %y1, %y2, %y3, %y4, %e4 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+// LayerNormalization as PyTorch exports it: d = x - ReduceMean(x),
+// d / Sqrt(ReduceMean(Pow(d, 2)) + eps), times gamma, plus beta, over the
+// last axis with keepdims. One graph.layer_norm over axis 2 takes x, gamma
+// and beta as constants of the normalized shape ([1, 8] -> [8]) and the
+// epsilon; nothing of the chain is left.
+// CHECK-LABEL: func.func @layer_norm_pow
+// CHECK-NEXT:  %[[G:.*]] = graph.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00, 6.000000e+00, 7.000000e+00, 8.000000e+00]> : tensor<8xf32>
+// CHECK-NEXT:  %[[B:.*]] = graph.constant dense<2.500000e-01> : tensor<8xf32>
+// CHECK-NEXT:  %[[Y:.*]], %{{.*}}, %{{.*}} = graph.layer_norm %arg0, %[[G]], %[[B]] {axis = 2 : i64, epsilon = 9.99999974E-6 : f32, stash_type = 1 : i64} : (tensor<2x4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<2x4x8xf32>, tensor<2x4x1xf32>, tensor<2x4x1xf32>)
+// CHECK-NEXT:  return %[[Y]]
+func.func @layer_norm_pow(%x: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
+  %two = graph.constant dense<2.0> : tensor<f32>
+  %eps = graph.constant dense<1.0e-05> : tensor<f32>
+  %gamma = graph.constant dense<[[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]]> : tensor<1x8xf32>
+  %beta = graph.constant dense<0.25> : tensor<8xf32>
+  %m = graph.reduce_mean %x {axes = array<i64: 2>, keepdims = true} : (tensor<2x4x8xf32>) -> tensor<2x4x1xf32>
+  %d = graph.sub %x, %m : (tensor<2x4x8xf32>, tensor<2x4x1xf32>) -> tensor<2x4x8xf32>
+  %p = graph.pow %d, %two : (tensor<2x4x8xf32>, tensor<f32>) -> tensor<2x4x8xf32>
+  %v = graph.reduce_mean %p {axes = array<i64: 2>, keepdims = true} : (tensor<2x4x8xf32>) -> tensor<2x4x1xf32>
+  %a = graph.add %v, %eps : (tensor<2x4x1xf32>, tensor<f32>) -> tensor<2x4x1xf32>
+  %s = graph.sqrt %a : (tensor<2x4x1xf32>) -> tensor<2x4x1xf32>
+  %n = graph.div %d, %s : (tensor<2x4x8xf32>, tensor<2x4x1xf32>) -> tensor<2x4x8xf32>
+  %g = graph.mul %gamma, %n : (tensor<1x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %y = graph.add %g, %beta : (tensor<2x4x8xf32>, tensor<8xf32>) -> tensor<2x4x8xf32>
+  return %y : tensor<2x4x8xf32>
+}
+
+// -----
+
+// The square as Mul(d, d), the epsilon on the left of the Add, and no gamma
+// or beta: the scale is a one-value constant 1.0 and there is no bias.
+// CHECK-LABEL: func.func @layer_norm_mul
+// CHECK-NEXT:  %[[ONE:.*]] = graph.constant dense<1.000000e+00> : tensor<1xf32>
+// CHECK-NEXT:  %[[Y:.*]], %{{.*}}, %{{.*}} = graph.layer_norm %arg0, %[[ONE]] {axis = 1 : i64, epsilon = 1.000000e-03 : f32, stash_type = 1 : i64} : (tensor<3x16xf32>, tensor<1xf32>) -> (tensor<3x16xf32>, tensor<3x1xf32>, tensor<3x1xf32>)
+// CHECK-NEXT:  return %[[Y]]
+func.func @layer_norm_mul(%x: tensor<3x16xf32>) -> tensor<3x16xf32> {
+  %eps = graph.constant dense<1.0e-03> : tensor<1xf32>
+  %m = graph.reduce_mean %x {axes = array<i64: 1>, keepdims = true} : (tensor<3x16xf32>) -> tensor<3x1xf32>
+  %d = graph.sub %x, %m : (tensor<3x16xf32>, tensor<3x1xf32>) -> tensor<3x16xf32>
+  %sq = graph.mul %d, %d : (tensor<3x16xf32>, tensor<3x16xf32>) -> tensor<3x16xf32>
+  %v = graph.reduce_mean %sq {axes = array<i64: 1>, keepdims = true} : (tensor<3x16xf32>) -> tensor<3x1xf32>
+  %a = graph.add %eps, %v : (tensor<1xf32>, tensor<3x1xf32>) -> tensor<3x1xf32>
+  %s = graph.sqrt %a : (tensor<3x1xf32>) -> tensor<3x1xf32>
+  %y = graph.div %d, %s : (tensor<3x16xf32>, tensor<3x1xf32>) -> tensor<3x16xf32>
+  return %y : tensor<3x16xf32>
+}
+
+// -----
+
+// Two trailing axes ([1, 2] of a rank-3 input) normalize from axis 1; the
+// statistics are [2, 1, 1]. A beta of shape [1, 4, 8] (a leading 1) is the
+// bias over the normalized [4, 8] without a gamma (scale 1.0).
+// CHECK-LABEL: func.func @layer_norm_two_axes
+// CHECK-NEXT:  %[[B:.*]] = graph.constant dense<5.000000e-01> : tensor<4x8xf32>
+// CHECK-NEXT:  %[[ONE:.*]] = graph.constant dense<1.000000e+00> : tensor<1xf32>
+// CHECK-NEXT:  %[[Y:.*]], %{{.*}}, %{{.*}} = graph.layer_norm %arg0, %[[ONE]], %[[B]] {axis = 1 : i64, epsilon = 9.99999974E-6 : f32, stash_type = 1 : i64} : (tensor<2x4x8xf32>, tensor<1xf32>, tensor<4x8xf32>) -> (tensor<2x4x8xf32>, tensor<2x1x1xf32>, tensor<2x1x1xf32>)
+// CHECK-NEXT:  return %[[Y]]
+func.func @layer_norm_two_axes(%x: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
+  %two = graph.constant dense<2.0> : tensor<f32>
+  %eps = graph.constant dense<1.0e-05> : tensor<f32>
+  %beta = graph.constant dense<0.5> : tensor<1x4x8xf32>
+  %m = graph.reduce_mean %x {axes = array<i64: 1, 2>, keepdims = true} : (tensor<2x4x8xf32>) -> tensor<2x1x1xf32>
+  %d = graph.sub %x, %m : (tensor<2x4x8xf32>, tensor<2x1x1xf32>) -> tensor<2x4x8xf32>
+  %p = graph.pow %d, %two : (tensor<2x4x8xf32>, tensor<f32>) -> tensor<2x4x8xf32>
+  %v = graph.reduce_mean %p {axes = array<i64: 1, 2>, keepdims = true} : (tensor<2x4x8xf32>) -> tensor<2x1x1xf32>
+  %a = graph.add %v, %eps : (tensor<2x1x1xf32>, tensor<f32>) -> tensor<2x1x1xf32>
+  %s = graph.sqrt %a : (tensor<2x1x1xf32>) -> tensor<2x1x1xf32>
+  %n = graph.div %d, %s : (tensor<2x4x8xf32>, tensor<2x1x1xf32>) -> tensor<2x4x8xf32>
+  %y = graph.add %n, %beta : (tensor<2x4x8xf32>, tensor<1x4x8xf32>) -> tensor<2x4x8xf32>
+  return %y : tensor<2x4x8xf32>
+}
+
+// -----
+
+// A gamma over only the last of two normalized axes ([8] of [4, 8]) is not
+// one value per normalized element: the normalization is recognized, the
+// Mul by gamma stays after it (scale 1.0).
+// CHECK-LABEL: func.func @layer_norm_partial_gamma
+// CHECK-NEXT:  %[[GAMMA:.*]] = graph.constant dense<2.000000e+00> : tensor<8xf32>
+// CHECK-NEXT:  %[[ONE:.*]] = graph.constant dense<1.000000e+00> : tensor<1xf32>
+// CHECK-NEXT:  %[[N:.*]], %{{.*}}, %{{.*}} = graph.layer_norm %arg0, %[[ONE]] {axis = 1 : i64
+// CHECK-NEXT:  %[[Y:.*]] = graph.mul %[[N]], %[[GAMMA]]
+// CHECK-NEXT:  return %[[Y]]
+func.func @layer_norm_partial_gamma(%x: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
+  %two = graph.constant dense<2.0> : tensor<f32>
+  %eps = graph.constant dense<1.0e-05> : tensor<f32>
+  %gamma = graph.constant dense<2.0> : tensor<8xf32>
+  %m = graph.reduce_mean %x {axes = array<i64: 1, 2>, keepdims = true} : (tensor<2x4x8xf32>) -> tensor<2x1x1xf32>
+  %d = graph.sub %x, %m : (tensor<2x4x8xf32>, tensor<2x1x1xf32>) -> tensor<2x4x8xf32>
+  %p = graph.pow %d, %two : (tensor<2x4x8xf32>, tensor<f32>) -> tensor<2x4x8xf32>
+  %v = graph.reduce_mean %p {axes = array<i64: 1, 2>, keepdims = true} : (tensor<2x4x8xf32>) -> tensor<2x1x1xf32>
+  %a = graph.add %v, %eps : (tensor<2x1x1xf32>, tensor<f32>) -> tensor<2x1x1xf32>
+  %s = graph.sqrt %a : (tensor<2x1x1xf32>) -> tensor<2x1x1xf32>
+  %n = graph.div %d, %s : (tensor<2x4x8xf32>, tensor<2x1x1xf32>) -> tensor<2x4x8xf32>
+  %y = graph.mul %n, %gamma : (tensor<2x4x8xf32>, tensor<8xf32>) -> tensor<2x4x8xf32>
+  return %y : tensor<2x4x8xf32>
+}
+
+// -----
+
+// Not LayerNorm: d = x - mean also used by another op (returned); the chain
+// stays as it is.
+// CHECK-LABEL: func.func @layer_norm_d_used
+// CHECK-NOT:   graph.layer_norm
+// CHECK:       graph.div
+func.func @layer_norm_d_used(%x: tensor<2x4x8xf32>) -> (tensor<2x4x8xf32>, tensor<2x4x8xf32>) {
+  %two = graph.constant dense<2.0> : tensor<f32>
+  %eps = graph.constant dense<1.0e-05> : tensor<f32>
+  %m = graph.reduce_mean %x {axes = array<i64: 2>, keepdims = true} : (tensor<2x4x8xf32>) -> tensor<2x4x1xf32>
+  %d = graph.sub %x, %m : (tensor<2x4x8xf32>, tensor<2x4x1xf32>) -> tensor<2x4x8xf32>
+  %p = graph.pow %d, %two : (tensor<2x4x8xf32>, tensor<f32>) -> tensor<2x4x8xf32>
+  %v = graph.reduce_mean %p {axes = array<i64: 2>, keepdims = true} : (tensor<2x4x8xf32>) -> tensor<2x4x1xf32>
+  %a = graph.add %v, %eps : (tensor<2x4x1xf32>, tensor<f32>) -> tensor<2x4x1xf32>
+  %s = graph.sqrt %a : (tensor<2x4x1xf32>) -> tensor<2x4x1xf32>
+  %y = graph.div %d, %s : (tensor<2x4x8xf32>, tensor<2x4x1xf32>) -> tensor<2x4x8xf32>
+  return %y, %d : tensor<2x4x8xf32>, tensor<2x4x8xf32>
+}
+
+// -----
+
+// Not LayerNorm: the mean over axes [1, 2], the variance over [2] only.
+// CHECK-LABEL: func.func @layer_norm_axes_differ
+// CHECK-NOT:   graph.layer_norm
+// CHECK:       graph.div
+func.func @layer_norm_axes_differ(%x: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
+  %two = graph.constant dense<2.0> : tensor<f32>
+  %eps = graph.constant dense<1.0e-05> : tensor<f32>
+  %m = graph.reduce_mean %x {axes = array<i64: 1, 2>, keepdims = true} : (tensor<2x4x8xf32>) -> tensor<2x1x1xf32>
+  %d = graph.sub %x, %m : (tensor<2x4x8xf32>, tensor<2x1x1xf32>) -> tensor<2x4x8xf32>
+  %p = graph.pow %d, %two : (tensor<2x4x8xf32>, tensor<f32>) -> tensor<2x4x8xf32>
+  %v = graph.reduce_mean %p {axes = array<i64: 2>, keepdims = true} : (tensor<2x4x8xf32>) -> tensor<2x4x1xf32>
+  %a = graph.add %v, %eps : (tensor<2x4x1xf32>, tensor<f32>) -> tensor<2x4x1xf32>
+  %s = graph.sqrt %a : (tensor<2x4x1xf32>) -> tensor<2x4x1xf32>
+  %y = graph.div %d, %s : (tensor<2x4x8xf32>, tensor<2x4x1xf32>) -> tensor<2x4x8xf32>
+  return %y : tensor<2x4x8xf32>
+}
+
+// -----
+
+// Not LayerNorm: the mean without keepdims ([4] broadcasts along the last
+// axis of the square [4, 4], not per row).
+// CHECK-LABEL: func.func @layer_norm_no_keepdims
+// CHECK-NOT:   graph.layer_norm
+// CHECK:       graph.div
+func.func @layer_norm_no_keepdims(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %two = graph.constant dense<2.0> : tensor<f32>
+  %eps = graph.constant dense<1.0e-05> : tensor<f32>
+  %m = graph.reduce_mean %x {axes = array<i64: 1>, keepdims = false} : (tensor<4x4xf32>) -> tensor<4xf32>
+  %d = graph.sub %x, %m : (tensor<4x4xf32>, tensor<4xf32>) -> tensor<4x4xf32>
+  %p = graph.pow %d, %two : (tensor<4x4xf32>, tensor<f32>) -> tensor<4x4xf32>
+  %v = graph.reduce_mean %p {axes = array<i64: 1>, keepdims = true} : (tensor<4x4xf32>) -> tensor<4x1xf32>
+  %a = graph.add %v, %eps : (tensor<4x1xf32>, tensor<f32>) -> tensor<4x1xf32>
+  %s = graph.sqrt %a : (tensor<4x1xf32>) -> tensor<4x1xf32>
+  %y = graph.div %d, %s : (tensor<4x4xf32>, tensor<4x1xf32>) -> tensor<4x4xf32>
+  return %y : tensor<4x4xf32>
+}
+
+// -----
+
+// Not LayerNorm: both reductions over axis 1 of a rank-3 input, not a
+// trailing block of axes.
+// CHECK-LABEL: func.func @layer_norm_not_trailing
+// CHECK-NOT:   graph.layer_norm
+// CHECK:       graph.div
+func.func @layer_norm_not_trailing(%x: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
+  %two = graph.constant dense<2.0> : tensor<f32>
+  %eps = graph.constant dense<1.0e-05> : tensor<f32>
+  %m = graph.reduce_mean %x {axes = array<i64: 1>, keepdims = true} : (tensor<2x4x8xf32>) -> tensor<2x1x8xf32>
+  %d = graph.sub %x, %m : (tensor<2x4x8xf32>, tensor<2x1x8xf32>) -> tensor<2x4x8xf32>
+  %p = graph.pow %d, %two : (tensor<2x4x8xf32>, tensor<f32>) -> tensor<2x4x8xf32>
+  %v = graph.reduce_mean %p {axes = array<i64: 1>, keepdims = true} : (tensor<2x4x8xf32>) -> tensor<2x1x8xf32>
+  %a = graph.add %v, %eps : (tensor<2x1x8xf32>, tensor<f32>) -> tensor<2x1x8xf32>
+  %s = graph.sqrt %a : (tensor<2x1x8xf32>) -> tensor<2x1x8xf32>
+  %y = graph.div %d, %s : (tensor<2x4x8xf32>, tensor<2x1x8xf32>) -> tensor<2x4x8xf32>
+  return %y : tensor<2x4x8xf32>
+}
+
+// -----
+
+// Not LayerNorm: Pow(d, 3) is not the variance's square.
+// CHECK-LABEL: func.func @layer_norm_cube
+// CHECK-NOT:   graph.layer_norm
+// CHECK:       graph.pow
+// CHECK:       graph.div
+func.func @layer_norm_cube(%x: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
+  %three = graph.constant dense<3.0> : tensor<f32>
+  %eps = graph.constant dense<1.0e-05> : tensor<f32>
+  %m = graph.reduce_mean %x {axes = array<i64: 2>, keepdims = true} : (tensor<2x4x8xf32>) -> tensor<2x4x1xf32>
+  %d = graph.sub %x, %m : (tensor<2x4x8xf32>, tensor<2x4x1xf32>) -> tensor<2x4x8xf32>
+  %p = graph.pow %d, %three : (tensor<2x4x8xf32>, tensor<f32>) -> tensor<2x4x8xf32>
+  %v = graph.reduce_mean %p {axes = array<i64: 2>, keepdims = true} : (tensor<2x4x8xf32>) -> tensor<2x4x1xf32>
+  %a = graph.add %v, %eps : (tensor<2x4x1xf32>, tensor<f32>) -> tensor<2x4x1xf32>
+  %s = graph.sqrt %a : (tensor<2x4x1xf32>) -> tensor<2x4x1xf32>
+  %y = graph.div %d, %s : (tensor<2x4x8xf32>, tensor<2x4x1xf32>) -> tensor<2x4x8xf32>
+  return %y : tensor<2x4x8xf32>
+}

@@ -386,6 +386,51 @@ LogicalResult verifyFunc(Operation *op, const char *enumName, StringRef func) {
 }
 } // namespace
 
+LogicalResult VCmpOp::verify() {
+  if (failed(verifyFunc(*this, "CmpFunc", getFunc())))
+    return failure();
+  if (getFunc() == "LTU" || getFunc() == "GEU")
+    return emitOpError() << "v_cmp has no unsigned comparison " << getFunc();
+  BufferType a = bufferOf(getA()), b = bufferOf(getB()), d = bufferOf(getD());
+  if (failed(verifyVectorOperands(*this, {getA(), getB(), getD()})))
+    return failure();
+  if (a.getShape() != d.getShape())
+    return emitOpError() << "a is " << shapeStr(a.getShape()) << " but d is "
+                         << shapeStr(d.getShape());
+  for (int i = 0; i < 2; ++i)
+    if (b.getShape()[i] != 1 && b.getShape()[i] != d.getShape()[i])
+      return emitOpError() << "b of shape " << shapeStr(b.getShape()) << " does not broadcast to "
+                           << shapeStr(d.getShape());
+  if (a.getElementType() != b.getElementType())
+    return emitOpError("expects a and b of one element type");
+  if (!d.getElementType().isSignlessInteger(8))
+    return emitOpError() << "d is " << d.getElementType() << "; v_cmp writes i8";
+  return success();
+}
+
+LogicalResult VSelOp::verify() {
+  BufferType a = bufferOf(getA()), b = bufferOf(getB()), m = bufferOf(getM()),
+             d = bufferOf(getD());
+  if (failed(verifyVectorOperands(*this, {getA(), getB(), getM(), getD()})))
+    return failure();
+  if (m.getShape() != d.getShape())
+    return emitOpError() << "mask is " << shapeStr(m.getShape()) << " but d is "
+                         << shapeStr(d.getShape());
+  if (!m.getElementType().isSignlessInteger(8))
+    return emitOpError() << "mask is " << m.getElementType() << "; v_sel reads an i8 mask";
+  if (m.getShape()[0] > 1 && m.getStrides()[0] != d.getStrides()[0])
+    return emitOpError() << "mask row pitch " << m.getStrides()[0] << " differs from d's "
+                         << d.getStrides()[0] << "; v_sel reads the mask with d's pitch";
+  for (int i = 0; i < 2; ++i)
+    for (auto [name, t] : {std::pair<const char *, BufferType>{"a", a}, {"b", b}})
+      if (t.getShape()[i] != 1 && t.getShape()[i] != d.getShape()[i])
+        return emitOpError() << name << " of shape " << shapeStr(t.getShape())
+                             << " does not broadcast to " << shapeStr(d.getShape());
+  if (a.getElementType() != b.getElementType() || a.getElementType() != d.getElementType())
+    return emitOpError("expects equal element types for a, b and d");
+  return success();
+}
+
 LogicalResult VUnOp::verify() {
   if (failed(verifyFunc(*this, "VUnFunc", getFunc())) ||
       failed(verifyVectorOperands(*this, {getA(), getD()})) ||
@@ -580,6 +625,21 @@ void DepthwiseOp::getAccesses(SmallVectorImpl<Access> &out) {
     out.push_back({getBias(), false});
   if (getAccumulate())
     out.push_back({getD(), false});
+  out.push_back({getD(), true});
+}
+
+Engine VCmpOp::getEngine() { return Engine::Vector; }
+void VCmpOp::getAccesses(SmallVectorImpl<Access> &out) {
+  out.push_back({getA(), false});
+  out.push_back({getB(), false});
+  out.push_back({getD(), true});
+}
+
+Engine VSelOp::getEngine() { return Engine::Vector; }
+void VSelOp::getAccesses(SmallVectorImpl<Access> &out) {
+  out.push_back({getA(), false});
+  out.push_back({getB(), false});
+  out.push_back({getM(), false});
   out.push_back({getD(), true});
 }
 

@@ -1,5 +1,5 @@
 """Writes the small ONNX models the npuc CLI tests use: small_models.py OUTDIR
-writes OUTDIR/{relu,dynamic,unsupported,gemm9,argmax}.onnx.
+writes OUTDIR/{relu,dynamic,unsupported,gemm9,lrn}.onnx.
 
 - relu: one Relu node 'relu0' (opset 13), input 'x' float [1,4].
 - dynamic: Relu on input 'x' float ['N', 3] (dimension 0 dynamic).
@@ -7,8 +7,8 @@ writes OUTDIR/{relu,dynamic,unsupported,gemm9,argmax}.onnx.
   'hardmax0' (opset 13).
 - gemm9: Gemm 'fc0' at opset 9 with transA, alpha and beta: a lowering case
   no test verifies (NPUC-E0105 on a Gemm-9).
-- argmax: Relu 'relu0' then ArgMax 'argmax0' (opset 11), which imports but
-  has no NPU lowering (NPUC-E0401, from a phase after import).
+- lrn: Relu 'relu0' then LRN 'lrn0' (opset 11), which imports but has no
+  NPU lowering (NPUC-E0401, from a phase after import).
 """
 import os
 import sys
@@ -47,7 +47,7 @@ save("gemm9",
      [nh.from_array(np.ones((4, 3), np.float32), "b"), nh.from_array(np.zeros((3,), np.float32), "c")],
      opset=9)
 
-save("argmax",
+save("lrn",
      [h.make_node("Relu", ["x"], ["r"], name="relu0"),
-      h.make_node("ArgMax", ["r"], ["y"], name="argmax0", axis=1)],
-     [vi("x", T.FLOAT, [1, 4])], [vi("y", T.INT64, [1, 1])], opset=11)
+      h.make_node("LRN", ["r"], ["y"], name="lrn0", size=3)],
+     [vi("x", T.FLOAT, [1, 4, 2, 2])], [vi("y", T.FLOAT, [1, 4, 2, 2])], opset=11)

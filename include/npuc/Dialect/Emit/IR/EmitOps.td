@@ -217,6 +217,32 @@ def Emit_VBinOp : Emit_InProgramOp<"vbin", [DeclareOpInterfaceMethods<Emit_Engin
   let hasVerifier = 1;
 }
 
+def Emit_VCmpOp : Emit_InProgramOp<"vcmp", [DeclareOpInterfaceMethods<Emit_EngineOpInterface>]> {
+  let summary = "d = func(a, b) ? 1 : 0 as i8 on the VECTOR engine (V_CMP)";
+  let description = [{
+    `func` is a CmpFunc of the ISA other than the unsigned LTU and GEU; `a`
+    and `b` have one element type, `b` broadcasts like vbin's; `d` is i8 of
+    `a`'s shape (a mask, or a bool tensor's 0/1 bytes).
+  }];
+  let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$b, Emit_BufferType:$d,
+                   StrAttr:$func);
+  let assemblyFormat = "$func $a `,` $b `->` $d attr-dict `:` type($a) `,` type($b) `->` type($d)";
+  let hasVerifier = 1;
+}
+
+def Emit_VSelOp : Emit_InProgramOp<"vsel", [DeclareOpInterfaceMethods<Emit_EngineOpInterface>]> {
+  let summary = "d = m != 0 ? a : b elementwise on the VECTOR engine (V_SEL)";
+  let description = [{
+    `a` and `b` broadcast like vbin's `b` ([1, cols], [rows, 1], [1, 1]).
+    The i8 mask `m` has `d`'s shape and is read with `d`'s row
+    pitch (ISA.td), so its buffer has the same pitch in bytes as `d`'s.
+  }];
+  let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$b, Emit_BufferType:$m,
+                   Emit_BufferType:$d);
+  let assemblyFormat = "$m `?` $a `:` $b `->` $d attr-dict `:` type($m) `,` type($a) `,` type($b) `->` type($d)";
+  let hasVerifier = 1;
+}
+
 def Emit_VUnOp : Emit_InProgramOp<"vun", [DeclareOpInterfaceMethods<Emit_EngineOpInterface>]> {
   let summary = "Elementwise unary op on the VECTOR engine (`func` is a VUnFunc)";
   let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$d, StrAttr:$func);

@@ -1,0 +1,321 @@
+//===- LogicKernels.cpp - Comparisons, masks, selection, casts, arg-reductions -===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// The ops around bool and integer tensors: comparisons (V_CMP into i8 0/1
+// bytes, bool's storage), And/Or/Xor/Not on those bytes, Where (V_SEL),
+// Cast, and ArgMax/ArgMin as a max (min), an equality mask, a select of the
+// index and a min (max) of the indices (ONNX's first or last index).
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+
+using namespace mlir;
+using namespace npuc;
+using namespace npuc::emit;
+using namespace npuc::emit::lowering;
+
+namespace {
+StringRef compareFunction(Operation *op) {
+  if (llvm::isa<graph::EqualOp>(op))
+    return "EQ";
+  if (llvm::isa<graph::LessOp>(op))
+    return "LT";
+  if (llvm::isa<graph::LessOrEqualOp>(op))
+    return "LE";
+  if (llvm::isa<graph::GreaterOp>(op))
+    return "GT";
+  return "GE";
+}
+
+StringRef logicFunction(Operation *op) {
+  return llvm::isa<graph::AndOp>(op) ? "AND" : llvm::isa<graph::OrOp>(op) ? "OR" : "XOR";
+}
+
+/// Whether operands and result differ in shape (broadcast by zero strides).
+bool broadcasts(Operation *op) {
+  ArrayRef<int64_t> shape = tensorOf(op->getResult(0)).getShape();
+  return llvm::any_of(op->getOperands(),
+                      [&](Value v) { return tensorOf(v).getShape() != shape; });
+}
+
+/// A plain (not quantized) element type the model file can store.
+bool plainStorable(Type element) {
+  return !quantOf(element) && isModelStorage(storageOf(element));
+}
+
+/// The values an integer type holds in ONNX (i64 and ui32 as ONNX has them,
+/// though stored as i32), or nullopt for a float.
+std::optional<std::pair<int64_t, int64_t>> integerRange(Type t) {
+  auto i = dyn_cast<IntegerType>(t);
+  if (!i)
+    return std::nullopt;
+  unsigned w = i.getWidth();
+  if (w == 1)
+    return std::make_pair<int64_t, int64_t>(0, 1);
+  if (i.isUnsigned())
+    return std::make_pair<int64_t, int64_t>(0, w >= 63 ? INT64_MAX : (int64_t(1) << w) - 1);
+  return std::make_pair(w >= 64 ? INT64_MIN : -(int64_t(1) << (w - 1)),
+                        w >= 64 ? INT64_MAX : (int64_t(1) << (w - 1)) - 1);
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Comparisons and logic
+//===----------------------------------------------------------------------===//
+
+/// Both operands of one plain storable type (V_CMP compares them as it).
+LogicalResult lowering::selectCompare(LoweringCase &c, const target::TargetInfo &) {
+  Operation *op = c.op;
+  Type l = tensorOf(op->getOperand(0)).getElementType(), r = tensorOf(op->getOperand(1)).getElementType();
+  if (l != r || !plainStorable(l))
+    return op->emitOpError() << "comparison of " << l << " and " << r
+                             << " has no NPU lowering yet (two plain operands of one type)";
+  c.flag("broadcast", broadcasts(op));
+  return success();
+}
+
+LogicalResult KernelLowering::lowerCompare(const LoweringCase &c) {
+  Operation *op = c.op;
+  ArrayRef<int64_t> shape = tensorOf(op->getResult(0)).getShape();
+  StringRef func = compareFunction(op);
+  Type i8 = b.getIntegerType(8);
+  return elementwise(op, shape,
+                     {broadcastOperand(op->getOperand(0), shape),
+                      broadcastOperand(op->getOperand(1), shape)},
+                     resultBuffer(op->getResult(0)), {9, 1}, [&](EwTiles &tl) {
+                       Value d = e.tile(MemorySpace::LM, tl.rows, tl.cols, i8);
+                       e.vcmp(func, tl.in[0], tl.in[1], d);
+                       tl.out = d;
+                     });
+}
+
+/// And, Or, Xor and Not of bool tensors: bitwise on their 0/1 bytes.
+LogicalResult lowering::selectLogic(LoweringCase &c, const target::TargetInfo &) {
+  Operation *op = c.op;
+  for (Value v : op->getOperands())
+    if (!tensorOf(v).getElementType().isInteger(1))
+      return op->emitOpError() << op->getName().stripDialect() << " of "
+                               << tensorOf(v).getElementType()
+                               << " has no NPU lowering (bool operands)";
+  c.flag("broadcast", broadcasts(op));
+  return success();
+}
+
+LogicalResult KernelLowering::lowerLogic(const LoweringCase &c) {
+  Operation *op = c.op;
+  ArrayRef<int64_t> shape = tensorOf(op->getResult(0)).getShape();
+  SmallVector<EwOperand> ins;
+  for (Value v : op->getOperands())
+    ins.push_back(broadcastOperand(v, shape));
+  bool isNot = llvm::isa<graph::NotOp>(op);
+  return elementwise(op, shape, ins, resultBuffer(op->getResult(0)), {3, 1}, [&](EwTiles &tl) {
+    if (isNot)
+      e.vbini("XOR", tl.in[0], b.getIntegerAttr(b.getIntegerType(8), 1), tl.in[0]);
+    else
+      e.vbin(logicFunction(op), tl.in[0], tl.in[1], tl.in[0]);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Where
+//===----------------------------------------------------------------------===//
+
+/// x and y of one plain storable type; the condition's bytes become a mask
+/// with the data's row pitch (V_SEL reads it so).
+LogicalResult lowering::selectWhere(LoweringCase &c, const target::TargetInfo &) {
+  auto op = cast<graph::WhereOp>(c.op);
+  Type x = tensorOf(op.getX()).getElementType(), y = tensorOf(op.getY()).getElementType();
+  if (x != y || !plainStorable(x))
+    return op->emitOpError() << "Where of " << x << " and " << y
+                             << " has no NPU lowering yet (two plain operands of one type)";
+  c.flag("broadcast", broadcasts(op));
+  return success();
+}
+
+LogicalResult KernelLowering::lowerWhere(const LoweringCase &c) {
+  auto op = cast<graph::WhereOp>(c.op);
+  ArrayRef<int64_t> shape = tensorOf(op.getResult()).getShape();
+  int64_t ex = bytesOf(storageOf(tensorOf(op.getX()).getElementType()));
+  SmallVector<EwOperand> ins{broadcastOperand(op.getCond(), shape), broadcastOperand(op.getX(), shape),
+                             broadcastOperand(op.getY(), shape)};
+  return elementwise(op, shape, ins, resultBuffer(op.getResult()), {2 + 3 * ex, 2},
+                     [&](EwTiles &tl) {
+                       Value x = tl.in[1];
+                       int64_t pitch = cast<BufferType>(x.getType()).getStrides()[0];
+                       Value m = e.alloc(MemorySpace::LM, {tl.rows, tl.cols}, b.getIntegerType(8),
+                                         {pitch, 1});
+                       e.vun("COPY", tl.in[0], m);
+                       e.vsel(m, x, tl.in[2], x);
+                       tl.out = x;
+                     });
+}
+
+//===----------------------------------------------------------------------===//
+// Cast
+//===----------------------------------------------------------------------===//
+
+/// How a Cast converts: `copy` where the stored bytes already mean the
+/// result (i64 to i32 and back: both stored as i32; bool to int8), `to-bool`
+/// (x != 0), `truncate` (a float to an integer: toward zero, then V_CAST
+/// saturates), `convert` (V_CAST: an integer widened or made float, f32 and
+/// f16 to each other, round to nearest even). A narrowing integer cast,
+/// which ONNX wraps and V_CAST would saturate, has no lowering.
+LogicalResult lowering::selectCast(LoweringCase &c, const target::TargetInfo &) {
+  auto op = cast<graph::CastOp>(c.op);
+  Type from = tensorOf(op.getInput()).getElementType(), to = tensorOf(op.getResult()).getElementType();
+  if (!plainStorable(from) || !plainStorable(to))
+    return op->emitOpError() << "Cast from " << from << " to " << to
+                             << " has no NPU lowering (plain f32, f16 and integer types of up to "
+                                "32 bits, bool and int64)";
+  auto fr = integerRange(from), tr = integerRange(to);
+  StringRef how;
+  if (to.isInteger(1))
+    how = from.isInteger(1) ? "copy" : "to-bool";
+  else if (!fr && tr)
+    how = "truncate";
+  else if (fr && tr) {
+    bool widens = tr->first <= fr->first && fr->second <= tr->second;
+    bool sameStorage = storageOf(from) == storageOf(to);
+    // int64 and uint32 values are int32 on chip: int64 <-> int32 is a copy.
+    bool narrowedAlready = sameStorage && (from.isInteger(64) || to.isInteger(64));
+    if (!widens && !narrowedAlready)
+      return op->emitOpError() << "narrowing integer Cast from " << from << " to " << to
+                               << " has no NPU lowering yet (ONNX wraps; V_CAST saturates)";
+    how = sameStorage ? "copy" : "convert";
+  } else {
+    how = storageOf(from) == storageOf(to) ? "copy" : "convert";
+  }
+  c.choose("conversion", how);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerCast(const LoweringCase &c) {
+  auto op = cast<graph::CastOp>(c.op);
+  ArrayRef<int64_t> shape = tensorOf(op.getResult()).getShape();
+  Type from = storageOf(tensorOf(op.getInput()).getElementType());
+  Type to = storageOf(tensorOf(op.getResult()).getElementType());
+  StringRef how = c.get("conversion");
+  Value zero;
+  if (how == "to-bool") {
+    auto zt = RankedTensorType::get({1, 1}, from);
+    Attribute z = llvm::isa<FloatType>(from) ? Attribute(FloatAttr::get(from, 0.0))
+                                             : Attribute(IntegerAttr::get(from, 0));
+    zero = constant(DenseElementsAttr::get(zt, z), zt);
+  }
+  int64_t eb = bytesOf(from) + bytesOf(to);
+  return elementwise(op, shape, {broadcastOperand(op.getInput(), shape)},
+                     resultBuffer(op.getResult()), {how == "truncate" ? 2 * eb : eb, 3},
+                     [&](EwTiles &tl) {
+                       Value x = tl.in[0];
+                       if (how == "copy")
+                         return;
+                       if (how == "to-bool") {
+                         Value z = e.tile(MemorySpace::LM, 1, 1, from);
+                         e.dma(zero, z);
+                         Value d = e.tile(MemorySpace::LM, tl.rows, tl.cols, b.getIntegerType(8));
+                         e.vcmp("NE", x, z, d);
+                         tl.out = d;
+                         return;
+                       }
+                       if (how == "truncate") {
+                         // trunc(x) = sign(x) * floor(|x|), exact in x's type.
+                         Value s = e.tile(MemorySpace::LM, tl.rows, tl.cols, from);
+                         e.vun("SIGN", x, s);
+                         e.vun("ABS", x, x);
+                         e.vun("FLOOR", x, x);
+                         e.vbin("MUL", x, s, x);
+                       }
+                       Value d = e.tile(MemorySpace::LM, tl.rows, tl.cols, to);
+                       e.cast(x, d);
+                       tl.out = d;
+                     });
+}
+
+//===----------------------------------------------------------------------===//
+// ArgMax, ArgMin
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// outer x r x inner around the reduced axis.
+std::array<int64_t, 3> argExtents(Operation *op) {
+  ArrayRef<int64_t> shape = tensorOf(op->getOperand(0)).getShape();
+  int64_t axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
+  std::array<int64_t, 3> x{1, shape[size_t(axis)], 1};
+  for (size_t i = 0; i < shape.size(); ++i)
+    if (int64_t(i) != axis)
+      x[int64_t(i) < axis ? 0 : 2] *= shape[i];
+  return x;
+}
+} // namespace
+
+/// f32 or plain integer input; rows (the reduced axis innermost) or columns.
+LogicalResult lowering::selectArg(LoweringCase &c, const target::TargetInfo &) {
+  Operation *op = c.op;
+  Type el = tensorOf(op->getOperand(0)).getElementType();
+  if (!plainStorable(el) || el.isF16())
+    return op->emitOpError() << op->getName().stripDialect() << " of " << el
+                             << " has no NPU lowering yet (f32 or plain integers)";
+  auto [outer, r, inner] = argExtents(op);
+  (void)outer;
+  if (r > INT32_MAX)
+    return op->emitOpError() << "reduces " << r << " elements; indices are int32 on the NPU";
+  c.choose("layout", inner == 1 ? "rows" : "columns");
+  c.flag("last", op->getAttrOfType<BoolAttr>("select_last_index").getValue());
+  return success();
+}
+
+// The extreme along the axis; a mask of the elements equal to it; each
+// masked element's index, the others r (first index: then the minimum) or
+// -1 (last index: the maximum). Indices are int32, stored for int64.
+LogicalResult KernelLowering::lowerArg(const LoweringCase &c) {
+  Operation *op = c.op;
+  auto [outer, r, inner] = argExtents(op);
+  bool isMax = llvm::isa<graph::ArgMaxOp>(op), last = c.is("last");
+  bool rows = c.get("layout") == "rows";
+  Value x = gmOf(op->getOperand(0)), y = resultBuffer(op->getResult(0));
+  Type xe = cast<BufferType>(x.getType()).getElementType(), i32 = b.getIntegerType(32);
+  int64_t ex = bytesOf(xe);
+  SmallVector<int32_t> iota(static_cast<size_t>(r), 0);
+  for (int64_t i = 0; i < r; ++i)
+    iota[size_t(i)] = int32_t(i);
+  auto idxType = RankedTensorType::get(rows ? SmallVector<int64_t>{1, r} : SmallVector<int64_t>{r, 1}, i32);
+  Value indices = constant(DenseElementsAttr::get(idxType, ArrayRef<int32_t>(iota)), idxType);
+  auto oneType = RankedTensorType::get({1, 1}, i32);
+  Value other = constant(DenseElementsAttr::get(oneType, ArrayRef<int32_t>{last ? -1 : int32_t(r)}), oneType);
+  // One tile of [tr, tc] elements reduced along `axis` into dst.
+  auto body = [&](Value src, int64_t tr, int64_t tc, StringRef axis, Value dst) {
+    Value t = e.tile(MemorySpace::LM, tr, tc, xe);
+    e.dma(src, t);
+    Value ext = axis == "cols" ? e.tile(MemorySpace::LM, tr, 1, xe) : e.tile(MemorySpace::LM, 1, tc, xe);
+    ReduceOp::create(b, e.loc, t, ext, b.getStringAttr(isMax ? "MAX" : "MIN"), b.getStringAttr(axis));
+    Value sel = e.tile(MemorySpace::LM, tr, tc, i32);
+    Value mask = e.alloc(MemorySpace::LM, {tr, tc}, b.getIntegerType(8),
+                         {cast<BufferType>(sel.getType()).getStrides()[0], 1});
+    e.vcmp("EQ", t, ext, mask);
+    Value idx = e.tile(MemorySpace::LM, rows ? 1 : tr, rows ? tc : 1, i32);
+    e.dma(indices, idx);
+    Value o = e.tile(MemorySpace::LM, 1, 1, i32);
+    e.dma(other, o);
+    e.vsel(mask, idx, o, sel);
+    Value res = axis == "cols" ? e.tile(MemorySpace::LM, tr, 1, i32) : e.tile(MemorySpace::LM, 1, tc, i32);
+    ReduceOp::create(b, e.loc, sel, res, b.getStringAttr(last ? "MAX" : "MIN"), b.getStringAttr(axis));
+    e.dma(res, dst);
+  };
+  // Per element: the input, the selected indices, the mask; VECTOR passes:
+  // the extreme, the comparison, the select and the index reduction.
+  if (rows)
+    return rowLoops(op, rowProblem(outer, r, {{0, 0, r * ex, ex}, ex, false}, {{0, 0, 4, 0}, 4, true},
+                                   {ex + 5, 4}),
+                    [&](int64_t n, const Offset &o) {
+                      body(e.view(x, o * (r * ex), {n, r}, {r * ex, ex}), n, r, "cols",
+                           e.view(y, o * 4, {n, 1}, {4, 4}));
+                    });
+  ElementwiseProblem p = columnProblem(outer, r, inner, {{0, r * inner * ex, inner * ex, ex}, ex, false},
+                                       {{0, inner * 4, 0, 4}, 4, false}, {ex + 5 + ceilDiv(8 + ex, r), 4});
+  return columnLoops(op, p, [&](int64_t cols, const Offset &o, const Offset &col) {
+    body(e.view(x, o * (r * inner * ex) + col * ex, {r, cols}, {inner * ex, ex}), r, cols, "rows",
+         e.view(y, o * (inner * 4) + col * 4, {1, cols}, {0, 4}));
+  });
+}
