@@ -17,6 +17,7 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
   // Graph level: quantization becomes types first, algebra after (N11).
   pm.addPass(graph::createGraphSimplify());
   pm.addPass(graph::createGraphRecognize());
+  pm.addPass(graph::createGraphExpandGather());
   pm.addPass(graph::createGraphFoldBias());
   pm.addPass(graph::createGraphFoldBatchNorm());
   pm.addPass(graph::createGraphFuseQDQ());

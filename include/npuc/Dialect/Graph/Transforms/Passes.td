@@ -81,6 +81,25 @@ def GraphRecognize : Pass<"graph-recognize"> {
   let dependentDialects = ["::npuc::graph::GraphDialect"];
 }
 
+def GraphExpandGather : Pass<"graph-expand-gather"> {
+  let summary = "Express Gather of f32 data as a one-hot matrix product";
+  let description = [{
+    A graph.gather of f32 data [A, V, B] (V along `axis`; a constant table or
+    an activation) becomes a one-hot matrix [N, V] of its N indices (one per
+    batch, [A, N, V], when A > 1) times the data viewed as [V, B] ([A, V, B]),
+    reshaped back.
+    Indices computed at run time (token ids, positions) give the one-hot
+    matrix by Equal with 0..V-1 (negative ids counted from the end) and a
+    Cast to f32; constant indices give it as a constant. NPU-v1 has no
+    data-dependent address; the product is exact (one 1 * w per sum) and
+    costs A * N * V * B multiply-accumulates, so a one-hot matrix beyond
+    2^26 elements (A * N * V) is left alone (no lowering: a diagnostic). A run-time id
+    outside [-V, V) selects no row: its output row is 0 (ONNX leaves it
+    undefined).
+  }];
+  let dependentDialects = ["::npuc::graph::GraphDialect"];
+}
+
 def GraphFoldBias : Pass<"graph-fold-bias"> {
   let summary = "Fold an Add of a per-channel constant into the f32 convolution before it";
   let description = [{

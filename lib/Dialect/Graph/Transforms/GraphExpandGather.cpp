@@ -1,0 +1,120 @@
+//===- GraphExpandGather.cpp - Table lookups as one-hot matrix products ----===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "npuc/Dialect/Graph/IR/GraphOps.h"
+#include "npuc/Dialect/Graph/Transforms/Passes.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace npuc::graph {
+#define GEN_PASS_DEF_GRAPHEXPANDGATHER
+#include "npuc/Dialect/Graph/Transforms/Passes.h.inc"
+} // namespace npuc::graph
+
+using namespace mlir;
+using namespace npuc::graph;
+
+namespace {
+/// The one-hot matrix's elements beyond which the lookup is left alone (a
+/// diagnostic at lowering): 64 Mi f32, 256 MiB of GM.
+constexpr int64_t kMaxOneHot = int64_t(1) << 26;
+
+/// Gather(data, ids) of f32 data [A, V, B] along its axis of V by indices:
+/// onehot(ids) [N, V] x data [A, V, B] (a batched product for A > 1), with
+/// negative ids counted from the end. NPU-v1 has no data-dependent address,
+/// so a lookup is a MATRIX product: exact (each sum is one product 1 * w and
+/// zeros). Constant ids give a constant one-hot matrix.
+struct ExpandGather : OpRewritePattern<GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GatherOp op, PatternRewriter &rewriter) const override {
+    auto dataType = cast<RankedTensorType>(op.getData().getType());
+    auto idxType = cast<RankedTensorType>(op.getIndices().getType());
+    auto resultType = cast<RankedTensorType>(op.getResult().getType());
+    int64_t axis = op.getAxis();
+    if (!dataType.getElementType().isF32() || axis < 0 || axis >= dataType.getRank())
+      return failure();
+    ArrayRef<int64_t> shape = dataType.getShape();
+    int64_t A = 1, V = shape[size_t(axis)], B = 1, N = 1;
+    for (int64_t i = 0; i < dataType.getRank(); ++i)
+      if (i != axis)
+        (i < axis ? A : B) *= shape[size_t(i)];
+    for (int64_t d : idxType.getShape())
+      N *= d;
+    if (V < 1 || V > INT32_MAX || N < 1 || N > kMaxOneHot / V)
+      return rewriter.notifyMatchFailure(op, "the one-hot matrix would be too large");
+    Location loc = op.getLoc();
+    Type it = idxType.getElementType(), f32 = rewriter.getF32Type(), i1 = rewriter.getI1Type();
+    auto tensor = [](ArrayRef<int64_t> s, Type t) { return RankedTensorType::get(s, t); };
+    // [N, V], or [A, N, V] for a batched product (equal batches).
+    SmallVector<int64_t> hotShape = A > 1 ? SmallVector<int64_t>{A, N, V} : SmallVector<int64_t>{N, V};
+    if (A > 1 && A * N > kMaxOneHot / V)
+      return rewriter.notifyMatchFailure(op, "the one-hot matrix would be too large");
+    Value oneHot;
+    if (auto known = op.getIndices().getDefiningOp<ConstantOp>()) {
+      // Known ids: the one-hot matrix is a constant (an id outside [-V, V)
+      // is left to the lowering's diagnostic).
+      SmallVector<float> hot(size_t(N * V), 0.0f);
+      int64_t n = 0;
+      for (const APInt &x : cast<DenseIntElementsAttr>(known.getValue()).getValues<APInt>()) {
+        int64_t id = x.getSExtValue();
+        if (id < -V || id >= V)
+          return rewriter.notifyMatchFailure(op, "a constant index is out of range");
+        hot[size_t(n++ * V + (id < 0 ? id + V : id))] = 1.0f;
+      }
+      // One copy per batch: the matrix product takes equal batches.
+      SmallVector<float> batched;
+      for (int64_t a = 0; a < A; ++a)
+        batched.append(hot.begin(), hot.end());
+      auto t = tensor(hotShape, f32);
+      oneHot = ConstantOp::create(rewriter, loc, t, DenseElementsAttr::get(t, ArrayRef<float>(batched)));
+    } else {
+      auto intConstant = [&](ArrayRef<int64_t> s, ArrayRef<int64_t> values) {
+        auto t = tensor(s, it);
+        SmallVector<APInt> v;
+        for (int64_t x : values)
+          v.push_back(APInt(cast<IntegerType>(it).getWidth(), uint64_t(x), true));
+        return ConstantOp::create(rewriter, loc, t, DenseElementsAttr::get(t, v)).getResult();
+      };
+      Value ids = ReshapeOp::create(rewriter, loc, tensor({N, 1}, it), op.getIndices());
+      // Negative ids count from the end: ids < 0 ? ids + V : ids.
+      Value negative = LessOp::create(rewriter, loc, tensor({N, 1}, i1), ids, intConstant({1}, {0}));
+      Value wrapped = AddOp::create(rewriter, loc, tensor({N, 1}, it), ids, intConstant({1}, {V}));
+      ids = WhereOp::create(rewriter, loc, tensor({N, 1}, it), negative, wrapped, ids);
+      // 0..V-1 (per batch: Equal broadcasts the ids over it).
+      SmallVector<int64_t> iota;
+      for (int64_t a = 0; a < A; ++a)
+        for (int64_t i = 0; i < V; ++i)
+          iota.push_back(i);
+      Value range = A > 1 ? intConstant({A, 1, V}, iota) : intConstant({V}, iota);
+      Value hot = EqualOp::create(rewriter, loc, tensor(hotShape, i1), ids, range);
+      oneHot = CastOp::create(rewriter, loc, tensor(hotShape, f32), hot);
+    }
+    Value data = op.getData();
+    SmallVector<int64_t> rhsShape = A > 1 ? SmallVector<int64_t>{A, V, B} : SmallVector<int64_t>{V, B};
+    if (auto table = data.getDefiningOp<ConstantOp>()) {
+      auto values = cast<DenseElementsAttr>(table.getValue()).reshape(tensor(rhsShape, f32));
+      data = ConstantOp::create(rewriter, table.getLoc(), tensor(rhsShape, f32), values);
+    } else if (dataType.getShape() != ArrayRef<int64_t>(rhsShape)) {
+      data = ReshapeOp::create(rewriter, loc, tensor(rhsShape, f32), data);
+    }
+    SmallVector<int64_t> rowsShape = A > 1 ? SmallVector<int64_t>{A, N, B} : SmallVector<int64_t>{N, B};
+    Value rows = MatMulOp::create(rewriter, loc, tensor(rowsShape, f32), oneHot, data);
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, resultType, rows);
+    return success();
+  }
+};
+
+struct GraphExpandGatherPass : npuc::graph::impl::GraphExpandGatherBase<GraphExpandGatherPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<ExpandGather>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

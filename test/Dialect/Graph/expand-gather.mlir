@@ -1,0 +1,53 @@
+// RUN: npuc-opt %s -split-input-file -graph-expand-gather | FileCheck %s
+
+// An embedding lookup by run-time int64 ids: negative ids are counted from
+// the end (Less, Add V, Where), the one-hot matrix is Equal with 0..V-1 cast
+// to f32, and the product with the [V, D] table is reshaped to ids x D.
+// CHECK-LABEL: func.func @lookup
+// CHECK-DAG:  %[[T:.*]] = graph.constant dense<{{.*}}> : tensor<5x4xf32>
+// CHECK-DAG:  %[[IOTA:.*]] = graph.constant dense<[0, 1, 2, 3, 4]> : tensor<5xi64>
+// CHECK-DAG:  %[[V:.*]] = graph.constant dense<5> : tensor<1xi64>
+// CHECK-DAG:  %[[Z:.*]] = graph.constant dense<0> : tensor<1xi64>
+// CHECK:      %[[IDS:.*]] = graph.reshape %arg0 : (tensor<2x3xi64>) -> tensor<6x1xi64>
+// CHECK-NEXT: %[[NEG:.*]] = graph.less %[[IDS]], %[[Z]] : (tensor<6x1xi64>, tensor<1xi64>) -> tensor<6x1xi1>
+// CHECK-NEXT: %[[UP:.*]] = graph.add %[[IDS]], %[[V]]
+// CHECK-NEXT: %[[W:.*]] = graph.where %[[NEG]], %[[UP]], %[[IDS]]
+// CHECK-NEXT: %[[EQ:.*]] = graph.equal %[[W]], %[[IOTA]] : (tensor<6x1xi64>, tensor<5xi64>) -> tensor<6x5xi1>
+// CHECK-NEXT: %[[H:.*]] = graph.cast %[[EQ]] : (tensor<6x5xi1>) -> tensor<6x5xf32>
+// CHECK-NEXT: %[[M:.*]] = graph.matmul %[[H]], %[[T]] : (tensor<6x5xf32>, tensor<5x4xf32>) -> tensor<6x4xf32>
+// CHECK-NEXT: %[[R:.*]] = graph.reshape %[[M]] : (tensor<6x4xf32>) -> tensor<2x3x4xf32>
+// CHECK-NEXT: return %[[R]]
+// CHECK-NOT:  graph.gather
+func.func @lookup(%ids: tensor<2x3xi64>) -> tensor<2x3x4xf32> {
+  %t = graph.constant dense<[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0], [12.0, 13.0, 14.0, 15.0], [16.0, 17.0, 18.0, 19.0]]> : tensor<5x4xf32>
+  %y = graph.gather %t, %ids {axis = 0 : i64} : (tensor<5x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
+  return %y : tensor<2x3x4xf32>
+}
+
+// -----
+
+// BERT's [CLS] pick: an activation gathered along a middle axis by a constant
+// index (-1: the last of 3). The one-hot matrix is a constant, one copy per
+// batch (the product takes equal batches), and the data needs no reshape.
+// CHECK-LABEL: func.func @cls
+// CHECK:      %[[H:.*]] = graph.constant dense<{{\[\[\[}}0.000000e+00, 0.000000e+00, 1.000000e+00]], {{\[\[}}0.000000e+00, 0.000000e+00, 1.000000e+00]]]> : tensor<2x1x3xf32>
+// CHECK-NEXT: %[[M:.*]] = graph.matmul %[[H]], %arg0 : (tensor<2x1x3xf32>, tensor<2x3x4xf32>) -> tensor<2x1x4xf32>
+// CHECK-NEXT: graph.reshape %[[M]] : (tensor<2x1x4xf32>) -> tensor<2x4xf32>
+func.func @cls(%x: tensor<2x3x4xf32>) -> tensor<2x4xf32> {
+  %i = graph.constant dense<-1> : tensor<i64>
+  %y = graph.gather %x, %i {axis = 1 : i64} : (tensor<2x3x4xf32>, tensor<i64>) -> tensor<2x4xf32>
+  return %y : tensor<2x4xf32>
+}
+
+// -----
+
+// Left alone: a constant index out of range (the lowering says so), and an
+// f16 table (no f16 matrix product is planned here).
+// CHECK-LABEL: func.func @left
+// CHECK-COUNT-2: graph.gather
+func.func @left(%x: tensor<3x4xf32>, %h: tensor<3x4xf16>, %ids: tensor<2xi64>) -> (tensor<4xf32>, tensor<2x4xf16>) {
+  %i = graph.constant dense<3> : tensor<i64>
+  %y = graph.gather %x, %i {axis = 0 : i64} : (tensor<3x4xf32>, tensor<i64>) -> tensor<4xf32>
+  %z = graph.gather %h, %ids {axis = 0 : i64} : (tensor<3x4xf16>, tensor<2xi64>) -> tensor<2x4xf16>
+  return %y, %z : tensor<4xf32>, tensor<2x4xf16>
+}
