@@ -929,17 +929,23 @@ LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
   });
 }
 
-/// Softmax and LogSoftmax over the last axis, per row in f32:
-/// exp(x - max) / sum, or (x - max) - log(sum), ONNX's order of operations.
+/// Softmax and LogSoftmax over any axis, in f32: exp(x - max) / sum, or
+/// (x - max) - log(sum), ONNX's order of operations; per row when the axis
+/// is innermost, per column of each block otherwise.
 LogicalResult lowering::selectSoftmax(LoweringCase &c, const target::TargetInfo &) {
   Operation *op = c.op;
   bool log = llvm::isa<graph::LogSoftmaxOp>(op);
   StringRef name = log ? "log-softmax" : "softmax";
   Value input = op->getOperand(0), result = op->getResult(0);
   int64_t axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
-  // The verifier keeps the axis in [0, rank).
-  if (axis != tensorOf(input).getRank() - 1)
-    return op->emitOpError() << name << " over a non-trailing axis has no NPU lowering yet";
+  // The verifier keeps the axis in [0, rank). Rows when it is the innermost
+  // (of more than one element), columns otherwise: the max and the sum
+  // reduce along the tile's rows.
+  ArrayRef<int64_t> shape = tensorOf(input).getShape();
+  int64_t inner = 1;
+  for (size_t i = size_t(axis) + 1; i < shape.size(); ++i)
+    inner *= shape[i];
+  c.choose("layout", inner == 1 ? "rows" : "columns");
   auto qx = quantOf(tensorOf(input).getElementType());
   auto qy = quantOf(tensorOf(result).getElementType());
   if ((qx && qx->axis >= 0) || (qy && qy->axis >= 0) || bool(qx) != bool(qy))
@@ -956,13 +962,57 @@ LogicalResult KernelLowering::lowerSoftmax(const LoweringCase &c) {
   ArrayRef<int64_t> shape = tensorOf(input).getShape();
   auto qx = quantOf(tensorOf(input).getElementType());
   auto qy = quantOf(tensorOf(result).getElementType());
-  int64_t r = shape.back(), outer = 1;
-  for (size_t i = 0; i + 1 < shape.size(); ++i)
-    outer *= shape[i];
+  int64_t axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
+  int64_t r = shape[size_t(axis)], outer = 1, inner = 1;
+  for (size_t i = 0; i < shape.size(); ++i)
+    if (int64_t(i) != axis)
+      (int64_t(i) < axis ? outer : inner) *= shape[i];
   Value x = gmOf(input), y = resultBuffer(result);
   auto xt = cast<BufferType>(x.getType());
   Type sy = cast<BufferType>(y.getType()).getElementType();
   int64_t ex = xt.getElementBytes(), ey = bytesOf(sy);
+  // Steps of one tile whose softmax runs along `along` ("cols": each row is
+  // one softmax; "rows": each column is).
+  auto steps = [&](Value f, StringRef along) {
+    ArrayRef<int64_t> ts = cast<BufferType>(f.getType()).getShape();
+    auto reduced = [&]() {
+      return along == "cols" ? e.tile(MemorySpace::LM, ts[0], 1, b.getF32Type())
+                             : e.tile(MemorySpace::LM, 1, ts[1], b.getF32Type());
+    };
+    Value m = reduced();
+    ReduceOp::create(b, e.loc, f, m, b.getStringAttr("MAX"), b.getStringAttr(along));
+    e.vbin("SUB", f, m, f);
+    Value exps = f;
+    if (log) {
+      exps = e.tile(MemorySpace::LM, ts[0], ts[1], b.getF32Type());
+      e.vun("COPY", f, exps);
+    }
+    e.vun("EXP", exps, exps);
+    Value sum = reduced();
+    ReduceOp::create(b, e.loc, exps, sum, b.getStringAttr("SUM"), b.getStringAttr(along));
+    if (log) {
+      e.vun("LOG", sum, sum);
+      e.vbin("SUB", f, sum, f);
+    } else {
+      e.vbin("DIV", f, sum, f);
+    }
+  };
+  if (c.get("layout") == "columns") {
+    // Per column of a block: r rows in, r rows out, a share of the [1, cols]
+    // max and sum.
+    ElementwiseProblem p = columnProblem(
+        outer, r, inner, {{0, r * inner * ex, inner * ex, ex}, ex, false},
+        {{0, r * inner * ey, inner * ey, ey}, ey, false},
+        {ex + (log ? 2 : 1) * 4 + ey + ceilDiv(8, r), log ? 8 : 7});
+    p.out.oneRow = false;
+    return columnLoops(op, p, [&](int64_t cols, const Offset &o, const Offset &col) {
+      Value tileV = e.tile(MemorySpace::LM, r, cols, xt.getElementType());
+      e.dma(e.view(x, o * (r * inner * ex) + col * ex, {r, cols}, {inner * ex, ex}), tileV);
+      Value f = toF32(tileV, qx);
+      steps(f, "rows");
+      e.dma(fromF32(f, qy, sy), e.view(y, o * (r * inner * ey) + col * ey, {r, cols}, {inner * ey, ey}));
+    });
+  }
   // Per row: the input, its f32 copy (log-softmax: and the exponentials), the
   // quantized result and two [rows, 1] tiles (max, sum); VECTOR passes: the
   // conversions, max, subtract, exp, sum, divide (log: copy, log, subtract).
@@ -974,23 +1024,7 @@ LogicalResult KernelLowering::lowerSoftmax(const LoweringCase &c) {
     e.dma(e.view(x, o * (r * ex), {rows, r}, {r * ex, ex}), tileV);
     // Each step in f32 (EXP and LOG per docs/numerics.md).
     Value f = toF32(tileV, qx);
-    Value m = e.tile(MemorySpace::LM, rows, 1, b.getF32Type());
-    ReduceOp::create(b, e.loc, f, m, b.getStringAttr("MAX"), b.getStringAttr("cols"));
-    e.vbin("SUB", f, m, f);
-    Value exps = f;
-    if (log) {
-      exps = e.tile(MemorySpace::LM, rows, r, b.getF32Type());
-      e.vun("COPY", f, exps);
-    }
-    e.vun("EXP", exps, exps);
-    Value sum = e.tile(MemorySpace::LM, rows, 1, b.getF32Type());
-    ReduceOp::create(b, e.loc, exps, sum, b.getStringAttr("SUM"), b.getStringAttr("cols"));
-    if (log) {
-      e.vun("LOG", sum, sum);
-      e.vbin("SUB", f, sum, f);
-    } else {
-      e.vbin("DIV", f, sum, f);
-    }
+    steps(f, "cols");
     e.dma(fromF32(f, qy, sy), e.view(y, o * (r * ey), {rows, r}, {r * ey, ey}));
   });
 }
