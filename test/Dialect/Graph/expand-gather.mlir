@@ -51,3 +51,23 @@ func.func @left(%x: tensor<3x4xf32>, %h: tensor<3x4xf16>, %ids: tensor<2xi64>) -
   %z = graph.gather %h, %ids {axis = 0 : i64} : (tensor<3x4xf16>, tensor<2xi64>) -> tensor<2x4xf16>
   return %y, %z : tensor<4xf32>, tensor<2x4xf16>
 }
+
+// -----
+
+// GatherElements along axis 0: the ids, with a new axis of V = 3 after the
+// gathered one, equal 0..2; the data, with a new axis of 1 before it, is
+// selected where they do (else 0) and summed along the new axis.
+// CHECK-LABEL: func.func @elements
+// CHECK-DAG:  %[[ZERO:.*]] = graph.constant dense<0.000000e+00> : tensor<1xf32>
+// CHECK-DAG:  %[[IOTA:.*]] = graph.constant dense<{{\[\[\[}}0], [1], [2]]]> : tensor<1x3x1xi64>
+// CHECK:      %[[IDS:.*]] = graph.reshape %arg1 : (tensor<2x2xi64>) -> tensor<2x1x2xi64>
+// CHECK:      %[[W:.*]] = graph.where %{{.*}}, %{{.*}}, %[[IDS]] : (tensor<2x1x2xi1>, tensor<2x1x2xi64>, tensor<2x1x2xi64>) -> tensor<2x1x2xi64>
+// CHECK-NEXT: %[[EQ:.*]] = graph.equal %[[W]], %[[IOTA]] : (tensor<2x1x2xi64>, tensor<1x3x1xi64>) -> tensor<2x3x2xi1>
+// CHECK-NEXT: %[[D:.*]] = graph.reshape %arg0 : (tensor<3x2xf32>) -> tensor<1x3x2xf32>
+// CHECK-NEXT: %[[P:.*]] = graph.where %[[EQ]], %[[D]], %[[ZERO]] : (tensor<2x3x2xi1>, tensor<1x3x2xf32>, tensor<1xf32>) -> tensor<2x3x2xf32>
+// CHECK-NEXT: graph.reduce_sum %[[P]] {axes = array<i64: 1>, keepdims = false} : (tensor<2x3x2xf32>) -> tensor<2x2xf32>
+// CHECK-NOT:  graph.gather_elements
+func.func @elements(%x: tensor<3x2xf32>, %i: tensor<2x2xi64>) -> tensor<2x2xf32> {
+  %y = graph.gather_elements %x, %i {axis = 0 : i64} : (tensor<3x2xf32>, tensor<2x2xi64>) -> tensor<2x2xf32>
+  return %y : tensor<2x2xf32>
+}

@@ -109,10 +109,69 @@ struct ExpandGather : OpRewritePattern<GatherOp> {
   }
 };
 
+/// GatherElements(data, idx) of f32 data along `axis` (V there, K in idx,
+/// the other dimensions equal): out = sum over v of (idx == v ? data : 0),
+/// the Equal on idx with a new axis of V after `axis` and data with a new
+/// axis of 1 before it. A select, not a product: inf and NaN data move as
+/// they are (each sum is the one value and zeros).
+struct ExpandGatherElements : OpRewritePattern<GatherElementsOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GatherElementsOp op, PatternRewriter &rewriter) const override {
+    auto dataType = cast<RankedTensorType>(op.getData().getType());
+    auto idxType = cast<RankedTensorType>(op.getIndices().getType());
+    int64_t axis = op->getAttrOfType<IntegerAttr>("axis").getInt(), rank = dataType.getRank();
+    if (!dataType.getElementType().isF32() || axis < 0 || axis >= rank)
+      return failure();
+    ArrayRef<int64_t> ds = dataType.getShape(), is = idxType.getShape();
+    for (int64_t i = 0; i < rank; ++i)
+      if (i != axis && ds[size_t(i)] != is[size_t(i)])
+        return rewriter.notifyMatchFailure(op, "indices narrower than the data off the axis");
+    int64_t V = ds[size_t(axis)], n = 1;
+    for (int64_t d : is)
+      n *= d;
+    if (V < 1 || V > INT32_MAX || n > kMaxOneHot / V)
+      return rewriter.notifyMatchFailure(op, "the selection would be too large");
+    Location loc = op.getLoc();
+    Type it = idxType.getElementType(), f32 = rewriter.getF32Type(), i1 = rewriter.getI1Type();
+    auto tensor = [](ArrayRef<int64_t> sh, Type t) { return RankedTensorType::get(sh, t); };
+    auto intConstant = [&](ArrayRef<int64_t> sh, ArrayRef<int64_t> values) {
+      auto t = tensor(sh, it);
+      SmallVector<APInt> v;
+      for (int64_t x : values)
+        v.push_back(APInt(cast<IntegerType>(it).getWidth(), uint64_t(x), true));
+      return ConstantOp::create(rewriter, loc, t, DenseElementsAttr::get(t, v)).getResult();
+    };
+    auto inserted = [](ArrayRef<int64_t> sh, int64_t at, int64_t d) {
+      SmallVector<int64_t> r(sh.begin(), sh.end());
+      r.insert(r.begin() + at, d);
+      return r;
+    };
+    SmallVector<int64_t> idxShape = inserted(is, axis + 1, 1), wide = inserted(is, axis + 1, V);
+    Value ids = ReshapeOp::create(rewriter, loc, tensor(idxShape, it), op.getIndices());
+    Value negative = LessOp::create(rewriter, loc, tensor(idxShape, i1), ids, intConstant({1}, {0}));
+    Value wrapped = AddOp::create(rewriter, loc, tensor(idxShape, it), ids, intConstant({1}, {V}));
+    ids = WhereOp::create(rewriter, loc, tensor(idxShape, it), negative, wrapped, ids);
+    SmallVector<int64_t> rangeShape(size_t(rank + 1), 1), iota;
+    rangeShape[size_t(axis + 1)] = V;
+    for (int64_t v = 0; v < V; ++v)
+      iota.push_back(v);
+    Value hot = EqualOp::create(rewriter, loc, tensor(wide, i1), ids, intConstant(rangeShape, iota));
+    Value data = ReshapeOp::create(rewriter, loc, tensor(inserted(ds, axis, 1), f32), op.getData());
+    auto zt = tensor({1}, f32);
+    Value zero = ConstantOp::create(rewriter, loc, zt, DenseElementsAttr::get(zt, ArrayRef<float>{0.0f}));
+    Value picked = WhereOp::create(rewriter, loc, tensor(wide, f32), hot, data, zero);
+    rewriter.replaceOpWithNewOp<ReduceSumOp>(op, op.getResult().getType(), picked,
+                                             rewriter.getDenseI64ArrayAttr({axis + 1}),
+                                             rewriter.getBoolAttr(false));
+    return success();
+  }
+};
+
 struct GraphExpandGatherPass : npuc::graph::impl::GraphExpandGatherBase<GraphExpandGatherPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<ExpandGather>(&getContext());
+    patterns.add<ExpandGather, ExpandGatherElements>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -95,7 +95,11 @@ def GraphExpandGather : Pass<"graph-expand-gather"> {
     costs A * N * V * B multiply-accumulates, so a one-hot matrix beyond
     2^26 elements (A * N * V) is left alone (no lowering: a diagnostic). A run-time id
     outside [-V, V) selects no row: its output row is 0 (ONNX leaves it
-    undefined).
+    undefined); a non-finite table entry makes its whole column non-finite
+    in every row (0 * inf is NaN). graph.gather_elements of f32 data (the
+    indices as wide as the data off the axis) becomes a select of the data
+    where the indices equal 0..V-1, else 0, summed along the new axis: exact
+    for any value, inf and NaN included.
   }];
   let dependentDialects = ["::npuc::graph::GraphDialect"];
 }
