@@ -329,3 +329,33 @@ assert (dx1 == dx1.flat[0]).all()  # still one value per row after quantization
 assert (qnet.v["y"][1] == quant(ln_b, *LN_Y, np.int8)).all()  # beta, quantized
 assert_off_ties(ln_b, LN_Y[0], "layernorm_constant_rows_qdq beta")
 assert abs(fnet.v["y"]).max() < 6.25 and abs(ln_x).max() <= 3  # the fixed scales hold the values
+
+
+# Opset 20's Gelu op, both forms. python3-onnx may predate opset 20, so the
+# models are written without its checker; the reference is ONNX's definition
+# in float64, rounded once to float32: erf form x / 2 * (1 + erf(x / sqrt 2)),
+# tanh form x / 2 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3))).
+def gelu_op20(name, approximate):
+    x = rng.uniform(-5, 5, (2, 3, 40)).astype(np.float32)
+    xd = x.astype(np.float64)
+    if approximate == "tanh":
+        y = 0.5 * xd * (1 + np.tanh(math.sqrt(2 / math.pi) * (xd + 0.044715 * xd ** 3)))
+    else:
+        y = 0.5 * xd * (1 + np.vectorize(math.erf)(xd / math.sqrt(2)))
+    node = h.make_node("Gelu", ["x"], ["y"], name="gelu0", approximate=approximate)
+    vi = [h.make_tensor_value_info(n, TensorProto.FLOAT, list(x.shape)) for n in ("x", "y")]
+    m = h.make_model(h.make_graph([node], name, vi[:1], vi[1:]),
+                     opset_imports=[h.make_opsetid("", 20)])
+    m.ir_version = 9
+    d = os.path.join(out, name, "test_data_set_0")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(out, name, "model.onnx"), "wb") as f:
+        f.write(m.SerializeToString())
+    from onnx import numpy_helper
+    for fname, arr in (("input_0.pb", x), ("output_0.pb", y.astype(np.float32))):
+        with open(os.path.join(d, fname), "wb") as f:
+            f.write(numpy_helper.from_array(arr).SerializeToString())
+
+
+gelu_op20("gelu_tanh_op20", "tanh")
+gelu_op20("gelu_erf_op20", "none")

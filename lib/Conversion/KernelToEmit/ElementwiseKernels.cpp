@@ -530,14 +530,16 @@ LogicalResult lowering::selectF32Map(LoweringCase &c, const target::TargetInfo &
   return success();
 }
 
-/// GELU maps through f32 in its erf form; the tanh approximation has no
-/// lowering yet.
+/// GELU maps through f32 in its erf form ('none') or its tanh form.
 LogicalResult lowering::selectGelu(LoweringCase &c, const target::TargetInfo &t) {
   auto gelu = cast<graph::GeluOp>(c.op);
-  if (gelu.getApproximate() != "none")
+  if (gelu.getApproximate() != "none" && gelu.getApproximate() != "tanh")
     return c.op->emitOpError() << "Gelu with approximate = '" << gelu.getApproximate()
-                               << "' has no NPU lowering yet (the erf form, 'none', has)";
-  return selectF32Map(c, t);
+                               << "' has no NPU lowering ('none' or 'tanh')";
+  if (failed(selectF32Map(c, t)))
+    return failure();
+  c.choose("form", gelu.getApproximate() == "tanh" ? "tanh" : "erf");
+  return success();
 }
 
 /// Unary ops map through f32; a quantized Relu whose input and result share
@@ -639,12 +641,26 @@ LogicalResult KernelLowering::lowerHardSwish(const LoweringCase &c) {
   });
 }
 
-// GELU (erf form), in f32 steps in the order ONNX writes it and exporters
-// decompose it: (x * 0.5) * (1 + erf(x / sqrt(2))).
+// GELU, in f32 steps in the order ONNX writes it and exporters decompose
+// it: (x * 0.5) * (1 + erf(x / sqrt(2))), or in the tanh form
+// (x * 0.5) * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3))).
 LogicalResult KernelLowering::lowerGelu(const LoweringCase &c) {
-  return lowerF32Map(c.op, c.op->getOperand(0), c.op->getResult(0), 5, [&](Value f) {
+  bool tanhForm = c.get("form") == "tanh";
+  return lowerF32Map(c.op, c.op->getOperand(0), c.op->getResult(0), tanhForm ? 9 : 5, [&](Value f) {
     auto ft = cast<BufferType>(f.getType());
     Value g = e.tile(MemorySpace::LM, ft.getShape()[0], ft.getShape()[1], b.getF32Type());
+    if (tanhForm) {
+      e.vbin("MUL", f, f, g);
+      e.vbin("MUL", g, f, g);
+      e.vbini("MUL", g, b.getF32FloatAttr(0.044715f), g);
+      e.vbin("ADD", g, f, g);
+      e.vbini("MUL", g, b.getF32FloatAttr(0.797884561f), g);
+      e.vun("TANH", g, g);
+      e.vbini("ADD", g, b.getF32FloatAttr(1.0f), g);
+      e.vbini("MUL", f, b.getF32FloatAttr(0.5f), f);
+      e.vbin("MUL", f, g, f);
+      return;
+    }
     e.vbini("DIV", f, b.getF32FloatAttr(1.41421356f), g);
     e.vun("ERF", g, g);
     e.vbini("ADD", g, b.getF32FloatAttr(1.0f), g);
