@@ -3,7 +3,8 @@
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
 // ONNX Pow on f32 bases: a constant exponent that is a small integer or 1/2
-// is exact IEEE arithmetic (x * x, sqrt); any other exponent is
+// is IEEE arithmetic (x * x, sqrt: correctly rounded; the cube rounds
+// twice); any other exponent is
 // exp(y * log|x|) with C's pow rules for negative and zero bases, built from
 // VECTOR arithmetic without a select (docs/numerics.md, "Pow").
 //
