@@ -65,6 +65,71 @@ LogicalResult importLayerNorm(NodeContext &c) {
   return success();
 }
 
+/// RMSNormalization (opset 23): x / sqrt(mean(x^2 over the axes from
+/// `axis` on) + epsilon) * scale, as graph ops in that order, in f32.
+LogicalResult importRMSNorm(NodeContext &c) {
+  std::optional<Val> x = c.required(0), s = c.required(1);
+  if (!x || !s)
+    return failure();
+  if (!x->element().isF32())
+    return c.fail(code::UnsupportedType, "RMSNormalization of a non-f32 input is not supported");
+  int64_t rank = int64_t(x->shape().size());
+  auto axis = c.axis(c.intAttr("axis", -1), rank);
+  if (!axis)
+    return failure();
+  if (int64_t stash = c.intAttr("stash_type", 1); stash != 1)
+    return c.fail(code::UnsupportedAttr, "stash_type " + std::to_string(stash) +
+                                             " is not supported; the mean is computed in float "
+                                             "(stash_type 1)");
+  float eps = c.floatAttr("epsilon", 1e-5f);
+  SmallVector<int64_t> axes, reduced(x->shape().begin(), x->shape().end());
+  for (int64_t a = *axis; a < rank; ++a) {
+    axes.push_back(a);
+    reduced[size_t(a)] = 1;
+  }
+  Type f32 = c.b.getF32Type();
+  auto scalarType = c.tensor({1}, f32);
+  FailureOr<Value> sq = c.build("mul", {x->value, x->value}, x->type());
+  if (failed(sq))
+    return failure();
+  FailureOr<Value> mean = c.build("reduce_mean", {*sq}, c.tensor(reduced, f32),
+                                  {c.named("axes", c.b.getDenseI64ArrayAttr(axes)),
+                                   c.named("keepdims", c.b.getBoolAttr(true))});
+  if (failed(mean))
+    return failure();
+  Val e = c.constant(DenseElementsAttr::get(scalarType, ArrayRef<float>{eps}));
+  FailureOr<Value> shifted = c.build("add", {*mean, e.value}, c.tensor(reduced, f32));
+  if (failed(shifted))
+    return failure();
+  FailureOr<Value> root = c.build("sqrt", {*shifted}, c.tensor(reduced, f32));
+  if (failed(root))
+    return failure();
+  FailureOr<Value> normalized = c.build("div", {x->value, *root}, x->type());
+  if (failed(normalized))
+    return failure();
+  return c.buildOutput("mul", {*normalized, s->value}, x->type());
+}
+
+/// Swish (opset 24): x * sigmoid(alpha * x).
+LogicalResult importSwish(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  float alpha = c.floatAttr("alpha", 1.0f);
+  Value scaled = x->value;
+  if (alpha != 1.0f) {
+    Val a = c.constant(DenseElementsAttr::get(c.tensor({1}, x->element()), ArrayRef<float>{alpha}));
+    FailureOr<Value> m = c.build("mul", {x->value, a.value}, x->type());
+    if (failed(m))
+      return failure();
+    scaled = *m;
+  }
+  FailureOr<Value> gate = c.build("sigmoid", {scaled}, x->type());
+  if (failed(gate))
+    return failure();
+  return c.buildOutput("mul", {x->value, *gate}, x->type());
+}
+
 LogicalResult importRecurrent(NodeContext &c) {
   bool lstm = c.node.op_type() == "LSTM";
   std::optional<Val> x = c.required(0), w = c.required(1), r = c.required(2);
@@ -201,6 +266,8 @@ void npuc::onnx_import::registerExtraOps(llvm::StringMap<OpImporter> &t) {
   t["GatherElements"] = importGatherElements;
   t["InstanceNormalization"] = importInstanceNorm;
   t["LayerNormalization"] = importLayerNorm;
+  t["RMSNormalization"] = importRMSNorm;
+  t["Swish"] = importSwish;
   t["LSTM"] = importRecurrent;
   t["GRU"] = importRecurrent;
   t["ConvInteger"] = importIntegerKernel;

@@ -122,7 +122,23 @@ std::optional<quant::QuantizedType> quantType(NodeContext &c, int scaleIdx, int 
 }
 
 
+/// Attributes of QuantizeLinear and DequantizeLinear from opset 21 on that
+/// change their arithmetic: blocked scales (block_size, 21) and the
+/// precision the scale is applied in (precision, 23): refused unless they
+/// are the defaults, never ignored.
+LogicalResult checkQDQAttributes(NodeContext &c) {
+  if (int64_t b = c.intAttr("block_size", 0))
+    return c.fail(code::UnsupportedAttr, "blocked quantization (block_size " + std::to_string(b) +
+                                             ") is not supported; scales are per tensor or per axis");
+  if (int64_t p = c.intAttr("precision", 0))
+    return c.fail(code::UnsupportedAttr, "precision " + std::to_string(p) +
+                                             " is not supported; the scale is applied in float");
+  return success();
+}
+
 LogicalResult importQuantize(NodeContext &c) {
+  if (failed(checkQDQAttributes(c)))
+    return failure();
   std::optional<Val> x = c.required(0);
   if (!x)
     return failure();
@@ -143,6 +159,8 @@ LogicalResult importQuantize(NodeContext &c) {
 }
 
 LogicalResult importDequantize(NodeContext &c) {
+  if (failed(checkQDQAttributes(c)))
+    return failure();
   std::optional<Val> x = c.required(0);
   if (!x)
     return failure();

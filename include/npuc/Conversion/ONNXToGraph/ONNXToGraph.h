@@ -25,7 +25,7 @@ namespace npuc::onnx_import {
 
 /// Default-domain opsets the importer normalizes; newer ones are a diagnostic.
 inline constexpr int64_t kMinOpset = 6;
-inline constexpr int64_t kMaxOpset = 22;
+inline constexpr int64_t kMaxOpset = 24;
 
 struct Issue {
   std::string code;     // NPUC-Exxxx, docs/diagnostics.md

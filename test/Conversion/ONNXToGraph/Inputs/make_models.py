@@ -147,8 +147,14 @@ save("cycle",
 save("duplicate",
      [h.make_node("Relu", ["x"], ["y"], name="one"), h.make_node("Neg", ["x"], ["y"], name="two")],
      [vi("x", f, [2])], [vi("y", f, [2])], check=False)
-save("opset23", [h.make_node("Relu", ["x"], ["y"], name="relu")],
-     [vi("x", f, [2])], [vi("y", f, [2])], opset=23, check=False)
+save("qdq_blocked",
+     [h.make_node("QuantizeLinear", ["x", "s", "z"], ["q"], name="quant", axis=1, block_size=2),
+      h.make_node("DequantizeLinear", ["q", "s", "z"], ["y"], name="dequant", axis=1, block_size=2)],
+     [vi("x", f, [2, 4])], [vi("y", f, [2, 4])],
+     [nh.from_array(np.full((2, 2), 0.5, np.float32), "s"), nh.from_array(np.zeros((2, 2), np.int8), "z")],
+     opset=21, check=False)
+save("opset25", [h.make_node("Relu", ["x"], ["y"], name="relu")],
+     [vi("x", f, [2])], [vi("y", f, [2])], opset=25, check=False)
 save("overflow", [h.make_node("Relu", ["x"], ["y"], name="relu")],
      [vi("x", f, [4294967296, 4294967296])], [vi("y", f, [4294967296, 4294967296])])
 # Range whose limit - start overflows int64: its element count is still exact.
