@@ -201,7 +201,10 @@ def layer_bounds(g, t):
             if ng == 1 and group > 1:  # depthwise: the array or VECTOR MACs
                 cycles = min(cycles, math.ceil(macs / (t["lanes"] / (1 if q else 4))))
         elif n.op_type in ("MatMul", "Gemm"):
-            sa, sb = g.shapes.get(n.input[0]) or g.weight_shape(n.input[0]), g.weight_shape(n.input[1])
+            # Either operand may be an activation (attention's QK^T and
+            # scores x V): the shape inferred, or the initializer's.
+            sa = g.shapes.get(n.input[0]) or g.weight_shape(n.input[0])
+            sb = g.shapes.get(n.input[1]) or g.weight_shape(n.input[1])
             if sa and sb:
                 ta = next((at.i for at in n.attribute if at.name == "transA"), 0)
                 tb = next((at.i for at in n.attribute if at.name == "transB"), 0)
