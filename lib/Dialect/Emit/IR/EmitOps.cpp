@@ -47,6 +47,20 @@ std::string shapeStr(ArrayRef<int64_t> shape) {
     s += (i ? "x" : "") + std::to_string(shape[i]);
   return s;
 }
+
+/// The operands of a two-input VECTOR op (vbin, vcmp, vsel): a of d's
+/// shape, `bname` broadcasting to it along either dimension (stride 0).
+LogicalResult verifyBroadcastOperands(Operation *op, BufferType a, BufferType b, BufferType d,
+                                      const char *bname = "b") {
+  if (a.getShape() != d.getShape())
+    return op->emitOpError() << "a is " << shapeStr(a.getShape()) << " but d is "
+                             << shapeStr(d.getShape());
+  for (int i = 0; i < 2; ++i)
+    if (b.getShape()[i] != 1 && b.getShape()[i] != d.getShape()[i])
+      return op->emitOpError() << bname << " of shape " << shapeStr(b.getShape())
+                               << " does not broadcast to " << shapeStr(d.getShape());
+  return success();
+}
 } // namespace
 
 LogicalResult ProgramOp::verify() {
@@ -258,15 +272,9 @@ LogicalResult VBinOp::verify() {
   if (isa::enumValue(*funcs, getFunc()) < 0)
     return emitOpError() << "unknown vector function '" << getFunc() << "'";
   BufferType a = bufferOf(getA()), b = bufferOf(getB()), d = bufferOf(getD());
-  if (failed(verifyVectorOperands(*this, {getA(), getB(), getD()})))
+  if (failed(verifyVectorOperands(*this, {getA(), getB(), getD()})) ||
+      failed(verifyBroadcastOperands(*this, a, b, d)))
     return failure();
-  if (a.getShape() != d.getShape())
-    return emitOpError() << "a is " << shapeStr(a.getShape()) << " but d is "
-                         << shapeStr(d.getShape());
-  for (int i = 0; i < 2; ++i)
-    if (b.getShape()[i] != 1 && b.getShape()[i] != d.getShape()[i])
-      return emitOpError() << "b of shape " << shapeStr(b.getShape()) << " does not broadcast to "
-                           << shapeStr(d.getShape());
   if (a.getElementType() != b.getElementType() || a.getElementType() != d.getElementType())
     return emitOpError("expects equal element types");
   return success();
@@ -392,15 +400,9 @@ LogicalResult VCmpOp::verify() {
   if (getFunc() == "LTU" || getFunc() == "GEU")
     return emitOpError() << "v_cmp has no unsigned comparison " << getFunc();
   BufferType a = bufferOf(getA()), b = bufferOf(getB()), d = bufferOf(getD());
-  if (failed(verifyVectorOperands(*this, {getA(), getB(), getD()})))
+  if (failed(verifyVectorOperands(*this, {getA(), getB(), getD()})) ||
+      failed(verifyBroadcastOperands(*this, a, b, d)))
     return failure();
-  if (a.getShape() != d.getShape())
-    return emitOpError() << "a is " << shapeStr(a.getShape()) << " but d is "
-                         << shapeStr(d.getShape());
-  for (int i = 0; i < 2; ++i)
-    if (b.getShape()[i] != 1 && b.getShape()[i] != d.getShape()[i])
-      return emitOpError() << "b of shape " << shapeStr(b.getShape()) << " does not broadcast to "
-                           << shapeStr(d.getShape());
   if (a.getElementType() != b.getElementType())
     return emitOpError("expects a and b of one element type");
   if (!d.getElementType().isSignlessInteger(8))
@@ -421,11 +423,10 @@ LogicalResult VSelOp::verify() {
   if (m.getShape()[0] > 1 && m.getStrides()[0] != d.getStrides()[0])
     return emitOpError() << "mask row pitch " << m.getStrides()[0] << " differs from d's "
                          << d.getStrides()[0] << "; v_sel reads the mask with d's pitch";
-  for (int i = 0; i < 2; ++i)
-    for (auto [name, t] : {std::pair<const char *, BufferType>{"a", a}, {"b", b}})
-      if (t.getShape()[i] != 1 && t.getShape()[i] != d.getShape()[i])
-        return emitOpError() << name << " of shape " << shapeStr(t.getShape())
-                             << " does not broadcast to " << shapeStr(d.getShape());
+  // a broadcasts too (V_SEL's a_bcast): checked as the broadcast operand.
+  if (failed(verifyBroadcastOperands(*this, d, a, d, "a")) ||
+      failed(verifyBroadcastOperands(*this, d, b, d)))
+    return failure();
   if (a.getElementType() != b.getElementType() || a.getElementType() != d.getElementType())
     return emitOpError("expects equal element types for a, b and d");
   return success();

@@ -28,6 +28,26 @@ constexpr int64_t kMaxOneHot = int64_t(1) << 26;
 /// negative ids counted from the end. NPU-v1 has no data-dependent address,
 /// so a lookup is a MATRIX product: exact (each sum is one product 1 * w and
 /// zeros). Constant ids give a constant one-hot matrix.
+/// An integer constant of element type `it` (the indices' type).
+Value intConstant(PatternRewriter &rewriter, Location loc, Type it, ArrayRef<int64_t> shape,
+                  ArrayRef<int64_t> values) {
+  auto t = RankedTensorType::get(shape, it);
+  SmallVector<APInt> v;
+  for (int64_t x : values)
+    v.push_back(APInt(cast<IntegerType>(it).getWidth(), uint64_t(x), true));
+  return ConstantOp::create(rewriter, loc, t, DenseElementsAttr::get(t, v)).getResult();
+}
+
+/// ids < 0 ? ids + V : ids (ONNX's negative indices count from the end).
+Value wrapNegative(PatternRewriter &rewriter, Location loc, Value ids, int64_t V) {
+  auto t = cast<RankedTensorType>(ids.getType());
+  Type it = t.getElementType();
+  auto mask = RankedTensorType::get(t.getShape(), rewriter.getI1Type());
+  Value negative = LessOp::create(rewriter, loc, mask, ids, intConstant(rewriter, loc, it, {1}, {0}));
+  Value wrapped = AddOp::create(rewriter, loc, t, ids, intConstant(rewriter, loc, it, {1}, {V}));
+  return WhereOp::create(rewriter, loc, t, negative, wrapped, ids);
+}
+
 struct ExpandGather : OpRewritePattern<GatherOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -73,24 +93,15 @@ struct ExpandGather : OpRewritePattern<GatherOp> {
       auto t = tensor(hotShape, f32);
       oneHot = ConstantOp::create(rewriter, loc, t, DenseElementsAttr::get(t, ArrayRef<float>(batched)));
     } else {
-      auto intConstant = [&](ArrayRef<int64_t> s, ArrayRef<int64_t> values) {
-        auto t = tensor(s, it);
-        SmallVector<APInt> v;
-        for (int64_t x : values)
-          v.push_back(APInt(cast<IntegerType>(it).getWidth(), uint64_t(x), true));
-        return ConstantOp::create(rewriter, loc, t, DenseElementsAttr::get(t, v)).getResult();
-      };
-      Value ids = ReshapeOp::create(rewriter, loc, tensor({N, 1}, it), op.getIndices());
-      // Negative ids count from the end: ids < 0 ? ids + V : ids.
-      Value negative = LessOp::create(rewriter, loc, tensor({N, 1}, i1), ids, intConstant({1}, {0}));
-      Value wrapped = AddOp::create(rewriter, loc, tensor({N, 1}, it), ids, intConstant({1}, {V}));
-      ids = WhereOp::create(rewriter, loc, tensor({N, 1}, it), negative, wrapped, ids);
+      Value ids = wrapNegative(rewriter, loc,
+                               ReshapeOp::create(rewriter, loc, tensor({N, 1}, it), op.getIndices()), V);
       // 0..V-1 (per batch: Equal broadcasts the ids over it).
       SmallVector<int64_t> iota;
       for (int64_t a = 0; a < A; ++a)
         for (int64_t i = 0; i < V; ++i)
           iota.push_back(i);
-      Value range = A > 1 ? intConstant({A, 1, V}, iota) : intConstant({V}, iota);
+      Value range = intConstant(rewriter, loc, it,
+                                A > 1 ? SmallVector<int64_t>{A, 1, V} : SmallVector<int64_t>{V}, iota);
       Value hot = EqualOp::create(rewriter, loc, tensor(hotShape, i1), ids, range);
       oneHot = CastOp::create(rewriter, loc, tensor(hotShape, f32), hot);
     }
@@ -135,28 +146,20 @@ struct ExpandGatherElements : OpRewritePattern<GatherElementsOp> {
     Location loc = op.getLoc();
     Type it = idxType.getElementType(), f32 = rewriter.getF32Type(), i1 = rewriter.getI1Type();
     auto tensor = [](ArrayRef<int64_t> sh, Type t) { return RankedTensorType::get(sh, t); };
-    auto intConstant = [&](ArrayRef<int64_t> sh, ArrayRef<int64_t> values) {
-      auto t = tensor(sh, it);
-      SmallVector<APInt> v;
-      for (int64_t x : values)
-        v.push_back(APInt(cast<IntegerType>(it).getWidth(), uint64_t(x), true));
-      return ConstantOp::create(rewriter, loc, t, DenseElementsAttr::get(t, v)).getResult();
-    };
     auto inserted = [](ArrayRef<int64_t> sh, int64_t at, int64_t d) {
       SmallVector<int64_t> r(sh.begin(), sh.end());
       r.insert(r.begin() + at, d);
       return r;
     };
     SmallVector<int64_t> idxShape = inserted(is, axis + 1, 1), wide = inserted(is, axis + 1, V);
-    Value ids = ReshapeOp::create(rewriter, loc, tensor(idxShape, it), op.getIndices());
-    Value negative = LessOp::create(rewriter, loc, tensor(idxShape, i1), ids, intConstant({1}, {0}));
-    Value wrapped = AddOp::create(rewriter, loc, tensor(idxShape, it), ids, intConstant({1}, {V}));
-    ids = WhereOp::create(rewriter, loc, tensor(idxShape, it), negative, wrapped, ids);
+    Value ids = wrapNegative(rewriter, loc,
+                             ReshapeOp::create(rewriter, loc, tensor(idxShape, it), op.getIndices()), V);
     SmallVector<int64_t> rangeShape(size_t(rank + 1), 1), iota;
     rangeShape[size_t(axis + 1)] = V;
     for (int64_t v = 0; v < V; ++v)
       iota.push_back(v);
-    Value hot = EqualOp::create(rewriter, loc, tensor(wide, i1), ids, intConstant(rangeShape, iota));
+    Value hot = EqualOp::create(rewriter, loc, tensor(wide, i1), ids,
+                                intConstant(rewriter, loc, it, rangeShape, iota));
     Value data = ReshapeOp::create(rewriter, loc, tensor(inserted(ds, axis, 1), f32), op.getData());
     auto zt = tensor({1}, f32);
     Value zero = ConstantOp::create(rewriter, loc, zt, DenseElementsAttr::get(zt, ArrayRef<float>{0.0f}));
