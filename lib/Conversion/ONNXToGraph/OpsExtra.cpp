@@ -110,6 +110,46 @@ LogicalResult importRMSNorm(NodeContext &c) {
   return c.buildOutput("mul", {*normalized, s->value}, x->type());
 }
 
+/// Trilu: x where the diagonal offset j - i of its last two axes is at
+/// least k (upper) or at most k (lower), else 0; k may be computed at run
+/// time: Where(Compare(D, k), x, 0) with D = j - i a constant.
+LogicalResult importTrilu(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  ArrayRef<int64_t> shape = x->shape();
+  if (shape.size() < 2)
+    return c.fail(code::ShapeMismatch, "Trilu needs an input of rank 2 or more");
+  int64_t H = shape[shape.size() - 2], W = shape[shape.size() - 1];
+  if (H * W == 0 || H > (int64_t(1) << 20) || W > (int64_t(1) << 20))
+    return c.fail(code::ShapeMismatch, "Trilu of a " + std::to_string(H) + "x" +
+                                           std::to_string(W) + " matrix is not supported");
+  Type i64 = c.b.getI64Type();
+  SmallVector<int64_t> offsets;
+  for (int64_t i = 0; i < H; ++i)
+    for (int64_t j = 0; j < W; ++j)
+      offsets.push_back(j - i);
+  Val d = c.constant(DenseElementsAttr::get(c.tensor({H, W}, i64), ArrayRef<int64_t>(offsets)));
+  Value k;
+  if (std::optional<Val> kv = c.input(1)) {
+    if (kv->element() != i64 || kv->type().getNumElements() != 1)
+      return c.fail(code::UnsupportedType, "Trilu's k must be one int64");
+    k = kv->value;
+  } else {
+    k = c.constant(DenseElementsAttr::get(c.tensor({1}, i64), ArrayRef<int64_t>{0})).value;
+  }
+  bool upper = c.intAttr("upper", 1) != 0;
+  FailureOr<Value> keep = c.build(upper ? "greater_or_equal" : "less_or_equal", {d.value, k},
+                                  c.tensor({H, W}, c.b.getI1Type()));
+  if (failed(keep))
+    return failure();
+  auto zt = c.tensor({1}, x->element());
+  Attribute zero = isa<FloatType>(x->element()) ? Attribute(c.b.getFloatAttr(x->element(), 0.0))
+                                                : Attribute(c.b.getIntegerAttr(x->element(), 0));
+  Val z = c.constant(DenseElementsAttr::get(zt, zero));
+  return c.buildOutput("where", {*keep, x->value, z.value}, x->type());
+}
+
 /// Swish (opset 24): x * sigmoid(alpha * x).
 LogicalResult importSwish(NodeContext &c) {
   std::optional<Val> x = c.required(0);
@@ -268,6 +308,7 @@ void npuc::onnx_import::registerExtraOps(llvm::StringMap<OpImporter> &t) {
   t["LayerNormalization"] = importLayerNorm;
   t["RMSNormalization"] = importRMSNorm;
   t["Swish"] = importSwish;
+  t["Trilu"] = importTrilu;
   t["LSTM"] = importRecurrent;
   t["GRU"] = importRecurrent;
   t["ConvInteger"] = importIntegerKernel;
