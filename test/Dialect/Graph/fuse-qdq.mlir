@@ -89,3 +89,37 @@ func.func @requantize(%a: tensor<4x!quant.uniform<u8:f32, 0.25:127>>, %b: tensor
   %qc = graph.quantize %dc : (tensor<2x2xf32>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5>>
   return %qa, %qb, %qc : tensor<4x!quant.uniform<i8:f32, 0.25:-1>>, tensor<4x!quant.uniform<i8:f32, 0.5:3>>, tensor<2x2x!quant.uniform<i8:f32, 0.5>>
 }
+
+// -----
+
+// A LayerNormalization between dequantize and quantize takes the quantized
+// types; its float constant scale and bias stay float, and so do its unused
+// Mean and InvStdDev results.
+// CHECK-LABEL: func.func @layer_norm
+// CHECK: %[[Y:.*]], %{{.*}}, %{{.*}} = graph.layer_norm %arg0, %{{.*}}, %{{.*}} {{.*}} : (tensor<2x8x!quant.uniform<i8:f32, 2.500000e-02:7>>, tensor<8xf32>, tensor<8xf32>) -> (tensor<2x8x!quant.uniform<i8:f32, 5.000000e-02:-3>>, tensor<2x1xf32>, tensor<2x1xf32>)
+// CHECK-NOT: graph.quantize
+// CHECK: return %[[Y]]
+func.func @layer_norm(%x: tensor<2x8x!quant.uniform<i8:f32, 0.025:7>>) -> tensor<2x8x!quant.uniform<i8:f32, 0.05:-3>> {
+  %g = graph.constant dense<1.5> : tensor<8xf32>
+  %b = graph.constant dense<0.25> : tensor<8xf32>
+  %dx = graph.dequantize %x : (tensor<2x8x!quant.uniform<i8:f32, 0.025:7>>) -> tensor<2x8xf32>
+  %y, %m, %i = graph.layer_norm %dx, %g, %b {axis = 1 : i64, epsilon = 9.99999974E-6 : f32, stash_type = 1 : i64} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<2x8xf32>, tensor<2x1xf32>, tensor<2x1xf32>)
+  %q = graph.quantize %y : (tensor<2x8xf32>) -> tensor<2x8x!quant.uniform<i8:f32, 0.05:-3>>
+  return %q : tensor<2x8x!quant.uniform<i8:f32, 0.05:-3>>
+}
+
+// -----
+
+// Its Mean used: the statistics are float results of the float op, so it
+// does not fuse.
+// CHECK-LABEL: func.func @layer_norm_mean_used
+// CHECK: graph.dequantize
+// CHECK: graph.layer_norm %{{.*}} : (tensor<2x8xf32>
+// CHECK: graph.quantize
+func.func @layer_norm_mean_used(%x: tensor<2x8x!quant.uniform<i8:f32, 0.025:7>>) -> (tensor<2x8x!quant.uniform<i8:f32, 0.05:-3>>, tensor<2x1xf32>) {
+  %g = graph.constant dense<1.5> : tensor<8xf32>
+  %dx = graph.dequantize %x : (tensor<2x8x!quant.uniform<i8:f32, 0.025:7>>) -> tensor<2x8xf32>
+  %y, %m, %i = graph.layer_norm %dx, %g {axis = 1 : i64, epsilon = 9.99999974E-6 : f32, stash_type = 1 : i64} : (tensor<2x8xf32>, tensor<8xf32>) -> (tensor<2x8xf32>, tensor<2x1xf32>, tensor<2x1xf32>)
+  %q = graph.quantize %y : (tensor<2x8xf32>) -> tensor<2x8x!quant.uniform<i8:f32, 0.05:-3>>
+  return %q, %m : tensor<2x8x!quant.uniform<i8:f32, 0.05:-3>>, tensor<2x1xf32>
+}

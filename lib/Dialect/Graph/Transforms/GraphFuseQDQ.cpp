@@ -30,7 +30,13 @@ bool isFusable(Operation *op) {
              LeakyReluOp, SigmoidOp, TanhOp, HardSigmoidOp, HardSwishOp, SoftmaxOp, MaxPoolOp,
              AveragePoolOp, GlobalAveragePoolOp, GlobalMaxPoolOp, ReshapeOp, TransposeOp,
              ConcatOp, PadOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ResizeOp, AbsOp, SliceOp,
-             GatherOp, DepthToSpaceOp, SpaceToDepthOp>(op);
+             GatherOp, DepthToSpaceOp, SpaceToDepthOp, LayerNormOp>(op);
+}
+
+/// Results beyond the first (LayerNormalization's Mean and InvStdDev) stay
+/// float; the op fuses only while they are unused.
+bool extraResultsUnused(Operation *op) {
+  return llvm::all_of(op->getResults().drop_front(), [](Value v) { return v.use_empty(); });
 }
 
 /// Activations that only limit the range: between an op and its quantize they
@@ -41,7 +47,7 @@ struct FuseQDQ : RewritePattern {
   FuseQDQ(MLIRContext *ctx) : RewritePattern(MatchAnyOpTypeTag(), 1, ctx) {}
 
   LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
-    if (!isFusable(op) || op->getNumResults() != 1 || !op->getResult(0).hasOneUse())
+    if (!isFusable(op) || !extraResultsUnused(op) || !op->getResult(0).hasOneUse())
       return failure();
     Operation *user = *op->getResult(0).getUsers().begin();
     // op -> Relu/Clip -> quantize: both take the quantize's type (contract L10:
@@ -68,6 +74,14 @@ struct FuseQDQ : RewritePattern {
         operands.push_back(v);
         continue;
       }
+      // A LayerNormalization's scale and bias: float constants as QDQ
+      // exporters leave them (the kernel computes in f32 either way); a
+      // dequantized one arrives through the first case.
+      if (isa<LayerNormOp>(op) && i >= 1 && v.getDefiningOp<ConstantOp>() &&
+          cast<ShapedType>(v.getType()).getElementType().isF32()) {
+        operands.push_back(v);
+        continue;
+      }
       // Integer operands (e.g. gather indices) pass through; real ones block.
       if (isa<IntegerType>(cast<ShapedType>(v.getType()).getElementType())) {
         operands.push_back(v);
@@ -86,6 +100,7 @@ struct FuseQDQ : RewritePattern {
     OperationState state(fusedLoc, op->getName());
     state.addOperands(operands);
     state.addTypes(quantize.getResult().getType());
+    state.addTypes(llvm::to_vector(llvm::drop_begin(op->getResultTypes())));
     state.addAttributes(op->getAttrs());
     if (op->getPropertiesStorageSize())
       state.propertiesAttr = op->getPropertiesAsAttribute();
