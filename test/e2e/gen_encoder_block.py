@@ -3,7 +3,8 @@
 (multi-head self-attention with a padding mask, residuals, LayerNormalization,
 an erf-GELU feed-forward) in float32 and in QDQ int8 form, and
 LayerNormalization over rows of equal values (contract N9: epsilon survives
-the integer domain) in float32 and QDQ int8. Each test has test_data_set_0
+the integer domain) in float32 and QDQ int8; opset 20's Gelu (erf and tanh
+forms) and Softplus, Softsign and Mish. Each test has test_data_set_0
 (input_K.pb, output_K.pb). The expected outputs come from a numpy evaluation
 of the ONNX operator definitions (opset 17), independent of npuc: every node
 is evaluated as it is added to the graph, in float64 and rounded once to
@@ -359,3 +360,28 @@ def gelu_op20(name, approximate):
 
 gelu_op20("gelu_tanh_op20", "tanh")
 gelu_op20("gelu_erf_op20", "none")
+
+
+# Softplus, Softsign and Mish (opset 18, where Mish exists), against float64
+# evaluations of ONNX's definitions: log(exp(x) + 1), x / (1 + |x|),
+# x * tanh(log(exp(x) + 1)); inputs up to +-30 reach both tails.
+def activation_op18(name, op, fn):
+    x = np.concatenate([rng.uniform(-6, 6, 60), [-30.0, -12.0, 0.0, 12.0, 30.0]]).astype(np.float32)
+    y = fn(x.astype(np.float64)).astype(np.float32)
+    node = h.make_node(op, ["x"], ["y"], name=op.lower())
+    vi = [h.make_tensor_value_info(n, TensorProto.FLOAT, [len(x)]) for n in ("x", "y")]
+    m = h.make_model(h.make_graph([node], name, vi[:1], vi[1:]), opset_imports=[h.make_opsetid("", 18)])
+    m.ir_version = 8
+    d = os.path.join(out, name, "test_data_set_0")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(out, name, "model.onnx"), "wb") as f:
+        f.write(m.SerializeToString())
+    from onnx import numpy_helper
+    for fname, arr in (("input_0.pb", x), ("output_0.pb", y)):
+        with open(os.path.join(d, fname), "wb") as f:
+            f.write(numpy_helper.from_array(arr).SerializeToString())
+
+
+activation_op18("softplus_op18", "Softplus", lambda x: np.log1p(np.exp(x)))
+activation_op18("softsign_op18", "Softsign", lambda x: x / (1 + np.abs(x)))
+activation_op18("mish_op18", "Mish", lambda x: x * np.tanh(np.log1p(np.exp(x))))

@@ -355,9 +355,83 @@ LogicalResult importLRN(NodeContext &c) {
                       c.named("beta", c.b.getF32FloatAttr(c.floatAttr("beta", 0.75f))),
                       c.named("bias", c.b.getF32FloatAttr(c.floatAttr("bias", 1.0f)))});
 }
+/// Builds a chain of graph ops on f32 tensors of x's type, stopping at the
+/// first that fails (its diagnostic is the node's).
+struct F32Chain {
+  NodeContext &c;
+  RankedTensorType type;
+  bool ok = true;
+  Value scalar(float v) {
+    return c.constant(DenseElementsAttr::get(c.tensor({1}, c.b.getF32Type()), ArrayRef<float>{v})).value;
+  }
+  Value op(StringRef name, ValueRange operands, Type result = {}) {
+    if (!ok)
+      return Value();
+    FailureOr<Value> r = c.build(name, operands, result ? result : Type(type));
+    ok = succeeded(r);
+    return ok ? *r : Value();
+  }
+  Value mask(StringRef name, Value a, Value b) {
+    return op(name, {a, b}, c.tensor(type.getShape(), c.b.getI1Type()));
+  }
+  LogicalResult finish(Value y) {
+    if (!ok)
+      return failure();
+    c.setOutput(0, y);
+    return success();
+  }
+};
+
+/// The activations ONNX defines piecewise or by formula, as graph ops in
+/// their definitions' order (docs/numerics.md): Elu, Selu, Celu,
+/// ThresholdedRelu, Shrink, Softplus, Softsign, Mish; f32 only.
+LogicalResult importActivation(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  if (!x->element().isF32())
+    return c.fail(code::UnsupportedType, c.node.op_type() + " of a non-f32 input is not supported");
+  StringRef type = c.node.op_type();
+  F32Chain f{c, x->type()};
+  Value v = x->value, zero = f.scalar(0.0f);
+  // alpha * (exp(x / div) - 1), the negative branch of Elu, Selu and Celu.
+  auto expm1 = [&](float alpha, float div) {
+    Value e = f.op("exp", {div == 1.0f ? v : f.op("div", {v, f.scalar(div)})});
+    return f.op("mul", {f.op("sub", {e, f.scalar(1.0f)}), f.scalar(alpha)});
+  };
+  if (type == "Elu" || type == "Selu") {
+    bool selu = type == "Selu";
+    float alpha = c.floatAttr("alpha", selu ? 1.67326319f : 1.0f);
+    Value y = f.op("where", {f.mask("greater", v, zero), v, expm1(alpha, 1.0f)});
+    return f.finish(selu ? f.op("mul", {y, f.scalar(c.floatAttr("gamma", 1.05070102f))}) : y);
+  }
+  if (type == "Celu") {
+    float alpha = c.floatAttr("alpha", 1.0f);
+    return f.finish(f.op("add", {f.op("max", {v, zero}), f.op("min", {expm1(alpha, alpha), zero})}));
+  }
+  if (type == "ThresholdedRelu")
+    return f.finish(f.op("where", {f.mask("greater", v, f.scalar(c.floatAttr("alpha", 1.0f))), v, zero}));
+  if (type == "Shrink") {
+    float bias = c.floatAttr("bias", 0.0f), lambd = c.floatAttr("lambd", 0.5f);
+    Value high = f.op("where", {f.mask("greater", v, f.scalar(lambd)), f.op("sub", {v, f.scalar(bias)}), zero});
+    return f.finish(f.op("where", {f.mask("less", v, f.scalar(-lambd)), f.op("add", {v, f.scalar(bias)}), high}));
+  }
+  if (type == "Softsign")
+    return f.finish(f.op("div", {v, f.op("add", {f.op("abs", {v}), f.scalar(1.0f)})}));
+  // Softplus = log(exp(x) + 1), computed as max(x, 0) + log(1 + exp(-|x|)),
+  // which is the same value and finite for any x; Mish = x * tanh(Softplus).
+  Value softplus = f.op("add", {f.op("max", {v, zero}),
+                                f.op("log", {f.op("add", {f.op("exp", {f.op("neg", {f.op("abs", {v})})}),
+                                                          f.scalar(1.0f)})})});
+  if (type == "Softplus")
+    return f.finish(softplus);
+  return f.finish(f.op("mul", {v, f.op("tanh", {softplus})}));
+}
 } // namespace
 
 void npuc::onnx_import::registerElementwiseOps(llvm::StringMap<OpImporter> &t) {
+  for (const char *op : {"Elu", "Selu", "Celu", "ThresholdedRelu", "Shrink", "Softplus", "Softsign", "Mish"})
+    t[op] = importActivation;
   for (const auto &entry : binaries())
     t[entry.getKey()] = importBinary;
   for (const char *op : {"Relu", "Sigmoid", "Tanh", "Exp", "Log", "Neg", "Abs", "Sign", "Sqrt",
