@@ -651,6 +651,24 @@ Result Importer::run() {
   }
   if (opset == 0 && model.opset_import_size() == 0)
     opset = 1;
+  // An opset before 6 reads as opset 6 when every op of the graph has the
+  // same schema in both (ONNX's registry says when each op last changed):
+  // Not, Softplus or Softsign from opset 1 are the ops of opset 6.
+  if (opset > 0 && opset < kMinOpset) {
+    for (const onnx::NodeProto &n : model.graph().node())
+      if ((n.domain().empty() || n.domain() == "ai.onnx") &&
+          schemaVersion(n, opset) != schemaVersion(n, kMinOpset)) {
+        report(code::Opset, nullptr, opset,
+               "default-domain opset " + std::to_string(opset) + " is outside the supported range [" +
+                   std::to_string(kMinOpset) + ", " + std::to_string(kMaxOpset) + "], and " +
+                   n.op_type() + " changed after it (version " +
+                   std::to_string(schemaVersion(n, opset)) + ", then " +
+                   std::to_string(schemaVersion(n, kMinOpset)) + ")");
+        result.issues = std::move(issues);
+        return result;
+      }
+    opset = kMinOpset;
+  }
   if (opset != 0 && (opset < kMinOpset || opset > kMaxOpset)) {
     report(code::Opset, nullptr, opset,
            "default-domain opset " + std::to_string(opset) + " is outside the supported range [" +

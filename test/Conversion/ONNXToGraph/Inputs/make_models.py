@@ -153,6 +153,8 @@ save("qdq_blocked",
      [vi("x", f, [2, 4])], [vi("y", f, [2, 4])],
      [nh.from_array(np.full((2, 2), 0.5, np.float32), "s"), nh.from_array(np.zeros((2, 2), np.int8), "z")],
      opset=21, check=False)
+save("opset1_add", [h.make_node("Add", ["x", "x"], ["y"], name="add")],
+     [vi("x", f, [2])], [vi("y", f, [2])], opset=1, check=False)
 save("opset25", [h.make_node("Relu", ["x"], ["y"], name="relu")],
      [vi("x", f, [2])], [vi("y", f, [2])], opset=25, check=False)
 save("overflow", [h.make_node("Relu", ["x"], ["y"], name="relu")],
