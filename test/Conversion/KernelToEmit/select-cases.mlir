@@ -182,3 +182,53 @@ func.func @reduce_steps(%x: tensor<3x2x2xf32>, %r: tensor<2x16384xf32>)
   %7 = graph.reduce_log_sum_exp %x {axes = array<i64: 1>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x1x2xf32>
   return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<3x2x1xf32>, tensor<3x1x2xf32>, tensor<2xf32>, tensor<3x2x1xf32>, tensor<3x2x1xf32>, tensor<3x2x1xf32>, tensor<3x2x1xf32>, tensor<3x1x2xf32>
 }
+
+// -----
+
+// The ops of LogicKernels.cpp record their operand types (int64 and bool as
+// written, not their i32 and i8 storage) and what their lowering branches
+// on: whether an operand broadcasts; a Cast's conversion (truncate a float
+// to an integer, to-bool as x != 0, copy where the stored bytes already mean
+// the result: int64 <-> int32 and a cast to the same type, convert by
+// V_CAST); ArgMax/ArgMin's layout (rows: the reduced axis innermost) and
+// select_last_index. Integer binary ops key on their types only.
+// CHECK-LABEL: func.func @logic
+// CHECK: graph.greater_or_equal {{.*}}npuc.case = "graph.greater_or_equal(f32,f32->i1){broadcast}"
+// CHECK: graph.equal {{.*}}npuc.case = "graph.equal(i64,i64->i1){!broadcast}"
+// CHECK: graph.xor {{.*}}npuc.case = "graph.xor(i1,i1->i1){!broadcast}"
+// CHECK: graph.where {{.*}}npuc.case = "graph.where(i1,f32,f32->f32){broadcast}"
+// CHECK: graph.cast {{.*}}npuc.case = "graph.cast(f32->i64){conversion=truncate}"
+// CHECK: graph.cast {{.*}}npuc.case = "graph.cast(f32->i1){conversion=to-bool}"
+// CHECK: graph.cast {{.*}}npuc.case = "graph.cast(i64->i32){conversion=copy}"
+// CHECK: graph.cast {{.*}}npuc.case = "graph.cast(i32->i64){conversion=copy}"
+// CHECK: graph.cast {{.*}}npuc.case = "graph.cast(i1->f32){conversion=convert}"
+// CHECK: graph.cast {{.*}}npuc.case = "graph.cast(ui8->i32){conversion=convert}"
+// CHECK: graph.cast {{.*}}npuc.case = "graph.cast(f16->f16){conversion=copy}"
+// CHECK: graph.argmin {{.*}}npuc.case = "graph.argmin(f32->i64){layout=rows,last}"
+// CHECK: graph.argmax {{.*}}npuc.case = "graph.argmax(i32->i64){layout=columns,!last}"
+// CHECK: graph.sub {{.*}}npuc.case = "graph.sub(ui8,ui8->ui8){!broadcast}"
+// CHECK: graph.mul {{.*}}npuc.case = "graph.mul(i16,i16->i16){!broadcast}"
+// CHECK: graph.div {{.*}}npuc.case = "graph.div(i32,i32->i32){!broadcast}"
+// TINY-LABEL: func.func @logic
+// TINY: graph.cast {{.*}}npuc.case = "graph.cast(f32->i64){conversion=truncate}"
+// TINY: graph.argmax {{.*}}npuc.case = "graph.argmax(i32->i64){layout=columns,!last}"
+func.func @logic(%x: tensor<3x4xf32>, %v: tensor<4xf32>, %b: tensor<3x4xi1>, %i: tensor<3x4xi64>, %h: tensor<3x4xf16>, %u: tensor<3x4xui8>, %s: tensor<3x4xi16>, %j: tensor<3x4xi32>)
+    -> (tensor<3x4xi1>, tensor<3x4xi1>, tensor<3x4xi1>, tensor<3x4xf32>, tensor<3x4xi64>, tensor<3x4xi1>, tensor<3x4xi32>, tensor<3x4xi64>, tensor<3x4xf32>, tensor<3x4xi32>, tensor<3x4xf16>, tensor<3x1xi64>, tensor<1x4xi64>, tensor<3x4xui8>, tensor<3x4xi16>, tensor<3x4xi32>) {
+  %0 = graph.greater_or_equal %x, %v : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3x4xi1>
+  %1 = graph.equal %i, %i : (tensor<3x4xi64>, tensor<3x4xi64>) -> tensor<3x4xi1>
+  %2 = graph.xor %b, %b : (tensor<3x4xi1>, tensor<3x4xi1>) -> tensor<3x4xi1>
+  %3 = graph.where %b, %x, %v : (tensor<3x4xi1>, tensor<3x4xf32>, tensor<4xf32>) -> tensor<3x4xf32>
+  %4 = graph.cast %x : (tensor<3x4xf32>) -> tensor<3x4xi64>
+  %5 = graph.cast %x : (tensor<3x4xf32>) -> tensor<3x4xi1>
+  %6 = graph.cast %i : (tensor<3x4xi64>) -> tensor<3x4xi32>
+  %7 = graph.cast %j : (tensor<3x4xi32>) -> tensor<3x4xi64>
+  %8 = graph.cast %b : (tensor<3x4xi1>) -> tensor<3x4xf32>
+  %9 = graph.cast %u : (tensor<3x4xui8>) -> tensor<3x4xi32>
+  %10 = graph.cast %h : (tensor<3x4xf16>) -> tensor<3x4xf16>
+  %11 = graph.argmin %x {axis = 1 : i64, keepdims = true, select_last_index = true} : (tensor<3x4xf32>) -> tensor<3x1xi64>
+  %12 = graph.argmax %j {axis = 0 : i64, keepdims = true, select_last_index = false} : (tensor<3x4xi32>) -> tensor<1x4xi64>
+  %13 = graph.sub %u, %u : (tensor<3x4xui8>, tensor<3x4xui8>) -> tensor<3x4xui8>
+  %14 = graph.mul %s, %s : (tensor<3x4xi16>, tensor<3x4xi16>) -> tensor<3x4xi16>
+  %15 = graph.div %j, %j : (tensor<3x4xi32>, tensor<3x4xi32>) -> tensor<3x4xi32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15 : tensor<3x4xi1>, tensor<3x4xi1>, tensor<3x4xi1>, tensor<3x4xf32>, tensor<3x4xi64>, tensor<3x4xi1>, tensor<3x4xi32>, tensor<3x4xi64>, tensor<3x4xf32>, tensor<3x4xi32>, tensor<3x4xf16>, tensor<3x1xi64>, tensor<1x4xi64>, tensor<3x4xui8>, tensor<3x4xi16>, tensor<3x4xi32>
+}

@@ -228,6 +228,140 @@ emit.program target "npu-v1" {
 
 // -----
 emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>
+  %m = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+  // expected-error @+1 {{'emit.vcmp' op unknown CmpFunc 'LTE'}}
+  emit.vcmp "LTE" %a, %a -> %m : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>, !emit.buffer<lm, 4x4xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+  %m = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+  // expected-error @+1 {{'emit.vcmp' op v_cmp has no unsigned comparison LTU}}
+  emit.vcmp "LTU" %a, %a -> %m : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>, !emit.buffer<lm, 4x4xi8, strides = [32, 1]> -> !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+  %m = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+  // expected-error @+1 {{'emit.vcmp' op v_cmp has no unsigned comparison GEU}}
+  emit.vcmp "GEU" %a, %a -> %m : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>, !emit.buffer<lm, 4x4xi8, strides = [32, 1]> -> !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>
+  %d = emit.alloc : !emit.buffer<lm, 4x4xi32, strides = [32, 4]>
+  // expected-error @+1 {{'emit.vcmp' op d is 'i32'; v_cmp writes i8}}
+  emit.vcmp "EQ" %a, %a -> %d : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>, !emit.buffer<lm, 4x4xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x4xi32, strides = [32, 4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>
+  %d = emit.alloc : !emit.buffer<lm, 4x4xui8, strides = [32, 1]>
+  // expected-error @+1 {{'emit.vcmp' op d is 'ui8'; v_cmp writes i8}}
+  emit.vcmp "NE" %a, %a -> %d : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>, !emit.buffer<lm, 4x4xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x4xui8, strides = [32, 1]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>
+  %b = emit.alloc : !emit.buffer<lm, 2x4xf32, strides = [32, 4]>
+  %m = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+  // expected-error @+1 {{'emit.vcmp' op b of shape 2x4 does not broadcast to 4x4}}
+  emit.vcmp "GT" %a, %b -> %m : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>, !emit.buffer<lm, 2x4xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>
+  %m = emit.alloc : !emit.buffer<lm, 4x8xi8, strides = [32, 1]>
+  // expected-error @+1 {{'emit.vcmp' op a is 4x4 but d is 4x8}}
+  emit.vcmp "LE" %a, %a -> %m : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>, !emit.buffer<lm, 4x4xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x8xi8, strides = [32, 1]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>
+  %b = emit.alloc : !emit.buffer<lm, 1x1xf16, strides = [32, 2]>
+  %m = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+  // expected-error @+1 {{'emit.vcmp' op expects a and b of one element type}}
+  emit.vcmp "GE" %a, %b -> %m : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>, !emit.buffer<lm, 1x1xf16, strides = [32, 2]> -> !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 4x4xf32, strides = [64, 4]>
+  %m = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+  // expected-error @+1 {{'emit.vsel' op mask row pitch 32 differs from d's 64; v_sel reads the mask with d's pitch}}
+  emit.vsel %m ? %a : %a -> %a : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>, !emit.buffer<lm, 4x4xf32, strides = [64, 4]>, !emit.buffer<lm, 4x4xf32, strides = [64, 4]> -> !emit.buffer<lm, 4x4xf32, strides = [64, 4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>
+  %m = emit.alloc : !emit.buffer<lm, 4x4xui8, strides = [32, 1]>
+  // expected-error @+1 {{'emit.vsel' op mask is 'ui8'; v_sel reads an i8 mask}}
+  emit.vsel %m ? %a : %a -> %a : !emit.buffer<lm, 4x4xui8, strides = [32, 1]>, !emit.buffer<lm, 4x4xf32, strides = [32, 4]>, !emit.buffer<lm, 4x4xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x4xf32, strides = [32, 4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>
+  %m = emit.alloc : !emit.buffer<lm, 4x8xi8, strides = [32, 1]>
+  // expected-error @+1 {{'emit.vsel' op mask is 4x8 but d is 4x4}}
+  emit.vsel %m ? %a : %a -> %a : !emit.buffer<lm, 4x8xi8, strides = [32, 1]>, !emit.buffer<lm, 4x4xf32, strides = [32, 4]>, !emit.buffer<lm, 4x4xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x4xf32, strides = [32, 4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>
+  %b = emit.alloc : !emit.buffer<lm, 4x4xi32, strides = [32, 4]>
+  %m = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+  // expected-error @+1 {{'emit.vsel' op expects equal element types for a, b and d}}
+  emit.vsel %m ? %a : %b -> %a : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>, !emit.buffer<lm, 4x4xf32, strides = [32, 4]>, !emit.buffer<lm, 4x4xi32, strides = [32, 4]> -> !emit.buffer<lm, 4x4xf32, strides = [32, 4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>
+  %d = emit.alloc : !emit.buffer<lm, 4x4xi32, strides = [32, 4]>
+  %m = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+  // expected-error @+1 {{'emit.vsel' op expects equal element types for a, b and d}}
+  emit.vsel %m ? %a : %a -> %d : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>, !emit.buffer<lm, 4x4xf32, strides = [32, 4]>, !emit.buffer<lm, 4x4xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x4xi32, strides = [32, 4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 2x1xf32, strides = [32, 4]>
+  %d = emit.alloc : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>
+  %m = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+  // expected-error @+1 {{'emit.vsel' op a of shape 2x1 does not broadcast to 4x4}}
+  emit.vsel %m ? %a : %d -> %d : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>, !emit.buffer<lm, 2x1xf32, strides = [32, 4]>, !emit.buffer<lm, 4x4xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x4xf32, strides = [32, 4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %b = emit.alloc : !emit.buffer<lm, 2x4xf32, strides = [32, 4]>
+  %d = emit.alloc : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>
+  %m = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+  // expected-error @+1 {{'emit.vsel' op b of shape 2x4 does not broadcast to 4x4}}
+  emit.vsel %m ? %d : %b -> %d : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>, !emit.buffer<lm, 4x4xf32, strides = [32, 4]>, !emit.buffer<lm, 2x4xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x4xf32, strides = [32, 4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+  %g = emit.alloc : !emit.buffer<arena, 4x4xi8, strides = [4, 1]>
+  // expected-error @+1 {{'emit.vsel' op expects 2-D operands in lm or acc}}
+  emit.vsel %g ? %a : %a -> %a : !emit.buffer<arena, 4x4xi8, strides = [4, 1]>, !emit.buffer<lm, 4x4xi8, strides = [32, 1]>, !emit.buffer<lm, 4x4xi8, strides = [32, 1]> -> !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+}
+
+// -----
+emit.program target "npu-v1" {
   %f = emit.flag : !emit.flag<dma_in -> matrix>
   // expected-error @+1 {{'emit.wait' op waits on a flag that no earlier emit.signal sets (deadlock)}}
   emit.wait %f : !emit.flag<dma_in -> matrix>
