@@ -9,6 +9,8 @@
 
 #include "KernelLowering.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace npuc;
 using namespace npuc::emit;
@@ -575,9 +577,13 @@ LogicalResult KernelLowering::lowerUnary(const LoweringCase &c) {
 /// requantization instead, convert-graph-to-qk): a bound ONNX leaves out is
 /// not applied.
 LogicalResult lowering::selectClip(LoweringCase &c, const target::TargetInfo &t) {
-  if (failed(selectF32Map(c, t)))
-    return failure();
   auto clip = cast<graph::ClipOp>(c.op);
+  // Plain integers clamp exactly on their storage (bounds beyond it are
+  // its limits: an int64 is an int32 on chip).
+  Type el = tensorOf(clip.getInput()).getElementType();
+  bool integer = llvm::isa<IntegerType>(el) && !el.isInteger(1) && isModelStorage(storageOf(el));
+  if (!integer && failed(selectF32Map(c, t)))
+    return failure();
   c.flag("min", bool(clip.getMin()));
   c.flag("max", bool(clip.getMax()));
   return success();
@@ -585,6 +591,25 @@ LogicalResult lowering::selectClip(LoweringCase &c, const target::TargetInfo &t)
 
 LogicalResult KernelLowering::lowerClip(const LoweringCase &c) {
   auto clip = cast<graph::ClipOp>(c.op);
+  Type el = tensorOf(clip.getInput()).getElementType();
+  if (llvm::isa<IntegerType>(el) && !quantOf(el)) {
+    auto st = cast<IntegerType>(storageOf(el));
+    unsigned w = st.getWidth();
+    double lo = st.isUnsigned() ? 0.0 : -std::ldexp(1.0, int(w) - 1);
+    double hi = st.isUnsigned() ? std::ldexp(1.0, int(w)) - 1 : std::ldexp(1.0, int(w) - 1) - 1;
+    auto bound = [&](FloatAttr a) {
+      double v = std::min(std::max(a.getValueAsDouble(), lo), hi);
+      return b.getIntegerAttr(st, int64_t(v));
+    };
+    ArrayRef<int64_t> shape = tensorOf(clip.getResult()).getShape();
+    return elementwise(clip, shape, {broadcastOperand(clip.getInput(), shape)},
+                       resultBuffer(clip.getResult()), {2, 2}, [&](EwTiles &tl) {
+                         if (c.is("min"))
+                           e.vbini("MAX", tl.in[0], bound(clip.getMinAttr()), tl.in[0]);
+                         if (c.is("max"))
+                           e.vbini("MIN", tl.in[0], bound(clip.getMaxAttr()), tl.in[0]);
+                       });
+  }
   return lowerF32Map(c.op, clip.getInput(), clip.getResult(), 2, [&](Value f) {
     if (c.is("min"))
       e.vbini("MAX", f, b.getF32FloatAttr(float(clip.getMinAttr().getValueAsDouble())), f);

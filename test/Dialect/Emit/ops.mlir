@@ -120,3 +120,42 @@ emit.program target "npu-v1" {
   }
   emit.wait %f : !emit.flag<matrix -> vector>
 }
+
+// -----
+
+// V_CMP writes an i8 0/1 mask from two operands of one type, b broadcast
+// like vbin's; V_SEL picks a where the mask is nonzero, else b, each of a
+// and b broadcast, the mask read with d's row pitch (here a [4, 8] f32 tile
+// of 64-byte pitch and a mask of the same pitch). Operands may be in acc
+// (i32 or f32 only: the masks stay in lm); a one-row mask's pitch is never
+// used, so it may differ from d's.
+// CHECK-LABEL: emit.program target "npu-v1" {
+emit.program target "npu-v1" {
+  // CHECK: %[[X:.*]] = emit.alloc : <lm, 4x8xf32, strides = [64, 4]>
+  %x = emit.alloc : !emit.buffer<lm, 4x8xf32, strides = [64, 4]>
+  // CHECK: %[[COL:.*]] = emit.alloc : <lm, 4x1xf32, strides = [32, 4]>
+  %col = emit.alloc : !emit.buffer<lm, 4x1xf32, strides = [32, 4]>
+  // CHECK: %[[M:.*]] = emit.alloc : <lm, 4x8xi8, strides = [64, 1]>
+  %m = emit.alloc : !emit.buffer<lm, 4x8xi8, strides = [64, 1]>
+  // CHECK: %[[ROW:.*]] = emit.alloc : <lm, 1x8xf32, strides = [32, 4]>
+  %row = emit.alloc : !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+  // CHECK: %[[ONE:.*]] = emit.alloc : <lm, 1x1xf32, strides = [32, 4]>
+  %one = emit.alloc : !emit.buffer<lm, 1x1xf32, strides = [32, 4]>
+  // CHECK: %[[C:.*]] = emit.alloc : <acc, 1x8xi32, strides = [32, 4]>
+  %c = emit.alloc : !emit.buffer<acc, 1x8xi32, strides = [32, 4]>
+  // CHECK: %[[M1:.*]] = emit.alloc : <lm, 1x8xi8, strides = [8, 1]>
+  %m1 = emit.alloc : !emit.buffer<lm, 1x8xi8, strides = [8, 1]>
+
+  // CHECK: emit.vcmp "EQ" %[[X]], %[[COL]] -> %[[M]] : <lm, 4x8xf32, strides = [64, 4]>, <lm, 4x1xf32, strides = [32, 4]> -> <lm, 4x8xi8, strides = [64, 1]>
+  emit.vcmp "EQ" %x, %col -> %m : !emit.buffer<lm, 4x8xf32, strides = [64, 4]>, !emit.buffer<lm, 4x1xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x8xi8, strides = [64, 1]>
+  // CHECK: emit.vcmp "NE" %[[X]], %[[ONE]] -> %[[M]] : <lm, 4x8xf32, strides = [64, 4]>, <lm, 1x1xf32, strides = [32, 4]> -> <lm, 4x8xi8, strides = [64, 1]>
+  emit.vcmp "NE" %x, %one -> %m : !emit.buffer<lm, 4x8xf32, strides = [64, 4]>, !emit.buffer<lm, 1x1xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x8xi8, strides = [64, 1]>
+  // CHECK: emit.vcmp "GE" %[[C]], %[[C]] -> %[[M1]] : <acc, 1x8xi32, strides = [32, 4]>, <acc, 1x8xi32, strides = [32, 4]> -> <lm, 1x8xi8, strides = [8, 1]>
+  emit.vcmp "GE" %c, %c -> %m1 : !emit.buffer<acc, 1x8xi32, strides = [32, 4]>, !emit.buffer<acc, 1x8xi32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xi8, strides = [8, 1]>
+  // CHECK: emit.vsel %[[M]] ? %[[X]] : %[[ONE]] -> %[[X]] : <lm, 4x8xi8, strides = [64, 1]>, <lm, 4x8xf32, strides = [64, 4]>, <lm, 1x1xf32, strides = [32, 4]> -> <lm, 4x8xf32, strides = [64, 4]>
+  emit.vsel %m ? %x : %one -> %x : !emit.buffer<lm, 4x8xi8, strides = [64, 1]>, !emit.buffer<lm, 4x8xf32, strides = [64, 4]>, !emit.buffer<lm, 1x1xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x8xf32, strides = [64, 4]>
+  // CHECK: emit.vsel %[[M]] ? %[[ROW]] : %[[COL]] -> %[[X]] : <lm, 4x8xi8, strides = [64, 1]>, <lm, 1x8xf32, strides = [32, 4]>, <lm, 4x1xf32, strides = [32, 4]> -> <lm, 4x8xf32, strides = [64, 4]>
+  emit.vsel %m ? %row : %col -> %x : !emit.buffer<lm, 4x8xi8, strides = [64, 1]>, !emit.buffer<lm, 1x8xf32, strides = [32, 4]>, !emit.buffer<lm, 4x1xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x8xf32, strides = [64, 4]>
+  // CHECK: emit.vsel %[[M1]] ? %[[C]] : %[[C]] -> %[[C]] : <lm, 1x8xi8, strides = [8, 1]>, <acc, 1x8xi32, strides = [32, 4]>, <acc, 1x8xi32, strides = [32, 4]> -> <acc, 1x8xi32, strides = [32, 4]>
+  emit.vsel %m1 ? %c : %c -> %c : !emit.buffer<lm, 1x8xi8, strides = [8, 1]>, !emit.buffer<acc, 1x8xi32, strides = [32, 4]>, !emit.buffer<acc, 1x8xi32, strides = [32, 4]> -> !emit.buffer<acc, 1x8xi32, strides = [32, 4]>
+}
