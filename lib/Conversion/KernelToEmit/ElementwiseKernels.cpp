@@ -422,6 +422,13 @@ LogicalResult lowering::selectBinary(LoweringCase &c, const target::TargetInfo &
   Type st = storageOf(fl);
   bool integer = !quantized && llvm::isa<IntegerType>(fl) && !fl.isInteger(1) &&
                  fl == tensorOf(rhs).getElementType() && isModelStorage(st) && func != "PRELU";
+  // uint32 values above 2^31 - 1 have no int32 storage, so its ADD, SUB and
+  // MUL (which wrap into them) have no lowering; nor has uint16's MUL
+  // (a product beyond int32). uint16 ADD and SUB wrap like the narrow types.
+  if (integer && func != "MAX" && func != "MIN" && func != "DIV" &&
+      (fl.isUnsignedInteger(32) || (fl.isUnsignedInteger(16) && func == "MUL")))
+    return op->emitOpError() << "elementwise " << func << " on " << fl
+                             << " has no NPU lowering (its results leave the int32 it is stored as)";
   if (func == "DIV" && !tensorOf(res).getElementType().isF32() && !integer)
     return op->emitOpError() << "division of " << fl
                              << " has no NPU lowering yet (f32, or integers stored as i32)";
@@ -476,10 +483,19 @@ LogicalResult KernelLowering::lowerBinary(const LoweringCase &c) {
   // i8, ui8 and i16 ADD, SUB, MUL, DIV: in i32 (exact for two such values),
   // then wrapped to the width (ONNX's modular integers) and stored back.
   auto narrow = dyn_cast<IntegerType>(st);
+  Type element = tensorOf(res).getElementType();
   bool wrap = !quantized && narrow && narrow.getWidth() < 32 && func != "MAX" && func != "MIN";
+  // uint16, stored as i32: ADD and SUB wrap to 16 bits in place.
+  bool wrap16 = !quantized && element.isUnsignedInteger(16) && (func == "ADD" || func == "SUB");
   EwWork work{(prelu ? 3 : 2) * 4 + 3 + (wrap ? 8 : 0),
               (prelu ? 4 : 1) + (quantized ? 3 : 0) + (wrap ? 5 : 0)};
   return elementwise(op, shape, ins, out, work, [&](EwTiles &tl) {
+    if (wrap16) {
+      e.vbin(func, tl.in[0], tl.in[1], tl.in[0]);
+      e.vbini("AND", tl.in[0], b.getIntegerAttr(b.getIntegerType(32), 65535), tl.in[0]);
+      tl.out = tl.in[0];
+      return;
+    }
     if (wrap) {
       Type i32 = b.getIntegerType(32);
       auto widened = [&](Value v) {

@@ -211,27 +211,32 @@ Selector lowering::selectorFor(Operation *op) {
   return l ? l->select : nullptr;
 }
 
+/// A value of an int64 or uint32 constant that its int32 storage cannot
+/// hold (an input's are checked by npu-sim), or nothing.
+static std::optional<int64_t> outsideInt32(Value v) {
+  auto cst = v.getDefiningOp<graph::ConstantOp>();
+  auto dense = cst ? dyn_cast<DenseIntElementsAttr>(cst.getValue()) : DenseIntElementsAttr();
+  if (!dense || !isBoundaryType(dense.getElementType()) ||
+      cast<IntegerType>(dense.getElementType()).getWidth() < 32)
+    return std::nullopt;
+  bool isUnsigned = cast<IntegerType>(dense.getElementType()).isUnsigned();
+  for (const APInt &x : dense.getValues<APInt>()) {
+    int64_t value = isUnsigned ? int64_t(x.getZExtValue()) : x.getSExtValue();
+    if (value < INT32_MIN || value > INT32_MAX)
+      return value;
+  }
+  return std::nullopt;
+}
+
 LogicalResult KernelLowering::lower(Operation *op) {
   e.loc = op->getLoc();
   if (llvm::isa<graph::ConstantOp>(op))
     return success();  // materialized in CONST when a kernel reads it
-  // int64 and uint32 constants are stored as int32: one that int32 cannot
-  // hold would change its value (an input's are checked by npu-sim).
-  for (Value v : op->getOperands()) {
-    auto cst = v.getDefiningOp<graph::ConstantOp>();
-    auto dense = cst ? dyn_cast<DenseIntElementsAttr>(cst.getValue()) : DenseIntElementsAttr();
-    if (!dense || !isBoundaryType(dense.getElementType()) ||
-        cast<IntegerType>(dense.getElementType()).getWidth() < 32)
-      continue;
-    bool isUnsigned = cast<IntegerType>(dense.getElementType()).isUnsigned();
-    for (const APInt &x : dense.getValues<APInt>()) {
-      int64_t value = isUnsigned ? int64_t(x.getZExtValue()) : x.getSExtValue();
-      if (value < INT32_MIN || value > INT32_MAX)
-        return op->emitOpError() << "takes the " << dense.getElementType() << " constant " << value
-                                 << ", outside int32, the type " << dense.getElementType()
-                                 << " is narrowed to on the NPU";
-    }
-  }
+  for (Value v : op->getOperands())
+    if (std::optional<int64_t> bad = outsideInt32(v))
+      return op->emitOpError() << "takes the " << tensorOf(v).getElementType() << " constant "
+                               << *bad << ", outside int32, the type "
+                               << tensorOf(v).getElementType() << " is narrowed to on the NPU";
   LoweringCase c(op);
   if (failed(selectCase(c, t)))
     return failure();
@@ -263,10 +268,16 @@ LogicalResult KernelLowering::run(func::FuncOp func) {
                              func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "graph.name"),
                              arg.getArgNumber())))
       return failure();
-  for (auto [i, v] : llvm::enumerate(ret.getOperands()))
+  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
     if (failed(checkBoundary(v, "graph output",
                              func.getResultAttrOfType<StringAttr>(unsigned(i), "graph.name"), i)))
       return failure();
+    // A constant returned as it is: copied, so checked here.
+    if (std::optional<int64_t> bad = outsideInt32(v))
+      return emitError(v.getLoc()) << "graph output " << i << " is the "
+                                   << tensorOf(v).getElementType() << " constant value " << *bad
+                                   << ", outside int32, the type it is stored as on the NPU";
+  }
   // The ONNX values (graph inputs, then what the ops compute), for tensor
   // dumps (contract L4); a quantized value and its storage view share a name
   // and their bytes: the first, with its quantization, is recorded.

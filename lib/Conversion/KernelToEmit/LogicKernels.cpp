@@ -179,7 +179,10 @@ LogicalResult lowering::selectCast(LoweringCase &c, const target::TargetInfo &) 
     bool widens = tr->first <= fr->first && fr->second <= tr->second;
     bool sameStorage = storageOf(from) == storageOf(to);
     // int64 and uint32 values are int32 on chip: int64 <-> int32 is a copy.
-    bool narrowedAlready = sameStorage && (from.isInteger(64) || to.isInteger(64));
+    // (Only signed: a uint32 or uint16 is not an int64's storage value.)
+    auto isSigned32 = [](Type t) { return t.isSignlessInteger(32) || t.isSignedInteger(32); };
+    bool narrowedAlready = (from.isInteger(64) && !from.isUnsignedInteger() && isSigned32(to)) ||
+                           (to.isInteger(64) && !to.isUnsignedInteger() && isSigned32(from));
     if (!widens && !narrowedAlready)
       return op->emitOpError() << "narrowing integer Cast from " << from << " to " << to
                                << " has no NPU lowering yet (ONNX wraps; V_CAST saturates)";
@@ -303,17 +306,18 @@ LogicalResult KernelLowering::lowerArg(const LoweringCase &c) {
     ReduceOp::create(b, e.loc, sel, res, b.getStringAttr(last ? "MAX" : "MIN"), b.getStringAttr(axis));
     e.dma(res, dst);
   };
-  // Per element: the input, the selected indices, the mask; VECTOR passes:
+  // Per element: the input, the selected indices and the mask (at the
+  // indices' pitch, 4 bytes an element); VECTOR passes:
   // the extreme, the comparison, the select and the index reduction.
   if (rows)
     return rowLoops(op, rowProblem(outer, r, {{0, 0, r * ex, ex}, ex, false}, {{0, 0, 4, 0}, 4, true},
-                                   {ex + 5, 4}),
+                                   {ex + 8, 4}),
                     [&](int64_t n, const Offset &o) {
                       body(e.view(x, o * (r * ex), {n, r}, {r * ex, ex}), n, r, "cols",
                            e.view(y, o * 4, {n, 1}, {4, 4}));
                     });
   ElementwiseProblem p = columnProblem(outer, r, inner, {{0, r * inner * ex, inner * ex, ex}, ex, false},
-                                       {{0, inner * 4, 0, 4}, 4, false}, {ex + 5 + ceilDiv(8 + ex, r), 4});
+                                       {{0, inner * 4, 0, 4}, 4, false}, {ex + 8 + ceilDiv(8 + ex, r), 4});
   return columnLoops(op, p, [&](int64_t cols, const Offset &o, const Offset &col) {
     body(e.view(x, o * (r * inner * ex) + col * ex, {r, cols}, {inner * ex, ex}), r, cols, "rows",
          e.view(y, o * (inner * 4) + col * 4, {1, cols}, {0, 4}));

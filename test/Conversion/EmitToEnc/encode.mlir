@@ -321,3 +321,35 @@ module {
     emit.cast %f -> %d {scale = 0.5 : f32, zp = -5} : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xi8, strides = [32, 1]>
   }
 }
+
+// -----
+
+// V_CMP and V_SEL: func (GT = 4 of CmpFunc) and dtype (F32 = 5, I32 = 3) of
+// the compared or selected elements, not of the i8 mask; V_SEL's third
+// operand m (the mask, read with d's pitch) gets its own space, register and
+// granule (m_addr, LM byte 128 = granule 4 and byte 352 = granule 11). Each
+// op's v_shape carries its broadcasts: b a row (pitch 0), then b a column
+// (b_bcast), then a a [1, 1] (a_pitch 0 and a_bcast) against an acc b and d.
+// CHECK:      enc.program target "npu-v1"
+// CHECK-NEXT:   enc.v_shape rows = 2, cols = 8, a_pitch = 32, b_pitch = 0, d_pitch = 32, a_bcast = 0, b_bcast = 0
+// CHECK-NEXT:   enc.v_cmp func = 4, dtype = 5, a_space = 0, b_space = 0, d_space = 0, a_reg = 0, b_reg = 0, d_reg = 0, a_addr = 0, b_addr = 2, d_addr = 4
+// CHECK-NEXT:   enc.v_shape rows = 2, cols = 8, a_pitch = 32, b_pitch = 32, d_pitch = 32, a_bcast = 0, b_bcast = 1
+// CHECK-NEXT:   enc.v_sel dtype = 5, a_space = 0, b_space = 0, d_space = 0, m_space = 0, a_reg = 0, b_reg = 0, d_reg = 0, m_reg = 0, a_addr = 0, b_addr = 6, d_addr = 8, m_addr = 4
+// CHECK-NEXT:   enc.v_shape rows = 2, cols = 8, a_pitch = 0, b_pitch = 32, d_pitch = 32, a_bcast = 1, b_bcast = 0
+// CHECK-NEXT:   enc.v_sel dtype = 3, a_space = 0, b_space = 1, d_space = 1, m_space = 0, a_reg = 0, b_reg = 0, d_reg = 0, m_reg = 0, a_addr = 14, b_addr = 0, d_addr = 0, m_addr = 11
+// CHECK-NEXT:   enc.end
+module {
+  emit.program target "npu-v1" {
+    %a = emit.alloc {offset = 0} : !emit.buffer<lm, 2x8xf32, strides = [32, 4]>
+    %b = emit.alloc {offset = 64} : !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+    %m = emit.alloc {offset = 128} : !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
+    %c = emit.alloc {offset = 192} : !emit.buffer<lm, 2x1xf32, strides = [32, 4]>
+    %d = emit.alloc {offset = 256} : !emit.buffer<lm, 2x8xf32, strides = [32, 4]>
+    %mm = emit.alloc {offset = 352} : !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
+    %acc = emit.alloc {offset = 0} : !emit.buffer<acc, 2x8xi32, strides = [32, 4]>
+    %one = emit.alloc {offset = 448} : !emit.buffer<lm, 1x1xi32, strides = [32, 4]>
+    emit.vcmp "GT" %a, %b -> %m : !emit.buffer<lm, 2x8xf32, strides = [32, 4]>, !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
+    emit.vsel %m ? %a : %c -> %d : !emit.buffer<lm, 2x8xi8, strides = [32, 1]>, !emit.buffer<lm, 2x8xf32, strides = [32, 4]>, !emit.buffer<lm, 2x1xf32, strides = [32, 4]> -> !emit.buffer<lm, 2x8xf32, strides = [32, 4]>
+    emit.vsel %mm ? %one : %acc -> %acc : !emit.buffer<lm, 2x8xi8, strides = [32, 1]>, !emit.buffer<lm, 1x1xi32, strides = [32, 4]>, !emit.buffer<acc, 2x8xi32, strides = [32, 4]> -> !emit.buffer<acc, 2x8xi32, strides = [32, 4]>
+  }
+}
