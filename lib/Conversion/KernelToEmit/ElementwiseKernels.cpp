@@ -10,6 +10,7 @@
 #include "KernelLowering.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace npuc;
@@ -492,7 +493,7 @@ LogicalResult KernelLowering::lowerBinary(const LoweringCase &c) {
   return elementwise(op, shape, ins, out, work, [&](EwTiles &tl) {
     if (wrap16) {
       e.vbin(func, tl.in[0], tl.in[1], tl.in[0]);
-      e.vbini("AND", tl.in[0], b.getIntegerAttr(b.getIntegerType(32), 65535), tl.in[0]);
+      e.vbini("AND", tl.in[0], b.getIntegerAttr(b.getIntegerType(32), std::numeric_limits<uint16_t>::max()), tl.in[0]);
       tl.out = tl.in[0];
       return;
     }
