@@ -493,7 +493,8 @@ LogicalResult KernelLowering::lowerBinary(const LoweringCase &c) {
   return elementwise(op, shape, ins, out, work, [&](EwTiles &tl) {
     if (wrap16) {
       e.vbin(func, tl.in[0], tl.in[1], tl.in[0]);
-      e.vbini("AND", tl.in[0], b.getIntegerAttr(b.getIntegerType(32), std::numeric_limits<uint16_t>::max()), tl.in[0]);
+      int64_t mask = std::numeric_limits<uint16_t>::max();
+      e.vbini("AND", tl.in[0], b.getIntegerAttr(b.getIntegerType(32), mask), tl.in[0]);
       tl.out = tl.in[0];
       return;
     }
