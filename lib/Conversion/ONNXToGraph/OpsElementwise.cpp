@@ -427,9 +427,108 @@ LogicalResult importActivation(NodeContext &c) {
     return f.finish(softplus);
   return f.finish(f.op("mul", {v, f.op("tanh", {softplus})}));
 }
+/// NegativeLogLikelihoodLoss, and SoftmaxCrossEntropyLoss as it on
+/// LogSoftmax along axis 1: per element -input[n, t, d...] * weight[t] (0
+/// where t is ignore_index), picked by a one-hot selection of the targets
+/// (Equal with 0..C-1, Where, a sum along C: exact); then none, sum, or the
+/// mean weighted by the picked weights (ONNX's definition).
+LogicalResult importLoss(NodeContext &c) {
+  bool softmax = c.node.op_type() == "SoftmaxCrossEntropyLoss";
+  std::optional<Val> x = c.required(0), target = c.required(1);
+  if (!x || !target)
+    return failure();
+  if (!x->element().isF32() || !isa<IntegerType>(target->element()))
+    return c.fail(code::UnsupportedType, c.node.op_type() + " needs f32 scores and integer targets");
+  ArrayRef<int64_t> xs = x->shape();
+  int64_t rank = int64_t(xs.size());
+  if (rank < 2 || int64_t(target->shape().size()) != rank - 1)
+    return c.fail(code::ShapeMismatch, "the targets must have the scores' shape without axis 1");
+  int64_t C = xs[1];
+  std::string reduction = c.stringAttr("reduction", "mean");
+  if (reduction != "none" && reduction != "sum" && reduction != "mean")
+    return c.fail(code::UnsupportedAttr, "reduction '" + reduction + "' is not none, sum or mean");
+  Type f32 = c.b.getF32Type(), it = target->element();
+  F32Chain f{c, x->type()};
+  Value scores = x->value;
+  Value logProb;
+  if (softmax) {
+    FailureOr<Value> r = c.build("log_softmax", {scores}, x->type(),
+                                 {c.named("axis", c.b.getI64IntegerAttr(1))});
+    if (failed(r))
+      return failure();
+    scores = logProb = *r;
+  }
+  SmallVector<int64_t> ts(target->shape().begin(), target->shape().end()), tu = ts, iotaShape(size_t(rank), 1);
+  tu.insert(tu.begin() + 1, 1);
+  iotaShape[1] = C;
+  SmallVector<APInt> iota;
+  for (int64_t i = 0; i < C; ++i)
+    iota.push_back(APInt(cast<IntegerType>(it).getWidth(), uint64_t(i), true));
+  Value range = c.constant(DenseElementsAttr::get(c.tensor(iotaShape, it), iota)).value;
+  Value t1 = f.op("reshape", {target->value}, c.tensor(tu, it));
+  Value hot = f.op("equal", {t1, range}, c.tensor(xs, c.b.getI1Type()));
+  Value zero = f.scalar(0.0f);
+  auto alongC = [&](Value v) {
+    if (!f.ok)
+      return Value();
+    FailureOr<Value> r = c.build("reduce_sum", {v}, c.tensor(ts, f32),
+                                 {c.named("axes", c.b.getDenseI64ArrayAttr({1})),
+                                  c.named("keepdims", c.b.getBoolAttr(false))});
+    f.ok = succeeded(r);
+    return f.ok ? *r : Value();
+  };
+  Value picked = alongC(f.op("where", {hot, scores, zero}));
+  Value w;  // the weight of each element's target, 0 where ignored
+  if (std::optional<Val> weight = c.input(2)) {
+    Value wc = f.op("reshape", {weight->value}, c.tensor(iotaShape, f32));
+    w = alongC(f.op("where", {hot, wc, zero}, c.tensor(xs, f32)));
+  }
+  if (const onnx::AttributeProto *ii = c.attr("ignore_index")) {
+    auto one = c.tensor({1}, it);
+    Value ignore = c.constant(DenseElementsAttr::get(
+        one, APInt(cast<IntegerType>(it).getWidth(), uint64_t(ii->i()), true))).value;
+    Value keep = f.op("not", {f.op("equal", {target->value, ignore}, c.tensor(ts, c.b.getI1Type()))},
+                      c.tensor(ts, c.b.getI1Type()));
+    Value valid = f.op("cast", {keep}, c.tensor(ts, f32));
+    w = w ? f.op("mul", {w, valid}, c.tensor(ts, f32)) : valid;
+  }
+  Value loss = f.op("neg", {w ? f.op("mul", {picked, w}, c.tensor(ts, f32)) : picked}, c.tensor(ts, f32));
+  Value y = loss;
+  if (reduction != "none") {
+    SmallVector<int64_t> all, ones(ts.size(), 1);
+    for (size_t i = 0; i < ts.size(); ++i)
+      all.push_back(int64_t(i));
+    auto total = [&](Value v) {
+      if (!f.ok)
+        return Value();
+      FailureOr<Value> r = c.build("reduce_sum", {v}, c.tensor(ones, f32),
+                                   {c.named("axes", c.b.getDenseI64ArrayAttr(all)),
+                                    c.named("keepdims", c.b.getBoolAttr(true))});
+      f.ok = succeeded(r);
+      return f.ok ? *r : Value();
+    };
+    y = total(loss);
+    if (reduction == "mean") {
+      int64_t n = 1;
+      for (int64_t d : ts)
+        n *= d;
+      Value den = w ? total(w) : f.scalar(float(n));
+      y = f.op("div", {y, den}, c.tensor(ones, f32));
+    }
+    y = f.op("reshape", {y}, c.tensor({}, f32));
+  }
+  if (!f.ok)
+    return failure();
+  c.setOutput(0, y);
+  if (softmax && c.node.output_size() > 1 && !c.node.output(1).empty())
+    c.setOutput(1, logProb);
+  return success();
+}
 } // namespace
 
 void npuc::onnx_import::registerElementwiseOps(llvm::StringMap<OpImporter> &t) {
+  t["NegativeLogLikelihoodLoss"] = importLoss;
+  t["SoftmaxCrossEntropyLoss"] = importLoss;
   for (const char *op : {"Elu", "Selu", "Celu", "ThresholdedRelu", "Shrink", "Softplus", "Softsign", "Mish"})
     t[op] = importActivation;
   for (const auto &entry : binaries())
