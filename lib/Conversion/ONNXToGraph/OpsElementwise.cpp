@@ -427,6 +427,38 @@ LogicalResult importActivation(NodeContext &c) {
     return f.finish(softplus);
   return f.finish(f.op("mul", {v, f.op("tanh", {softplus})}));
 }
+/// Mod of signed integers and uint8: r = a - trunc(a / b) * b, C's remainder (fmod = 1),
+/// or with the divisor's sign (fmod = 0, Python's %): r + b where r is not 0
+/// and its sign differs from b's. Floats (fmod = 1) are not lowered: their
+/// a - trunc(a / b) * b would round.
+LogicalResult importMod(NodeContext &c) {
+  std::optional<Val> a = c.required(0), b = c.required(1);
+  if (!a || !b)
+    return failure();
+  auto it = dyn_cast<IntegerType>(a->element());
+  if (!it || a->element() != b->element() || it.getWidth() == 1 ||
+      (it.isUnsigned() && it.getWidth() >= 16))
+    return c.fail(code::UnsupportedType, "Mod of " + std::string(isa<FloatType>(a->element()) ? "floats" : "these integers") +
+                                             " is not supported (signed integers and uint8)");
+  auto shape = sh::broadcast(a->shape(), b->shape());
+  if (!shape)
+    return c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
+  auto rt = c.tensor(*shape, it), mt = c.tensor(*shape, c.b.getI1Type());
+  F32Chain f{c, rt};
+  Value q = f.op("div", {a->value, b->value});
+  Value r = f.op("sub", {a->value, f.op("mul", {q, b->value})});
+  if (!c.intAttr("fmod", 0) && !it.isUnsigned()) {
+    Value zero = c.constant(DenseElementsAttr::get(c.tensor({1}, it), APInt(it.getWidth(), 0))).value;
+    Value nonzero = f.op("not", {f.mask("equal", r, zero)}, mt);
+    Value rNeg = f.op("less", {r, zero}, mt);
+    Value bNeg = f.op("less", {b->value, zero}, c.tensor(b->shape(), c.b.getI1Type()));
+    Value differ = f.op("xor", {rNeg, bNeg}, mt);
+    Value fix = f.op("and", {nonzero, differ}, mt);
+    r = f.op("where", {fix, f.op("add", {r, b->value}), r});
+  }
+  return f.finish(r);
+}
+
 /// NegativeLogLikelihoodLoss, and SoftmaxCrossEntropyLoss as it on
 /// LogSoftmax along axis 1: per element -input[n, t, d...] * weight[t] (0
 /// where t is ignore_index), picked by a one-hot selection of the targets
@@ -528,6 +560,7 @@ LogicalResult importLoss(NodeContext &c) {
 
 void npuc::onnx_import::registerElementwiseOps(llvm::StringMap<OpImporter> &t) {
   t["NegativeLogLikelihoodLoss"] = importLoss;
+  t["Mod"] = importMod;
   t["SoftmaxCrossEntropyLoss"] = importLoss;
   for (const char *op : {"Elu", "Selu", "Celu", "ThresholdedRelu", "Shrink", "Softplus", "Softsign", "Mish"})
     t[op] = importActivation;
