@@ -348,14 +348,7 @@ def gelu_op20(name, approximate):
     m = h.make_model(h.make_graph([node], name, vi[:1], vi[1:]),
                      opset_imports=[h.make_opsetid("", 20)])
     m.ir_version = 9
-    d = os.path.join(out, name, "test_data_set_0")
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(out, name, "model.onnx"), "wb") as f:
-        f.write(m.SerializeToString())
-    from onnx import numpy_helper
-    for fname, arr in (("input_0.pb", x), ("output_0.pb", y.astype(np.float32))):
-        with open(os.path.join(d, fname), "wb") as f:
-            f.write(numpy_helper.from_array(arr).SerializeToString())
+    onnx_builder.save_unchecked(name, m, [x], [y.astype(np.float32)])
 
 
 gelu_op20("gelu_tanh_op20", "tanh")
@@ -372,14 +365,7 @@ def activation_op18(name, op, fn):
     vi = [h.make_tensor_value_info(n, TensorProto.FLOAT, [len(x)]) for n in ("x", "y")]
     m = h.make_model(h.make_graph([node], name, vi[:1], vi[1:]), opset_imports=[h.make_opsetid("", 18)])
     m.ir_version = 8
-    d = os.path.join(out, name, "test_data_set_0")
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(out, name, "model.onnx"), "wb") as f:
-        f.write(m.SerializeToString())
-    from onnx import numpy_helper
-    for fname, arr in (("input_0.pb", x), ("output_0.pb", y)):
-        with open(os.path.join(d, fname), "wb") as f:
-            f.write(numpy_helper.from_array(arr).SerializeToString())
+    onnx_builder.save_unchecked(name, m, [x], [y])
 
 
 activation_op18("softplus_op18", "Softplus", lambda x: np.log1p(np.exp(x)))

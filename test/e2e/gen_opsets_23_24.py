@@ -22,9 +22,13 @@ from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper as nh
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import onnx_builder  # noqa: E402
+
 if len(sys.argv) != 2:
     sys.exit(__doc__.strip().splitlines()[-1])
 out = sys.argv[1]
+onnx_builder.set_output(out)
 rng = np.random.default_rng(20261202)
 
 
@@ -32,14 +36,7 @@ def save(name, nodes, inputs, outputs, inits, feeds, expected, opset):
     g = h.make_graph(nodes, name, inputs, outputs, initializer=inits)
     m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)])
     m.ir_version = 10
-    d = os.path.join(out, name, "test_data_set_0")
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(out, name, "model.onnx"), "wb") as f:
-        f.write(m.SerializeToString())
-    for prefix, arrays in (("input", feeds), ("output", expected)):
-        for k, a in enumerate(arrays):
-            with open(os.path.join(d, "%s_%d.pb" % (prefix, k)), "wb") as f:
-                f.write(nh.from_array(a).SerializeToString())
+    onnx_builder.save_unchecked(name, m, feeds, expected)
 
 
 def vi(name, shape, t=T.FLOAT):

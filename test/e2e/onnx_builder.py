@@ -19,6 +19,19 @@ def set_output(path):
     _out = path
 
 
+def save_unchecked(name, model, feeds, expected):
+    """Writes `model` and its one data set under the output directory without
+    onnx.checker (for opsets newer than python3-onnx knows)."""
+    d = os.path.join(_out, name, "test_data_set_0")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(_out, name, "model.onnx"), "wb") as f:
+        f.write(model.SerializeToString())
+    for prefix, arrays in (("input", feeds), ("output", expected)):
+        for k, a in enumerate(arrays):
+            with open(os.path.join(d, "%s_%d.pb" % (prefix, k)), "wb") as f:
+                f.write(numpy_helper.from_array(a).SerializeToString())
+
+
 def quant(x, s, z, dtype):
     """QuantizeLinear: saturate(round_half_even(x / s) + z), in float32."""
     s = np.asarray(s, np.float32)
