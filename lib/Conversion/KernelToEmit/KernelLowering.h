@@ -193,6 +193,8 @@ LogicalResult selectTranspose(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectSlice(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectPad(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectResize(LoweringCase &c, const target::TargetInfo &t);
+/// Expand, Tile, DepthToSpace, SpaceToDepth: copies through strided views.
+LogicalResult selectCopyView(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectMatmul(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectGemm(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectConv(LoweringCase &c, const target::TargetInfo &t);
@@ -263,6 +265,9 @@ public:
   LogicalResult lowerSlice(const LoweringCase &c);
   LogicalResult lowerPadOp(const LoweringCase &c);
   LogicalResult lowerResize(const LoweringCase &c);
+  LogicalResult lowerExpand(const LoweringCase &c);
+  LogicalResult lowerTile(const LoweringCase &c);
+  LogicalResult lowerDepthSpace(const LoweringCase &c);
   LogicalResult lowerMatmulOp(const LoweringCase &c);
   LogicalResult lowerGemm(const LoweringCase &c);
   LogicalResult lowerConv(const LoweringCase &c);

@@ -240,14 +240,127 @@ LogicalResult KernelLowering::lowerResize(const LoweringCase &c) {
 }
 
 //===----------------------------------------------------------------------===//
+// Expand, Tile, DepthToSpace, SpaceToDepth: copies through strided views
+//===----------------------------------------------------------------------===//
+
+LogicalResult lowering::selectCopyView(LoweringCase &, const target::TargetInfo &) {
+  return success();
+}
+
+/// Expand: the input read with stride 0 along every broadcast dimension.
+LogicalResult KernelLowering::lowerExpand(const LoweringCase &c) {
+  Value res = c.op->getResult(0);
+  ArrayRef<int64_t> shape = tensorOf(res).getShape();
+  EwOperand in = broadcastOperand(c.op->getOperand(0), shape);
+  return lowerCopy(c.op, e.view(in.gm, 0, shape, in.strides), resultBuffer(res), shape, in.strides);
+}
+
+/// Tile: the result seen as [r0, d0, r1, d1, ...], the input read with
+/// stride 0 along each repeat.
+LogicalResult KernelLowering::lowerTile(const LoweringCase &c) {
+  auto tile = cast<graph::TileOp>(c.op);
+  Value src = gmOf(tile.getInput());
+  auto st = cast<BufferType>(src.getType());
+  ArrayRef<int64_t> in = tensorOf(tile.getInput()).getShape();
+  SmallVector<int64_t> shape, strides;
+  for (auto [axis, r] : llvm::enumerate(tile.getRepeats())) {
+    shape.append({r, in[axis]});
+    strides.append({0, st.getStrides()[axis]});
+  }
+  Value dst = e.view(resultBuffer(tile.getResult()), 0, shape, denseStrides(shape, st.getElementBytes()));
+  return lowerCopy(c.op, e.view(src, 0, shape, strides), dst, shape, strides);
+}
+
+/// DepthToSpace of [N, C, H, W] with block b: y[n, c, h*b + i, w*b + j] =
+/// x[n, ch, h, w] with ch = (i*b + j)*C' + c (DCR) or c*b*b + i*b + j (CRD),
+/// copied over the view [N, C', H, i, W, j]. SpaceToDepth is the inverse of
+/// DCR, copied over [N, i, j, C, H, W]. Strides are the buffers' own.
+LogicalResult KernelLowering::lowerDepthSpace(const LoweringCase &c) {
+  bool toSpace = llvm::isa<graph::DepthToSpaceOp>(c.op);
+  Value src = gmOf(c.op->getOperand(0)), dst = resultBuffer(c.op->getResult(0));
+  int64_t bs = toSpace ? int64_t(cast<graph::DepthToSpaceOp>(c.op).getBlocksize())
+                       : int64_t(cast<graph::SpaceToDepthOp>(c.op).getBlocksize());
+  ArrayRef<int64_t> ss = cast<BufferType>(src.getType()).getStrides();
+  ArrayRef<int64_t> ds = cast<BufferType>(dst.getType()).getStrides();
+  ArrayRef<int64_t> in = tensorOf(c.op->getOperand(0)).getShape();
+  SmallVector<int64_t> shape, from, to;
+  if (toSpace) {
+    ArrayRef<int64_t> deep = in;
+    bool crd = cast<graph::DepthToSpaceOp>(c.op).getMode() == "CRD";
+    int64_t cc = deep[1] / (bs * bs);
+    shape = {deep[0], cc, deep[2], bs, deep[3], bs};
+    from = {ss[0], crd ? bs * bs * ss[1] : ss[1], ss[2], crd ? bs * ss[1] : bs * cc * ss[1], ss[3],
+            crd ? ss[1] : cc * ss[1]};
+    to = {ds[0], ds[1], bs * ds[2], ds[2], bs * ds[3], ds[3]};
+  } else {
+    ArrayRef<int64_t> space = in;  // [N, C, H*b, W*b]
+    int64_t cc = space[1];
+    shape = {space[0], bs, bs, cc, space[2] / bs, space[3] / bs};
+    from = {ss[0], ss[2], ss[3], ss[1], bs * ss[2], bs * ss[3]};
+    to = {ds[0], bs * cc * ds[1], cc * ds[1], ds[1], ds[2], ds[3]};
+  }
+  return lowerCopy(c.op, e.view(src, 0, shape, from), e.view(dst, 0, shape, to), shape, from);
+}
+
+//===----------------------------------------------------------------------===//
 // Copies and padding
 //===----------------------------------------------------------------------===//
 
+/// The most nests one copy is split into when its iteration space has more
+/// than the DMA's 4 dimensions after merging (a Tile of four repeated axes,
+/// CRD DepthToSpace): hostile repeat counts are refused, not emitted.
+static constexpr int64_t kMaxCopyNests = 1024;
+
 LogicalResult KernelLowering::lowerCopy(Operation *op, Value src, Value dst, ArrayRef<int64_t> shape,
                                         ArrayRef<int64_t> srcStrides) {
-  EwOperand in{src, SmallVector<int64_t, 4>(srcStrides.begin(), srcStrides.end())};
   int64_t es = cast<BufferType>(src.getType()).getElementBytes();
-  return elementwise(op, shape, {in}, dst, EwWork{es, 0}, [](EwTiles &) {});
+  auto dt = cast<BufferType>(dst.getType());
+  // Does the space fit the DMA's 4 dimensions once contiguous ones merge?
+  ElementwiseProblem probe;
+  std::vector<EwAccess> ins{{std::vector<int64_t>(srcStrides.begin(), srcStrides.end()), es, false}};
+  EwAccess out{std::vector<int64_t>(dt.getStrides().begin(), dt.getStrides().end()), es, false};
+  std::vector<int64_t> dims(shape.begin(), shape.end());
+  if (!canonicalize(dims, ins, out, EwWork{es, 0}, probe)) {
+    EwOperand in{src, SmallVector<int64_t, 4>(srcStrides.begin(), srcStrides.end())};
+    return elementwise(op, shape, {in}, dst, EwWork{es, 0}, [](EwTiles &) {});
+  }
+  // It does not: peel outer dimensions into nests of their own, each a
+  // strided copy at its offset, until the rest fits.
+  int64_t nests = 1;
+  size_t peel = 0;
+  for (; peel < shape.size(); ++peel) {
+    ElementwiseProblem rest;
+    std::vector<EwAccess> restIns{{std::vector<int64_t>(srcStrides.begin() + peel + 1, srcStrides.end()), es, false}};
+    EwAccess restOut{std::vector<int64_t>(dt.getStrides().begin() + peel + 1, dt.getStrides().end()), es,
+                     false};
+    nests *= shape[peel];
+    if (nests > kMaxCopyNests)
+      return op->emitOpError() << "copies through a " << shape.size()
+                               << "-D strided view that needs more than " << kMaxCopyNests
+                               << " DMA nests (the DMA moves at most 4 dimensions)";
+    std::vector<int64_t> restDims(shape.begin() + peel + 1, shape.end());
+    if (!canonicalize(restDims, restIns, restOut, EwWork{es, 0}, rest))
+      break;
+  }
+  ArrayRef<int64_t> inner = shape.drop_front(peel + 1);
+  ArrayRef<int64_t> innerSrc = srcStrides.drop_front(peel + 1);
+  ArrayRef<int64_t> innerDst = dt.getStrides().drop_front(peel + 1);
+  SmallVector<int64_t> index(peel + 1, 0);
+  for (int64_t n = 0; n < nests; ++n) {
+    int64_t srcOff = 0, dstOff = 0;
+    for (size_t k = 0, rem = size_t(n); k <= peel; ++k) {
+      size_t d = peel - k;
+      index[d] = int64_t(rem % size_t(shape[d]));
+      rem /= size_t(shape[d]);
+      srcOff += index[d] * srcStrides[d];
+      dstOff += index[d] * dt.getStrides()[d];
+    }
+    EwOperand in{e.view(src, srcOff, inner, innerSrc), SmallVector<int64_t, 4>(innerSrc.begin(), innerSrc.end())};
+    if (failed(elementwise(op, inner, {in}, e.view(dst, dstOff, inner, innerDst), EwWork{es, 0},
+                           [](EwTiles &) {})))
+      return failure();
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -23,6 +23,10 @@ void registerNNOps(llvm::StringMap<OpImporter> &table);
 void registerTensorOps(llvm::StringMap<OpImporter> &table);
 void registerQuantOps(llvm::StringMap<OpImporter> &table);
 void registerExtraOps(llvm::StringMap<OpImporter> &table);
+void registerDecomposedOps(llvm::StringMap<OpImporter> &table);
+
+/// ReduceProd of `x` over the normalized, sorted `axes` (OpsDecomposed.cpp).
+llvm::LogicalResult importReduceProd(NodeContext &c, Val x, llvm::ArrayRef<int64_t> axes, bool keep);
 
 /// graph.<name> on one input with the input's type.
 llvm::LogicalResult importUnary(NodeContext &c, llvm::StringRef name,

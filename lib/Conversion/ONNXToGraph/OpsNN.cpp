@@ -373,6 +373,8 @@ LogicalResult importReduce(NodeContext &c) {
   auto shape = sh::reduce(x->shape(), axes, keep);
   if (!shape)
     return c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
+  if (c.node.op_type() == "ReduceProd")
+    return importReduceProd(c, *x, axes, keep);
   return c.buildOutput(names.find(c.node.op_type())->second, {x->value},
                                c.tensor(*shape, x->element()),
                                {c.named("axes", i64Array(c, axes)),

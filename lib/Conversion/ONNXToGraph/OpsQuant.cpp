@@ -277,6 +277,7 @@ const llvm::StringMap<OpImporter> &opTable() {
     registerTensorOps(t);
     registerQuantOps(t);
     registerExtraOps(t);
+    registerDecomposedOps(t);
     return t;
   }();
   return table;

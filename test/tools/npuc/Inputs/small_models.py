@@ -3,8 +3,8 @@ writes OUTDIR/{relu,dynamic,unsupported,gemm9,lrn}.onnx.
 
 - relu: one Relu node 'relu0' (opset 13), input 'x' float [1,4].
 - dynamic: Relu on input 'x' float ['N', 3] (dimension 0 dynamic).
-- unsupported: Relu 'relu0' then an op npuc does not import, Hardmax
-  'hardmax0' (opset 13).
+- unsupported: Relu 'relu0' then an op npuc does not import, Acos
+  'acos0' (opset 13).
 - gemm9: Gemm 'fc0' at opset 9 with transA, alpha and beta: a lowering case
   no test verifies (NPUC-E0105 on a Gemm-9).
 - lrn: Relu 'relu0' then LRN 'lrn0' (opset 11), which imports but has no
@@ -38,7 +38,7 @@ save("dynamic", [h.make_node("Relu", ["x"], ["y"], name="relu0")],
 
 save("unsupported",
      [h.make_node("Relu", ["x"], ["r"], name="relu0"),
-      h.make_node("Hardmax", ["r"], ["y"], name="hardmax0")],
+      h.make_node("Acos", ["r"], ["y"], name="acos0")],
      [vi("x", T.FLOAT, [1, 4])], [vi("y", T.FLOAT, [1, 4])])
 
 save("gemm9",
