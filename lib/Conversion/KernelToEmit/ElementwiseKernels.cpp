@@ -396,7 +396,7 @@ StringRef vectorFunction(Operation *op) {
       {"graph.neg", "NEG"},      {"graph.abs", "ABS"},         {"graph.sign", "SIGN"},
       {"graph.sqrt", "SQRT"},    {"graph.reciprocal", "RECIP"}, {"graph.erf", "ERF"},
       {"graph.floor", "FLOOR"},  {"graph.ceil", "CEIL"},       {"graph.round", "ROUND"},
-      {"graph.identity", "COPY"}};
+      {"graph.identity", "COPY"}, {"graph.shift_left", "SHL"},  {"graph.shift_right", "SRA"}};
   for (auto [name, func] : table)
     if (op->getName().getStringRef() == name)
       return func;
@@ -426,10 +426,13 @@ LogicalResult lowering::selectBinary(LoweringCase &c, const target::TargetInfo &
   // uint32 values above 2^31 - 1 have no int32 storage, so its ADD, SUB and
   // MUL (which wrap into them) have no lowering; nor has uint16's MUL
   // (a product beyond int32). uint16 ADD and SUB wrap like the narrow types.
-  if (integer && func != "MAX" && func != "MIN" && func != "DIV" &&
+  if (integer && func != "MAX" && func != "MIN" && func != "DIV" && func != "SRA" &&
       (fl.isUnsignedInteger(32) || (fl.isUnsignedInteger(16) && func == "MUL")))
     return op->emitOpError() << "elementwise " << func << " on " << fl
                              << " has no NPU lowering (its results leave the int32 it is stored as)";
+  if ((func == "SHL" || func == "SRA") && (!integer || !fl.isUnsignedInteger()))
+    return op->emitOpError() << "bit shift of " << fl
+                             << " has no NPU lowering (unsigned integers of up to 32 bits)";
   if (func == "DIV" && !tensorOf(res).getElementType().isF32() && !integer)
     return op->emitOpError() << "division of " << fl
                              << " has no NPU lowering yet (f32, or integers stored as i32)";
@@ -485,12 +488,17 @@ LogicalResult KernelLowering::lowerBinary(const LoweringCase &c) {
   // then wrapped to the width (ONNX's modular integers) and stored back.
   auto narrow = dyn_cast<IntegerType>(st);
   Type element = tensorOf(res).getElementType();
-  bool wrap = !quantized && narrow && narrow.getWidth() < 32 && func != "MAX" && func != "MIN";
+  bool shift = func == "SHL" || func == "SRA";
+  bool wrap = !quantized && narrow && narrow.getWidth() < 32 && func != "MAX" && func != "MIN" && !shift;
   // uint16, stored as i32: ADD and SUB wrap to 16 bits in place.
   bool wrap16 = !quantized && element.isUnsignedInteger(16) && (func == "ADD" || func == "SUB");
   EwWork work{(prelu ? 3 : 2) * 4 + 3 + (wrap ? 8 : 0),
               (prelu ? 4 : 1) + (quantized ? 3 : 0) + (wrap ? 5 : 0)};
   return elementwise(op, shape, ins, out, work, [&](EwTiles &tl) {
+    if (shift) {
+      shiftUnsigned(tl, func, cast<IntegerType>(element).getWidth());
+      return;
+    }
     if (wrap16) {
       e.vbin(func, tl.in[0], tl.in[1], tl.in[0]);
       int64_t mask = std::numeric_limits<uint16_t>::max();
@@ -531,6 +539,43 @@ LogicalResult KernelLowering::lowerBinary(const LoweringCase &c) {
     apply(tl, fa, fb);
     tl.out = fromF32(fa, qy, st);
   });
+}
+
+/// BitShift of unsigned integers of `width` bits (docs/numerics.md), in
+/// i32: the amount is first clamped to the width (a shift by the width or
+/// more gives 0). VECTOR's SHL saturates, so a left shift moves at most 8
+/// bits at a time (a value below 2^16 times 2^8 fits int32) and is wrapped
+/// to the width after each step; SRA of a non-negative value is exact.
+void KernelLowering::shiftUnsigned(EwTiles &tl, StringRef func, unsigned width) {
+  Type i32 = b.getIntegerType(32);
+  auto imm = [&](int64_t v) { return b.getIntegerAttr(i32, v); };
+  auto widened = [&](Value v) {
+    auto bt = cast<BufferType>(v.getType());
+    if (bt.getElementType() == i32)
+      return v;
+    Value w = e.tile(MemorySpace::LM, bt.getShape()[0], bt.getShape()[1], i32);
+    e.cast(v, w);
+    return w;
+  };
+  Value a = widened(tl.in[0]), amount = widened(tl.in[1]);
+  e.vbini("MIN", amount, imm(width), amount);
+  if (func == "SRA") {
+    e.vbin("SRA", a, amount, a);
+  } else {
+    int64_t mask = (int64_t(1) << width) - 1;
+    auto shape = cast<BufferType>(amount.getType()).getShape();
+    Value step = e.tile(MemorySpace::LM, shape[0], shape[1], i32);
+    for (unsigned done = 0; done < width; done += 8) {
+      e.vbini("MIN", amount, imm(8), step);
+      e.vbin("SHL", a, step, a);
+      e.vbini("AND", a, imm(mask), a);
+      if (done + 8 < width)
+        e.vbin("SUB", amount, step, amount);
+    }
+  }
+  if (a != tl.in[0])
+    e.cast(a, tl.in[0]);
+  tl.out = tl.in[0];
 }
 
 /// An elementwise map through f32: f32 in and out, or per-tensor quantized

@@ -193,6 +193,12 @@ LogicalResult selectTranspose(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectSlice(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectPad(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectResize(LoweringCase &c, const target::TargetInfo &t);
+/// A run of a nearest resize along one axis: `length` output indices from
+/// `start` read the input from `source` on, `step` indices apart.
+struct ResizeRun {
+  int64_t start, length, source, step;
+};
+FailureOr<int64_t> resizeRuns(Operation *op, SmallVectorImpl<SmallVector<ResizeRun>> *runs);
 /// Expand, Tile, DepthToSpace, SpaceToDepth: copies through strided views.
 LogicalResult selectCopyView(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectMatmul(LoweringCase &c, const target::TargetInfo &t);
@@ -332,6 +338,7 @@ private:
   /// `f` (f32, modified) stored as `storage`: saturate(round_half_even(f / scale) + zp)
   /// when `q` is given, else `f` itself.
   Value fromF32(Value f, const std::optional<Quant> &q, Type storage);
+  void shiftUnsigned(EwTiles &tl, StringRef func, unsigned width);
   LogicalResult lowerCopy(Operation *op, Value src, Value dst, ArrayRef<int64_t> shape,
                           ArrayRef<int64_t> srcStrides);
   LogicalResult lowerPad(Operation *op, Value src, Value dst, ArrayRef<int64_t> inShape,

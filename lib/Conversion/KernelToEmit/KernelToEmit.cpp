@@ -129,6 +129,8 @@ const OpLowering kOpLowerings[] = {
     {"graph.sub", selectBinary, &KernelLowering::lowerBinary},
     {"graph.mul", selectBinary, &KernelLowering::lowerBinary},
     {"graph.div", selectBinary, &KernelLowering::lowerBinary},
+    {"graph.shift_left", selectBinary, &KernelLowering::lowerBinary},
+    {"graph.shift_right", selectBinary, &KernelLowering::lowerBinary},
     {"graph.max", selectBinary, &KernelLowering::lowerBinary},
     {"graph.min", selectBinary, &KernelLowering::lowerBinary},
     {"graph.prelu", selectBinary, &KernelLowering::lowerBinary},

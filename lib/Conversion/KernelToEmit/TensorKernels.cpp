@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelLowering.h"
+#include "npuc/Dialect/Graph/IR/GraphShapes.h"
 
 #include <cstring>
 
@@ -16,6 +17,12 @@ using namespace mlir;
 using namespace npuc;
 using namespace npuc::emit;
 using namespace npuc::emit::lowering;
+
+/// The most strided copies one op is split into: a copy whose iteration
+/// space has more than the DMA's 4 dimensions after merging (a Tile of four
+/// repeated axes, CRD DepthToSpace), or a nearest resize's runs. Hostile
+/// sizes are refused, not emitted.
+static constexpr int64_t kMaxCopyNests = 1024;
 
 namespace {
 /// Whether two quantized element types (or their absence) share scales and
@@ -166,19 +173,10 @@ namespace {
 /// clamped), or nullopt for a mode this does not know.
 std::optional<int64_t> nearestSource(int64_t o, int64_t in, int64_t out, double scale,
                                      StringRef ctm, StringRef nm) {
-  double x;
-  if (ctm == "asymmetric")
-    x = double(o) / scale;
-  else if (ctm == "half_pixel")
-    x = (double(o) + 0.5) / scale - 0.5;
-  else if (ctm == "pytorch_half_pixel")
-    x = out > 1 ? (double(o) + 0.5) / scale - 0.5 : 0.0;
-  else if (ctm == "tf_half_pixel_for_nn")
-    x = (double(o) + 0.5) / scale;
-  else if (ctm == "align_corners")
-    x = out > 1 ? double(o) * double(in - 1) / double(out - 1) : 0.0;
-  else
+  std::optional<double> coordinate = graph::shapes::resizeCoordinate(o, in, out, scale, ctm);
+  if (!coordinate)
     return std::nullopt;
+  double x = *coordinate;
   double r;
   if (nm == "floor")
     r = std::floor(x);
@@ -207,20 +205,69 @@ LogicalResult lowering::selectResize(LoweringCase &c, const target::TargetInfo &
   ArrayRef<int64_t> in = tensorOf(rs.getInput()).getShape();
   ArrayRef<int64_t> out = tensorOf(rs.getResult()).getShape();
   StringRef ctm = rs.getCoordinateTransformationMode(), nm = rs.getNearestMode();
+  bool replicateAll = true;
   for (size_t axis = 0; axis < in.size(); ++axis) {
     int64_t k = in[axis] > 0 ? out[axis] / in[axis] : 0;
     bool replicate = k >= 1 && k * in[axis] == out[axis];
     for (int64_t o = 0; replicate && o < out[axis]; ++o)
       replicate = nearestSource(o, in[axis], out[axis], rs.getScales()[axis], ctm, nm) == o / k;
-    if (!replicate)
-      return c.op->emitOpError() << "nearest resize along axis " << axis << " (" << in[axis]
-                                 << " -> " << out[axis] << ", " << ctm << ", " << nm
-                                 << ") is not a whole-number replication; no NPU lowering yet";
+    replicateAll &= replicate;
+  }
+  if (!replicateAll) {
+    FailureOr<int64_t> nests = resizeRuns(c.op, nullptr);
+    if (failed(nests))
+      return failure();
   }
   c.choose("mode", "nearest");
   c.choose("coordinates", ctm);
   c.choose("rounding", nm);
+  // Not a whole-number replication: copies over runs of output indices
+  // whose sources advance by one stride each (resizeRuns).
+  c.flag("runs", !replicateAll);
   return success();
+}
+
+/// Along each axis, the output indices of a nearest resize split into runs
+/// whose source indices advance by a constant step (0 repeats one input, 1
+/// copies, k > 1 subsamples); each combination of one run per axis is one
+/// strided copy. Returns the number of copies, refusing more than the copy
+/// limit; fills `runs` when given.
+FailureOr<int64_t> lowering::resizeRuns(Operation *op, SmallVectorImpl<SmallVector<ResizeRun>> *runs) {
+  auto rs = cast<graph::ResizeOp>(op);
+  ArrayRef<int64_t> in = tensorOf(rs.getInput()).getShape();
+  ArrayRef<int64_t> out = tensorOf(rs.getResult()).getShape();
+  StringRef ctm = rs.getCoordinateTransformationMode(), nm = rs.getNearestMode();
+  int64_t nests = 1;
+  for (size_t axis = 0; axis < in.size(); ++axis) {
+    SmallVector<ResizeRun> axisRuns;
+    SmallVector<int64_t> src;
+    for (int64_t o = 0; o < out[axis]; ++o) {
+      std::optional<int64_t> s = nearestSource(o, in[axis], out[axis], rs.getScales()[axis], ctm, nm);
+      if (!s)
+        return op->emitOpError() << "nearest resize with coordinates '" << ctm << "' and rounding '"
+                                 << nm << "' has no NPU lowering";
+      src.push_back(*s);
+    }
+    for (int64_t o = 0; o < out[axis];) {
+      ResizeRun r{o, 1, src[size_t(o)], 0};
+      if (o + 1 < out[axis] && src[size_t(o) + 1] >= src[size_t(o)]) {
+        r.step = src[size_t(o) + 1] - src[size_t(o)];
+        while (o + r.length < out[axis] &&
+               src[size_t(o + r.length)] == r.source + r.length * r.step)
+          ++r.length;
+      }
+      axisRuns.push_back(r);
+      o += r.length;
+    }
+    nests *= int64_t(axisRuns.size());
+    if (nests > kMaxCopyNests)
+      return op->emitOpError() << "nearest resize along axis " << axis << " (" << in[axis] << " -> "
+                               << out[axis] << ", " << ctm << ", " << nm
+                               << ") needs more than " << kMaxCopyNests << " strided copies";
+    if (runs)
+      runs->push_back(std::move(axisRuns));
+  }
+  return nests;
 }
 
 LogicalResult KernelLowering::lowerResize(const LoweringCase &c) {
@@ -230,6 +277,30 @@ LogicalResult KernelLowering::lowerResize(const LoweringCase &c) {
   SmallVector<int64_t> shape, strides;
   Value src = gmOf(rs.getInput());
   auto st = cast<BufferType>(src.getType());
+  if (c.is("runs")) {
+    SmallVector<SmallVector<ResizeRun>> runs;
+    FailureOr<int64_t> nests = resizeRuns(c.op, &runs);
+    if (failed(nests))
+      return failure();
+    Value dst = resultBuffer(rs.getResult());
+    ArrayRef<int64_t> ds = cast<BufferType>(dst.getType()).getStrides();
+    for (int64_t n = 0; n < *nests; ++n) {
+      int64_t srcOff = 0, dstOff = 0, rem = n;
+      SmallVector<int64_t> box(in.size()), from(in.size()), to(in.size());
+      for (size_t k = in.size(); k-- > 0;) {
+        const ResizeRun &r = runs[k][size_t(rem % int64_t(runs[k].size()))];
+        rem /= int64_t(runs[k].size());
+        srcOff += r.source * st.getStrides()[k];
+        dstOff += r.start * ds[k];
+        box[k] = r.length;
+        from[k] = r.step * st.getStrides()[k];
+        to[k] = ds[k];
+      }
+      if (failed(lowerCopy(c.op, e.view(src, srcOff, box, from), e.view(dst, dstOff, box, to), box, from)))
+        return failure();
+    }
+    return success();
+  }
   for (size_t axis = 0; axis < in.size(); ++axis) {
     shape.append({in[axis], out[axis] / in[axis]});
     strides.append({st.getStrides()[axis], 0});
@@ -306,11 +377,6 @@ LogicalResult KernelLowering::lowerDepthSpace(const LoweringCase &c) {
 // Copies and padding
 //===----------------------------------------------------------------------===//
 
-/// The most nests one copy is split into when its iteration space has more
-/// than the DMA's 4 dimensions after merging (a Tile of four repeated axes,
-/// CRD DepthToSpace): hostile repeat counts are refused, not emitted.
-static constexpr int64_t kMaxCopyNests = 1024;
-
 LogicalResult KernelLowering::lowerCopy(Operation *op, Value src, Value dst, ArrayRef<int64_t> shape,
                                         ArrayRef<int64_t> srcStrides) {
   int64_t es = cast<BufferType>(src.getType()).getElementBytes();
@@ -335,8 +401,8 @@ LogicalResult KernelLowering::lowerCopy(Operation *op, Value src, Value dst, Arr
                      false};
     nests *= shape[peel];
     if (nests > kMaxCopyNests)
-      return op->emitOpError() << "copies through a " << shape.size()
-                               << "-D strided view that needs more than " << kMaxCopyNests
+      return op->emitOpError() << "copies through a strided view of " << shape.size()
+                               << " dimensions that needs more than " << kMaxCopyNests
                                << " DMA nests (the DMA moves at most 4 dimensions)";
     std::vector<int64_t> restDims(shape.begin() + peel + 1, shape.end());
     if (!canonicalize(restDims, restIns, restOut, EwWork{es, 0}, rest))

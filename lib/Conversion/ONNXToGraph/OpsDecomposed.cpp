@@ -264,12 +264,20 @@ LogicalResult importOneHot(NodeContext &c) {
   Type idType = ids->element();
   if (!isa<FloatType>(idType) && !isa<IntegerType>(idType))
     return c.fail(code::UnsupportedType, "OneHot ids must be numbers");
-  // The ids with the new axis inserted, negative ids shifted by depth.
+  // The ids with the new axis inserted, negative ids shifted by depth;
+  // integers narrower than 32 bits compared as int32 (depth and the indices
+  // 0..depth-1 do not fit them).
   SmallVector<int64_t> idShape(ids->shape().begin(), ids->shape().end());
   idShape.insert(idShape.begin() + *axis, 1);
   FailureOr<Value> shaped = buildReshape(c, ids->value, idShape);
   if (failed(shaped))
     return failure();
+  if (isa<IntegerType>(idType) && idType.getIntOrFloatBitWidth() < 32) {
+    idType = c.b.getIntegerType(32);
+    shaped = c.build("cast", {*shaped}, c.tensor(idShape, idType));
+    if (failed(shaped))
+      return failure();
+  }
   auto idT = c.tensor(idShape, idType);
   auto boolIds = c.tensor(idShape, c.b.getI1Type());
   Val zero = scalar(c, idType, 0), d = scalar(c, idType, double(depth));
@@ -295,6 +303,24 @@ LogicalResult importOneHot(NodeContext &c) {
   };
   return c.buildOutput("where", {*hit, pick(1).value, pick(0).value}, c.tensor(outShape, vt));
 }
+/// BitShift of unsigned integers: graph.shift_left / graph.shift_right.
+LogicalResult importBitShift(NodeContext &c) {
+  std::optional<Val> a = c.required(0), b = c.required(1);
+  if (!a || !b)
+    return failure();
+  auto it = dyn_cast<IntegerType>(a->element());
+  if (!it || !it.isUnsigned() || a->element() != b->element())
+    return c.fail(code::UnsupportedType, "BitShift needs two operands of one unsigned integer type");
+  std::string direction = c.stringAttr("direction", "");
+  if (direction != "LEFT" && direction != "RIGHT")
+    return c.fail(code::UnsupportedAttr, "BitShift direction '" + direction + "' is not LEFT or RIGHT");
+  FailureOr<Value> r =
+      buildBinary(c, direction == "LEFT" ? "shift_left" : "shift_right", *a, *b);
+  if (failed(r))
+    return failure();
+  c.setOutput(0, *r);
+  return success();
+}
 } // namespace
 
 LogicalResult npuc::onnx_import::importReduceProd(NodeContext &c, Val x, ArrayRef<int64_t> axes,
@@ -311,4 +337,5 @@ void npuc::onnx_import::registerDecomposedOps(llvm::StringMap<OpImporter> &t) {
   t["EyeLike"] = importEyeLike;
   t["CastLike"] = importCastLike;
   t["OneHot"] = importOneHot;
+  t["BitShift"] = importBitShift;
 }

@@ -24,12 +24,43 @@ LogicalResult importGatherElements(NodeContext &c) {
                                {c.named("axis", c.b.getI64IntegerAttr(*axis))});
 }
 
+/// InstanceNormalization: a LayerNormalization over the spatial axes (from
+/// axis 2, scale 1, no bias), then the per-channel scale and bias as [C, 1,
+/// ..] operands; the steps in ONNX's order, (x - mean) / sqrt(var + eps) * s + b.
 LogicalResult importInstanceNorm(NodeContext &c) {
   std::optional<Val> x = c.required(0), s = c.required(1), b = c.required(2);
   if (!x || !s || !b)
     return failure();
-  return c.buildOutput("instance_norm", {x->value, s->value, b->value}, x->type(),
-                               {c.named("epsilon", c.b.getF32FloatAttr(c.floatAttr("epsilon", 1e-5f)))});
+  ArrayRef<int64_t> xs = x->shape();
+  if (xs.size() < 3 || !x->element().isF32())
+    return c.fail(code::UnsupportedType,
+                  "InstanceNormalization needs an f32 input of rank 3 or more");
+  int64_t C = xs[1];
+  if (s->shape() != ArrayRef<int64_t>{C} || b->shape() != ArrayRef<int64_t>{C})
+    return c.fail(code::ShapeMismatch, "InstanceNormalization's scale and bias must have C = " +
+                                           llvm::Twine(C) + " elements");
+  Type f32 = c.b.getF32Type();
+  Val one = c.constant(DenseElementsAttr::get(c.tensor({1}, f32), ArrayRef<float>{1.0f}));
+  SmallVector<int64_t> statistics(xs.begin(), xs.end());
+  std::fill(statistics.begin() + 2, statistics.end(), 1);
+  Type stats = c.tensor(statistics, f32);
+  FailureOr<Operation *> ln =
+      c.buildOp("layer_norm", {x->value, one.value}, {x->type(), stats, stats},
+                {c.named("axis", c.b.getI64IntegerAttr(2)),
+                 c.named("epsilon", c.b.getF32FloatAttr(c.floatAttr("epsilon", 1e-5f))),
+                 c.named("stash_type", c.b.getI64IntegerAttr(1))});
+  if (failed(ln))
+    return failure();
+  SmallVector<int64_t> perChannel(xs.size() - 1, 1);
+  perChannel[0] = C;
+  FailureOr<Value> sc = buildReshape(c, s->value, perChannel);
+  FailureOr<Value> bc = buildReshape(c, b->value, perChannel);
+  if (failed(sc) || failed(bc))
+    return failure();
+  FailureOr<Value> scaled = c.build("mul", {(*ln)->getResult(0), *sc}, x->type());
+  if (failed(scaled))
+    return failure();
+  return c.buildOutput("add", {*scaled, *bc}, x->type());
 }
 
 LogicalResult importLayerNorm(NodeContext &c) {

@@ -442,7 +442,9 @@ LogicalResult importResize(NodeContext &c) {
       if (!v)
         return failure();
       sizes = *v;
-    } else if (scaleInput && scaleInput->constant && scaleInput->constant.getNumElements() > 0) {
+    } else if (scaleInput && !(scaleInput->constant && scaleInput->constant.getNumElements() == 0)) {
+      // Scales computed at run time: requiredConstant names the graph
+      // inputs whose freezing would make them constant.
       if (!floatsOf(2))
         return failure();
     } else {

@@ -221,10 +221,16 @@ func.func @main(%x: tensor<1x1x2x3xf32> {graph.name = "x"}) -> (tensor<1x1x4x6xf
 
 // -----
 
-// Any other sampling is named in a diagnostic: half_pixel with
-// round_prefer_floor maps output 1 of a 2 -> 3 resize to source 1, not 0.
-func.func @main(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x2x3xf32> {
-  // expected-error @+1 {{nearest resize along axis 3 (2 -> 3, half_pixel, round_prefer_floor) is not a whole-number replication; no NPU lowering yet}}
+// Any other sampling is copied in runs of outputs whose sources advance by
+// one step: half_pixel with round_prefer_floor maps outputs 0, 1, 2 of a
+// 2 -> 3 resize to sources 0, 0, 1: a run of two from column 0 with stride 0,
+// then one from column 1 (4 bytes in) to column 2 (8 bytes in).
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK: emit.view %{{.*}}[0] : <input, 1x1x2x2xf32, strides = [16, 16, 8, 4]> -> <input, 1x1x2x2xf32, strides = [0, 0, 8, 0]>
+// CHECK: emit.dma
+// CHECK: emit.view %{{.*}}[8] : <output, 1x1x2x3xf32, strides = [24, 24, 12, 4]> -> <output, 1x1x2x1xf32, strides = [24, 24, 12, 4]>
+// CHECK: emit.view %{{.*}}[4] : <input, 1x1x2x2xf32, strides = [16, 16, 8, 4]> -> <input, 1x1x2x1xf32, strides = [0, 0, 8, 0]>
+func.func @main(%x: tensor<1x1x2x2xf32> {graph.name = "x"}) -> (tensor<1x1x2x3xf32> {graph.name = "y"}) {
   %y = graph.resize %x {coordinate_transformation_mode = "half_pixel", cubic_coeff_a = -7.500000e-01 : f32, exclude_outside = false, mode = "nearest", nearest_mode = "round_prefer_floor", scales = array<f32: 1.0, 1.0, 1.0, 1.5>} : (tensor<1x1x2x2xf32>) -> tensor<1x1x2x3xf32>
   return %y : tensor<1x1x2x3xf32>
 }

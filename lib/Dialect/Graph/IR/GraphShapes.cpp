@@ -130,3 +130,18 @@ Expected<int64_t> shapes::numElements(ArrayRef<int64_t> shape) {
   }
   return n;
 }
+
+std::optional<double> npuc::graph::shapes::resizeCoordinate(int64_t o, int64_t in, int64_t out,
+                                                            double scale, llvm::StringRef ctm) {
+  if (ctm == "asymmetric")
+    return double(o) / scale;
+  if (ctm == "half_pixel")
+    return (double(o) + 0.5) / scale - 0.5;
+  if (ctm == "pytorch_half_pixel")
+    return out > 1 ? (double(o) + 0.5) / scale - 0.5 : 0.0;
+  if (ctm == "tf_half_pixel_for_nn")
+    return (double(o) + 0.5) / scale;
+  if (ctm == "align_corners")
+    return out > 1 ? double(o) * double(in - 1) / double(out - 1) : 0.0;
+  return std::nullopt;
+}

@@ -256,18 +256,6 @@ LogicalResult graph::verifyGatherElements(Operation *op) {
   return verifyMovedElementType(op, data, res, -1, "a gather");
 }
 
-LogicalResult graph::verifyInstanceNorm(Operation *op) {
-  Value x = op->getOperand(0), res = op->getResult(0);
-  if (failed(verifyQuantizedValues(op)) || failed(expectRank(op, x, 3, "input")))
-    return failure();
-  int64_t channels = shapeOf(x)[1];
-  if (failed(expectShape(op, op->getOperand(1), {channels}, "scale")) ||
-      failed(expectShape(op, op->getOperand(2), {channels}, "bias")) ||
-      failed(expectShape(op, res, shapeOf(x), "result")))
-    return failure();
-  return verifySameExpressed(op, {{x, "input"}, {res, "result"}});
-}
-
 LogicalResult graph::verifyLayerNorm(Operation *op) {
   Value x = op->getOperand(0), res = op->getResult(0);
   int64_t axis = op->getAttrOfType<IntegerAttr>("axis").getInt();

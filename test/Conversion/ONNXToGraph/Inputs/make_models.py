@@ -128,6 +128,51 @@ save("if_const",
      [vi("x", f, [2])], [vi("y", f, [2])],
      [nh.from_array(np.array(1, np.int64), "k"), nh.from_array(np.array(1, np.int64), "one")])
 
+# Ops imported as compositions of graph ops (OpsDecomposed.cpp).
+# Hardmax along a middle axis (opset 13), and at opset 11 on the last axis
+# (the 2-D coercion is the same there) or not (refused).
+save("hardmax13", [h.make_node("Hardmax", ["x"], ["y"], name="hardmax", axis=1)],
+     [vi("x", f, [2, 3, 4])], [vi("y", f, [2, 3, 4])])
+save("hardmax11", [h.make_node("Hardmax", ["x"], ["y"], name="hardmax")],
+     [vi("x", f, [2, 5])], [vi("y", f, [2, 5])], opset=11)
+save("hardmax11_axis", [h.make_node("Hardmax", ["x"], ["y"], name="hardmax", axis=1)],
+     [vi("x", f, [2, 3, 4])], [vi("y", f, [2, 3, 4])], opset=11)
+# ReduceProd: [3, 5] along axis 1 is a halving tree 5 -> 3 -> 2 -> 1 (odd
+# slices carried by a concat); two axes at opset 18, keepdims = 0.
+save("reduceprod", [h.make_node("ReduceProd", ["x"], ["y"], name="prod", axes=[1])],
+     [vi("x", f, [3, 5])], [vi("y", f, [3, 1])])
+save("reduceprod18", [h.make_node("ReduceProd", ["x", "axes"], ["y"], name="prod", keepdims=0)],
+     [vi("x", f, [4, 2, 3])], [vi("y", f, [2])],
+     [nh.from_array(np.array([0, -1], np.int64), "axes")], opset=18, check=False)
+save("sinh", [h.make_node("Sinh", ["x"], ["y"], name="sinh")], [vi("x", f, [2, 3])], [vi("y", f, [2, 3])])
+save("cosh", [h.make_node("Cosh", ["x"], ["y"], name="cosh")], [vi("x", f, [2, 3])], [vi("y", f, [2, 3])])
+save("isnan", [h.make_node("IsNaN", ["x"], ["y"], name="isnan")],
+     [vi("x", f, [2, 3])], [vi("y", T.BOOL, [2, 3])])
+save("isinf", [h.make_node("IsInf", ["x"], ["y"], name="isinf")],
+     [vi("x", f, [2, 3])], [vi("y", T.BOOL, [2, 3])], opset=10)
+save("isinf_neg", [h.make_node("IsInf", ["x"], ["y"], name="isinf", detect_positive=0)],
+     [vi("x", f, [2, 3])], [vi("y", T.BOOL, [2, 3])], opset=10)
+# EyeLike: a constant (k = 1, dtype int32); a 3-D input is refused.
+save("eyelike", [h.make_node("EyeLike", ["x"], ["y"], name="eye", k=1, dtype=T.INT32)],
+     [vi("x", f, [3, 4])], [vi("y", T.INT32, [3, 4])])
+save("eyelike_3d", [h.make_node("EyeLike", ["x"], ["y"], name="eye")],
+     [vi("x", f, [2, 3, 4])], [vi("y", f, [2, 3, 4])], check=False)
+# CastLike: a cast to the second input's type; bfloat16 is refused.
+save("castlike", [h.make_node("CastLike", ["x", "like"], ["y"], name="castlike")],
+     [vi("x", f, [2, 3])], [vi("y", T.INT32, [2, 3])],
+     [nh.from_array(np.array([0], np.int32), "like")], opset=15)
+save("castlike_bf16", [h.make_node("CastLike", ["x", "like"], ["y"], name="castlike")],
+     [vi("x", f, [2, 3]), vi("like", T.BFLOAT16, [1])], [vi("y", T.BFLOAT16, [2, 3])], opset=15)
+# OneHot of int64 ids [2, 3], depth 4, values [off, on] = [-1, 5], along
+# axis 1; a depth that is a graph input is not constant.
+save("onehot", [h.make_node("OneHot", ["ids", "depth", "values"], ["y"], name="onehot", axis=1)],
+     [vi("ids", T.INT64, [2, 3])], [vi("y", f, [2, 4, 3])],
+     [nh.from_array(np.array(4, np.int64), "depth"), nh.from_array(np.array([-1, 5], np.float32), "values")],
+     opset=11)
+save("onehot_depth_input", [h.make_node("OneHot", ["ids", "depth", "values"], ["y"], name="onehot")],
+     [vi("ids", T.INT64, [2, 3]), vi("depth", T.INT64, [])], [vi("y", f, [2, 3, None])],
+     [nh.from_array(np.array([0, 1], np.float32), "values")], opset=11)
+
 # ---- invalid models -------------------------------------------------------
 save("dynamic", [h.make_node("Relu", ["x"], ["y"], name="relu")],
      [vi("x", f, ["N", 3])], [vi("y", f, ["N", 3])])

@@ -44,6 +44,12 @@ def Graph_PReluOp : Graph_BinaryOp<"prelu"> {
 def Graph_AndOp : Graph_BinaryOp<"and", [Commutative]> { let summary = "ONNX And (i1)"; }
 def Graph_OrOp : Graph_BinaryOp<"or", [Commutative]> { let summary = "ONNX Or (i1)"; }
 def Graph_XorOp : Graph_BinaryOp<"xor", [Commutative]> { let summary = "ONNX Xor (i1)"; }
+def Graph_ShiftLeftOp : Graph_BinaryOp<"shift_left"> {
+  let summary = "ONNX BitShift LEFT of unsigned integers (wrapping; a shift by the width or more gives 0)";
+}
+def Graph_ShiftRightOp : Graph_BinaryOp<"shift_right"> {
+  let summary = "ONNX BitShift RIGHT of unsigned integers (a shift by the width or more gives 0)";
+}
 
 // Comparisons: broadcasting like the binary ops, an i1 result.
 class Graph_CompareOp<string mnemonic, list<Trait> traits = []>

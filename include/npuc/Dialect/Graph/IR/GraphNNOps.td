@@ -101,14 +101,6 @@ def Graph_BatchNormOp : Graph_VerifiedOp<"batch_norm", "verifyBatchNorm"> {
                        "functional-type(operands, results)";
 }
 
-def Graph_InstanceNormOp : Graph_VerifiedOp<"instance_norm", "verifyInstanceNorm"> {
-  let summary = "ONNX InstanceNormalization: per (n, c), over the spatial axes";
-  let arguments = (ins Graph_Tensor:$x, Graph_Tensor:$scale, Graph_Tensor:$bias,
-                   F32Attr:$epsilon);
-  let results = (outs Graph_Tensor:$result);
-  let assemblyFormat = "$x `,` $scale `,` $bias attr-dict `:` functional-type(operands, results)";
-}
-
 def Graph_LayerNormOp : Graph_VerifiedOp<"layer_norm", "verifyLayerNorm"> {
   let summary = "ONNX LayerNormalization over the axes from `axis` to the last";
   let description = [{

@@ -52,7 +52,6 @@ llvm::LogicalResult verifyDepthSpace(mlir::Operation *op);
 llvm::LogicalResult verifyCast(mlir::Operation *op);
 llvm::LogicalResult verifyStorageCast(mlir::Operation *op);
 llvm::LogicalResult verifyGatherElements(mlir::Operation *op);
-llvm::LogicalResult verifyInstanceNorm(mlir::Operation *op);
 llvm::LogicalResult verifyLayerNorm(mlir::Operation *op);
 llvm::LogicalResult verifyRecurrent(mlir::Operation *op);
 llvm::LogicalResult verifyDynamicQuantize(mlir::Operation *op);

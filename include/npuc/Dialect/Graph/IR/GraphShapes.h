@@ -13,9 +13,11 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace npuc::graph::shapes {
 using Shape = llvm::SmallVector<int64_t, 6>;
@@ -39,6 +41,14 @@ llvm::Expected<Shape> reduce(llvm::ArrayRef<int64_t> in, llvm::ArrayRef<int64_t>
 
 /// Product of the dimensions, or an error when it overflows int64.
 llvm::Expected<int64_t> numElements(llvm::ArrayRef<int64_t> shape);
+
+/// The input coordinate ONNX Resize samples for output index `o` along an
+/// axis of `in` -> `out` elements with factor `scale`, under
+/// coordinate_transformation_mode `ctm` (not clamped), or nullopt for a mode
+/// other than asymmetric, half_pixel, pytorch_half_pixel,
+/// tf_half_pixel_for_nn and align_corners.
+std::optional<double> resizeCoordinate(int64_t o, int64_t in, int64_t out, double scale,
+                                       llvm::StringRef ctm);
 
 /// "1x3x224x224" ("scalar" for rank 0).
 std::string str(llvm::ArrayRef<int64_t> shape);
