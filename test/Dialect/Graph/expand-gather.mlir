@@ -71,3 +71,47 @@ func.func @elements(%x: tensor<3x2xf32>, %i: tensor<2x2xi64>) -> tensor<2x2xf32>
   %y = graph.gather_elements %x, %i {axis = 0 : i64} : (tensor<3x2xf32>, tensor<2x2xi64>) -> tensor<2x2xf32>
   return %y : tensor<2x2xf32>
 }
+
+// -----
+
+// Linear Resize is separable: the last axis (W 4 -> 2, half_pixel at scale
+// 0.5: x = 2o + 0.5, weights 0.5 and 0.5) is the data [2, 4] times M^T; then
+// H (2 -> 4 at scale 2: x = (o + 0.5) / 2 - 0.5 = -0.25, 0.25, 0.75, 1.25,
+// clamped to [0, 1]) is M [4, 2] times the data [2, 2].
+// CHECK-LABEL: func.func @linear_resize
+// CHECK-DAG: %[[MH:.*]] = graph.constant dense<{{\[}}[1.000000e+00, 0.000000e+00], [7.500000e-01, 2.500000e-01], [2.500000e-01, 7.500000e-01], [0.000000e+00, 1.000000e+00]]> : tensor<4x2xf32>
+// CHECK-DAG: %[[MW:.*]] = graph.constant dense<{{\[}}[5.000000e-01, 0.000000e+00], [5.000000e-01, 0.000000e+00], [0.000000e+00, 5.000000e-01], [0.000000e+00, 5.000000e-01]]> : tensor<4x2xf32>
+// CHECK: %[[R:.*]] = graph.reshape %arg0 : (tensor<1x1x2x4xf32>) -> tensor<2x4xf32>
+// CHECK: %[[W:.*]] = graph.matmul %[[R]], %[[MW]] : (tensor<2x4xf32>, tensor<4x2xf32>) -> tensor<2x2xf32>
+// CHECK: graph.matmul %[[MH]], %{{.*}} : (tensor<4x2xf32>, tensor<2x2xf32>) -> tensor<4x2xf32>
+// CHECK-NOT: graph.resize
+func.func @linear_resize(%x: tensor<1x1x2x4xf32>) -> tensor<1x1x4x2xf32> {
+  %y = graph.resize %x {coordinate_transformation_mode = "half_pixel", cubic_coeff_a = -7.500000e-01 : f32, exclude_outside = false, mode = "linear", nearest_mode = "round_prefer_floor", scales = array<f32: 1.0, 1.0, 2.0, 0.5>} : (tensor<1x1x2x4xf32>) -> tensor<1x1x4x2xf32>
+  return %y : tensor<1x1x4x2xf32>
+}
+
+// -----
+
+// align_corners uses ONNX's resized length in * scale, 2.4 here, not the
+// whole 2: output 1 samples x = 1 * 3 / 1.4 = 2.142857 (weights about 6/7
+// and 1/7; the scale is the f32 0.60000002, so not exactly).
+// A middle axis (C, 3 -> 3 at scale 1) is the identity and left alone.
+// CHECK-LABEL: func.func @linear_align_corners
+// CHECK: graph.constant dense<{{\[}}[1.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00], [0.000000e+00, 0.857142984], [0.000000e+00, 1.428570e-01]]> : tensor<4x2xf32>
+// CHECK: graph.matmul {{.*}} : (tensor<3x4xf32>, tensor<4x2xf32>) -> tensor<3x2xf32>
+// CHECK-NOT: graph.matmul
+func.func @linear_align_corners(%x: tensor<1x3x4xf32>) -> tensor<1x3x2xf32> {
+  %y = graph.resize %x {coordinate_transformation_mode = "align_corners", cubic_coeff_a = -7.500000e-01 : f32, exclude_outside = false, mode = "linear", nearest_mode = "round_prefer_floor", scales = array<f32: 1.0, 1.0, 0.6>} : (tensor<1x3x4xf32>) -> tensor<1x3x2xf32>
+  return %y : tensor<1x3x2xf32>
+}
+
+// -----
+
+// Nearest Resize is a copy at lowering, not a product.
+// CHECK-LABEL: func.func @nearest_resize
+// CHECK: graph.resize
+// CHECK-NOT: graph.matmul
+func.func @nearest_resize(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32> {
+  %y = graph.resize %x {coordinate_transformation_mode = "asymmetric", cubic_coeff_a = -7.500000e-01 : f32, exclude_outside = false, mode = "nearest", nearest_mode = "floor", scales = array<f32: 1.0, 1.0, 2.0, 2.0>} : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
+  return %y : tensor<1x1x4x4xf32>
+}

@@ -9,6 +9,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <cmath>
+
 using namespace llvm;
 using namespace npuc::graph;
 using namespace npuc::graph::shapes;
@@ -141,7 +143,14 @@ std::optional<double> npuc::graph::shapes::resizeCoordinate(int64_t o, int64_t i
     return out > 1 ? (double(o) + 0.5) / scale - 0.5 : 0.0;
   if (ctm == "tf_half_pixel_for_nn")
     return (double(o) + 0.5) / scale;
-  if (ctm == "align_corners")
-    return out > 1 ? double(o) * double(in - 1) / double(out - 1) : 0.0;
+  if (ctm == "align_corners") {
+    // ONNX's resized length is in * scale, not always whole (2 at scale 0.6
+    // gives 2.4); a scale derived from sizes is out / in, rounded to f32,
+    // whose product is out again.
+    double length = double(in) * scale;
+    if (std::abs(length - double(out)) <= 1e-5 * double(out))
+      length = double(out);
+    return out > 1 ? double(o) * double(in - 1) / (length - 1.0) : 0.0;
+  }
   return std::nullopt;
 }

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "npuc/Dialect/Graph/IR/GraphOps.h"
+#include "npuc/Dialect/Graph/IR/GraphShapes.h"
 #include "npuc/Dialect/Graph/Transforms/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -171,10 +172,102 @@ struct ExpandGatherElements : OpRewritePattern<GatherElementsOp> {
   }
 };
 
+/// Linear Resize of f32 data: separable, so along each resized axis (in ->
+/// out, viewed as [A, in, B]) the result is an interpolation matrix M [out,
+/// in] times the data: out[o] = (1 - f) * in[x0] + f * in[x0 + 1] at ONNX's
+/// coordinate x (clamped to [0, in - 1], as its edge padding reads), x0 =
+/// floor(x), f = x - x0. The last axis is data [A, in] x M^T; another axis
+/// is M (one copy per batch) x data [A, in, B]. The axes go last to first.
+struct ExpandLinearResize : OpRewritePattern<ResizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ResizeOp op, PatternRewriter &rewriter) const override {
+    auto inType = cast<RankedTensorType>(op.getInput().getType());
+    auto resultType = cast<RankedTensorType>(op.getResult().getType());
+    if (op.getMode() != "linear" || !inType.getElementType().isF32() ||
+        !resultType.getElementType().isF32())
+      return failure();
+    StringRef ctm = op.getCoordinateTransformationMode();
+    ArrayRef<int64_t> inShape = inType.getShape(), outShape = resultType.getShape();
+    int64_t rank = inType.getRank();
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    auto tensor = [](ArrayRef<int64_t> sh, Type t) { return RankedTensorType::get(sh, t); };
+    // The matrices first: nothing is rewritten unless every axis has one.
+    SmallVector<std::pair<int64_t, std::vector<float>>> axes;
+    int64_t batchedElements = 0;
+    for (int64_t k = rank - 1; k >= 0; --k) {
+      int64_t in = inShape[size_t(k)], out = outShape[size_t(k)];
+      std::vector<float> m(size_t(out * in), 0.0f);
+      bool identity = in == out;
+      for (int64_t o = 0; o < out; ++o) {
+        std::optional<double> x =
+            shapes::resizeCoordinate(o, in, out, double(op.getScales()[size_t(k)]), ctm);
+        if (!x)
+          return rewriter.notifyMatchFailure(op, "a coordinate mode without a formula");
+        double c = std::min(std::max(*x, 0.0), double(in - 1));
+        int64_t x0 = int64_t(std::floor(c)), x1 = std::min(x0 + 1, in - 1);
+        double f = c - double(x0);
+        m[size_t(o * in + x0)] += float(1.0 - f);
+        m[size_t(o * in + x1)] += float(f);
+        identity &= x0 == o && f == 0.0;
+      }
+      if (identity)
+        continue;
+      int64_t A = 1;
+      for (int64_t i = 0; i < k; ++i)
+        A *= inShape[size_t(i)];  // the axes before k are not resized yet
+      if (k != rank - 1)
+        batchedElements += A * out * in;
+      if (out * in > kMaxOneHot || batchedElements > kMaxOneHot)
+        return rewriter.notifyMatchFailure(op, "the interpolation matrices would be too large");
+      axes.push_back({k, std::move(m)});
+    }
+    Value cur = op.getInput();
+    SmallVector<int64_t> shape(inShape.begin(), inShape.end());
+    for (auto &[k, m] : axes) {
+      int64_t in = shape[size_t(k)], out = outShape[size_t(k)], A = 1, B = 1;
+      for (int64_t i = 0; i < rank; ++i)
+        if (i != k)
+          (i < k ? A : B) *= shape[size_t(i)];
+      SmallVector<int64_t> next(shape);
+      next[size_t(k)] = out;
+      Value product;
+      if (B == 1) {
+        // data [A, in] x M^T [in, out].
+        std::vector<float> mt(size_t(in * out));
+        for (int64_t o = 0; o < out; ++o)
+          for (int64_t i = 0; i < in; ++i)
+            mt[size_t(i * out + o)] = m[size_t(o * in + i)];
+        auto mtType = tensor({in, out}, f32);
+        Value mtv = ConstantOp::create(rewriter, loc, mtType, DenseElementsAttr::get(mtType, ArrayRef<float>(mt)));
+        Value rows = ReshapeOp::create(rewriter, loc, tensor({A, in}, f32), cur);
+        product = MatMulOp::create(rewriter, loc, tensor({A, out}, f32), rows, mtv);
+      } else {
+        // M [out, in] (one copy per batch) x data [A, in, B].
+        SmallVector<int64_t> mShape = A > 1 ? SmallVector<int64_t>{A, out, in} : SmallVector<int64_t>{out, in};
+        std::vector<float> batched;
+        for (int64_t a = 0; a < A; ++a)
+          batched.insert(batched.end(), m.begin(), m.end());
+        auto mType = tensor(mShape, f32);
+        Value mv = ConstantOp::create(rewriter, loc, mType, DenseElementsAttr::get(mType, ArrayRef<float>(batched)));
+        SmallVector<int64_t> dShape = A > 1 ? SmallVector<int64_t>{A, in, B} : SmallVector<int64_t>{in, B};
+        SmallVector<int64_t> pShape = A > 1 ? SmallVector<int64_t>{A, out, B} : SmallVector<int64_t>{out, B};
+        Value data = ReshapeOp::create(rewriter, loc, tensor(dShape, f32), cur);
+        product = MatMulOp::create(rewriter, loc, tensor(pShape, f32), mv, data);
+      }
+      cur = ReshapeOp::create(rewriter, loc, tensor(next, f32), product);
+      shape = next;
+    }
+    rewriter.replaceOp(op, cur);  // no axis resized: the input itself
+    return success();
+  }
+};
+
 struct GraphExpandGatherPass : npuc::graph::impl::GraphExpandGatherBase<GraphExpandGatherPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<ExpandGather, ExpandGatherElements>(&getContext());
+    patterns.add<ExpandGather, ExpandGatherElements, ExpandLinearResize>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

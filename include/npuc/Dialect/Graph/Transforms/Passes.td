@@ -82,7 +82,7 @@ def GraphRecognize : Pass<"graph-recognize"> {
 }
 
 def GraphExpandGather : Pass<"graph-expand-gather"> {
-  let summary = "Express Gather of f32 data as a one-hot matrix product";
+  let summary = "Express Gather of f32 data as a one-hot matrix product, linear Resize as interpolation matrices";
   let description = [{
     A graph.gather of f32 data [A, V, B] (V along `axis`; a constant table or
     an activation) becomes a one-hot matrix [N, V] of its N indices (one per
@@ -99,7 +99,11 @@ def GraphExpandGather : Pass<"graph-expand-gather"> {
     in every row (0 * inf is NaN). graph.gather_elements of f32 data (the
     indices as wide as the data off the axis) becomes a select of the data
     where the indices equal 0..V-1, else 0, summed along the new axis: exact
-    for any value, inf and NaN included.
+    for any value, inf and NaN included. A linear graph.resize of f32 data is
+    separable: along each resized axis (last to first) the data times an
+    interpolation matrix [out, in] with the two weights 1 - f and f of ONNX's
+    coordinate (clamped to [0, in - 1]), one f32 product per row; matrices
+    beyond 2^26 elements are left alone.
   }];
   let dependentDialects = ["::npuc::graph::GraphDialect"];
 }
