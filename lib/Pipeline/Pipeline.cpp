@@ -23,6 +23,8 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
   pm.addPass(graph::createGraphFuseQDQ());
   pm.addPass(graph::createGraphFoldPad());
   pm.addPass(graph::createGraphSimplify());
+  if (options.floatType == "fp16")
+    pm.addPass(graph::createGraphComputeF16());
   if (options.until == "graph")
     return;
   // Kernel level: quantized convolutions and matmuls with their ledgers; then

@@ -131,8 +131,14 @@ bool npuc::conformance::readTolerance(const std::string &dir, Tolerance &tol, st
         return false;
       }
       tol.top1 = value == "1";
+    } else if (key == "float") {
+      if (value != "fp32" && value != "fp16") {
+        error = "tolerance.txt: float='" + value + "' is not fp32 or fp16";
+        return false;
+      }
+      tol.floatType = value;
     } else {
-      error = "tolerance.txt: unknown key '" + key + "' (atol, rtol, maxbad, maxstep, top1)";
+      error = "tolerance.txt: unknown key '" + key + "' (atol, rtol, maxbad, maxstep, top1, float)";
       return false;
     }
   }

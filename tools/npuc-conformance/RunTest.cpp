@@ -414,6 +414,10 @@ void runTestIn(const Test &test, const std::string &target, const Config &cfg,
                                     "--report", work + "/report.json"};
       if (cfg.allowUnverified || r.gated)
         args.push_back("--allow-unverified");
+      if (std::string ft = cfg.floatType.empty() ? tol.floatType : cfg.floatType; !ft.empty()) {
+        args.push_back("--float");
+        args.push_back(ft);
+      }
       std::string identity;
       for (size_t k = 0; k < inputs.size(); ++k) {
         if (bind.count(inputs[k].first)) {

@@ -60,6 +60,7 @@ struct Config {
   unsigned timeout = 600;
   /// Compile every test with --allow-unverified instead of trying without.
   bool allowUnverified = false;
+  std::string floatType;  // --float for every test (empty: each test's own, else fp32)
 };
 
 /// One test on one target.
@@ -96,6 +97,7 @@ struct Tolerance {
   std::optional<double> maxbad;   // fraction of elements allowed beyond tolerance
   std::optional<double> maxstep;  // largest difference allowed, in quantization steps
   bool top1 = false;              // the largest output's index must agree (and the top 5)
+  std::string floatType;          // npuc --float the test compiles with (empty: fp32)
   /// The deep-network rule (docs/numerics.md): maxbad or maxstep given for a
   /// quantized model; the layer check then judges every layer.
   bool deepRule() const { return maxbad || maxstep; }

@@ -101,6 +101,10 @@ int main(int argc, char **argv) {
   app.add_option("--npu-sim", simPath, "the npu-sim to use (default: next to this tool)");
   app.add_option("--timeout", cfg.timeout, "seconds per compile or simulation (default 600)")
       ->check(CLI::Range(1u, 86400u));
+  app.add_option("--float", cfg.floatType,
+                 "compile every test with npuc --float TYPE (fp32 or fp16), whatever its "
+                 "tolerance.txt says")
+      ->check(CLI::IsMember({"fp32", "fp16"}));
   app.add_flag("--allow-unverified", cfg.allowUnverified,
                "compile every test with npuc --allow-unverified (by default a test the evidence "
                "gate refuses is compiled again with it, and counted apart)");

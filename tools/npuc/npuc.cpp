@@ -208,6 +208,11 @@ int main(int argc, char **argv) {
   app.add_flag("--no-hardware-loops", noHardwareLoops,
                "keep every tile loop unrolled (the machine runs the same instructions; the code "
                "is larger)");
+  std::string floatType = "fp32";
+  app.add_option("--float", floatType,
+                 "float compute type: fp32 (the default) or fp16 (MATRIX products of fp16 "
+                 "operands with fp32 accumulation; docs/numerics.md)")
+      ->check(CLI::IsMember({"fp32", "fp16"}));
   app.add_option("--compile-to", compileTo,
                  "stop after a phase and print it: graph, kernel, emission, encoding");
   std::string gmBudgetArg;
@@ -370,6 +375,7 @@ int main(int argc, char **argv) {
   pipelineOptions.gmBudget = gmBudget;
   pipelineOptions.allowUnverified = allowUnverified;
   pipelineOptions.hardwareLoops = !noHardwareLoops;
+  pipelineOptions.floatType = floatType;
   buildPipeline(pm, pipelineOptions);
   std::string currentPass;
   pm.addInstrumentation(std::make_unique<PassObserver>(currentPass, nodeCases));
@@ -444,6 +450,8 @@ int main(int argc, char **argv) {
     options_ += " --allow-unverified";
   if (noHardwareLoops)
     options_ += " --no-hardware-loops";
+  if (floatType != "fp32")
+    options_ += " --float " + floatType;
   for (const std::string &s : inputShapes)
     options_ += " --input-shape " + s;
   for (const std::string &s : bindInputs)

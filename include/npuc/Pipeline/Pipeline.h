@@ -30,6 +30,11 @@ struct PipelineOptions : mlir::PassPipelineOptions<PipelineOptions> {
       *this, "allow-unverified",
       llvm::cl::desc("skip check-lowering-evidence: compile lowering cases no test verified"),
       llvm::cl::init(false)};
+  Option<std::string> floatType{
+      *this, "float",
+      llvm::cl::desc("float compute type: fp32, or fp16 (MATRIX operands in fp16, fp32 "
+                     "accumulation: graph-compute-f16)"),
+      llvm::cl::init("fp32")};
   Option<bool> hardwareLoops{
       *this, "hardware-loops",
       llvm::cl::desc("roll iterations that repeat into hardware loops (emit-hardware-loops)"),

@@ -101,7 +101,8 @@ void KernelLowering::epilogue(Value acc, int64_t rows, int64_t cols, Value biasG
 namespace {
 /// Chooses the MATRIX mode's operand element types.
 LogicalResult checkMatrixTypes(Operation *op, Type a, Type w) {
-  bool ok = (a.isInteger(8) && w.isInteger(8)) || (a.isF32() && w.isF32());
+  bool ok = (a.isInteger(8) && w.isInteger(8)) || (a.isF32() && w.isF32()) ||
+            (a.isF16() && w.isF16());
   if (!ok)
     return op->emitOpError() << "no MATRIX mode multiplies " << a << " by " << w;
   return success();
@@ -200,6 +201,8 @@ namespace {
 isa::MmMode matrixMode(Type a, Type b) {
   if (a.isF32())
     return isa::MmMode::F32;
+  if (a.isF16())
+    return isa::MmMode::F16;
   return a.isUnsignedInteger() ? (b.isUnsignedInteger() ? isa::MmMode::U8U8 : isa::MmMode::U8I8)
                                : (b.isUnsignedInteger() ? isa::MmMode::I8U8 : isa::MmMode::I8I8);
 }
@@ -454,7 +457,8 @@ LogicalResult KernelLowering::lowerMatmulBuffers(Operation *op, Value A, Value B
   bool transA = p.transA, transB = p.transB;
   int64_t M = p.M, N = p.N, K = p.K;
   int64_t ea = at.getElementBytes(), eb = bt.getElementBytes(), ec = ct.getElementBytes();
-  Type accType = at.getElementType().isF32() ? Type(b.getF32Type()) : Type(b.getIntegerType(32));
+  // Float modes (F32, F16) accumulate in fp32.
+  Type accType = llvm::isa<FloatType>(at.getElementType()) ? Type(b.getF32Type()) : Type(b.getIntegerType(32));
   Value params = rq && rq.isPerChannel() ? requantTable(rq, perRow ? M : N) : Value();
   int64_t ma = t.params.MatrixAlign, kt = std::min(tl.kt, K);
   // Chunks of kt along K: one chunk's A and B tiles are per iteration (the
@@ -807,7 +811,7 @@ LogicalResult KernelLowering::lowerConvBuffers(Operation *op, const ConvPlan &pl
     SmallVector<int64_t> shape{N, C, xt.getShape()[2] + pads[0] + pads[2],
                                xt.getShape()[3] + pads[1] + pads[3]};
     Value padded = e.alloc(MemorySpace::Arena, shape, xt.getElementType(), denseStrides(shape, ex));
-    int64_t fill = xt.getElementType().isF32() ? 0 : int64_t(uint8_t(int8_t(xzp)));
+    int64_t fill = llvm::isa<FloatType>(xt.getElementType()) ? 0 : int64_t(uint8_t(int8_t(xzp)));
     if (failed(lowerPad(op, X, padded, xt.getShape(), {0, 0, pads[0], pads[1]},
                         {0, 0, pads[2], pads[3]}, fill)))
       return failure();
@@ -816,7 +820,7 @@ LogicalResult KernelLowering::lowerConvBuffers(Operation *op, const ConvPlan &pl
   }
   int64_t Wd = xt.getShape()[3];
   int64_t khw = KH * KW;
-  Type accType = xt.getElementType().isF32() ? Type(b.getF32Type()) : Type(b.getIntegerType(32));
+  Type accType = llvm::isa<FloatType>(xt.getElementType()) ? Type(b.getF32Type()) : Type(b.getIntegerType(32));
   Value params = rq && rq.isPerChannel() ? requantTable(rq, M) : Value();
   if (OW > kMatrixExtentMax)
     return op->emitOpError() << "output width " << OW << " exceeds one MATRIX tile (" << kMatrixExtentMax << " rows)";
@@ -943,6 +947,13 @@ Value KernelLowering::windowConvWeights(Operation *op, const ConvProblem &p, int
     place(out);
     return constant(DenseElementsAttr::get(type, ArrayRef<float>(out)), type);
   }
+  if (st.isF16()) {
+    // fp16 weights (graph-compute-f16) move as their bits; a float gap is 0.
+    SmallVector<uint16_t> out(size_t(rows * M), uint16_t(0));
+    place(out);
+    auto bits = RankedTensorType::get({rows, M}, b.getIntegerType(16));
+    return constant(DenseElementsAttr::get(bits, ArrayRef<uint16_t>(out)).bitcast(st), type);
+  }
   SmallVector<int8_t> out(size_t(rows * M), int8_t(gap));
   place(out);
   auto bytes = RankedTensorType::get({rows, M}, b.getIntegerType(8));
@@ -982,7 +993,7 @@ LogicalResult KernelLowering::lowerWindowConv(Operation *op, const ConvProblem &
     return op->emitOpError("internal error: the convolution problem disagrees with its input");
   int64_t ex = w.inBytes, ey = yt.getElementBytes(), ew = p.weightBytes;
   int64_t Wp = w.paddedWidth(), plane = w.H * w.W * ex, ma = t.params.MatrixAlign;
-  bool isFloat = xt.getElementType().isF32();
+  bool isFloat = llvm::isa<FloatType>(xt.getElementType());
   Type accType = isFloat ? Type(b.getF32Type()) : Type(b.getIntegerType(32));
   Type wType = storageOf(tensorOf(convOperands(op)->w).getElementType());
   Value params = rq && rq.isPerChannel() ? requantTable(rq, M) : Value();
@@ -1014,7 +1025,9 @@ LogicalResult KernelLowering::lowerWindowConv(Operation *op, const ConvProblem &
   Value zeros;
   if (gaps) {
     zeros = e.tile(MemorySpace::LM, 1, depthMax, xt.getElementType(), t.params.VectorAlign);
-    Value row = isFloat ? f32Constant(SmallVector<float>(size_t(depthMax), 0.0f))
+    auto zeroType = RankedTensorType::get({depthMax}, xt.getElementType());
+    Value row = isFloat ? constant(DenseElementsAttr::get(zeroType, b.getFloatAttr(xt.getElementType(), 0.0)),
+                                   zeroType)
                         : constant(DenseElementsAttr::get(RankedTensorType::get({depthMax}, b.getIntegerType(8)),
                                                           ArrayRef<int8_t>(SmallVector<int8_t>(size_t(depthMax), 0))),
                                    RankedTensorType::get({depthMax}, xt.getElementType()));
@@ -1182,9 +1195,9 @@ LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Va
   auto xt = cast<BufferType>(X.getType()), wt = cast<BufferType>(W.getType()),
        yt = cast<BufferType>(Y.getType());
   int64_t ex = p.inBytes, ey = yt.getElementBytes(), taps = p.KH * p.KW, Wp = p.paddedWidth();
-  Type accType = xt.getElementType().isF32() ? Type(b.getF32Type()) : Type(b.getIntegerType(32));
+  Type accType = llvm::isa<FloatType>(xt.getElementType()) ? Type(b.getF32Type()) : Type(b.getIntegerType(32));
   Value params = rq && rq.isPerChannel() ? requantTable(rq, p.C) : Value();
-  int64_t fill = xt.getElementType().isF32() ? 0 : int64_t(uint8_t(int8_t(xzp)));
+  int64_t fill = llvm::isa<FloatType>(xt.getElementType()) ? 0 : int64_t(uint8_t(int8_t(xzp)));
   // Resident parameters (DepthwiseTiling::resident): every chunk's taps,
   // bias and table in LM, loaded once before the tile loops, a chunk
   // starting on a VECTOR boundary; a tile reads its chunk's.

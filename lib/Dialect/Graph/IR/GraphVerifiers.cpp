@@ -27,6 +27,14 @@ Type graph::expressedElementType(Type t) {
 
 using namespace npuc::graph::detail;
 
+/// A matrix product's result expresses its operands' type, or is f32 for
+/// f16 operands (fp32 accumulation kept: graph-compute-f16).
+static LogicalResult verifyProductResult(Operation *op, Value operand, Value res) {
+  if (elementOf(operand).isF16() && elementOf(res).isF32())
+    return success();
+  return verifySameExpressed(op, {{operand, "operands"}, {res, "result"}});
+}
+
 LogicalResult graph::verifyBroadcastBinary(Operation *op) {
   Value lhs = op->getOperand(0), rhs = op->getOperand(1), res = op->getResult(0);
   if (failed(verifyBroadcastShape(op, lhs, rhs)))
@@ -97,7 +105,9 @@ LogicalResult graph::verifyConv(Operation *op) {
   want.append(spatial);
   if (failed(expectShape(op, res, want, "result")))
     return failure();
-  return verifySameExpressed(op, {{x, "input"}, {w, "weight"}, {res, "result"}});
+  if (failed(verifySameExpressed(op, {{x, "input"}, {w, "weight"}})))
+    return failure();
+  return verifyProductResult(op, x, res);
 }
 
 LogicalResult graph::verifyGemm(Operation *op) {
@@ -126,7 +136,9 @@ LogicalResult graph::verifyGemm(Operation *op) {
   }
   if (failed(expectShape(op, res, want, "result")))
     return failure();
-  return verifySameExpressed(op, {{a, "a"}, {b, "b"}, {res, "result"}});
+  if (failed(verifySameExpressed(op, {{a, "a"}, {b, "b"}})))
+    return failure();
+  return verifyProductResult(op, a, res);
 }
 
 LogicalResult graph::verifyMatMul(Operation *op) {
@@ -136,7 +148,9 @@ LogicalResult graph::verifyMatMul(Operation *op) {
       failed(fromExpected(op, sh::matmul(shapeOf(lhs), shapeOf(rhs)), want)) ||
       failed(expectShape(op, res, want, "result")))
     return failure();
-  return verifySameExpressed(op, {{lhs, "lhs"}, {rhs, "rhs"}, {res, "result"}});
+  if (failed(verifySameExpressed(op, {{lhs, "lhs"}, {rhs, "rhs"}})))
+    return failure();
+  return verifyProductResult(op, lhs, res);
 }
 
 LogicalResult graph::verifyPool(Operation *op) {

@@ -138,6 +138,22 @@ def GraphFoldPad : Pass<"graph-fold-pad"> {
   let dependentDialects = ["::npuc::graph::GraphDialect"];
 }
 
+def GraphComputeF16 : Pass<"graph-compute-f16"> {
+  let summary = "Run float matrix products on fp16 operands with fp32 accumulation (--float fp16)";
+  let description = [{
+    Each f32 graph.matmul and graph.gemm (plain f32 operands and result)
+    multiplies fp16 operands: a constant operand becomes an fp16 constant
+    (rounded to nearest even once, at compile time), any other a graph.cast
+    to f16 (one cast per value, shared by its products). The product
+    accumulates in fp32 (MATRIX's F16 mode) and its result, Gemm's C and
+    everything else stay f32. The model's inputs and outputs keep their
+    types. NPU-v1's MATRIX multiplies fp16 at four times its fp32 rate and
+    fp16 weights move half the bytes; the rounding of the operands is the
+    error (docs/numerics.md, "fp16 compute").
+  }];
+  let dependentDialects = ["::npuc::graph::GraphDialect"];
+}
+
 def GraphFuseActivation : Pass<"graph-fuse-activation"> {
   let summary = "Fold the Relu or Clip after an f32 convolution into it";
   let description = [{

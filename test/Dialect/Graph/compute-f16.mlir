@@ -1,0 +1,62 @@
+// RUN: npuc-opt %s -split-input-file -verify-diagnostics -graph-compute-f16 | FileCheck %s
+
+// Both products of x share one cast to f16; the weights become an fp16
+// constant (0.1 rounds to 0.0999755859 in fp16, 1e5 beyond 65504 to inf)
+// and the f32 constant is gone; Gemm's C and both results stay f32.
+// CHECK-LABEL: func.func @products
+// CHECK-DAG: %[[X:.*]] = graph.cast %arg0 : (tensor<4x2xf32>) -> tensor<4x2xf16>
+// CHECK-DAG: %[[W:.*]] = graph.constant dense<{{\[}}[9.997550e-02, 1.500000e+00, 0x7C00], [-2.000000e+00, 6.550400e+04, 0.000000e+00]]> : tensor<2x3xf16>
+// CHECK-NOT: tensor<2x3xf32>
+// CHECK: %[[Y:.*]] = graph.matmul %[[X]], %[[W]] : (tensor<4x2xf16>, tensor<2x3xf16>) -> tensor<4x3xf32>
+// CHECK: %[[G:.*]] = graph.gemm %[[X]], %[[W]], %arg1 {{.*}} : (tensor<4x2xf16>, tensor<2x3xf16>, tensor<4x3xf32>) -> tensor<4x3xf32>
+// CHECK: return %[[Y]], %[[G]]
+func.func @products(%x: tensor<4x2xf32>, %c: tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>) {
+  %w = graph.constant dense<[[0.1, 1.5, 1.0e5], [-2.0, 65504.0, 0.0]]> : tensor<2x3xf32>
+  %y = graph.matmul %x, %w : (tensor<4x2xf32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  %g = graph.gemm %x, %w, %c {alpha = 1.0 : f32, beta = 1.0 : f32, trans_a = false, trans_b = false} : (tensor<4x2xf32>, tensor<2x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  return %y, %g : tensor<4x3xf32>, tensor<4x3xf32>
+}
+
+// -----
+
+// A convolution's input and weights go to f16; its bias joins the fp32
+// accumulator and stays f32, as does the result. A product of two
+// activations casts both.
+// CHECK-LABEL: func.func @conv_and_activations
+// CHECK-DAG: %[[XC:.*]] = graph.cast %arg0 : (tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf16>
+// CHECK-DAG: %[[A:.*]] = graph.cast %arg1 : (tensor<2x4x8xf32>) -> tensor<2x4x8xf16>
+// CHECK-DAG: %[[B:.*]] = graph.cast %arg2 : (tensor<2x8x4xf32>) -> tensor<2x8x4xf16>
+// CHECK-DAG: %[[WC:.*]] = graph.constant dense<{{\[\[\[\[}}2.000000e+00]]], {{\[\[\[}}3.000000e+00]]]]> : tensor<2x1x1x1xf16>
+// CHECK-DAG: %[[BIAS:.*]] = graph.constant dense<[5.000000e-01, 2.500000e-01]> : tensor<2xf32>
+// CHECK: graph.conv %[[XC]], %[[WC]], %[[BIAS]] {{.*}} : (tensor<1x1x2x2xf16>, tensor<2x1x1x1xf16>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
+// CHECK: graph.matmul %[[A]], %[[B]] : (tensor<2x4x8xf16>, tensor<2x8x4xf16>) -> tensor<2x4x4xf32>
+func.func @conv_and_activations(%x: tensor<1x1x2x2xf32>, %a: tensor<2x4x8xf32>, %b: tensor<2x8x4xf32>) -> (tensor<1x2x2x2xf32>, tensor<2x4x4xf32>) {
+  %w = graph.constant dense<[[[[2.0]]], [[[3.0]]]]> : tensor<2x1x1x1xf32>
+  %bias = graph.constant dense<[0.5, 0.25]> : tensor<2xf32>
+  %c = graph.conv %x, %w, %bias {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x1x2x2xf32>, tensor<2x1x1x1xf32>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
+  %m = graph.matmul %a, %b : (tensor<2x4x8xf32>, tensor<2x8x4xf32>) -> tensor<2x4x4xf32>
+  return %c, %m : tensor<1x2x2x2xf32>, tensor<2x4x4xf32>
+}
+
+// -----
+
+// Everything else stays as it is: elementwise ops, and products of other
+// types (an int32 matmul here).
+// CHECK-LABEL: func.func @untouched
+// CHECK-NOT: graph.cast
+// CHECK: graph.add %arg0, %arg0 : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+// CHECK: graph.matmul %arg1, %arg1 : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<2x2xi32>
+func.func @untouched(%x: tensor<2x2xf32>, %i: tensor<2x2xi32>) -> (tensor<2x2xf32>, tensor<2x2xi32>) {
+  %s = graph.add %x, %x : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  %p = graph.matmul %i, %i : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<2x2xi32>
+  return %s, %p : tensor<2x2xf32>, tensor<2x2xi32>
+}
+
+// -----
+
+// Verifier: an f16 product's result is f16 or f32, nothing else.
+func.func @bad_result(%a: tensor<2x2xf16>) -> tensor<2x2xi32> {
+  // expected-error @+1 {{'graph.matmul' op result has element type 'i32', which does not express 'f16' like operands ('f16')}}
+  %p = graph.matmul %a, %a : (tensor<2x2xf16>, tensor<2x2xf16>) -> tensor<2x2xi32>
+  return %p : tensor<2x2xi32>
+}
