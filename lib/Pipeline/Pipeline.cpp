@@ -23,8 +23,6 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
   pm.addPass(graph::createGraphFuseQDQ());
   pm.addPass(graph::createGraphFoldPad());
   pm.addPass(graph::createGraphSimplify());
-  if (options.floatType == "fp16")
-    pm.addPass(graph::createGraphComputeF16());
   if (options.until == "graph")
     return;
   // Kernel level: quantized convolutions and matmuls with their ledgers; then
@@ -32,6 +30,8 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
   pm.addPass(createConvertGraphToQK());
   pm.addPass(graph::createGraphFoldDequantize());
   pm.addPass(graph::createGraphFuseActivation());
+  if (options.floatType == "fp16")
+    pm.addPass(graph::createGraphComputeF16());
   pm.addPass(createSelectLoweringCases(SelectLoweringCasesOptions{options.target}));
   if (!options.allowUnverified)
     pm.addPass(createCheckLoweringEvidence(CheckLoweringEvidenceOptions{options.target, ""}));

@@ -6,7 +6,9 @@ derived from fp16's rounding, against the fp32 reference:
 - fp16_mlp: Gemm (transB, bias) -> Relu -> MatMul -> Add, [8, 64] -> [8, 32];
 - fp16_attention: two heads of scores = Q K^T / sqrt(d), Softmax, scores x V
   (MatMuls of two activations, batched over heads);
-- fp16_gemm_addend: Gemm with alpha, beta and a full C (C stays f32).
+- fp16_gemm_addend: Gemm with alpha, beta and a full C (C stays f32);
+- fp16_cnn: dense, depthwise (strided), pointwise and strided convolutions,
+  pooling and a Gemm (its tolerance from a numpy model of the rounding).
 
 The reference is numpy in float64 from the f32 inputs and weights (the fp32
 model's exact values), rounded once to float32. fp16 compute rounds each
@@ -104,3 +106,48 @@ save("fp16_gemm_addend",
      [h.make_node("Gemm", ["a", "b", "c"], ["y"], alpha=0.5, beta=2.0)],
      [vi("a", T.FLOAT, [16, 48]), vi("c", T.FLOAT, [16, 24])], [vi("y", T.FLOAT, [16, 24])],
      [nh.from_array(bm, "b")], [a, cm], [y.astype(np.float32)], 2.0 ** -9 * 0.5 * bound(a, bm))
+
+# fp16_cnn: Conv 3x3 (pad 1, bias, Relu) -> depthwise Conv 3x3 (stride 2,
+# pad 1, bias, Relu) -> pointwise Conv 1x1 (bias) -> Conv 3x3 (stride 2, no
+# pad, no bias) -> GlobalAveragePool -> Flatten -> Gemm. The tolerance comes
+# from the same network evaluated in numpy with every product's operands
+# rounded to fp16 (and a product read only by products stored as fp16, as
+# graph-compute-f16 does): four times its largest distance from the fp32
+# reference, a model of the rounding, not of npuc's code.
+def half(a):
+    return np.asarray(a, np.float32).astype(np.float16).astype(np.float32)
+
+
+def cnn(x, ws, rounding):
+    r = half if rounding else (lambda a: np.asarray(a, np.float32))
+    (w1, b1), (w2, b2), (w3, b3), w4, (wg, bg) = ws
+    a = np.maximum(onnx_builder.conv2d(r(x), r(w1), b1, 1, [1, 1, 1, 1], 1), 0)
+    a = np.maximum(onnx_builder.conv2d(r(a), r(w2), b2, 2, [1, 1, 1, 1], 8), 0)
+    a = onnx_builder.conv2d(r(a), r(w3), b3, 1, [0, 0, 0, 0], 1)
+    a = r(a) if rounding else a  # read only by the next convolution
+    a = onnx_builder.conv2d(a, r(w4), np.zeros(16, np.float32), 2, [0, 0, 0, 0], 1)
+    pooled = a.astype(np.float64).mean(axis=(2, 3)).astype(np.float32)
+    return (r(pooled).astype(np.float64) @ r(wg).T.astype(np.float64) + bg).astype(np.float32)
+
+
+x = f32(1, 3, 16, 16)
+ws = [(f32(8, 3, 3, 3, scale=0.3), f32(8, scale=0.1)), (f32(8, 1, 3, 3, scale=0.3), f32(8, scale=0.1)),
+      (f32(16, 8, 1, 1, scale=0.3), f32(16, scale=0.1)), f32(16, 16, 3, 3, scale=0.1),
+      (f32(10, 16, scale=0.3), f32(10, scale=0.1))]
+want = cnn(x, ws, False)
+atol = 4 * float(np.abs(cnn(x, ws, True) - want).max()) + 1e-6
+(w1, b1), (w2, b2), (w3, b3), w4, (wg, bg) = ws
+save("fp16_cnn",
+     [h.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1]),
+      h.make_node("Relu", ["c1"], ["r1"]),
+      h.make_node("Conv", ["r1", "w2", "b2"], ["c2"], pads=[1, 1, 1, 1], strides=[2, 2], group=8),
+      h.make_node("Relu", ["c2"], ["r2"]),
+      h.make_node("Conv", ["r2", "w3", "b3"], ["c3"]),
+      h.make_node("Conv", ["c3", "w4"], ["c4"], strides=[2, 2]),
+      h.make_node("GlobalAveragePool", ["c4"], ["p"]),
+      h.make_node("Flatten", ["p"], ["f"]),
+      h.make_node("Gemm", ["f", "wg", "bg"], ["y"], transB=1)],
+     [vi("x", T.FLOAT, [1, 3, 16, 16])], [vi("y", T.FLOAT, [1, 10])],
+     [nh.from_array(v, n) for v, n in ((w1, "w1"), (b1, "b1"), (w2, "w2"), (b2, "b2"), (w3, "w3"),
+                                       (b3, "b3"), (w4, "w4"), (wg, "wg"), (bg, "bg"))],
+     [x], [want], atol)

@@ -175,7 +175,7 @@ TileFootprint npuc::emit::lowering::footprint(const ConvProblem &p, const ConvTi
   // One chunk's image, im2col tile and weights (a later chunk reuses them).
   int64_t imageRows = t.stacked ? rows : w.imageRows(rows);
   f.lm = slot(imageRows * l.imagePitch) + slot(m * l.lda) + (t.resident ? 0 : slot(l.depth * l.ldb));
-  if (w.requant)
+  if (w.requant || w.outBytes < kAccBytes)  // requantized, or fp32 stored as fp16
     f.lm += slot(m * roundUp(nc * w.outBytes, tp.VectorAlign));
   if (w.bias)
     f.lm += slot(roundUp(nc * kAccBytes, tp.VectorAlign));

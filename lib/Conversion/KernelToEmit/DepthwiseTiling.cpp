@@ -203,7 +203,7 @@ TileFootprint npuc::emit::lowering::footprint(const DepthwiseProblem &p, const D
     if (p.requantTable)
       f.lm += slot(c * kParamBytes);
   }
-  if (p.requant)
+  if (p.requant || p.outBytes < kAccBytes)  // requantized, or fp32 stored as fp16
     f.lm += slot(c * pitch.out);
   f.acc = slot(c * pitch.acc);
   f.lm *= t.buffers;

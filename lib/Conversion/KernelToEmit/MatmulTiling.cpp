@@ -146,7 +146,8 @@ TileFootprint npuc::emit::lowering::footprint(const MatmulProblem &p, const Matm
   bool ring = p.K > kt;
   if (!ring)
     f.lm += operands;
-  if (p.requant)
+  // The requantized result, or an fp32 accumulator stored as fp16, in LM.
+  if (p.requant || p.outBytes < kAccBytes)
     f.lm += slot(mt * roundUp(nt * p.outBytes, va));
   if (p.bias)
     f.lm += slot(p.biasPerRow ? mt * kAccBytes : roundUp(nt * kAccBytes, va));

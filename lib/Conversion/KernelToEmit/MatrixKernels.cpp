@@ -95,6 +95,13 @@ void KernelLowering::epilogue(Value acc, int64_t rows, int64_t cols, Value biasG
     e.vbini("MAX", acc, b.getF32FloatAttr(*activation.lo), acc);
   if (activation.hi)
     e.vbini("MIN", acc, b.getF32FloatAttr(*activation.hi), acc);
+  Type st = cast<BufferType>(dst.getType()).getElementType();
+  if (st != accType) {
+    // An fp16 result (graph-compute-f16): rounded once, to nearest even.
+    Value out = e.tile(MemorySpace::LM, rows, cols, st);
+    e.cast(acc, out);
+    acc = out;
+  }
   e.dma(acc, dst);
 }
 
@@ -142,8 +149,8 @@ LogicalResult lowering::selectMatmul(LoweringCase &c, const target::TargetInfo &
     if (llvm::any_of(zps, [&](int64_t z) { return z != zps[0]; }))
       return op->emitOpError("per-column rhs zero points that differ need a correction term; "
                              "MATRIX subtracts one b_zp");
-  } else if (!tensorOf(result).getElementType().isF32()) {
-    return op->emitOpError("non-f32 graph.matmul reaches emission unquantized");
+  } else if (!llvm::isa<FloatType>(tensorOf(result).getElementType())) {
+    return op->emitOpError("non-float graph.matmul reaches emission unquantized");
   }
   if (failed(checkMatrixTypes(op, storageOf(tensorOf(lhs).getElementType()),
                               storageOf(tensorOf(rhs).getElementType()))) ||
@@ -170,8 +177,8 @@ LogicalResult KernelLowering::lowerMatmulOp(const LoweringCase &c) {
 /// product, beta * C broadcast to [M, N] by zero strides.
 LogicalResult lowering::selectGemm(LoweringCase &c, const target::TargetInfo &) {
   auto gemm = cast<graph::GemmOp>(c.op);
-  if (!tensorOf(gemm.getResult()).getElementType().isF32())
-    return c.op->emitOpError("Gemm lowers for f32 (a quantized Gemm has no kernel yet)");
+  if (!llvm::isa<FloatType>(tensorOf(gemm.getResult()).getElementType()))
+    return c.op->emitOpError("Gemm lowers for f32 and f16 (a quantized Gemm has no kernel yet)");
   if (failed(checkMatrixTypes(c.op, tensorOf(gemm.getA()).getElementType(),
                               tensorOf(gemm.getB()).getElementType())))
     return failure();
@@ -278,7 +285,7 @@ DenseElementsAttr constantValue(Value v) {
 /// The window geometry, element sizes and epilogue of a 2-D convolution
 /// (integer qk.conv2d, or f32 graph.conv); `C` is all input channels.
 std::optional<DepthwiseProblem> windowGeometry(const ConvOperands &c) {
-  if (!c.integer && !tensorOf(c.y).getElementType().isF32())
+  if (!c.integer && !llvm::isa<FloatType>(tensorOf(c.y).getElementType()))
     return std::nullopt;
   ArrayRef<int64_t> xs = tensorOf(c.x).getShape(), ws = tensorOf(c.w).getShape(),
                     ys = tensorOf(c.y).getShape();
@@ -568,8 +575,8 @@ LogicalResult lowering::selectConv(LoweringCase &c, const target::TargetInfo &) 
     groups = conv.getGroups();
   } else {
     auto fconv = cast<graph::ConvOp>(op);
-    if (!tensorOf(fconv.getResult()).getElementType().isF32())
-      return op->emitOpError("non-f32 graph.conv reaches emission unquantized");
+    if (!llvm::isa<FloatType>(tensorOf(fconv.getResult()).getElementType()))
+      return op->emitOpError("non-float graph.conv reaches emission unquantized");
     if (tensorOf(fconv.getX()).getRank() != 4)
       return op->emitOpError("convolution lowering handles 2-D (NCHW) inputs");
     bias = bool(fconv.getBias());

@@ -40,6 +40,26 @@ func.func @conv_and_activations(%x: tensor<1x1x2x2xf32>, %a: tensor<2x4x8xf32>, 
 
 // -----
 
+// A product read only by products stores fp16 itself (its accumulator
+// rounded once on the way out): no f32 tensor and no cast between them. One
+// read by anything else (the Relu) stays f32 and is cast for the product.
+// CHECK-LABEL: func.func @chain
+// CHECK: %[[H:.*]] = graph.matmul %{{.*}}, %{{.*}} : (tensor<4x8xf16>, tensor<8x8xf16>) -> tensor<4x8xf16>
+// CHECK: %[[Y:.*]] = graph.matmul %[[H]], %{{.*}} : (tensor<4x8xf16>, tensor<8x8xf16>) -> tensor<4x8xf32>
+// CHECK-DAG: %[[RC:.*]] = graph.cast %[[Y]] : (tensor<4x8xf32>) -> tensor<4x8xf16>
+// CHECK-DAG: graph.relu %[[Y]] : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: graph.matmul %[[RC]], %{{.*}} : (tensor<4x8xf16>, tensor<8x8xf16>) -> tensor<4x8xf32>
+func.func @chain(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %w = graph.constant dense<0.25> : tensor<8x8xf32>
+  %h = graph.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %y = graph.matmul %h, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %r = graph.relu %y : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %z = graph.matmul %y, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  return %r, %z : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
 // Everything else stays as it is: elementwise ops, and products of other
 // types (an int32 matmul here).
 // CHECK-LABEL: func.func @untouched

@@ -405,7 +405,7 @@ func.func @conv_activation_bounds_alone(%x: tensor<1x2x4x4xf32>, %w: tensor<3x2x
 // -----
 
 func.func @conv_activation_quantized(%x: tensor<1x2x4x4x!quant.uniform<i8:f32, 0.5>>, %w: tensor<3x2x3x3x!quant.uniform<i8:f32, 0.25>>) {
-  // expected-error @+1 {{'graph.conv' op a fused activation needs an f32 result}}
+  // expected-error @+1 {{'graph.conv' op a fused activation needs an f32 or f16 result}}
   %0 = graph.conv %x, %w {activation = "relu", strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x4x4x!quant.uniform<i8:f32, 0.5>>, tensor<3x2x3x3x!quant.uniform<i8:f32, 0.25>>) -> tensor<1x3x2x2x!quant.uniform<i8:f32, 1.0>>
   return
 }

@@ -75,8 +75,8 @@ LogicalResult graph::verifyConv(Operation *op) {
     bool clip = act.getValue() == "clip";
     if (!clip && act.getValue() != "relu")
       return op->emitOpError() << "activation '" << act.getValue() << "' is not relu or clip";
-    if (!elementOf(res).isF32())
-      return op->emitOpError("a fused activation needs an f32 result");
+    if (!elementOf(res).isF32() && !elementOf(res).isF16())
+      return op->emitOpError("a fused activation needs an f32 or f16 result");
     if (!clip && (op->hasAttr("activation_min") || op->hasAttr("activation_max")))
       return op->emitOpError("activation bounds belong to a clip");
   } else if (op->hasAttr("activation_min") || op->hasAttr("activation_max")) {

@@ -73,6 +73,24 @@ struct GraphComputeF16Pass : npuc::graph::impl::GraphComputeF16Base<GraphCompute
       for (unsigned i : operands)
         op->setOperand(i, half(op, op->getOperand(i)));
     }
+    // A product whose every user is a product takes its cast in: its fp32
+    // accumulator is rounded to an fp16 result once, on the way out, and the
+    // f32 tensor and the cast kernel are gone.
+    for (Operation *op : products) {
+      Value r = op->getResult(0);
+      auto it = halves.find(r);
+      if (it == halves.end() || !r.hasOneUse() ||
+          !cast<RankedTensorType>(op->getOperand(0).getType()).getElementType().isF16())
+        continue;
+      Value castResult = it->second;
+      Operation *castOp = castResult.getDefiningOp();
+      if (!castOp || *r.getUsers().begin() != castOp)
+        continue;
+      r.setType(castResult.getType());
+      castResult.replaceAllUsesWith(r);
+      castOp->erase();
+      it->second = r;
+    }
     // The f32 constants only the products read are gone with them.
     for (auto &entry : halves)
       if (auto cst = entry.first.getDefiningOp<ConstantOp>(); cst && cst->use_empty())
