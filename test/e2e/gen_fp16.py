@@ -8,7 +8,10 @@ derived from fp16's rounding, against the fp32 reference:
   (MatMuls of two activations, batched over heads);
 - fp16_gemm_addend: Gemm with alpha, beta and a full C (C stays f32);
 - fp16_cnn: dense, depthwise (strided), pointwise and strided convolutions,
-  pooling and a Gemm (its tolerance from a numpy model of the rounding).
+  pooling and a Gemm (its tolerance from a numpy model of the rounding);
+- fp16_conv_*, fp16_gemm_*, fp16_matmul_*: one model per lowering case the
+  pass produces (below), alone (an f32 result) and chained into a product
+  (an fp16 result), so that the evidence gate has every case verified.
 
 The reference is numpy in float64 from the f32 inputs and weights (the fp32
 model's exact values), rounded once to float32. fp16 compute rounds each
@@ -151,3 +154,119 @@ save("fp16_cnn",
      [nh.from_array(v, n) for v, n in ((w1, "w1"), (b1, "b1"), (w2, "w2"), (b2, "b2"), (w3, "w3"),
                                        (b3, "b3"), (w4, "w4"), (wg, "wg"), (bg, "bg"))],
      [x], [want], atol)
+
+# fp16_conv_*: the convolution cases graph-compute-f16 gives the lowering,
+# one small model each: kinds (dense 3x3, grouped 3x3, depthwise 3x3,
+# pointwise 1x1) x pads 0 or 1 x strides 1 or 2 x bias or not x a fused
+# activation (none, Relu, Clip(0, 6)); "single" stores the f32 result, "chain"
+# feeds it to a pointwise convolution, so it is stored as fp16. Tolerances
+# from the numpy rounding model as fp16_cnn's.
+def act(a, kind):
+    return a if kind == "none" else np.maximum(a, 0) if kind == "relu" else np.clip(a, 0, 6)
+
+
+KINDS = {"dense": (8, 8, 3, 1), "grouped": (8, 8, 3, 2), "depthwise": (8, 8, 3, 8), "pointwise": (8, 8, 1, 1)}
+for kind, (cin, cout, k, group) in KINDS.items():
+    for pad in (0, 1):
+        if k == 1 and pad:
+            continue
+        for stride in (1, 2):
+            for bias in (False, True):
+                for activation in ("none", "relu", "clip"):
+                    x = f32(1, cin, 9, 9)
+                    w = f32(cout, cin // group, k, k, scale=0.4)
+                    b = f32(cout, scale=0.2) if bias else np.zeros(cout, np.float32)
+                    wp, bp = f32(4, cout, 1, 1, scale=0.4), f32(4, scale=0.2)
+                    pads = [pad] * 4
+
+                    def first(r):
+                        return act(onnx_builder.conv2d(r(x), r(w), b, stride, pads, group), activation)
+
+                    ident = lambda a: np.asarray(a, np.float32)  # noqa: E731
+                    conv_in = ["x", "w", "b"] if bias else ["x", "w"]
+                    nodes = [h.make_node("Conv", conv_in, ["c"], pads=pads, strides=[stride, stride],
+                                         group=group, kernel_shape=[k, k])]
+                    if activation == "relu":
+                        nodes.append(h.make_node("Relu", ["c"], ["a"]))
+                    elif activation == "clip":
+                        nodes.append(h.make_node("Clip", ["c", "lo", "hi"], ["a"]))
+                    last = "a" if activation != "none" else "c"
+                    inits = [nh.from_array(w, "w")] + ([nh.from_array(b, "b")] if bias else [])
+                    if activation == "clip":
+                        inits += [nh.from_array(np.array(0, np.float32), "lo"),
+                                  nh.from_array(np.array(6, np.float32), "hi")]
+                    oh = (9 + 2 * pad - k) // stride + 1
+                    name = "fp16_conv_%s_p%d_s%d_%s_%s" % (kind, pad, stride, "bias" if bias else "nobias",
+                                                           activation)
+                    want = first(ident)
+                    err = float(np.abs(first(half) - want).max())
+                    save(name + "_single", [n for n in nodes] + [h.make_node("Identity", [last], ["y"])],
+                         [vi("x", T.FLOAT, [1, cin, 9, 9])], [vi("y", T.FLOAT, [1, cout, oh, oh])],
+                         inits, [x], [want], 4 * err + 1e-6)
+                    want = onnx_builder.conv2d(want, wp, bp, 1, [0] * 4, 1)
+                    err = float(np.abs(onnx_builder.conv2d(half(first(half)), half(wp), bp, 1, [0] * 4, 1)
+                                       - want).max())
+                    save(name + "_chain", nodes + [h.make_node("Conv", [last, "wp", "bp"], ["y"])],
+                         [vi("x", T.FLOAT, [1, cin, 9, 9])], [vi("y", T.FLOAT, [1, 4, oh, oh])],
+                         inits + [nh.from_array(wp, "wp"), nh.from_array(bp, "bp")], [x], [want],
+                         4 * err + 1e-6)
+
+# fp16_gemm_* and fp16_matmul_*: the product cases. Gemm: transA, transB,
+# alpha, no C, a C row broadcast or a full C, beta; each alone (an f32
+# result) and chained into a MatMul (an fp16 one). MatMul: 2-D and 3-D
+# activations times constant weights or batched activations.
+def gemm_ref(a, b, c, ta, tb, alpha, beta, r):
+    aa, bb = r(a.T if ta else a), r(b.T if tb else b)
+    y = alpha * (aa.astype(np.float64) @ bb.astype(np.float64))
+    return (y + (beta * c if c is not None else 0)).astype(np.float32)
+
+
+for ta in (0, 1):
+    for tb in (0, 1):
+        for alpha in (1.0, 0.5):
+            for cform in ("none", "row", "full"):
+                for beta in ((1.0,) if cform == "none" else (1.0, 2.0)):
+                    a = f32(24, 12) if ta else f32(12, 24)
+                    bm = f32(16, 24, scale=0.3) if tb else f32(24, 16, scale=0.3)
+                    c = None if cform == "none" else f32(16) if cform == "row" else f32(12, 16)
+                    w2 = f32(16, 8, scale=0.3)
+                    attrs = {"transA": ta, "transB": tb, "alpha": alpha, "beta": beta}
+                    ins = ["a", "b"] + (["c"] if c is not None else [])
+                    inits = [nh.from_array(bm, "b")] + ([nh.from_array(c, "c")] if c is not None else [])
+                    name = "fp16_gemm_t%d%d_a%g_%s_b%g" % (ta, tb, alpha, cform, beta)
+                    ident = lambda v: np.asarray(v, np.float32)  # noqa: E731
+                    want = gemm_ref(a, bm, c, ta, tb, alpha, beta, ident)
+                    err = float(np.abs(gemm_ref(a, bm, c, ta, tb, alpha, beta, half) - want).max())
+                    save(name + "_single", [h.make_node("Gemm", ins, ["y"], **attrs)],
+                         [vi("a", T.FLOAT, list(a.shape))], [vi("y", T.FLOAT, [12, 16])], inits, [a], [want],
+                         4 * err + 1e-6)
+                    want2 = (want.astype(np.float64) @ w2.astype(np.float64)).astype(np.float32)
+                    got2 = half(gemm_ref(a, bm, c, ta, tb, alpha, beta, half)).astype(np.float64) @ half(w2)
+                    save(name + "_chain", [h.make_node("Gemm", ins, ["g"], **attrs),
+                                           h.make_node("MatMul", ["g", "w2"], ["y"])],
+                         [vi("a", T.FLOAT, list(a.shape))], [vi("y", T.FLOAT, [12, 8])],
+                         inits + [nh.from_array(w2, "w2")], [a], [want2],
+                         4 * float(np.abs(got2 - want2).max()) + 1e-6)
+
+for lhs in ((12, 24), (3, 12, 24)):
+    for rhs_batched in (False, True):
+        if rhs_batched and len(lhs) == 2:
+            continue
+        a = f32(*lhs)
+        bshape = (lhs[0], 24, 16) if rhs_batched else (24, 16)
+        bm = f32(*bshape, scale=0.3)
+        w2 = f32(16, 8, scale=0.3)
+        oshape = list(lhs[:-1]) + [16]
+        name = "fp16_matmul_%dd_%s" % (len(lhs), "batched" if rhs_batched else "weights")
+        inputs = [vi("a", T.FLOAT, list(lhs))] + ([vi("b", T.FLOAT, list(bshape))] if rhs_batched else [])
+        inits = [] if rhs_batched else [nh.from_array(bm, "b")]
+        feeds = [a] + ([bm] if rhs_batched else [])
+        want = (a.astype(np.float64) @ bm.astype(np.float64)).astype(np.float32)
+        got = half(a).astype(np.float64) @ half(bm)
+        save(name + "_single", [h.make_node("MatMul", ["a", "b"], ["y"])], inputs, [vi("y", T.FLOAT, oshape)],
+             inits, feeds, [want], 4 * float(np.abs(got - want).max()) + 1e-6)
+        want2 = (want.astype(np.float64) @ w2.astype(np.float64)).astype(np.float32)
+        got2 = half(got).astype(np.float64) @ half(w2)
+        save(name + "_chain", [h.make_node("MatMul", ["a", "b"], ["m"]), h.make_node("MatMul", ["m", "w2"], ["y"])],
+             inputs, [vi("y", T.FLOAT, oshape[:-1] + [8])], inits + [nh.from_array(w2, "w2")], feeds, [want2],
+             4 * float(np.abs(got2 - want2).max()) + 1e-6)
