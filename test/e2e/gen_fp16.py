@@ -157,7 +157,7 @@ save("fp16_cnn",
 
 # fp16_conv_*: the convolution cases graph-compute-f16 gives the lowering,
 # one small model each: kinds (dense 3x3, grouped 3x3, depthwise 3x3,
-# pointwise 1x1) x pads 0 or 1 x strides 1 or 2 x bias or not x a fused
+# pointwise 1x1, dense 3x3 dilated by 2) x pads 0 or 1 x strides 1 or 2 x bias or not x a fused
 # activation (none, Relu, Clip(0, 6)); "single" stores the f32 result, "chain"
 # feeds it to a pointwise convolution, so it is stored as fp16. Tolerances
 # from the numpy rounding model as fp16_cnn's.
@@ -165,8 +165,9 @@ def act(a, kind):
     return a if kind == "none" else np.maximum(a, 0) if kind == "relu" else np.clip(a, 0, 6)
 
 
-KINDS = {"dense": (8, 8, 3, 1), "grouped": (8, 8, 3, 2), "depthwise": (8, 8, 3, 8), "pointwise": (8, 8, 1, 1)}
-for kind, (cin, cout, k, group) in KINDS.items():
+KINDS = {"dense": (8, 8, 3, 1, 1), "grouped": (8, 8, 3, 2, 1), "depthwise": (8, 8, 3, 8, 1),
+         "pointwise": (8, 8, 1, 1, 1), "dilated": (8, 8, 3, 1, 2)}
+for kind, (cin, cout, k, group, dil) in KINDS.items():
     for pad in (0, 1):
         if k == 1 and pad:
             continue
@@ -180,12 +181,12 @@ for kind, (cin, cout, k, group) in KINDS.items():
                     pads = [pad] * 4
 
                     def first(r):
-                        return act(onnx_builder.conv2d(r(x), r(w), b, stride, pads, group), activation)
+                        return act(onnx_builder.conv2d(r(x), r(w), b, stride, pads, group, dil), activation)
 
                     ident = lambda a: np.asarray(a, np.float32)  # noqa: E731
                     conv_in = ["x", "w", "b"] if bias else ["x", "w"]
                     nodes = [h.make_node("Conv", conv_in, ["c"], pads=pads, strides=[stride, stride],
-                                         group=group, kernel_shape=[k, k])]
+                                         group=group, kernel_shape=[k, k], dilations=[dil, dil])]
                     if activation == "relu":
                         nodes.append(h.make_node("Relu", ["c"], ["a"]))
                     elif activation == "clip":
@@ -195,7 +196,7 @@ for kind, (cin, cout, k, group) in KINDS.items():
                     if activation == "clip":
                         inits += [nh.from_array(np.array(0, np.float32), "lo"),
                                   nh.from_array(np.array(6, np.float32), "hi")]
-                    oh = (9 + 2 * pad - k) // stride + 1
+                    oh = (9 + 2 * pad - dil * (k - 1) - 1) // stride + 1
                     name = "fp16_conv_%s_p%d_s%d_%s_%s" % (kind, pad, stride, "bias" if bias else "nobias",
                                                            activation)
                     want = first(ident)

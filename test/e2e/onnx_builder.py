@@ -44,20 +44,22 @@ def dequant(q, s, z):
     return (q.astype(np.float32) - np.asarray(z, np.float32)) * np.asarray(s, np.float32)
 
 
-def conv2d(x, w, b, stride, pads, group):
+def conv2d(x, w, b, stride, pads, group, dilation=1):
     """Conv in float64 (x, w as given), plus bias, cast to float32."""
     x = np.pad(x.astype(np.float64), [(0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])])
     n, c, hh, ww = x.shape
     m, cg, kh, kw = w.shape
     w = w.astype(np.float64)
-    oh, ow = (hh - kh) // stride + 1, (ww - kw) // stride + 1
+    d = dilation
+    oh, ow = (hh - d * (kh - 1) - 1) // stride + 1, (ww - d * (kw - 1) - 1) // stride + 1
     y = np.zeros((n, m, oh, ow))
     mg = m // group
     for o in range(m):
         g = o // mg
         for i in range(oh):
             for j in range(ow):
-                win = x[:, g * cg:(g + 1) * cg, i * stride:i * stride + kh, j * stride:j * stride + kw]
+                win = x[:, g * cg:(g + 1) * cg, i * stride:i * stride + d * (kh - 1) + 1:d,
+                        j * stride:j * stride + d * (kw - 1) + 1:d]
                 y[:, o, i, j] = (win * w[o]).sum(axis=(1, 2, 3))
     return (y + np.asarray(b, np.float64).reshape(1, -1, 1, 1)).astype(np.float32)
 
