@@ -9,6 +9,7 @@ derived from fp16's rounding, against the fp32 reference:
 - fp16_gemm_addend: Gemm with alpha, beta and a full C (C stays f32);
 - fp16_cnn: dense, depthwise (strided), pointwise and strided convolutions,
   pooling and a Gemm (its tolerance from a numpy model of the rounding);
+- fp16_vector_*: VECTOR ops between products, which run in fp16;
 - fp16_conv_*, fp16_gemm_*, fp16_matmul_*: one model per lowering case the
   pass produces (below), alone (an f32 result) and chained into a product
   (an fp16 result), so that the evidence gate has every case verified.
@@ -271,3 +272,81 @@ for lhs in ((12, 24), (3, 12, 24)):
         save(name + "_chain", [h.make_node("MatMul", ["a", "b"], ["m"]), h.make_node("MatMul", ["m", "w2"], ["y"])],
              inputs, [vi("y", T.FLOAT, oshape[:-1] + [8])], inits + [nh.from_array(w2, "w2")], feeds, [want2],
              4 * float(np.abs(got2 - want2).max()) + 1e-6)
+
+# fp16_vector_*: the VECTOR ops that run in fp16 after a product: MatMul ->
+# op (binary: with a constant of the row's shape, a scalar, a per-row column
+# or a full matrix, or with another product; unary: each f32 map, rounded to
+# fp16 once) -> MatMul, so the op reads and writes fp16. The reference is
+# fp32; the tolerance from the numpy rounding model (every value between the
+# products rounded to fp16, fp16 arithmetic of the binary ops emulated by
+# rounding their f32 result).
+def unary_ref(name, v):
+    import math
+    if name == "relu":
+        return np.maximum(v, 0)
+    if name == "sigmoid":
+        return 1 / (1 + np.exp(-v))
+    if name == "tanh":
+        return np.tanh(v)
+    if name == "exp":
+        return np.exp(v)
+    if name == "neg":
+        return -v
+    if name == "abs":
+        return np.abs(v)
+    if name == "erf":
+        return np.vectorize(math.erf)(v)
+    if name == "leakyrelu":
+        return np.where(v > 0, v, 0.1 * v)
+    if name == "hardsigmoid":
+        return np.clip(0.2 * v + 0.5, 0, 1)
+    if name == "hardswish":
+        return v * np.clip(v / 6 + 0.5, 0, 1)
+    if name == "gelu":
+        return 0.5 * v * (1 + np.vectorize(math.erf)(v / math.sqrt(2)))
+    if name == "clip":
+        return np.clip(v, -0.5, 0.5)
+    raise ValueError(name)
+
+
+ONNX_UNARY = {"relu": ("Relu", {}), "sigmoid": ("Sigmoid", {}), "tanh": ("Tanh", {}), "exp": ("Exp", {}),
+              "neg": ("Neg", {}), "abs": ("Abs", {}), "erf": ("Erf", {}),
+              "leakyrelu": ("LeakyRelu", {"alpha": 0.1}), "hardsigmoid": ("HardSigmoid", {}),
+              "hardswish": ("HardSwish", {}), "gelu": ("Gelu", {}), "clip": ("Clip", {})}
+xa = f32(6, 16)
+w1, w2 = f32(16, 12, scale=0.3), f32(12, 8, scale=0.3)
+p64 = xa.astype(np.float64) @ w1.astype(np.float64)
+p16 = half(half(xa).astype(np.float64) @ half(w1)).astype(np.float64)
+
+
+def vector_case(name, nodes, inits, f, opset=13):
+    want = (f(p64) @ w2.astype(np.float64)).astype(np.float32)
+    got = half(f(p16)).astype(np.float64) @ half(w2)
+    g = h.make_graph([h.make_node("MatMul", ["x", "w1"], ["p"])] + nodes +
+                     [h.make_node("MatMul", ["q", "w2"], ["y"])], name,
+                     [vi("x", T.FLOAT, [6, 16])], [vi("y", T.FLOAT, [6, 8])],
+                     [nh.from_array(w1, "w1"), nh.from_array(w2, "w2")] + inits)
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)])
+    m.ir_version = 8
+    onnx_builder.save_unchecked(name, m, [xa], [want])
+    with open(os.path.join(out, name, "tolerance.txt"), "w") as fh:
+        fh.write("float=fp16 atol=%.9g rtol=%.9g\n" % (4 * float(np.abs(got - want).max()) + 1e-6, 2.0 ** -9))
+
+
+for un, (op, attrs) in ONNX_UNARY.items():
+    ins = ["p", "lo", "hi"] if un == "clip" else ["p"]
+    inits = [nh.from_array(np.array(-0.5, np.float32), "lo"), nh.from_array(np.array(0.5, np.float32), "hi")] \
+        if un == "clip" else []
+    vector_case("fp16_vector_" + un, [h.make_node(op, ins, ["q"], **attrs)], inits,
+                lambda v, un=un: unary_ref(un, v), opset=20 if un == "gelu" else 14)
+for bn, fn in (("add", np.add), ("sub", np.subtract), ("mul", np.multiply), ("max", np.maximum),
+               ("min", np.minimum)):
+    for form, shape in (("row", (12,)), ("scalar", (1,)), ("column", (6, 1)), ("full", (6, 12))):
+        c = f32(*shape, scale=0.5)
+        vector_case("fp16_vector_%s_%s" % (bn, form),
+                    [h.make_node(bn.capitalize(), ["p", "c"], ["q"])], [nh.from_array(c, "c")],
+                    lambda v, fn=fn, c=c: fn(v, half(c).astype(np.float64)))
+    # Two fp16 activations: the product with itself through a second path.
+    vector_case("fp16_vector_%s_activations" % bn,
+                [h.make_node("Relu", ["p"], ["r"]), h.make_node(bn.capitalize(), ["p", "r"], ["q"])], [],
+                lambda v, fn=fn: fn(v, np.maximum(v, 0)))

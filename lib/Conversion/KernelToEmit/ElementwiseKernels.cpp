@@ -220,9 +220,15 @@ Value KernelLowering::toF32(Value tile, const std::optional<Quant> &q) {
 }
 
 Value KernelLowering::fromF32(Value f, const std::optional<Quant> &q, Type storage) {
+  auto ft = cast<BufferType>(f.getType());
+  if (!q && storage != ft.getElementType()) {
+    // An fp16 result (--float fp16): rounded once, to nearest even.
+    Value out = e.tile(MemorySpace::LM, ft.getShape()[0], ft.getShape()[1], storage);
+    e.cast(f, out);
+    return out;
+  }
   if (!q)
     return f;
-  auto ft = cast<BufferType>(f.getType());
   // saturate(round_half_even(f / scale) + zp) in one pass (V_QUANT).
   Value out = e.tile(MemorySpace::LM, ft.getShape()[0], ft.getShape()[1], storage);
   e.quantCast(f, out, float(q->scales[0]), q->zps[0]);
@@ -588,9 +594,9 @@ LogicalResult lowering::selectF32Map(LoweringCase &c, const target::TargetInfo &
     if (!qx || !qy || qx->axis >= 0 || qy->axis >= 0)
       return op->emitOpError() << "quantized " << op->getName().stripDialect()
                                << " needs per-tensor quantized input and result";
-  } else if (!el.isF32()) {
+  } else if (!el.isF32() && !el.isF16()) {
     return op->emitOpError() << op->getName().stripDialect() << " on " << el
-                             << " has no NPU lowering yet (f32, or per-tensor quantized)";
+                             << " has no NPU lowering yet (f32, f16, or per-tensor quantized)";
   }
   return success();
 }

@@ -42,13 +42,14 @@ func.func @conv_and_activations(%x: tensor<1x1x2x2xf32>, %a: tensor<2x4x8xf32>, 
 
 // A product read only by products stores fp16 itself (its accumulator
 // rounded once on the way out): no f32 tensor and no cast between them. One
-// read by anything else (the Relu) stays f32 and is cast for the product.
+// read by anything else (the Relu, whose result is returned) stays f32 and
+// is cast for the product that reads it.
 // CHECK-LABEL: func.func @chain
 // CHECK: %[[H:.*]] = graph.matmul %{{.*}}, %{{.*}} : (tensor<4x8xf16>, tensor<8x8xf16>) -> tensor<4x8xf16>
 // CHECK: %[[Y:.*]] = graph.matmul %[[H]], %{{.*}} : (tensor<4x8xf16>, tensor<8x8xf16>) -> tensor<4x8xf32>
-// CHECK-DAG: %[[RC:.*]] = graph.cast %[[Y]] : (tensor<4x8xf32>) -> tensor<4x8xf16>
+// CHECK-DAG: %[[YC:.*]] = graph.cast %[[Y]] : (tensor<4x8xf32>) -> tensor<4x8xf16>
 // CHECK-DAG: graph.relu %[[Y]] : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK: graph.matmul %[[RC]], %{{.*}} : (tensor<4x8xf16>, tensor<8x8xf16>) -> tensor<4x8xf32>
+// CHECK: graph.matmul %[[YC]], %{{.*}} : (tensor<4x8xf16>, tensor<8x8xf16>) -> tensor<4x8xf32>
 func.func @chain(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
   %w = graph.constant dense<0.25> : tensor<8x8xf32>
   %h = graph.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
@@ -56,6 +57,36 @@ func.func @chain(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
   %r = graph.relu %y : (tensor<4x8xf32>) -> tensor<4x8xf32>
   %z = graph.matmul %y, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
   return %r, %z : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// VECTOR ops between two products run in fp16 (the bias Add with its
+// constant rounded to fp16, the Relu): the first product stores fp16, the
+// last reads fp16. A bias Add whose result goes on to an op without an fp16
+// kernel (Softmax) stays f32, and so does the product before it: no cast
+// back to f32 is ever inserted after a VECTOR op.
+// CHECK-LABEL: func.func @between_products
+// CHECK-DAG: %[[B:.*]] = graph.constant dense<1.000980e-01> : tensor<8xf16>
+// CHECK-DAG: %[[BF:.*]] = graph.constant dense<1.001000e-01> : tensor<8xf32>
+// CHECK: %[[P:.*]] = graph.matmul %{{.*}}, %{{.*}} : (tensor<4x8xf16>, tensor<8x8xf16>) -> tensor<4x8xf16>
+// CHECK: %[[A:.*]] = graph.add %[[P]], %[[B]] : (tensor<4x8xf16>, tensor<8xf16>) -> tensor<4x8xf16>
+// CHECK: %[[R:.*]] = graph.relu %[[A]] : (tensor<4x8xf16>) -> tensor<4x8xf16>
+// CHECK: graph.matmul %[[R]], %{{.*}} : (tensor<4x8xf16>, tensor<8x8xf16>) -> tensor<4x8xf32>
+// CHECK: %[[Q:.*]] = graph.matmul %{{.*}}, %{{.*}} : (tensor<4x8xf16>, tensor<8x8xf16>) -> tensor<4x8xf32>
+// CHECK: %[[A2:.*]] = graph.add %[[Q]], %[[BF]] : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+// CHECK: graph.softmax %[[A2]]
+func.func @between_products(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %w = graph.constant dense<0.25> : tensor<8x8xf32>
+  %b = graph.constant dense<0.1001> : tensor<8xf32>
+  %p = graph.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %a = graph.add %p, %b : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %r = graph.relu %a : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %y = graph.matmul %r, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %q = graph.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %a2 = graph.add %q, %b : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %t = graph.softmax %a2 {axis = 1 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %y, %t : tensor<4x8xf32>, tensor<4x8xf32>
 }
 
 // -----

@@ -139,16 +139,21 @@ def GraphFoldPad : Pass<"graph-fold-pad"> {
 }
 
 def GraphComputeF16 : Pass<"graph-compute-f16"> {
-  let summary = "Run float matrix products on fp16 operands with fp32 accumulation (--float fp16)";
+  let summary = "Run float products and the VECTOR ops between them in fp16, accumulating in fp32 (--float fp16)";
   let description = [{
-    Each f32 graph.matmul and graph.gemm (plain f32 operands and result)
-    multiplies fp16 operands: a constant operand becomes an fp16 constant
-    (rounded to nearest even once, at compile time), any other a graph.cast
-    to f16 (one cast per value, shared by its products). The product
-    accumulates in fp32 (MATRIX's F16 mode) and its result, Gemm's C and
-    everything else stay f32. The model's inputs and outputs keep their
-    types. NPU-v1's MATRIX multiplies fp16 at four times its fp32 rate and
-    fp16 weights move half the bytes; the rounding of the operands is the
+    Each f32 graph.matmul, graph.gemm and graph.conv (plain f32 operands and
+    result) multiplies fp16 operands: a constant operand becomes an fp16
+    constant (rounded to nearest even once, at compile time), any other a
+    graph.cast to f16 (one cast per value, shared by its readers). The
+    product accumulates in fp32 (MATRIX's F16 mode); Gemm's C and a Conv's
+    bias stay f32 and join the accumulator. A VECTOR op with an fp16 kernel
+    (Add, Sub, Mul, Max, Min in IEEE fp16; Relu, Sigmoid, Tanh, Exp, Neg,
+    Abs, Sqrt, Erf, Clip, LeakyRelu, HardSigmoid, HardSwish, Gelu through the
+    f32 map, rounded to fp16 once) runs in fp16 when it reads an fp16 value
+    and every one of its users is a product or such an op; a product stores
+    an fp16 result (its accumulator rounded once) when every user reads fp16.
+    Everything else stays f32, reading an fp16 value through one cast back,
+    and the model's inputs and outputs keep their types. The rounding is the
     error (docs/numerics.md, "fp16 compute").
   }];
   let dependentDialects = ["::npuc::graph::GraphDialect"];
