@@ -778,33 +778,40 @@ LogicalResult KernelLowering::lowerF32Map(Operation *op, Value x, Value res, int
 }
 
 //===----------------------------------------------------------------------===//
-// BatchNormalization (not folded into a convolution)
+// BatchNormalization and the channel-affine (not folded into a convolution)
 //===----------------------------------------------------------------------===//
 
-LogicalResult lowering::selectBatchNorm(LoweringCase &c, const target::TargetInfo &) {
+/// BatchNormalization and graph.channel_affine: f32 tensors of rank >= 2
+/// whose parameters hold one value per channel (axis 1).
+LogicalResult lowering::selectChannelParams(LoweringCase &c, const target::TargetInfo &) {
   auto xt = tensorOf(c.op->getOperand(0));
   if (!xt.getElementType().isF32() || xt.getRank() < 2)
-    return c.op->emitOpError("BatchNormalization lowers for f32 tensors of rank >= 2");
+    return c.op->emitOpError() << c.op->getName().stripDialect()
+                               << " lowers for f32 tensors of rank >= 2, got " << xt;
   // The per-channel parameters load as one value per row when a spatial
   // dimension follows the channels, at the tile's size otherwise ([N, C, 1, 1]).
   c.flag("params-per-row", paramsPerRow(xt.getShape(), 1));
   return success();
 }
 
+/// A per-channel parameter of an op whose operand 0 has `shape`: broadcast
+/// along every axis but 1 by zero strides (never materialized at the
+/// tensor's size in GM, contract N7).
+EwOperand KernelLowering::perChannelOperand(const LoweringCase &c, Value v, ArrayRef<int64_t> shape) {
+  EwOperand o{gmOf(v), SmallVector<int64_t, 4>(shape.size(), 0), c.is("params-per-row")};
+  o.strides[1] = 4;
+  return o;
+}
+
 /// ONNX's inference form, step by step in f32: scale * (x - mean) /
-/// sqrt(var + epsilon) + bias, the per-channel operands broadcast along axis
-/// 1 by zero strides (never materialized at the tensor's size in GM).
+/// sqrt(var + epsilon) + bias.
 LogicalResult KernelLowering::lowerBatchNorm(const LoweringCase &c) {
   auto bn = cast<graph::BatchNormOp>(c.op);
   ArrayRef<int64_t> shape = tensorOf(bn.getX()).getShape();
-  auto perChannel = [&](Value v) {
-    EwOperand o{gmOf(v), SmallVector<int64_t, 4>(shape.size(), 0), c.is("params-per-row")};
-    o.strides[1] = 4;
-    return o;
-  };
-  SmallVector<EwOperand> ins{broadcastOperand(bn.getX(), shape), perChannel(bn.getScale()),
-                             perChannel(bn.getBias()), perChannel(bn.getMean()),
-                             perChannel(bn.getVar())};
+  SmallVector<EwOperand> ins{broadcastOperand(bn.getX(), shape), perChannelOperand(c, bn.getScale(), shape),
+                             perChannelOperand(c, bn.getBias(), shape),
+                             perChannelOperand(c, bn.getMean(), shape),
+                             perChannelOperand(c, bn.getVar(), shape)};
   float eps = float(bn.getEpsilonAttr().getValueAsDouble());
   return elementwise(c.op, shape, ins, resultBuffer(bn.getResult()), {24, 6}, [&](EwTiles &tl) {
     Value x = tl.in[0], var = tl.in[4];
@@ -814,6 +821,19 @@ LogicalResult KernelLowering::lowerBatchNorm(const LoweringCase &c) {
     e.vun("SQRT", var, var);
     e.vbin("DIV", x, var, x);
     e.vbin("ADD", x, tl.in[2], x);
+  });
+}
+
+/// x * scale, rounded to f32, + bias, rounded to f32: the Mul and Add it
+/// replaces, in one pass.
+LogicalResult KernelLowering::lowerChannelAffine(const LoweringCase &c) {
+  auto op = cast<graph::ChannelAffineOp>(c.op);
+  ArrayRef<int64_t> shape = tensorOf(op.getX()).getShape();
+  SmallVector<EwOperand> ins{broadcastOperand(op.getX(), shape), perChannelOperand(c, op.getScale(), shape),
+                             perChannelOperand(c, op.getBias(), shape)};
+  return elementwise(c.op, shape, ins, resultBuffer(op.getResult()), {16, 2}, [&](EwTiles &tl) {
+    e.vbin("MUL", tl.in[0], tl.in[1], tl.in[0]);
+    e.vbin("ADD", tl.in[0], tl.in[2], tl.in[0]);
   });
 }
 

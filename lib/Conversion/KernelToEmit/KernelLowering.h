@@ -22,6 +22,7 @@
 #include "ElementwiseTiling.h"
 #include "LoweringCase.h"
 #include "npuc/Dialect/Graph/IR/GraphOps.h"
+#include "npuc/Dialect/Graph/IR/GraphShapes.h"
 #include "npuc/Dialect/QK/IR/QKOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -180,7 +181,7 @@ LogicalResult selectLeakyRelu(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectSoftmax(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectPool(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectReduce(LoweringCase &c, const target::TargetInfo &t);
-LogicalResult selectBatchNorm(LoweringCase &c, const target::TargetInfo &t);
+LogicalResult selectChannelParams(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectLayerNorm(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectPow(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectCompare(LoweringCase &c, const target::TargetInfo &t);
@@ -193,12 +194,9 @@ LogicalResult selectTranspose(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectSlice(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectPad(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectResize(LoweringCase &c, const target::TargetInfo &t);
-/// A run of a nearest resize along one axis: `length` output indices from
-/// `start` read the input from `source` on, `step` indices apart.
-struct ResizeRun {
-  int64_t start, length, source, step;
-};
-FailureOr<int64_t> resizeRuns(Operation *op, SmallVectorImpl<SmallVector<ResizeRun>> *runs);
+FailureOr<int64_t> resizeRuns(Operation *op, SmallVectorImpl<SmallVector<graph::shapes::IndexRun>> *runs);
+LogicalResult selectGather(LoweringCase &c, const target::TargetInfo &t);
+FailureOr<SmallVector<graph::shapes::IndexRun>> gatherRuns(graph::GatherOp op);
 /// Expand, Tile, DepthToSpace, SpaceToDepth: copies through strided views.
 LogicalResult selectCopyView(LoweringCase &c, const target::TargetInfo &t);
 LogicalResult selectMatmul(LoweringCase &c, const target::TargetInfo &t);
@@ -259,6 +257,9 @@ public:
   LogicalResult lowerPool(const LoweringCase &c);
   LogicalResult lowerReduce(const LoweringCase &c);
   LogicalResult lowerBatchNorm(const LoweringCase &c);
+  LogicalResult lowerChannelAffine(const LoweringCase &c);
+  /// A per-channel parameter (axis 1 of `shape`) of a BatchNorm or channel-affine.
+  EwOperand perChannelOperand(const LoweringCase &c, Value v, ArrayRef<int64_t> shape);
   LogicalResult lowerLayerNorm(const LoweringCase &c);
   LogicalResult lowerPow(const LoweringCase &c);
   LogicalResult lowerCompare(const LoweringCase &c);
@@ -271,6 +272,7 @@ public:
   LogicalResult lowerSlice(const LoweringCase &c);
   LogicalResult lowerPadOp(const LoweringCase &c);
   LogicalResult lowerResize(const LoweringCase &c);
+  LogicalResult lowerGather(const LoweringCase &c);
   LogicalResult lowerExpand(const LoweringCase &c);
   LogicalResult lowerTile(const LoweringCase &c);
   LogicalResult lowerDepthSpace(const LoweringCase &c);
@@ -341,6 +343,8 @@ private:
   void shiftUnsigned(EwTiles &tl, StringRef func, unsigned width);
   LogicalResult lowerCopy(Operation *op, Value src, Value dst, ArrayRef<int64_t> shape,
                           ArrayRef<int64_t> srcStrides);
+  LogicalResult lowerRunCopies(Operation *op, Value src, Value dst,
+                               ArrayRef<SmallVector<graph::shapes::IndexRun>> runs);
   LogicalResult lowerPad(Operation *op, Value src, Value dst, ArrayRef<int64_t> inShape,
                          ArrayRef<int64_t> lo, ArrayRef<int64_t> hi, int64_t fill);
   /// [..., M, K] x [K, N] (or batched [..., K, N]); Gemm's transposed

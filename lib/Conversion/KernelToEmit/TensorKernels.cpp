@@ -20,9 +20,10 @@ using namespace npuc::emit::lowering;
 
 /// The most strided copies one op is split into: a copy whose iteration
 /// space has more than the DMA's 4 dimensions after merging (a Tile of four
-/// repeated axes, CRD DepthToSpace), or a nearest resize's runs. Hostile
-/// sizes are refused, not emitted.
-static constexpr int64_t kMaxCopyNests = 1024;
+/// repeated axes, CRD DepthToSpace), a nearest resize's runs, a reversed
+/// slice, a gather by constant indices. Hostile sizes are refused, not
+/// emitted.
+static constexpr int64_t kMaxCopyNests = graph::shapes::kMaxStridedCopies;
 
 namespace {
 /// Whether two quantized element types (or their absence) share scales and
@@ -98,32 +99,56 @@ LogicalResult KernelLowering::lowerTranspose(const LoweringCase &c) {
 
 /// A strided window of the input: starts give the offset, steps scale the
 /// strides; the copy keeps coordinates and quantization (contract D13).
+/// Along each axis, the runs a slice reads: one run for a positive step, a
+/// run per output index for a negative one (a view's strides are not
+/// negative); refuses more copies than the limit.
+static FailureOr<SmallVector<SmallVector<graph::shapes::IndexRun>>> sliceRuns(graph::SliceOp sl) {
+  ArrayRef<int64_t> out = tensorOf(sl.getResult()).getShape();
+  SmallVector<SmallVector<graph::shapes::IndexRun>> runs;
+  int64_t copies = 1;
+  for (auto [i, start, step] : llvm::enumerate(sl.getStarts(), sl.getSteps())) {
+    if (step > 0) {
+      runs.push_back({{0, out[i], start, step}});
+      continue;
+    }
+    if (step == 0)
+      return sl->emitOpError() << "slice step 0 on axis " << i;
+    SmallVector<int64_t> src;
+    for (int64_t o = 0; o < out[i]; ++o)
+      src.push_back(start + o * step);
+    runs.push_back(graph::shapes::indexRuns(src));
+    copies *= std::max<int64_t>(1, int64_t(runs.back().size()));
+    if (copies > kMaxCopyNests)
+      return sl->emitOpError() << "slice with step " << step << " on axis " << i
+                               << " needs more than " << kMaxCopyNests
+                               << " strided copies (one per reversed index)";
+  }
+  return runs;
+}
+
 LogicalResult lowering::selectSlice(LoweringCase &c, const target::TargetInfo &) {
   auto sl = cast<graph::SliceOp>(c.op);
-  bool strided = false;
-  for (auto [i, step] : llvm::enumerate(sl.getSteps())) {
-    if (step < 1)
-      return c.op->emitOpError() << "slice step " << step << " on axis " << i
-                                 << " has no NPU lowering yet (positive steps only)";
-    strided |= step > 1;
+  if (failed(sliceRuns(sl)))
+    return failure();
+  bool strided = false, reversed = false;
+  for (int64_t step : sl.getSteps()) {
+    strided |= step > 1 || step < -1;
+    reversed |= step < 0;
   }
   c.flag("strided", strided);
+  c.flag("reversed", reversed);
   return success();
 }
 
+/// A strided window of the input: starts give the offset, steps scale the
+/// strides; a negative step reads one copy per index of that axis, from the
+/// last. The copy keeps coordinates and quantization (contract D13).
 LogicalResult KernelLowering::lowerSlice(const LoweringCase &c) {
   auto sl = cast<graph::SliceOp>(c.op);
-  Value src = gmOf(sl.getInput());
-  auto st = cast<BufferType>(src.getType());
-  SmallVector<int64_t> strides;
-  int64_t offset = 0;
-  for (auto [i, start, step] : llvm::enumerate(sl.getStarts(), sl.getSteps())) {
-    offset += start * st.getStrides()[i];
-    strides.push_back(step * st.getStrides()[i]);
-  }
-  ArrayRef<int64_t> shape = tensorOf(sl.getResult()).getShape();
-  return lowerCopy(c.op, e.view(src, offset, shape, strides), resultBuffer(sl.getResult()), shape,
-                   strides);
+  FailureOr<SmallVector<SmallVector<graph::shapes::IndexRun>>> runs = sliceRuns(sl);
+  if (failed(runs))
+    return failure();
+  return lowerRunCopies(c.op, gmOf(sl.getInput()), resultBuffer(sl.getResult()), *runs);
 }
 
 //===----------------------------------------------------------------------===//
@@ -232,14 +257,14 @@ LogicalResult lowering::selectResize(LoweringCase &c, const target::TargetInfo &
 /// copies, k > 1 subsamples); each combination of one run per axis is one
 /// strided copy. Returns the number of copies, refusing more than the copy
 /// limit; fills `runs` when given.
-FailureOr<int64_t> lowering::resizeRuns(Operation *op, SmallVectorImpl<SmallVector<ResizeRun>> *runs) {
+FailureOr<int64_t> lowering::resizeRuns(Operation *op,
+                                        SmallVectorImpl<SmallVector<graph::shapes::IndexRun>> *runs) {
   auto rs = cast<graph::ResizeOp>(op);
   ArrayRef<int64_t> in = tensorOf(rs.getInput()).getShape();
   ArrayRef<int64_t> out = tensorOf(rs.getResult()).getShape();
   StringRef ctm = rs.getCoordinateTransformationMode(), nm = rs.getNearestMode();
   int64_t nests = 1;
   for (size_t axis = 0; axis < in.size(); ++axis) {
-    SmallVector<ResizeRun> axisRuns;
     SmallVector<int64_t> src;
     for (int64_t o = 0; o < out[axis]; ++o) {
       std::optional<int64_t> s = nearestSource(o, in[axis], out[axis], rs.getScales()[axis], ctm, nm);
@@ -248,17 +273,7 @@ FailureOr<int64_t> lowering::resizeRuns(Operation *op, SmallVectorImpl<SmallVect
                                  << nm << "' has no NPU lowering";
       src.push_back(*s);
     }
-    for (int64_t o = 0; o < out[axis];) {
-      ResizeRun r{o, 1, src[size_t(o)], 0};
-      if (o + 1 < out[axis] && src[size_t(o) + 1] >= src[size_t(o)]) {
-        r.step = src[size_t(o) + 1] - src[size_t(o)];
-        while (o + r.length < out[axis] &&
-               src[size_t(o + r.length)] == r.source + r.length * r.step)
-          ++r.length;
-      }
-      axisRuns.push_back(r);
-      o += r.length;
-    }
+    SmallVector<graph::shapes::IndexRun> axisRuns = graph::shapes::indexRuns(src);
     nests *= int64_t(axisRuns.size());
     if (nests > kMaxCopyNests)
       return op->emitOpError() << "nearest resize along axis " << axis << " (" << in[axis] << " -> "
@@ -278,28 +293,10 @@ LogicalResult KernelLowering::lowerResize(const LoweringCase &c) {
   Value src = gmOf(rs.getInput());
   auto st = cast<BufferType>(src.getType());
   if (c.is("runs")) {
-    SmallVector<SmallVector<ResizeRun>> runs;
-    FailureOr<int64_t> nests = resizeRuns(c.op, &runs);
-    if (failed(nests))
+    SmallVector<SmallVector<graph::shapes::IndexRun>> runs;
+    if (failed(resizeRuns(c.op, &runs)))
       return failure();
-    Value dst = resultBuffer(rs.getResult());
-    ArrayRef<int64_t> ds = cast<BufferType>(dst.getType()).getStrides();
-    for (int64_t n = 0; n < *nests; ++n) {
-      int64_t srcOff = 0, dstOff = 0, rem = n;
-      SmallVector<int64_t> box(in.size()), from(in.size()), to(in.size());
-      for (size_t k = in.size(); k-- > 0;) {
-        const ResizeRun &r = runs[k][size_t(rem % int64_t(runs[k].size()))];
-        rem /= int64_t(runs[k].size());
-        srcOff += r.source * st.getStrides()[k];
-        dstOff += r.start * ds[k];
-        box[k] = r.length;
-        from[k] = r.step * st.getStrides()[k];
-        to[k] = ds[k];
-      }
-      if (failed(lowerCopy(c.op, e.view(src, srcOff, box, from), e.view(dst, dstOff, box, to), box, from)))
-        return failure();
-    }
-    return success();
+    return lowerRunCopies(c.op, src, resultBuffer(rs.getResult()), runs);
   }
   for (size_t axis = 0; axis < in.size(); ++axis) {
     shape.append({in[axis], out[axis] / in[axis]});
@@ -308,6 +305,73 @@ LogicalResult KernelLowering::lowerResize(const LoweringCase &c) {
   Value dst = resultBuffer(rs.getResult());
   Value dstView = e.view(dst, 0, shape, denseStrides(shape, st.getElementBytes()));
   return lowerCopy(c.op, e.view(src, 0, shape, strides), dstView, shape, strides);
+}
+
+//===----------------------------------------------------------------------===//
+// Gather by constant indices: copies over runs of indices
+//===----------------------------------------------------------------------===//
+
+/// The runs of a gather whose indices are a constant: the flattened
+/// indices (negatives counted from the end) as runs along the data's axis.
+/// Refuses indices known only at run time, an index outside [-V, V), and
+/// more copies than the limit.
+FailureOr<SmallVector<graph::shapes::IndexRun>> lowering::gatherRuns(graph::GatherOp op) {
+  auto dataType = tensorOf(op.getData());
+  int64_t axis = op.getAxis(), V = dataType.getShape()[size_t(axis)];
+  auto known = op.getIndices().getDefiningOp<graph::ConstantOp>();
+  auto ids = known ? dyn_cast<DenseIntElementsAttr>(known.getValue()) : DenseIntElementsAttr();
+  if (!ids && dataType.getElementType().isF32())
+    return op->emitOpError() << "gather of f32 data by indices known only at run time lowers as a "
+                                "one-hot product (graph-expand-gather), which this one did not "
+                                "become: its one-hot matrix would hold "
+                             << tensorOf(op.getIndices()).getNumElements() << " x " << V
+                             << " elements";
+  if (!ids)
+    return op->emitOpError() << "gather of " << dataType.getElementType()
+                             << " data by indices known only at run time has no NPU lowering "
+                                "(constant indices lower)";
+  SmallVector<int64_t> src;
+  for (const APInt &x : ids.getValues<APInt>()) {
+    int64_t id = x.getSExtValue();
+    if (id < -V || id >= V)
+      return op->emitOpError() << "gather index " << id << " is outside [" << -V << ", " << V
+                               << ") along axis " << axis;
+    src.push_back(id < 0 ? id + V : id);
+  }
+  SmallVector<graph::shapes::IndexRun> runs = graph::shapes::indexRuns(src);
+  if (int64_t(runs.size()) > kMaxCopyNests)
+    return op->emitOpError() << "gather by " << src.size() << " constant indices needs "
+                             << runs.size() << " strided copies, more than " << kMaxCopyNests;
+  return runs;
+}
+
+LogicalResult lowering::selectGather(LoweringCase &c, const target::TargetInfo &) {
+  FailureOr<SmallVector<graph::shapes::IndexRun>> runs = gatherRuns(cast<graph::GatherOp>(c.op));
+  if (failed(runs))
+    return failure();
+  c.flag("runs", runs->size() > 1);
+  return success();
+}
+
+/// The data seen with the indices' dimensions as one axis in the gathered
+/// axis' place: one copy per run of indices, every other axis whole.
+LogicalResult KernelLowering::lowerGather(const LoweringCase &c) {
+  auto op = cast<graph::GatherOp>(c.op);
+  FailureOr<SmallVector<graph::shapes::IndexRun>> idRuns = gatherRuns(op);
+  if (failed(idRuns))
+    return failure();
+  ArrayRef<int64_t> ds = tensorOf(op.getData()).getShape();
+  size_t axis = size_t(op.getAxis());
+  int64_t n = tensorOf(op.getIndices()).getNumElements();
+  SmallVector<SmallVector<graph::shapes::IndexRun>> runs;
+  SmallVector<int64_t> outShape(ds.begin(), ds.end());
+  outShape[axis] = n;
+  for (size_t k = 0; k < ds.size(); ++k)
+    runs.push_back(k == axis ? *idRuns : SmallVector<graph::shapes::IndexRun>{{0, ds[k], 0, 1}});
+  Value dst = resultBuffer(op.getResult());
+  auto dt = cast<BufferType>(dst.getType());
+  Value dstView = e.view(dst, 0, outShape, denseStrides(outShape, dt.getElementBytes()));
+  return lowerRunCopies(c.op, gmOf(op.getData()), dstView, runs);
 }
 
 //===----------------------------------------------------------------------===//
@@ -424,6 +488,35 @@ LogicalResult KernelLowering::lowerCopy(Operation *op, Value src, Value dst, Arr
     EwOperand in{e.view(src, srcOff, inner, innerSrc), SmallVector<int64_t, 4>(innerSrc.begin(), innerSrc.end())};
     if (failed(elementwise(op, inner, {in}, e.view(dst, dstOff, inner, innerDst), EwWork{es, 0},
                            [](EwTiles &) {})))
+      return failure();
+  }
+  return success();
+}
+
+/// One strided copy per combination of one run per axis: along axis k a
+/// run writes its `length` output indices from `start` and reads from
+/// `source` on, `step` input indices apart (src and dst have one axis per
+/// entry of `runs`).
+LogicalResult KernelLowering::lowerRunCopies(Operation *op, Value src, Value dst,
+                                             ArrayRef<SmallVector<graph::shapes::IndexRun>> runs) {
+  ArrayRef<int64_t> ss = cast<BufferType>(src.getType()).getStrides();
+  ArrayRef<int64_t> ds = cast<BufferType>(dst.getType()).getStrides();
+  int64_t nests = 1;
+  for (const auto &axisRuns : runs)
+    nests *= int64_t(axisRuns.size());
+  for (int64_t n = 0; n < nests; ++n) {
+    int64_t srcOff = 0, dstOff = 0, rem = n;
+    SmallVector<int64_t> box(runs.size()), from(runs.size()), to(runs.size());
+    for (size_t k = runs.size(); k-- > 0;) {
+      const graph::shapes::IndexRun &r = runs[k][size_t(rem % int64_t(runs[k].size()))];
+      rem /= int64_t(runs[k].size());
+      srcOff += r.source * ss[k];
+      dstOff += r.start * ds[k];
+      box[k] = r.length;
+      from[k] = r.step * ss[k];
+      to[k] = ds[k];
+    }
+    if (failed(lowerCopy(op, e.view(src, srcOff, box, from), e.view(dst, dstOff, box, to), box, from)))
       return failure();
   }
   return success();

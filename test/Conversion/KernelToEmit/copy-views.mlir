@@ -1,4 +1,5 @@
-// Expand, Tile, DepthToSpace and SpaceToDepth lower as copies through
+// Expand, Tile, DepthToSpace, SpaceToDepth, a Gather by constant indices
+// and a Slice with a negative step lower as copies through
 // strided views of their input and result (lowerCopy): the input is read
 // with stride 0 along every broadcast or repeated dimension, or with the
 // strides of the block permutation. A view that still has more than the
@@ -38,6 +39,12 @@
 // NESTS-NOT: emit.for
 // NESTS-LABEL: {name = "y", offset = 0 : i64} : <output, 128x8x8x10xf32,
 // NESTS-COUNT-1024: emit.for
+// NESTS-NOT: emit.for
+// NESTS-LABEL: {name = "y", offset = 0 : i64} : <output, 4x3xi8,
+// NESTS-COUNT-3: emit.for
+// NESTS-NOT: emit.for
+// NESTS-LABEL: {name = "y", offset = 0 : i64} : <output, 2x3xf32,
+// NESTS-COUNT-3: emit.for
 // NESTS-NOT: emit.for
 
 // Expand [3, 1] -> [2, 3, 4]: stride 0 along the new leading axis and the
@@ -283,4 +290,60 @@ func.func @main(%x: tensor<2x4x4x5xf32> {graph.name = "x"}) -> (tensor<130x8x8x1
   // expected-error @+1 {{'graph.tile' op copies through a strided view of 8 dimensions that needs more than 1024 DMA nests (the DMA moves at most 4 dimensions)}}
   %y = graph.tile %x {repeats = array<i64: 65, 2, 2, 2>} : (tensor<2x4x4x5xf32>) -> tensor<130x8x8x10xf32>
   return %y : tensor<130x8x8x10xf32>
+}
+
+// -----
+
+// Gather of i8 rows by the constant indices [4, 1, -4, 2] (-4 is row 1):
+// runs of rows that advance by one step, [4], [1, 1] (a repeat: stride 0)
+// and [2], one copy each, every other axis whole. Result rows 0, 1-2 and 3
+// at 0, 3 and 9 bytes read input rows 4, 1 and 2 at 12, 3 and 6.
+// TILING-LABEL: func.func @main
+// TILING: graph.gather {{.*}}npuc.loop_tiling = [{{.*}}space = array<i64: 1, 1, 1, 3>{{.*}}space = array<i64: 1, 1, 2, 3>{{.*}}space = array<i64: 1, 1, 1, 3>{{[^{]*}}}]
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK:      emit.view %{{.*}}[0] : <output, 4x3xi8, strides = [3, 1]> -> <output, 1x3xi8, strides = [3, 1]>
+// CHECK-NEXT: emit.view %{{.*}}[12] : <input, 5x3xi8, strides = [3, 1]> -> <input, 1x3xi8, strides = [0, 1]>
+// CHECK-NEXT: emit.for
+// CHECK:      emit.view %{{.*}}[3] : <output, 4x3xi8, strides = [3, 1]> -> <output, 2x3xi8, strides = [3, 1]>
+// CHECK-NEXT: emit.view %{{.*}}[3] : <input, 5x3xi8, strides = [3, 1]> -> <input, 2x3xi8, strides = [0, 1]>
+// CHECK-NEXT: emit.for
+// CHECK:      emit.view %{{.*}}[9] : <output, 4x3xi8, strides = [3, 1]> -> <output, 1x3xi8, strides = [3, 1]>
+// CHECK-NEXT: emit.view %{{.*}}[6] : <input, 5x3xi8, strides = [3, 1]> -> <input, 1x3xi8, strides = [0, 1]>
+// CHECK-NEXT: emit.for
+// CHECK-NOT:  emit.for
+func.func @main(%x: tensor<5x3xi8> {graph.name = "x"}) -> (tensor<4x3xi8> {graph.name = "y"}) {
+  %i = graph.constant dense<[4, 1, -4, 2]> : tensor<4xi64>
+  %y = graph.gather %x, %i {axis = 0 : i64} : (tensor<5x3xi8>, tensor<4xi64>) -> tensor<4x3xi8>
+  return %y : tensor<4x3xi8>
+}
+
+// -----
+
+// A Slice that reverses the columns (start 2, step -1): a view's strides
+// are not negative, so each column is a copy of its own, result column o
+// (at 4 x o bytes) from input column 2 - o (at 8 - 4 x o).
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK:      emit.view %{{.*}}[0] : <output, 2x3xf32, strides = [12, 4]> -> <output, 2x1xf32, strides = [12, 4]>
+// CHECK-NEXT: emit.view %{{.*}}[8] : <input, 2x3xf32, strides = [12, 4]> -> <input, 2x1xf32, strides = [12, 0]>
+// CHECK-NEXT: emit.for
+// CHECK:      emit.view %{{.*}}[4] : <output, 2x3xf32, strides = [12, 4]> -> <output, 2x1xf32, strides = [12, 4]>
+// CHECK-NEXT: emit.view %{{.*}}[4] : <input, 2x3xf32, strides = [12, 4]> -> <input, 2x1xf32, strides = [12, 0]>
+// CHECK-NEXT: emit.for
+// CHECK:      emit.view %{{.*}}[8] : <output, 2x3xf32, strides = [12, 4]> -> <output, 2x1xf32, strides = [12, 4]>
+// CHECK-NEXT: emit.view %{{.*}}[0] : <input, 2x3xf32, strides = [12, 4]> -> <input, 2x1xf32, strides = [12, 0]>
+// CHECK-NEXT: emit.for
+// CHECK-NOT:  emit.for
+func.func @main(%x: tensor<2x3xf32> {graph.name = "x"}) -> (tensor<2x3xf32> {graph.name = "y"}) {
+  %y = graph.slice %x {starts = array<i64: 0, 2>, ends = array<i64: 2, -1>, steps = array<i64: 1, -1>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %y : tensor<2x3xf32>
+}
+
+// -----
+
+// A constant index outside [-V, V) is an error at the gather.
+func.func @main(%x: tensor<5x3xi8> {graph.name = "x"}) -> (tensor<1x3xi8> {graph.name = "y"}) {
+  %i = graph.constant dense<[5]> : tensor<1xi64>
+  // expected-error @+1 {{'graph.gather' op gather index 5 is outside [-5, 5) along axis 0}}
+  %y = graph.gather %x, %i {axis = 0 : i64} : (tensor<5x3xi8>, tensor<1xi64>) -> tensor<1x3xi8>
+  return %y : tensor<1x3xi8>
 }

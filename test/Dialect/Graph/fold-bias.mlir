@@ -51,3 +51,84 @@ func.func @kept(%x: tensor<1x1x5x5xf32>, %w: tensor<2x1x3x3xf32>, %q: tensor<1x1
   %d = graph.add %y3, %one : (tensor<1x2x3x3xf32>, tensor<2x1x1xf32>) -> tensor<1x2x3x3xf32>
   return %a, %c, %d, %y2 : tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>
 }
+
+// -----
+
+// A Mul of one value per channel scales that channel's weights and bias,
+// then the Add folds into the bias: worked by hand, w' = [2 x 3, 2 x -0.5]
+// = [6, -1], b' = [1 x 3 + 0.25, 2 x -0.5 + 1] = [3.25, 0]. The Mul's
+// constant may come first.
+// CHECK-LABEL: func.func @scale_then_bias
+// CHECK-DAG: %[[W:.*]] = graph.constant dense<{{\[\[\[\[}}6.000000e+00]]], {{\[\[\[}}-1.000000e+00]]]]> : tensor<2x1x1x1xf32>
+// CHECK-DAG: %[[B:.*]] = graph.constant dense<[3.250000e+00, 0.000000e+00]> : tensor<2xf32>
+// CHECK:     %[[Y:.*]] = graph.conv %arg0, %[[W]], %[[B]]
+// CHECK-NOT: graph.mul
+// CHECK-NOT: graph.add
+// CHECK:     return %[[Y]]
+func.func @scale_then_bias(%x: tensor<1x1x2x2xf32>) -> tensor<1x2x2x2xf32> {
+  %w = graph.constant dense<2.0> : tensor<2x1x1x1xf32>
+  %b = graph.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %s = graph.constant dense<[[[3.0]], [[-0.5]]]> : tensor<2x1x1xf32>
+  %t = graph.constant dense<[[[0.25]], [[1.0]]]> : tensor<2x1x1xf32>
+  %c = graph.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x1x2x2xf32>, tensor<2x1x1x1xf32>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
+  %m = graph.mul %s, %c : (tensor<2x1x1xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %y = graph.add %m, %t : (tensor<1x2x2x2xf32>, tensor<2x1x1xf32>) -> tensor<1x2x2x2xf32>
+  return %y : tensor<1x2x2x2xf32>
+}
+
+// -----
+
+// A weight times the scale outside f32 (3e38 x 2) leaves the Mul as it is.
+// CHECK-LABEL: func.func @scale_overflows
+// CHECK: graph.conv
+// CHECK: graph.mul
+func.func @scale_overflows(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32> {
+  %w = graph.constant dense<3.0e38> : tensor<1x1x1x1xf32>
+  %s = graph.constant dense<2.0> : tensor<1x1x1xf32>
+  %c = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x1x2x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x2x2xf32>
+  %m = graph.mul %c, %s : (tensor<1x1x2x2xf32>, tensor<1x1x1xf32>) -> tensor<1x1x2x2xf32>
+  return %m : tensor<1x1x2x2xf32>
+}
+
+// -----
+
+// x * s + b by per-channel constants that no convolution absorbs is one
+// channel-affine pass, its parameters one value per channel (the scalar
+// scale repeated).
+// CHECK-LABEL: func.func @affine
+// CHECK-DAG: %[[S:.*]] = graph.constant dense<5.000000e-01> : tensor<3xf32>
+// CHECK-DAG: %[[B:.*]] = graph.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00]> : tensor<3xf32>
+// CHECK:     %[[Y:.*]] = graph.channel_affine %arg0, %[[S]], %[[B]] : (tensor<2x3x4x5xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4x5xf32>
+// CHECK-NOT: graph.mul
+// CHECK-NOT: graph.add
+// CHECK:     return %[[Y]]
+func.func @affine(%x: tensor<2x3x4x5xf32>) -> tensor<2x3x4x5xf32> {
+  %s = graph.constant dense<0.5> : tensor<f32>
+  %b = graph.constant dense<[[[1.0]], [[2.0]], [[3.0]]]> : tensor<3x1x1xf32>
+  %m = graph.mul %x, %s : (tensor<2x3x4x5xf32>, tensor<f32>) -> tensor<2x3x4x5xf32>
+  %y = graph.add %b, %m : (tensor<3x1x1xf32>, tensor<2x3x4x5xf32>) -> tensor<2x3x4x5xf32>
+  return %y : tensor<2x3x4x5xf32>
+}
+
+// -----
+
+// Left as two ops: a scale that varies along W, a Mul with a second use, a
+// bias that is an activation, and an i32 tensor.
+// CHECK-LABEL: func.func @not_affine
+// CHECK-NOT: graph.channel_affine
+// CHECK-COUNT-4: graph.mul
+// CHECK-NOT: graph.channel_affine
+func.func @not_affine(%x: tensor<1x3x4x5xf32>, %a: tensor<1x3x4x5xf32>, %n: tensor<1x3x4x5xi32>) -> (tensor<1x3x4x5xf32>, tensor<1x3x4x5xf32>, tensor<1x3x4x5xf32>, tensor<1x3x4x5xf32>, tensor<1x3x4x5xi32>) {
+  %row = graph.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0]> : tensor<5xf32>
+  %c = graph.constant dense<[[[1.0]], [[2.0]], [[3.0]]]> : tensor<3x1x1xf32>
+  %ci = graph.constant dense<[[[1]], [[2]], [[3]]]> : tensor<3x1x1xi32>
+  %m0 = graph.mul %x, %row : (tensor<1x3x4x5xf32>, tensor<5xf32>) -> tensor<1x3x4x5xf32>
+  %y0 = graph.add %m0, %c : (tensor<1x3x4x5xf32>, tensor<3x1x1xf32>) -> tensor<1x3x4x5xf32>
+  %m1 = graph.mul %x, %c : (tensor<1x3x4x5xf32>, tensor<3x1x1xf32>) -> tensor<1x3x4x5xf32>
+  %y1 = graph.add %m1, %c : (tensor<1x3x4x5xf32>, tensor<3x1x1xf32>) -> tensor<1x3x4x5xf32>
+  %m2 = graph.mul %x, %c : (tensor<1x3x4x5xf32>, tensor<3x1x1xf32>) -> tensor<1x3x4x5xf32>
+  %y2 = graph.add %m2, %a : (tensor<1x3x4x5xf32>, tensor<1x3x4x5xf32>) -> tensor<1x3x4x5xf32>
+  %m3 = graph.mul %n, %ci : (tensor<1x3x4x5xi32>, tensor<3x1x1xi32>) -> tensor<1x3x4x5xi32>
+  %y3 = graph.add %m3, %ci : (tensor<1x3x4x5xi32>, tensor<3x1x1xi32>) -> tensor<1x3x4x5xi32>
+  return %y0, %y1, %m1, %y2, %y3 : tensor<1x3x4x5xf32>, tensor<1x3x4x5xf32>, tensor<1x3x4x5xf32>, tensor<1x3x4x5xf32>, tensor<1x3x4x5xi32>
+}

@@ -202,6 +202,20 @@ func.func @batch_norm_param(%x: tensor<2x3x4xf32>, %p: tensor<3xf32>, %v: tensor
 }
 
 // -----
+func.func @channel_affine_param(%x: tensor<2x3x4xf32>, %p: tensor<3xf32>, %b: tensor<1x3xf32>) {
+  // expected-error @+1 {{'graph.channel_affine' op bias shape 1x3 does not match the expected 3}}
+  %0 = graph.channel_affine %x, %p, %b : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<1x3xf32>) -> tensor<2x3x4xf32>
+  return
+}
+
+// -----
+func.func @channel_affine_rank(%x: tensor<3xf32>, %p: tensor<3xf32>) {
+  // expected-error @+1 {{'graph.channel_affine' op input has rank 1, expected at least 2}}
+  %0 = graph.channel_affine %x, %p, %p : (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
 func.func @batch_norm_epsilon(%x: tensor<2x3x4xf32>, %p: tensor<3xf32>) {
   // expected-error @+1 {{'graph.batch_norm' op epsilon must be finite and >= 0, got -5.000000e-01}}
   %0 = graph.batch_norm %x, %p, %p, %p, %p {epsilon = -0.5 : f32} : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4xf32>

@@ -151,6 +151,8 @@ func.func @normalization(%x: tensor<2x3x4xf32>, %p: tensor<3xf32>) {
   %0 = graph.batch_norm %x, %p, %p, %p, %p {epsilon = 1.0e-5 : f32} : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4xf32>
   // CHECK: graph.softmax %{{.*}} {axis = 2 : i64} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
   %1 = graph.softmax %x {axis = 2 : i64} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  // CHECK: graph.channel_affine %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4xf32>
+  %2 = graph.channel_affine %x, %p, %p : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4xf32>
   return
 }
 

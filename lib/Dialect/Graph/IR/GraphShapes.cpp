@@ -154,3 +154,20 @@ std::optional<double> npuc::graph::shapes::resizeCoordinate(int64_t o, int64_t i
   }
   return std::nullopt;
 }
+
+llvm::SmallVector<npuc::graph::shapes::IndexRun>
+npuc::graph::shapes::indexRuns(llvm::ArrayRef<int64_t> src) {
+  llvm::SmallVector<IndexRun> runs;
+  int64_t n = int64_t(src.size());
+  for (int64_t o = 0; o < n;) {
+    IndexRun r{o, 1, src[size_t(o)], 0};
+    if (o + 1 < n && src[size_t(o) + 1] >= src[size_t(o)]) {
+      r.step = src[size_t(o) + 1] - src[size_t(o)];
+      while (o + r.length < n && src[size_t(o + r.length)] == r.source + r.length * r.step)
+        ++r.length;
+    }
+    runs.push_back(r);
+    o += r.length;
+  }
+  return runs;
+}

@@ -199,6 +199,18 @@ LogicalResult graph::verifyBatchNorm(Operation *op) {
   return verifySameExpressed(op, {{x, "input"}, {res, "result"}});
 }
 
+LogicalResult graph::verifyChannelAffine(Operation *op) {
+  Value x = op->getOperand(0), res = op->getResult(0);
+  if (failed(verifyQuantizedValues(op)) || failed(expectRank(op, x, 2, "input")))
+    return failure();
+  int64_t channels = shapeOf(x)[1];
+  if (failed(expectShape(op, op->getOperand(1), {channels}, "scale")) ||
+      failed(expectShape(op, op->getOperand(2), {channels}, "bias")) ||
+      failed(expectShape(op, res, shapeOf(x), "result")))
+    return failure();
+  return verifySameExpressed(op, {{x, "input"}, {res, "result"}});
+}
+
 LogicalResult graph::verifyAxisUnary(Operation *op) {
   if (failed(verifySameShapeUnary(op)))
     return failure();

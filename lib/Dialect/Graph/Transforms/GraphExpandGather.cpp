@@ -28,7 +28,8 @@ constexpr int64_t kMaxOneHot = int64_t(1) << 26;
 /// onehot(ids) [N, V] x data [A, V, B] (a batched product for A > 1), with
 /// negative ids counted from the end. NPU-v1 has no data-dependent address,
 /// so a lookup is a MATRIX product: exact (each sum is one product 1 * w and
-/// zeros). Constant ids give a constant one-hot matrix.
+/// zeros). Constant ids give a constant one-hot matrix when they make more
+/// runs than the lowering copies (copiesWill).
 /// An integer constant of element type `it` (the indices' type).
 Value intConstant(PatternRewriter &rewriter, Location loc, Type it, ArrayRef<int64_t> shape,
                   ArrayRef<int64_t> values) {
@@ -49,6 +50,25 @@ Value wrapNegative(PatternRewriter &rewriter, Location loc, Value ids, int64_t V
   return WhereOp::create(rewriter, loc, t, negative, wrapped, ids);
 }
 
+/// Whether a gather's indices are a constant, each in [-V, V), that makes at
+/// most shapes::kMaxStridedCopies runs: the lowering copies those rows as
+/// they are (any element type, inf and NaN included), which no product beats.
+bool copiesWill(GatherOp op) {
+  auto known = op.getIndices().getDefiningOp<ConstantOp>();
+  auto ids = known ? dyn_cast<DenseIntElementsAttr>(known.getValue()) : DenseIntElementsAttr();
+  if (!ids)
+    return false;
+  int64_t V = cast<RankedTensorType>(op.getData().getType()).getShape()[size_t(op.getAxis())];
+  SmallVector<int64_t> src;
+  for (const APInt &x : ids.getValues<APInt>()) {
+    int64_t id = x.getSExtValue();
+    if (id < -V || id >= V)
+      return false;
+    src.push_back(id < 0 ? id + V : id);
+  }
+  return int64_t(shapes::indexRuns(src).size()) <= shapes::kMaxStridedCopies;
+}
+
 struct ExpandGather : OpRewritePattern<GatherOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -59,6 +79,8 @@ struct ExpandGather : OpRewritePattern<GatherOp> {
     int64_t axis = op.getAxis();
     if (!dataType.getElementType().isF32() || axis < 0 || axis >= dataType.getRank())
       return failure();
+    if (copiesWill(op))
+      return rewriter.notifyMatchFailure(op, "constant indices: strided copies, exact and cheaper");
     ArrayRef<int64_t> shape = dataType.getShape();
     int64_t A = 1, V = shape[size_t(axis)], B = 1, N = 1;
     for (int64_t i = 0; i < dataType.getRank(); ++i)

@@ -42,12 +42,12 @@ LogicalResult fold(BatchNormOp bn) {
   if (!w || !gamma || !beta || !mean || !var)
     return success();
   auto wType = cast<RankedTensorType>(conv.getW().getType());
-  int64_t channels = wType.getShape()[0], perChannel = wType.getNumElements() / channels;
+  int64_t channels = wType.getShape()[0];
   auto at = [&](const SmallVector<float> &v, int64_t c) { return double(v[v.size() == 1 ? 0 : size_t(c)]); };
   double eps = bn.getEpsilonAttr().getValueAsDouble();
   // s = gamma / sqrt(var + eps); w' = w * s; b' = (b - mean) * s + beta, in
   // double, each result checked to be a finite f32.
-  SmallVector<float> newW(static_cast<size_t>(wType.getNumElements()));
+  SmallVector<double> scale(static_cast<size_t>(channels));
   SmallVector<float> newB(static_cast<size_t>(channels));
   double fmax = double(std::numeric_limits<float>::max());
   for (int64_t c = 0; c < channels; ++c) {
@@ -61,18 +61,19 @@ LogicalResult fold(BatchNormOp bn) {
       return bn.emitOpError() << "cannot fold into the convolution: channel " << c
                               << " would get a scale of " << s << " and a bias of " << b
                               << ", outside f32";
+    scale[size_t(c)] = s;
     newB[size_t(c)] = float(b);
-    for (int64_t i = 0; i < perChannel; ++i) {
-      double v = (*w)[size_t(c * perChannel + i)] * s;
-      if (std::fabs(v) > fmax)
-        return bn.emitOpError() << "cannot fold into the convolution: weight " << i
-                                << " of channel " << c << " would become " << v << ", outside f32";
-      newW[size_t(c * perChannel + i)] = float(v);
-    }
   }
-  OpBuilder b(conv);
-  Value wc = ConstantOp::create(b, conv.getLoc(), wType, DenseElementsAttr::get(wType, ArrayRef<float>(newW)));
-  conv.getWMutable().assign(wc);
+  LogicalResult status = success();
+  auto overflow = [&](int64_t c, int64_t i, double v) {
+    status = bn.emitOpError() << "cannot fold into the convolution: weight " << i << " of channel "
+                              << c << " would become " << v << ", outside f32";
+  };
+  std::optional<SmallVector<float>> newW =
+      scaleByChannel(*w, channels, [&](int64_t c) { return scale[size_t(c)]; }, overflow);
+  if (!newW)
+    return status;
+  replaceWeights(conv, *newW);
   // The conv now computes the normalized result.
   foldIntoConv(conv, newB, conv.getLoc(), bn);
   return success();

@@ -33,44 +33,135 @@ bool perChannel(ArrayRef<int64_t> shape, ArrayRef<int64_t> result) {
   return true;
 }
 
+/// The f32 convolution `v` comes from when a per-channel constant can fold
+/// into it: its only use, no fused activation, f32 operands that are not
+/// dequantized (graph-fuse-qdq quantizes those, their bias in the integer
+/// domain), and a result of `resultType`.
+ConvOp foldableConv(Value v, Type resultType) {
+  auto conv = v.getDefiningOp<ConvOp>();
+  if (!conv || !conv.getResult().hasOneUse() || conv.getActivation() ||
+      resultType != conv.getResult().getType())
+    return {};
+  auto type = cast<RankedTensorType>(conv.getResult().getType());
+  if (!type.getElementType().isF32() || conv.getX().getDefiningOp<DequantizeOp>() ||
+      conv.getW().getDefiningOp<DequantizeOp>() || type.getRank() < 2)
+    return {};
+  return conv;
+}
+
+/// The values of `v` when it is an f32 constant with one value per channel
+/// of `result` (or one for all), expanded to one per channel.
+std::optional<SmallVector<float>> perChannelValues(Value v, ArrayRef<int64_t> result) {
+  std::optional<SmallVector<float>> values = f32ConstantValues(v);
+  if (!values || result.size() < 2 ||
+      !perChannel(cast<RankedTensorType>(v.getType()).getShape(), result))
+    return std::nullopt;
+  if (values->size() == 1)
+    values->assign(size_t(result[1]), values->front());
+  return values;
+}
+
+/// The conv's constant bias (zeros without one), or nothing when it is not
+/// a constant.
+std::optional<SmallVector<float>> biasOf(ConvOp conv, int64_t channels) {
+  if (!conv.getBias())
+    return SmallVector<float>(size_t(channels), 0.0f);
+  return f32ConstantValues(conv.getBias());
+}
+
 /// Folds `add` (an f32 convolution's only use plus a per-channel constant)
 /// into the convolution's bias; true when it did.
 bool fold(AddOp add) {
   for (unsigned i = 0; i < 2; ++i) {
-    auto conv = add->getOperand(i).getDefiningOp<ConvOp>();
-    Value other = add->getOperand(1 - i);
-    if (!conv || !conv.getResult().hasOneUse() || conv.getActivation() ||
-        add.getResult().getType() != conv.getResult().getType())
+    ConvOp conv = foldableConv(add->getOperand(i), add.getResult().getType());
+    if (!conv)
       continue;
-    auto type = cast<RankedTensorType>(conv.getResult().getType());
-    // An f32 convolution of f32 operands: a dequantized one is quantized
-    // later (graph-fuse-qdq), its bias in the integer domain.
-    if (!type.getElementType().isF32() || conv.getX().getDefiningOp<DequantizeOp>() ||
-        conv.getW().getDefiningOp<DequantizeOp>() || type.getRank() < 2)
+    ArrayRef<int64_t> shape = cast<RankedTensorType>(conv.getResult().getType()).getShape();
+    std::optional<SmallVector<float>> values = perChannelValues(add->getOperand(1 - i), shape);
+    std::optional<SmallVector<float>> bias = biasOf(conv, shape[1]);
+    if (!values || !bias)
       continue;
-    std::optional<SmallVector<float>> values = f32ConstantValues(other);
-    if (!values || !perChannel(cast<RankedTensorType>(other.getType()).getShape(), type.getShape()))
-      continue;
-    std::optional<SmallVector<float>> bias;
-    if (conv.getBias() && !(bias = f32ConstantValues(conv.getBias())))
-      continue;
-    int64_t channels = type.getShape()[1];
-    SmallVector<float> sum(static_cast<size_t>(channels), 0.0f);
-    for (int64_t c = 0; c < channels; ++c)
-      sum[size_t(c)] = (bias ? (*bias)[size_t(c)] : 0.0f) + (*values)[values->size() == 1 ? 0 : size_t(c)];
+    for (size_t c = 0; c < bias->size(); ++c)
+      (*bias)[c] += (*values)[c];
     // The conv now computes the sum.
-    foldIntoConv(conv, sum, add.getLoc(), add);
+    foldIntoConv(conv, *bias, add.getLoc(), add);
     return true;
+  }
+  return false;
+}
+
+/// Folds `mul` (an f32 convolution with constant weights, its only use,
+/// times a per-channel constant) into the weights and bias: channel c's
+/// weights and bias times s[c], each product in double rounded once to
+/// f32. A product outside f32 leaves the Mul in place.
+bool fold(MulOp mul) {
+  for (unsigned i = 0; i < 2; ++i) {
+    ConvOp conv = foldableConv(mul->getOperand(i), mul.getResult().getType());
+    if (!conv)
+      continue;
+    ArrayRef<int64_t> shape = cast<RankedTensorType>(conv.getResult().getType()).getShape();
+    std::optional<SmallVector<float>> s = perChannelValues(mul->getOperand(1 - i), shape);
+    std::optional<SmallVector<float>> w = f32ConstantValues(conv.getW());
+    std::optional<SmallVector<float>> bias = biasOf(conv, shape[1]);
+    if (!s || !w || !bias)
+      continue;
+    auto scale = [&](int64_t c) { return double((*s)[size_t(c)]); };
+    std::optional<SmallVector<float>> newW = scaleByChannel(*w, shape[1], scale, [](int64_t, int64_t, double) {});
+    std::optional<SmallVector<float>> newB = scaleByChannel(*bias, shape[1], scale, [](int64_t, int64_t, double) {});
+    if (!newW || !newB)
+      continue;
+    replaceWeights(conv, *newW);
+    foldIntoConv(conv, *newB, mul.getLoc(), mul);
+    return true;
+  }
+  return false;
+}
+
+/// Turns add(mul(x, s), b), s and b per-channel f32 constants and the Mul
+/// used only there, into one graph.channel_affine; true when it did.
+bool fuseAffine(AddOp add) {
+  auto type = cast<RankedTensorType>(add.getResult().getType());
+  if (!type.getElementType().isF32() || type.getRank() < 2)
+    return false;
+  for (unsigned i = 0; i < 2; ++i) {
+    auto mul = add->getOperand(i).getDefiningOp<MulOp>();
+    std::optional<SmallVector<float>> b = perChannelValues(add->getOperand(1 - i), type.getShape());
+    if (!mul || !mul.getResult().hasOneUse() || mul.getResult().getType() != type || !b)
+      continue;
+    for (unsigned j = 0; j < 2; ++j) {
+      Value x = mul->getOperand(j);
+      std::optional<SmallVector<float>> s = perChannelValues(mul->getOperand(1 - j), type.getShape());
+      if (x.getType() != type || !s)
+        continue;
+      OpBuilder builder(add);
+      auto vecType = RankedTensorType::get({type.getShape()[1]}, builder.getF32Type());
+      auto constant = [&](ArrayRef<float> v, Location loc) -> Value {
+        return ConstantOp::create(builder, loc, vecType, DenseElementsAttr::get(vecType, v));
+      };
+      Value affine = ChannelAffineOp::create(builder, builder.getFusedLoc({mul.getLoc(), add.getLoc()}),
+                                             type, x, constant(*s, mul.getLoc()),
+                                             constant(*b, add.getLoc()));
+      add.getResult().replaceAllUsesWith(affine);
+      add.erase();
+      mul.erase();
+      return true;
+    }
   }
   return false;
 }
 
 struct GraphFoldBiasPass : npuc::graph::impl::GraphFoldBiasBase<GraphFoldBiasPass> {
   void runOnOperation() override {
+    // Products first, so that a bias after them folds too.
+    SmallVector<MulOp> muls;
+    getOperation()->walk([&](MulOp op) { muls.push_back(op); });
+    for (MulOp mul : muls)
+      fold(mul);
     SmallVector<AddOp> adds;
     getOperation()->walk([&](AddOp op) { adds.push_back(op); });
     for (AddOp add : adds)
-      fold(add);
+      if (!fold(add))
+        fuseAffine(add);
   }
 };
 } // namespace

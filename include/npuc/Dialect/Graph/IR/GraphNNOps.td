@@ -101,6 +101,20 @@ def Graph_BatchNormOp : Graph_VerifiedOp<"batch_norm", "verifyBatchNorm"> {
                        "functional-type(operands, results)";
 }
 
+def Graph_ChannelAffineOp : Graph_VerifiedOp<"channel_affine", "verifyChannelAffine"> {
+  let summary = "x * scale + bias with one scale and bias per channel (axis 1)";
+  let description = [{
+    Not an ONNX op: graph-fold-bias writes it for a Mul by a per-channel
+    constant followed by an Add of one (the channel-affine exporters write
+    for a BatchNormalization, contract N8) that no convolution absorbs.
+    Computed as the two ops it replaces: the product rounded to f32, then
+    the sum rounded to f32, so the result is the same bits in one pass.
+  }];
+  let arguments = (ins Graph_Tensor:$x, Graph_Tensor:$scale, Graph_Tensor:$bias);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$x `,` $scale `,` $bias attr-dict `:` functional-type(operands, results)";
+}
+
 def Graph_LayerNormOp : Graph_VerifiedOp<"layer_norm", "verifyLayerNorm"> {
   let summary = "ONNX LayerNormalization over the axes from `axis` to the last";
   let description = [{

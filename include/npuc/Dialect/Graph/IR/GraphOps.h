@@ -28,6 +28,7 @@ llvm::LogicalResult verifyMatMul(mlir::Operation *op);
 llvm::LogicalResult verifyPool(mlir::Operation *op);
 llvm::LogicalResult verifyGlobalPool(mlir::Operation *op);
 llvm::LogicalResult verifyBatchNorm(mlir::Operation *op);
+llvm::LogicalResult verifyChannelAffine(mlir::Operation *op);
 llvm::LogicalResult verifyAxisUnary(mlir::Operation *op);
 llvm::LogicalResult verifyReduce(mlir::Operation *op);
 llvm::LogicalResult verifyConstant(mlir::Operation *op);

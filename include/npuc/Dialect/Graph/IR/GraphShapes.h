@@ -50,6 +50,22 @@ llvm::Expected<int64_t> numElements(llvm::ArrayRef<int64_t> shape);
 std::optional<double> resizeCoordinate(int64_t o, int64_t in, int64_t out, double scale,
                                        llvm::StringRef ctm);
 
+/// The most strided copies one data-movement op is lowered as (a gather by
+/// constant indices, a reversed slice, a nearest resize's runs, a copy of
+/// more than the DMA's 4 dimensions); beyond, the op is refused or, for a
+/// gather of f32 data, becomes a one-hot product.
+constexpr int64_t kMaxStridedCopies = 1024;
+
+/// A run of output indices along one axis: `length` indices from `start`
+/// read the input from `source` on, `step` (>= 0) indices apart.
+struct IndexRun {
+  int64_t start, length, source, step;
+};
+
+/// The output indices 0..src.size()-1, reading input index src[o], as runs
+/// of a constant non-negative step (a decreasing pair starts a new run).
+llvm::SmallVector<IndexRun> indexRuns(llvm::ArrayRef<int64_t> src);
+
 /// "1x3x224x224" ("scalar" for rank 0).
 std::string str(llvm::ArrayRef<int64_t> shape);
 } // namespace npuc::graph::shapes

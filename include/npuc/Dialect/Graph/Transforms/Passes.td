@@ -109,15 +109,24 @@ def GraphExpandGather : Pass<"graph-expand-gather"> {
 }
 
 def GraphFoldBias : Pass<"graph-fold-bias"> {
-  let summary = "Fold an Add of a per-channel constant into the f32 convolution before it";
+  let summary = "Fold per-channel constant Muls and Adds into the f32 convolution before them, or into one channel-affine pass";
   let description = [{
-    A graph.add of an f32 graph.conv's only use and a constant that holds one
-    value per output channel (or one for all: its shape 1 everywhere but the
-    channel axis) becomes the convolution's bias (added to a constant bias it
-    has, in f32). Exporters write the bias so (CNTK's Plus after
-    Convolution); as a bias it starts the convolution's sums in ACC (the f32
-    convolution's order, docs/numerics.md) instead of a pass over the result
-    through GM, and a Relu after it can then fuse (graph-fuse-activation).
+    A constant that holds one value per channel (or one for all: its shape 1
+    everywhere but the channel axis) is a channel-affine operand (contract
+    N8, the decision and its measured costs in docs/numerics.md):
+
+    - a graph.mul of an f32 graph.conv's only use by one scales that
+      channel's constant weights and bias (each product in double, rounded
+      once to f32; a product outside f32 leaves the Mul);
+    - a graph.add of one to an f32 graph.conv's only use becomes the
+      convolution's bias (added to a constant bias it has, in f32).
+      Exporters write the bias so (CNTK's Plus after Convolution); as a bias
+      it starts the convolution's sums in ACC instead of a pass over the
+      result through GM, and a Relu after it can then fuse
+      (graph-fuse-activation);
+    - x * s + b, both per-channel constants, that no convolution absorbs is
+      one graph.channel_affine: one pass instead of two, the same roundings.
+
     Convolutions of dequantized operands are left to graph-fuse-qdq.
   }];
   let dependentDialects = ["::npuc::graph::GraphDialect"];
