@@ -19,8 +19,9 @@ trap 'rm -rf "$work"' EXIT
 /usr/bin/python3 "$root/test/e2e/gen_encoder_block.py" "$work/encoder-block" > /dev/null
 /usr/bin/python3 "$root/test/e2e/gen_opsets_23_24.py" "$work/opsets-23-24" > /dev/null
 /usr/bin/python3 "$root/test/e2e/gen_fp16.py" "$work/fp16" > /dev/null
+/usr/bin/python3 "$root/test/e2e/gen_contract_cases.py" "$work/contract-cases" > /dev/null
 dirs=("$data/node" "$data/simple" "$data/pytorch-converted" "$data/pytorch-operator"
-      "$root/examples" "$work/qdq-suite" "$work/importer-gaps" "$work/encoder-block" "$work/opsets-23-24" "$work/fp16")
+      "$root/examples" "$work/qdq-suite" "$work/importer-gaps" "$work/encoder-block" "$work/opsets-23-24" "$work/fp16" "$work/contract-cases")
 if [ -d "$root/../shared/models" ]; then
   dirs+=("$(cd "$root/../shared/models" && pwd)")
 fi
