@@ -332,6 +332,30 @@ assert_off_ties(ln_b, LN_Y[0], "layernorm_constant_rows_qdq beta")
 assert abs(fnet.v["y"]).max() < 6.25 and abs(ln_x).max() <= 3  # the fixed scales hold the values
 
 
+# layernorm_many_tiles_f32, layernorm_many_tiles_qdq: rows of 1024 over 512
+# rows, many tiles on both targets (a hardware loop, a remainder tile on
+# npu-v1-tiny), every tile reading the same scale and bias constants. A
+# constant emitted inside the first tile's loop body was copied per
+# iteration, read past its copies by the rolled loop (rows after the first
+# tiles came out 0) and not dominating the remainder tile's use.
+big_x = rng.uniform(-3, 3, (512, 1024)).astype(np.float32)
+big_g = rng.uniform(0.5, 1.5, 1024).astype(np.float32)
+big_b = rng.uniform(-1, 1, 1024).astype(np.float32)
+
+
+def layernorm_big(net):
+    dx = net.qdq(net.input("x", big_x), "x", params=LN_X)
+    y = net.op("LayerNormalization", [dx, net.init("gamma", big_g), net.init("beta", big_b)],
+               "ln" if net.quantized else "y", axis=-1, epsilon=1e-5)
+    return net.quantize(y, "y", name="y", params=LN_Y)
+
+
+for quantized, name, out_type in ((False, "layernorm_many_tiles_f32", F32), (True, "layernorm_many_tiles_qdq", I8)):
+    bnet = Net(quantized=quantized)
+    layernorm_big(bnet)
+    bnet.save(name, [("x", F32)], [("y", out_type)])
+
+
 # Opset 20's Gelu op, both forms. python3-onnx may predate opset 20, so the
 # models are written without its checker; the reference is ONNX's definition
 # in float64, rounded once to float32: erf form x / 2 * (1 + erf(x / sqrt 2)),
