@@ -119,6 +119,12 @@ TileFootprint npuc::emit::lowering::footprint(const ElementwiseProblem &p,
   TileFootprint f;
   int64_t rows = t.tile[0] * t.tile[1] * (t.tile[2] + p.padRows);
   f.lm = t.buffers * rows * rowBytes(p, t.tile[3], target.params);
+  // An operand that is one row for the whole tile (LayerNorm's scale and
+  // bias) is a [1, cols] tile per buffer, plus its f32 form when narrower.
+  for (const EwAccess &a : p.ins)
+    if (a.oneRow)
+      f.lm += t.buffers * (roundUp(t.tile[3] * a.elemBytes, target.params.VectorAlign) +
+                           (a.elemBytes < 4 ? roundUp(t.tile[3] * 4, target.params.VectorAlign) : 0));
   // The partials, and the reduced row and its stored form.
   if (p.partials)
     f.lm += (ceilDiv(p.shape[3], t.tile[3]) + 2) *
