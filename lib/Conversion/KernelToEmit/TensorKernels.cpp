@@ -155,15 +155,67 @@ LogicalResult KernelLowering::lowerSlice(const LoweringCase &c) {
 // Pad
 //===----------------------------------------------------------------------===//
 
+/// Along each axis, the runs a reflect, edge or wrap Pad reads: output index
+/// o reads input index o - begin mapped into [0, n) by the mode (reflect
+/// mirrors about the edge elements, edge repeats them, wrap is periodic).
+/// Refuses a negative pad, a reflection wider than the axis, and more copies
+/// than the limit.
+static FailureOr<SmallVector<SmallVector<graph::shapes::IndexRun>>> padRuns(graph::PadOp pad) {
+  ArrayRef<int64_t> in = tensorOf(pad.getInput()).getShape();
+  ArrayRef<int64_t> pads = pad.getPads();
+  StringRef mode = pad.getMode();
+  size_t rank = in.size();
+  SmallVector<SmallVector<graph::shapes::IndexRun>> runs;
+  int64_t copies = 1;
+  for (size_t k = 0; k < rank; ++k) {
+    int64_t n = in[k], lo = pads[k], hi = pads[k + rank];
+    if (lo < 0 || hi < 0)
+      return pad->emitOpError() << "a " << mode << " pad of " << lo << " and " << hi << " on axis " << k
+                                << " has no NPU lowering (negative pads crop; constant mode only)";
+    if (mode == "reflect" && (lo > n - 1 || hi > n - 1) && (lo || hi))
+      return pad->emitOpError() << "a reflect pad of " << lo << " and " << hi << " on axis " << k
+                                << " of " << n << " elements reflects more than the axis holds (at "
+                                << "most " << n - 1 << " each side)";
+    SmallVector<int64_t> src;
+    for (int64_t o = 0; o < n + lo + hi; ++o) {
+      int64_t i = o - lo;
+      if (mode == "reflect")
+        i = i < 0 ? -i : (i >= n ? 2 * (n - 1) - i : i);
+      else if (mode == "edge")
+        i = std::min(std::max<int64_t>(i, 0), n - 1);
+      else
+        i = ((i % n) + n) % n;
+      src.push_back(i);
+    }
+    runs.push_back(graph::shapes::indexRuns(src));
+    copies *= int64_t(runs.back().size());
+    if (copies > kMaxCopyNests)
+      return pad->emitOpError() << "a " << mode << " pad of " << lo << " and " << hi << " on axis " << k
+                                << " needs more than " << kMaxCopyNests << " strided copies";
+  }
+  return runs;
+}
+
 LogicalResult lowering::selectPad(LoweringCase &c, const target::TargetInfo &) {
   auto pad = cast<graph::PadOp>(c.op);
-  if (pad.getMode() != "constant")
-    return c.op->emitOpError() << "pad mode '" << pad.getMode() << "' has no NPU lowering yet";
+  StringRef mode = pad.getMode();
+  if (mode != "constant" && mode != "reflect" && mode != "edge" && mode != "wrap")
+    return c.op->emitOpError() << "pad mode '" << mode << "' has no NPU lowering";
+  if (mode != "constant" && failed(padRuns(pad)))
+    return failure();
+  c.choose("mode", mode);
   return success();
 }
 
 LogicalResult KernelLowering::lowerPadOp(const LoweringCase &c) {
   auto pad = cast<graph::PadOp>(c.op);
+  // Reflect, edge and wrap: copies of the input's runs (no fill value).
+  if (pad.getMode() != "constant") {
+    FailureOr<SmallVector<SmallVector<graph::shapes::IndexRun>>> runs = padRuns(pad);
+    if (failed(runs))
+      return failure();
+    return lowerRunCopies(c.op, gmOf(pad.getInput()), resultBuffer(pad.getResult()), *runs);
+  }
   ArrayRef<int64_t> pads = pad.getPads();
   size_t rank = pads.size() / 2;
   Type el = tensorOf(pad.getResult()).getElementType();

@@ -1,5 +1,6 @@
-// Expand, Tile, DepthToSpace, SpaceToDepth, a Gather by constant indices
-// and a Slice with a negative step lower as copies through
+// Expand, Tile, DepthToSpace, SpaceToDepth, a Gather by constant indices,
+// a Slice with a negative step and a reflect, edge or wrap Pad lower as
+// copies through
 // strided views of their input and result (lowerCopy): the input is read
 // with stride 0 along every broadcast or repeated dimension, or with the
 // strides of the block permutation. A view that still has more than the
@@ -45,6 +46,9 @@
 // NESTS-NOT: emit.for
 // NESTS-LABEL: {name = "y", offset = 0 : i64} : <output, 2x3xf32,
 // NESTS-COUNT-3: emit.for
+// NESTS-NOT: emit.for
+// NESTS-LABEL: {name = "y", offset = 0 : i64} : <output, 2x7xf32,
+// NESTS-COUNT-4: emit.for
 // NESTS-NOT: emit.for
 
 // Expand [3, 1] -> [2, 3, 4]: stride 0 along the new leading axis and the
@@ -346,4 +350,32 @@ func.func @main(%x: tensor<5x3xi8> {graph.name = "x"}) -> (tensor<1x3xi8> {graph
   // expected-error @+1 {{'graph.gather' op gather index 5 is outside [-5, 5) along axis 0}}
   %y = graph.gather %x, %i {axis = 0 : i64} : (tensor<5x3xi8>, tensor<1xi64>) -> tensor<1x3xi8>
   return %y : tensor<1x3xi8>
+}
+
+// -----
+
+// Reflect Pad of [2, 4] by 1 and 2 columns: result columns 0..6 read input
+// columns 1, 0, 1, 2, 3, 2, 1, the runs [1], [0..3], [2], [1]: result
+// columns at 0, 4, 20 and 24 bytes from input columns at 4, 0, 8 and 4.
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK:      emit.view %{{.*}}[0] : <output, 2x7xf32, strides = [28, 4]> -> <output, 2x1xf32, strides = [28, 4]>
+// CHECK-NEXT: emit.view %{{.*}}[4] : <input, 2x4xf32, strides = [16, 4]> -> <input, 2x1xf32, strides = [16, 0]>
+// CHECK:      emit.view %{{.*}}[4] : <output, 2x7xf32, strides = [28, 4]> -> <output, 2x4xf32, strides = [28, 4]>
+// CHECK:      emit.view %{{.*}}[0] : <input, 2x4xf32, strides = [16, 4]> -> <input, 1x1x2x4xf32, strides = [0, 0, 16, 4]>
+// CHECK:      emit.view %{{.*}}[20] : <output, 2x7xf32, strides = [28, 4]> -> <output, 2x1xf32, strides = [28, 4]>
+// CHECK-NEXT: emit.view %{{.*}}[8] : <input, 2x4xf32, strides = [16, 4]> -> <input, 2x1xf32, strides = [16, 0]>
+// CHECK:      emit.view %{{.*}}[24] : <output, 2x7xf32, strides = [28, 4]> -> <output, 2x1xf32, strides = [28, 4]>
+// CHECK-NEXT: emit.view %{{.*}}[4] : <input, 2x4xf32, strides = [16, 4]> -> <input, 2x1xf32, strides = [16, 0]>
+func.func @main(%x: tensor<2x4xf32> {graph.name = "x"}) -> (tensor<2x7xf32> {graph.name = "y"}) {
+  %y = graph.pad %x {pads = array<i64: 0, 1, 0, 2>, mode = "reflect", value = 0.0 : f64} : (tensor<2x4xf32>) -> tensor<2x7xf32>
+  return %y : tensor<2x7xf32>
+}
+
+// -----
+
+// A reflection wider than its axis (ONNX: at most size - 1 each side).
+func.func @main(%x: tensor<2x4xf32> {graph.name = "x"}) -> (tensor<2x12xf32> {graph.name = "y"}) {
+  // expected-error @+1 {{'graph.pad' op a reflect pad of 4 and 4 on axis 1 of 4 elements reflects more than the axis holds (at most 3 each side)}}
+  %y = graph.pad %x {pads = array<i64: 0, 4, 0, 4>, mode = "reflect", value = 0.0 : f64} : (tensor<2x4xf32>) -> tensor<2x12xf32>
+  return %y : tensor<2x12xf32>
 }
