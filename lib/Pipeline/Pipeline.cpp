@@ -22,6 +22,7 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
   pm.addPass(graph::createGraphFoldBatchNorm());
   pm.addPass(graph::createGraphFuseQDQ());
   pm.addPass(graph::createGraphFoldPad());
+  pm.addPass(graph::createGraphLiftConv1D());
   pm.addPass(graph::createGraphSimplify());
   if (options.until == "graph")
     return;

@@ -132,6 +132,20 @@ def GraphFoldBias : Pass<"graph-fold-bias"> {
   let dependentDialects = ["::npuc::graph::GraphDialect"];
 }
 
+def GraphLiftConv1D : Pass<"graph-lift-conv1d"> {
+  let summary = "Express 1-D convolutions as 2-D ones of height 1";
+  let description = [{
+    A graph.conv or graph.conv_transpose over [N, C, L] becomes the 2-D one
+    over [N, C, 1, L]: the input and the weights gain an axis of 1 before
+    the last (a view; a constant is reshaped in place), strides and
+    dilations gain a 1, output_padding a 0, and the pads [b, e] become
+    [0, b, 0, e]; its [N, M, 1, L'] result is viewed as [N, M, L']. The
+    same sums in the same order, so the same bits. Quantized element types
+    (per-tensor, or per output channel on axis 0) carry through.
+  }];
+  let dependentDialects = ["::npuc::graph::GraphDialect"];
+}
+
 def GraphFoldPad : Pass<"graph-fold-pad"> {
   let summary = "Fold a spatial Pad of zero into the convolution it feeds";
   let description = [{
