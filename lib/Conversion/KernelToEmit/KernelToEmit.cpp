@@ -73,16 +73,17 @@ Value KernelLowering::constant(Attribute value, RankedTensorType type) {
   }
   dense = dense.reshape(RankedTensorType::get(type.getShape(), st));
   auto bt = e.type(MemorySpace::Const, type.getShape(), st, denseStrides(type.getShape(), bytesOf(st)));
-  // A constant is a declaration of the whole program: created at its top,
-  // never inside the tile loop being emitted, where unrolling would copy it
-  // per iteration and a later kernel's use (gmOf caches it) would not be
-  // dominated by it.
+  // A constant is a declaration of the whole program: created in its body,
+  // before the tile loop being emitted, never inside it, where unrolling
+  // would copy it per iteration and a later kernel's use (gmOf caches it)
+  // would not be dominated by it.
   OpBuilder::InsertionGuard guard(b);
-  Operation *program = b.getInsertionBlock()->getParentOp();
-  while (program && !llvm::isa<ProgramOp>(program))
-    program = program->getParentOp();
-  if (program)
-    b.setInsertionPointToStart(&cast<ProgramOp>(program).getBody().front());
+  Operation *outer = nullptr;
+  for (Operation *op = b.getInsertionBlock()->getParentOp(); op && !llvm::isa<ProgramOp>(op);
+       op = op->getParentOp())
+    outer = op;
+  if (outer)
+    b.setInsertionPoint(outer);
   return ConstantOp::create(b, e.loc, bt, dense, IntegerAttr());
 }
 

@@ -60,15 +60,17 @@ func.func @main(%x: tensor<4x32xf32> {graph.name = "x"}, %w: tensor<32xf32> {gra
 // Neither statistic used, no bias, a one-value scale: the scale is a [1, 1]
 // tile (broadcast by VECTOR); after the MUL by the scale nothing but the
 // result's store: no ADD, no second DMA out.
+// The scale constant is declared before the tile loop (here unrolled), not
+// inside it.
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      %[[Y:.*]] = emit.alloc {name = "y", offset = 0 : i64} : <output, 4x32xf32, strides = [128, 4]>
 // CHECK-NOT:  <output
+// CHECK:      %[[C:.*]] = emit.constant dense<2.000000e+00> : tensor<1xf32>
 // CHECK:      emit.reduce "SUM" "cols"
 // CHECK:      emit.vbini "ADD" %{{.*}}, 1.000000e-03 : f32
 // CHECK:      emit.vun "SQRT"
 // CHECK-NEXT: emit.vun "RECIP"
 // CHECK-NEXT: emit.vbin "MUL" %[[F:.*]], %{{.*}} -> %[[F]]
-// CHECK-NEXT: %[[C:.*]] = emit.constant dense<2.000000e+00> : tensor<1xf32>
 // CHECK-NEXT: %[[CT:.*]] = emit.alloc : <lm, 1x1xf32, strides = [32, 4]>
 // CHECK-NEXT: %[[CV:.*]] = emit.view %[[C]][0]
 // CHECK-NEXT: emit.dma %[[CV]] -> %[[CT]]
