@@ -420,11 +420,19 @@ bool model::readFile(const std::string &path, std::vector<uint8_t> &bytes, std::
     error = "cannot open '" + path + "': " + std::strerror(errno);
     return false;
   }
+  // Read in place, sized by the file (a file that grows or shrinks meanwhile
+  // is still read to its end).
   bytes.clear();
-  uint8_t buf[65536];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
-    bytes.insert(bytes.end(), buf, buf + n);
+  struct stat fst;
+  if (fstat(fileno(f), &fst) == 0 && S_ISREG(fst.st_mode) && fst.st_size > 0)
+    bytes.reserve(size_t(fst.st_size));
+  size_t n = 0;
+  do {
+    size_t at = bytes.size();
+    bytes.resize(at + std::max<size_t>(bytes.capacity() - at, 65536));
+    n = std::fread(bytes.data() + at, 1, bytes.size() - at, f);
+    bytes.resize(at + n);
+  } while (n > 0);
   bool bad = std::ferror(f);
   std::fclose(f);
   if (bad)

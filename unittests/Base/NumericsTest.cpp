@@ -187,4 +187,36 @@ TEST(Sha256, KnownVectors) {
   const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
   EXPECT_EQ(sha256Hex(two, std::strlen(two)),
             "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  // One million 'a' (FIPS 180-4's long example): many blocks through the
+  // SHA-extension path where the processor has it.
+  std::string million(1000000, 'a');
+  EXPECT_EQ(sha256Hex(million.data(), million.size()),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+// Lengths around the padding boundaries (bytes (7i + 3) mod 256), digests
+// from Python's hashlib.
+TEST(Sha256, PaddingBoundaries) {
+  const std::pair<size_t, const char *> cases[] = {
+      {55, "e7313d333c272e639f790978283f9eb392e843d0f29b7016828bb1daa4aac70b"},
+      {56, "4324d65f3c103567f5589c710bc08f8523f929a9272e3af36fc968e52abc6c27"},
+      {63, "81c80242132f230c3bd41b3e63bbcff16107339549214a99614ff26664625055"},
+      {64, "39e3d7b6b5d075d37d053ad89b24b41bef4f3c29760c84447cab3f3be1882241"},
+      {65, "aacca6ff74fdbb296d165a45cecfa04e5127bc008770fbbdd48006f2d2fae95e"},
+      {119, "9ce7368e4daf32341631b492e80359dc9f594b48453cd0dd5bf0b19279cc177e"},
+      {128, "d2742f1f4ac6bb7ca2b239ee18402ba8b3f9f8e652d2a72973c2b9ba11c08cf6"}};
+  for (auto [n, digest] : cases) {
+    std::vector<uint8_t> bytes(n);
+    for (size_t i = 0; i < n; ++i)
+      bytes[i] = uint8_t((7 * i + 3) % 256);
+    EXPECT_EQ(sha256Hex(bytes.data(), n), digest) << n << " bytes";
+    EXPECT_EQ(sha256HexPortable(bytes.data(), n), digest) << n << " bytes";
+  }
+  // Both implementations over every length up to 300 and one large input.
+  std::vector<uint8_t> data(300000);
+  for (size_t i = 0; i < data.size(); ++i)
+    data[i] = uint8_t((i * 2654435761u) >> 13);
+  for (size_t n = 0; n <= 300; ++n)
+    ASSERT_EQ(sha256Hex(data.data(), n), sha256HexPortable(data.data(), n)) << n << " bytes";
+  EXPECT_EQ(sha256Hex(data.data(), data.size()), sha256HexPortable(data.data(), data.size()));
 }

@@ -14,6 +14,9 @@
 namespace npuc {
 /// SHA-256 of `size` bytes as 64 lowercase hex digits.
 std::string sha256Hex(const void *data, size_t size);
+/// The same by the portable code alone (sha256Hex uses the x86 SHA
+/// extensions where the processor has them); for tests that compare both.
+std::string sha256HexPortable(const void *data, size_t size);
 } // namespace npuc
 
 #endif
