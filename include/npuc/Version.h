@@ -10,8 +10,15 @@
 #include <string>
 
 namespace npuc {
-/// "npuc 0.1.0 (revision 0123abcd4567, LLVM/MLIR 22.1.8, Release)".
+/// "npuc 0.1.0 (revision 0123abcd4567, LLVM/MLIR 22.1.8, Release)": what
+/// --version prints.
 std::string versionString();
+/// The compiler's identity without the build configuration, "npuc 0.1.0
+/// (revision 0123abcd4567, LLVM/MLIR 22.1.8)": what a model file's provenance
+/// records, the same for Release and Debug builds (contracts D1, D3).
+std::string identityString();
+/// The generators the build ran, "mlir-tblgen 22.1.8" (provenance, D3).
+std::string generatorString();
 } // namespace npuc
 
 #endif

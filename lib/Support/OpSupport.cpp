@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "npuc/Support/OpSupport.h"
+#include "npuc/Base/Resources.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -13,7 +14,6 @@
 #include <sstream>
 
 namespace npuc::support {
-extern const char *const kEvidenceText;
 
 const char *levelName(Level level) {
   switch (level) {
@@ -78,20 +78,36 @@ std::string formatEvidence(const std::vector<Evidence> &evidence) {
   return s;
 }
 
-const std::vector<Evidence> &evidence() {
-  static const std::vector<Evidence> table = [] {
-    std::vector<Evidence> t;
-    std::string error;
-    // OpSupportTest parses the same table, so this should not happen; if it
-    // does, say so rather than rejecting every model as unverified.
-    if (!parseEvidence(kEvidenceText, t, error)) {
-      std::fprintf(stderr, "npuc: internal error: the compiled-in evidence does not parse: %s\n",
-                   error.c_str());
-      t.clear();
+namespace {
+/// The installed table, read and parsed once, or why it could not be.
+struct Installed {
+  std::vector<Evidence> table;
+  std::string error;
+};
+
+const Installed &installed() {
+  static const Installed result = [] {
+    Installed r;
+    std::vector<uint8_t> bytes;
+    if (!resources::read(kEvidenceResource, bytes, r.error))
+      return r;
+    std::string why;
+    if (!parseEvidence(std::string_view(reinterpret_cast<const char *>(bytes.data()), bytes.size()),
+                       r.table, why)) {
+      r.error = "resource '" + std::string(kEvidenceResource) + "' (" + resources::directory() +
+                ") is damaged: " + why + "; reinstall npuc";
+      r.table.clear();
     }
-    return t;
+    return r;
   }();
-  return table;
+  return result;
+}
+} // namespace
+
+const std::vector<Evidence> *installedEvidence(std::string &error) {
+  const Installed &r = installed();
+  error = r.error;
+  return r.error.empty() ? &r.table : nullptr;
 }
 
 namespace {
@@ -119,9 +135,12 @@ bool EvidenceIndex::isVerified(std::string_view key, std::string_view target) co
   return e && e->level == Level::Verified;
 }
 
-const EvidenceIndex &compiledIndex() {
-  static const EvidenceIndex index(evidence());
-  return index;
+const EvidenceIndex *installedIndex(std::string &error) {
+  const std::vector<Evidence> *table = installedEvidence(error);
+  if (!table)
+    return nullptr;
+  static const EvidenceIndex index(*table);
+  return &index;
 }
 
 std::string unverifiedReason(const EvidenceIndex &index, std::string_view key,

@@ -177,7 +177,7 @@ void npuc::enc::registerModelTranslation() {
         if (!module)
           return op->emitError("expected a module");
         FailureOr<model::Model> m =
-            buildModel(module, {{"compiler", versionString()}, {"source", "npuc-translate"}});
+            buildModel(module, {{"compiler", identityString()}, {"source", "npuc-translate"}});
         if (failed(m))
           return failure();
         std::vector<uint8_t> bytes = model::serialize(*m);

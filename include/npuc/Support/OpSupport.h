@@ -48,8 +48,13 @@ bool parseLevel(std::string_view name, Level &level);
 bool parseEvidence(std::string_view text, std::vector<Evidence> &out, std::string &error);
 std::string formatEvidence(const std::vector<Evidence> &evidence);
 
-/// The compiled-in table.
-const std::vector<Evidence> &evidence();
+/// The file name of the evidence table among the tools' resources
+/// (share/npuc, npuc/Base/Resources.h), written from lib/Support/OpEvidence.tsv.
+inline constexpr const char *kEvidenceResource = "op-evidence.tsv";
+
+/// The installed table, or null with `error` saying which file is missing
+/// or damaged (contract D5).
+const std::vector<Evidence> *installedEvidence(std::string &error);
 
 /// An index of a table by (key, target).
 class EvidenceIndex {
@@ -63,8 +68,8 @@ private:
   std::vector<const Evidence *> sorted;
 };
 
-/// The index of the compiled-in table.
-const EvidenceIndex &compiledIndex();
+/// The index of the installed table, or null with `error` (installedEvidence).
+const EvidenceIndex *installedIndex(std::string &error);
 
 /// Why `key` is not verified on `target`, for a diagnostic: "no test reached
 /// it on npu-v1", or the level and the tests that reached it.

@@ -31,11 +31,17 @@ struct CheckLoweringEvidencePass
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // The compiled-in table, or (for tests) one read from a file.
+    // The installed table (share/npuc), or (for tests) one read from a file.
     std::vector<support::Evidence> table;
     std::unique_ptr<support::EvidenceIndex> own;
-    const support::EvidenceIndex *index = &support::compiledIndex();
-    if (!evidencePath.empty()) {
+    const support::EvidenceIndex *index = nullptr;
+    if (evidencePath.empty()) {
+      std::string error;
+      if (!(index = support::installedIndex(error))) {
+        module.emitError() << error;
+        return signalPassFailure();
+      }
+    } else {
       std::vector<uint8_t> bytes;
       std::string error;
       if (!model::readFile(evidencePath, bytes, error) ||
