@@ -17,7 +17,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.npuc_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
-    ["npuc-opt", "npuc-translate", "npuc", "npuc-tblgen", "npuc-conformance"], [config.npuc_tools_dir])
+    ["npuc-opt", "npuc-translate", "npuc", "npuc-tblgen", "npuc-conformance", "npuc-zoo"], [config.npuc_tools_dir])
 
 # Files npuc-tblgen generates from the ISA and target records.
 config.substitutions.append(

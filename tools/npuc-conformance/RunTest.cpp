@@ -44,35 +44,6 @@ std::string npuc::conformance::numText(double v) {
 
 namespace {
 
-/// PREFIX0SUFFIX, PREFIX1SUFFIX, ... in `dir`, in index order; nullopt when
-/// the indices are not exactly 0..n-1 (a gap, or input_1 next to input_01).
-std::optional<std::vector<fs::path>> numberedFiles(const fs::path &dir, const std::string &prefix,
-                                                   const std::string &suffix) {
-  std::map<long, fs::path> byIndex;
-  size_t count = 0;
-  std::error_code ec;
-  for (const fs::directory_entry &e : fs::directory_iterator(dir, ec)) {
-    std::string n = e.path().filename().string();
-    if (n.size() <= prefix.size() + suffix.size() || n.compare(0, prefix.size(), prefix) ||
-        n.compare(n.size() - suffix.size(), suffix.size(), suffix))
-      continue;
-    std::string digits = n.substr(prefix.size(), n.size() - prefix.size() - suffix.size());
-    if (digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos)
-      continue;
-    byIndex[std::stol(digits)] = e.path();
-    ++count;
-  }
-  std::vector<fs::path> files;
-  for (auto &[k, p] : byIndex) {
-    if (k != long(files.size()))
-      return std::nullopt;
-    files.push_back(p);
-  }
-  if (count != files.size())
-    return std::nullopt;
-  return files;
-}
-
 /// What the runner needs from model.onnx, read once per test.
 struct ModelInfo {
   /// The graph inputs that are not initializers, with whether each has a
@@ -89,23 +60,10 @@ struct ModelInfo {
 /// nullopt when the model does not parse (npuc then says why).
 std::optional<ModelInfo> readModelInfo(const std::string &modelPath) {
   onnx::ModelProto model;
-  std::ifstream in(modelPath, std::ios::binary);
-  if (!model.ParseFromIstream(&in))
+  if (!tools::readModel(modelPath, model))
     return std::nullopt;
   ModelInfo info;
-  std::set<std::string> inits;
-  for (const onnx::TensorProto &t : model.graph().initializer())
-    inits.insert(t.name());
-  for (const onnx::ValueInfoProto &vi : model.graph().input()) {
-    if (inits.count(vi.name()))
-      continue;
-    // Sequences, optionals and maps have no shape to pin: npuc judges them.
-    bool dynamic = vi.type().has_tensor_type() && !vi.type().tensor_type().has_shape();
-    if (vi.type().has_tensor_type())
-      for (const auto &d : vi.type().tensor_type().shape().dim())
-        dynamic |= !d.has_dim_value() || d.dim_value() <= 0;
-    info.inputs.push_back({vi.name(), dynamic});
-  }
+  info.inputs = tools::graphInputs(model);
   std::map<std::string, std::string> producer;
   for (const onnx::NodeProto &n : model.graph().node()) {
     for (const std::string &out : n.output())
@@ -143,24 +101,16 @@ Report readReport(const std::string &path) {
   const llvm::json::Object *o = v->getAsObject();
   if (!o)
     return rep;
-  if (const llvm::json::Array *issues = o->getArray("issues")) {
-    rep.onlyGate = !issues->empty();
-    for (const llvm::json::Value &i : *issues) {
-      const llvm::json::Object *io = i.getAsObject();
-      if (!io)
-        continue;
-      std::string c = io->getString("code").value_or("").str();
-      std::string m = io->getString("message").value_or("").str();
-      rep.onlyGate &= c == "NPUC-E0105";
-      if (rep.code.empty()) {
-        rep.code = c;
-        std::string node = io->getString("node").value_or("").str();
-        rep.message = (node.empty() ? "" : "node '" + node + "': ") + firstLine(m);
-      }
-      std::string bindInput = io->getString("bind_input").value_or("").str();
-      if (c == "NPUC-E0104" && !bindInput.empty())
-        rep.toBind.push_back(bindInput);
+  std::vector<tools::ReportIssue> issues = tools::reportIssues(*o);
+  rep.onlyGate = !issues.empty();
+  for (const tools::ReportIssue &i : issues) {
+    rep.onlyGate &= i.code == "NPUC-E0105";
+    if (rep.code.empty()) {
+      rep.code = i.code;
+      rep.message = (i.node.empty() ? "" : "node '" + i.node + "': ") + firstLine(i.message);
     }
+    if (i.code == "NPUC-E0104" && !i.bindInput.empty())
+      rep.toBind.push_back(i.bindInput);
   }
   std::vector<std::string> uncased;
   if (const llvm::json::Array *nodes = o->getArray("cases"))
@@ -200,7 +150,7 @@ bool layerCheck(const std::string &work, const std::string &modelPath,
   std::vector<std::string> args{work + "/model.bin", "-o", work + "/out-dump", "--dump-tensors",
                                 dumpDir};
   args.insert(args.end(), simInputs.begin(), simInputs.end());
-  RunResult s = runProgram(cfg.sim, args, work, cfg);
+  RunResult s = runProgram(cfg.sim, args, work, cfg.timeout);
   if (s.rc != 0) {
     r.cls = s.rc == 3 ? Class::Fault : Class::Crash;
     r.detail = "npu-sim --dump-tensors: " + (s.crashed ? s.why : lastLine(s.err));
@@ -209,7 +159,7 @@ bool layerCheck(const std::string &work, const std::string &modelPath,
   RunResult c = runProgram(cfg.python,
                            {cfg.layerChecker, modelPath, dumpDir, "--strict", "--quiet", "--json",
                             work + "/layers.json"},
-                           work, cfg);
+                           work, cfg.timeout);
   // The checker's JSON summary, in one line.
   llvm::Expected<llvm::json::Value> j = llvm::json::parse(slurp(work + "/layers.json"));
   const llvm::json::Object *o = j ? j->getAsObject() : nullptr;
@@ -273,72 +223,6 @@ bool layerCheck(const std::string &work, const std::string &modelPath,
 } // namespace
 
 /// The file's bytes as text; empty when it cannot be read.
-std::string npuc::conformance::slurp(const std::string &path) {
-  std::vector<uint8_t> bytes;
-  std::string error;
-  model::readFile(path, bytes, error);
-  return std::string(bytes.begin(), bytes.end());
-}
-
-// The deadline is kept here, per child, with non-blocking waits:
-// ExecuteAndWait's timeout uses alarm() and SIGALRM, which are per process and
-// unsafe across worker threads.
-RunResult npuc::conformance::runProgram(const std::string &program, const std::vector<std::string> &args,
-                     const std::string &work, const Config &cfg) {
-  std::vector<llvm::StringRef> argv{program};
-  for (const std::string &a : args)
-    argv.push_back(a);
-  std::string outPath = work + "/stdout.txt", errPath = work + "/stderr.txt";
-  // The redirections do not truncate (LLVM opens them without O_TRUNC): an
-  // earlier, longer output would show through a shorter one.
-  std::error_code ec;
-  fs::remove(outPath, ec);
-  fs::remove(errPath, ec);
-  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(outPath),
-                                                llvm::StringRef(errPath)};
-  RunResult r;
-  bool failedToRun = false;
-  llvm::sys::ProcessInfo pi =
-      llvm::sys::ExecuteNoWait(program, argv, std::nullopt, redirects, 0, &r.why, &failedToRun);
-  if (failedToRun || pi.Pid <= 0) {
-    r.crashed = true;
-    r.why = "cannot run " + program + ": " + r.why;
-    return r;
-  }
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(cfg.timeout);
-  llvm::sys::ProcessInfo done;
-  for (;;) {
-    done = llvm::sys::Wait(pi, /*SecondsToWait=*/0, &r.why);
-    if (done.Pid != 0)
-      break;
-    if (std::chrono::steady_clock::now() > deadline) {
-      ::kill(pi.Pid, SIGKILL);
-      done = llvm::sys::Wait(pi, std::nullopt, &r.why);
-      r.timedOut = true;
-      r.why = "timed out after " + std::to_string(cfg.timeout) + " s";
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  r.rc = done.ReturnCode;
-  r.out = slurp(outPath);
-  r.err = slurp(errPath);
-  r.crashed = r.timedOut || r.rc < 0;
-  return r;
-}
-
-std::string npuc::conformance::firstLine(const std::string &s, size_t max) {
-  std::string line = s.substr(0, s.find('\n'));
-  return line.size() > max ? line.substr(0, max) + "..." : line;
-}
-
-std::string npuc::conformance::lastLine(std::string s) {
-  while (!s.empty() && s.back() == '\n')
-    s.pop_back();
-  size_t nl = s.rfind('\n');
-  return firstLine(nl == std::string::npos ? s : s.substr(nl + 1));
-}
-
 namespace {
 /// One test on one target, into `r`; runTest creates `work` and removes it.
 void runTestIn(const Test &test, const std::string &target, const Config &cfg,
@@ -389,10 +273,7 @@ void runTestIn(const Test &test, const std::string &target, const Config &cfg,
     // data itself is npuc's (--bind-input) and npu-sim's to read and judge.
     std::vector<std::vector<int64_t>> inShapes(inFiles.size());
     for (size_t k = 0; k < inFiles.size(); ++k) {
-      onnx::TensorProto t;
-      std::ifstream in(inFiles[k], std::ios::binary);
-      if (t.ParseFromIstream(&in))
-        inShapes[k].assign(t.dims().begin(), t.dims().end());
+      inShapes[k] = tools::tensorDims(inFiles[k].string()).value_or(std::vector<int64_t>{});
       // An empty tensor cannot be a runtime input (npuc pins positive
       // dimensions only); it is data, so it is frozen.
       if (k < inputs.size() && inputs[k].second &&
@@ -440,7 +321,7 @@ void runTestIn(const Test &test, const std::string &target, const Config &cfg,
       if (attempt == 0 && dataSets.front() != ds && identity.empty())
         break;  // nothing data-set specific: the model compiled once
       fs::remove(work + "/report.json", ec);  // no stale report from an earlier attempt
-      RunResult c = runProgram(cfg.npuc, args, work, cfg);
+      RunResult c = runProgram(cfg.npuc, args, work, cfg.timeout);
       Report rep = readReport(work + "/report.json");
       r.cases.insert(rep.cases.begin(), rep.cases.end());
       r.noCaseOps.insert(rep.noCaseOps.begin(), rep.noCaseOps.end());
@@ -497,7 +378,7 @@ void runTestIn(const Test &test, const std::string &target, const Config &cfg,
       }
     std::vector<std::string> args{work + "/model.bin", "-o", outDir, "--stats"};
     args.insert(args.end(), simInputs.begin(), simInputs.end());
-    RunResult s = runProgram(cfg.sim, args, work, cfg);
+    RunResult s = runProgram(cfg.sim, args, work, cfg.timeout);
     if (s.rc == 1) {
       // The compiled model does not take the test's own data: a wrong model.
       r.cls = Class::Fail;

@@ -12,6 +12,8 @@
 #ifndef NPUC_TOOLS_NPUC_CONFORMANCE_RUNNER_H
 #define NPUC_TOOLS_NPUC_CONFORMANCE_RUNNER_H
 
+#include "Process.h"
+#include "TestData.h"
 #include "npuc/Base/TensorFile.h"
 
 #include <map>
@@ -66,24 +68,13 @@ struct Config {
 /// One test on one target.
 Outcome runTest(const Test &test, const std::string &target, const Config &cfg);
 
-// --- Child processes ---------------------------------------------------------
-
-struct RunResult {
-  int rc = 0;
-  bool crashed = false, timedOut = false;
-  std::string out, err, why;
-};
-
-/// Runs `program` with `args`, its output into `work`/stdout.txt and
-/// stderr.txt, under the configured deadline (kept per child: safe across
-/// worker threads).
-RunResult runProgram(const std::string &program, const std::vector<std::string> &args,
-                     const std::string &work, const Config &cfg);
-
-/// The file's bytes as text; empty when it cannot be read.
-std::string slurp(const std::string &path);
-std::string firstLine(const std::string &s, size_t max = 300);
-std::string lastLine(std::string s);
+// --- Child processes (tools/common/Process.h) and test data ------------------
+using tools::firstLine;
+using tools::lastLine;
+using tools::RunResult;
+using tools::runProgram;
+using tools::slurp;
+using tools::numberedFiles;
 std::string numText(double v);
 
 // --- Comparison (Compare.cpp) ------------------------------------------------

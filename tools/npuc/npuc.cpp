@@ -10,6 +10,7 @@
 
 #include "npuc/Base/CommandLine.h"
 #include "npuc/Base/ModelFile.h"
+#include "npuc/Base/Resources.h"
 #include "npuc/Base/Target.h"
 #include "npuc/Conversion/ONNXToGraph/ONNXToGraph.h"
 #include "npuc/Dialect/Graph/IR/TensorNames.h"
@@ -185,6 +186,29 @@ bool parseInputShape(const std::string &arg, std::pair<std::string, std::vector<
 }
 } // namespace
 
+/// npuc --identity: everything besides the model and the options that
+/// decides what npuc writes. Exit status 1 when a part cannot be read.
+static int printIdentity(std::ostream &os) {
+  std::vector<uint8_t> bytes;
+  std::string error;
+  std::string exe = resources::executablePath();
+  if (exe.empty() || !model::readFile(exe, bytes, error)) {
+    std::cerr << "npuc: error: cannot read this executable" << (error.empty() ? "" : ": " + error)
+              << "\n";
+    return 1;
+  }
+  os << "compiler: " << versionString() << "\n";
+  os << "executable-sha256: " << sha256Hex(bytes.data(), bytes.size()) << "\n";
+  if (!resources::read(support::kEvidenceResource, bytes, error)) {
+    std::cerr << "npuc: error: " << error << "\n";
+    return 1;
+  }
+  os << "evidence-sha256: " << sha256Hex(bytes.data(), bytes.size()) << "\n";
+  for (const target::TargetInfo *t : target::allTargets())
+    os << "target " << t->name << ": " << t->hashHex() << "\n";
+  return 0;
+}
+
 int main(int argc, char **argv) {
   CLI::App app{"npuc: ahead-of-time compiler from ONNX models to NPU-v1 machine code"};
   app.set_version_flag("--version", versionString());
@@ -200,7 +224,11 @@ int main(int argc, char **argv) {
   app.add_option("--report", reportPath,
                  "also write the problems and every node's lowering cases with their evidence "
                  "as JSON (FILE)");
-  bool listOps = false, allowUnverified = false, noHardwareLoops = false;
+  bool listOps = false, allowUnverified = false, noHardwareLoops = false, identityFlag = false;
+  app.add_flag("--identity", identityFlag,
+               "print what decides this compiler's output besides the model and the options "
+               "(version, the executable's and the evidence table's SHA-256, every target's "
+               "hash) and exit: a cache key part (npuc-zoo)");
   app.add_flag("--list-ops", listOps,
                "print the supported ONNX operators and their evidence (docs/supported-ops.md)");
   app.add_flag("--allow-unverified", allowUnverified,
@@ -246,8 +274,16 @@ int main(int argc, char **argv) {
     listTargets(std::cout);
     return 0;
   }
+  if (identityFlag)
+    return printIdentity(std::cout);
   if (listOps) {
-    std::cout << support::renderMarkdown(support::evidence(), onnx_import::importedOps());
+    std::string error;
+    const std::vector<support::Evidence> *evidence = support::installedEvidence(error);
+    if (!evidence) {
+      std::cerr << "npuc: error: " << error << "\n";
+      return 1;
+    }
+    std::cout << support::renderMarkdown(*evidence, onnx_import::importedOps());
     return 0;
   }
   onnx_import::Options options;
@@ -320,6 +356,16 @@ int main(int argc, char **argv) {
     }
   }
   removeStaleOutput(output);
+  // The resources a compile needs are found before any work (contract D5):
+  // the evidence gate's table, unless --allow-unverified skips the gate, and
+  // the report, which names each case's evidence.
+  if (!allowUnverified || !reportPath.empty()) {
+    std::string error;
+    if (!support::installedIndex(error)) {
+      std::cerr << "npuc: error: " << error << "\n";
+      return 1;
+    }
+  }
 
   mlir::MLIRContext context;
   context.printOpOnDiagnostic(false);  // diagnostics point at the ONNX node instead
@@ -343,13 +389,18 @@ int main(int argc, char **argv) {
   auto writeReport = [&]() {
     if (reportPath.empty())
       return true;
+    std::string error;
+    const support::EvidenceIndex *index = support::installedIndex(error);
+    if (!index) {
+      std::cerr << "npuc: error: " << error << "\n";
+      return false;
+    }
     std::map<std::string, std::vector<onnx_import::NodeCase>> cases;
     for (const auto &[node, keys] : nodeCases)
       for (const std::string &key : keys) {
-        const support::Evidence *e = support::compiledIndex().find(key, targetName);
+        const support::Evidence *e = index->find(key, targetName);
         cases[node].push_back({key, e ? support::levelName(e->level) : "none", e ? e->tests : ""});
       }
-    std::string error;
     std::string json = onnx_import::reportJson(input, result, later, cases);
     if (!model::writeFileOrStdout(reportPath, std::vector<uint8_t>(json.begin(), json.end()), error)) {
       std::cerr << "npuc: error: " << error << "\n";
@@ -457,7 +508,8 @@ int main(int argc, char **argv) {
   for (const std::string &s : bindInputs)
     options_ += " --bind-input " + s.substr(0, s.rfind('=')) + "=...";
   std::vector<std::pair<std::string, std::string>> provenance{
-      {"compiler", versionString()},
+      {"compiler", identityString()},
+      {"generator", generatorString()},
       {"options", options_},
       {"source-sha256", sha256Hex(source.data(), source.size())}};
   mlir::FailureOr<model::Model> built = enc::buildModel(*result.module, provenance);

@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 bindir, src = sys.argv[1:3]
-TOOLS = ["npuc", "npu-sim", "npu-objdump", "npuc-conformance"]
+TOOLS = ["npuc", "npu-sim", "npu-objdump", "npuc-conformance", "npuc-zoo"]
 OPTION = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*|-[a-zA-Z])(?![\w-])")
 
 
