@@ -14,10 +14,6 @@ install(FILES ${NPUC_SOURCE_DIR}/LICENSE ${NPUC_SOURCE_DIR}/README.md
 install(DIRECTORY ${NPUC_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs
   COMPONENT runtime FILES_MATCHING PATTERN "*.md")
 
-# Fixed modes: what the install writes does not depend on the umask.
-set(CMAKE_INSTALL_DEFAULT_DIRECTORY_PERMISSIONS
-  OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
-
 set(CPACK_PACKAGE_NAME npuc)
 set(CPACK_PACKAGE_VENDOR "npuc")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
@@ -25,13 +21,13 @@ set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Ahead-of-time ONNX compiler for the NPU-v
 set(CPACK_PACKAGE_CONTACT "npuc developers <npuc@localhost>")
 set(CPACK_RESOURCE_FILE_LICENSE ${NPUC_SOURCE_DIR}/LICENSE)
 set(CPACK_GENERATOR "DEB;TGZ")
-set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_SET_DESTDIR OFF)
 set(CPACK_SOURCE_IGNORE_FILES "/build/;/\\\\.git/")
 set(CPACK_ARCHIVE_THREADS 1)
 
-# .tar.gz: a relocatable tree, unpacked anywhere (npuc-<version>-Linux/bin, ...).
+# .tar.gz: a relocatable tree, unpacked anywhere (npuc-<version>-Linux/bin, ...);
+# the .deb installs under /usr (CPack's default prefix for it).
 set(CPACK_ARCHIVE_COMPONENT_INSTALL OFF)
 
 # .deb: installs under /usr; the Debian packages of the shared libraries the

@@ -3,8 +3,9 @@
 # configures and builds ($BUILD_DIR, default build/; $BUILD_TYPE, default
 # Release; extra configure arguments in $CMAKE_ARGS), installs into a staging
 # directory beside PREFIX, checks that the staged tools run, and only then
-# swaps the staging directory in for PREFIX (two renames). A failed
-# configure, build, install or check exits non-zero with PREFIX as it was.
+# swaps the staging directory in for PREFIX (two renames: between them, for
+# an instant, PREFIX does not exist). A failed configure, build, install or
+# check exits non-zero with PREFIX as it was.
 #
 # usage: scripts/install.sh PREFIX
 set -euo pipefail
@@ -42,6 +43,11 @@ for tool in npuc npu-sim npu-objdump npuc-opt npuc-translate npuc-zoo; do
     exit 1
   fi
 done
+# npuc --identity reads every part of the compiler, its resources included.
+if ! "$stage/bin/npuc" --identity >/dev/null; then
+  echo "install: the staged npuc is incomplete; $prefix is unchanged" >&2
+  exit 1
+fi
 if [ -e "$prefix" ]; then
   mv "$prefix" "$old"
 fi
