@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -269,8 +270,15 @@ std::string cacheKey(const Config &cfg, const std::string &modelPath, const onnx
   if (proto)
     for (const std::string &loc : tools::externalDataFiles(*proto))
       text += "external " + loc + " " + fileDigest((dir / loc).string()) + "\n";
-  for (const std::string &o : options)
+  // A file an option names (--bind-input NAME=FILE) enters by its contents.
+  for (size_t k = 0; k < options.size(); ++k) {
+    const std::string &o = options[k];
     text += "option " + o + "\n";
+    std::string bound = o.rfind("--bind-input=", 0) == 0 ? o.substr(13)
+                        : k > 0 && options[k - 1] == "--bind-input" ? o : std::string();
+    if (size_t eq = bound.rfind('='); eq != std::string::npos)
+      text += "bound-file " + fileDigest(bound.substr(eq + 1)) + "\n";
+  }
   for (const fs::path &f : test.files)
     text += "test-input " + f.filename().string() + " " + fileDigest(f.string()) + "\n";
   return sha256Hex(text.data(), text.size());
@@ -409,9 +417,12 @@ Result zoo::build(const Model &model, const Config &cfg) {
     Lookup l = cacheLookup(cfg.cacheDir, r.key, hit);
     r.cache = l == Lookup::Hit ? "hit" : l == Lookup::Corrupt ? "corrupt" : "miss";
   }
-  std::string work = (fs::temp_directory_path() / ("npuc-zoo-" + r.key.substr(0, 16) + "-" +
-                                                     std::to_string(::getpid())))
-                         .string();
+  // A directory of its own (two models of one key may run at once).
+  std::string work = (fs::temp_directory_path() / "npuc-zoo-XXXXXX").string();
+  if (!mkdtemp(work.data())) {
+    r.failure = "cannot create a work directory in " + fs::temp_directory_path().string();
+    return r;
+  }
   if (r.cache == "hit") {
     r.sha256 = hit.sha256;
     r.npucArgs = hit.npucArgs;
@@ -421,7 +432,6 @@ Result zoo::build(const Model &model, const Config &cfg) {
            (model::readFile(hit.path, bytes, error) &&
             model::writeFileAtomically(r.output, bytes, error));
   } else {
-    fs::create_directories(work, ec);
     if (compile(model, cfg, options, test, work, r) &&
         model::readFile(work + "/model.bin", bytes, error)) {
       r.sha256 = sha256Hex(bytes.data(), bytes.size());
@@ -436,10 +446,8 @@ Result zoo::build(const Model &model, const Config &cfg) {
       r.failure = error;
     fs::remove(r.output, ec);  // no stale model at the path of one that failed
   }
-  if (r.ok && cfg.simulate) {
-    fs::create_directories(work, ec);
+  if (r.ok && cfg.simulate)
     simulate(cfg, test, work, r);
-  }
   fs::remove_all(work, ec);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

@@ -197,15 +197,17 @@ static int printIdentity(std::ostream &os) {
               << "\n";
     return 1;
   }
-  os << "compiler: " << versionString() << "\n";
-  os << "executable-sha256: " << sha256Hex(bytes.data(), bytes.size()) << "\n";
+  // Printed whole or not at all: a partial identity must not be hashed.
+  std::string text = "compiler: " + versionString() + "\n" +
+                     "executable-sha256: " + sha256Hex(bytes.data(), bytes.size()) + "\n";
   if (!resources::read(support::kEvidenceResource, bytes, error)) {
     std::cerr << "npuc: error: " << error << "\n";
     return 1;
   }
-  os << "evidence-sha256: " << sha256Hex(bytes.data(), bytes.size()) << "\n";
+  text += "evidence-sha256: " + sha256Hex(bytes.data(), bytes.size()) + "\n";
   for (const target::TargetInfo *t : target::allTargets())
-    os << "target " << t->name << ": " << t->hashHex() << "\n";
+    text += std::string("target ") + t->name + ": " + t->hashHex() + "\n";
+  os << text;
   return 0;
 }
 
