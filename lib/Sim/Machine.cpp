@@ -67,7 +67,8 @@ uint32_t &Space::reader(uint64_t addr, unsigned engine) {
 Machine::Machine(const model::Model &m, const target::TargetInfo &t, Options o)
     : dma(t.params), model(m), target(t), options(o) {
   spaces[CONST_].init("CONST", m.constants.size(), true, false);
-  std::memcpy(spaces[CONST_].bytes.data(), m.constants.data(), m.constants.size());
+  if (!m.constants.empty())
+    std::memcpy(spaces[CONST_].bytes.data(), m.constants.data(), m.constants.size());
   spaces[ARENA].init("ARENA", m.arenaSize, false, true);
   spaces[INPUT].init("INPUT", m.inputSize, true, true);
   spaces[OUTPUT].init("OUTPUT", m.outputSize, false, true);

@@ -202,15 +202,24 @@ bool mutate(onnx::ModelProto &m, std::mt19937 &rng) {
 }
 
 /// The directory inputs are written to (the importer reads a path, and
-/// resolves external data beside it). One per fuzzing process.
+/// resolves external data beside it): one per fuzzing process, removed when
+/// the process exits.
+struct WorkDir {
+  std::string path;
+  WorkDir() {
+    path = (std::filesystem::temp_directory_path() / ("npuc-import-fuzzer-" + std::to_string(getpid())))
+               .string();
+    std::filesystem::create_directories(path);
+  }
+  ~WorkDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
 const std::string &workDir() {
-  static const std::string dir = [] {
-    std::string d = std::filesystem::temp_directory_path() / ("npuc-import-fuzzer-" + std::to_string(getpid()));
-    std::filesystem::create_directories(d);
-    std::atexit([] { std::error_code ec; std::filesystem::remove_all(workDir(), ec); });
-    return d;
-  }();
-  return dir;
+  static const WorkDir dir;
+  return dir.path;
 }
 
 bool smallEnough(mlir::ModuleOp module) {

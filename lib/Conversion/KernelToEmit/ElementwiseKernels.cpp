@@ -170,8 +170,8 @@ LogicalResult KernelLowering::elementwise(Operation *op, ArrayRef<int64_t> shape
         int64_t es = bt.getElementBytes();
         Value col = e.alloc(MemorySpace::LM, {tl.rows, 1}, bt.getElementType(), {va, es});
         SmallVector<int64_t> rowBox{c0, c1, c2, 1};
-        e.dma(e.view(o.gm, at(strides[k], 3), rowBox, strides[k]),
-              e.view(col, 0, rowBox, {c1 * c2 * va, c2 * va, va, es}));
+        Value to = e.view(col, 0, rowBox, {c1 * c2 * va, c2 * va, va, es});
+        e.dma(e.view(o.gm, at(strides[k], 3), rowBox, strides[k]), to);
         tl.in.push_back(col);
         continue;
       }
@@ -633,7 +633,8 @@ LogicalResult KernelLowering::lowerUnary(const LoweringCase &c) {
   if (llvm::isa<graph::ReluOp>(op) && c.is("integer")) {
     int64_t zp = quantOf(tensorOf(x).getElementType())->zps[0];
     ArrayRef<int64_t> shape = tensorOf(res).getShape();
-    return elementwise(op, shape, {broadcastOperand(x, shape)}, resultBuffer(res), {2, 1},
+    Value out = resultBuffer(res);
+    return elementwise(op, shape, {broadcastOperand(x, shape)}, out, {2, 1},
                        [&](EwTiles &tl) {
                          e.vbini("MAX", tl.in[0], b.getIntegerAttr(b.getIntegerType(32), zp),
                                  tl.in[0]);
@@ -671,8 +672,9 @@ LogicalResult KernelLowering::lowerClip(const LoweringCase &c) {
       return b.getIntegerAttr(st, int64_t(v));
     };
     ArrayRef<int64_t> shape = tensorOf(clip.getResult()).getShape();
-    return elementwise(clip, shape, {broadcastOperand(clip.getInput(), shape)},
-                       resultBuffer(clip.getResult()), {2, 2}, [&](EwTiles &tl) {
+    Value out = resultBuffer(clip.getResult());
+    return elementwise(clip, shape, {broadcastOperand(clip.getInput(), shape)}, out, {2, 2},
+                       [&](EwTiles &tl) {
                          if (c.is("min"))
                            e.vbini("MAX", tl.in[0], bound(clip.getMinAttr()), tl.in[0]);
                          if (c.is("max"))
@@ -1140,7 +1142,8 @@ LogicalResult KernelLowering::lowerSoftmax(const LoweringCase &c) {
       e.dma(e.view(x, o * (r * inner * ex) + col * ex, {r, cols}, {inner * ex, ex}), tileV);
       Value f = toF32(tileV, qx);
       steps(f, "rows");
-      e.dma(fromF32(f, qy, sy), e.view(y, o * (r * inner * ey) + col * ey, {r, cols}, {inner * ey, ey}));
+      Value to = e.view(y, o * (r * inner * ey) + col * ey, {r, cols}, {inner * ey, ey});
+      e.dma(fromF32(f, qy, sy), to);
     });
   }
   // Per row: the input, its f32 copy (log-softmax: and the exponentials), the
@@ -1155,7 +1158,8 @@ LogicalResult KernelLowering::lowerSoftmax(const LoweringCase &c) {
     // Each step in f32 (EXP and LOG per docs/numerics.md).
     Value f = toF32(tileV, qx);
     steps(f, "cols");
-    e.dma(fromF32(f, qy, sy), e.view(y, o * (r * ey), {rows, r}, {r * ey, ey}));
+    Value to = e.view(y, o * (r * ey), {rows, r}, {r * ey, ey});
+    e.dma(fromF32(f, qy, sy), to);
   });
 }
 

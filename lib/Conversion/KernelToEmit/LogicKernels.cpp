@@ -81,10 +81,11 @@ LogicalResult KernelLowering::lowerCompare(const LoweringCase &c) {
   ArrayRef<int64_t> shape = tensorOf(op->getResult(0)).getShape();
   StringRef func = compareFunction(op);
   Type i8 = b.getIntegerType(8);
+  Value out = resultBuffer(op->getResult(0));
   return elementwise(op, shape,
                      {broadcastOperand(op->getOperand(0), shape),
                       broadcastOperand(op->getOperand(1), shape)},
-                     resultBuffer(op->getResult(0)), {9, 1}, [&](EwTiles &tl) {
+                     out, {9, 1}, [&](EwTiles &tl) {
                        Value d = e.tile(MemorySpace::LM, tl.rows, tl.cols, i8);
                        e.vcmp(func, tl.in[0], tl.in[1], d);
                        tl.out = d;
@@ -208,8 +209,8 @@ LogicalResult KernelLowering::lowerCast(const LoweringCase &c) {
     zero = constant(DenseElementsAttr::get(zt, z), zt);
   }
   int64_t eb = bytesOf(from) + bytesOf(to);
-  return elementwise(op, shape, {broadcastOperand(op.getInput(), shape)},
-                     resultBuffer(op.getResult()), {how == "truncate" ? 2 * eb : eb, 3},
+  Value out = resultBuffer(op.getResult());
+  return elementwise(op, shape, {broadcastOperand(op.getInput(), shape)}, out, {how == "truncate" ? 2 * eb : eb, 3},
                      [&](EwTiles &tl) {
                        Value x = tl.in[0];
                        if (how == "copy")
@@ -313,13 +314,13 @@ LogicalResult KernelLowering::lowerArg(const LoweringCase &c) {
     return rowLoops(op, rowProblem(outer, r, {{0, 0, r * ex, ex}, ex, false}, {{0, 0, 4, 0}, 4, true},
                                    {ex + 8, 4}),
                     [&](int64_t n, const Offset &o) {
-                      body(e.view(x, o * (r * ex), {n, r}, {r * ex, ex}), n, r, "cols",
-                           e.view(y, o * 4, {n, 1}, {4, 4}));
+                      Value to = e.view(y, o * 4, {n, 1}, {4, 4});
+                      body(e.view(x, o * (r * ex), {n, r}, {r * ex, ex}), n, r, "cols", to);
                     });
   ElementwiseProblem p = columnProblem(outer, r, inner, {{0, r * inner * ex, inner * ex, ex}, ex, false},
                                        {{0, inner * 4, 0, 4}, 4, false}, {ex + 8 + ceilDiv(8 + ex, r), 4});
   return columnLoops(op, p, [&](int64_t cols, const Offset &o, const Offset &col) {
-    body(e.view(x, o * (r * inner * ex) + col * ex, {r, cols}, {inner * ex, ex}), r, cols, "rows",
-         e.view(y, o * (inner * 4) + col * 4, {1, cols}, {0, 4}));
+    Value to = e.view(y, o * (inner * 4) + col * 4, {1, cols}, {0, 4});
+    body(e.view(x, o * (r * inner * ex) + col * ex, {r, cols}, {inner * ex, ex}), r, cols, "rows", to);
   });
 }

@@ -434,9 +434,9 @@ LogicalResult KernelLowering::lowerMatmul(const LoweringCase &c, Value lhs, Valu
   if (p && (p->transA != transA || p->transB != transB))
     return c.op->emitOpError("internal error: the matrix problem disagrees with the case on "
                              "transposed operands");
-  return lowerMatmulBuffers(c.op, gmOf(lhs), gmOf(rhs), bias ? gmOf(bias) : Value(),
-                            resultBuffer(result), azp, bzp, rq, perRow, false, alpha, addend,
-                            beta);
+  Value out = resultBuffer(result), biasBuf = bias ? gmOf(bias) : Value(), rhsBuf = gmOf(rhs);
+  return lowerMatmulBuffers(c.op, gmOf(lhs), rhsBuf, biasBuf, out, azp, bzp, rq, perRow, false,
+                            alpha, addend, beta);
 }
 
 LogicalResult KernelLowering::lowerMatmulBuffers(Operation *op, Value A, Value B, Value Bias,
@@ -629,7 +629,8 @@ LogicalResult KernelLowering::lowerConv(const LoweringCase &c) {
   if (std::optional<ConvProblem> cp = convProblem(c.op)) {
     ConvOperands o = *convOperands(c.op);
     auto conv = dyn_cast<qk::Conv2DOp>(c.op);
-    return lowerWindowConv(c.op, *cp, gmOf(o.x), o.b ? gmOf(o.b) : Value(), resultBuffer(o.y),
+    Value y = resultBuffer(o.y), bias = o.b ? gmOf(o.b) : Value();
+    return lowerWindowConv(c.op, *cp, gmOf(o.x), bias, y,
                            conv ? conv.getInputZp() : 0, conv ? conv.getWeightZp()[0] : 0,
                            conv ? conv.getRequantAttr() : qk::RequantAttr());
   }
@@ -744,16 +745,17 @@ LogicalResult KernelLowering::lowerConvTranspose(const LoweringCase &c) {
   }
   Value X = gmOf(op.getX());
   SmallVector<int64_t> spread{N * Cin, H, W};
-  if (failed(lowerCopy(op, e.view(X, 0, spread, denseStrides(spread, 4)),
-                       e.view(Z, (top * Wz + left) * 4, spread, {Hz * Wz * 4, st[0] * Wz * 4, st[1] * 4}),
-                       spread, denseStrides(spread, 4))))
+  Value spreadView = e.view(Z, (top * Wz + left) * 4, spread, {Hz * Wz * 4, st[0] * Wz * 4, st[1] * 4});
+  if (failed(lowerCopy(op, e.view(X, 0, spread, denseStrides(spread, 4)), spreadView, spread,
+                       denseStrides(spread, 4))))
     return failure();
   SmallVector<int64_t> ones{1, 1}, zeros{0, 0, 0, 0};
   ConvPlan plan;
   plan.depthwise = c.get("kind") == "depthwise";
   plan.window1x1 = !plan.depthwise && c.get("window") == "1x1";
-  return lowerConvBuffers(op, plan, Z, Wt, op.getBias() ? gmOf(op.getBias()) : Value(),
-                          resultBuffer(op.getResult()), ones, zeros, dl, g, 0, 0, {});
+  Value y = resultBuffer(op.getResult());
+  return lowerConvBuffers(op, plan, Z, Wt, op.getBias() ? gmOf(op.getBias()) : Value(), y, ones,
+                          zeros, dl, g, 0, 0, {});
 }
 
 /// isDepthToSpace's ConvTranspose: Y' [n] [(co, a, b)] [i, j] =
@@ -790,12 +792,11 @@ LogicalResult KernelLowering::lowerDepthToSpace(graph::ConvTransposeOp op) {
   Value Y = resultBuffer(op.getResult());
   SmallVector<int64_t> shape{H, KH, KW, W}, src{W * 4, KW * HW * 4, HW * 4, 4};
   for (int64_t n = 0; n < N; ++n)
-    for (int64_t co = 0; co < Cout; ++co)
-      if (failed(lowerCopy(op, e.view(R, (n * M + co * KH * KW) * HW * 4, shape, src),
-                           e.view(Y, (n * Cout + co) * OH * OW * 4, shape,
-                                  {KH * OW * 4, OW * 4, 4, KW * 4}),
-                           shape, src)))
+    for (int64_t co = 0; co < Cout; ++co) {
+      Value to = e.view(Y, (n * Cout + co) * OH * OW * 4, shape, {KH * OW * 4, OW * 4, 4, KW * 4});
+      if (failed(lowerCopy(op, e.view(R, (n * M + co * KH * KW) * HW * 4, shape, src), to, shape, src)))
         return failure();
+    }
   return success();
 }
 
@@ -875,13 +876,15 @@ LogicalResult KernelLowering::lowerConvBuffers(Operation *op, const ConvPlan &pl
                     ow0 * (strides[1] * ex);
       if (plan.window1x1) {
         // im2col of a 1x1 window: [rows][cols][cc] from [cc][H][W].
-        e.dma(e.view(X, base, {rows, cols, cc}, {strides[0] * Wd * ex, strides[1] * ex, sx}),
-              e.view(aT, 0, {rows, cols, cc}, {cols * lda, lda, ex}));
+        Value to = e.view(aT, 0, {rows, cols, cc}, {cols * lda, lda, ex});
+        e.dma(e.view(X, base, {rows, cols, cc}, {strides[0] * Wd * ex, strides[1] * ex, sx}), to);
       } else {
-        for (int64_t c = 0; c < cc; ++c)
+        for (int64_t c = 0; c < cc; ++c) {
+          Value to = e.view(aT, c * khw * ex, {rows, KH, cols, KW}, {cols * lda, KW * ex, lda, ex});
           e.dma(e.view(X, base + c * sx, {rows, KH, cols, KW},
                        {strides[0] * Wd * ex, dil[0] * Wd * ex, strides[1] * ex, dil[1] * ex}),
-                e.view(aT, c * khw * ex, {rows, KH, cols, KW}, {cols * lda, KW * ex, lda, ex}));
+                to);
+        }
       }
       // B[k][j] = w[g*Mg + m0 + j][c0 + k / khw][k % khw].
       Value bT = e.tile(MemorySpace::LM, k, nc, wt.getElementType(), t.params.MatrixAlign);
@@ -1069,8 +1072,8 @@ LogicalResult KernelLowering::lowerWindowConv(Operation *op, const ConvProblem &
       if (!tl.stacked) {
         image = e.alloc(MemorySpace::LM, {rin, Wp, cc}, xt.getElementType(),
                         {l.imagePitch, cc * ex, ex});
-        e.dma(e.view(X, chunkAt + firstRow * (w.W * ex), {cc, real, w.W}, {plane, w.W * ex, ex}),
-              e.view(image, 0, {cc, rin, Wp}, {ex, l.imagePitch, cc * ex}),
+        Value to = e.view(image, 0, {cc, rin, Wp}, {ex, l.imagePitch, cc * ex});
+        e.dma(e.view(X, chunkAt + firstRow * (w.W * ex), {cc, real, w.W}, {plane, w.W * ex, ex}), to,
               {0, g.padTop, w.padLeft}, {0, g.padBottom, w.padRight}, fill);
       } else {
         // One image row per output row; per pixel the KH rows the window
@@ -1080,26 +1083,29 @@ LogicalResult KernelLowering::lowerWindowConv(Operation *op, const ConvProblem &
         for (int64_t kh = 0; kh < w.KH; ++kh) {
           StackedRows sr = stackedRows(w, g, kh);
           Offset first = oh0 * w.sh + (sr.top * w.sh + kh * w.dh - w.padTop);
+          Value to = e.view(image, kh * cc * ex, {cc, g.rows, Wp}, {ex, l.imagePitch, w.KH * cc * ex});
           e.dma(e.view(X, chunkAt + first * (w.W * ex), {cc, g.rows - sr.top - sr.bottom, w.W},
                        {plane, w.sh * w.W * ex, ex}),
-                e.view(image, kh * cc * ex, {cc, g.rows, Wp}, {ex, l.imagePitch, w.KH * cc * ex}),
-                {0, sr.top, w.padLeft}, {0, sr.bottom, w.padRight}, fill);
+                to, {0, sr.top, w.padLeft}, {0, sr.bottom, w.padRight}, fill);
         }
       }
       Value aT = e.alloc(MemorySpace::LM, {m, l.depth}, xt.getElementType(), {l.lda, ex});
       // The gaps zeroed first, from the last 32-byte boundary of each run on
       // (the gathers then write the runs).
-      for (auto [from, columns] : gapClears(p, cc, tl.stacked, m, t.params))
-        e.cast(e.view(zeros, 0, {m, columns}, {0, ex}),
-               e.view(aT, from * ex, {m, columns}, {l.lda, ex}));
+      for (auto [from, columns] : gapClears(p, cc, tl.stacked, m, t.params)) {
+        Value to = e.view(aT, from * ex, {m, columns}, {l.lda, ex});
+        e.cast(e.view(zeros, 0, {m, columns}, {0, ex}), to);
+      }
       // Per output row, each kernel row's run of KW x cc (stacked: the whole
       // window, one run of KW x KH x cc) for every output pixel.
       int64_t run = w.KW * stack * cc;
       for (int64_t r = 0; r < g.rows; ++r)
-        for (int64_t kh = 0; kh < w.KH / stack; ++kh)
+        for (int64_t kh = 0; kh < w.KH / stack; ++kh) {
+          Value to = e.view(aT, r * w.OW * l.lda + kh * l.block * ex, {w.OW, run}, {l.lda, ex});
           e.cast(e.view(image, (tl.stacked ? r : r * w.sh + kh * w.dh) * l.imagePitch,
                         {w.OW, run}, {w.sw * stack * cc * ex, ex}),
-                 e.view(aT, r * w.OW * l.lda + kh * l.block * ex, {w.OW, run}, {l.lda, ex}));
+                 to);
+        }
       Offset block = (chunkRow[j] * M + grp * p.outChannels + m0) * ew;
       Value bT;
       if (resident) {
@@ -1218,12 +1224,14 @@ LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Va
                     int64_t chunkPitch) {
       Type elem = cast<BufferType>(src.getType()).getElementType();
       Value all = e.alloc(MemorySpace::LM, {chunks, c, n}, elem, {chunkPitch, lm, bytes});
-      if (full)
-        e.dma(e.view(src, 0, {full, c, n}, {c * gm, gm, bytes}),
-              e.view(all, 0, {full, c, n}, {chunkPitch, lm, bytes}));
-      if (rest)
-        e.dma(e.view(src, full * c * gm, {rest, n}, {gm, bytes}),
-              e.view(all, full * chunkPitch, {rest, n}, {lm, bytes}));
+      if (full) {
+        Value to = e.view(all, 0, {full, c, n}, {chunkPitch, lm, bytes});
+        e.dma(e.view(src, 0, {full, c, n}, {c * gm, gm, bytes}), to);
+      }
+      if (rest) {
+        Value to = e.view(all, full * chunkPitch, {rest, n}, {lm, bytes});
+        e.dma(e.view(src, full * c * gm, {rest, n}, {gm, bytes}), to);
+      }
       return all;
     };
     residentTaps = load(W, taps, ex, taps * ex, taps * ex, pitch.taps);
@@ -1265,9 +1273,10 @@ LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Va
         tapsT = e.view(residentTaps, w.chunk * pitch.taps, {chans, n}, {n * ex, ex});
       } else {
         tapsT = e.alloc(MemorySpace::LM, {chans, n}, wt.getElementType(), {n * ex, ex});
+        Value to = e.view(tapsT, 0, {chans, wb.kh, wb.kw}, {n * ex, wb.kw * ex, ex});
         e.dma(e.view(W, w.c0 * (taps * ex) + (wb.i0 * p.KW + wb.j0) * ex, {chans, wb.kh, wb.kw},
                      {taps * ex, p.KW * ex, ex}),
-              e.view(tapsT, 0, {chans, wb.kh, wb.kw}, {n * ex, wb.kw * ex, ex}));
+              to);
       }
       int64_t r0 = wb.i0 * p.dh, q0 = wb.j0 * p.dw;
       Value corner = e.view(w.image, (r0 * Wp + q0) * ex, {chans, w.rin - r0, Wp - q0},

@@ -152,7 +152,8 @@ LogicalResult KernelLowering::lowerLayerNorm(const LoweringCase &c) {
     e.vbin("MUL", f, rowVector(op.getScale()), f);
     if (c.is("bias"))
       e.vbin("ADD", f, rowVector(op.getBias()), f);
-    e.dma(fromF32(f, qy, sy), e.view(y, o * (r * ey), {rows, r}, {r * ey, ey}));
+    Value to = e.view(y, o * (r * ey), {rows, r}, {r * ey, ey});
+    e.dma(fromF32(f, qy, sy), to);
     if (mean)
       e.dma(m, e.view(mean, o * 4, {rows, 1}, {4, 4}));
     if (inv)

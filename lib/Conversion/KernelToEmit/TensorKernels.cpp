@@ -148,7 +148,8 @@ LogicalResult KernelLowering::lowerSlice(const LoweringCase &c) {
   FailureOr<SmallVector<SmallVector<graph::shapes::IndexRun>>> runs = sliceRuns(sl);
   if (failed(runs))
     return failure();
-  return lowerRunCopies(c.op, gmOf(sl.getInput()), resultBuffer(sl.getResult()), *runs);
+  Value dst = resultBuffer(sl.getResult());
+  return lowerRunCopies(c.op, gmOf(sl.getInput()), dst, *runs);
 }
 
 //===----------------------------------------------------------------------===//
@@ -214,7 +215,8 @@ LogicalResult KernelLowering::lowerPadOp(const LoweringCase &c) {
     FailureOr<SmallVector<SmallVector<graph::shapes::IndexRun>>> runs = padRuns(pad);
     if (failed(runs))
       return failure();
-    return lowerRunCopies(c.op, gmOf(pad.getInput()), resultBuffer(pad.getResult()), *runs);
+    Value dst = resultBuffer(pad.getResult());
+    return lowerRunCopies(c.op, gmOf(pad.getInput()), dst, *runs);
   }
   ArrayRef<int64_t> pads = pad.getPads();
   size_t rank = pads.size() / 2;
@@ -235,7 +237,8 @@ LogicalResult KernelLowering::lowerPadOp(const LoweringCase &c) {
     fill = int64_t(value);
   }
   fill &= (int64_t(1) << (8 * bytesOf(storageOf(el)))) - 1;
-  return lowerPad(c.op, gmOf(pad.getInput()), resultBuffer(pad.getResult()),
+  Value dst = resultBuffer(pad.getResult());
+  return lowerPad(c.op, gmOf(pad.getInput()), dst,
                   tensorOf(pad.getInput()).getShape(), pads.take_front(rank), pads.drop_front(rank),
                   fill);
 }
@@ -439,7 +442,8 @@ LogicalResult KernelLowering::lowerExpand(const LoweringCase &c) {
   Value res = c.op->getResult(0);
   ArrayRef<int64_t> shape = tensorOf(res).getShape();
   EwOperand in = broadcastOperand(c.op->getOperand(0), shape);
-  return lowerCopy(c.op, e.view(in.gm, 0, shape, in.strides), resultBuffer(res), shape, in.strides);
+  Value dst = resultBuffer(res);
+  return lowerCopy(c.op, e.view(in.gm, 0, shape, in.strides), dst, shape, in.strides);
 }
 
 /// Tile: the result seen as [r0, d0, r1, d1, ...], the input read with
@@ -486,7 +490,8 @@ LogicalResult KernelLowering::lowerDepthSpace(const LoweringCase &c) {
     from = {ss[0], ss[2], ss[3], ss[1], bs * ss[2], bs * ss[3]};
     to = {ds[0], bs * cc * ds[1], cc * ds[1], ds[1], ds[2], ds[3]};
   }
-  return lowerCopy(c.op, e.view(src, 0, shape, from), e.view(dst, 0, shape, to), shape, from);
+  Value dstView = e.view(dst, 0, shape, to);
+  return lowerCopy(c.op, e.view(src, 0, shape, from), dstView, shape, from);
 }
 
 //===----------------------------------------------------------------------===//
@@ -568,7 +573,8 @@ LogicalResult KernelLowering::lowerRunCopies(Operation *op, Value src, Value dst
       from[k] = r.step * ss[k];
       to[k] = ds[k];
     }
-    if (failed(lowerCopy(op, e.view(src, srcOff, box, from), e.view(dst, dstOff, box, to), box, from)))
+    Value dstView = e.view(dst, dstOff, box, to);
+    if (failed(lowerCopy(op, e.view(src, srcOff, box, from), dstView, box, from)))
       return failure();
   }
   return success();
