@@ -176,14 +176,16 @@ LogicalResult KernelLowering::elementwise(Operation *op, ArrayRef<int64_t> shape
         continue;
       }
       Value tileV = e.tile(MemorySpace::LM, tl.rows, tl.cols, bt.getElementType());
-      e.dma(gmBox(o.gm, strides[k]), localBox(tileV));
+      Value to = localBox(tileV);
+      e.dma(gmBox(o.gm, strides[k]), to);
       tl.in.push_back(tileV);
     }
     tl.out = nullptr;
     body(tl);
     if (!tl.out)
       tl.out = tl.in.front();
-    e.dma(localBox(tl.out), gmBox(out, strides.back()));
+    Value to = gmBox(out, strides.back());
+    e.dma(localBox(tl.out), to);
   };
   for (const TilePart &p0 : parts[0])
     for (const TilePart &p1 : parts[1])

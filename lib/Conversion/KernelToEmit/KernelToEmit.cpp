@@ -297,6 +297,16 @@ LogicalResult KernelLowering::run(func::FuncOp func) {
                                    << tensorOf(v).getElementType() << " constant value " << *bad
                                    << ", outside int32, the type it is stored as on the NPU";
   }
+  // A tensor with no elements is an error at its op before any buffer is
+  // typed (a buffer type has no zero extent); a graph input nothing reads,
+  // or returned as it is, at itself.
+  for (Operation &op : body)
+    if (failed(checkNotEmpty(&op)))
+      return failure();
+  for (BlockArgument arg : body.getArguments())
+    if (tensorOf(arg).getNumElements() == 0)
+      return emitError(arg.getLoc()) << "graph input " << arg.getArgNumber() << " has no elements ("
+                                     << tensorOf(arg) << "); empty tensors have no NPU lowering";
   // The ONNX values (graph inputs, then what the ops compute), for tensor
   // dumps (contract L4); a quantized value and its storage view share a name
   // and their bytes: the first, with its quantization, is recorded.

@@ -72,12 +72,18 @@ std::string LoweringCase::key() const {
   return s + "}";
 }
 
+LogicalResult npuc::emit::lowering::checkNotEmpty(Operation *op) {
+  for (Type type : llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (auto rt = dyn_cast<RankedTensorType>(type); rt && rt.getNumElements() == 0)
+      return op->emitOpError() << "has a tensor with no elements (" << rt
+                               << "); empty tensors have no NPU lowering";
+  return success();
+}
+
 LogicalResult npuc::emit::lowering::selectCase(LoweringCase &c, const target::TargetInfo &t) {
   // A tensor with no elements has nothing to lower; that diagnostic comes first.
-  for (Type type : llvm::concat<const Type>(c.op->getOperandTypes(), c.op->getResultTypes()))
-    if (auto rt = dyn_cast<RankedTensorType>(type); rt && rt.getNumElements() == 0)
-      return c.op->emitOpError() << "has a tensor with no elements (" << rt
-                                 << "); empty tensors have no NPU lowering";
+  if (failed(checkNotEmpty(c.op)))
+    return failure();
   Selector select = selectorFor(c.op);
   if (!select)
     return c.op->emitOpError("has no NPU lowering yet");

@@ -82,6 +82,9 @@ Selector selectorFor(mlir::Operation *op);
 
 /// Selects `op`'s case: null selector -> "has no NPU lowering yet".
 mlir::LogicalResult selectCase(LoweringCase &c, const target::TargetInfo &t);
+/// An error at `op` when one of its tensors has no elements (nothing to
+/// lower; no buffer type holds a zero extent).
+mlir::LogicalResult checkNotEmpty(mlir::Operation *op);
 
 } // namespace npuc::emit::lowering
 

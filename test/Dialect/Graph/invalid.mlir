@@ -202,6 +202,21 @@ func.func @batch_norm_param(%x: tensor<2x3x4xf32>, %p: tensor<3xf32>, %v: tensor
 }
 
 // -----
+// Hostile sizes are refused, not overflowed (found by the importer fuzzer).
+func.func @pool_pads_overflow(%x: tensor<1x4x8x8xf32>) {
+  // expected-error @+1 {{spatial axis 0: the padded input (8 + 9223372036854775807 + 0) or the window (dilation 1, kernel 2) overflows 64 bits}}
+  %0 = graph.max_pool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 1, 1>, pads = array<i64: 9223372036854775807, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false} : (tensor<1x4x8x8xf32>) -> tensor<1x4x7x7xf32>
+  return
+}
+
+// -----
+func.func @pool_dilation_overflow(%x: tensor<1x4x8x8xf32>) {
+  // expected-error @+1 {{overflows 64 bits}}
+  %0 = graph.max_pool %x {kernel_shape = array<i64: 3, 2>, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 9223372036854775807, 1>, ceil_mode = false} : (tensor<1x4x8x8xf32>) -> tensor<1x4x7x7xf32>
+  return
+}
+
+// -----
 func.func @channel_affine_param(%x: tensor<2x3x4xf32>, %p: tensor<3xf32>, %b: tensor<1x3xf32>) {
   // expected-error @+1 {{'graph.channel_affine' op bias shape 1x3 does not match the expected 3}}
   %0 = graph.channel_affine %x, %p, %b : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<1x3xf32>) -> tensor<2x3x4xf32>

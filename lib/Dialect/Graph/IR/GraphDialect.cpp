@@ -24,7 +24,15 @@ void GraphDialect::initialize() {
 Operation *GraphDialect::materializeConstant(OpBuilder &builder, Attribute value, Type type,
                                              Location loc) {
   auto elements = dyn_cast<ElementsAttr>(value);
-  if (!elements || elements.getType() != type)
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!elements || !tensor)
+    return nullptr;
+  // A quantized constant's value holds its storage type's integers.
+  Type element = tensor.getElementType();
+  if (auto q = dyn_cast<quant::QuantizedType>(element))
+    element = q.getStorageType();
+  if (elements.getShapedType().getShape() != tensor.getShape() ||
+      elements.getElementType() != element)
     return nullptr;
   return ConstantOp::create(builder, loc, type, elements);
 }

@@ -87,10 +87,11 @@ OpFoldResult IdentityOp::fold(FoldAdaptor) {
 }
 
 OpFoldResult ConstantOp::fold(FoldAdaptor) {
-  // A quantized constant's value is in its storage type: it does not fold to
-  // an attribute of the result type, so it stays an op.
-  if (isa<quant::QuantizedType>(getType().getElementType()))
-    return {};
+  // A ConstantLike op always folds to its value (MLIR's constant matcher
+  // asserts it). A quantized constant's value is in its storage type; the
+  // folders that look at values refuse quantized types, and
+  // GraphDialect::materializeConstant rebuilds the op from the value and the
+  // quantized type.
   return getValue();
 }
 

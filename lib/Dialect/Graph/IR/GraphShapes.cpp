@@ -7,6 +7,7 @@
 #include "npuc/Dialect/Graph/IR/GraphShapes.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
@@ -63,8 +64,19 @@ Expected<Shape> shapes::window(ArrayRef<int64_t> spatial, const WindowParams &p)
     if (p.pads[i] < 0 || p.pads[n + i] < 0)
       return err("spatial axis " + Twine(i) + ": pads must be >= 0, got " + Twine(p.pads[i]) +
                  " and " + Twine(p.pads[n + i]));
-    int64_t padded = spatial[i] + p.pads[i] + p.pads[n + i];
-    int64_t extent = p.dilations[i] * (p.kernel[i] - 1) + 1;
+    // Hostile sizes (pads, kernels or dilations near 2^63) are an error, not
+    // an overflow.
+    std::optional<int64_t> paddedOr = llvm::checkedAdd(spatial[i], p.pads[i]);
+    if (paddedOr)
+      paddedOr = llvm::checkedAdd(*paddedOr, p.pads[n + i]);
+    std::optional<int64_t> extentOr = llvm::checkedMul(p.dilations[i], p.kernel[i] - 1);
+    if (extentOr)
+      extentOr = llvm::checkedAdd(*extentOr, int64_t(1));
+    if (!paddedOr || !extentOr)
+      return err("spatial axis " + Twine(i) + ": the padded input (" + Twine(spatial[i]) + " + " +
+                 Twine(p.pads[i]) + " + " + Twine(p.pads[n + i]) + ") or the window (dilation " +
+                 Twine(p.dilations[i]) + ", kernel " + Twine(p.kernel[i]) + ") overflows 64 bits");
+    int64_t padded = *paddedOr, extent = *extentOr;
     if (padded < extent)
       return err("spatial axis " + Twine(i) + ": window extent " + Twine(extent) +
                  " exceeds the padded input size " + Twine(padded));

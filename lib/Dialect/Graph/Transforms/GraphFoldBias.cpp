@@ -138,9 +138,9 @@ bool fuseAffine(AddOp add) {
       auto constant = [&](ArrayRef<float> v, Location loc) -> Value {
         return ConstantOp::create(builder, loc, vecType, DenseElementsAttr::get(vecType, v));
       };
+      Value bias = constant(*b, add.getLoc()), scale = constant(*s, mul.getLoc());
       Value affine = ChannelAffineOp::create(builder, builder.getFusedLoc({mul.getLoc(), add.getLoc()}),
-                                             type, x, constant(*s, mul.getLoc()),
-                                             constant(*b, add.getLoc()));
+                                             type, x, scale, bias);
       add.getResult().replaceAllUsesWith(affine);
       add.erase();
       mul.erase();
