@@ -515,7 +515,10 @@ LogicalResult importLoss(NodeContext &c) {
     Value wc = f.op("reshape", {weight->value}, c.tensor(iotaShape, f32));
     w = alongC(f.op("where", {hot, wc, zero}, c.tensor(xs, f32)));
   }
-  if (const onnx::AttributeProto *ii = c.attr("ignore_index")) {
+  // An ignore_index the targets' type cannot hold matches no target: nothing
+  // is ignored (found by the importer fuzzer: INT64_MIN with int32 targets).
+  if (const onnx::AttributeProto *ii = c.attr("ignore_index");
+      ii && llvm::isIntN(cast<IntegerType>(it).getWidth(), ii->i())) {
     auto one = c.tensor({1}, it);
     Value ignore = c.constant(DenseElementsAttr::get(
         one, APInt(cast<IntegerType>(it).getWidth(), uint64_t(ii->i()), true))).value;
