@@ -6,6 +6,8 @@
 
 #include "VerifierUtils.h"
 
+#include "llvm/Support/CheckedArithmetic.h"
+
 using namespace mlir;
 using namespace npuc;
 using namespace npuc::graph;
@@ -304,8 +306,10 @@ LogicalResult graph::verifyRecurrent(Operation *op) {
   if (x.size() != 3 || w.size() != 3 || r.size() != 3)
     return op->emitOpError("expects 3-D X, W and R");
   int64_t seq = layout ? x[1] : x[0], batch = layout ? x[0] : x[1];
-  if (hidden < 1 || w[0] != dirs || w[1] != gates * hidden || w[2] != x[2] || r[0] != dirs ||
-      r[1] != gates * hidden || r[2] != hidden)
+  // gates x hidden in 64 bits (a hostile hidden_size overflowed it).
+  std::optional<int64_t> gateRows = llvm::checkedMul(gates, hidden);
+  if (hidden < 1 || !gateRows || w[0] != dirs || w[1] != *gateRows || w[2] != x[2] ||
+      r[0] != dirs || r[1] != *gateRows || r[2] != hidden)
     return op->emitOpError() << "W " << sh::str(w) << " and R " << sh::str(r) << " do not fit "
                              << dirs << " direction(s), hidden size " << hidden << " and input size "
                              << x[2];
