@@ -480,7 +480,16 @@ LogicalResult importLoss(NodeContext &c) {
   if (reduction != "none" && reduction != "sum" && reduction != "mean")
     return c.fail(code::UnsupportedAttr, "reduction '" + reduction + "' is not none, sum or mean");
   Type f32 = c.b.getF32Type(), it = target->element();
+  if (it.isInteger(1))
+    return c.fail(code::UnsupportedType, c.node.op_type() + " targets must be class indices, not bool");
   F32Chain f{c, x->type()};
+  // Targets narrower than 32 bits are compared as int32: the class indices
+  // 0..C-1 and ignore_index need not fit them.
+  Value targets = target->value;
+  if (cast<IntegerType>(it).getWidth() < 32) {
+    it = c.b.getIntegerType(32);
+    targets = f.op("cast", {targets}, c.tensor(target->shape(), it));
+  }
   Value scores = x->value;
   Value logProb;
   if (softmax) {
@@ -497,7 +506,7 @@ LogicalResult importLoss(NodeContext &c) {
   for (int64_t i = 0; i < C; ++i)
     iota.push_back(APInt(cast<IntegerType>(it).getWidth(), uint64_t(i), true));
   Value range = c.constant(DenseElementsAttr::get(c.tensor(iotaShape, it), iota)).value;
-  Value t1 = f.op("reshape", {target->value}, c.tensor(tu, it));
+  Value t1 = f.op("reshape", {targets}, c.tensor(tu, it));
   Value hot = f.op("equal", {t1, range}, c.tensor(xs, c.b.getI1Type()));
   Value zero = f.scalar(0.0f);
   auto alongC = [&](Value v) {
@@ -522,7 +531,7 @@ LogicalResult importLoss(NodeContext &c) {
     auto one = c.tensor({1}, it);
     Value ignore = c.constant(DenseElementsAttr::get(
         one, APInt(cast<IntegerType>(it).getWidth(), uint64_t(ii->i()), true))).value;
-    Value keep = f.op("not", {f.op("equal", {target->value, ignore}, c.tensor(ts, c.b.getI1Type()))},
+    Value keep = f.op("not", {f.op("equal", {targets, ignore}, c.tensor(ts, c.b.getI1Type()))},
                       c.tensor(ts, c.b.getI1Type()));
     Value valid = f.op("cast", {keep}, c.tensor(ts, f32));
     w = w ? f.op("mul", {w, valid}, c.tensor(ts, f32)) : valid;
