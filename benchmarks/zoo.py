@@ -233,7 +233,10 @@ def measure(bindir, model_dir, target):
     a = t["side_i8"]
     model_bound = max(macs / (a * a), (weights + io) / t["bw"])
     row = {"model": os.path.basename(model_dir), "target": target, "macs": macs,
-           "model_bound": model_bound, "layer_bound": layer_bound, "layer_gm": layer_gm}
+           "model_bound": model_bound, "layer_bound": layer_bound, "layer_gm": layer_gm,
+           # Layers inside If/Loop bodies are not counted: no bound then.
+           "subgraphs": any(a.type in (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS)
+                            for n in g.m.graph.node for a in n.attribute)}
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "m.bin")
         cmd = [os.path.join(bindir, "npuc"), os.path.join(model_dir, "model.onnx"), "--target", target,
@@ -276,7 +279,7 @@ def table(rows):
                 r["model"], r["target"], r.get("compile_s", 0), r.get("rss_mb", 0), r["status"],
                 r["model_bound"], r["layer_bound"], r["layer_gm"] / 1e6))
             continue
-        known = r["layer_bound"] >= 1 and r["layer_gm"] >= 1
+        known = r["layer_bound"] >= 1 and r["layer_gm"] >= 1 and not r["subgraphs"]
         ratio = r["cycles"] / r["layer_bound"] if known else float("nan")
         # Bounds leave out fixed latencies (the DMA start): they mean
         # something for models whose bound exceeds ~10k cycles.

@@ -16,11 +16,30 @@ using namespace mlir;
 using namespace npuc::onnx_import;
 
 namespace {
+/// The largest kernel size, stride, dilation, pad or output padding a window
+/// takes: hostile sizes are refused before any arithmetic on them (the
+/// importer fuzzer found SAME padding overflowing 64 bits).
+constexpr int64_t kMaxWindowValue = int64_t(1) << 31;
+
+/// An error unless every value of `values` (attribute `name`) is in [lo, 2^31].
+bool inWindowRange(NodeContext &c, StringRef name, ArrayRef<int64_t> values, int64_t lo) {
+  for (int64_t v : values)
+    if (v < lo || v > kMaxWindowValue) {
+      (void)c.fail(code::UnsupportedAttr, name + llvm::Twine(" value ") + llvm::Twine(v) +
+                                               " is outside [" + llvm::Twine(lo) + ", 2^31]");
+      return false;
+    }
+  return true;
+}
+
 /// Explicit [begins..., ends...] pads for a sliding window, from auto_pad or pads.
 std::optional<std::vector<int64_t>> windowPads(NodeContext &c, ArrayRef<int64_t> in,
                                                ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
                                                ArrayRef<int64_t> dilations) {
   size_t n = in.size();
+  if (!inWindowRange(c, "kernel_shape", kernel, 1) || !inWindowRange(c, "strides", strides, 1) ||
+      !inWindowRange(c, "dilations", dilations, 1))
+    return std::nullopt;
   std::string autoPad = c.stringAttr("auto_pad", "NOTSET");
   std::vector<int64_t> pads(2 * n, 0);
   if (autoPad == "NOTSET") {
@@ -30,6 +49,8 @@ std::optional<std::vector<int64_t>> windowPads(NodeContext &c, ArrayRef<int64_t>
                                           llvm::Twine(2 * n));
         return std::nullopt;
       }
+      if (!inWindowRange(c, "pads", *p, 0))
+        return std::nullopt;
       pads = *p;
     }
   } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
@@ -134,11 +155,16 @@ LogicalResult importConvTranspose(NodeContext &c) {
   if (failed(checkCount(c, "strides", strides, n)) || failed(checkCount(c, "dilations", dil, n)) ||
       failed(checkCount(c, "output_padding", outPad, n)))
     return failure();
+  if (!inWindowRange(c, "kernel_shape", kernel, 1) || !inWindowRange(c, "strides", strides, 1) ||
+      !inWindowRange(c, "dilations", dil, 1) || !inWindowRange(c, "output_padding", outPad, 0))
+    return failure();
   std::string autoPad = c.stringAttr("auto_pad", "NOTSET");
   std::vector<int64_t> pads(2 * n, 0);
   std::optional<std::vector<int64_t>> outShape = c.intsAttr("output_shape");
   if (outShape && outShape->size() == n + 2)
     outShape = std::vector<int64_t>(outShape->begin() + 2, outShape->end());
+  if (outShape && !inWindowRange(c, "output_shape", *outShape, 1))
+    return failure();
   if (!outShape && (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER")) {
     outShape = std::vector<int64_t>(n);
     for (size_t i = 0; i < n; ++i)
@@ -157,7 +183,7 @@ LogicalResult importConvTranspose(NodeContext &c) {
     }
   } else if (autoPad == "NOTSET") {
     if (auto p = c.intsAttr("pads")) {
-      if (failed(checkCount(c, "pads", *p, 2 * n)))
+      if (failed(checkCount(c, "pads", *p, 2 * n)) || !inWindowRange(c, "pads", *p, 0))
         return failure();
       pads = *p;
     }
