@@ -154,6 +154,22 @@ std::optional<std::vector<float>> NodeContext::floatsAttr(StringRef name) const 
   return std::vector<float>(a->floats().begin(), a->floats().end());
 }
 
+bool NodeContext::inSizeRange(StringRef name, ArrayRef<int64_t> values, int64_t lo) {
+  for (int64_t v : values)
+    if (v < lo || v > kMaxSizeAttr) {
+      (void)fail(code::UnsupportedAttr, name + llvm::Twine(" value ") + llvm::Twine(v) +
+                                            " is outside [" + llvm::Twine(lo) + ", 2^31]");
+      return false;
+    }
+  return true;
+}
+std::optional<int64_t> NodeContext::sizeAttr(StringRef name, int64_t dflt, int64_t lo) {
+  int64_t v = intAttr(name, dflt);
+  if (!inSizeRange(name, v, lo))
+    return std::nullopt;
+  return v;
+}
+
 LogicalResult NodeContext::fail(const char *c, const llvm::Twine &message) {
   imp.report(c, &node, opset, message);
   return failure();
@@ -457,48 +473,40 @@ DenseElementsAttr Importer::tensorData(const onnx::TensorProto &t, const onnx::N
     }
     raw.assign(t.raw_data().begin(), t.raw_data().end());
   } else {
-    // Typed fields: widen into little-endian raw bytes.
-    raw.resize(bytes);
-    auto put = [&](uint64_t index, uint64_t v) {
-      unsigned n = element->isInteger(1) ? 1 : width / 8;
-      for (unsigned k = 0; k < n; ++k)
-        raw[index * n + k] = char(v >> (8 * k));
-    };
-    int64_t have = 0;
-    if (element->isF32()) {
-      have = t.float_data_size();
-      for (int i = 0; i < have && uint64_t(i) < uint64_t(*count); ++i) {
-        uint32_t u;
-        float f = t.float_data(i);
-        std::memcpy(&u, &f, 4);
-        put(uint64_t(i), u);
-      }
-    } else if (element->isF64()) {
-      have = t.double_data_size();
-      for (int i = 0; i < have && uint64_t(i) < uint64_t(*count); ++i) {
-        uint64_t u;
-        double d = t.double_data(i);
-        std::memcpy(&u, &d, 8);
-        put(uint64_t(i), u);
-      }
-    } else if (element->isInteger(64) && !element->isUnsignedInteger()) {
-      have = t.int64_data_size();
-      for (int i = 0; i < have && uint64_t(i) < uint64_t(*count); ++i)
-        put(uint64_t(i), uint64_t(t.int64_data(i)));
-    } else if (element->isUnsignedInteger(32) || element->isUnsignedInteger(64)) {
-      have = t.uint64_data_size();
-      for (int i = 0; i < have && uint64_t(i) < uint64_t(*count); ++i)
-        put(uint64_t(i), t.uint64_data(i));
-    } else {
-      have = t.int32_data_size();
-      for (int i = 0; i < have && uint64_t(i) < uint64_t(*count); ++i)
-        put(uint64_t(i), uint64_t(uint32_t(t.int32_data(i))));
-    }
+    // Typed fields: the count is checked before the buffer is sized by the
+    // dims (a hostile shape over a few values must not allocate gigabytes),
+    // then the values widen into little-endian raw bytes.
+    bool f32 = element->isF32(), f64 = element->isF64();
+    bool i64 = element->isInteger(64) && !element->isUnsignedInteger();
+    bool u64 = element->isUnsignedInteger(32) || element->isUnsignedInteger(64);
+    int64_t have = f32   ? t.float_data_size()
+                   : f64 ? t.double_data_size()
+                   : i64 ? t.int64_data_size()
+                   : u64 ? t.uint64_data_size()
+                         : t.int32_data_size();
     if (uint64_t(have) != uint64_t(*count)) {
       report(code::Read, node, 0,
              "tensor '" + t.name() + "' holds " + std::to_string(have) + " values, expected " +
                  std::to_string(*count));
       return {};
+    }
+    raw.resize(bytes);
+    unsigned n = element->isInteger(1) ? 1 : width / 8;
+    for (int i = 0; i < have; ++i) {
+      uint64_t v;
+      if (f32) {
+        uint32_t u;
+        float f = t.float_data(i);
+        std::memcpy(&u, &f, 4);
+        v = u;
+      } else if (f64) {
+        double d = t.double_data(i);
+        std::memcpy(&v, &d, 8);
+      } else {
+        v = i64 ? uint64_t(t.int64_data(i)) : u64 ? t.uint64_data(i) : uint64_t(uint32_t(t.int32_data(i)));
+      }
+      for (unsigned k = 0; k < n; ++k)
+        raw[uint64_t(i) * n + k] = char(v >> (8 * k));
     }
   }
   if (element->isInteger(1)) {

@@ -48,6 +48,12 @@ struct Val {
 
 class Importer;
 
+/// The largest value a size-like attribute takes (kernel sizes, strides,
+/// dilations, pads, block sizes, groups): hostile sizes are refused before
+/// any arithmetic on them (the importer fuzzer found products and sums of
+/// such attributes overflowing 64 bits).
+constexpr int64_t kMaxSizeAttr = int64_t(1) << 31;
+
 /// One node being imported: inputs, attributes, results and diagnostics.
 class NodeContext {
 public:
@@ -74,6 +80,13 @@ public:
   std::string stringAttr(llvm::StringRef name, llvm::StringRef dflt) const;
   std::optional<std::vector<int64_t>> intsAttr(llvm::StringRef name) const;
   std::optional<std::vector<float>> floatsAttr(llvm::StringRef name) const;
+  /// A size-like integer attribute (a window, block, group or count size):
+  /// `dflt` when absent; reports and returns nullopt when outside
+  /// [lo, kMaxSizeAttr], before any arithmetic is done on it.
+  std::optional<int64_t> sizeAttr(llvm::StringRef name, int64_t dflt, int64_t lo);
+  /// Reports and returns false unless every value of the size-like attribute
+  /// `name` is in [lo, kMaxSizeAttr].
+  bool inSizeRange(llvm::StringRef name, llvm::ArrayRef<int64_t> values, int64_t lo);
 
   /// Reports an issue for this node; returns failure() for convenience.
   llvm::LogicalResult fail(const char *code, const llvm::Twine &message);

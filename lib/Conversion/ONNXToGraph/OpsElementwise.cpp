@@ -349,8 +349,11 @@ LogicalResult importClip(NodeContext &c) {
 LogicalResult importLRN(NodeContext &c) {
   if (!c.attr("size"))
     return c.fail(code::UnsupportedAttr, "LRN needs its size attribute");
+  std::optional<int64_t> size = c.sizeAttr("size", 1, 1);
+  if (!size)
+    return failure();
   return importUnary(c, "lrn",
-                     {c.named("size", c.b.getI64IntegerAttr(c.intAttr("size", 1))),
+                     {c.named("size", c.b.getI64IntegerAttr(*size)),
                       c.named("alpha", c.b.getF32FloatAttr(c.floatAttr("alpha", 1e-4f))),
                       c.named("beta", c.b.getF32FloatAttr(c.floatAttr("beta", 0.75f))),
                       c.named("bias", c.b.getF32FloatAttr(c.floatAttr("bias", 1.0f)))});

@@ -16,29 +16,13 @@ using namespace mlir;
 using namespace npuc::onnx_import;
 
 namespace {
-/// The largest kernel size, stride, dilation, pad or output padding a window
-/// takes: hostile sizes are refused before any arithmetic on them (the
-/// importer fuzzer found SAME padding overflowing 64 bits).
-constexpr int64_t kMaxWindowValue = int64_t(1) << 31;
-
-/// An error unless every value of `values` (attribute `name`) is in [lo, 2^31].
-bool inWindowRange(NodeContext &c, StringRef name, ArrayRef<int64_t> values, int64_t lo) {
-  for (int64_t v : values)
-    if (v < lo || v > kMaxWindowValue) {
-      (void)c.fail(code::UnsupportedAttr, name + llvm::Twine(" value ") + llvm::Twine(v) +
-                                               " is outside [" + llvm::Twine(lo) + ", 2^31]");
-      return false;
-    }
-  return true;
-}
-
 /// Explicit [begins..., ends...] pads for a sliding window, from auto_pad or pads.
 std::optional<std::vector<int64_t>> windowPads(NodeContext &c, ArrayRef<int64_t> in,
                                                ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
                                                ArrayRef<int64_t> dilations) {
   size_t n = in.size();
-  if (!inWindowRange(c, "kernel_shape", kernel, 1) || !inWindowRange(c, "strides", strides, 1) ||
-      !inWindowRange(c, "dilations", dilations, 1))
+  if (!c.inSizeRange("kernel_shape", kernel, 1) || !c.inSizeRange("strides", strides, 1) ||
+      !c.inSizeRange("dilations", dilations, 1))
     return std::nullopt;
   std::string autoPad = c.stringAttr("auto_pad", "NOTSET");
   std::vector<int64_t> pads(2 * n, 0);
@@ -49,7 +33,7 @@ std::optional<std::vector<int64_t>> windowPads(NodeContext &c, ArrayRef<int64_t>
                                           llvm::Twine(2 * n));
         return std::nullopt;
       }
-      if (!inWindowRange(c, "pads", *p, 0))
+      if (!c.inSizeRange("pads", *p, 0))
         return std::nullopt;
       pads = *p;
     }
@@ -102,7 +86,10 @@ std::optional<ConvGeometry> npuc::onnx_import::convGeometry(NodeContext &c, cons
   ConvGeometry g;
   g.strides = intsOr(c, "strides", n, 1);
   g.dilations = intsOr(c, "dilations", n, 1);
-  g.group = c.intAttr("group", 1);
+  if (auto group = c.sizeAttr("group", 1, 1))
+    g.group = *group;
+  else
+    return std::nullopt;
   if (failed(checkCount(c, "strides", g.strides, n)) ||
       failed(checkCount(c, "dilations", g.dilations, n)))
     return std::nullopt;
@@ -155,15 +142,30 @@ LogicalResult importConvTranspose(NodeContext &c) {
   if (failed(checkCount(c, "strides", strides, n)) || failed(checkCount(c, "dilations", dil, n)) ||
       failed(checkCount(c, "output_padding", outPad, n)))
     return failure();
-  if (!inWindowRange(c, "kernel_shape", kernel, 1) || !inWindowRange(c, "strides", strides, 1) ||
-      !inWindowRange(c, "dilations", dil, 1) || !inWindowRange(c, "output_padding", outPad, 0))
+  if (!c.inSizeRange("kernel_shape", kernel, 1) || !c.inSizeRange("strides", strides, 1) ||
+      !c.inSizeRange("dilations", dil, 1) || !c.inSizeRange("output_padding", outPad, 0))
+    return failure();
+  // The unpadded output length per axis, in 128 bits: each term is below
+  // 2^63 but their sum need not be.
+  std::vector<int64_t> full(n);
+  for (size_t i = 0; i < n; ++i) {
+    __int128 f = __int128(strides[i]) * (in[i] - 1) + outPad[i] + __int128(kernel[i] - 1) * dil[i] + 1;
+    if (f > kMaxSizeAttr * kMaxSizeAttr)
+      return c.fail(code::Overflow, "output length along spatial axis " + llvm::Twine(i) +
+                                        " is past 2^62 (strides x input + dilations x kernel)");
+    full[i] = int64_t(f);
+  }
+  int64_t group = 1;
+  if (auto g = c.sizeAttr("group", 1, 1))
+    group = *g;
+  else
     return failure();
   std::string autoPad = c.stringAttr("auto_pad", "NOTSET");
   std::vector<int64_t> pads(2 * n, 0);
   std::optional<std::vector<int64_t>> outShape = c.intsAttr("output_shape");
   if (outShape && outShape->size() == n + 2)
     outShape = std::vector<int64_t>(outShape->begin() + 2, outShape->end());
-  if (outShape && !inWindowRange(c, "output_shape", *outShape, 1))
+  if (outShape && !c.inSizeRange("output_shape", *outShape, 1))
     return failure();
   if (!outShape && (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER")) {
     outShape = std::vector<int64_t>(n);
@@ -174,7 +176,7 @@ LogicalResult importConvTranspose(NodeContext &c) {
     if (outShape->size() != n)
       return c.fail(code::UnsupportedAttr, "output_shape has the wrong rank");
     for (size_t i = 0; i < n; ++i) {
-      int64_t total = strides[i] * (in[i] - 1) + outPad[i] + (kernel[i] - 1) * dil[i] + 1 - (*outShape)[i];
+      int64_t total = full[i] - (*outShape)[i];
       if (total < 0)
         return c.fail(code::UnsupportedAttr, "output_shape larger than the full output is not supported");
       bool upper = autoPad == "SAME_UPPER";
@@ -183,17 +185,16 @@ LogicalResult importConvTranspose(NodeContext &c) {
     }
   } else if (autoPad == "NOTSET") {
     if (auto p = c.intsAttr("pads")) {
-      if (failed(checkCount(c, "pads", *p, 2 * n)) || !inWindowRange(c, "pads", *p, 0))
+      if (failed(checkCount(c, "pads", *p, 2 * n)) || !c.inSizeRange("pads", *p, 0))
         return failure();
       pads = *p;
     }
   } else if (autoPad != "VALID") {
     return c.fail(code::UnsupportedAttr, "auto_pad '" + autoPad + "' is not supported");
   }
-  int64_t group = c.intAttr("group", 1);
   SmallVector<int64_t> shape{x->shape()[0], w->shape()[1] * group};
   for (size_t i = 0; i < n; ++i)
-    shape.push_back(strides[i] * (in[i] - 1) + outPad[i] + dil[i] * (kernel[i] - 1) + 1 - pads[i] - pads[n + i]);
+    shape.push_back(full[i] - pads[i] - pads[n + i]);
   SmallVector<Value> operands{x->value, w->value};
   if (bias)
     operands.push_back(bias->value);

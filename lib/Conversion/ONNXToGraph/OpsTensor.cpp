@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Ops.h"
+#include "npuc/Dialect/Graph/IR/GraphShapes.h"
 
 #include <cmath>
 #include <numeric>
@@ -665,11 +666,18 @@ LogicalResult importDepthSpace(NodeContext &c) {
     return failure();
   if (x->shape().size() != 4)
     return c.fail(code::ShapeMismatch, "input must be 4-D");
-  int64_t b = c.intAttr("blocksize", 0);
-  if (b < 1)
-    return c.fail(code::UnsupportedAttr, "blocksize must be >= 1");
+  std::optional<int64_t> block = c.sizeAttr("blocksize", 0, 1);
+  if (!block)
+    return failure();
+  int64_t b = *block;
   ArrayRef<int64_t> s = x->shape();
   bool toSpace = c.node.op_type() == "DepthToSpace";
+  // The divisions are exact (as ONNX requires), which also keeps the
+  // products below the input's element count.
+  if (toSpace ? s[1] % (b * b) != 0 : s[2] % b != 0 || s[3] % b != 0)
+    return c.fail(code::ShapeMismatch,
+                  "blocksize " + llvm::Twine(b) + " does not divide input " + npuc::graph::shapes::str(s) +
+                      (toSpace ? "'s channels by blocksize^2" : "'s height and width"));
   SmallVector<int64_t> shape = toSpace ? SmallVector<int64_t>{s[0], s[1] / (b * b), s[2] * b, s[3] * b}
                                        : SmallVector<int64_t>{s[0], s[1] * b * b, s[2] / b, s[3] / b};
   SmallVector<NamedAttribute> attrs{c.named("blocksize", c.b.getI64IntegerAttr(b))};
