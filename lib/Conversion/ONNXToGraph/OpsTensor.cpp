@@ -226,8 +226,13 @@ LogicalResult importConcat(NodeContext &c) {
                                {c.named("axis", c.b.getI64IntegerAttr(*axis))});
 }
 
-/// Clamped [start, end) with step along an axis of size d (ONNX Slice rules).
-void clampSlice(int64_t d, int64_t step, int64_t &start, int64_t &end) {
+/// Clamped [start, end) with step along an axis of size d (ONNX Slice
+/// rules). A step longer than the axis selects what a step of the axis'
+/// length does (one element): it is clamped to that, so no step arithmetic
+/// overflows (the importer fuzzer found steps of INT64_MAX).
+void clampSlice(int64_t d, int64_t &step, int64_t &start, int64_t &end) {
+  int64_t most = std::max<int64_t>(d, 1);
+  step = std::clamp<int64_t>(step, -most, most);
   if (start < 0)
     start += d;
   if (end < 0 && end > INT64_MIN / 2)
@@ -247,7 +252,7 @@ FailureOr<Val> slice(NodeContext &c, const Val &x, ArrayRef<int64_t> starts, Arr
   for (size_t i = 0; i < starts.size(); ++i) {
     int64_t span = steps[i] > 0 ? ends[i] - starts[i] : starts[i] - ends[i];
     int64_t step = steps[i] > 0 ? steps[i] : -steps[i];
-    shape.push_back(span <= 0 ? 0 : (span + step - 1) / step);
+    shape.push_back(span <= 0 ? 0 : 1 + (span - 1) / step);
   }
   if (auto xi = asInts(x)) {
     IntTensor out{shape, {}, xi->element};

@@ -445,3 +445,12 @@ func.func @requantize_shape(%x: tensor<2x3x!quant.uniform<u8:f32, 0.5:127>>) {
   %0 = graph.requantize %x : (tensor<2x3x!quant.uniform<u8:f32, 0.5:127>>) -> tensor<3x2x!quant.uniform<i8:f32, 0.5:-1>>
   return
 }
+
+// -----
+// Steps of INT64_MIN and INT64_MAX (no 64-bit negation, no rounding sum):
+// one element each, so a claimed 2x5 result is wrong and named.
+func.func @slice_extreme_steps(%x: tensor<4x5xf32>) {
+  // expected-error @+1 {{'graph.slice' op result shape 2x5 does not match the expected 1x1}}
+  %0 = graph.slice %x {starts = array<i64: 3, 0>, ends = array<i64: -1, 5>, steps = array<i64: -9223372036854775808, 9223372036854775807>} : (tensor<4x5xf32>) -> tensor<2x5xf32>
+  return
+}

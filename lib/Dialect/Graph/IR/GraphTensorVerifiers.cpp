@@ -144,8 +144,9 @@ LogicalResult graph::verifySlice(Operation *op) {
       return op->emitOpError() << "axis " << i << ": start " << starts[i] << " and end " << ends[i]
                                << " are not clamped to the axis of size " << xs[i];
     int64_t span = forward ? ends[i] - starts[i] : starts[i] - ends[i];
-    int64_t step = forward ? steps[i] : -steps[i];
-    want.push_back(span <= 0 ? 0 : (span + step - 1) / step);
+    // |step| in 64 unsigned bits: INT64_MIN has no int64_t negation.
+    uint64_t step = forward ? uint64_t(steps[i]) : 0 - uint64_t(steps[i]);
+    want.push_back(span <= 0 ? 0 : int64_t(1 + uint64_t(span - 1) / step));
   }
   if (failed(verifyQuantizedValues(op)) || failed(expectShape(op, res, want, "result")))
     return failure();
