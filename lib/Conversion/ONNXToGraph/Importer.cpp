@@ -302,7 +302,10 @@ Location Importer::nodeLoc(const onnx::NodeProto &node) {
 
 bool Importer::fitsMemory(RankedTensorType type, const std::string &what,
                           const onnx::NodeProto *node) {
-  auto count = graph::shapes::numElements(type.getShape());
+  // An empty tensor is measured as if its zero dimensions were 1: the other
+  // dimensions still enter products (the importer fuzzer found Softmax's
+  // coercion to 2-D overflowing on [INT64_MAX, 6, 0]).
+  auto count = graph::shapes::extent(type.getShape());
   if (!count) {
     report(code::Overflow, node, node ? opset : 0, what + ": " + llvm::toString(count.takeError()));
     return false;
@@ -314,9 +317,11 @@ bool Importer::fitsMemory(RankedTensorType type, const std::string &what,
   unsigned __int128 bytes = (unsigned __int128)uint64_t(*count) * std::max(1u, bits / 8);
   if (bytes <= isa::gmAddressBytes())
     return true;
+  bool empty = llvm::is_contained(type.getShape(), 0);
   report(code::Overflow, node, node ? opset : 0,
-         what + " " + graph::shapes::str(type.getShape()) + " has " + std::to_string(*count) +
-             " elements, " + std::to_string(uint64_t(std::min<unsigned __int128>(bytes, UINT64_MAX))) +
+         what + " " + graph::shapes::str(type.getShape()) + (empty ? " is empty but spans " : " has ") +
+             std::to_string(*count) + " elements, " +
+             std::to_string(uint64_t(std::min<unsigned __int128>(bytes, UINT64_MAX))) +
              " bytes; an NPU memory region addresses at most " +
              std::to_string(isa::gmAddressBytes()) + " bytes");
   return false;
@@ -453,11 +458,18 @@ DenseElementsAttr Importer::tensorData(const onnx::TensorProto &t, const onnx::N
     report(code::Overflow, node, 0, "tensor '" + t.name() + "': " + llvm::toString(count.takeError()));
     return {};
   }
+  // The limit applies to the extent (zero dimensions as 1), so that an empty
+  // initializer's other dimensions cannot overflow products either.
+  auto extent = graph::shapes::extent(shape);
+  if (!extent) {
+    report(code::Overflow, node, 0, "tensor '" + t.name() + "': " + llvm::toString(extent.takeError()));
+    return {};
+  }
   auto type = RankedTensorType::get(shape, *element);
   unsigned width = element->getIntOrFloatBitWidth();
   uint64_t bytes = element->isInteger(1) ? uint64_t(*count) : uint64_t(*count) * (width / 8);
-  if (bytes > (uint64_t(1) << 34)) {
-    report(code::Overflow, node, 0, "tensor '" + t.name() + "' is larger than 16 GiB");
+  if (uint64_t(*extent) > (uint64_t(1) << 34) / std::max(1u, width / 8)) {
+    report(code::Overflow, node, 0, "tensor '" + t.name() + "' spans more than 16 GiB");
     return {};
   }
   std::vector<char> raw;

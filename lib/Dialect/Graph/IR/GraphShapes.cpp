@@ -145,6 +145,17 @@ Expected<int64_t> shapes::numElements(ArrayRef<int64_t> shape) {
   return n;
 }
 
+Expected<int64_t> shapes::extent(ArrayRef<int64_t> shape) {
+  Expected<int64_t> count = numElements(shape);
+  if (!count || *count != 0)
+    return count;
+  int64_t n = 1;
+  for (int64_t d : shape)
+    if (d != 0 && MulOverflow(n, d, n))
+      return err("the non-zero dimensions of empty " + str(shape) + " multiply past 64 bits");
+  return n;
+}
+
 std::optional<double> npuc::graph::shapes::resizeCoordinate(int64_t o, int64_t in, int64_t out,
                                                             double scale, llvm::StringRef ctm) {
   if (ctm == "asymmetric")

@@ -42,6 +42,11 @@ llvm::Expected<Shape> reduce(llvm::ArrayRef<int64_t> in, llvm::ArrayRef<int64_t>
 /// Product of the dimensions, or an error when it overflows int64.
 llvm::Expected<int64_t> numElements(llvm::ArrayRef<int64_t> shape);
 
+/// Product of the dimensions with each 0 counted as 1, or an error when it
+/// overflows int64: what bounds every partial product of the dimensions,
+/// also of an empty tensor (whose element count, 0, bounds nothing).
+llvm::Expected<int64_t> extent(llvm::ArrayRef<int64_t> shape);
+
 /// The input coordinate ONNX Resize samples for output index `o` along an
 /// axis of `in` -> `out` elements with factor `scale`, under
 /// coordinate_transformation_mode `ctm` (not clamped), or nullopt for a mode
