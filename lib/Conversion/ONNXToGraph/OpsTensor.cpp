@@ -461,6 +461,9 @@ LogicalResult importPad(NodeContext &c) {
   }
   if (int64_t(pads.size()) != 2 * rank)
     return c.fail(code::UnsupportedAttr, "pads has " + llvm::Twine(pads.size()) + " entries, expected " + llvm::Twine(2 * rank));
+  // Negative pads crop; either way no more than a size-like attribute.
+  if (!c.inSizeRange("pads", pads, -kMaxSizeAttr))
+    return failure();
   SmallVector<int64_t> shape;
   for (int64_t d = 0; d < rank; ++d)
     shape.push_back(x->shape()[d] + pads[d] + pads[rank + d]);
@@ -492,9 +495,13 @@ LogicalResult importTile(NodeContext &c) {
     return failure();
   if (reps->size() != x->shape().size())
     return c.fail(code::ShapeMismatch, "repeats has the wrong length");
+  if (!c.inSizeRange("repeats", *reps, 0))
+    return failure();
   SmallVector<int64_t> shape;
   for (size_t i = 0; i < reps->size(); ++i)
-    shape.push_back(x->shape()[i] * (*reps)[i]);
+    if (llvm::MulOverflow(x->shape()[i], (*reps)[i], shape.emplace_back()))
+      return c.fail(code::Overflow, "repeats " + llvm::Twine((*reps)[i]) + " of axis " + llvm::Twine(i) +
+                                        " overflow 64 bits");
   return c.buildOutput("tile", {x->value}, c.tensor(shape, x->element()),
                                {c.named("repeats", i64Array(c, *reps))});
 }
