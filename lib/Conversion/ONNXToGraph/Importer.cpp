@@ -163,6 +163,13 @@ bool NodeContext::inSizeRange(StringRef name, ArrayRef<int64_t> values, int64_t 
     }
   return true;
 }
+bool NodeContext::fitsBuiltConstant(int64_t elements, const llvm::Twine &what) {
+  if (elements <= kMaxBuiltConstant)
+    return true;
+  (void)fail(code::Overflow, what + " needs a constant of " + llvm::Twine(elements) +
+                                 " elements, more than the 2^24 npuc builds");
+  return false;
+}
 std::optional<int64_t> NodeContext::sizeAttr(StringRef name, int64_t dflt, int64_t lo) {
   int64_t v = intAttr(name, dflt);
   if (!inSizeRange(name, v, lo))

@@ -54,6 +54,12 @@ class Importer;
 /// such attributes overflowing 64 bits).
 constexpr int64_t kMaxSizeAttr = int64_t(1) << 31;
 
+/// The most elements of a constant the importer builds from a shape (an
+/// index ramp, a triangle of offsets, an identity): a larger one is refused
+/// before it is built (the importer fuzzer found a Hardmax over 2^31 - 1
+/// elements building 16 GiB of indices).
+constexpr int64_t kMaxBuiltConstant = int64_t(1) << 24;
+
 /// One node being imported: inputs, attributes, results and diagnostics.
 class NodeContext {
 public:
@@ -87,6 +93,9 @@ public:
   /// Reports and returns false unless every value of the size-like attribute
   /// `name` is in [lo, kMaxSizeAttr].
   bool inSizeRange(llvm::StringRef name, llvm::ArrayRef<int64_t> values, int64_t lo);
+  /// Reports and returns false when a constant of `elements` elements that
+  /// `what` needs is larger than kMaxBuiltConstant.
+  bool fitsBuiltConstant(int64_t elements, const llvm::Twine &what);
 
   /// Reports an issue for this node; returns failure() for convenience.
   llvm::LogicalResult fail(const char *code, const llvm::Twine &message);

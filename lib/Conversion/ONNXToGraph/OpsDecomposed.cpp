@@ -25,8 +25,10 @@ Val scalar(NodeContext &c, Type element, double v) {
 }
 
 /// Values 0..n-1 of `element` along `axis` of a rank-`rank` tensor
-/// ([1, .., n, .., 1]).
-Val iota(NodeContext &c, Type element, int64_t n, int64_t axis, int64_t rank) {
+/// ([1, .., n, .., 1]); reports when n is more than npuc builds.
+FailureOr<Val> iota(NodeContext &c, Type element, int64_t n, int64_t axis, int64_t rank) {
+  if (!c.fitsBuiltConstant(n, c.node.op_type() + " over an axis of " + llvm::Twine(n)))
+    return failure();
   SmallVector<int64_t> shape(size_t(rank), 1);
   shape[size_t(axis)] = n;
   auto t = c.tensor(shape, element);
@@ -70,8 +72,10 @@ LogicalResult importHardmax(NodeContext &c) {
                                   c.named("select_last_index", c.b.getBoolAttr(false))});
   if (failed(arg))
     return failure();
-  Val ids = iota(c, i64, x->shape()[size_t(*axis)], *axis, rank);
-  FailureOr<Value> hit = c.build("equal", {*arg, ids.value}, c.tensor(x->shape(), c.b.getI1Type()));
+  FailureOr<Val> ids = iota(c, i64, x->shape()[size_t(*axis)], *axis, rank);
+  if (failed(ids))
+    return failure();
+  FailureOr<Value> hit = c.build("equal", {*arg, ids->value}, c.tensor(x->shape(), c.b.getI1Type()));
   if (failed(hit))
     return failure();
   return c.buildOutput("cast", {*hit}, x->type());
@@ -204,9 +208,8 @@ LogicalResult importEyeLike(NodeContext &c) {
     element = *t;
   }
   int64_t rows = x->shape()[0], cols = x->shape()[1], k = c.intAttr("k", 0);
-  if (rows * cols > (int64_t(1) << 24))
-    return c.fail(code::ShapeMismatch, "EyeLike of " + llvm::Twine(rows * cols) +
-                                           " elements is more than the 2^24 npuc builds as a constant");
+  if (!c.fitsBuiltConstant(rows * cols, "EyeLike of " + llvm::Twine(rows) + "x" + llvm::Twine(cols)))
+    return failure();
   auto t = c.tensor({rows, cols}, element);
   if (isa<FloatType>(element)) {
     SmallVector<Attribute> v;
@@ -290,8 +293,10 @@ LogicalResult importOneHot(NodeContext &c) {
     return failure();
   SmallVector<int64_t> outShape(idShape);
   outShape[size_t(*axis)] = depth;
-  Val positions = iota(c, idType, depth, *axis, rank);
-  FailureOr<Value> hit = c.build("equal", {*fixed, positions.value}, c.tensor(outShape, c.b.getI1Type()));
+  FailureOr<Val> positions = iota(c, idType, depth, *axis, rank);
+  if (failed(positions))
+    return failure();
+  FailureOr<Value> hit = c.build("equal", {*fixed, positions->value}, c.tensor(outShape, c.b.getI1Type()));
   if (failed(hit))
     return failure();
   Type vt = values.getElementType();

@@ -505,6 +505,8 @@ LogicalResult importLoss(NodeContext &c) {
   SmallVector<int64_t> ts(target->shape().begin(), target->shape().end()), tu = ts, iotaShape(size_t(rank), 1);
   tu.insert(tu.begin() + 1, 1);
   iotaShape[1] = C;
+  if (!c.fitsBuiltConstant(C, c.node.op_type() + " over " + llvm::Twine(C) + " classes"))
+    return failure();
   SmallVector<APInt> iota;
   for (int64_t i = 0; i < C; ++i)
     iota.push_back(APInt(cast<IntegerType>(it).getWidth(), uint64_t(i), true));
