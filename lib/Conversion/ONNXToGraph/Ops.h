@@ -28,6 +28,11 @@ void registerDecomposedOps(llvm::StringMap<OpImporter> &table);
 /// ReduceProd of `x` over the normalized, sorted `axes` (OpsDecomposed.cpp).
 llvm::LogicalResult importReduceProd(NodeContext &c, Val x, llvm::ArrayRef<int64_t> axes, bool keep);
 
+/// A constant of the values 0..n-1 of `element` along `axis` of a
+/// rank-`rank` tensor ([1, .., n, .., 1]); reports when n is more than npuc
+/// builds (OpsDecomposed.cpp).
+mlir::FailureOr<Val> iota(NodeContext &c, mlir::Type element, int64_t n, int64_t axis, int64_t rank);
+
 /// graph.<name> on one input with the input's type.
 llvm::LogicalResult importUnary(NodeContext &c, llvm::StringRef name,
                                 llvm::ArrayRef<mlir::NamedAttribute> attrs = {});

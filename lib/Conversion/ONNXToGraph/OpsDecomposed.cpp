@@ -13,20 +13,9 @@
 using namespace mlir;
 using namespace npuc::onnx_import;
 
-namespace {
-/// A [1]-shaped constant of `element` holding `v` (a float or an integer).
-Val scalar(NodeContext &c, Type element, double v) {
-  auto t = c.tensor({1}, element);
-  if (isa<FloatType>(element))
-    return c.constant(DenseElementsAttr::get(t, c.b.getFloatAttr(element, v)));
-  if (element.isInteger(1))
-    return c.constant(DenseElementsAttr::get(t, v != 0.0));
-  return c.constant(DenseElementsAttr::get(t, c.b.getIntegerAttr(element, int64_t(v))));
-}
-
 /// Values 0..n-1 of `element` along `axis` of a rank-`rank` tensor
 /// ([1, .., n, .., 1]); reports when n is more than npuc builds.
-FailureOr<Val> iota(NodeContext &c, Type element, int64_t n, int64_t axis, int64_t rank) {
+FailureOr<Val> npuc::onnx_import::iota(NodeContext &c, Type element, int64_t n, int64_t axis, int64_t rank) {
   if (!c.fitsBuiltConstant(n, c.node.op_type() + " over an axis of " + llvm::Twine(n)))
     return failure();
   SmallVector<int64_t> shape(size_t(rank), 1);
@@ -42,6 +31,17 @@ FailureOr<Val> iota(NodeContext &c, Type element, int64_t n, int64_t axis, int64
   for (int64_t i = 0; i < n; ++i)
     v.push_back(APInt(element.getIntOrFloatBitWidth(), uint64_t(i), true));
   return c.constant(DenseElementsAttr::get(t, v));
+}
+
+namespace {
+/// A [1]-shaped constant of `element` holding `v` (a float or an integer).
+Val scalar(NodeContext &c, Type element, double v) {
+  auto t = c.tensor({1}, element);
+  if (isa<FloatType>(element))
+    return c.constant(DenseElementsAttr::get(t, c.b.getFloatAttr(element, v)));
+  if (element.isInteger(1))
+    return c.constant(DenseElementsAttr::get(t, v != 0.0));
+  return c.constant(DenseElementsAttr::get(t, c.b.getIntegerAttr(element, int64_t(v))));
 }
 
 /// Hardmax (opset 13: along one axis): 1 at the first maximum, else 0, as

@@ -502,17 +502,13 @@ LogicalResult importLoss(NodeContext &c) {
       return failure();
     scores = logProb = *r;
   }
-  SmallVector<int64_t> ts(target->shape().begin(), target->shape().end()), tu = ts, iotaShape(size_t(rank), 1);
+  SmallVector<int64_t> ts(target->shape().begin(), target->shape().end()), tu = ts;
   tu.insert(tu.begin() + 1, 1);
-  iotaShape[1] = C;
-  if (!c.fitsBuiltConstant(C, c.node.op_type() + " over " + llvm::Twine(C) + " classes"))
+  FailureOr<Val> range = iota(c, it, C, 1, rank);
+  if (failed(range))
     return failure();
-  SmallVector<APInt> iota;
-  for (int64_t i = 0; i < C; ++i)
-    iota.push_back(APInt(cast<IntegerType>(it).getWidth(), uint64_t(i), true));
-  Value range = c.constant(DenseElementsAttr::get(c.tensor(iotaShape, it), iota)).value;
   Value t1 = f.op("reshape", {targets}, c.tensor(tu, it));
-  Value hot = f.op("equal", {t1, range}, c.tensor(xs, c.b.getI1Type()));
+  Value hot = f.op("equal", {t1, range->value}, c.tensor(xs, c.b.getI1Type()));
   Value zero = f.scalar(0.0f);
   auto alongC = [&](Value v) {
     if (!f.ok)
@@ -526,7 +522,7 @@ LogicalResult importLoss(NodeContext &c) {
   Value picked = alongC(f.op("where", {hot, scores, zero}));
   Value w;  // the weight of each element's target, 0 where ignored
   if (std::optional<Val> weight = c.input(2)) {
-    Value wc = f.op("reshape", {weight->value}, c.tensor(iotaShape, f32));
+    Value wc = f.op("reshape", {weight->value}, c.tensor(range->type().getShape(), f32));
     w = alongC(f.op("where", {hot, wc, zero}, c.tensor(xs, f32)));
   }
   // An ignore_index the targets' type cannot hold matches no target: nothing

@@ -249,11 +249,8 @@ void clampSlice(int64_t d, int64_t &step, int64_t &start, int64_t &end) {
 FailureOr<Val> slice(NodeContext &c, const Val &x, ArrayRef<int64_t> starts, ArrayRef<int64_t> ends,
                      ArrayRef<int64_t> steps) {
   SmallVector<int64_t> shape;
-  for (size_t i = 0; i < starts.size(); ++i) {
-    int64_t span = steps[i] > 0 ? ends[i] - starts[i] : starts[i] - ends[i];
-    int64_t step = steps[i] > 0 ? steps[i] : -steps[i];
-    shape.push_back(span <= 0 ? 0 : 1 + (span - 1) / step);
-  }
+  for (size_t i = 0; i < starts.size(); ++i)
+    shape.push_back(sh::sliceLength(starts[i], ends[i], steps[i]));
   if (auto xi = asInts(x)) {
     IntTensor out{shape, {}, xi->element};
     size_t rank = shape.size();

@@ -145,6 +145,13 @@ Expected<int64_t> shapes::numElements(ArrayRef<int64_t> shape) {
   return n;
 }
 
+int64_t shapes::sliceLength(int64_t start, int64_t end, int64_t step) {
+  int64_t span = step > 0 ? end - start : start - end;
+  // |step| in 64 unsigned bits: INT64_MIN has no int64_t negation.
+  uint64_t stride = step > 0 ? uint64_t(step) : 0 - uint64_t(step);
+  return span <= 0 ? 0 : int64_t(1 + uint64_t(span - 1) / stride);
+}
+
 Expected<int64_t> shapes::extent(ArrayRef<int64_t> shape) {
   Expected<int64_t> count = numElements(shape);
   if (!count || *count != 0)

@@ -143,10 +143,7 @@ LogicalResult graph::verifySlice(Operation *op) {
     if (starts[i] < lo || starts[i] > hi || ends[i] < lo || ends[i] > hi)
       return op->emitOpError() << "axis " << i << ": start " << starts[i] << " and end " << ends[i]
                                << " are not clamped to the axis of size " << xs[i];
-    int64_t span = forward ? ends[i] - starts[i] : starts[i] - ends[i];
-    // |step| in 64 unsigned bits: INT64_MIN has no int64_t negation.
-    uint64_t step = forward ? uint64_t(steps[i]) : 0 - uint64_t(steps[i]);
-    want.push_back(span <= 0 ? 0 : int64_t(1 + uint64_t(span - 1) / step));
+    want.push_back(sh::sliceLength(starts[i], ends[i], steps[i]));
   }
   if (failed(verifyQuantizedValues(op)) || failed(expectShape(op, res, want, "result")))
     return failure();

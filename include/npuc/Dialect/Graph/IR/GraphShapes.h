@@ -42,6 +42,10 @@ llvm::Expected<Shape> reduce(llvm::ArrayRef<int64_t> in, llvm::ArrayRef<int64_t>
 /// Product of the dimensions, or an error when it overflows int64.
 llvm::Expected<int64_t> numElements(llvm::ArrayRef<int64_t> shape);
 
+/// The number of elements a slice takes from clamped `start` to `end` with
+/// `step` (not 0; any int64_t, INT64_MIN included, without overflow).
+int64_t sliceLength(int64_t start, int64_t end, int64_t step);
+
 /// Product of the dimensions with each 0 counted as 1, or an error when it
 /// overflows int64: what bounds every partial product of the dimensions,
 /// also of an empty tensor (whose element count, 0, bounds nothing).
