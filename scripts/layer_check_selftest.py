@@ -2,6 +2,7 @@
 """Self-test of npuc-layer-check's numpy references against ONNX's own outputs.
 
 usage: layer_check_selftest.py LIST [--json OUT] [--jobs N]
+       layer_check_selftest.py --evaluator
        layer_check_selftest.py --scan DIR
 
 LIST names ONNX test directories (model.onnx and test_data_set_0/input_K.pb,
@@ -28,6 +29,13 @@ reported as not dumped and fail only --strict; Dropout-7's mask is of the
 input's type. With --tools DIR (or $NPUC_TOOLS_DIR) the same missing-value
 rules are checked on dumps the real npuc and npu-sim in DIR write.
 
+The references are the package onnx_reference (scripts/onnx_reference/). Its
+whole-model evaluator, onnx_reference.evaluate(), is checked end to end with
+the built-in checks (--evaluator: only those, no LIST): a few ONNX tests
+evaluated from their inputs give their expected outputs, and exactly the
+values the checker computes; the model's opset decides the semantics; an op
+without a reference raises NotEvaluated naming the node.
+
 --scan DIR prints, as list lines, the tests under DIR whose ops all have a
 reference in the checker and whose inputs and outputs are tensors numpy can
 hold (the candidates for LIST).
@@ -52,6 +60,9 @@ from onnx import helper, numpy_helper, TensorProto
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHECKER = os.path.join(HERE, "npuc-layer-check.py")
+sys.path.insert(0, HERE)
+import onnx_reference  # noqa: E402  (the references, scripts/onnx_reference/)
+
 PLACEHOLDERS = {"ONNX_TESTDATA": "/usr/share/libonnx-testdata/data",
                 "NPUC_MODELS": "/work/shared/models"}
 
@@ -404,10 +415,11 @@ def builtin_checks():
 
         def after_y1(y1):
             """y2 and out as a compiled program would compute them from its y1."""
-            y2 = chk.quantize(np.maximum(chk.dequantize(y1, np.float32(0.05), np.uint8(120)), 0),
-                              np.float32(0.03), np.uint8(0))
+            y2 = onnx_reference.quantize(
+                np.maximum(onnx_reference.dequantize(y1, np.float32(0.05), np.uint8(120)), 0),
+                np.float32(0.03), np.uint8(0))
             return {"y1": (y1, q["y1"]), "y2": (y2, q["y2"]),
-                    "out": (chk.dequantize(y2, np.float32(0.03), np.uint8(0)), None)}
+                    "out": (onnx_reference.dequantize(y2, np.float32(0.03), np.uint8(0)), None)}
 
         check("exact", dump(), 0, lambda r: r["summary"]["compared_values"] == 4
               and r["summary"]["max_step"] == 0)
@@ -437,7 +449,7 @@ def builtin_checks():
         def with_c1(c1q):
             c1 = chk.dequantize_dump(c1q, q["y1"])
             return {"c1": (c1q, q["y1"]), "s": ((1 / (1 + np.exp(-c1))).astype(np.float32), None)}
-        c1q = chk.quantize(ref["c1"], np.float32(0.05), np.uint8(120))
+        c1q = onnx_reference.quantize(ref["c1"], np.float32(0.05), np.uint8(120))
         check("real-domain", dump(**with_c1(c1q)), 0,
               lambda r: [o for n in r["nodes"] if n["node"] == "conv" for o in n["outputs"]][0]
               ["kind"] == "quantized" and _status(r)["sig"] == "ok")
@@ -601,11 +613,131 @@ def tools_checks(tools):
     return results
 
 
+# ----------------------------------------------------------------------------
+# The whole-model evaluator, onnx_reference.evaluate()
+# ----------------------------------------------------------------------------
+
+# ONNX tests evaluate() runs end to end ($ONNX_TESTDATA/...): common ops,
+# quantization, several outputs, an If (a subgraph), Constant nodes, and
+# opset 6 and 9 models whose ops had other semantics then (Clip's and Pad's
+# attributes, Upsample).
+EVALUATOR_TESTS = [
+    "node/test_add_bcast", "node/test_conv_with_strides_padding", "node/test_relu",
+    "node/test_concat_2d_axis_0", "node/test_slice", "node/test_transpose_default",
+    "node/test_quantizelinear", "node/test_dequantizelinear", "node/test_maxpool_2d_default",
+    "node/test_softmax_axis_1", "node/test_dynamicquantizelinear", "node/test_top_k",
+    "node/test_if", "node/test_upsample_nearest",
+    "pytorch-converted/test_PixelShuffle", "pytorch-operator/test_operator_clip",
+    "pytorch-operator/test_operator_pad",
+]
+
+
+def test_data(test_dir):
+    """(model, feeds {graph input: array}, expected outputs in graph-output order)
+    of an ONNX test directory's test_data_set_0 (inputs named as make_dump names them)."""
+    model = onnx.load(os.path.join(test_dir, "model.onnx"))
+    g = model.graph
+    inits = {t.name for t in g.initializer}
+    inputs = [i.name for i in g.input if i.name not in inits]
+    data = os.path.join(test_dir, "test_data_set_0")
+    feeds = {}
+    for k, path in enumerate(numbered(data, "input")):
+        name, array = read_tensor(path)
+        feeds[name if name in inputs else inputs[k]] = array
+    return model, feeds, [read_tensor(p)[1] for p in numbered(data, "output")]
+
+
+def _matches(got, want):
+    """Same dtype and shape; integers equal; floats within the checker's default
+    tolerance (atol 1e-5 + rtol 1e-4 * |want|), NaN where NaN."""
+    if got.dtype != want.dtype or got.shape != want.shape:
+        return False
+    if want.dtype.kind != "f":
+        return bool(np.array_equal(got, want))
+    return bool(np.all(np.isclose(got, want, rtol=1e-4, atol=1e-5, equal_nan=True)))
+
+
+def _softmax_model(opset, domain=""):
+    """y = Softmax(x, axis=1), x (2, 3, 4): over the flattened (3, 4) before
+    opset 13, over axis 1 from 13."""
+    g = helper.make_graph([helper.make_node("Softmax", ["x"], ["y"], name="sm", axis=1)], "softmax",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3, 4])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3, 4])])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid(domain, opset)])
+
+
+def evaluator_checks():
+    """[(name, passed, detail)] of onnx_reference.evaluate(): each of
+    EVALUATOR_TESTS gives its expected outputs, in graph-output order, and the
+    very values the checker computes for the graph outputs from the same
+    inputs; the default domain's opset (spelled "" or "ai.onnx") decides
+    Softmax's semantics; an op without a reference raises NotEvaluated naming
+    the node; an input not fed is a ValueError."""
+    chk = load_checker()
+    results = []
+    for rel in EVALUATOR_TESTS:
+        test_dir = os.path.join(expand("$ONNX_TESTDATA"), rel)
+        name = "evaluate:" + os.path.basename(rel)
+        try:
+            model, feeds, expected = test_data(test_dir)
+            outs = onnx_reference.evaluate(model, feeds)
+            listed = onnx_reference.evaluate_outputs(model, feeds)
+        except Exception as e:
+            results.append((name, False, "%s: %s" % (type(e).__name__, e)))
+            continue
+        names = [o.name for o in model.graph.output]
+        ev = chk.Checker(model, {}, chk.Tolerance())
+        ev.dump = {k: type("D", (), {"array": v, "quant": None})() for k, v in feeds.items()}
+        ev.run()
+        checker = [ev.computed.get(o) for o in names]
+        same = all(c is not None and c.dtype == g.dtype
+                   and np.array_equal(c, g, equal_nan=g.dtype.kind == "f") for c, g in zip(checker, listed))
+        expect = len(expected) == len(names) and all(_matches(g, w) for g, w in zip(listed, expected))
+        ok = list(outs) == names and len(listed) == len(names) and same and expect and \
+            all(np.array_equal(outs[o], g) for o, g in zip(names, listed))
+        results.append((name, ok, "%d outputs: %s, %s" % (
+            len(names), "as expected" if expect else "NOT the expected outputs",
+            "equal to the checker's" if same else "NOT the checker's values")))
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((2, 3, 4)).astype(np.float32)
+
+    def softmax(a, axis):
+        e = np.exp(a - a.max(axis=axis, keepdims=True))
+        return e / e.sum(axis=axis, keepdims=True)
+    flat = softmax(x.astype(np.float64).reshape(2, 12), 1).reshape(x.shape).astype(np.float32)
+    per_axis = softmax(x.astype(np.float64), 1).astype(np.float32)
+    for opset, domain, want in ((11, "", flat), (11, "ai.onnx", flat), (13, "", per_axis),
+                                (13, "ai.onnx", per_axis)):
+        y = onnx_reference.evaluate_outputs(_softmax_model(opset, domain), {"x": x})[0]
+        label = "evaluate:softmax-opset%d%s" % (opset, "-ai.onnx" if domain else "")
+        results.append((label, _matches(y, want),
+                        "over %s" % ("the flattened (3, 4)" if want is flat else "axis 1")))
+    g = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["a"], name="relu"),
+         helper.make_node("Frobnicate", ["a"], ["b"], name="frob", domain="example.com")], "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3])],
+        [helper.make_tensor_value_info("b", TensorProto.FLOAT, [3])])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13),
+                                            helper.make_opsetid("example.com", 1)])
+    for name, feeds, error, text in (
+            ("no-reference", {"x": np.zeros(3, np.float32)}, onnx_reference.NotEvaluated,
+             "node frob (example.com.Frobnicate): no reference for example.com.Frobnicate"),
+            ("not-fed", {}, ValueError, "graph inputs not fed: x")):
+        try:
+            onnx_reference.evaluate(m, feeds)
+            ok, detail = False, "no exception"
+        except error as e:
+            ok, detail = str(e) == text, "%s: %s" % (type(e).__name__, e)
+        except Exception as e:
+            ok, detail = False, "%s: %s" % (type(e).__name__, e)
+        results.append(("evaluate:" + name, ok, detail))
+    return results
+
+
 def scan(root):
     """List lines for the tests under root the checker can evaluate."""
-    chk = load_checker()
-    ops = set(chk.OPS)
-    holdable = set(chk.ONNX_TO_NP)
+    ops = set(onnx_reference.OPS)
+    holdable = set(onnx_reference.ONNX_TO_NP)
 
     def node_ops(graph):
         for nd in graph.node:
@@ -635,6 +767,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--scan", metavar="DIR", help="print the candidate tests under DIR")
     ap.add_argument("--no-builtin", action="store_true", help="skip the built-in checks")
+    ap.add_argument("--evaluator", action="store_true",
+                    help="run only the checks of onnx_reference.evaluate() (no LIST)")
     ap.add_argument("--tools", metavar="DIR", default=os.environ.get("NPUC_TOOLS_DIR"),
                     help="also check dumps the real npuc and npu-sim in DIR write "
                     "(default $NPUC_TOOLS_DIR; without it these checks are skipped)")
@@ -642,9 +776,9 @@ def main():
     if args.scan:
         scan(args.scan)
         return 0
-    if not args.list:
+    if not args.list and not args.evaluator:
         ap.error("a LIST is needed")
-    entries = read_list(args.list)
+    entries = read_list(args.list) if not args.evaluator else []
     results = []
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
         futures = [pool.submit(run_test, d, o) for d, o in entries]
@@ -654,7 +788,11 @@ def main():
             print("%s %s: %s" % ("PASS" if ok else "FAIL", label, detail), flush=True)
             results.append({"test": d, "options": o, "passed": ok, "detail": detail,
                             "summary": summary})
-    if not args.no_builtin:
+    if not args.no_builtin or args.evaluator:
+        for name, ok, detail in evaluator_checks():
+            print("%s %s: %s" % ("PASS" if ok else "FAIL", name, detail), flush=True)
+            results.append({"test": name, "options": [], "passed": ok, "detail": detail, "summary": None})
+    if not args.no_builtin and not args.evaluator:
         for name, ok, detail in builtin_checks():
             print("%s %s: %s" % ("PASS" if ok else "FAIL", name, detail), flush=True)
             results.append({"test": name, "options": [], "passed": ok, "detail": detail, "summary": None})
