@@ -5,7 +5,8 @@
 // The comparison rules (docs/cli.md, "Comparison"): float outputs within
 // |got - want| <= atol + rtol |want| (1e-5 and 1e-4 unless the test's
 // tolerance.txt says otherwise), NaN matching NaN and infinities exactly;
-// quantized outputs within one step; every other integer exactly. A test's
+// quantized outputs within one step; every other integer exactly; with
+// exact=1 every output bit for bit (NaN matching NaN). A test's
 // tolerance.txt may allow a fraction of elements beyond that (maxbad), bound
 // the largest difference in quantization steps (maxstep) and ask that the
 // largest output's index agree (top1; with at least five classes, the top
@@ -125,6 +126,12 @@ bool npuc::conformance::readTolerance(const std::string &dir, Tolerance &tol, st
         error = "tolerance.txt: maxbad=" + value + " is a fraction, at most 1";
         return false;
       }
+    } else if (key == "exact") {
+      if (value != "0" && value != "1") {
+        error = "tolerance.txt: exact='" + value + "' is not 0 or 1";
+        return false;
+      }
+      tol.exact = value == "1";
     } else if (key == "top1") {
       if (value != "0" && value != "1") {
         error = "tolerance.txt: top1='" + value + "' is not 0 or 1";
@@ -138,9 +145,14 @@ bool npuc::conformance::readTolerance(const std::string &dir, Tolerance &tol, st
       }
       tol.floatType = value;
     } else {
-      error = "tolerance.txt: unknown key '" + key + "' (atol, rtol, maxbad, maxstep, top1, float)";
+      error = "tolerance.txt: unknown key '" + key +
+              "' (atol, rtol, maxbad, maxstep, top1, float, exact)";
       return false;
     }
+  }
+  if (tol.exact && (!tol.atol.empty() || tol.rtol || tol.maxbad || tol.maxstep)) {
+    error = "tolerance.txt: exact=1 allows no difference; it takes no atol, rtol, maxbad or maxstep";
+    return false;
   }
   return true;
 }
@@ -174,7 +186,10 @@ bool npuc::conformance::compareOutput(size_t k, const HostTensor &got, const Hos
       diff = ok ? 0 : INFINITY;
     } else {
       diff = std::fabs(g[i] - w[i]);
-      ok = floating ? diff <= atol + rtol * std::fabs(w[i]) : quantized ? diff <= 1 : diff == 0;
+      ok = tol.exact  ? diff == 0
+           : floating ? diff <= atol + rtol * std::fabs(w[i])
+           : quantized ? diff <= 1
+                       : diff == 0;
     }
     worst = std::max(worst, diff);
     agreement.differing += diff != 0;

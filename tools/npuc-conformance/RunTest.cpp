@@ -355,7 +355,13 @@ void runTestIn(const Test &test, const std::string &target, const Config &cfg,
       // UNSUPPORTED only with a diagnostic that has a code: exit 1 without
       // one, or npuc refusing the command line the runner built (exit 2), is
       // a failure of the tools that must not hide in the expectations.
-      if (c.rc == 1 && !code.empty()) {
+      // npuc's internal error (NPUC-E0900: IR a pass built that does not
+      // verify) is a crash of the compiler, not a model it declines.
+      if (c.rc == 1 && code == "NPUC-E0900") {
+        r.cls = Class::Crash;
+        r.code = code;
+        r.detail = "npuc internal compiler error: " + message;
+      } else if (c.rc == 1 && !code.empty()) {
         r.cls = Class::Unsupported;
         r.code = code;
         r.detail = message;
@@ -399,8 +405,11 @@ void runTestIn(const Test &test, const std::string &target, const Config &cfg,
       return;
     }
     size_t at = s.out.find("cycles: ");
-    if (at != std::string::npos)
+    if (at != std::string::npos) {
       cycles = s.out.substr(at + 8, s.out.find(' ', at + 8) - at - 8);
+      if (!r.cycles)
+        r.cycles = std::strtoull(cycles.c_str(), nullptr, 10);
+    }
     // Compare.
     std::vector<fs::path> gotFiles =
         numberedFiles(outDir, "output_", ".npy").value_or(std::vector<fs::path>{});

@@ -53,6 +53,7 @@ struct Outcome {
   /// that passes only with it is UNSUPPORTED NPUC-E0105.
   bool gated = false;
   double seconds = 0;
+  uint64_t cycles = 0;  // npu-sim's cycles for the first data set (a test that ran)
 };
 
 struct Config {
@@ -89,6 +90,10 @@ struct Tolerance {
   std::optional<double> maxstep;  // largest difference allowed, in quantization steps
   bool top1 = false;              // the largest output's index must agree (and the top 5)
   std::string floatType;          // npuc --float the test compiles with (empty: fp32)
+  /// Every output bit for bit (exact=1): where the arithmetic is exact (data
+  /// movement, integer ops, comparisons), a one-step or rounding allowance
+  /// would hide rounding bugs at ties.
+  bool exact = false;
   /// The deep-network rule (docs/numerics.md): maxbad or maxstep given for a
   /// quantized model; the layer check then judges every layer.
   bool deepRule() const { return maxbad || maxstep; }
@@ -137,6 +142,19 @@ size_t checkExpectations(const std::vector<Job> &work, std::map<std::string, Exp
                          const std::vector<std::string> &targets,
                          const std::set<std::string> &prefixes, const std::string &path);
 void writeExpectations(const std::string &path, const std::vector<Job> &work, size_t targets);
+
+// --- The cycles table (Cycles.cpp) -------------------------------------------
+
+/// Lines "NAME TARGET CYCLES"; '#' starts a comment line.
+bool readCycles(const std::string &path, std::map<std::pair<std::string, std::string>, uint64_t> &out,
+                std::string &error);
+/// Every passing test of the run against the table: slower than it (a
+/// schedule regression), faster (an improvement the table must take), or
+/// missing from it is printed; returns how many there were.
+size_t checkCycles(const std::vector<Job> &work,
+                   const std::map<std::pair<std::string, std::string>, uint64_t> &table,
+                   const std::string &path);
+void writeCycles(const std::string &path, const std::vector<Job> &work);
 void writeEvidence(const std::string &path, const std::vector<Job> &work);
 void writeJson(const std::string &path, const std::vector<Job> &work);
 

@@ -95,6 +95,12 @@ int main(int argc, char **argv) {
   app.add_flag("--strict", strict, "every test must pass: UNSUPPORTED fails the run too");
   app.add_option("--write-expectations", writeExpectationsPath,
                  "write this run's non-passing tests, with their diagnostics as reasons");
+  std::string cyclesPath, writeCyclesPath;
+  app.add_option("--cycles", cyclesPath,
+                 "a table of cycles per test and target (NAME TARGET CYCLES per line): a passing "
+                 "test slower than it, faster than it, or not in it fails the run (schedule "
+                 "regressions are seen; an improvement updates the table)");
+  app.add_option("--write-cycles", writeCyclesPath, "write the cycles table from this run");
   app.add_option("--write-evidence", writeEvidencePath,
                  "write the lowering-case evidence table (lib/Support/OpEvidence.tsv) from this run");
   app.add_option("--npuc", npucPath, "the npuc to test (default: next to this tool)");
@@ -143,6 +149,14 @@ int main(int argc, char **argv) {
     rest = tail;
   }
 
+  std::map<std::pair<std::string, std::string>, uint64_t> cyclesTable;
+  if (!cyclesPath.empty()) {
+    std::string error;
+    if (!readCycles(cyclesPath, cyclesTable, error)) {
+      std::cerr << "npuc-conformance: error: " << error << "\n";
+      return 2;
+    }
+  }
   std::map<std::string, Expectation> expectations;
   if (!expectationsPath.empty()) {
     std::string error;
@@ -236,13 +250,17 @@ int main(int argc, char **argv) {
     unexpected = checkExpectations(work, expectations, targetList, prefixes, expectationsPath);
   if (!writeExpectationsPath.empty())
     writeExpectations(writeExpectationsPath, work, targetList.size());
+  if (!cyclesPath.empty())
+    unexpected += checkCycles(work, cyclesTable, cyclesPath);
+  if (!writeCyclesPath.empty())
+    writeCycles(writeCyclesPath, work);
   if (!writeEvidencePath.empty())
     writeEvidence(writeEvidencePath, work);
   if (!jsonPath.empty())
     writeJson(jsonPath, work);
 
   std::cout << passed << " passed, " << failedCount << " failed";
-  if (!expectationsPath.empty())
+  if (!expectationsPath.empty() || !cyclesPath.empty())
     std::cout << ", " << unexpected << " unexpected";
   if (!cfg.allowUnverified)
     std::cout << "; " << passedUnverified << " pass with --allow-unverified (" << gated
@@ -252,5 +270,5 @@ int main(int argc, char **argv) {
     return passed == work.size() && !unexpected ? 0 : 1;
   if (!expectationsPath.empty())
     return unexpected ? 1 : 0;
-  return failedCount ? 1 : 0;
+  return failedCount || unexpected ? 1 : 0;
 }
