@@ -15,6 +15,7 @@
 #include "npuc/Conversion/Passes.h"
 #include "npuc/Base/Numerics.h"
 #include "npuc/Dialect/Graph/IR/GraphOps.h"
+#include "npuc/Dialect/Graph/IR/GraphShapes.h"
 #include "npuc/Dialect/Graph/IR/TensorNames.h"
 #include "npuc/Dialect/QK/IR/QKOps.h"
 
@@ -354,11 +355,13 @@ LogicalResult convertMatMul(graph::MatMulOp op) {
   if (!a || !w || !y)
     return success();
   auto as = op.getLhs().getType().getShape(), ws = op.getRhs().getType().getShape();
-  if (as.size() < 2 || (ws.size() != 2 && ws.size() != as.size()) ||
-      (ws.size() > 2 && as.drop_back(2) != ws.drop_back(2)))
-    return op.emitOpError() << "quantized matmul needs a 2-D rhs or one with the lhs's batch "
-                               "dimensions (no broadcasting batch), got ranks "
-                            << as.size() << " and " << ws.size();
+  // Equal batch dimensions, or one side 2-D (the weights of a batched
+  // product: on the right, or on the left of a batched rhs).
+  if (as.size() < 2 || ws.size() < 2 ||
+      (as.size() > 2 && ws.size() > 2 && as.drop_back(2) != ws.drop_back(2)))
+    return op.emitOpError() << "quantized matmul needs equal batch dimensions or a 2-D operand "
+                               "(no broadcasting batch), got shapes "
+                            << graph::shapes::str(as) << " and " << graph::shapes::str(ws);
   FailureOr<qk::RequantAttr> rq;
   if (a->scales.size() > 1 && w->scales.size() == 1) {
     // Weights on the left, per output row: Y = W X is (X^T W^T)^T, so the
@@ -371,7 +374,7 @@ LogicalResult convertMatMul(graph::MatMulOp op) {
         accumulatorBounds(op.getLhs(), *a, *w, as.back(), as[0], true, Value());
     if (failed(checkValueLedger(op, bounds, as.back())))
       return failure();
-    rq = ledger(op, *w, *a, *y, as[0], 0, bounds);
+    rq = ledger(op, *w, *a, *y, as[0], int64_t(op.getResult().getType().getRank()) - 2, bounds);
   } else {
     if (w->zeroPoints.size() > 1 && w->axis != int64_t(ws.size()) - 1)
       return op.emitOpError("rhs quantization must be along its columns (the last axis)");
@@ -379,7 +382,7 @@ LogicalResult convertMatMul(graph::MatMulOp op) {
         accumulatorBounds(op.getRhs(), *w, *a, as.back(), ws.back(), false, Value());
     if (failed(checkValueLedger(op, bounds, as.back())))
       return failure();
-    rq = ledger(op, *a, *w, *y, ws.back(), int64_t(as.size()) - 1, bounds);
+    rq = ledger(op, *a, *w, *y, ws.back(), int64_t(op.getResult().getType().getRank()) - 1, bounds);
   }
   if (failed(rq))
     return failure();

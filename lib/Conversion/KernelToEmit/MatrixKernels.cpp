@@ -76,9 +76,13 @@ void KernelLowering::epilogue(Value acc, int64_t rows, int64_t cols, Value biasG
         params = e.alloc(MemorySpace::LM, {n, 16}, b.getIntegerType(8), {16, 1});
         e.dma(e.view(paramsGM, first * 16, {n, 16}, {16, 1}), params);
       }
-      DrainOp::create(b, e.loc, acc, out, bias, params, perRow, biasPerRow, 0, 0, 0, 0, 0, 0);
+      DrainOp::create(b, e.loc, acc, out, bias, params, perRow, biasPerRow && bias, 0, 0, 0, 0, 0,
+                      0);
     } else {
-      DrainOp::create(b, e.loc, acc, out, bias, Value(), false, biasPerRow, rq.getMultiplier()[0],
+      // bias_per_row says where a bias goes: without one it is not set (a
+      // pointwise convolution without a bias, its weights on the left).
+      DrainOp::create(b, e.loc, acc, out, bias, Value(), false, biasPerRow && bias,
+                      rq.getMultiplier()[0],
                       rq.getLshift()[0], rq.getRshift()[0], rq.getZp(), rq.getClampMin(),
                       rq.getClampMax());
     }
@@ -139,6 +143,39 @@ StringRef requantMode(qk::RequantAttr rq, int64_t resultRank) {
   return rq.getAxis() == resultRank - 2 ? "row" : "column";
 }
 } // namespace
+
+const CaseSpace &lowering::matmulSpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s;
+    const ct::List bytes = {"i8", "ui8"};
+    s.signatures = {{"f32,f32->f32", {}, {"graph.matmul"}},
+                    {"f16,f16->R", {{"R", ct::kFloat}}, {"graph.matmul"}},
+                    {"A,W->R", {{"A", bytes}, {"W", bytes}, {"R", {"i8", "ui8", "i32"}}}, {"qk.matmul"}},
+                    {"A,W,i32->R", {{"A", bytes}, {"W", bytes}, {"R", {"i8", "ui8", "i32"}}}, {"qk.matmul"}}};
+    auto kernel = cond::op({"qk.matmul"});
+    s.properties = {choiceProperty("requant", {"none", "tensor", "row", "column"}, kernel),
+                    flagProperty("bias", kernel), flagProperty("batch"), flagProperty("batched-rhs")};
+    s.rules = {
+        never(cond::any({cond::all({cond::choice("requant", {"none"}), cond::result(0, {"i8", "ui8"})}),
+                         cond::all({cond::choice("requant", {"tensor", "row", "column"}),
+                                    cond::result(0, {"i32"})})}),
+              "an int32 result is the accumulator, an 8-bit one is requantized"),
+        never(cond::any({cond::all({cond::flag("bias"), cond::operandCount(2)}),
+                         cond::all({cond::flag("bias", false), cond::operandCount(3)})}),
+              "bias is whether the bias operand is present"),
+        never(cond::all({cond::flag("bias"), cond::any({cond::flag("batch"), cond::flag("batched-rhs")})}),
+              "graph-to-qk folds a bias into a product of 2-D operands only"),
+        never(cond::all({cond::choice("requant", {"row"}), cond::flag("batch")}),
+              "per-row requantization follows 2-D weights on the left"),
+        never(cond::all({cond::choice("requant", {"row"}), cond::flag("bias")}),
+              "graph-to-qk folds a bias per column (weights on the right) only"),
+        never(cond::all({cond::choice("requant", {"none"}), cond::flag("bias")}),
+              "an int32 result comes from MatMulInteger, which takes no bias (QuantizeLinear has "
+              "no int32 result)")};
+    return s;
+  }();
+  return space;
+}
 
 /// qk.matmul (integer, its contract in its attributes) and f32 graph.matmul.
 LogicalResult lowering::selectMatmul(LoweringCase &c, const target::TargetInfo &) {
@@ -415,6 +452,12 @@ std::optional<MatmulProblem> lowering::matmulProblem(Operation *op) {
   for (size_t i = 0; i + 2 < as.size(); ++i)
     p.batch *= as[i];
   p.batchedB = bs.size() > 2;
+  if (as.size() == 2 && bs.size() > 2) {
+    // A 2-D lhs (weights on the left) times each matrix of a batched rhs.
+    for (size_t i = 0; i + 2 < bs.size(); ++i)
+      p.batch *= bs[i];
+    p.batchedA = false;
+  }
   Type ta = storageOf(tensorOf(lhs).getElementType()), tb = storageOf(tensorOf(rhs).getElementType());
   p.aBytes = bytesOf(ta), p.bBytes = bytesOf(tb);
   p.outBytes = bytesOf(storageOf(tensorOf(result).getElementType()));
@@ -695,7 +738,8 @@ LogicalResult lowering::selectConvTranspose(LoweringCase &c, const target::Targe
 /// group. The weights are stored [Cin, Cout / group, kh, kw] (contract L2).
 LogicalResult KernelLowering::lowerConvTranspose(const LoweringCase &c) {
   auto op = cast<graph::ConvTransposeOp>(c.op);
-  if (c.get("form") == "depth-to-space")
+  // A depthwise one records no form: it is always spread.
+  if (c.get("kind") != "depthwise" && c.get("form") == "depth-to-space")
     return lowerDepthToSpace(op);
   auto xt = tensorOf(op.getX());
   auto wv = cast<DenseFPElementsAttr>(op.getW().getDefiningOp<graph::ConstantOp>().getValue());

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelLowering.h"
+#include "npuc/Base/Numerics.h"
 #include "npuc/Dialect/Graph/IR/GraphShapes.h"
 
 #include <cstring>
@@ -26,10 +27,13 @@ using namespace npuc::emit::lowering;
 static constexpr int64_t kMaxCopyNests = graph::shapes::kMaxStridedCopies;
 
 namespace {
-/// Whether two quantized element types (or their absence) share scales and
-/// zero points; a per-axis one is refused by the callers first.
-bool sameQuant(const std::optional<Quant> &a, const std::optional<Quant> &b) {
-  return !a || (a->scales == b->scales && a->zps == b->zps);
+/// Whether two element types store the same values the same way: plain, or
+/// quantized with one storage type, scale and zero point (int8 and uint8 of
+/// equal parameters are not: their bytes mean different values); a per-axis
+/// one is refused by the callers first.
+bool sameQuant(Type a, Type b) {
+  auto qa = quantOf(a), qb = quantOf(b);
+  return !qa || (storageOf(a) == storageOf(b) && qa->scales == qb->scales && qa->zps == qb->zps);
 }
 } // namespace
 
@@ -48,7 +52,7 @@ LogicalResult lowering::selectConcat(LoweringCase &c, const target::TargetInfo &
     auto qx = quantOf(tensorOf(in).getElementType());
     if ((qx && qx->axis >= 0) || (qy && qy->axis >= 0) || bool(qx) != bool(qy))
       return c.op->emitOpError("quantized concat needs per-tensor quantized inputs and result");
-    requantize |= !sameQuant(qx, qy);
+    requantize |= !sameQuant(tensorOf(in).getElementType(), tensorOf(cat.getResult()).getElementType());
   }
   c.flag("requantize", requantize);
   return success();
@@ -65,7 +69,8 @@ LogicalResult KernelLowering::lowerConcat(const LoweringCase &c) {
     ArrayRef<int64_t> shape = tensorOf(in).getShape();
     auto qx = quantOf(tensorOf(in).getElementType());
     Value dst = e.view(out, offset * ot.getStrides()[size_t(axis)], shape, ot.getStrides());
-    bool requantize = c.is("requantize") && !sameQuant(qx, qy);
+    bool requantize =
+        c.is("requantize") && !sameQuant(tensorOf(in).getElementType(), tensorOf(cat.getResult()).getElementType());
     if (failed(elementwise(c.op, shape, {broadcastOperand(in, shape)}, dst,
                            EwWork{requantize ? 10 : 2, requantize ? 2 : 0},
                            [&](EwTiles &tl) {
@@ -233,6 +238,8 @@ LogicalResult KernelLowering::lowerPadOp(const LoweringCase &c) {
     uint32_t bits;
     std::memcpy(&bits, &f, 4);
     fill = bits;
+  } else if (el.isF16()) {
+    fill = num::floatToHalf(float(value));  // the fill's bits, not its integer value
   } else {
     fill = int64_t(value);
   }
@@ -253,6 +260,12 @@ namespace {
 /// clamped), or nullopt for a mode this does not know.
 std::optional<int64_t> nearestSource(int64_t o, int64_t in, int64_t out, double scale,
                                      StringRef ctm, StringRef nm) {
+  // An axis the resize leaves alone is copied, whatever the coordinate
+  // mode (tf_half_pixel_for_nn would read o + 1/2, rounded up by ceil and
+  // round_prefer_ceil, from every unscaled batch and channel axis): as
+  // onnxruntime and the ONNX reference evaluate it (contract D14).
+  if (in == out && scale == 1.0)
+    return o;
   std::optional<double> coordinate = graph::shapes::resizeCoordinate(o, in, out, scale, ctm);
   if (!coordinate)
     return std::nullopt;
@@ -622,16 +635,51 @@ LogicalResult KernelLowering::lowerPad(Operation *op, Value src, Value dst, Arra
   if (failed(tiled) || !*tiled)
     return failed(tiled) ? failure() : success();  // describing: nothing to emit
   int64_t planes = (*tiled)->tile[1], rowsPer = (*tiled)->tile[2];
+  int64_t hOut = in[2] + l[2] + h[2], cOut = in[1] + l[1] + h[1];
+  // Planes with no source element (padding on dimension 0, or on dimension
+  // 1 beyond a tile, as MediaPipe pads channels): a one-element constant
+  // holding the fill, which a padded DMA_IN spreads over a whole block of
+  // the tile (every element the fill), written out block by block.
+  Value fillOne;
+  auto fillPlanes = [&](int64_t i0, int64_t c0, int64_t count) -> LogicalResult {
+    int64_t rowsFit = std::min<int64_t>({rowsPer + l[2] + h[2], hOut, kDmaPadMax + 1});
+    if (wo > kDmaPadMax + 1)
+      return op->emitOpError() << "pads whole planes of fill with rows of " << wo
+                               << " elements, more than a padded DMA spreads ("
+                               << kDmaPadMax + 1 << ")";
+    if (!fillOne) {
+      Type bits = b.getIntegerType(unsigned(8 * es));
+      auto type = RankedTensorType::get({1}, bits);
+      fillOne = e.retype(constant(DenseElementsAttr::get(type, APInt(unsigned(8 * es), uint64_t(fill))), type),
+                         st.getElementType());
+    }
+    int64_t pc = std::min<int64_t>({planes, count, kDmaPadMax + 1});
+    for (int64_t c = 0; c < count; c += pc)
+      for (int64_t r = 0; r < hOut; r += rowsFit) {
+        int64_t np = std::min(pc, count - c), nr = std::min(rowsFit, hOut - r);
+        Value tileV = e.tile(MemorySpace::LM, np * nr, wo, st.getElementType());
+        Value box = e.view(tileV, 0, {1, np, nr, wo}, {0, nr * pitch, pitch, es});
+        e.dma(e.view(fillOne, 0, {1, 1, 1, 1}, {0, 0, 0, es}), box, {0, 0, 0, 0},
+              {0, np - 1, nr - 1, wo - 1}, fill);
+        e.dma(box, e.view(dst, i0 * sOut[0] + (c0 + c) * sOut[1] + r * sOut[2], {1, np, nr, wo},
+                          {0, sOut[1], sOut[2], sOut[3]}));
+      }
+    return success();
+  };
   for (int64_t i0 = 0; i0 < in[0] + l[0] + h[0]; ++i0) {
-    if (i0 < l[0] || i0 >= l[0] + in[0])
-      return op->emitOpError("pads whole planes of fill (padding on the outer dimension) and "
-                             "that is not implemented");
-    for (int64_t j = 0; j < in[1] + l[1] + h[1]; j += planes) {
-      int64_t cnt = std::min(planes, in[1] + l[1] + h[1] - j);
+    if (i0 < l[0] || i0 >= l[0] + in[0]) {
+      if (failed(fillPlanes(i0, 0, cOut)))
+        return failure();
+      continue;
+    }
+    for (int64_t j = 0; j < cOut; j += planes) {
+      int64_t cnt = std::min(planes, cOut - j);
       int64_t srcLo = std::max<int64_t>(j, l[1]), srcHi = std::min<int64_t>(j + cnt, l[1] + in[1]);
-      if (srcLo >= srcHi)
-        return op->emitOpError("pads whole planes of fill (padding on dimension 1 beyond a "
-                               "tile) and that is not implemented");
+      if (srcLo >= srcHi) {
+        if (failed(fillPlanes(i0, j, cnt)))
+          return failure();
+        continue;
+      }
       for (int64_t a = 0; a < in[2]; a += rowsPer) {
         int64_t rows = std::min(rowsPer, in[2] - a);
         int64_t top = a == 0 ? l[2] : 0, bottom = a + rows == in[2] ? h[2] : 0;

@@ -30,7 +30,9 @@ double npuc::onnx_import::firstAsDouble(DenseElementsAttr c) {
   if (isa<FloatType>(c.getElementType()))
     return FloatAttr::getValueAsDouble(*c.getValues<APFloat>().begin());
   APInt v = *c.getValues<APInt>().begin();
-  return c.getElementType().isUnsignedInteger() ? double(v.getZExtValue()) : double(v.getSExtValue());
+  // A bool's true is 1, not the -1 a 1-bit sign extension gives.
+  bool zext = c.getElementType().isUnsignedInteger() || c.getElementType().isInteger(1);
+  return zext ? double(v.getZExtValue()) : double(v.getSExtValue());
 }
 
 std::optional<IntTensor> npuc::onnx_import::expandInts(const IntTensor &t, ArrayRef<int64_t> shape) {

@@ -331,6 +331,30 @@ LogicalResult importClip(NodeContext &c) {
     if (c.attr("max"))
       attrs.push_back(c.named("max", c.b.getF64FloatAttr(c.floatAttr("max", 0))));
   } else {
+    // Bounds computed at run time (a scalar from a ReduceMax chain, say):
+    // min(max(x, lo), hi), ONNX's definition, on VECTOR with the scalars
+    // broadcast (hi wins where lo > hi, as Clip's definition says).
+    std::optional<Val> lo = c.input(1), hi = c.input(2);
+    if ((lo && !lo->constant) || (hi && !hi->constant)) {
+      std::optional<Val> x = c.required(0);
+      if (!x)
+        return failure();
+      Value y = x->value;
+      for (auto [bound, op, name] : {std::tuple{lo, "max", "min"}, std::tuple{hi, "min", "max"}}) {
+        if (!bound)
+          continue;
+        if (bound->type().getNumElements() != 1)
+          return c.fail(code::UnsupportedAttr, std::string(name) + " must be a scalar");
+        if (bound->element() != x->element())
+          return c.fail(code::UnsupportedType, std::string(name) + " has another type than the input");
+        FailureOr<Value> r = c.build(op, {y, bound->value}, x->type());
+        if (failed(r))
+          return failure();
+        y = *r;
+      }
+      c.setOutput(0, y);
+      return success();
+    }
     for (auto [i, name] : {std::pair<size_t, const char *>{1, "min"}, {2, "max"}}) {
       if (!c.input(i))
         continue;

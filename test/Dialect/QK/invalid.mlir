@@ -188,8 +188,22 @@ func.func @conv_requant_axis(%x: tensor<1x4x8x8xi8>, %w: tensor<2x4x3x3xi8>) {
 
 // -----
 func.func @matmul_rank(%a: tensor<4xi8>, %b: tensor<4x2xi8>) {
-  // expected-error @+1 {{'qk.matmul' op lhs must have rank >= 2 and rhs rank 2 or the lhs rank, got 1 and 2}}
+  // expected-error @+1 {{'qk.matmul' op lhs and rhs must have rank >= 2, and the same rank when both have batch dimensions, got 1 and 2}}
   %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_to_even>} : (tensor<4xi8>, tensor<4x2xi8>) -> tensor<2xi8>
+  return
+}
+
+// -----
+func.func @matmul_batch_ranks(%a: tensor<2x4x3xi8>, %b: tensor<5x2x3x2xi8>) {
+  // expected-error @+1 {{'qk.matmul' op lhs and rhs must have rank >= 2, and the same rank when both have batch dimensions, got 3 and 4}}
+  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_to_even>} : (tensor<2x4x3xi8>, tensor<5x2x3x2xi8>) -> tensor<5x2x4x2xi8>
+  return
+}
+
+// -----
+func.func @matmul_weights_left_result(%a: tensor<4x3xi8>, %b: tensor<5x3x2xi8>) {
+  // expected-error @+1 {{'qk.matmul' op result shape 4x2 does not match the expected 5x4x2}}
+  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_to_even>} : (tensor<4x3xi8>, tensor<5x3x2xi8>) -> tensor<4x2xi8>
   return
 }
 

@@ -46,6 +46,17 @@ func.func @matmul(%a: tensor<4x3xi8>, %b: tensor<3x2xi8>, %c: tensor<2xi32>) -> 
 
 // -----
 
+// 2-D weights on the left of a batched rhs: [5, 4, 2], per-row requantization
+// along the result's rows (axis rank - 2).
+// CHECK-LABEL: func.func @matmul_weights_left
+func.func @matmul_weights_left(%w: tensor<4x3xi8>, %x: tensor<5x3x2xi8>) -> tensor<5x4x2xi8> {
+  // CHECK: qk.matmul {{.*}} : (tensor<4x3xi8>, tensor<5x3x2xi8>) -> tensor<5x4x2xi8>
+  %0 = qk.matmul %w, %x {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1, 2, 3, 4], lshift = [0, 0, 0, 0], rshift = [0, 0, 0, 0], zp = 0, clamp = [-128, 127], axis = 1, rounding = half_away_from_zero>} : (tensor<4x3xi8>, tensor<5x3x2xi8>) -> tensor<5x4x2xi8>
+  return %0 : tensor<5x4x2xi8>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @requantize
 // CHECK-SAME: (%[[X:.*]]: tensor<2x3xi32>)
 func.func @requantize(%x: tensor<2x3xi32>) -> (tensor<2x3xi8>, tensor<2x3xui8>) {

@@ -13,7 +13,10 @@
 
 #include "npuc/Dialect/Graph/IR/GraphOps.h"
 
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/Matchers.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace npuc::graph;
@@ -93,6 +96,49 @@ OpFoldResult ConstantOp::fold(FoldAdaptor) {
   // GraphDialect::materializeConstant rebuilds the op from the value and the
   // quantized type.
   return getValue();
+}
+
+OpFoldResult QuantizeOp::fold(FoldAdaptor adaptor) {
+  // ONNX's QuantizeLinear in f32, as the lowering computes it: x / scale (an
+  // IEEE f32 division), rounded half to even, + zero point, saturated. Only
+  // finite values fold (the lowering's NaN rule stays the lowering's).
+  auto in = dyn_cast_or_null<DenseFPElementsAttr>(adaptor.getInput());
+  auto rt = cast<RankedTensorType>(getResult().getType());
+  auto qt = dyn_cast<quant::QuantizedType>(rt.getElementType());
+  if (!in || !in.getElementType().isF32() || !qt)
+    return {};
+  SmallVector<double> scales;
+  SmallVector<int64_t> zps;
+  int64_t axis = -1;
+  if (auto t = dyn_cast<quant::UniformQuantizedType>(qt)) {
+    scales = {t.getScale()};
+    zps = {t.getZeroPoint()};
+  } else if (auto t = dyn_cast<quant::UniformQuantizedPerAxisType>(qt)) {
+    scales.assign(t.getScales().begin(), t.getScales().end());
+    zps.assign(t.getZeroPoints().begin(), t.getZeroPoints().end());
+    axis = t.getQuantizedDimension();
+  } else {
+    return {};
+  }
+  ArrayRef<int64_t> shape = rt.getShape();
+  int64_t inner = 1;
+  for (size_t d = size_t(axis + 1); axis >= 0 && d < shape.size(); ++d)
+    inner *= shape[d];
+  unsigned width = qt.getStorageTypeIntegralWidth();
+  float lo = float(qt.getStorageTypeMin()), hi = float(qt.getStorageTypeMax());
+  SmallVector<APInt> out;
+  out.reserve(size_t(rt.getNumElements()));
+  int64_t i = 0;
+  for (const APFloat &x : in.getValues<APFloat>()) {
+    float v = x.convertToFloat();
+    if (!std::isfinite(v))
+      return {};
+    size_t c = axis < 0 ? 0 : size_t((i++ / inner) % shape[size_t(axis)]);
+    float q = std::nearbyint(v / float(scales[c])) + float(zps[c]);
+    q = std::min(std::max(q, lo), hi);
+    out.push_back(APInt(width, uint64_t(int64_t(q)), qt.isSigned()));
+  }
+  return DenseElementsAttr::get(RankedTensorType::get(shape, qt.getStorageType()), out);
 }
 
 OpFoldResult StorageCastOp::fold(FoldAdaptor) {

@@ -6,6 +6,7 @@
 
 #include "npuc/Dialect/Graph/IR/GraphOps.h"
 #include "npuc/Dialect/Graph/IR/GraphShapes.h"
+#include "npuc/Dialect/Graph/IR/TensorNames.h"
 #include "npuc/Dialect/Graph/Transforms/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -90,7 +91,10 @@ struct ExpandGather : OpRewritePattern<GatherOp> {
       N *= d;
     if (V < 1 || V > INT32_MAX || N < 1 || N > kMaxOneHot / V)
       return rewriter.notifyMatchFailure(op, "the one-hot matrix would be too large");
-    Location loc = op.getLoc();
+    // The op replacing `op` computes its ONNX tensor; the ones beside it
+    // carry the node without the tensor's name (TensorNames.h), so a tensor
+    // dump sees the result in its own shape, not an intermediate's.
+    Location loc = withoutTensorNames(op.getLoc());
     Type it = idxType.getElementType(), f32 = rewriter.getF32Type(), i1 = rewriter.getI1Type();
     auto tensor = [](ArrayRef<int64_t> s, Type t) { return RankedTensorType::get(s, t); };
     // [N, V], or [A, N, V] for a batched product (equal batches).
@@ -166,7 +170,10 @@ struct ExpandGatherElements : OpRewritePattern<GatherElementsOp> {
       n *= d;
     if (V < 1 || V > INT32_MAX || n > kMaxOneHot / V)
       return rewriter.notifyMatchFailure(op, "the selection would be too large");
-    Location loc = op.getLoc();
+    // The op replacing `op` computes its ONNX tensor; the ones beside it
+    // carry the node without the tensor's name (TensorNames.h), so a tensor
+    // dump sees the result in its own shape, not an intermediate's.
+    Location loc = withoutTensorNames(op.getLoc());
     Type it = idxType.getElementType(), f32 = rewriter.getF32Type(), i1 = rewriter.getI1Type();
     auto tensor = [](ArrayRef<int64_t> sh, Type t) { return RankedTensorType::get(sh, t); };
     auto inserted = [](ArrayRef<int64_t> sh, int64_t at, int64_t d) {
@@ -212,7 +219,10 @@ struct ExpandLinearResize : OpRewritePattern<ResizeOp> {
     StringRef ctm = op.getCoordinateTransformationMode();
     ArrayRef<int64_t> inShape = inType.getShape(), outShape = resultType.getShape();
     int64_t rank = inType.getRank();
-    Location loc = op.getLoc();
+    // The op replacing `op` computes its ONNX tensor; the ones beside it
+    // carry the node without the tensor's name (TensorNames.h), so a tensor
+    // dump sees the result in its own shape, not an intermediate's.
+    Location loc = withoutTensorNames(op.getLoc());
     Type f32 = rewriter.getF32Type();
     auto tensor = [](ArrayRef<int64_t> sh, Type t) { return RankedTensorType::get(sh, t); };
     // The matrices first: nothing is rewritten unless every axis has one.
@@ -278,7 +288,8 @@ struct ExpandLinearResize : OpRewritePattern<ResizeOp> {
         Value data = ReshapeOp::create(rewriter, loc, tensor(dShape, f32), cur);
         product = MatMulOp::create(rewriter, loc, tensor(pShape, f32), mv, data);
       }
-      cur = ReshapeOp::create(rewriter, loc, tensor(next, f32), product);
+      bool last = &k == &axes.back().first;
+      cur = ReshapeOp::create(rewriter, last ? op.getLoc() : loc, tensor(next, f32), product);
       shape = next;
     }
     rewriter.replaceOp(op, cur);  // no axis resized: the input itself

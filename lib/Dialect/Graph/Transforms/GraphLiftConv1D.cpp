@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "npuc/Dialect/Graph/IR/GraphOps.h"
+#include "npuc/Dialect/Graph/IR/TensorNames.h"
 #include "npuc/Dialect/Graph/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -45,7 +46,9 @@ DenseI64ArrayAttr liftPads(OpBuilder &b, ArrayRef<int64_t> p) {
 template <typename OpTy>
 void liftOne(OpTy op) {
   OpBuilder b(op);
-  Location loc = op.getLoc();
+  // The reshape back computes the node's ONNX tensor; the lifted op and the
+  // views before it do not (TensorNames.h).
+  Location loc = withoutTensorNames(op.getLoc());
   auto rt = cast<RankedTensorType>(op.getResult().getType());
   ArrayRef<int64_t> rs = rt.getShape();
   auto type = RankedTensorType::get({rs[0], rs[1], 1, rs[2]}, rt.getElementType());
@@ -54,12 +57,13 @@ void liftOne(OpTy op) {
   lifted->setOperand(0, x);
   lifted->setOperand(1, w);
   lifted.getResult().setType(type);
+  lifted->setLoc(loc);
   lifted.setStridesAttr(lift(b, op.getStrides(), 1));
   lifted.setDilationsAttr(lift(b, op.getDilations(), 1));
   lifted.setPadsAttr(liftPads(b, op.getPads()));
   if constexpr (std::is_same_v<OpTy, ConvTransposeOp>)
     lifted.setOutputPaddingAttr(lift(b, op.getOutputPadding(), 0));
-  Value back = ReshapeOp::create(b, loc, rt, lifted.getResult());
+  Value back = ReshapeOp::create(b, op.getLoc(), rt, lifted.getResult());
   op.getResult().replaceAllUsesWith(back);
   op.erase();
 }

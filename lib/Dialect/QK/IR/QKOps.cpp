@@ -117,15 +117,19 @@ LogicalResult Conv2DOp::verify() {
 
 LogicalResult MatMulOp::verify() {
   ArrayRef<int64_t> a = shapeOf(getLhs()), b = shapeOf(getRhs());
-  if (a.size() < 2 || (b.size() != 2 && b.size() != a.size()))
-    return emitOpError() << "lhs must have rank >= 2 and rhs rank 2 or the lhs rank, got "
+  if (a.size() < 2 || b.size() < 2 || (a.size() > 2 && b.size() > 2 && b.size() != a.size()))
+    return emitOpError() << "lhs and rhs must have rank >= 2, and the same rank when both have "
+                            "batch dimensions, got "
                          << a.size() << " and " << b.size();
-  if (b.size() > 2 && a.drop_back(2) != b.drop_back(2))
+  if (a.size() > 2 && b.size() > 2 && a.drop_back(2) != b.drop_back(2))
     return emitOpError() << "batch dimensions differ: " << sh::str(a) << " x " << sh::str(b);
   if (a.back() != b[b.size() - 2])
     return emitOpError() << "contraction dimensions differ: " << sh::str(a) << " x "
                          << sh::str(b);
-  SmallVector<int64_t> want(a.begin(), a.end());
+  // [batch..., M, N], the batch dimensions of whichever operand has them.
+  SmallVector<int64_t> want(a.size() >= b.size() ? a.begin() : b.begin(),
+                            a.size() >= b.size() ? a.end() : b.end());
+  want[want.size() - 2] = a[a.size() - 2];
   want.back() = b.back();
   b = b.take_back(2);
   if (shapeOf(getResult()) != ArrayRef<int64_t>(want))
@@ -136,12 +140,13 @@ LogicalResult MatMulOp::verify() {
       failed(verifyZeroPoints(*this, "rhs zero point", getRhsZp(), b[1], elementOf(getRhs()))) ||
       failed(verifyAccumulator(*this, getAccType())))
     return failure();
-  // Per-channel requantization follows the weights: the columns (rhs
-  // weights) or the rows (lhs weights, axis rank - 2).
+  // Per-channel requantization follows the weights: the result's columns
+  // (rhs weights) or its rows (lhs weights, axis rank - 2).
   RequantAttr rq = getRequantAttr();
-  if (rq && rq.isPerChannel() && rq.getAxis() == int64_t(a.size()) - 2)
-    return verifyRequant(*this, rq, getResult(), int64_t(a.size()) - 2, a[a.size() - 2]);
-  return verifyRequant(*this, rq, getResult(), int64_t(a.size()) - 1, b[1]);
+  int64_t rank = int64_t(want.size());
+  if (rq && rq.isPerChannel() && rq.getAxis() == rank - 2)
+    return verifyRequant(*this, rq, getResult(), rank - 2, a[a.size() - 2]);
+  return verifyRequant(*this, rq, getResult(), rank - 1, b[1]);
 }
 
 LogicalResult RequantizeOp::verify() {

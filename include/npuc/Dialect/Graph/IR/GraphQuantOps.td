@@ -14,6 +14,9 @@ def Graph_QuantizeOp : Graph_VerifiedOp<"quantize", "verifyQuantize"> {
   let arguments = (ins Graph_FloatTensor:$input);
   let results = (outs Graph_QuantTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  // An f32 constant quantizes at compile time (vendor quantizers write float
+  // weights and biases through QuantizeLinear).
+  let hasFolder = 1;
 }
 
 def Graph_DequantizeOp : Graph_VerifiedOp<"dequantize", "verifyDequantize"> {

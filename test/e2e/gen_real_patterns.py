@@ -1,0 +1,148 @@
+#!/usr/bin/python3
+"""Generates the real-patterns suite: the layers that stopped models users
+brought (issue #27), each a small model compiled without --allow-unverified
+(npuc-conformance --strict): the cases the verification grid proves must be
+what these everyday layers land in, and the defects those models exposed
+stay fixed.
+
+- concat_one_input, concat_ssd_heads: Concat of one f32 input, and of six
+  flattened box heads (SSD);
+- conv_strided_unpadded_bias, conv_grouped_unpadded, conv1d_depthwise_padded:
+  f32 convolutions as TensorFlow and PyTorch export them;
+- yolo_focus: YOLOv5's focus stem, four strided Slices and a Concat;
+- transpose_uint8_zero_point: a TFLite-converted QDQ Transpose on uint8 with
+  a zero point;
+- qdq_pointwise_per_channel_no_bias: a 1x1 QDQ convolution, per-channel int8
+  weights, no bias (the lowering built a drain its verifier rejects);
+- qdq_float_weights_bias: weights and bias as float initializers through
+  QuantizeLinear -> DequantizeLinear, the bias int8 at its own scale (folded
+  at compile time, requantized to the accumulator scale);
+- qmatmul_weights_left_batched: quantized 2-D weights on the left of a
+  batched right operand;
+- pad_channels: Pad of the channel axis by more planes than a tile holds
+  (MediaPipe);
+- clip_runtime_bounds: Clip whose bounds a ReduceMin/ReduceMax computes.
+
+Expected outputs come from scripts/onnx_reference (numpy implementations of
+the ONNX definitions), independent of npuc.
+
+usage: gen_real_patterns.py OUTDIR
+"""
+import os
+import sys
+
+import numpy as np
+from onnx import TensorProto as T
+from onnx import helper as h
+from onnx import numpy_helper as nh
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+import onnx_reference  # noqa: E402
+
+out = sys.argv[1]
+rng = np.random.default_rng(20261205)
+TYPES = {np.dtype(np.float32): T.FLOAT, np.dtype(np.int8): T.INT8, np.dtype(np.uint8): T.UINT8}
+
+
+def save(name, nodes, feeds, outputs, inits=(), opset=17):
+    """Writes the model, its inputs and the reference outputs."""
+    inputs = [h.make_tensor_value_info(k, TYPES[v.dtype], list(v.shape)) for k, v in feeds.items()]
+    g = h.make_graph(nodes, name, inputs, [h.make_tensor_value_info(o, T.UNDEFINED, None) for o in outputs],
+                     [nh.from_array(np.asarray(v), k) for k, v in inits])
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)])
+    m.ir_version = 8
+    expected = onnx_reference.evaluate_outputs(m, feeds)
+    for vi, e in zip(m.graph.output, expected):
+        vi.CopyFrom(h.make_tensor_value_info(vi.name, TYPES[e.dtype], list(e.shape)))
+    d = os.path.join(out, name, "test_data_set_0")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(out, name, "model.onnx"), "wb") as f:
+        f.write(m.SerializeToString())
+    for prefix, arrays in (("input", list(feeds.values())), ("output", expected)):
+        for k, a in enumerate(arrays):
+            with open(os.path.join(d, "%s_%d.pb" % (prefix, k)), "wb") as f:
+                f.write(nh.from_array(a).SerializeToString())
+
+
+def f32(*shape):
+    return rng.standard_normal(shape).astype(np.float32)
+
+
+N = h.make_node
+
+save("concat_one_input", [N("Concat", ["x"], ["y"], axis=1)], {"x": f32(1, 5, 3, 4)}, ["y"])
+
+heads = {"h%d" % i: f32(1, 4 * (i + 1) * 3, 5 - i // 2, 5 - i // 2) for i in range(6)}
+nodes, flat = [], []
+for name, v in heads.items():
+    nodes.append(N("Reshape", [name, "shape4"], [name + "_r"]))
+    flat.append(name + "_r")
+nodes.append(N("Concat", flat, ["boxes"], axis=1))
+save("concat_ssd_heads", nodes, heads, ["boxes"], [("shape4", np.asarray([1, -1, 4], np.int64))])
+
+save("conv_strided_unpadded_bias", [N("Conv", ["x", "w", "b"], ["y"], strides=[2, 2])],
+     {"x": f32(1, 8, 17, 16)}, ["y"], [("w", f32(12, 8, 3, 3)), ("b", f32(12))])
+save("conv_grouped_unpadded", [N("Conv", ["x", "w", "b"], ["y"], group=2)],
+     {"x": f32(1, 8, 11, 13)}, ["y"], [("w", f32(6, 4, 3, 3)), ("b", f32(6))])
+save("conv1d_depthwise_padded", [N("Conv", ["x", "w"], ["y"], group=16, pads=[2, 2])],
+     {"x": f32(1, 16, 40)}, ["y"], [("w", f32(16, 1, 5))])
+
+focus, parts = [], []
+for i, (r, c) in enumerate([(0, 0), (1, 0), (0, 1), (1, 1)]):
+    focus.append(N("Slice", ["img", "st%d" % i, "en", "ax", "sp"], ["s%d" % i]))
+    parts.append("s%d" % i)
+focus.append(N("Concat", parts, ["focus"], axis=1))
+inits = [("en", np.asarray([64, 64], np.int64)), ("ax", np.asarray([2, 3], np.int64)),
+         ("sp", np.asarray([2, 2], np.int64))]
+inits += [("st%d" % i, np.asarray([r, c], np.int64)) for i, (r, c) in enumerate([(0, 0), (1, 0), (0, 1), (1, 1)])]
+save("yolo_focus", focus, {"img": f32(1, 3, 64, 64)}, ["focus"], inits)
+
+# TFLite's converter: uint8 with a zero point, one quantization either side.
+save("transpose_uint8_zero_point",
+     [N("DequantizeLinear", ["q", "s", "z"], ["d"]), N("Transpose", ["d"], ["t"], perm=[0, 2, 3, 1]),
+      N("QuantizeLinear", ["t", "s", "z"], ["y"])],
+     {"q": rng.integers(0, 256, (1, 5, 6, 7)).astype(np.uint8)}, ["y"],
+     [("s", np.float32(0.0235)), ("z", np.uint8(131))])
+
+# The issue's pointwise layer: x [1,4,6,6] int8, weights [3,4,1,1] int8 per
+# output channel, no bias, output requantized.
+save("qdq_pointwise_per_channel_no_bias",
+     [N("DequantizeLinear", ["xq", "xs", "xz"], ["x"]),
+      N("DequantizeLinear", ["wq", "ws", "wz"], ["w"], axis=0),
+      N("Conv", ["x", "w"], ["c"]), N("QuantizeLinear", ["c", "ys", "yz"], ["y"])],
+     {"xq": rng.integers(-128, 128, (1, 4, 6, 6)).astype(np.int8)}, ["y"],
+     [("xs", np.float32(0.05)), ("xz", np.int8(-3)), ("wq", rng.integers(-100, 100, (3, 4, 1, 1)).astype(np.int8)),
+      ("ws", np.asarray([0.01, 0.02, 0.015], np.float32)), ("wz", np.zeros(3, np.int8)),
+      ("ys", np.float32(0.11)), ("yz", np.int8(4))])
+
+# A vendor quantizer's layer: float initializers through QuantizeLinear ->
+# DequantizeLinear, the bias int8 at a scale of its own.
+save("qdq_float_weights_bias",
+     [N("DequantizeLinear", ["xq", "xs", "xz"], ["x"]),
+      N("QuantizeLinear", ["wf", "ws", "wz"], ["wq"], axis=0), N("DequantizeLinear", ["wq", "ws", "wz"], ["w"], axis=0),
+      N("QuantizeLinear", ["bf", "bs", "bz"], ["bq"]), N("DequantizeLinear", ["bq", "bs", "bz"], ["b"]),
+      N("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]), N("QuantizeLinear", ["c", "ys", "yz"], ["y"])],
+     {"xq": rng.integers(0, 256, (1, 6, 9, 9)).astype(np.uint8)}, ["y"],
+     [("xs", np.float32(0.02)), ("xz", np.uint8(120)), ("wf", (f32(8, 6, 3, 3) * 0.3)),
+      ("ws", np.asarray(np.linspace(0.004, 0.009, 8), np.float32)), ("wz", np.zeros(8, np.int8)),
+      ("bf", f32(8) * 0.5), ("bs", np.float32(0.01)), ("bz", np.int8(0)),
+      ("ys", np.float32(0.05)), ("yz", np.uint8(128))])
+
+save("qmatmul_weights_left_batched",
+     [N("DequantizeLinear", ["wq", "ws", "wz"], ["w"], axis=0),
+      N("DequantizeLinear", ["xq", "xs", "xz"], ["x"]),
+      N("MatMul", ["w", "x"], ["m"]), N("QuantizeLinear", ["m", "ys", "yz"], ["y"])],
+     {"xq": rng.integers(-128, 128, (3, 24, 10)).astype(np.int8)}, ["y"],
+     [("wq", rng.integers(-127, 128, (7, 24)).astype(np.int8)),
+      ("ws", np.asarray(np.linspace(0.003, 0.006, 7), np.float32)), ("wz", np.zeros(7, np.int8)),
+      ("xs", np.float32(0.04)), ("xz", np.int8(2)), ("ys", np.float32(0.35)), ("yz", np.int8(-5))])
+
+# Channels 16 -> 64: more fill planes than a tile of 128 x 128 planes holds.
+save("pad_channels", [N("Pad", ["x", "pads", "v"], ["y"], mode="constant")],
+     {"x": f32(1, 16, 128, 128)}, ["y"],
+     [("pads", np.asarray([0, 8, 0, 0, 0, 40, 0, 0], np.int64)), ("v", np.float32(0.5))])
+
+save("clip_runtime_bounds",
+     [N("ReduceMin", ["r"], ["lo"], keepdims=0), N("ReduceMax", ["r"], ["hi"], keepdims=0),
+      N("Clip", ["x", "lo", "hi"], ["y"])],
+     {"x": f32(2, 3, 8, 9) * 2, "r": f32(5)}, ["y"])
