@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates the lowering-case evidence and its document in one command:
 # runs npuc-conformance over Debian's ONNX test data, ../shared/models (when
-# present), examples/ and the generated QDQ suite on every target, writes
+# present), examples/, the generated suites and the whole verification grid
+# (test/grid: a model for every reachable case) on every target, writes
 # lib/Support/OpEvidence.tsv, rebuilds npuc with it, and writes
 # docs/supported-ops.md from `npuc --list-ops`. The run's results are kept in
 # $BUILD_DIR/conformance.json; extra arguments go to npuc-conformance (e.g.
@@ -20,8 +21,14 @@ trap 'rm -rf "$work"' EXIT
 /usr/bin/python3 "$root/test/e2e/gen_opsets_23_24.py" "$work/opsets-23-24" > /dev/null
 /usr/bin/python3 "$root/test/e2e/gen_fp16.py" "$work/fp16" > /dev/null
 /usr/bin/python3 "$root/test/e2e/gen_contract_cases.py" "$work/contract-cases" > /dev/null
+/usr/bin/python3 "$root/test/e2e/gen_real_patterns.py" "$work/real-patterns" > /dev/null
+/usr/bin/python3 "$root/test/e2e/gen_constant_folds.py" "$work/constant-folds" > /dev/null
+/usr/bin/python3 "$root/test/e2e/gen_tiling_edges.py" "$work/tiling-edges" > /dev/null
+# The whole verification grid: every reachable case of the declared spaces.
+/usr/bin/python3 "$root/test/grid/gen_grid.py" --npuc "$build/bin/npuc" --jobs "$(nproc)" "$work/grid"
 dirs=("$data/node" "$data/simple" "$data/pytorch-converted" "$data/pytorch-operator"
-      "$root/examples" "$work/qdq-suite" "$work/importer-gaps" "$work/encoder-block" "$work/opsets-23-24" "$work/fp16" "$work/contract-cases")
+      "$root/examples" "$work/qdq-suite" "$work/importer-gaps" "$work/encoder-block" "$work/opsets-23-24" "$work/fp16" "$work/contract-cases"
+      "$work/real-patterns" "$work/constant-folds" "$work/tiling-edges" "$work/grid")
 if [ -d "$root/../shared/models" ]; then
   dirs+=("$(cd "$root/../shared/models" && pwd)")
 fi

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "npuc/Support/OpSupport.h"
+#include "npuc/Base/Json.h"
 #include "npuc/Base/Resources.h"
 
 #include <algorithm>
@@ -210,16 +211,77 @@ std::set<std::string> splitSet(const std::string &s) {
 }
 } // namespace
 
+namespace {
+/// One target's reachable cases of an op and where each stands.
+struct TargetCases {
+  std::vector<CasePoint> reachable;
+  size_t verified = 0;
+  /// Each case not verified: the case and why.
+  std::vector<std::pair<std::string, std::string>> open;
+};
+
+TargetCases classify(const OpCaseSpace &s, const std::string &target, const EvidenceIndex &index) {
+  TargetCases tc;
+  tc.reachable = s.space->enumerate(s.op, target);
+  for (const CasePoint &p : tc.reachable) {
+    std::string key = p.key();
+    if (index.isVerified(key, target)) {
+      ++tc.verified;
+      continue;
+    }
+    const CaseLimitation *l = s.space->limitation(p);
+    tc.open.push_back({key, l ? "not yet verifiable: " + l->reason : unverifiedReason(index, key, target)});
+  }
+  return tc;
+}
+} // namespace
+
+std::string casesJson(const std::vector<OpCaseSpace> &spaces, const std::vector<std::string> &targets,
+                      const EvidenceIndex &index) {
+  std::string out = "[";
+  bool first = true;
+  for (const OpCaseSpace &s : spaces)
+    for (const std::string &t : targets)
+      for (const CasePoint &p : s.space->enumerate(s.op, t)) {
+        std::string key = p.key();
+        const Evidence *e = index.find(key, t);
+        const CaseLimitation *l = s.space->limitation(p);
+        auto list = [](const std::vector<std::string> &v) {
+          std::string r = "[";
+          for (size_t i = 0; i < v.size(); ++i)
+            r += (i ? ", " : "") + json::quote(v[i]);
+          return r + "]";
+        };
+        std::string props = "{";
+        for (size_t i = 0; i < p.props.size(); ++i)
+          props += (i ? ", " : "") + json::quote(p.props[i].name) + ": " +
+                   (p.props[i].isFlag ? (p.props[i].value == "1" ? "true" : "false")
+                                      : json::quote(p.props[i].value));
+        props += "}";
+        out += std::string(first ? "\n" : ",\n") + "  {\"target\": " + json::quote(t) +
+               ", \"key\": " + json::quote(key) + ", \"op\": " + json::quote(p.op) +
+               ", \"operands\": " + list(p.operands) + ", \"variadic\": " +
+               (p.variadic ? "true" : "false") + ", \"results\": " + list(p.results) +
+               ", \"props\": " + props + ", \"evidence\": " +
+               json::quote(e ? levelName(e->level) : "none") + ", \"limitation\": " +
+               (l ? json::quote(l->reason) : std::string("null")) + "}";
+        first = false;
+      }
+  return out + "\n]\n";
+}
+
 std::string renderMarkdown(const std::vector<Evidence> &evidence,
-                           const std::vector<std::pair<std::string, std::string>> &importedOps) {
-  std::set<std::string> targets;
+                           const std::vector<std::pair<std::string, std::string>> &importedOps,
+                           const std::vector<OpCaseSpace> &spaces,
+                           const std::vector<std::string> &targetList) {
+  std::set<std::string> targets(targetList.begin(), targetList.end());
+  EvidenceIndex index(evidence);
   // case op -> case -> target -> evidence
   std::map<std::string, std::map<std::string, std::map<std::string, const Evidence *>>> byOp;
   // ONNX op -> the case ops its nodes reached; the levels of nodes without a case
   std::map<std::string, std::set<std::string>> loweredAs;
   std::map<std::string, std::map<std::string, const Evidence *>> noCase;
   for (const Evidence &e : evidence) {
-    targets.insert(e.target);
     for (const std::string &o : splitSet(e.onnxOps)) {
       if (e.key == kNoCase)
         noCase[o][e.target] = &e;
@@ -236,26 +298,42 @@ std::string renderMarkdown(const std::vector<Evidence> &evidence,
     ops.insert(entry.first);
   for (const auto &entry : noCase)
     ops.insert(entry.first);
+  // Each lowered op's reachable cases per target.
+  std::map<std::string, std::map<std::string, TargetCases>> reach;
+  std::map<std::string, const CaseSpace *> spaceOf;
+  for (const OpCaseSpace &s : spaces) {
+    spaceOf[s.op] = s.space;
+    for (const std::string &t : targets)
+      reach[s.op][t] = classify(s, t, index);
+  }
 
   std::ostringstream os;
   os << "# Supported ONNX operators\n\n"
         "Generated from evidence by `scripts/update-supported-ops.sh`; do not edit.\n"
-        "`npuc --list-ops` prints this document.\n\n"
+        "`npuc --list-ops` prints this document; `npuc --list-cases` lists every\n"
+        "reachable case as JSON.\n\n"
         "\"Supported\" means a proven compile path, and what is proven is a *lowering\n"
         "case*: what the lowering to the NPU distinguishes. A case names the op as\n"
         "convert-kernel-to-emit receives it (a graph-dialect op after import and\n"
         "normalization, or the qk kernel a quantized convolution or matmul became), the\n"
         "element types of its operands and results (`f32`, `ui8`; `qui8` for a\n"
         "per-tensor quantized value stored as ui8, `qi8/axis` for one quantized per\n"
-        "axis), and every property its lowering branches on, recorded both ways\n"
-        "(`padded` or `!padded`, `kind=depthwise`), e.g.\n"
-        "`qk.conv2d(ui8,i8,i32->ui8){kind=depthwise,padded,strided,!dilated,...}`. Each\n"
-        "op's selector, next to its lowering in lib/Conversion/KernelToEmit, declares\n"
-        "them; a lowering that gains a branch gains a property, so earlier evidence\n"
-        "cannot vouch for the new code. How a file spells an op (its schema version,\n"
-        "attributes written out or left at their defaults) is not part of a case:\n"
-        "versions the importer normalizes to one form share their cases, and versions\n"
-        "whose semantics differ differ in their normal form.\n\n"
+        "axis; `f32...` for a variadic group of inputs), and every property its\n"
+        "lowering branches on, recorded both ways (`padded` or `!padded`,\n"
+        "`kind=depthwise`), e.g.\n"
+        "`qk.conv2d(ui8,i8,i32->ui8){kind=depthwise,padded,strided,!dilated,...}`.\n"
+        "How a file spells an op (its schema version, attributes written out or left at\n"
+        "their defaults) is not part of a case: versions the importer normalizes to one\n"
+        "form share their cases.\n\n"
+        "Each op's selector, next to its lowering in lib/Conversion/KernelToEmit,\n"
+        "declares its *case space* (npuc/Support/CaseSpace.h): the element types it\n"
+        "accepts, each property with the values it can take, and the combinations that\n"
+        "cannot occur (impossible) or that it refuses with a diagnostic (refused), each\n"
+        "with its reason. The space's remaining points are the op's *reachable cases* on\n"
+        "a target; a lowering that gains a branch gains a property, so earlier evidence\n"
+        "cannot vouch for the new code. The verification grid (test/grid) builds a small\n"
+        "model for every reachable case and checks it against numpy references in\n"
+        "npu-sim on both targets.\n\n"
         "For each target a case is\n\n"
         "- **verified** when a test that reached it compiled, ran in npu-sim and matched\n"
         "  its reference (npuc-conformance's comparison rules, docs/cli.md);\n"
@@ -264,10 +342,32 @@ std::string renderMarkdown(const std::vector<Evidence> &evidence,
         "  case in it);\n"
         "- **reached** when the only tests that reached it did not compile; the test's\n"
         "  diagnostic code says why (it may come from another node of the same test).\n\n"
-        "Anything not listed as verified is not yet confirmed. npuc rejects an op whose\n"
-        "lowering case is not verified on the target it compiles for (NPUC-E0105,\n"
-        "naming the case); `--allow-unverified` compiles it anyway. `npuc --report`\n"
-        "lists every node's cases and the tests that verified them.\n\n";
+        "Anything not verified is not yet confirmed. npuc rejects an op whose lowering\n"
+        "case is not verified on the target it compiles for (NPUC-E0105, naming the\n"
+        "case; a case outside its op's declared space is reported as npuc's own gap);\n"
+        "`--allow-unverified` compiles it anyway. `npuc --report` lists every node's\n"
+        "cases and the tests that verified them.\n\n";
+
+  os << "## Reachable cases\n\n"
+        "Per lowered op, its reachable cases on each target and how many are verified;\n"
+        "each one that is not is listed under the op below, with why.\n\n";
+  tableHeader(os, {"op"}, targets, {});
+  std::map<std::string, std::pair<size_t, size_t>> totals;
+  for (const auto &[op, perTarget] : reach) {
+    os << "| `" << op << "` |";
+    for (const std::string &t : targets) {
+      const TargetCases &tc = perTarget.at(t);
+      os << " " << tc.verified << " of " << tc.reachable.size() << " verified |";
+      totals[t].first += tc.verified;
+      totals[t].second += tc.reachable.size();
+    }
+    os << "\n";
+  }
+  os << "| all |";
+  for (const std::string &t : targets)
+    os << " " << totals[t].first << " of " << totals[t].second << " verified |";
+  os << "\n\n";
+
   os << "## ONNX operators\n\n"
         "The lowered ops each ONNX op's nodes reached in the tests, and how many of their\n"
         "cases are verified. Nodes that fold at import (shape computations, constants) or\n"
@@ -302,7 +402,7 @@ std::string renderMarkdown(const std::vector<Evidence> &evidence,
         if (auto e = nc->second.find(t); e != nc->second.end())
           n = e->second;
       if (all)
-        os << " " << verified << " of " << all << " cases verified";
+        os << " " << verified << " of " << all << " cases reached verified";
       if (n)
         os << (all ? "; " : " ") << "folded in " << levelName(n->level) << " tests";
       os << (all || n ? " |" : " - |");
@@ -311,19 +411,42 @@ std::string renderMarkdown(const std::vector<Evidence> &evidence,
   }
 
   os << "\n## Lowering cases\n";
-  for (const auto &[op, cases] : byOp) {
+  std::set<std::string> caseOps;
+  for (const auto &entry : reach)
+    caseOps.insert(entry.first);
+  for (const auto &entry : byOp)
+    caseOps.insert(entry.first);
+  for (const std::string &op : caseOps) {
     os << "\n### " << op << "\n\n";
-    std::map<std::string, size_t> perTarget;
-    for (const auto &[key, byTarget] : cases)
-      for (const auto &[t, e] : byTarget)
-        perTarget[t] += e->level == Level::Verified;
-    os << "Cases verified:";
-    for (const std::string &t : targets)
-      os << " " << perTarget[t] << " of " << cases.size() << " on " << t
-         << (&t == &*targets.rbegin() ? "." : ",");
-    os << "\n\n";
+    auto sp = spaceOf.find(op);
+    if (sp != spaceOf.end()) {
+      os << sp->second->describe() << "\n";
+      os << "Reachable cases verified:";
+      for (const std::string &t : targets) {
+        const TargetCases &tc = reach[op][t];
+        os << " " << tc.verified << " of " << tc.reachable.size() << " on " << t
+           << (&t == &*targets.rbegin() ? "." : ",");
+      }
+      os << "\n";
+      for (const std::string &t : targets) {
+        const TargetCases &tc = reach[op][t];
+        if (tc.open.empty())
+          continue;
+        os << "\nNot yet verified on " << t << ":\n\n";
+        for (const auto &[key, why] : tc.open)
+          os << "- `" << key << "`: " << why << "\n";
+      }
+    } else {
+      os << "No lowering declares this op's cases.\n";
+    }
+    // The tests behind each case reached (the outside-space ones included).
+    auto cases = byOp.find(op);
+    if (cases == byOp.end())
+      continue;
+    std::vector<std::string> outside;
+    os << "\n<details><summary>Cases reached by tests, with their evidence</summary>\n\n";
     tableHeader(os, {"case", "from ONNX"}, targets, {});
-    for (const auto &[key, byTarget] : cases) {
+    for (const auto &[key, byTarget] : cases->second) {
       std::set<std::string> from;
       for (const auto &[t, e] : byTarget)
         for (const std::string &o : splitSet(e->onnxOps))
@@ -337,6 +460,17 @@ std::string renderMarkdown(const std::vector<Evidence> &evidence,
           os << " " << levelName(e->second->level) << ": " << someTests(e->second->tests) << " |";
       }
       os << "\n";
+      CasePoint p;
+      std::string why;
+      if (sp != spaceOf.end() && parseCaseKey(key, p, why) &&
+          (p.target = *targets.begin(), !sp->second->contains(p, why)))
+        outside.push_back("`" + key + "`: " + why);
+    }
+    os << "\n</details>\n";
+    if (!outside.empty()) {
+      os << "\nReached by tests but outside the declared space (npuc refuses them):\n\n";
+      for (const std::string &o : outside)
+        os << "- " << o << "\n";
     }
   }
   return os.str();

@@ -16,6 +16,7 @@
 #include "npuc/Dialect/Graph/IR/TensorNames.h"
 #include "npuc/Base/Sha256.h"
 #include "npuc/Pipeline/Pipeline.h"
+#include "npuc/Conversion/LoweringCases.h"
 #include "npuc/Support/OpSupport.h"
 #include "npuc/Translation/ModelWriter.h"
 #include "npuc/Version.h"
@@ -233,6 +234,9 @@ int main(int argc, char **argv) {
                "hash) and exit: a cache key part (npuc-zoo)");
   app.add_flag("--list-ops", listOps,
                "print the supported ONNX operators and their evidence (docs/supported-ops.md)");
+  bool listCases = false;
+  app.add_flag("--list-cases", listCases,
+               "print every reachable lowering case on every target as JSON, with its evidence");
   app.add_flag("--allow-unverified", allowUnverified,
                "compile lowering cases that no conformance test has verified on the target");
   app.add_flag("--no-hardware-loops", noHardwareLoops,
@@ -278,14 +282,22 @@ int main(int argc, char **argv) {
   }
   if (identityFlag)
     return printIdentity(std::cout);
-  if (listOps) {
+  if (listOps || listCases) {
     std::string error;
     const std::vector<support::Evidence> *evidence = support::installedEvidence(error);
-    if (!evidence) {
+    const support::EvidenceIndex *index = support::installedIndex(error);
+    if (!evidence || !index) {
       std::cerr << "npuc: error: " << error << "\n";
       return 1;
     }
-    std::cout << support::renderMarkdown(*evidence, onnx_import::importedOps());
+    std::vector<std::string> targets;
+    for (const target::TargetInfo *t : target::allTargets())
+      targets.push_back(t->name);
+    if (listCases)
+      std::cout << support::casesJson(emit::loweringCaseSpaces(), targets, *index);
+    else
+      std::cout << support::renderMarkdown(*evidence, onnx_import::importedOps(),
+                                           emit::loweringCaseSpaces(), targets);
     return 0;
   }
   onnx_import::Options options;

@@ -99,26 +99,77 @@ TEST(OpSupport, InstalledTable) {
   EXPECT_FALSE(index->isVerified("graph.no_such_op(f32->f32){}", "npu-v1"));
 }
 
+namespace {
+/// graph.abs over f32 and i32, one flag: four reachable cases.
+const CaseSpace &absSpace() {
+  static const CaseSpace s = [] {
+    CaseSpace s;
+    s.signatures = {{"T->T", {{"T", {"f32", "i32"}}}}};
+    s.properties = {flagProperty("wide")};
+    s.limitations = {{cond::operand(0, {"i32"}), "no reference yet"}};
+    return s;
+  }();
+  return s;
+}
+} // namespace
+
 TEST(OpSupport, MarkdownListsOpsCasesAndLevels) {
   std::vector<Evidence> e{
-      {"graph.abs(f32->f32){}", "npu-v1", Level::Verified, "Abs", "node/test_abs"},
-      {"graph.abs(i32->i32){}", "npu-v1", Level::Reached, "Abs", "node/test_abs_i [NPUC-E0401]"},
+      {"graph.abs(f32->f32){wide}", "npu-v1", Level::Verified, "Abs", "node/test_abs"},
+      {"graph.abs(f32->f32){!wide}", "npu-v1", Level::Reached, "Abs", "node/test_abs_i [NPUC-E0401]"},
       {kNoCase, "npu-v1", Level::Verified, "Constant", "node/test_c"}};
-  std::string md = renderMarkdown(e, {{"", "Abs"}, {"", "Constant"}, {"", "Cos"}});
-  EXPECT_NE(md.find("| Abs | `graph.abs` | 1 of 2 cases verified |"), std::string::npos) << md;
+  std::string md = renderMarkdown(e, {{"", "Abs"}, {"", "Constant"}, {"", "Cos"}},
+                                  {{"graph.abs", &absSpace()}}, {"npu-v1"});
+  EXPECT_NE(md.find("| Abs | `graph.abs` | 1 of 2 cases reached verified |"), std::string::npos) << md;
   EXPECT_NE(md.find("| Constant | no case of its own (folded or fused) | folded in verified tests |"),
             std::string::npos)
       << md;
   EXPECT_NE(md.find("| Cos | imported; no test reached it | - |"), std::string::npos) << md;
-  EXPECT_NE(md.find("### graph.abs\n\nCases verified: 1 of 2 on npu-v1."), std::string::npos) << md;
-  EXPECT_NE(md.find("| `graph.abs(i32->i32){}` | Abs | reached: node/test_abs_i [NPUC-E0401] |"),
+  // Four reachable cases, one verified; the three others each with why.
+  EXPECT_NE(md.find("| `graph.abs` | 1 of 4 verified |"), std::string::npos) << md;
+  EXPECT_NE(md.find("Reachable cases verified: 1 of 4 on npu-v1."), std::string::npos) << md;
+  EXPECT_NE(md.find("- `graph.abs(f32->f32){!wide}`: tests reached it on npu-v1 but none compiled"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("- `graph.abs(i32->i32){wide}`: not yet verifiable: no reference yet"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| `graph.abs(f32->f32){!wide}` | Abs | reached: node/test_abs_i [NPUC-E0401] |"),
             std::string::npos)
       << md;
 }
 
+TEST(OpSupport, MarkdownNamesCasesOutsideTheSpace) {
+  std::vector<Evidence> e{{"graph.abs(f16->f16){wide}", "npu-v1", Level::Verified, "Abs", "node/a"}};
+  std::string md = renderMarkdown(e, {{"", "Abs"}}, {{"graph.abs", &absSpace()}}, {"npu-v1"});
+  EXPECT_NE(md.find("outside the declared space"), std::string::npos) << md;
+  EXPECT_NE(md.find("- `graph.abs(f16->f16){wide}`: its types (f16->f16) are not among the declared "
+                    "signatures"),
+            std::string::npos)
+      << md;
+}
+
+TEST(OpSupport, CasesJsonListsEveryReachableCase) {
+  std::vector<Evidence> e{{"graph.abs(f32->f32){wide}", "npu-v1", Level::Verified, "Abs", "node/a"}};
+  EvidenceIndex index(e);
+  std::string json = casesJson({{"graph.abs", &absSpace()}}, {"npu-v1", "npu-v1-tiny"}, index);
+  size_t n = 0;
+  for (size_t p = json.find("\"key\""); p != std::string::npos; p = json.find("\"key\"", p + 1))
+    ++n;
+  EXPECT_EQ(n, 8u) << json;
+  EXPECT_NE(json.find("{\"target\": \"npu-v1\", \"key\": \"graph.abs(f32->f32){wide}\", \"op\": "
+                      "\"graph.abs\", \"operands\": [\"f32\"], \"variadic\": false, \"results\": "
+                      "[\"f32\"], \"props\": {\"wide\": true}, \"evidence\": \"verified\", "
+                      "\"limitation\": null}"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\"key\": \"graph.abs(i32->i32){!wide}\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"limitation\": \"no reference yet\""), std::string::npos) << json;
+}
+
 TEST(OpSupport, MarkdownCountsTestsBeyondTheTable) {
-  std::vector<Evidence> e{{"graph.abs(f32->f32){}", "npu-v1", Level::Verified, "Abs",
+  std::vector<Evidence> e{{"graph.abs(f32->f32){wide}", "npu-v1", Level::Verified, "Abs",
                            "node/a,node/b,node/c,node/d,node/e,+4 more"}};
-  std::string md = renderMarkdown(e, {{"", "Abs"}});
+  std::string md = renderMarkdown(e, {{"", "Abs"}}, {{"graph.abs", &absSpace()}}, {"npu-v1"});
   EXPECT_NE(md.find("verified: node/a, node/b, node/c (+6 more) |"), std::string::npos) << md;
 }

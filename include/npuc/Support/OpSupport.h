@@ -14,6 +14,8 @@
 #ifndef NPUC_SUPPORT_OPSUPPORT_H
 #define NPUC_SUPPORT_OPSUPPORT_H
 
+#include "npuc/Support/CaseSpace.h"
+
 #include <string>
 #include <string_view>
 #include <utility>
@@ -83,11 +85,27 @@ std::string caseOp(std::string_view key);
 /// (the table itself may end in "+N more").
 std::string someTests(const std::string &tests, size_t n = 3);
 
+/// An op the lowering handles and its selector's declared case space.
+struct OpCaseSpace {
+  std::string op;
+  const CaseSpace *space;
+};
+
+/// `npuc --list-cases`: every reachable case of every op on each of
+/// `targets` as JSON, with its evidence level ("none" when no test reached
+/// it) and the reason it cannot be verified yet, if one is declared.
+std::string casesJson(const std::vector<OpCaseSpace> &spaces, const std::vector<std::string> &targets,
+                      const EvidenceIndex &index);
+
 /// docs/supported-ops.md: every ONNX op the importer translates
-/// (`importedOps`, (domain, op) pairs), the lowering cases its nodes reached
-/// and every case with its evidence per target.
+/// (`importedOps`, (domain, op) pairs) and the lowering cases its nodes
+/// reached; per lowered op its declared case space and, per target, its
+/// reachable cases: how many are verified, and each one that is not, with
+/// why (the evidence, or the declared limitation).
 std::string renderMarkdown(const std::vector<Evidence> &evidence,
-                           const std::vector<std::pair<std::string, std::string>> &importedOps);
+                           const std::vector<std::pair<std::string, std::string>> &importedOps,
+                           const std::vector<OpCaseSpace> &spaces,
+                           const std::vector<std::string> &targets);
 
 } // namespace npuc::support
 

@@ -276,11 +276,54 @@ LogicalResult selectQDQ(LoweringCase &c, Type quantized) {
   auto q = quantOf(quantized);
   if (!q)
     return c.op->emitOpError("expects a uniform quantized type");
+  // Per tensor, the zero point is V_QUANT's / V_DEQUANT's 16-bit field.
+  static_assert(isa::limit::V_QUANT::zp_min == isa::limit::V_DEQUANT::zp_min &&
+                    isa::limit::V_QUANT::zp_max == isa::limit::V_DEQUANT::zp_max,
+                "one zero-point field");
+  if (q->axis < 0 && (q->zps[0] < isa::limit::V_DEQUANT::zp_min || q->zps[0] > isa::limit::V_DEQUANT::zp_max))
+    return c.op->emitOpError() << "zero point " << q->zps[0] << " of " << quantized
+                               << " is outside [" << isa::limit::V_DEQUANT::zp_min << ", "
+                               << isa::limit::V_DEQUANT::zp_max
+                               << "], the range V_QUANT and V_DEQUANT take";
   if (c.choose("params", q->axis < 0 ? "tensor" : "axis") == "axis")
     c.flag("params-per-row", paramsPerRow(tensorOf(c.op->getResult(0)).getShape(), q->axis));
   return success();
 }
 } // namespace
+
+/// Per tensor or per axis, the parameters of a per-axis one per row or not.
+namespace {
+CaseSpace qdqSpace(const char *pattern, ct::List quantTypes, int quantSlot) {
+  CaseSpace s;
+  s.signatures.push_back({pattern, {{"Q", std::move(quantTypes)}}});
+  s.properties = {choiceProperty("params", {"tensor", "axis"}),
+                  flagProperty("params-per-row", cond::choice("params", {"axis"}))};
+  auto slot = [&](const ct::List &types) {
+    return quantSlot == 0 ? cond::operand(0, types) : cond::result(0, types);
+  };
+  auto perAxis = [quantSlot](const support::CasePoint &p) {
+    const std::string &t = quantSlot == 0 ? p.operands[0] : p.results[0];
+    return t.size() > 5 && t.compare(t.size() - 5, 5, "/axis") == 0;
+  };
+  s.rules = {never(cond::custom("params other than the type's quantization",
+                                [perAxis](const support::CasePoint &p) {
+                                  return (p.get("params") == "axis") != perAxis(p);
+                                }),
+                   "params is how the type is quantized (per tensor or per axis)")};
+  return s;
+}
+} // namespace
+
+const CaseSpace &lowering::quantizeSpace() {
+  static const CaseSpace space = qdqSpace("f32->Q", ct::concat({ct::kQuant, ct::kQuantAxis}), 1);
+  return space;
+}
+
+const CaseSpace &lowering::dequantizeSpace() {
+  static const CaseSpace space =
+      qdqSpace("Q->f32", ct::concat({ct::kQuant, {"qi32"}, ct::kQuantAxis, {"qi32/axis"}}), 0);
+  return space;
+}
 
 LogicalResult lowering::selectQuantize(LoweringCase &c, const target::TargetInfo &) {
   auto op = cast<graph::QuantizeOp>(c.op);
@@ -328,6 +371,21 @@ bool flipsTopBit(Type in, Type out) {
   return b.getZeroPoint() - a.getZeroPoint() == (a.isSigned() ? 128 : -128);
 }
 } // namespace
+
+const CaseSpace &lowering::requantizeSpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s;
+    s.signatures.push_back({"A->B", {{"A", ct::kQuant}, {"B", ct::kQuant}}});
+    s.properties = {choiceProperty("form", {"top-bit", "f32"})};
+    s.rules = {never(cond::all({cond::choice("form", {"top-bit"}),
+                                cond::negate(cond::any(
+                                    {cond::all({cond::operand(0, {"qi8"}), cond::result(0, {"qui8"})}),
+                                     cond::all({cond::operand(0, {"qui8"}), cond::result(0, {"qi8"})})}))}),
+                     "flipping the top bit moves between int8 and uint8 only")};
+    return s;
+  }();
+  return space;
+}
 
 LogicalResult lowering::selectRequantize(LoweringCase &c, const target::TargetInfo &) {
   Type in = tensorOf(c.op->getOperand(0)).getElementType();
@@ -411,6 +469,33 @@ StringRef vectorFunction(Operation *op) {
   return "";
 }
 } // namespace
+
+const CaseSpace &lowering::binarySpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s;
+    const std::vector<std::string> arithmetic = {"graph.add", "graph.sub", "graph.mul", "graph.div",
+                                                 "graph.max", "graph.min", "graph.prelu"};
+    const std::vector<std::string> shifts = {"graph.shift_left", "graph.shift_right"};
+    s.signatures = {{"T,T->T", {{"T", ct::kFloat}}, arithmetic},
+                    {"T,T->T", {{"T", ct::kInt}}, arithmetic},
+                    {"A,B->C", {{"A", ct::kQuant}, {"B", ct::kQuant}, {"C", ct::kQuant}}, arithmetic},
+                    {"T,T->T", {{"T", {"ui8", "ui16", "ui32"}}}, shifts}};
+    s.properties = {flagProperty("broadcast")};
+    s.rules = {
+        refused(cond::all({cond::op({"graph.prelu"}), cond::operand(0, ct::concat({{"f16"}, ct::kInt}))}),
+                "PRelu lowers for f32 and per-tensor quantized operands"),
+        refused(cond::all({cond::op({"graph.div"}), cond::operand(0, ct::concat({{"f16"}, ct::kQuant}))}),
+                "division lowers for f32 and integers stored as i32"),
+        refused(cond::all({cond::op({"graph.add", "graph.sub", "graph.mul", "graph.shift_left"}),
+                           cond::operand(0, {"ui32"})}),
+                "uint32 results leave the int32 they are stored as"),
+        refused(cond::all({cond::op({"graph.mul"}), cond::operand(0, {"ui16"})}),
+                "a uint16 product leaves the int32 it is stored as"),
+        quantizedOnlyWhereFused()};
+    return s;
+  }();
+  return space;
+}
 
 /// f32, or per-tensor quantized operands and result computed on their exact
 /// dequantized values; broadcasting operands read with zero strides (L5).
@@ -586,6 +671,21 @@ void KernelLowering::shiftUnsigned(EwTiles &tl, StringRef func, unsigned width) 
   tl.out = tl.in[0];
 }
 
+namespace {
+/// f32 or f16 in and out, or per-tensor quantized input and result.
+CaseSpace f32MapTypes() {
+  CaseSpace s;
+  s.signatures = {{"T->T", {{"T", ct::kFloat}}}, {"A->B", {{"A", ct::kQuant}, {"B", ct::kQuant}}}};
+  s.rules = {quantizedOnlyWhereFused()};
+  return s;
+}
+} // namespace
+
+const CaseSpace &lowering::f32MapSpace() {
+  static const CaseSpace space = f32MapTypes();
+  return space;
+}
+
 /// An elementwise map through f32: f32 in and out, or per-tensor quantized
 /// input and result (lowerF32Map).
 LogicalResult lowering::selectF32Map(LoweringCase &c, const target::TargetInfo &) {
@@ -603,6 +703,15 @@ LogicalResult lowering::selectF32Map(LoweringCase &c, const target::TargetInfo &
   return success();
 }
 
+const CaseSpace &lowering::geluSpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s = f32MapTypes();
+    s.properties = {choiceProperty("form", {"erf", "tanh"})};
+    return s;
+  }();
+  return space;
+}
+
 /// GELU maps through f32 in its erf form ('none') or its tanh form.
 LogicalResult lowering::selectGelu(LoweringCase &c, const target::TargetInfo &t) {
   auto gelu = cast<graph::GeluOp>(c.op);
@@ -613,6 +722,24 @@ LogicalResult lowering::selectGelu(LoweringCase &c, const target::TargetInfo &t)
     return failure();
   c.choose("form", gelu.getApproximate() == "tanh" ? "tanh" : "erf");
   return success();
+}
+
+const CaseSpace &lowering::unarySpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s = f32MapTypes();
+    s.properties = {flagProperty("integer", cond::op({"graph.relu"}))};
+    s.rules.push_back(never(cond::op({"graph.identity"}),
+                            "graph.identity folds to its input (an Identity's types are equal)"));
+    s.rules.push_back(never(cond::all({cond::flag("integer"),
+                                cond::custom("input and result types differ or are not quantized",
+                                             [](const support::CasePoint &p) {
+                                               return p.operands[0] != p.results[0] ||
+                                                      p.operands[0][0] != 'q';
+                                             })}),
+                     "an integer Relu keeps its input's quantization"));
+    return s;
+  }();
+  return space;
 }
 
 /// Unary ops map through f32; a quantized Relu whose input and result share
@@ -643,6 +770,16 @@ LogicalResult KernelLowering::lowerUnary(const LoweringCase &c) {
                        });
   }
   return lowerF32Map(op, x, res, 1, [&](Value f) { e.vun(func, f, f); });
+}
+
+const CaseSpace &lowering::clipSpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s = f32MapTypes();
+    s.signatures.push_back({"T->T", {{"T", ct::kInt}}});
+    s.properties = {flagProperty("min"), flagProperty("max")};
+    return s;
+  }();
+  return space;
 }
 
 /// Clip in f32 (a Clip right after a conv or matmul folds into its
@@ -689,6 +826,15 @@ LogicalResult KernelLowering::lowerClip(const LoweringCase &c) {
     if (c.is("max"))
       e.vbini("MIN", f, b.getF32FloatAttr(float(clip.getMaxAttr().getValueAsDouble())), f);
   });
+}
+
+const CaseSpace &lowering::leakyReluSpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s = f32MapTypes();
+    s.properties = {choiceProperty("select", {"max", "min"})};
+    return s;
+  }();
+  return space;
 }
 
 /// x < 0 ? alpha * x : x is max(x, alpha * x) for alpha <= 1, min otherwise.
@@ -784,6 +930,17 @@ LogicalResult KernelLowering::lowerF32Map(Operation *op, Value x, Value res, int
 //===----------------------------------------------------------------------===//
 // BatchNormalization and the channel-affine (not folded into a convolution)
 //===----------------------------------------------------------------------===//
+
+const CaseSpace &lowering::channelParamsSpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s;
+    s.signatures = {{"f32,f32,f32,f32,f32->f32", {}, {"graph.batch_norm"}},
+                    {"f32,f32,f32->f32", {}, {"graph.channel_affine"}}};
+    s.properties = {flagProperty("params-per-row")};
+    return s;
+  }();
+  return space;
+}
 
 /// BatchNormalization and graph.channel_affine: f32 tensors of rank >= 2
 /// whose parameters hold one value per channel (axis 1).
@@ -914,6 +1071,24 @@ ElementwiseProblem reduceRows(const ReduceSpec &s, int64_t ex, int64_t ey) {
                     {ex + 4, 4 + prePasses(s)});
 }
 } // namespace
+
+const CaseSpace &lowering::reduceSpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s;
+    s.signatures = {{"f32->f32"}, {"A->B", {{"A", ct::kQuant}, {"B", ct::kQuant}}}};
+    s.properties = {choiceProperty("layout", {"rows", "columns"}),
+                    flagProperty("two-pass", cond::choice("layout", {"rows"}))};
+    s.rules = {
+        never(cond::all({cond::op({"graph.global_average_pool", "graph.global_max_pool"}),
+                         cond::choice("layout", {"columns"})}),
+              "global pooling reduces the innermost axes"),
+        refused(cond::all({cond::op({"graph.reduce_log_sum_exp"}), cond::flag("two-pass")}),
+                "log-sum-exp needs the whole row's maximum before its first partial sum"),
+        quantizedOnlyWhereFused()};
+    return s;
+  }();
+  return space;
+}
 
 /// Reductions over one contiguous block of axes, in f32 (quantized values
 /// dequantized exactly, quantized once). Rows (nothing inside the block) or
@@ -1063,6 +1238,17 @@ LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
   });
 }
 
+const CaseSpace &lowering::softmaxSpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s;
+    s.signatures = {{"f32->f32"}, {"A->B", {{"A", ct::kQuant}, {"B", ct::kQuant}}}};
+    s.properties = {choiceProperty("layout", {"rows", "columns"})};
+    s.rules = {quantizedOnlyWhereFused()};
+    return s;
+  }();
+  return space;
+}
+
 /// Softmax and LogSoftmax over any axis, in f32: exp(x - max) / sum, or
 /// (x - max) - log(sum), ONNX's order of operations; per row when the axis
 /// is innermost, per column of each block otherwise.
@@ -1197,6 +1383,31 @@ PoolSpec poolSpec(Operation *op) {
   return p;
 }
 } // namespace
+
+const CaseSpace &lowering::poolSpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s;
+    s.signatures = {{"f32->f32"},
+                    {"A->B", {{"A", ct::kQuant}, {"B", ct::kQuant}}},
+                    {"T->T", {{"T", {"i8", "ui8"}}}, {"graph.max_pool"}}};
+    s.properties = {choiceProperty("rank", {"1d", "2d"}),
+                    flagProperty("integer"),
+                    flagProperty("padded"),
+                    flagProperty("ceil-extra"),
+                    flagProperty("strided"),
+                    flagProperty("dilated"),
+                    flagProperty("count-include-pad", cond::op({"graph.average_pool"}))};
+    s.rules = {never(cond::any({cond::all({cond::flag("integer"), cond::operand(0, ct::kQuant)}),
+                                cond::all({cond::flag("integer"), cond::operand(0, {"f32"})}),
+                                cond::all({cond::flag("integer", false), cond::operand(0, {"i8", "ui8"})})}),
+                     "integer is the max pooling of plain 8-bit integers"),
+               never(cond::all({cond::flag("ceil-extra"), cond::flag("strided", false)}),
+                     "with stride 1, ceil_mode adds no window"),
+               quantizedOnlyWhereFused()};
+    return s;
+  }();
+  return space;
+}
 
 /// Max and average pooling of 1-D and 2-D inputs: f32, per-tensor quantized
 /// (exact dequantized values), or plain 8-bit integers for max pooling (exact

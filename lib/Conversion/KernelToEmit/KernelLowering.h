@@ -169,40 +169,75 @@ struct EwTiles {
 /// The selectors (LoweringCase.h), one per op or family of ops, each defined
 /// next to the lowering that branches on what it records.
 LogicalResult selectView(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &viewSpace();
 LogicalResult selectQuantize(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &quantizeSpace();
 LogicalResult selectDequantize(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &dequantizeSpace();
 LogicalResult selectRequantize(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &requantizeSpace();
 LogicalResult selectBinary(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &binarySpace();
 LogicalResult selectUnary(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &unarySpace();
 LogicalResult selectF32Map(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &f32MapSpace();
 LogicalResult selectGelu(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &geluSpace();
 LogicalResult selectClip(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &clipSpace();
 LogicalResult selectLeakyRelu(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &leakyReluSpace();
 LogicalResult selectSoftmax(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &softmaxSpace();
 LogicalResult selectPool(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &poolSpace();
 LogicalResult selectReduce(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &reduceSpace();
 LogicalResult selectChannelParams(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &channelParamsSpace();
 LogicalResult selectLayerNorm(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &layerNormSpace();
 LogicalResult selectPow(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &powSpace();
 LogicalResult selectCompare(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &compareSpace();
 LogicalResult selectLogic(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &logicSpace();
 LogicalResult selectWhere(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &whereSpace();
 LogicalResult selectCast(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &castSpace();
+/// How a Cast between two plain case types converts, or "" when it has no
+/// lowering (LogicKernels.cpp).
+StringRef castConversion(StringRef from, StringRef to);
 LogicalResult selectArg(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &argSpace();
 LogicalResult selectConcat(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &concatSpace();
 LogicalResult selectTranspose(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &transposeSpace();
 LogicalResult selectSlice(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &sliceSpace();
 LogicalResult selectPad(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &padSpace();
 LogicalResult selectResize(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &resizeSpace();
 FailureOr<int64_t> resizeRuns(Operation *op, SmallVectorImpl<SmallVector<graph::shapes::IndexRun>> *runs);
 LogicalResult selectGather(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &gatherSpace();
 FailureOr<SmallVector<graph::shapes::IndexRun>> gatherRuns(graph::GatherOp op);
 /// Expand, Tile, DepthToSpace, SpaceToDepth: copies through strided views.
 LogicalResult selectCopyView(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &copyViewSpace();
 LogicalResult selectMatmul(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &matmulSpace();
 LogicalResult selectGemm(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &gemmSpace();
 LogicalResult selectConv(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &convSpace();
 LogicalResult selectConvTranspose(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &convTransposeSpace();
 
 /// What lowerConvBuffers branches on, from the op's lowering case.
 struct ConvPlan {
@@ -225,6 +260,7 @@ struct OpLowering {
   llvm::StringLiteral name;
   Selector select;
   LogicalResult (KernelLowering::*lower)(const LoweringCase &);
+  SpaceOf space;
 };
 
 class KernelLowering {

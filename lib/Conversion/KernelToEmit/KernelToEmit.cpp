@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelLowering.h"
+#include "npuc/Conversion/LoweringCases.h"
 #include "npuc/Base/Numerics.h"
 #include "npuc/Conversion/Passes.h"
 #include "npuc/Dialect/Emit/IR/EmitDialect.h"
@@ -106,6 +107,28 @@ Value KernelLowering::gmOf(Value tensor) {
 // Views
 //===----------------------------------------------------------------------===//
 
+/// Reshape keeps any type; a storage cast pairs each quantized type with the
+/// integer it is stored as, either way.
+const CaseSpace &lowering::viewSpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s;
+    s.signatures.push_back({"T->T", {{"T", ct::movable()}}, {"graph.reshape"}});
+    const std::pair<const char *, const char *> stored[] = {
+        {"i8", "qi8"},       {"ui8", "qui8"},       {"i32", "qi32"},
+        {"i8", "qi8/axis"},  {"ui8", "qui8/axis"},  {"i32", "qi32/axis"}};
+    for (auto [plain, quant] : stored) {
+      s.signatures.push_back({std::string(plain) + "->" + quant, {}, {"graph.storage_cast"}});
+      s.signatures.push_back({std::string(quant) + "->" + plain, {}, {"graph.storage_cast"}});
+    }
+    // A storage cast is quantized by nature; a reshape only where fused.
+    support::CaseRule rule = quantizedOnlyWhereFused();
+    rule.where = cond::all({cond::op({"graph.reshape"}), rule.where});
+    s.rules = {rule};
+    return s;
+  }();
+  return space;
+}
+
 /// graph.reshape and graph.storage_cast: the physical layout is dense
 /// row-major on both sides, so the result is a view of the source's bytes.
 LogicalResult lowering::selectView(LoweringCase &, const target::TargetInfo &) {
@@ -131,88 +154,88 @@ namespace {
 /// graph.constant has no entry: a constant is materialized in CONST when a
 /// kernel reads it.
 const OpLowering kOpLowerings[] = {
-    {"graph.storage_cast", selectView, &KernelLowering::lowerView},
-    {"graph.reshape", selectView, &KernelLowering::lowerView},
-    {"graph.quantize", selectQuantize, &KernelLowering::lowerQuantize},
-    {"graph.dequantize", selectDequantize, &KernelLowering::lowerDequantize},
-    {"graph.requantize", selectRequantize, &KernelLowering::lowerRequantize},
-    {"graph.add", selectBinary, &KernelLowering::lowerBinary},
-    {"graph.sub", selectBinary, &KernelLowering::lowerBinary},
-    {"graph.mul", selectBinary, &KernelLowering::lowerBinary},
-    {"graph.div", selectBinary, &KernelLowering::lowerBinary},
-    {"graph.shift_left", selectBinary, &KernelLowering::lowerBinary},
-    {"graph.shift_right", selectBinary, &KernelLowering::lowerBinary},
-    {"graph.max", selectBinary, &KernelLowering::lowerBinary},
-    {"graph.min", selectBinary, &KernelLowering::lowerBinary},
-    {"graph.prelu", selectBinary, &KernelLowering::lowerBinary},
-    {"graph.relu", selectUnary, &KernelLowering::lowerUnary},
-    {"graph.sigmoid", selectUnary, &KernelLowering::lowerUnary},
-    {"graph.tanh", selectUnary, &KernelLowering::lowerUnary},
-    {"graph.exp", selectUnary, &KernelLowering::lowerUnary},
-    {"graph.log", selectUnary, &KernelLowering::lowerUnary},
-    {"graph.neg", selectUnary, &KernelLowering::lowerUnary},
-    {"graph.abs", selectUnary, &KernelLowering::lowerUnary},
-    {"graph.sign", selectUnary, &KernelLowering::lowerUnary},
-    {"graph.sqrt", selectUnary, &KernelLowering::lowerUnary},
-    {"graph.reciprocal", selectUnary, &KernelLowering::lowerUnary},
-    {"graph.erf", selectUnary, &KernelLowering::lowerUnary},
-    {"graph.floor", selectUnary, &KernelLowering::lowerUnary},
-    {"graph.ceil", selectUnary, &KernelLowering::lowerUnary},
-    {"graph.round", selectUnary, &KernelLowering::lowerUnary},
-    {"graph.identity", selectUnary, &KernelLowering::lowerUnary},
-    {"graph.clip", selectClip, &KernelLowering::lowerClip},
-    {"graph.leaky_relu", selectLeakyRelu, &KernelLowering::lowerLeakyRelu},
-    {"graph.hard_sigmoid", selectF32Map, &KernelLowering::lowerHardSigmoid},
-    {"graph.hard_swish", selectF32Map, &KernelLowering::lowerHardSwish},
-    {"graph.gelu", selectGelu, &KernelLowering::lowerGelu},
-    {"graph.softmax", selectSoftmax, &KernelLowering::lowerSoftmax},
-    {"graph.log_softmax", selectSoftmax, &KernelLowering::lowerSoftmax},
-    {"graph.max_pool", selectPool, &KernelLowering::lowerPool},
-    {"graph.average_pool", selectPool, &KernelLowering::lowerPool},
-    {"graph.global_average_pool", selectReduce, &KernelLowering::lowerReduce},
-    {"graph.global_max_pool", selectReduce, &KernelLowering::lowerReduce},
-    {"graph.reduce_mean", selectReduce, &KernelLowering::lowerReduce},
-    {"graph.reduce_sum", selectReduce, &KernelLowering::lowerReduce},
-    {"graph.reduce_max", selectReduce, &KernelLowering::lowerReduce},
-    {"graph.reduce_min", selectReduce, &KernelLowering::lowerReduce},
-    {"graph.reduce_l1", selectReduce, &KernelLowering::lowerReduce},
-    {"graph.reduce_l2", selectReduce, &KernelLowering::lowerReduce},
-    {"graph.reduce_sum_square", selectReduce, &KernelLowering::lowerReduce},
-    {"graph.reduce_log_sum", selectReduce, &KernelLowering::lowerReduce},
-    {"graph.reduce_log_sum_exp", selectReduce, &KernelLowering::lowerReduce},
-    {"graph.batch_norm", selectChannelParams, &KernelLowering::lowerBatchNorm},
-    {"graph.channel_affine", selectChannelParams, &KernelLowering::lowerChannelAffine},
-    {"graph.layer_norm", selectLayerNorm, &KernelLowering::lowerLayerNorm},
-    {"graph.pow", selectPow, &KernelLowering::lowerPow},
-    {"graph.equal", selectCompare, &KernelLowering::lowerCompare},
-    {"graph.less", selectCompare, &KernelLowering::lowerCompare},
-    {"graph.less_or_equal", selectCompare, &KernelLowering::lowerCompare},
-    {"graph.greater", selectCompare, &KernelLowering::lowerCompare},
-    {"graph.greater_or_equal", selectCompare, &KernelLowering::lowerCompare},
-    {"graph.and", selectLogic, &KernelLowering::lowerLogic},
-    {"graph.or", selectLogic, &KernelLowering::lowerLogic},
-    {"graph.xor", selectLogic, &KernelLowering::lowerLogic},
-    {"graph.not", selectLogic, &KernelLowering::lowerLogic},
-    {"graph.where", selectWhere, &KernelLowering::lowerWhere},
-    {"graph.cast", selectCast, &KernelLowering::lowerCast},
-    {"graph.argmax", selectArg, &KernelLowering::lowerArg},
-    {"graph.argmin", selectArg, &KernelLowering::lowerArg},
-    {"graph.concat", selectConcat, &KernelLowering::lowerConcat},
-    {"graph.transpose", selectTranspose, &KernelLowering::lowerTranspose},
-    {"graph.slice", selectSlice, &KernelLowering::lowerSlice},
-    {"graph.pad", selectPad, &KernelLowering::lowerPadOp},
-    {"graph.resize", selectResize, &KernelLowering::lowerResize},
-    {"graph.gather", selectGather, &KernelLowering::lowerGather},
-    {"graph.expand", selectCopyView, &KernelLowering::lowerExpand},
-    {"graph.tile", selectCopyView, &KernelLowering::lowerTile},
-    {"graph.depth_to_space", selectCopyView, &KernelLowering::lowerDepthSpace},
-    {"graph.space_to_depth", selectCopyView, &KernelLowering::lowerDepthSpace},
-    {"qk.matmul", selectMatmul, &KernelLowering::lowerMatmulOp},
-    {"graph.matmul", selectMatmul, &KernelLowering::lowerMatmulOp},
-    {"graph.gemm", selectGemm, &KernelLowering::lowerGemm},
-    {"qk.conv2d", selectConv, &KernelLowering::lowerConv},
-    {"graph.conv", selectConv, &KernelLowering::lowerConv},
-    {"graph.conv_transpose", selectConvTranspose, &KernelLowering::lowerConvTranspose},
+    {"graph.storage_cast", selectView, &KernelLowering::lowerView, viewSpace},
+    {"graph.reshape", selectView, &KernelLowering::lowerView, viewSpace},
+    {"graph.quantize", selectQuantize, &KernelLowering::lowerQuantize, quantizeSpace},
+    {"graph.dequantize", selectDequantize, &KernelLowering::lowerDequantize, dequantizeSpace},
+    {"graph.requantize", selectRequantize, &KernelLowering::lowerRequantize, requantizeSpace},
+    {"graph.add", selectBinary, &KernelLowering::lowerBinary, binarySpace},
+    {"graph.sub", selectBinary, &KernelLowering::lowerBinary, binarySpace},
+    {"graph.mul", selectBinary, &KernelLowering::lowerBinary, binarySpace},
+    {"graph.div", selectBinary, &KernelLowering::lowerBinary, binarySpace},
+    {"graph.shift_left", selectBinary, &KernelLowering::lowerBinary, binarySpace},
+    {"graph.shift_right", selectBinary, &KernelLowering::lowerBinary, binarySpace},
+    {"graph.max", selectBinary, &KernelLowering::lowerBinary, binarySpace},
+    {"graph.min", selectBinary, &KernelLowering::lowerBinary, binarySpace},
+    {"graph.prelu", selectBinary, &KernelLowering::lowerBinary, binarySpace},
+    {"graph.relu", selectUnary, &KernelLowering::lowerUnary, unarySpace},
+    {"graph.sigmoid", selectUnary, &KernelLowering::lowerUnary, unarySpace},
+    {"graph.tanh", selectUnary, &KernelLowering::lowerUnary, unarySpace},
+    {"graph.exp", selectUnary, &KernelLowering::lowerUnary, unarySpace},
+    {"graph.log", selectUnary, &KernelLowering::lowerUnary, unarySpace},
+    {"graph.neg", selectUnary, &KernelLowering::lowerUnary, unarySpace},
+    {"graph.abs", selectUnary, &KernelLowering::lowerUnary, unarySpace},
+    {"graph.sign", selectUnary, &KernelLowering::lowerUnary, unarySpace},
+    {"graph.sqrt", selectUnary, &KernelLowering::lowerUnary, unarySpace},
+    {"graph.reciprocal", selectUnary, &KernelLowering::lowerUnary, unarySpace},
+    {"graph.erf", selectUnary, &KernelLowering::lowerUnary, unarySpace},
+    {"graph.floor", selectUnary, &KernelLowering::lowerUnary, unarySpace},
+    {"graph.ceil", selectUnary, &KernelLowering::lowerUnary, unarySpace},
+    {"graph.round", selectUnary, &KernelLowering::lowerUnary, unarySpace},
+    {"graph.identity", selectUnary, &KernelLowering::lowerUnary, unarySpace},
+    {"graph.clip", selectClip, &KernelLowering::lowerClip, clipSpace},
+    {"graph.leaky_relu", selectLeakyRelu, &KernelLowering::lowerLeakyRelu, leakyReluSpace},
+    {"graph.hard_sigmoid", selectF32Map, &KernelLowering::lowerHardSigmoid, f32MapSpace},
+    {"graph.hard_swish", selectF32Map, &KernelLowering::lowerHardSwish, f32MapSpace},
+    {"graph.gelu", selectGelu, &KernelLowering::lowerGelu, geluSpace},
+    {"graph.softmax", selectSoftmax, &KernelLowering::lowerSoftmax, softmaxSpace},
+    {"graph.log_softmax", selectSoftmax, &KernelLowering::lowerSoftmax, softmaxSpace},
+    {"graph.max_pool", selectPool, &KernelLowering::lowerPool, poolSpace},
+    {"graph.average_pool", selectPool, &KernelLowering::lowerPool, poolSpace},
+    {"graph.global_average_pool", selectReduce, &KernelLowering::lowerReduce, reduceSpace},
+    {"graph.global_max_pool", selectReduce, &KernelLowering::lowerReduce, reduceSpace},
+    {"graph.reduce_mean", selectReduce, &KernelLowering::lowerReduce, reduceSpace},
+    {"graph.reduce_sum", selectReduce, &KernelLowering::lowerReduce, reduceSpace},
+    {"graph.reduce_max", selectReduce, &KernelLowering::lowerReduce, reduceSpace},
+    {"graph.reduce_min", selectReduce, &KernelLowering::lowerReduce, reduceSpace},
+    {"graph.reduce_l1", selectReduce, &KernelLowering::lowerReduce, reduceSpace},
+    {"graph.reduce_l2", selectReduce, &KernelLowering::lowerReduce, reduceSpace},
+    {"graph.reduce_sum_square", selectReduce, &KernelLowering::lowerReduce, reduceSpace},
+    {"graph.reduce_log_sum", selectReduce, &KernelLowering::lowerReduce, reduceSpace},
+    {"graph.reduce_log_sum_exp", selectReduce, &KernelLowering::lowerReduce, reduceSpace},
+    {"graph.batch_norm", selectChannelParams, &KernelLowering::lowerBatchNorm, channelParamsSpace},
+    {"graph.channel_affine", selectChannelParams, &KernelLowering::lowerChannelAffine, channelParamsSpace},
+    {"graph.layer_norm", selectLayerNorm, &KernelLowering::lowerLayerNorm, layerNormSpace},
+    {"graph.pow", selectPow, &KernelLowering::lowerPow, powSpace},
+    {"graph.equal", selectCompare, &KernelLowering::lowerCompare, compareSpace},
+    {"graph.less", selectCompare, &KernelLowering::lowerCompare, compareSpace},
+    {"graph.less_or_equal", selectCompare, &KernelLowering::lowerCompare, compareSpace},
+    {"graph.greater", selectCompare, &KernelLowering::lowerCompare, compareSpace},
+    {"graph.greater_or_equal", selectCompare, &KernelLowering::lowerCompare, compareSpace},
+    {"graph.and", selectLogic, &KernelLowering::lowerLogic, logicSpace},
+    {"graph.or", selectLogic, &KernelLowering::lowerLogic, logicSpace},
+    {"graph.xor", selectLogic, &KernelLowering::lowerLogic, logicSpace},
+    {"graph.not", selectLogic, &KernelLowering::lowerLogic, logicSpace},
+    {"graph.where", selectWhere, &KernelLowering::lowerWhere, whereSpace},
+    {"graph.cast", selectCast, &KernelLowering::lowerCast, castSpace},
+    {"graph.argmax", selectArg, &KernelLowering::lowerArg, argSpace},
+    {"graph.argmin", selectArg, &KernelLowering::lowerArg, argSpace},
+    {"graph.concat", selectConcat, &KernelLowering::lowerConcat, concatSpace},
+    {"graph.transpose", selectTranspose, &KernelLowering::lowerTranspose, transposeSpace},
+    {"graph.slice", selectSlice, &KernelLowering::lowerSlice, sliceSpace},
+    {"graph.pad", selectPad, &KernelLowering::lowerPadOp, padSpace},
+    {"graph.resize", selectResize, &KernelLowering::lowerResize, resizeSpace},
+    {"graph.gather", selectGather, &KernelLowering::lowerGather, gatherSpace},
+    {"graph.expand", selectCopyView, &KernelLowering::lowerExpand, copyViewSpace},
+    {"graph.tile", selectCopyView, &KernelLowering::lowerTile, copyViewSpace},
+    {"graph.depth_to_space", selectCopyView, &KernelLowering::lowerDepthSpace, copyViewSpace},
+    {"graph.space_to_depth", selectCopyView, &KernelLowering::lowerDepthSpace, copyViewSpace},
+    {"qk.matmul", selectMatmul, &KernelLowering::lowerMatmulOp, matmulSpace},
+    {"graph.matmul", selectMatmul, &KernelLowering::lowerMatmulOp, matmulSpace},
+    {"graph.gemm", selectGemm, &KernelLowering::lowerGemm, gemmSpace},
+    {"qk.conv2d", selectConv, &KernelLowering::lowerConv, convSpace},
+    {"graph.conv", selectConv, &KernelLowering::lowerConv, convSpace},
+    {"graph.conv_transpose", selectConvTranspose, &KernelLowering::lowerConvTranspose, convTransposeSpace},
 };
 
 const OpLowering *findLowering(Operation *op) {
@@ -228,6 +251,18 @@ const OpLowering *findLowering(Operation *op) {
 Selector lowering::selectorFor(Operation *op) {
   const OpLowering *l = findLowering(op);
   return l ? l->select : nullptr;
+}
+
+const support::CaseSpace *lowering::spaceFor(Operation *op) {
+  const OpLowering *l = findLowering(op);
+  return l ? &l->space() : nullptr;
+}
+
+std::vector<support::OpCaseSpace> npuc::emit::loweringCaseSpaces() {
+  std::vector<support::OpCaseSpace> out;
+  for (const OpLowering &l : kOpLowerings)
+    out.push_back({l.name.str(), &l.space()});
+  return out;
 }
 
 /// A value of an int64 or uint32 constant that its int32 storage cannot

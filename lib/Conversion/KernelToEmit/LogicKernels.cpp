@@ -45,25 +45,23 @@ bool plainStorable(Type element) {
   return !quantOf(element) && isModelStorage(storageOf(element));
 }
 
-/// The values an integer type holds in ONNX (i64 and ui32 as ONNX has them,
-/// though stored as i32), or nullopt for a float.
-std::optional<std::pair<int64_t, int64_t>> integerRange(Type t) {
-  auto i = dyn_cast<IntegerType>(t);
-  if (!i)
-    return std::nullopt;
-  unsigned w = i.getWidth();
-  if (w == 1)
-    return std::make_pair<int64_t, int64_t>(0, 1);
-  if (i.isUnsigned())
-    return std::make_pair<int64_t, int64_t>(0, w >= 63 ? INT64_MAX : (int64_t(1) << w) - 1);
-  return std::make_pair(w >= 64 ? INT64_MIN : -(int64_t(1) << (w - 1)),
-                        w >= 64 ? INT64_MAX : (int64_t(1) << (w - 1)) - 1);
-}
 } // namespace
 
 //===----------------------------------------------------------------------===//
 // Comparisons and logic
 //===----------------------------------------------------------------------===//
+
+const CaseSpace &lowering::compareSpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s;
+    s.signatures = {{"T,T->i1", {{"T", ct::plain()}}}};
+    s.properties = {flagProperty("broadcast")};
+    s.rules = {never(cond::all({cond::negate(cond::op({"graph.equal"})), cond::operand(0, ct::kBool)}),
+                     "ONNX orders numbers only; bools compare for equality")};
+    return s;
+  }();
+  return space;
+}
 
 /// Both operands of one plain storable type (V_CMP compares them as it).
 LogicalResult lowering::selectCompare(LoweringCase &c, const target::TargetInfo &) {
@@ -90,6 +88,19 @@ LogicalResult KernelLowering::lowerCompare(const LoweringCase &c) {
                        e.vcmp(func, tl.in[0], tl.in[1], d);
                        tl.out = d;
                      });
+}
+
+const CaseSpace &lowering::logicSpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s;
+    s.signatures = {{"i1,i1->i1", {}, {"graph.and", "graph.or", "graph.xor"}},
+                    {"i1->i1", {}, {"graph.not"}}};
+    s.properties = {flagProperty("broadcast")};
+    s.rules = {never(cond::all({cond::op({"graph.not"}), cond::flag("broadcast")}),
+                     "a unary op has nothing to broadcast")};
+    return s;
+  }();
+  return space;
 }
 
 /// And, Or, Xor and Not of bool tensors: bitwise on their 0/1 bytes.
@@ -122,6 +133,16 @@ LogicalResult KernelLowering::lowerLogic(const LoweringCase &c) {
 //===----------------------------------------------------------------------===//
 // Where
 //===----------------------------------------------------------------------===//
+
+const CaseSpace &lowering::whereSpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s;
+    s.signatures = {{"i1,T,T->T", {{"T", ct::plain()}}}};
+    s.properties = {flagProperty("broadcast")};
+    return s;
+  }();
+  return space;
+}
 
 /// x and y of one plain storable type; the condition's bytes become a mask
 /// with the data's row pitch (V_SEL reads it so).
@@ -157,12 +178,85 @@ LogicalResult KernelLowering::lowerWhere(const LoweringCase &c) {
 // Cast
 //===----------------------------------------------------------------------===//
 
-/// How a Cast converts: `copy` where the stored bytes already mean the
-/// result (i64 to i32 and back: both stored as i32; bool to int8), `to-bool`
-/// (x != 0), `truncate` (a float to an integer: toward zero, then V_CAST
-/// saturates), `convert` (V_CAST: an integer widened or made float, f32 and
-/// f16 to each other, round to nearest even). A narrowing integer cast,
-/// which ONNX wraps and V_CAST would saturate, has no lowering.
+namespace {
+/// The values an integer case type holds in ONNX ("i64", "ui32", "i1"), or
+/// nullopt for a float.
+std::optional<std::pair<int64_t, int64_t>> integerRange(StringRef name) {
+  unsigned w;
+  bool isUnsigned = name.consume_front("u");
+  if (!name.consume_front("i") || name.getAsInteger(10, w) || w == 0 || w > 64)
+    return std::nullopt;
+  if (w == 1)
+    return std::make_pair<int64_t, int64_t>(0, 1);
+  if (isUnsigned)
+    return std::make_pair<int64_t, int64_t>(0, w >= 63 ? INT64_MAX : (int64_t(1) << w) - 1);
+  return std::make_pair(w >= 64 ? INT64_MIN : -(int64_t(1) << (w - 1)),
+                        w >= 64 ? INT64_MAX : (int64_t(1) << (w - 1)) - 1);
+}
+
+/// The name of the type a plain case type is stored as (storageOf).
+StringRef storageName(StringRef name) {
+  if (name == "i1")
+    return "i8";
+  if (name == "i64" || name == "ui16" || name == "ui32")
+    return "i32";
+  return name;
+}
+} // namespace
+
+/// How a Cast between two plain case types converts: `copy` where the
+/// stored bytes already mean the result (i64 to i32 and back: both stored as
+/// i32; bool to int8), `to-bool` (x != 0), `truncate` (a float to an
+/// integer: toward zero, then V_CAST saturates), `convert` (V_CAST: an
+/// integer widened or made float, f32 and f16 to each other, round to
+/// nearest even); empty for a narrowing integer cast, which ONNX wraps and
+/// V_CAST would saturate: it has no lowering. The selector and the case
+/// space both ask this.
+StringRef lowering::castConversion(StringRef from, StringRef to) {
+  auto fr = integerRange(from), tr = integerRange(to);
+  bool sameStorage = storageName(from) == storageName(to);
+  if (to == "i1")
+    return from == "i1" ? "copy" : "to-bool";
+  if (!fr && tr)
+    return "truncate";
+  if (fr && tr) {
+    bool widens = tr->first <= fr->first && fr->second <= tr->second;
+    // int64 and uint32 values are int32 on chip: int64 <-> int32 is a copy.
+    // (Only signed: a uint32 or uint16 is not an int64's storage value.)
+    bool narrowedAlready = (from == "i64" && to == "i32") || (to == "i64" && from == "i32");
+    if (!widens && !narrowedAlready)
+      return "";
+    return sameStorage ? "copy" : "convert";
+  }
+  return sameStorage ? "copy" : "convert";
+}
+
+const CaseSpace &lowering::castSpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s;
+    s.signatures = {{"A->B", {{"A", ct::plain()}, {"B", ct::plain()}}}};
+    s.properties = {choiceProperty("conversion", {"copy", "to-bool", "truncate", "convert"})};
+    s.rules = {never(cond::custom("a cast to its own type", [](const support::CasePoint &p) {
+                 return p.operands[0] == p.results[0];
+               }), "a Cast to the type it has folds away"),
+               refused(cond::custom("a narrowing integer cast",
+                                    [](const support::CasePoint &p) {
+                                      return castConversion(p.operands[0], p.results[0]).empty();
+                                    }),
+                       "ONNX wraps and V_CAST saturates"),
+               never(cond::custom("conversion other than the types decide",
+                                  [](const support::CasePoint &p) {
+                                    StringRef how = castConversion(p.operands[0], p.results[0]);
+                                    return !how.empty() && StringRef(p.get("conversion").data(), p.get("conversion").size()) != how;
+                                  }),
+                     "the conversion follows from the two types")};
+    return s;
+  }();
+  return space;
+}
+
+/// A Cast between plain types the model file can store, converted as
+/// castConversion says.
 LogicalResult lowering::selectCast(LoweringCase &c, const target::TargetInfo &) {
   auto op = cast<graph::CastOp>(c.op);
   Type from = tensorOf(op.getInput()).getElementType(), to = tensorOf(op.getResult()).getElementType();
@@ -170,27 +264,11 @@ LogicalResult lowering::selectCast(LoweringCase &c, const target::TargetInfo &) 
     return op->emitOpError() << "Cast from " << from << " to " << to
                              << " has no NPU lowering (plain f32, f16 and integer types of up to "
                                 "32 bits, bool and int64)";
-  auto fr = integerRange(from), tr = integerRange(to);
-  StringRef how;
-  if (to.isInteger(1))
-    how = from.isInteger(1) ? "copy" : "to-bool";
-  else if (!fr && tr)
-    how = "truncate";
-  else if (fr && tr) {
-    bool widens = tr->first <= fr->first && fr->second <= tr->second;
-    bool sameStorage = storageOf(from) == storageOf(to);
-    // int64 and uint32 values are int32 on chip: int64 <-> int32 is a copy.
-    // (Only signed: a uint32 or uint16 is not an int64's storage value.)
-    auto isSigned32 = [](Type t) { return t.isSignlessInteger(32) || t.isSignedInteger(32); };
-    bool narrowedAlready = (from.isInteger(64) && !from.isUnsignedInteger() && isSigned32(to)) ||
-                           (to.isInteger(64) && !to.isUnsignedInteger() && isSigned32(from));
-    if (!widens && !narrowedAlready)
-      return op->emitOpError() << "narrowing integer Cast from " << from << " to " << to
-                               << " has no NPU lowering yet (ONNX wraps; V_CAST saturates)";
-    how = sameStorage ? "copy" : "convert";
-  } else {
-    how = storageOf(from) == storageOf(to) ? "copy" : "convert";
-  }
+  std::string fromName = caseTypeName(from), toName = caseTypeName(to);
+  StringRef how = castConversion(fromName, toName);
+  if (how.empty())
+    return op->emitOpError() << "narrowing integer Cast from " << from << " to " << to
+                             << " has no NPU lowering yet (ONNX wraps; V_CAST saturates)";
   c.choose("conversion", how);
   return success();
 }
@@ -253,6 +331,16 @@ std::array<int64_t, 3> argExtents(Operation *op) {
   return x;
 }
 } // namespace
+
+const CaseSpace &lowering::argSpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s;
+    s.signatures = {{"T->i64", {{"T", ct::concat({{"f32"}, ct::kInt})}}}};
+    s.properties = {choiceProperty("layout", {"rows", "columns"}), flagProperty("last")};
+    return s;
+  }();
+  return space;
+}
 
 /// f32 or plain integer input; rows (the reduced axis innermost) or columns.
 LogicalResult lowering::selectArg(LoweringCase &c, const target::TargetInfo &) {

@@ -27,13 +27,23 @@
 #define NPUC_LIB_CONVERSION_KERNELTOEMIT_LOWERINGCASE_H
 
 #include "npuc/Base/Target.h"
+#include "npuc/Support/CaseSpace.h"
 
 #include "mlir/IR/Operation.h"
 
 #include <deque>
 #include <string>
+#include <vector>
 
 namespace npuc::emit::lowering {
+
+namespace ct = support::casetypes;
+namespace cond = support::cond;
+using support::CaseSpace;
+using support::choiceProperty;
+using support::flagProperty;
+using support::never;
+using support::refused;
 
 /// The discardable attribute select-lowering-cases writes on each op.
 inline constexpr llvm::StringLiteral kCaseAttr = "npuc.case";
@@ -58,6 +68,9 @@ public:
   bool is(llvm::StringRef name) const;
   llvm::StringRef get(llvm::StringRef name) const;
 
+  /// The case as its parts (npuc/Support/CaseSpace.h); a variadic operand
+  /// group names its distinct types once.
+  support::CasePoint point() const;
   /// "op(operand types->result types){properties in the order recorded}".
   std::string key() const;
 
@@ -79,6 +92,17 @@ using Selector = mlir::LogicalResult (*)(LoweringCase &, const target::TargetInf
 /// The selector convert-kernel-to-emit uses for `op`, or null when the op has
 /// no lowering (KernelToEmit.cpp holds the table).
 Selector selectorFor(mlir::Operation *op);
+
+/// The rule of every space whose ops may take quantized types: they occur
+/// only on the ops graph-fuse-qdq gives a quantized form (graph::fusesQDQ);
+/// any other op stays f32 between DequantizeLinear and QuantizeLinear.
+support::CaseRule quantizedOnlyWhereFused();
+
+/// A selector's case space (npuc/Support/CaseSpace.h), declared next to it.
+using SpaceOf = const support::CaseSpace &(*)();
+/// The case space of `op`'s selector, or null when the op has no lowering.
+const support::CaseSpace *spaceFor(mlir::Operation *op);
+
 
 /// Selects `op`'s case: null selector -> "has no NPU lowering yet".
 mlir::LogicalResult selectCase(LoweringCase &c, const target::TargetInfo &t);

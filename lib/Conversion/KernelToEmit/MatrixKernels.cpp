@@ -121,15 +121,16 @@ LogicalResult checkMatrixTypes(Operation *op, Type a, Type w) {
 } // namespace
 
 namespace {
-/// The lhs/rhs shape rule lowerMatmul handles: a rank >= 2 lhs and a 2-D rhs,
-/// or equal batch dimensions.
+/// The lhs/rhs shape rule lowerMatmul handles: equal batch dimensions, or
+/// one side 2-D (a 2-D lhs multiplies every matrix of a batched rhs).
 LogicalResult checkMatmulShapes(Operation *op, ArrayRef<int64_t> as, ArrayRef<int64_t> bs) {
   if (as.size() < 2 || bs.size() < 2 ||
-      (bs.size() > 2 && (bs.size() != as.size() || as.drop_back(2) != bs.drop_back(2))))
+      (as.size() > 2 && bs.size() > 2 &&
+       (bs.size() != as.size() || as.drop_back(2) != bs.drop_back(2))))
     return op->emitOpError() << "matrix products of shapes " << graph::shapes::str(as) << " and "
                              << graph::shapes::str(bs)
-                             << " have no NPU lowering yet (a rank >= 2 lhs and a 2-D rhs, or "
-                                "equal batch dimensions; broadcast batches are not lowered)";
+                             << " have no NPU lowering yet (equal batch dimensions, or a 2-D "
+                                "operand; broadcast batches are not lowered)";
   return success();
 }
 
@@ -208,6 +209,25 @@ LogicalResult KernelLowering::lowerMatmulOp(const LoweringCase &c) {
                        mm.getRhsZp()[0], mm.getRequantAttr());
   auto mm = cast<graph::MatMulOp>(c.op);
   return lowerMatmul(c, mm.getLhs(), mm.getRhs(), Value(), mm.getResult(), 0, 0, {});
+}
+
+const CaseSpace &lowering::gemmSpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s;
+    s.signatures = {{"f32,f32->f32"},
+                    {"f32,f32,f32->f32"},
+                    {"f16,f16->R", {{"R", ct::kFloat}}},
+                    {"f16,f16,f32->R", {{"R", ct::kFloat}}}};
+    s.properties = {flagProperty("transA"), flagProperty("transB"), flagProperty("alpha"),
+                    choiceProperty("c", {"none", "matrix", "broadcast"}),
+                    flagProperty("beta", cond::choice("c", {"matrix", "broadcast"}))};
+    s.rules = {never(cond::any({cond::all({cond::choice("c", {"none"}), cond::operandCount(3)}),
+                                cond::all({cond::choice("c", {"matrix", "broadcast"}),
+                                           cond::operandCount(2)})}),
+                     "c is whether the addend operand is present, and its shape")};
+    return s;
+  }();
+  return space;
 }
 
 /// f32 Gemm: transposed operands through transposing DMA views, alpha on the
@@ -595,6 +615,45 @@ bool anyNot(ArrayRef<int64_t> values, int64_t v) {
 }
 } // namespace
 
+namespace {
+/// Whether the bias flag disagrees with the operands (the bias is the third).
+support::CaseCond biasMismatch() {
+  return cond::any({cond::all({cond::flag("bias"), cond::operandCount(2)}),
+                    cond::all({cond::flag("bias", false), cond::operandCount(3)})});
+}
+} // namespace
+
+const CaseSpace &lowering::convSpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s;
+    const ct::List bytes = {"i8", "ui8"};
+    s.signatures = {{"f32,f32->f32", {}, {"graph.conv"}},
+                    {"f32,f32,f32->f32", {}, {"graph.conv"}},
+                    {"f16,f16->R", {{"R", ct::kFloat}}, {"graph.conv"}},
+                    {"f16,f16,f32->R", {{"R", ct::kFloat}}, {"graph.conv"}},
+                    {"X,W->R", {{"X", bytes}, {"W", bytes}, {"R", {"i8", "ui8", "i32"}}}, {"qk.conv2d"}},
+                    {"X,W,i32->R", {{"X", bytes}, {"W", bytes}, {"R", {"i8", "ui8", "i32"}}}, {"qk.conv2d"}}};
+    s.properties = {choiceProperty("kind", {"dense", "grouped", "depthwise"}),
+                    flagProperty("padded"),
+                    flagProperty("strided"),
+                    flagProperty("dilated"),
+                    choiceProperty("window", {"1x1", "kxk"}, cond::choice("kind", {"dense", "grouped"})),
+                    flagProperty("bias"),
+                    choiceProperty("requant", {"none", "tensor", "channel"}, cond::op({"qk.conv2d"})),
+                    choiceProperty("activation", {"none", "relu", "clip"}, cond::op({"graph.conv"}))};
+    s.rules = {
+        never(biasMismatch(), "bias is whether the bias operand is present"),
+        never(cond::any({cond::all({cond::choice("requant", {"none"}), cond::result(0, {"i8", "ui8"})}),
+                         cond::all({cond::choice("requant", {"tensor", "channel"}), cond::result(0, {"i32"})})}),
+              "an int32 result is the accumulator, an 8-bit one is requantized"),
+        never(cond::all({cond::choice("requant", {"none"}), cond::flag("bias")}),
+              "an int32 result comes from ConvInteger or MatMulInteger, which take no bias "
+              "(QuantizeLinear has no int32 result)")};
+    return s;
+  }();
+  return space;
+}
+
 /// qk.conv2d (integer, NCHW) and f32 graph.conv (2-D): dense, grouped or
 /// depthwise; padded first; strides and dilations in the im2col DMA; a 1x1
 /// window gathered by one 3-D DMA; bias and requantization in the epilogue.
@@ -694,6 +753,40 @@ LogicalResult KernelLowering::lowerConv(const LoweringCase &c) {
     return lowerMatmulBuffers(c.op, W, X, B, Y, 0, 0, {}, false, true, 1.0f, Value(), 1.0f);
   return lowerConvBuffers(c.op, plan, X, W, B, Y, conv.getStrides(), conv.getPads(),
                           conv.getDilations(), conv.getGroup(), 0, 0, {});
+}
+
+const CaseSpace &lowering::convTransposeSpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s;
+    s.signatures = {{"f32,f32->f32"}, {"f32,f32,f32->f32"}};
+    auto notDepthwise = cond::choice("kind", {"dense", "grouped"});
+    s.properties = {choiceProperty("kind", {"dense", "grouped", "depthwise"}),
+                    flagProperty("strided"),
+                    flagProperty("dilated"),
+                    flagProperty("output-padding"),
+                    choiceProperty("window", {"1x1", "kxk"}, notDepthwise),
+                    flagProperty("bias"),
+                    choiceProperty("form", {"depth-to-space", "spread"}, notDepthwise)};
+    s.rules = {
+        never(biasMismatch(), "bias is whether the bias operand is present"),
+        never(cond::all({cond::choice("form", {"depth-to-space"}),
+                         cond::any({cond::choice("kind", {"grouped"}), cond::flag("dilated"),
+                                    cond::flag("output-padding"),
+                                    cond::all({cond::flag("strided"), cond::choice("window", {"1x1"})}),
+                                    cond::all({cond::flag("strided", false), cond::choice("window", {"kxk"})})})}),
+              "depth-to-space is a dense, undilated transposed convolution whose stride is its "
+              "window, unpadded"),
+        never(cond::all({cond::flag("output-padding"), cond::flag("strided", false),
+                         cond::flag("dilated", false)}),
+              "ONNX's output_padding is smaller than the stride or the dilation"),
+        never(cond::all({cond::choice("form", {"spread"}), cond::choice("kind", {"dense"}),
+                         cond::choice("window", {"1x1"}), cond::flag("strided", false),
+                         cond::flag("dilated", false), cond::flag("output-padding", false)}),
+              "a dense 1x1 window of stride 1 is depth-to-space unpadded, and pads past a 1x1 "
+              "window are refused")};
+    return s;
+  }();
+  return space;
 }
 
 /// ConvTranspose (f32, constant weights) as a convolution: the input is

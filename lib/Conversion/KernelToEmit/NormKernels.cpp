@@ -54,6 +54,27 @@ ElementwiseProblem layerNormRows(graph::LayerNormOp op, int64_t ex, int64_t ey) 
 }
 } // namespace
 
+const CaseSpace &lowering::layerNormSpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s;
+    s.signatures = {{"f32,f32->f32,f32,f32"},
+                    {"f32,f32,f32->f32,f32,f32"},
+                    {"A,f32->B,f32,f32", {{"A", ct::kQuant}, {"B", ct::kQuant}}},
+                    {"A,f32,f32->B,f32,f32", {{"A", ct::kQuant}, {"B", ct::kQuant}}}};
+    s.properties = {flagProperty("bias"), flagProperty("mean"), flagProperty("inv-std-dev")};
+    s.rules = {never(cond::any({cond::all({cond::flag("bias"), cond::operandCount(2)}),
+                                cond::all({cond::flag("bias", false), cond::operandCount(3)})}),
+                     "bias is whether the bias operand is present"),
+               never(cond::all({cond::operand(0, ct::kQuant),
+                                cond::any({cond::flag("mean"), cond::flag("inv-std-dev")})}),
+                     "graph-fuse-qdq quantizes a LayerNormalization only while its Mean and "
+                     "InvStdDev are unused"),
+               quantizedOnlyWhereFused()};
+    return s;
+  }();
+  return space;
+}
+
 /// f32 or per-tensor quantized input and result; scale and bias of the
 /// normalized shape or of one value; rows that fit a tile whole.
 LogicalResult lowering::selectLayerNorm(LoweringCase &c, const target::TargetInfo &t) {

@@ -68,6 +68,29 @@ StringRef constantForm(double k) {
 }
 } // namespace
 
+const CaseSpace &lowering::powSpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s;
+    s.signatures = {{"f32,E->f32", {{"E", {"f32", "i8", "ui8", "i16", "ui16", "i32", "ui32"}}}}};
+    s.properties = {
+        choiceProperty("exponent", {"constant", "tensor"}),
+        choiceProperty("form", {"identity", "square", "cube", "sqrt", "reciprocal", "one", "exp-log"},
+                       cond::choice("exponent", {"constant"})),
+        flagProperty("integer-exponent", cond::choice("exponent", {"tensor"})),
+        flagProperty("broadcast", cond::choice("exponent", {"tensor"}))};
+    s.rules = {never(cond::all({cond::choice("form", {"sqrt"}), cond::negate(cond::operand(1, {"f32"}))}),
+                     "an integer exponent is not 1/2"),
+               never(cond::all({cond::choice("form", {"reciprocal"}), cond::operand(1, {"ui8", "ui16", "ui32"})}),
+                     "an unsigned exponent is not -1"),
+               never(cond::any({cond::all({cond::flag("integer-exponent"), cond::operand(1, {"f32"})}),
+                                cond::all({cond::flag("integer-exponent", false),
+                                           cond::negate(cond::operand(1, {"f32"}))})}),
+                     "integer-exponent is the exponent's type")};
+    return s;
+  }();
+  return space;
+}
+
 /// f32 bases and results; the exponent f32 or an integer, a constant of one
 /// value (its form recorded) or a tensor (broadcast like any binary op).
 LogicalResult lowering::selectPow(LoweringCase &c, const target::TargetInfo &) {

@@ -41,6 +41,30 @@ bool sameQuant(Type a, Type b) {
 // Concat
 //===----------------------------------------------------------------------===//
 
+const CaseSpace &lowering::concatSpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s;
+    s.signatures = {{"T...->T", {{"T", ct::plain()}}},
+                    {"A...->B", {{"A", ct::kQuant}, {"B", ct::kQuant}}},
+                    {"A,B...->C", {{"A", ct::kQuant}, {"B", ct::kQuant}, {"C", ct::kQuant}}}};
+    s.properties = {flagProperty("requantize")};
+    auto sameTypes = cond::custom("the inputs have the result's type", [](const support::CasePoint &p) {
+      return p.operands.size() == 1 && p.operands[0] == p.results[0];
+    });
+    s.rules = {
+        never(cond::custom("two variadic types that are one", [](const support::CasePoint &p) {
+                return p.operands.size() == 2 && p.operands[0] == p.operands[1];
+              }), "the key names each type of the inputs once"),
+        never(cond::all({cond::flag("requantize"), cond::operand(0, ct::plain())}),
+              "plain values have no quantization to change"),
+        never(cond::all({cond::flag("requantize", false), cond::negate(sameTypes)}),
+              "an input stored in another type than the result is requantized"),
+        quantizedOnlyWhereFused()};
+    return s;
+  }();
+  return space;
+}
+
 /// Each input lands in a strided view of the output; an input quantized
 /// differently from the output is requantized through f32 on the way (exact
 /// dequantization, one rounding half to even).
@@ -87,6 +111,21 @@ LogicalResult KernelLowering::lowerConcat(const LoweringCase &c) {
 // Transpose and Slice: copies through strided views
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// A copy of any type a model stores, or of a per-tensor quantized one.
+CaseSpace copySpace() {
+  CaseSpace s;
+  s.signatures = {{"T->T", {{"T", ct::movable()}}}};
+  s.rules = {quantizedOnlyWhereFused()};
+  return s;
+}
+} // namespace
+
+const CaseSpace &lowering::transposeSpace() {
+  static const CaseSpace space = copySpace();
+  return space;
+}
+
 LogicalResult lowering::selectTranspose(LoweringCase &, const target::TargetInfo &) {
   return success();
 }
@@ -129,6 +168,15 @@ static FailureOr<SmallVector<SmallVector<graph::shapes::IndexRun>>> sliceRuns(gr
                                << " strided copies (one per reversed index)";
   }
   return runs;
+}
+
+const CaseSpace &lowering::sliceSpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s = copySpace();
+    s.properties = {flagProperty("strided"), flagProperty("reversed")};
+    return s;
+  }();
+  return space;
 }
 
 LogicalResult lowering::selectSlice(LoweringCase &c, const target::TargetInfo &) {
@@ -200,6 +248,15 @@ static FailureOr<SmallVector<SmallVector<graph::shapes::IndexRun>>> padRuns(grap
                                 << " needs more than " << kMaxCopyNests << " strided copies";
   }
   return runs;
+}
+
+const CaseSpace &lowering::padSpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s = copySpace();
+    s.properties = {choiceProperty("mode", {"constant", "reflect", "edge", "wrap"})};
+    return s;
+  }();
+  return space;
 }
 
 LogicalResult lowering::selectPad(LoweringCase &c, const target::TargetInfo &) {
@@ -284,6 +341,19 @@ std::optional<int64_t> nearestSource(int64_t o, int64_t in, int64_t out, double 
   return std::min<int64_t>(std::max<int64_t>(int64_t(r), 0), in - 1);
 }
 } // namespace
+
+const CaseSpace &lowering::resizeSpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s = copySpace();
+    s.properties = {choiceProperty("mode", {"nearest"}),
+                    choiceProperty("coordinates", {"half_pixel", "pytorch_half_pixel", "align_corners",
+                                                   "asymmetric", "tf_half_pixel_for_nn"}),
+                    choiceProperty("rounding", {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"}),
+                    flagProperty("runs")};
+    return s;
+  }();
+  return space;
+}
 
 /// Nearest-neighbour resizing whose sampling is a pure replication: for every
 /// axis, ONNX's coordinate formula evaluated at compile time for every output
@@ -413,6 +483,17 @@ FailureOr<SmallVector<graph::shapes::IndexRun>> lowering::gatherRuns(graph::Gath
   return runs;
 }
 
+const CaseSpace &lowering::gatherSpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s;
+    s.signatures = {{"T,I->T", {{"T", ct::movable()}, {"I", {"i32", "i64"}}}}};
+    s.properties = {flagProperty("runs")};
+    s.rules = {quantizedOnlyWhereFused()};
+    return s;
+  }();
+  return space;
+}
+
 LogicalResult lowering::selectGather(LoweringCase &c, const target::TargetInfo &) {
   FailureOr<SmallVector<graph::shapes::IndexRun>> runs = gatherRuns(cast<graph::GatherOp>(c.op));
   if (failed(runs))
@@ -445,6 +526,11 @@ LogicalResult KernelLowering::lowerGather(const LoweringCase &c) {
 //===----------------------------------------------------------------------===//
 // Expand, Tile, DepthToSpace, SpaceToDepth: copies through strided views
 //===----------------------------------------------------------------------===//
+
+const CaseSpace &lowering::copyViewSpace() {
+  static const CaseSpace space = copySpace();
+  return space;
+}
 
 LogicalResult lowering::selectCopyView(LoweringCase &, const target::TargetInfo &) {
   return success();

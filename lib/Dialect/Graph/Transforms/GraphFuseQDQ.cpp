@@ -25,13 +25,18 @@ using namespace npuc::graph;
 namespace {
 /// Ops that compute on real values and may run on quantized ones: their
 /// quantized form means dequantize -> op -> quantize with the types given.
-bool isFusable(Operation *op) {
-  return isa<ConvOp, ConvTransposeOp, MatMulOp, GemmOp, AddOp, SubOp, MulOp, ReluOp, ClipOp,
-             LeakyReluOp, SigmoidOp, TanhOp, HardSigmoidOp, HardSwishOp, SoftmaxOp, MaxPoolOp,
-             AveragePoolOp, GlobalAveragePoolOp, GlobalMaxPoolOp, ReshapeOp, TransposeOp,
-             ConcatOp, PadOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ResizeOp, AbsOp, SliceOp,
-             GatherOp, DepthToSpaceOp, SpaceToDepthOp, LayerNormOp>(op);
+template <typename... Ops>
+bool isOneOf(llvm::StringRef name) {
+  return ((name == Ops::getOperationName()) || ...);
 }
+bool isFusable(llvm::StringRef name) {
+  return isOneOf<ConvOp, ConvTransposeOp, MatMulOp, GemmOp, AddOp, SubOp, MulOp, ReluOp, ClipOp,
+                 LeakyReluOp, SigmoidOp, TanhOp, HardSigmoidOp, HardSwishOp, SoftmaxOp, MaxPoolOp,
+                 AveragePoolOp, GlobalAveragePoolOp, GlobalMaxPoolOp, ReshapeOp, TransposeOp,
+                 ConcatOp, PadOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ResizeOp, AbsOp, SliceOp,
+                 GatherOp, DepthToSpaceOp, SpaceToDepthOp, LayerNormOp>(name);
+}
+bool isFusable(Operation *op) { return isFusable(op->getName().getStringRef()); }
 
 /// Results beyond the first (LayerNormalization's Mean and InvStdDev) stay
 /// float; the op fuses only while they are unused.
@@ -163,6 +168,11 @@ struct FoldRequantize : OpRewritePattern<QuantizeOp> {
   }
 };
 
+} // namespace
+
+bool npuc::graph::fusesQDQ(llvm::StringRef name) { return isFusable(name); }
+
+namespace {
 struct GraphFuseQDQPass : npuc::graph::impl::GraphFuseQDQBase<GraphFuseQDQPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());

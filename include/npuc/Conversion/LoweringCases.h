@@ -1,0 +1,24 @@
+//===- LoweringCases.h - The lowering's declared case spaces ----*- C++ -*-===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// What the tools (npuc --list-ops, --list-cases) need of
+// lib/Conversion/KernelToEmit's selectors: every op the lowering handles
+// with the case space its selector declares (npuc/Support/CaseSpace.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef NPUC_CONVERSION_LOWERINGCASES_H
+#define NPUC_CONVERSION_LOWERINGCASES_H
+
+#include "npuc/Support/OpSupport.h"
+
+#include <vector>
+
+namespace npuc::emit {
+/// Every op convert-kernel-to-emit lowers and its selector's case space, in
+/// the lowering table's order.
+std::vector<support::OpCaseSpace> loweringCaseSpaces();
+} // namespace npuc::emit
+
+#endif

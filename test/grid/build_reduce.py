@@ -1,0 +1,175 @@
+"""Grid builders of the cases that combine elements: reductions, global and
+windowed pooling, Softmax, ArgMax/ArgMin and the normalizations."""
+import numpy as np
+
+from grid_net import Unbuildable, is_quant
+
+REDUCE = {"graph.reduce_mean": "ReduceMean", "graph.reduce_sum": "ReduceSum",
+          "graph.reduce_max": "ReduceMax", "graph.reduce_min": "ReduceMin",
+          "graph.reduce_l1": "ReduceL1", "graph.reduce_l2": "ReduceL2",
+          "graph.reduce_sum_square": "ReduceSumSquare", "graph.reduce_log_sum": "ReduceLogSum",
+          "graph.reduce_log_sum_exp": "ReduceLogSumExp"}
+GLOBAL = {"graph.global_average_pool": "GlobalAveragePool", "graph.global_max_pool": "GlobalMaxPool"}
+# A row longer than one tile holds on either target (LM: 1 MiB on npu-v1):
+# f32 rows of this many elements take two passes.
+LONG_ROW = 300_000
+
+
+def domain_of(op):
+    """All-negative inputs for maxima (a maximum that starts at 0 is wrong on
+    them), all-positive for minima and logarithms."""
+    if op in ("graph.reduce_max", "graph.global_max_pool", "graph.argmax", "graph.max_pool"):
+        return "negative"
+    if op in ("graph.reduce_min", "graph.reduce_log_sum", "graph.argmin"):
+        return "positive"
+    return "any"
+
+
+def sum_tolerance(net, x, axes):
+    """A sum's rounding grows with its terms: allow 2^-20 of the sum of
+    magnitudes (f32 accumulates in another order than numpy)."""
+    v = np.abs(net.feeds[-1].astype(np.float64)) if net.feeds else np.abs(x)
+    net.atol = 1e-5 + 2.0 ** -20 * float(v.sum(axis=axes).max())
+
+
+def build_reduce(case, net):
+    op = case["op"]
+    x_t, y_t = case["operands"][0], case["results"][0]
+    props = case["props"]
+    rows = props["layout"] == "rows"
+    if op in GLOBAL:
+        shape = (1, 2, 550, 550) if props.get("two-pass") else (2, 3, 9, 13)
+        x = net.value_in(x_t, shape, domain_of(op))
+        y = net.node(GLOBAL[op], [x])
+        axes = (2, 3)
+    else:
+        if rows:
+            shape = (1, 2, LONG_ROW) if props.get("two-pass") else (3, 5, 37)
+            axes = [2]
+        else:
+            shape = (2, 19, 33)
+            axes = [1]
+        x = net.value_in(x_t, shape, domain_of(op))
+        net.opset = 18
+        y = net.node(REDUCE[op], [x, net.const(np.asarray(axes, np.int64), "axes")], keepdims=1)
+    net.value_out(y_t, y)
+    if op in ("graph.reduce_max", "graph.reduce_min", "graph.global_max_pool"):
+        net.exact = True
+    elif not is_quant(x_t):
+        sum_tolerance(net, None, tuple(axes))
+        net.rtol = 1e-4
+
+
+def build_softmax(case, net):
+    x_t, y_t = case["operands"][0], case["results"][0]
+    rows = case["props"]["layout"] == "rows"
+    shape, axis = ((4, 7, 33), -1) if rows else ((2, 9, 17), 1)
+    x = net.value_in(x_t, shape)
+    op = "Softmax" if case["op"] == "graph.softmax" else "LogSoftmax"
+    net.value_out(y_t, net.node(op, [x], axis=axis))
+
+
+def build_arg(case, net):
+    x_t = case["operands"][0]
+    rows = case["props"]["layout"] == "rows"
+    shape, axis = ((3, 6, 29), 2) if rows else ((2, 17, 9), 1)
+    x = net.value_in(x_t, shape, "small")
+    # repeated extremes: first and last index differ
+    feed = net.feeds[-1]
+    feed.reshape(-1)[::3] = feed.reshape(-1)[0]
+    op = "ArgMax" if case["op"] == "graph.argmax" else "ArgMin"
+    y = net.node(op, [x], axis=axis, keepdims=1, select_last_index=int(case["props"]["last"]))
+    net.value_out("i64", y)
+    net.exact = True
+
+
+def pool_geometry(props):
+    """Kernel, strides, dilations, pads, ceil_mode and the input's spatial
+    size giving the flags asked for (padded, strided, dilated, ceil-extra)."""
+    k = 3
+    s = 2 if props["strided"] else 1
+    d = 2 if props["dilated"] else 1
+    p = 1 if props["padded"] else 0
+    eff = d * (k - 1) + 1
+    for size in range(eff + 1, eff + 40):
+        span = size + 2 * p - eff
+        floor_out = span // s + 1
+        ceil_out = -(-span // s) + 1
+        # ONNX drops a last window that would start in the end padding
+        if ceil_out > floor_out and (ceil_out - 1) * s >= size + p:
+            ceil_out = floor_out
+        extra = ceil_out > floor_out
+        if extra == props["ceil-extra"]:
+            return k, s, d, p, 1 if props["ceil-extra"] else 0, size
+    raise Unbuildable("no pooling geometry has ceil-extra=%s" % props["ceil-extra"])
+
+
+def build_pool(case, net):
+    op = case["op"]
+    x_t, y_t = case["operands"][0], case["results"][0]
+    props = case["props"]
+    k, s, d, p, ceil, size = pool_geometry(props)
+    one_d = props["rank"] == "1d"
+    shape = (2, 3, size) if one_d else (2, 3, size, size + 5)
+    spatial = 1 if one_d else 2
+    x = net.value_in(x_t, shape, domain_of(op))
+    attrs = {"kernel_shape": [k] * spatial, "strides": [s] * spatial, "pads": [p] * (2 * spatial),
+             "ceil_mode": ceil}
+    if props["dilated"]:
+        attrs["dilations"] = [d] * spatial
+    net.opset = 19
+    if op == "graph.average_pool":
+        attrs["count_include_pad"] = int(props["count-include-pad"])
+        y = net.node("AveragePool", [x], **attrs)
+    else:
+        y = net.node("MaxPool", [x], **attrs)
+    net.value_out(y_t, y)
+    if op == "graph.max_pool":
+        net.exact = True
+
+
+def build_channel_params(case, net):
+    per_row = case["props"]["params-per-row"]
+    shape = (2, 6, 7, 9) if per_row else (3, 6)
+    c = shape[1]
+    pshape = (c, 1, 1) if per_row else (c,)
+    x = net.value_in("f32", shape)
+    if case["op"] == "graph.batch_norm":
+        scale = net.const(net.random(np.float32, (c,)))
+        bias = net.const(net.random(np.float32, (c,)))
+        mean = net.const(net.random(np.float32, (c,)))
+        var = net.const(np.abs(net.random(np.float32, (c,))) + 0.1)
+        y = net.node("BatchNormalization", [x, scale, bias, mean, var], epsilon=1e-3)
+    else:
+        y = net.node("Mul", [x, net.const(net.random(np.float32, pshape))])
+        y = net.node("Add", [y, net.const(net.random(np.float32, pshape))])
+    net.value_out("f32", y)
+
+
+def build_layer_norm(case, net):
+    x_t, y_t = case["operands"][0], case["results"][0]
+    props = case["props"]
+    shape = (3, 5, 48)
+    x = net.value_in(x_t, shape)
+    ins = [x, net.const(net.random(np.float32, (48,)))]
+    if props["bias"]:
+        ins.append(net.const(net.random(np.float32, (48,))))
+    y, mean, inv = net.node("LayerNormalization", ins, n_out=3, axis=-1, epsilon=1e-5)
+    # Unused optional outputs are not written at all, as exporters do.
+    if not props["inv-std-dev"]:
+        del net.nodes[-1].output[2]
+    if not props["mean"]:
+        net.nodes[-1].output[1] = ""
+    net.value_out(y_t, y)
+    if props["mean"]:
+        net.value_out("f32", mean)
+    if props["inv-std-dev"]:
+        net.value_out("f32", inv)
+
+
+BUILDERS = {op: build_reduce for op in list(REDUCE) + list(GLOBAL)}
+BUILDERS.update({"graph.softmax": build_softmax, "graph.log_softmax": build_softmax,
+                 "graph.argmax": build_arg, "graph.argmin": build_arg,
+                 "graph.max_pool": build_pool, "graph.average_pool": build_pool,
+                 "graph.batch_norm": build_channel_params, "graph.channel_affine": build_channel_params,
+                 "graph.layer_norm": build_layer_norm})

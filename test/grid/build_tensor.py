@@ -1,0 +1,206 @@
+"""Grid builders of the data-movement cases: views, Concat, Transpose, Slice,
+Pad, Resize, Gather, Expand, Tile, DepthToSpace and SpaceToDepth. Data
+movement is exact: every output is compared bit for bit."""
+import math
+
+import numpy as np
+
+from grid_net import Unbuildable, is_quant, storage
+
+
+def quant_opset(net, types):
+    """16-bit quantized types need QuantizeLinear-21."""
+    if any(is_quant(t) and np.dtype(storage(t)).itemsize > 1 for t in types):
+        net.opset = max(net.opset, 21)
+
+
+def build_view(case, net):
+    a_t, b_t = case["operands"][0], case["results"][0]
+    quant_opset(net, [a_t, b_t])
+    net.exact = True
+    if case["op"] == "graph.reshape":
+        x = net.value_in(a_t, (2, 3, 4, 5))
+        y = net.node("Reshape", [x, net.const(np.asarray([6, 20], np.int64), "shape")])
+        net.value_out(b_t, y, like=x if is_quant(a_t) else None)
+        return
+    # A storage cast connects an integer graph value to a quantized type: an
+    # integer input read through DequantizeLinear, or a QuantizeLinear's
+    # integer output.
+    if is_quant(b_t):
+        net.value_out("f32", net.value_in(b_t, (2, 6, 5), axis=1))
+        return
+    x = net.value_in("f32", (2, 6, 5))
+    base = a_t.split("/")[0]
+    if a_t.endswith("/axis"):
+        scale, zp = net.qparams(base, channels=6)
+        attrs = {"axis": 1}
+    else:
+        scale, zp = net.qparams(base)
+        attrs = {}
+    y = net.node("QuantizeLinear", [x, net.const(scale, "s"), net.const(zp, "z")], **attrs)
+    net.value_out(b_t, y)
+
+
+def build_concat(case, net):
+    types = case["operands"]
+    y_t = case["results"][0]
+    quant_opset(net, types + [y_t])
+    requantize = case["props"]["requantize"]
+    n = int(net.rng.integers(1, 5)) if len(types) == 1 else 3
+    ins, first = [], None
+    for i in range(n):
+        t = types[i % len(types)]
+        shape = (2, int(net.rng.integers(1, 6)), 5, 7)
+        name = net.value_in(t, shape, params=net.params.get(first) if (first and not requantize) else None)
+        first = first or name
+        ins.append(name)
+    y = net.node("Concat", ins, axis=1)
+    net.value_out(y_t, y, like=first if (is_quant(y_t) and not requantize) else None)
+    net.exact = True
+
+
+PERMS = {3: [1, 2, 0], 4: [0, 2, 3, 1]}
+
+
+def build_transpose(case, net):
+    t = case["operands"][0]
+    quant_opset(net, [t])
+    rank = 3 + int(net.rng.integers(2))
+    shape = (3, 5, 7) if rank == 3 else (2, 3, 5, 7)
+    x = net.value_in(t, shape)
+    # a permutation that is not its own inverse
+    y = net.node("Transpose", [x], perm=PERMS[rank])
+    net.value_out(t, y, like=x if is_quant(t) else None)
+    net.exact = True
+
+
+def build_slice(case, net):
+    t = case["operands"][0]
+    quant_opset(net, [t])
+    props = case["props"]
+    shape = (2, 6, 9, 11)
+    x = net.value_in(t, shape)
+    step_h = (-2 if props["strided"] else -1) if props["reversed"] else (2 if props["strided"] else 1)
+    starts, ends = ([7, 10], [0, -12]) if props["reversed"] else ([1, 2], [9, 10])
+    steps = [step_h, -1 if props["reversed"] else 1]
+    y = net.node("Slice", [x, net.const(np.asarray(starts, np.int64)), net.const(np.asarray(ends, np.int64)),
+                           net.const(np.asarray([2, 3], np.int64)), net.const(np.asarray(steps, np.int64))])
+    net.value_out(t, y, like=x if is_quant(t) else None)
+    net.exact = True
+
+
+def build_pad(case, net):
+    t = case["operands"][0]
+    quant_opset(net, [t])
+    mode = case["props"]["mode"]
+    shape = (1, 3, 6, 7)
+    x = net.value_in(t, shape)
+    pads = np.asarray([0, 0, 2, 1, 0, 0, 1, 3], np.int64)
+    ins = [x, net.const(pads, "pads")]
+    if mode == "constant":
+        if t == "i1":
+            value = np.asarray(True)
+        elif is_quant(t) or t == "f32":
+            value = np.asarray(1.5, np.float32)
+        else:
+            value = np.asarray(3, np.dtype(net.feeds[-1].dtype)) if t != "f16" else np.asarray(1.5, np.float16)
+        ins.append(net.const(value, "value"))
+    if mode == "wrap":
+        net.opset = max(net.opset, 19)
+    y = net.node("Pad", ins, mode=mode)
+    net.value_out(t, y, like=x if is_quant(t) else None)
+    net.exact = True
+
+
+def nearest_source(o, n_in, n_out, scale, ctm, nm):
+    """The input index a nearest resize reads for output index `o` (the ONNX
+    definition, as the reference computes it)."""
+    if ctm == "asymmetric":
+        x = o / scale
+    elif ctm == "half_pixel":
+        x = (o + 0.5) / scale - 0.5
+    elif ctm == "pytorch_half_pixel":
+        x = (o + 0.5) / scale - 0.5 if n_out > 1 else 0.0
+    elif ctm == "tf_half_pixel_for_nn":
+        x = (o + 0.5) / scale
+    else:  # align_corners
+        x = o * (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+    if nm == "floor":
+        r = math.floor(x)
+    elif nm == "ceil":
+        r = math.ceil(x)
+    elif nm == "round_prefer_floor":
+        r = math.floor(x) if x - math.floor(x) == 0.5 else math.floor(x + 0.5)
+    else:
+        r = math.floor(x + 0.5)
+    return min(max(int(r), 0), n_in - 1)
+
+
+def replicates(n_in, scale, ctm, nm):
+    n_out = int(math.floor(n_in * scale))
+    k = n_out // n_in
+    return k >= 1 and k * n_in == n_out and all(
+        nearest_source(o, n_in, n_out, scale, ctm, nm) == o // k for o in range(n_out))
+
+
+def build_resize(case, net):
+    t = case["operands"][0]
+    quant_opset(net, [t])
+    props = case["props"]
+    ctm, nm, runs = props["coordinates"], props["rounding"], props["runs"]
+    # (H, scale) pairs to try: a whole-number replication is a copy, any other
+    # sampling copies runs.
+    for h, w, scale in [(4, 5, 2.0), (4, 5, 3.0), (1, 5, 2.0), (6, 8, 1.5), (8, 6, 0.5), (5, 7, 2.5),
+                        (1, 1, 3.0), (4, 6, 1.0), (6, 9, 0.75)]:
+        rep = replicates(h, scale, ctm, nm) and replicates(w, scale, ctm, nm)
+        if rep != runs:
+            break
+    else:
+        raise Unbuildable("no scale gives runs=%s with %s/%s" % (runs, ctm, nm))
+    x = net.value_in(t, (1, 2, h, w))
+    scales = net.const(np.asarray([1, 1, scale, scale], np.float32), "scales")
+    y = net.node("Resize", [x, "", scales], mode="nearest", coordinate_transformation_mode=ctm,
+                 nearest_mode=nm)
+    net.value_out(t, y, like=x if is_quant(t) else None)
+    net.exact = True
+
+
+def build_gather(case, net):
+    t, i_t = case["operands"]
+    quant_opset(net, [t])
+    x = net.value_in(t, (3, 8, 5))
+    if case["props"]["runs"]:
+        ids = [5, -8, 2, 2, 7, 0]
+    else:
+        ids = [1, 2, 3, 4] if net.rng.integers(2) else [6]
+    idx = net.const(np.asarray(ids, {"i32": np.int32, "i64": np.int64}[i_t]), "ids")
+    y = net.node("Gather", [x, idx], axis=1)
+    net.value_out(t, y, like=x if is_quant(t) else None)
+    net.exact = True
+
+
+def build_copy_view(case, net):
+    op = case["op"]
+    t = case["operands"][0]
+    quant_opset(net, [t])
+    if op == "graph.expand":
+        x = net.value_in(t, (3, 1, 5))
+        y = net.node("Expand", [x, net.const(np.asarray([2, 3, 4, 5], np.int64), "shape")])
+    elif op == "graph.tile":
+        x = net.value_in(t, (2, 3, 5))
+        y = net.node("Tile", [x, net.const(np.asarray([2, 1, 3], np.int64), "repeats")])
+    elif op == "graph.depth_to_space":
+        x = net.value_in(t, (1, 8, 3, 5))
+        y = net.node("DepthToSpace", [x], blocksize=2, mode="CRD" if net.rng.integers(2) else "DCR")
+    else:
+        x = net.value_in(t, (1, 2, 6, 10))
+        y = net.node("SpaceToDepth", [x], blocksize=2)
+    net.value_out(t, y, like=x if is_quant(t) else None)
+    net.exact = True
+
+
+BUILDERS = {"graph.reshape": build_view, "graph.storage_cast": build_view,
+            "graph.concat": build_concat, "graph.transpose": build_transpose,
+            "graph.slice": build_slice, "graph.pad": build_pad, "graph.resize": build_resize,
+            "graph.gather": build_gather, "graph.expand": build_copy_view, "graph.tile": build_copy_view,
+            "graph.depth_to_space": build_copy_view, "graph.space_to_depth": build_copy_view}
