@@ -11,53 +11,90 @@
 #include "npuc/Dialect/Graph/Transforms/Passes.h"
 #include "npuc/InitAll.h"
 
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassRegistry.h"
 
+namespace {
+/// Verifies the IR the pass before it built. Its diagnostics are the op
+/// verifiers' on IR the compiler made: the driver reports them as internal
+/// compiler errors (NPUC-E0900), naming that pass.
+struct VerifyIRPass : mlir::PassWrapper<VerifyIRPass, mlir::OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(VerifyIRPass)
+  llvm::StringRef getArgument() const override { return npuc::kVerifyIRPass; }
+  llvm::StringRef getDescription() const override {
+    return "check that the previous pass built IR whose ops verify";
+  }
+  void runOnOperation() override {
+    if (mlir::failed(mlir::verify(getOperation())))
+      signalPassFailure();
+  }
+};
+
+/// The pipeline's passes, each followed by npuc-verify-ir when asked.
+struct Appender {
+  mlir::OpPassManager &pm;
+  bool verifyEach;
+  void add(std::unique_ptr<mlir::Pass> pass) {
+    pm.addPass(std::move(pass));
+    if (verifyEach)
+      pm.addPass(std::make_unique<VerifyIRPass>());
+  }
+  template <typename OpTy>
+  void nested(std::unique_ptr<mlir::Pass> pass) {
+    mlir::OpPassManager &inner = pm.nest<OpTy>();
+    inner.addPass(std::move(pass));
+    if (verifyEach)
+      inner.addPass(std::make_unique<VerifyIRPass>());
+  }
+};
+} // namespace
+
 void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options) {
+  Appender a{pm, options.verifyEach};
   // Graph level: quantization becomes types first, algebra after (N11).
-  pm.addPass(graph::createGraphSimplify());
-  pm.addPass(graph::createGraphRecognize());
-  pm.addPass(graph::createGraphExpandGather());
-  pm.addPass(graph::createGraphFoldBias());
-  pm.addPass(graph::createGraphFoldBatchNorm());
-  pm.addPass(graph::createGraphFuseQDQ());
-  pm.addPass(graph::createGraphFoldPad());
-  pm.addPass(graph::createGraphLiftConv1D());
-  pm.addPass(graph::createGraphSimplify());
+  a.add(graph::createGraphSimplify());
+  a.add(graph::createGraphRecognize());
+  a.add(graph::createGraphExpandGather());
+  a.add(graph::createGraphFoldBias());
+  a.add(graph::createGraphFoldBatchNorm());
+  a.add(graph::createGraphFuseQDQ());
+  a.add(graph::createGraphFoldPad());
+  a.add(graph::createGraphLiftConv1D());
+  a.add(graph::createGraphSimplify());
   if (options.until == "graph")
     return;
   // Kernel level: quantized convolutions and matmuls with their ledgers; then
   // every op's lowering case, and the gate on the cases' evidence (D10, D11).
-  pm.addPass(createConvertGraphToQK());
-  pm.addPass(graph::createGraphFoldDequantize());
-  pm.addPass(graph::createGraphFuseActivation());
+  a.add(createConvertGraphToQK());
+  a.add(graph::createGraphFoldDequantize());
+  a.add(graph::createGraphFuseActivation());
   if (options.floatType == "fp16")
-    pm.addPass(graph::createGraphComputeF16());
-  pm.addPass(createSelectLoweringCases(SelectLoweringCasesOptions{options.target}));
+    a.add(graph::createGraphComputeF16());
+  a.add(createSelectLoweringCases(SelectLoweringCasesOptions{options.target}));
   if (!options.allowUnverified)
-    pm.addPass(createCheckLoweringEvidence(CheckLoweringEvidenceOptions{options.target, ""}));
+    a.add(createCheckLoweringEvidence(CheckLoweringEvidenceOptions{options.target, ""}));
   // Schedule decisions, by the cost model on the target's timing function.
-  pm.addPass(createSelectTiling(SelectTilingOptions{options.target}));
+  a.add(createSelectTiling(SelectTilingOptions{options.target}));
   if (options.until == "kernel")
     return;
   // Emission: tile loops; rotating buffers and the next tile's loads ahead of
   // this tile's compute; loops to straight-line engine code; placed buffers,
   // derived flags; iterations that repeat rolled into hardware loops.
-  pm.addPass(createConvertKernelToEmit(ConvertKernelToEmitOptions{options.target}));
-  pm.addNestedPass<emit::ProgramOp>(emit::createEmitMultiBuffer());
-  pm.addNestedPass<emit::ProgramOp>(emit::createEmitPipeline());
-  pm.addNestedPass<emit::ProgramOp>(
+  a.add(createConvertKernelToEmit(ConvertKernelToEmitOptions{options.target}));
+  a.nested<emit::ProgramOp>(emit::createEmitMultiBuffer());
+  a.nested<emit::ProgramOp>(emit::createEmitPipeline());
+  a.nested<emit::ProgramOp>(
       emit::createEmitLowerLoops(emit::EmitLowerLoopsOptions{false, options.hardwareLoops}));
-  pm.addNestedPass<emit::ProgramOp>(
+  a.nested<emit::ProgramOp>(
       emit::createEmitPlanMemory(emit::EmitPlanMemoryOptions{options.gmBudget}));
-  pm.addNestedPass<emit::ProgramOp>(emit::createEmitElideReloads());
-  pm.addNestedPass<emit::ProgramOp>(emit::createEmitInsertSync());
+  a.nested<emit::ProgramOp>(emit::createEmitElideReloads());
+  a.nested<emit::ProgramOp>(emit::createEmitInsertSync());
   if (options.hardwareLoops)
-    pm.addNestedPass<emit::ProgramOp>(emit::createEmitHardwareLoops());
+    a.nested<emit::ProgramOp>(emit::createEmitHardwareLoops());
   if (options.until == "emission")
     return;
   // Encoding: one enc op per machine instruction.
-  pm.addPass(createConvertEmitToEnc());
+  a.add(createConvertEmitToEnc());
 }
 
 void npuc::registerAllPasses() {

@@ -59,6 +59,8 @@ std::string nodeOf(mlir::Location loc) {
 /// Diagnostic codes of the phases after import (docs/diagnostics.md), by the
 /// pass that reports.
 const char *phaseCode(llvm::StringRef pass) {
+  if (pass == kVerifyIRPass)
+    return "NPUC-E0900";  // an internal compiler error: IR a pass built
   if (pass == "check-lowering-evidence")
     return "NPUC-E0105";
   if (pass == "emit-plan-memory")
@@ -74,10 +76,14 @@ const char *phaseCode(llvm::StringRef pass) {
 /// collects every node's lowering cases once select-lowering-cases has run
 /// (also when it failed: the cases it selected are still the nodes').
 struct PassObserver : mlir::PassInstrumentation {
-  PassObserver(std::string &name, std::map<std::string, std::vector<std::string>> &cases)
-      : name(name), cases(cases) {}
+  PassObserver(std::string &name, std::string &builder,
+               std::map<std::string, std::vector<std::string>> &cases)
+      : name(name), builder(builder), cases(cases) {}
   void runBeforePass(mlir::Pass *pass, mlir::Operation *) override {
     name = pass->getArgument().str();
+    // npuc-verify-ir checks the IR the pass before it built.
+    if (name != kVerifyIRPass)
+      builder = name;
   }
   void runAfterPass(mlir::Pass *pass, mlir::Operation *op) override { collect(pass, op); }
   void runAfterPassFailed(mlir::Pass *pass, mlir::Operation *op) override { collect(pass, op); }
@@ -95,7 +101,7 @@ struct PassObserver : mlir::PassInstrumentation {
       }
     });
   }
-  std::string &name;
+  std::string &name, &builder;
   std::map<std::string, std::vector<std::string>> &cases;
 };
 
@@ -441,18 +447,43 @@ int main(int argc, char **argv) {
   pipelineOptions.allowUnverified = allowUnverified;
   pipelineOptions.hardwareLoops = !noHardwareLoops;
   pipelineOptions.floatType = floatType;
+  // Every pass's IR is verified by npuc-verify-ir after it (instead of the
+  // pass manager's verifier), so that IR a pass built wrong is reported as
+  // npuc's internal error, not the model's.
+  pipelineOptions.verifyEach = true;
+  pm.enableVerifier(false);
   buildPipeline(pm, pipelineOptions);
-  std::string currentPass;
-  pm.addInstrumentation(std::make_unique<PassObserver>(currentPass, nodeCases));
+  std::string currentPass, builderPass;
+  pm.addInstrumentation(std::make_unique<PassObserver>(currentPass, builderPass, nodeCases));
   mlir::LogicalResult compiled = mlir::success();
   {
     mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
       if (d.getSeverity() != mlir::DiagnosticSeverity::Error)
         return mlir::failure();  // warnings and remarks print as usual
       std::string message = d.str();
-      for (const mlir::Diagnostic &note : d.getNotes())
+      std::vector<std::string> sameCase;  // the other nodes of one refused case
+      for (const mlir::Diagnostic &note : d.getNotes()) {
+        if (currentPass == "check-lowering-evidence" && note.str() == "the same case") {
+          sameCase.push_back(nodeOf(note.getLocation()));
+          continue;
+        }
         message += "\n  note: " + note.str();
+      }
+      if (currentPass == kVerifyIRPass) {
+        // Not the model's problem: named as npuc's, with the pass and op.
+        std::string node = nodeOf(d.getLocation());
+        addIssue(phaseCode(currentPass), "",
+                 "internal compiler error: pass '" + builderPass +
+                     "' built IR that does not verify" +
+                     (node.empty() ? std::string() : " while compiling node '" + node + "'") +
+                     ": " + message + "; please report it with the model and `npuc --identity`");
+        return mlir::success();
+      }
       addIssue(phaseCode(currentPass), nodeOf(d.getLocation()), message);
+      if (!sameCase.empty()) {
+        later.back().nodes.push_back(later.back().node);
+        later.back().nodes.insert(later.back().nodes.end(), sameCase.begin(), sameCase.end());
+      }
       return mlir::success();
     });
     compiled = pm.run(*result.module);
@@ -463,7 +494,13 @@ int main(int argc, char **argv) {
     size_t unverified = std::count_if(later.begin(), later.end(), [](const onnx_import::Issue &i) {
       return i.code == "NPUC-E0105";
     });
-    if (unverified)
+    bool internal = std::any_of(later.begin(), later.end(), [](const onnx_import::Issue &i) {
+      return i.code == "NPUC-E0900";
+    });
+    if (internal)
+      std::cerr << "npuc: internal compiler error compiling '" << input
+                << "' (see above): npuc built IR it cannot use; please report it\n";
+    else if (unverified)
       std::cerr << "npuc: " << unverified << " lowering case" << (unverified == 1 ? "" : "s")
                 << " not verified on " << targetName << (unverified == 1 ? " stands" : " stand")
                 << " in the way of compiling '" << input

@@ -39,7 +39,17 @@ struct PipelineOptions : mlir::PassPipelineOptions<PipelineOptions> {
       *this, "hardware-loops",
       llvm::cl::desc("roll iterations that repeat into hardware loops (emit-hardware-loops)"),
       llvm::cl::init(true)};
+  Option<bool> verifyEach{
+      *this, "verify-each",
+      llvm::cl::desc("run npuc-verify-ir after every pass (the driver does, with the pass "
+                     "manager's own verifier off): IR a pass built that does not verify is "
+                     "reported as the compiler's internal error, not the model's"),
+      llvm::cl::init(false)};
 };
+
+/// The argument of the pass that checks that the pass before it built IR
+/// whose ops verify (PipelineOptions::verifyEach).
+inline constexpr const char *kVerifyIRPass = "npuc-verify-ir";
 
 /// Appends the passes from the graph dialect onwards, up to and including the
 /// phase `until`: graph (graph-simplify, graph-fold-batchnorm,

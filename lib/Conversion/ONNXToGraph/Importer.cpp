@@ -965,7 +965,10 @@ std::string npuc::onnx_import::reportJson(const std::string &path, const Result 
          json::quote(i.node) + ", \"op_type\": " + json::quote(i.opType) + ", \"domain\": " +
          json::quote(i.domain) + ", \"opset\": " + std::to_string(i.opset) +
          ", \"message\": " + json::quote(i.message) + ", \"bind_input\": " + json::quote(i.bindInput) +
-         "}";
+         ", \"nodes\": [";
+    for (size_t n = 0; n < i.nodes.size(); ++n)
+      s += (n ? ", " : "") + json::quote(i.nodes[n]);
+    s += "]}";
   }
   s += "],\n \"cases\": [";
   for (size_t k = 0; k < r.nodes.size(); ++k) {

@@ -36,6 +36,9 @@ struct Issue {
   std::string message;
   /// NPUC-E0104 on a graph input: the input `--bind-input` would freeze.
   std::string bindInput;
+  /// Every node the problem is at, `node` first, when it is one problem at
+  /// several nodes (an unverified lowering case: one issue per case).
+  std::vector<std::string> nodes;
 };
 
 /// One imported node: its name (as diagnostics and locations give it), its
