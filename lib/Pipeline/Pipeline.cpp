@@ -72,7 +72,7 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
     a.add(graph::createGraphComputeF16());
   a.add(createSelectLoweringCases(SelectLoweringCasesOptions{options.target}));
   if (!options.allowUnverified)
-    a.add(createCheckLoweringEvidence(CheckLoweringEvidenceOptions{options.target, ""}));
+    a.add(createCheckLoweringEvidence(CheckLoweringEvidenceOptions{options.target, options.evidence}));
   // Schedule decisions, by the cost model on the target's timing function.
   a.add(createSelectTiling(SelectTilingOptions{options.target}));
   if (options.until == "kernel")

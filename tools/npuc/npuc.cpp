@@ -77,15 +77,30 @@ const char *phaseCode(llvm::StringRef pass) {
 /// (also when it failed: the cases it selected are still the nodes').
 struct PassObserver : mlir::PassInstrumentation {
   PassObserver(std::string &name, std::string &builder,
-               std::map<std::string, std::vector<std::string>> &cases)
-      : name(name), builder(builder), cases(cases) {}
+               std::map<std::string, std::vector<std::string>> &cases, std::string breakAfter)
+      : name(name), builder(builder), cases(cases), breakAfter(std::move(breakAfter)) {}
   void runBeforePass(mlir::Pass *pass, mlir::Operation *) override {
     name = pass->getArgument().str();
     // npuc-verify-ir checks the IR the pass before it built.
     if (name != kVerifyIRPass)
       builder = name;
   }
-  void runAfterPass(mlir::Pass *pass, mlir::Operation *op) override { collect(pass, op); }
+  void runAfterPass(mlir::Pass *pass, mlir::Operation *op) override {
+    collect(pass, op);
+    if (pass->getArgument() == breakAfter)
+      breakIR(op);
+  }
+  /// The test hook --test-break-ir-after: the pass seems to have built IR
+  /// that does not verify (the first op with operands loses them), which the
+  /// driver must report as its own internal error.
+  void breakIR(mlir::Operation *root) {
+    root->walk([&](mlir::Operation *op) {
+      if (op == root || op->getNumOperands() == 0 || breakAfter.empty())
+        return;
+      op->eraseOperands(0, op->getNumOperands());
+      breakAfter.clear();
+    });
+  }
   void runAfterPassFailed(mlir::Pass *pass, mlir::Operation *op) override { collect(pass, op); }
   void collect(mlir::Pass *pass, mlir::Operation *root) {
     if (pass->getArgument() != "select-lowering-cases")
@@ -103,6 +118,7 @@ struct PassObserver : mlir::PassInstrumentation {
   }
   std::string &name, &builder;
   std::map<std::string, std::vector<std::string>> &cases;
+  std::string breakAfter;
 };
 
 /// Like compilers and linkers, remove a stale output from an earlier run so
@@ -261,6 +277,13 @@ int main(int argc, char **argv) {
                  "1024); default: the target's, 256M");
   app.add_option("--input-shape", inputShapes, "pin a graph input's shape: NAME=1x3x224x224 (repeatable)");
   std::vector<std::string> bindInputs;
+  std::string breakAfter, testEvidence;
+  app.add_option("--test-evidence", testEvidence,
+                 "test hook: the evidence table the gate reads instead of the installed one")
+      ->group("");
+  app.add_option("--test-break-ir-after", breakAfter,
+                 "test hook: after PASS, make the IR fail verification (the internal-error path)")
+      ->group("");
   app.add_option("--bind-input", bindInputs,
                  "freeze a graph input to the tensor in FILE (.npy or TensorProto .pb): NAME=FILE (repeatable)");
 
@@ -451,10 +474,12 @@ int main(int argc, char **argv) {
   // pass manager's verifier), so that IR a pass built wrong is reported as
   // npuc's internal error, not the model's.
   pipelineOptions.verifyEach = true;
+  pipelineOptions.evidence = testEvidence;
   pm.enableVerifier(false);
   buildPipeline(pm, pipelineOptions);
   std::string currentPass, builderPass;
-  pm.addInstrumentation(std::make_unique<PassObserver>(currentPass, builderPass, nodeCases));
+  pm.addInstrumentation(
+      std::make_unique<PassObserver>(currentPass, builderPass, nodeCases, breakAfter));
   mlir::LogicalResult compiled = mlir::success();
   {
     mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {

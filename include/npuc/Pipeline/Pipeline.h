@@ -39,6 +39,10 @@ struct PipelineOptions : mlir::PassPipelineOptions<PipelineOptions> {
       *this, "hardware-loops",
       llvm::cl::desc("roll iterations that repeat into hardware loops (emit-hardware-loops)"),
       llvm::cl::init(true)};
+  Option<std::string> evidence{
+      *this, "evidence",
+      llvm::cl::desc("the evidence table the gate reads (default: the installed one)"),
+      llvm::cl::init("")};
   Option<bool> verifyEach{
       *this, "verify-each",
       llvm::cl::desc("run npuc-verify-ir after every pass (the driver does, with the pass "

@@ -130,8 +130,14 @@ const CaseSpace &lowering::viewSpace() {
 }
 
 /// graph.reshape and graph.storage_cast: the physical layout is dense
-/// row-major on both sides, so the result is a view of the source's bytes.
-LogicalResult lowering::selectView(LoweringCase &, const target::TargetInfo &) {
+/// row-major on both sides, so the result is a view of the source's bytes
+/// (of a type a model file stores).
+LogicalResult lowering::selectView(LoweringCase &c, const target::TargetInfo &) {
+  Type el = tensorOf(c.op->getResult(0)).getElementType();
+  if (!isModelStorage(storageOf(el)))
+    return c.op->emitOpError() << "a view of " << el
+                               << " has no NPU lowering (model files hold f32, f16 and integers "
+                                  "of up to 32 bits)";
   return success();
 }
 
