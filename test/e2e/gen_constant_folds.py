@@ -7,7 +7,8 @@ the ONNX definitions. Each model has two outputs: the op on initializers
 (folded at compile time) and the op on graph inputs holding the same values
 (lowered). Shapes are chosen so that a wrong fold shows: a permutation that
 is not its own inverse, slices with steps, Gather with repeats and negative
-indices, integer division of negative numbers, rounding ties.
+indices, integer division of negative numbers, rounding ties; equal extents
+where a wrong index still reads in range.
 
 Every output is compared bit for bit (tolerance.txt exact=1): folding and the
 lowered ops are exact, except f32 division and square roots on VECTOR,
@@ -87,6 +88,10 @@ i64 = lambda *v: np.asarray(v, np.int64)  # noqa: E731
 # Data movement.
 fold_test("fold_transpose_3d", "Transpose", [f32(2, 3, 5)], {"perm": [1, 2, 0]})
 fold_test("fold_transpose_4d", "Transpose", [i32(2, 3, 4, 5)], {"perm": [0, 2, 3, 1]})
+# Equal extents: a fold that permutes the wrong way still reads in range, so
+# only the values show it.
+fold_test("fold_transpose_cube", "Transpose", [f32(3, 3, 3)], {"perm": [1, 2, 0]})
+fold_test("fold_transpose_square_4d", "Transpose", [i32(2, 2, 2, 2)], {"perm": [0, 2, 3, 1]})
 fold_test("fold_reshape", "Reshape", [f32(2, 3, 4), i64(4, -1)], consts=(1,))
 fold_test("fold_slice_steps", "Slice", [f32(4, 9, 7), i64(1, 8), i64(4, 0), i64(1, 2), i64(1, -3)], consts=(1, 2, 3, 4))
 fold_test("fold_expand", "Expand", [f32(3, 1, 4), i64(2, 3, 5, 4)], consts=(1,))

@@ -98,7 +98,9 @@ def build_matmul(case, net):
             y = net.node("Add", [y, bias])
     net.value_out("q" + y_t, y, pow2_scale=ties)
     if ties:
+        # every step exact: compared bit for bit, ties included
         net.ties_away = True
+        net.exact = True
 
 
 def build_gemm(case, net):
@@ -171,6 +173,20 @@ def build_conv(case, net):
         return
     requant = props["requant"]
     u = lambda t: np.dtype("u1" if t == "ui8" else "i1")  # noqa: E731
+    if requant == "none" and props["bias"]:
+        # QDQ with an int32 result at the accumulator scale: the kernel's
+        # accumulator itself, its bias at that scale too
+        xs, ws = pow2(net, -6, -4), pow2(net, -7, -5)
+        x = net.value_in("q" + x_t, (n, c, h, w_), params=(xs, np.asarray(5 if x_t == "ui8" else -3, u(x_t))))
+        w = net.value_in("q" + w_t, wshape, const=True, params=(ws, np.asarray(2 if w_t == "ui8" else 0, u(w_t))))
+        acc = np.float32(xs * ws)
+        b = net.node("DequantizeLinear", [net.const(net.rng.integers(-300, 300, m).astype(np.int32), "b"),
+                                          net.const(acc, "bs"), net.const(np.int32(0), "bz")])
+        y = net.node("Conv", [x, w, b], **attrs)
+        q = net.node("QuantizeLinear", [y, net.const(acc, "s"), net.const(np.int32(0), "z")])
+        net.outputs.append((q, None))
+        net.exact = True
+        return
     if requant == "none":
         xq = net.graph_input(net.random(u(x_t), (n, c, h, w_)), "q")
         wq = net.const(net.random(u(w_t), wshape), "w")
@@ -201,7 +217,9 @@ def build_conv(case, net):
     y = net.node("Conv", ins, **attrs)
     net.value_out("q" + y_t, y, pow2_scale=ties)
     if ties:
+        # every step exact: compared bit for bit, ties included
         net.ties_away = True
+        net.exact = True
 
 
 def build_conv_transpose(case, net):

@@ -360,7 +360,7 @@ void runTestIn(const Test &test, const std::string &target, const Config &cfg,
       if (c.rc == 1 && code == "NPUC-E0900") {
         r.cls = Class::Crash;
         r.code = code;
-        r.detail = "npuc internal compiler error: " + message;
+        r.detail = message;
       } else if (c.rc == 1 && !code.empty()) {
         r.cls = Class::Unsupported;
         r.code = code;

@@ -239,6 +239,25 @@ const support::CaseSpace &convSpace();
 LogicalResult selectConvTranspose(LoweringCase &c, const target::TargetInfo &t);
 const support::CaseSpace &convTransposeSpace();
 
+/// Shared by the matrix products and the convolutions (MatrixKernels.cpp):
+/// the MATRIX mode of operands stored as `a` and `b`, and a diagnostic when
+/// none multiplies them.
+isa::MmMode matrixMode(Type a, Type b);
+LogicalResult checkMatrixTypes(Operation *op, Type a, Type w);
+/// What pointwiseProblem and depthwiseProblem read of a qk.conv2d (NCHW) or
+/// a graph.conv.
+struct ConvOperands {
+  Value x, w, y, b;  // b: the bias, or null
+  int64_t groups = 1;
+  ArrayRef<int64_t> strides, pads, dil;
+  bool bias = false;
+  bool integer = false;  // qk.conv2d
+  qk::RequantAttr rq;
+};
+std::optional<ConvOperands> convOperands(Operation *op);
+/// The value of a constant tensor, through storage casts, or null.
+DenseElementsAttr constantValue(Value v);
+
 /// What lowerConvBuffers branches on, from the op's lowering case.
 struct ConvPlan {
   bool depthwise = false;  // one input and one output channel per group
