@@ -45,17 +45,11 @@ A shape mismatch fails that value; downstream nodes then use the checker's own
 value for it (the dumped one cannot be fed to them).
 
 The references are the package onnx_reference (scripts/onnx_reference/, one
-module per family of ops), shared with the test generators. Where the ONNX
-text leaves a definition open, the checker follows the ONNX test data
-(onnx 1.12) and otherwise onnxruntime: integer Div truncates toward zero;
-pooling with ceil_mode drops a last window that would start in the end
-padding; Resize takes the resized length as scale * input length (a float) in
-align_corners / pytorch_half_pixel / tf_crop_and_resize, and floor(in * scale)
-as the output size; Upsample and Resize-10 use asymmetric coordinates with
-floor rounding; ConvTranspose with output_shape extends the end when the
-output is larger than the natural size; QLinear* ops requantize in float64.
-Ops without a reference (and modes such as Resize antialias or blocked
-quantization) are listed as not evaluated, never skipped silently.
+module per family of ops), shared with the test generators; where the ONNX
+text leaves a definition open, the package's documentation says which rule
+the references follow. Ops without a reference (and modes such as Resize
+antialias or blocked quantization) are listed as not evaluated, never
+skipped silently.
 
 A value index.json lists with `"file": null` and a `missing` reason (npu-sim:
 the program did not reach it, after a fault, or did not write every byte of

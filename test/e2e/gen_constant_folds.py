@@ -20,20 +20,14 @@ import os
 import sys
 
 import numpy as np
-import onnx
 from onnx import TensorProto as T
 from onnx import helper as h
-from onnx import numpy_helper as nh
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
-import onnx_reference  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from onnx_builder import save_reference_test  # noqa: E402
 
 out = sys.argv[1]
 rng = np.random.default_rng(20261205)
-
-
-def onnx_type(dtype):
-    return onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[np.dtype(dtype)]
 
 
 def fold_test(name, op, operands, attrs=None, consts=(), exact=True, opset=17):
@@ -41,38 +35,21 @@ def fold_test(name, op, operands, attrs=None, consts=(), exact=True, opset=17):
     and once on graph inputs (lowered). `consts` names operand indices that
     stay initializers in both (attribute-like inputs: shapes, axes, pads)."""
     attrs = attrs or {}
-    inits, inputs, feeds, folded_ins, lowered_ins = [], [], {}, [], []
+    inits, feeds, folded_ins, lowered_ins = [], {}, [], []
     for k, v in enumerate(operands):
         v = np.asarray(v)
         cname = "c%d" % k
-        inits.append(nh.from_array(v, cname))
+        inits.append((cname, v))
         folded_ins.append(cname)
         if k in consts:
             lowered_ins.append(cname)
             continue
         iname = "x%d" % k
-        inputs.append(h.make_tensor_value_info(iname, onnx_type(v.dtype), list(v.shape)))
         feeds[iname] = v
         lowered_ins.append(iname)
     nodes = [h.make_node(op, folded_ins, ["folded"], **attrs), h.make_node(op, lowered_ins, ["lowered"], **attrs)]
-    g = h.make_graph(nodes, name, inputs, [h.make_tensor_value_info(o, T.UNDEFINED, None) for o in ("folded", "lowered")],
-                     inits)
-    m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)])
-    m.ir_version = 8
-    expected = onnx_reference.evaluate_outputs(m, feeds)
-    for vi, e in zip(m.graph.output, expected):
-        vi.CopyFrom(h.make_tensor_value_info(vi.name, onnx_type(e.dtype), list(e.shape)))
-    d = os.path.join(out, name, "test_data_set_0")
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(out, name, "model.onnx"), "wb") as f:
-        f.write(m.SerializeToString())
-    for prefix, arrays in (("input", list(feeds.values())), ("output", expected)):
-        for k, a in enumerate(arrays):
-            with open(os.path.join(d, "%s_%d.pb" % (prefix, k)), "wb") as f:
-                f.write(nh.from_array(a).SerializeToString())
-    if exact:
-        with open(os.path.join(out, name, "tolerance.txt"), "w") as f:
-            f.write("exact=1\n")
+    save_reference_test(out, name, nodes, feeds, ["folded", "lowered"], inits, opset,
+                        "exact=1" if exact else None)
 
 
 def f32(*shape):

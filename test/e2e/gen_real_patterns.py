@@ -32,36 +32,17 @@ import os
 import sys
 
 import numpy as np
-from onnx import TensorProto as T
 from onnx import helper as h
-from onnx import numpy_helper as nh
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
-import onnx_reference  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from onnx_builder import save_reference_test  # noqa: E402
 
 out = sys.argv[1]
 rng = np.random.default_rng(20261205)
-TYPES = {np.dtype(np.float32): T.FLOAT, np.dtype(np.int8): T.INT8, np.dtype(np.uint8): T.UINT8}
 
 
 def save(name, nodes, feeds, outputs, inits=(), opset=17):
-    """Writes the model, its inputs and the reference outputs."""
-    inputs = [h.make_tensor_value_info(k, TYPES[v.dtype], list(v.shape)) for k, v in feeds.items()]
-    g = h.make_graph(nodes, name, inputs, [h.make_tensor_value_info(o, T.UNDEFINED, None) for o in outputs],
-                     [nh.from_array(np.asarray(v), k) for k, v in inits])
-    m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)])
-    m.ir_version = 8
-    expected = onnx_reference.evaluate_outputs(m, feeds)
-    for vi, e in zip(m.graph.output, expected):
-        vi.CopyFrom(h.make_tensor_value_info(vi.name, TYPES[e.dtype], list(e.shape)))
-    d = os.path.join(out, name, "test_data_set_0")
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(out, name, "model.onnx"), "wb") as f:
-        f.write(m.SerializeToString())
-    for prefix, arrays in (("input", list(feeds.values())), ("output", expected)):
-        for k, a in enumerate(arrays):
-            with open(os.path.join(d, "%s_%d.pb" % (prefix, k)), "wb") as f:
-                f.write(nh.from_array(a).SerializeToString())
+    save_reference_test(out, name, nodes, feeds, outputs, inits, opset)
 
 
 def f32(*shape):

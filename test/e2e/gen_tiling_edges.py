@@ -13,39 +13,18 @@ import os
 import sys
 
 import numpy as np
-from onnx import TensorProto as T
 from onnx import helper as h
-from onnx import numpy_helper as nh
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
-import onnx_reference  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from onnx_builder import save_reference_test  # noqa: E402
 
 out = sys.argv[1]
 rng = np.random.default_rng(20261205)
-TYPES = {np.dtype(np.float32): T.FLOAT, np.dtype(np.int8): T.INT8}
 
 
 def save(name, nodes, feeds, inits, output, tolerance=None, expected=None):
-    inputs = [h.make_tensor_value_info(k, TYPES[v.dtype], list(v.shape)) for k, v in feeds.items()]
-    g = h.make_graph(nodes, name, inputs, [h.make_tensor_value_info(output, T.UNDEFINED, None)],
-                     [nh.from_array(np.asarray(v), k) for k, v in inits])
-    m = h.make_model(g, opset_imports=[h.make_opsetid("", 13)])
-    m.ir_version = 8
-    if expected is None:
-        expected = onnx_reference.evaluate_outputs(m, feeds)[0]
-    m.graph.output[0].CopyFrom(h.make_tensor_value_info(output, TYPES[expected.dtype], list(expected.shape)))
-    d = os.path.join(out, name, "test_data_set_0")
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(out, name, "model.onnx"), "wb") as f:
-        f.write(m.SerializeToString())
-    for k, a in enumerate(feeds.values()):
-        with open(os.path.join(d, "input_%d.pb" % k), "wb") as f:
-            f.write(nh.from_array(a).SerializeToString())
-    with open(os.path.join(d, "output_0.pb"), "wb") as f:
-        f.write(nh.from_array(expected).SerializeToString())
-    if tolerance:
-        with open(os.path.join(out, name, "tolerance.txt"), "w") as f:
-            f.write(tolerance + "\n")
+    save_reference_test(out, name, nodes, feeds, [output], inits, 13, tolerance,
+                        None if expected is None else [expected])
 
 
 def f32_product(name, m, k, n):

@@ -4,11 +4,15 @@ gen_importer_gaps.py): a small ONNX model builder that writes a test directory
 references of the ONNX definitions both use (QuantizeLinear, DequantizeLinear,
 Conv). Independent of npuc."""
 import os
+import sys
 
 import numpy as np
 import onnx
 from onnx import helper as h
 from onnx import numpy_helper
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+import onnx_reference  # noqa: E402
 
 # Where Model.save writes its test directories (set_output).
 _out = "."
@@ -30,6 +34,40 @@ def save_unchecked(name, model, feeds, expected):
         for k, a in enumerate(arrays):
             with open(os.path.join(d, "%s_%d.pb" % (prefix, k)), "wb") as f:
                 f.write(numpy_helper.from_array(a).SerializeToString())
+
+
+def onnx_type(dtype):
+    return onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[np.dtype(dtype)]
+
+
+def save_reference_test(out, name, nodes, feeds, outputs, inits=(), opset=17, tolerance=None,
+                        expected=None):
+    """Writes OUT/NAME as a test directory: the graph of `nodes` over the
+    graph inputs `feeds` (name -> array) and the initializers `inits` ((name,
+    array) pairs), its outputs `outputs` typed by their reference values
+    (scripts/onnx_reference, unless `expected` gives them), and tolerance.txt
+    when `tolerance` is given."""
+    inputs = [h.make_tensor_value_info(k, onnx_type(v.dtype), list(v.shape)) for k, v in feeds.items()]
+    g = h.make_graph(nodes, name, inputs, [h.make_tensor_value_info(o, onnx.TensorProto.UNDEFINED, None)
+                                            for o in outputs],
+                     [numpy_helper.from_array(np.asarray(v), k) for k, v in inits])
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)])
+    m.ir_version = 8
+    if expected is None:
+        expected = onnx_reference.evaluate_outputs(m, feeds)
+    for vi, e in zip(m.graph.output, expected):
+        vi.CopyFrom(h.make_tensor_value_info(vi.name, onnx_type(e.dtype), list(e.shape)))
+    d = os.path.join(out, name, "test_data_set_0")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(out, name, "model.onnx"), "wb") as f:
+        f.write(m.SerializeToString())
+    for prefix, arrays in (("input", list(feeds.values())), ("output", expected)):
+        for k, a in enumerate(arrays):
+            with open(os.path.join(d, "%s_%d.pb" % (prefix, k)), "wb") as f:
+                f.write(numpy_helper.from_array(np.asarray(a)).SerializeToString())
+    if tolerance:
+        with open(os.path.join(out, name, "tolerance.txt"), "w") as f:
+            f.write(tolerance + "\n")
 
 
 def quant(x, s, z, dtype):
