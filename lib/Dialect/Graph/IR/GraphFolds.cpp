@@ -98,6 +98,30 @@ OpFoldResult ConstantOp::fold(FoldAdaptor) {
   return getValue();
 }
 
+std::optional<QuantParameters> npuc::graph::quantParameters(Type element) {
+  QuantParameters p;
+  if (auto t = dyn_cast<quant::UniformQuantizedType>(element)) {
+    p.scales = {t.getScale()};
+    p.zeroPoints = {t.getZeroPoint()};
+  } else if (auto t = dyn_cast<quant::UniformQuantizedPerAxisType>(element)) {
+    p.scales.assign(t.getScales().begin(), t.getScales().end());
+    p.zeroPoints.assign(t.getZeroPoints().begin(), t.getZeroPoints().end());
+    p.axis = t.getQuantizedDimension();
+  } else {
+    return std::nullopt;
+  }
+  return p;
+}
+
+size_t QuantParameters::indexOf(int64_t flat, ArrayRef<int64_t> shape) const {
+  if (axis < 0)
+    return 0;
+  int64_t inner = 1;
+  for (size_t d = size_t(axis + 1); d < shape.size(); ++d)
+    inner *= shape[d];
+  return size_t((flat / inner) % shape[size_t(axis)]);
+}
+
 OpFoldResult QuantizeOp::fold(FoldAdaptor adaptor) {
   // ONNX's QuantizeLinear in f32, as the lowering computes it: x / scale (an
   // IEEE f32 division), rounded half to even, + zero point, saturated. Only
@@ -107,23 +131,10 @@ OpFoldResult QuantizeOp::fold(FoldAdaptor adaptor) {
   auto qt = dyn_cast<quant::QuantizedType>(rt.getElementType());
   if (!in || !in.getElementType().isF32() || !qt)
     return {};
-  SmallVector<double> scales;
-  SmallVector<int64_t> zps;
-  int64_t axis = -1;
-  if (auto t = dyn_cast<quant::UniformQuantizedType>(qt)) {
-    scales = {t.getScale()};
-    zps = {t.getZeroPoint()};
-  } else if (auto t = dyn_cast<quant::UniformQuantizedPerAxisType>(qt)) {
-    scales.assign(t.getScales().begin(), t.getScales().end());
-    zps.assign(t.getZeroPoints().begin(), t.getZeroPoints().end());
-    axis = t.getQuantizedDimension();
-  } else {
+  std::optional<QuantParameters> params = quantParameters(qt);
+  if (!params)
     return {};
-  }
   ArrayRef<int64_t> shape = rt.getShape();
-  int64_t inner = 1;
-  for (size_t d = size_t(axis + 1); axis >= 0 && d < shape.size(); ++d)
-    inner *= shape[d];
   unsigned width = qt.getStorageTypeIntegralWidth();
   float lo = float(qt.getStorageTypeMin()), hi = float(qt.getStorageTypeMax());
   SmallVector<APInt> out;
@@ -133,8 +144,8 @@ OpFoldResult QuantizeOp::fold(FoldAdaptor adaptor) {
     float v = x.convertToFloat();
     if (!std::isfinite(v))
       return {};
-    size_t c = axis < 0 ? 0 : size_t((i++ / inner) % shape[size_t(axis)]);
-    float q = std::nearbyint(v / float(scales[c])) + float(zps[c]);
+    size_t c = params->indexOf(i++, shape);
+    float q = std::nearbyint(v / float(params->scales[c])) + float(params->zeroPoints[c]);
     q = std::min(std::max(q, lo), hi);
     out.push_back(APInt(width, uint64_t(int64_t(q)), qt.isSigned()));
   }

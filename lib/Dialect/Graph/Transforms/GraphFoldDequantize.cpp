@@ -23,31 +23,17 @@ namespace {
 /// quantized type `qt`: float(q - zero point) * scale, in f32.
 std::optional<DenseElementsAttr> dequantized(DenseElementsAttr q, quant::QuantizedType qt,
                                              RankedTensorType result) {
-  SmallVector<double> scales;
-  SmallVector<int64_t> zps;
-  int64_t axis = -1;
-  if (auto t = dyn_cast<quant::UniformQuantizedType>(qt)) {
-    scales = {t.getScale()};
-    zps = {t.getZeroPoint()};
-  } else if (auto t = dyn_cast<quant::UniformQuantizedPerAxisType>(qt)) {
-    scales.assign(t.getScales().begin(), t.getScales().end());
-    zps.assign(t.getZeroPoints().begin(), t.getZeroPoints().end());
-    axis = t.getQuantizedDimension();
-  } else {
+  std::optional<QuantParameters> p = quantParameters(qt);
+  if (!p)
     return std::nullopt;
-  }
   ArrayRef<int64_t> shape = result.getShape();
-  int64_t inner = 1;
-  for (size_t d = size_t(axis + 1); axis >= 0 && d < shape.size(); ++d)
-    inner *= shape[d];
   SmallVector<float> out;
   out.reserve(size_t(result.getNumElements()));
   int64_t i = 0;
   for (const APInt &v : q.getValues<APInt>()) {
-    size_t c = axis < 0 ? 0 : size_t((i / inner) % shape[size_t(axis)]);
+    size_t c = p->indexOf(i++, shape);
     int64_t stored = qt.isSigned() ? v.getSExtValue() : int64_t(v.getZExtValue());
-    out.push_back(float(stored - zps[c]) * float(scales[c]));
-    ++i;
+    out.push_back(float(stored - p->zeroPoints[c]) * float(p->scales[c]));
   }
   return DenseElementsAttr::get(result, ArrayRef<float>(out));
 }
