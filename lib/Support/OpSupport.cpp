@@ -6,6 +6,7 @@
 
 #include "npuc/Support/OpSupport.h"
 #include "npuc/Base/Json.h"
+#include "npuc/Base/ModelFile.h"
 #include "npuc/Base/Resources.h"
 
 #include <algorithm>
@@ -142,6 +143,23 @@ const EvidenceIndex *installedIndex(std::string &error) {
     return nullptr;
   static const EvidenceIndex index(*table);
   return &index;
+}
+
+const EvidenceIndex *evidenceIndex(const std::string &path, EvidenceFile &file,
+                                   std::string &error) {
+  if (path.empty())
+    return installedIndex(error);
+  std::vector<uint8_t> bytes;
+  std::string why;
+  file.table.clear();
+  if (!model::readFile(path, bytes, why) ||
+      !parseEvidence(std::string_view(reinterpret_cast<const char *>(bytes.data()), bytes.size()),
+                     file.table, why)) {
+    error = "evidence table '" + path + "': " + why;
+    return nullptr;
+  }
+  file.index = std::make_unique<EvidenceIndex>(file.table);
+  return file.index.get();
 }
 
 std::string unverifiedReason(const EvidenceIndex &index, std::string_view key,

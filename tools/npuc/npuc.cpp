@@ -402,9 +402,12 @@ int main(int argc, char **argv) {
   // The resources a compile needs are found before any work (contract D5):
   // the evidence gate's table, unless --allow-unverified skips the gate, and
   // the report, which names each case's evidence.
+  // (The test hook --test-evidence replaces the installed table in both.)
+  support::EvidenceFile evidenceFile;
+  const support::EvidenceIndex *evidenceIndex = nullptr;
   if (!allowUnverified || !reportPath.empty()) {
     std::string error;
-    if (!support::installedIndex(error)) {
+    if (!(evidenceIndex = support::evidenceIndex(testEvidence, evidenceFile, error))) {
       std::cerr << "npuc: error: " << error << "\n";
       return 1;
     }
@@ -432,19 +435,14 @@ int main(int argc, char **argv) {
   auto writeReport = [&]() {
     if (reportPath.empty())
       return true;
-    std::string error;
-    const support::EvidenceIndex *index = support::installedIndex(error);
-    if (!index) {
-      std::cerr << "npuc: error: " << error << "\n";
-      return false;
-    }
     std::map<std::string, std::vector<onnx_import::NodeCase>> cases;
     for (const auto &[node, keys] : nodeCases)
       for (const std::string &key : keys) {
-        const support::Evidence *e = index->find(key, targetName);
+        const support::Evidence *e = evidenceIndex->find(key, targetName);
         cases[node].push_back({key, e ? support::levelName(e->level) : "none", e ? e->tests : ""});
       }
     std::string json = onnx_import::reportJson(input, result, later, cases);
+    std::string error;
     if (!model::writeFileOrStdout(reportPath, std::vector<uint8_t>(json.begin(), json.end()), error)) {
       std::cerr << "npuc: error: " << error << "\n";
       return false;

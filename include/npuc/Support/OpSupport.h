@@ -16,6 +16,7 @@
 
 #include "npuc/Support/CaseSpace.h"
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -72,6 +73,18 @@ private:
 
 /// The index of the installed table, or null with `error` (installedEvidence).
 const EvidenceIndex *installedIndex(std::string &error);
+
+/// A table read from a file instead of the installed one (npuc's test hook
+/// --test-evidence), with its index.
+struct EvidenceFile {
+  std::vector<Evidence> table;
+  std::unique_ptr<EvidenceIndex> index;
+};
+
+/// The index of the table at `path`, read into `file`, or of the installed
+/// table when `path` is empty; null with `error`.
+const EvidenceIndex *evidenceIndex(const std::string &path, EvidenceFile &file,
+                                   std::string &error);
 
 /// Why `key` is not verified on `target`, for a diagnostic: "no test reached
 /// it on npu-v1", or the level and the tests that reached it.

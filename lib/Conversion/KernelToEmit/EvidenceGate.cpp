@@ -9,7 +9,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoweringCase.h"
-#include "npuc/Base/ModelFile.h"
 #include "npuc/Conversion/Passes.h"
 #include "npuc/Support/OpSupport.h"
 
@@ -18,7 +17,6 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/MapVector.h"
 
-#include <memory>
 
 namespace npuc {
 #define GEN_PASS_DEF_CHECKLOWERINGEVIDENCE
@@ -35,27 +33,12 @@ struct CheckLoweringEvidencePass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     // The installed table (share/npuc), or (for tests) one read from a file.
-    std::vector<support::Evidence> table;
-    std::unique_ptr<support::EvidenceIndex> own;
-    const support::EvidenceIndex *index = nullptr;
-    if (evidencePath.empty()) {
-      std::string error;
-      if (!(index = support::installedIndex(error))) {
-        module.emitError() << error;
-        return signalPassFailure();
-      }
-    } else {
-      std::vector<uint8_t> bytes;
-      std::string error;
-      if (!model::readFile(evidencePath, bytes, error) ||
-          !support::parseEvidence(std::string_view(reinterpret_cast<const char *>(bytes.data()),
-                                                   bytes.size()),
-                                  table, error)) {
-        module.emitError() << "evidence table '" << evidencePath << "': " << error;
-        return signalPassFailure();
-      }
-      own = std::make_unique<support::EvidenceIndex>(table);
-      index = own.get();
+    support::EvidenceFile file;
+    std::string error;
+    const support::EvidenceIndex *index = support::evidenceIndex(evidencePath, file, error);
+    if (!index) {
+      module.emitError() << error;
+      return signalPassFailure();
     }
     // One refusal per case: the case once, at its first node, the other
     // nodes it stands in the way at named with it (and as notes located at
