@@ -35,36 +35,25 @@ using namespace npuc;
 
 namespace {
 /// Scales and zero points of a quantized tensor type, one entry per channel of
-/// `axis` (or a single entry per tensor).
-struct QuantParams {
-  SmallVector<double> scales;
-  SmallVector<int64_t> zeroPoints;
-  int64_t axis = -1;
+/// `axis` (or a single entry per tensor), with its storage range and type.
+struct QuantParams : graph::QuantParameters {
   int64_t qmin = 0, qmax = 0;
   Type plain;  // the integer tensor element that stores it
 };
 
 std::optional<QuantParams> paramsOf(Value v) {
   auto type = cast<RankedTensorType>(v.getType());
-  QuantParams p;
   auto q = dyn_cast<quant::QuantizedType>(type.getElementType());
-  if (!q)
+  std::optional<graph::QuantParameters> parameters = graph::quantParameters(type.getElementType());
+  if (!q || !parameters)
     return std::nullopt;
+  QuantParams p;
+  static_cast<graph::QuantParameters &>(p) = std::move(*parameters);
   p.qmin = q.getStorageTypeMin();
   p.qmax = q.getStorageTypeMax();
   unsigned width = q.getStorageTypeIntegralWidth();
   p.plain = q.isSigned() ? Type(IntegerType::get(v.getContext(), width))
                          : Type(IntegerType::get(v.getContext(), width, IntegerType::Unsigned));
-  if (auto t = dyn_cast<quant::UniformQuantizedType>(q)) {
-    p.scales = {t.getScale()};
-    p.zeroPoints = {t.getZeroPoint()};
-  } else if (auto t = dyn_cast<quant::UniformQuantizedPerAxisType>(q)) {
-    p.scales.assign(t.getScales().begin(), t.getScales().end());
-    p.zeroPoints.assign(t.getZeroPoints().begin(), t.getZeroPoints().end());
-    p.axis = t.getQuantizedDimension();
-  } else {
-    return std::nullopt;
-  }
   return p;
 }
 
