@@ -288,44 +288,52 @@ std::string casesJson(const std::vector<OpCaseSpace> &spaces, const std::vector<
   return out + "\n]\n";
 }
 
-std::string renderMarkdown(const std::vector<Evidence> &evidence,
-                           const std::vector<std::pair<std::string, std::string>> &importedOps,
-                           const std::vector<OpCaseSpace> &spaces,
-                           const std::vector<std::string> &targetList) {
-  std::set<std::string> targets(targetList.begin(), targetList.end());
-  EvidenceIndex index(evidence);
+namespace {
+/// The evidence and the declared spaces, arranged for the document.
+struct DocTables {
+  std::set<std::string> targets;
   // case op -> case -> target -> evidence
   std::map<std::string, std::map<std::string, std::map<std::string, const Evidence *>>> byOp;
   // ONNX op -> the case ops its nodes reached; the levels of nodes without a case
   std::map<std::string, std::set<std::string>> loweredAs;
   std::map<std::string, std::map<std::string, const Evidence *>> noCase;
+  std::set<std::string> onnxOps;
+  // Each lowered op's reachable cases per target, and its space.
+  std::map<std::string, std::map<std::string, TargetCases>> reach;
+  std::map<std::string, const CaseSpace *> spaceOf;
+};
+
+DocTables arrange(const std::vector<Evidence> &evidence,
+                  const std::vector<std::pair<std::string, std::string>> &importedOps,
+                  const std::vector<OpCaseSpace> &spaces, const std::vector<std::string> &targetList,
+                  const EvidenceIndex &index) {
+  DocTables d;
+  d.targets.insert(targetList.begin(), targetList.end());
   for (const Evidence &e : evidence) {
     for (const std::string &o : splitSet(e.onnxOps)) {
       if (e.key == kNoCase)
-        noCase[o][e.target] = &e;
+        d.noCase[o][e.target] = &e;
       else
-        loweredAs[o].insert(caseOp(e.key));
+        d.loweredAs[o].insert(caseOp(e.key));
     }
     if (e.key != kNoCase)
-      byOp[caseOp(e.key)][e.key][e.target] = &e;
+      d.byOp[caseOp(e.key)][e.key][e.target] = &e;
   }
-  std::set<std::string> ops;
   for (const auto &[domain, op] : importedOps)
-    ops.insert(domain.empty() ? op : domain + "." + op);
-  for (const auto &entry : loweredAs)
-    ops.insert(entry.first);
-  for (const auto &entry : noCase)
-    ops.insert(entry.first);
-  // Each lowered op's reachable cases per target.
-  std::map<std::string, std::map<std::string, TargetCases>> reach;
-  std::map<std::string, const CaseSpace *> spaceOf;
+    d.onnxOps.insert(domain.empty() ? op : domain + "." + op);
+  for (const auto &entry : d.loweredAs)
+    d.onnxOps.insert(entry.first);
+  for (const auto &entry : d.noCase)
+    d.onnxOps.insert(entry.first);
   for (const OpCaseSpace &s : spaces) {
-    spaceOf[s.op] = s.space;
-    for (const std::string &t : targets)
-      reach[s.op][t] = classify(s, t, index);
+    d.spaceOf[s.op] = s.space;
+    for (const std::string &t : d.targets)
+      d.reach[s.op][t] = classify(s, t, index);
   }
+  return d;
+}
 
-  std::ostringstream os;
+void writeIntro(std::ostream &os) {
   os << "# Supported ONNX operators\n\n"
         "Generated from evidence by `scripts/update-supported-ops.sh`; do not edit.\n"
         "`npuc --list-ops` prints this document; `npuc --list-cases` lists every\n"
@@ -366,14 +374,18 @@ std::string renderMarkdown(const std::vector<Evidence> &evidence,
         "`--allow-unverified` compiles it anyway. `npuc --report` lists every node's\n"
         "cases and the tests that verified them.\n\n";
 
+}
+
+/// Per lowered op, its reachable cases on each target and how many are verified.
+void writeReachable(std::ostream &os, const DocTables &d) {
   os << "## Reachable cases\n\n"
         "Per lowered op, its reachable cases on each target and how many are verified;\n"
         "each one that is not is listed under the op below, with why.\n\n";
-  tableHeader(os, {"op"}, targets, {});
+  tableHeader(os, {"op"}, d.targets, {});
   std::map<std::string, std::pair<size_t, size_t>> totals;
-  for (const auto &[op, perTarget] : reach) {
+  for (const auto &[op, perTarget] : d.reach) {
     os << "| `" << op << "` |";
-    for (const std::string &t : targets) {
+    for (const std::string &t : d.targets) {
       const TargetCases &tc = perTarget.at(t);
       os << " " << tc.verified << " of " << tc.reachable.size() << " verified |";
       totals[t].first += tc.verified;
@@ -382,33 +394,36 @@ std::string renderMarkdown(const std::vector<Evidence> &evidence,
     os << "\n";
   }
   os << "| all |";
-  for (const std::string &t : targets)
+  for (const std::string &t : d.targets)
     os << " " << totals[t].first << " of " << totals[t].second << " verified |";
   os << "\n\n";
+}
 
+/// Per ONNX op, the lowered ops its nodes reached and their verified cases.
+void writeOnnxOps(std::ostream &os, const DocTables &d) {
   os << "## ONNX operators\n\n"
         "The lowered ops each ONNX op's nodes reached in the tests, and how many of their\n"
         "cases are verified. Nodes that fold at import (shape computations, constants) or\n"
         "fuse into a neighbour (Q/DQ pairs, a BatchNormalization folded into its\n"
         "convolution, an activation folded into a requantization) have no case of their\n"
         "own: their effect is part of the cases they fold into.\n\n";
-  tableHeader(os, {"ONNX op", "lowered as"}, targets, {});
-  for (const std::string &op : ops) {
-    auto la = loweredAs.find(op);
-    auto nc = noCase.find(op);
+  tableHeader(os, {"ONNX op", "lowered as"}, d.targets, {});
+  for (const std::string &op : d.onnxOps) {
+    auto la = d.loweredAs.find(op);
+    auto nc = d.noCase.find(op);
     os << "| " << op << " | ";
     std::string as;
-    if (la != loweredAs.end())
+    if (la != d.loweredAs.end())
       for (const std::string &k : la->second)
         as += (as.empty() ? "`" : ", `") + k + "`";
-    if (nc != noCase.end())
+    if (nc != d.noCase.end())
       as += (as.empty() ? "" : "; ") + std::string("no case of its own (folded or fused)");
     os << (as.empty() ? "imported; no test reached it" : as) << " |";
-    for (const std::string &t : targets) {
+    for (const std::string &t : d.targets) {
       size_t verified = 0, all = 0;
-      if (la != loweredAs.end())
+      if (la != d.loweredAs.end())
         for (const std::string &k : la->second)
-          for (const auto &[key, byTarget] : byOp[k]) {
+          for (const auto &[key, byTarget] : d.byOp.at(k)) {
             auto e = byTarget.find(t);
             if (e == byTarget.end() || !splitSet(e->second->onnxOps).count(op))
               continue;
@@ -416,7 +431,7 @@ std::string renderMarkdown(const std::vector<Evidence> &evidence,
             verified += e->second->level == Level::Verified;
           }
       const Evidence *n = nullptr;
-      if (nc != noCase.end())
+      if (nc != d.noCase.end())
         if (auto e = nc->second.find(t); e != nc->second.end())
           n = e->second;
       if (all)
@@ -427,70 +442,86 @@ std::string renderMarkdown(const std::vector<Evidence> &evidence,
     }
     os << "\n";
   }
+}
 
+/// One lowered op's space, its cases not yet verified, and the cases tests reached.
+void writeCaseOp(std::ostream &os, const DocTables &d, const std::string &op) {
+  os << "\n### " << op << "\n\n";
+  auto sp = d.spaceOf.find(op);
+  if (sp != d.spaceOf.end()) {
+    os << sp->second->describe() << "\n";
+    os << "Reachable cases verified:";
+    for (const std::string &t : d.targets) {
+      const TargetCases &tc = d.reach.at(op).at(t);
+      os << " " << tc.verified << " of " << tc.reachable.size() << " on " << t
+         << (&t == &*d.targets.rbegin() ? "." : ",");
+    }
+    os << "\n";
+    for (const std::string &t : d.targets) {
+      const TargetCases &tc = d.reach.at(op).at(t);
+      if (tc.open.empty())
+        continue;
+      os << "\nNot yet verified on " << t << ":\n\n";
+      for (const auto &[key, why] : tc.open)
+        os << "- `" << key << "`: " << why << "\n";
+    }
+  } else {
+    os << "No lowering declares this op's cases.\n";
+  }
+  // The tests behind each case reached (the outside-space ones included).
+  auto cases = d.byOp.find(op);
+  if (cases == d.byOp.end())
+    return;
+  std::vector<std::string> outside;
+  os << "\n<details><summary>Cases reached by tests, with their evidence</summary>\n\n";
+  tableHeader(os, {"case", "from ONNX"}, d.targets, {});
+  for (const auto &[key, byTarget] : cases->second) {
+    std::set<std::string> from;
+    for (const auto &[t, e] : byTarget)
+      for (const std::string &o : splitSet(e->onnxOps))
+        from.insert(o);
+    os << "| `" << key << "` | " << joined(from) << " |";
+    for (const std::string &t : d.targets) {
+      auto e = byTarget.find(t);
+      if (e == byTarget.end())
+        os << " not reached |";
+      else
+        os << " " << levelName(e->second->level) << ": " << someTests(e->second->tests) << " |";
+    }
+    os << "\n";
+    CasePoint p;
+    std::string why;
+    if (sp != d.spaceOf.end() && parseCaseKey(key, p, why) &&
+        (p.target = *d.targets.begin(), !sp->second->contains(p, why)))
+      outside.push_back("`" + key + "`: " + why);
+  }
+  os << "\n</details>\n";
+  if (!outside.empty()) {
+    os << "\nReached by tests but outside the declared space (npuc refuses them):\n\n";
+    for (const std::string &o : outside)
+      os << "- " << o << "\n";
+  }
+}
+} // namespace
+
+std::string renderMarkdown(const std::vector<Evidence> &evidence,
+                           const std::vector<std::pair<std::string, std::string>> &importedOps,
+                           const std::vector<OpCaseSpace> &spaces,
+                           const std::vector<std::string> &targetList) {
+  EvidenceIndex index(evidence);
+  DocTables d = arrange(evidence, importedOps, spaces, targetList, index);
+  std::ostringstream os;
+  writeIntro(os);
+  writeReachable(os, d);
+  writeOnnxOps(os, d);
   os << "\n## Lowering cases\n";
   std::set<std::string> caseOps;
-  for (const auto &entry : reach)
+  for (const auto &entry : d.reach)
     caseOps.insert(entry.first);
-  for (const auto &entry : byOp)
+  for (const auto &entry : d.byOp)
     caseOps.insert(entry.first);
-  for (const std::string &op : caseOps) {
-    os << "\n### " << op << "\n\n";
-    auto sp = spaceOf.find(op);
-    if (sp != spaceOf.end()) {
-      os << sp->second->describe() << "\n";
-      os << "Reachable cases verified:";
-      for (const std::string &t : targets) {
-        const TargetCases &tc = reach[op][t];
-        os << " " << tc.verified << " of " << tc.reachable.size() << " on " << t
-           << (&t == &*targets.rbegin() ? "." : ",");
-      }
-      os << "\n";
-      for (const std::string &t : targets) {
-        const TargetCases &tc = reach[op][t];
-        if (tc.open.empty())
-          continue;
-        os << "\nNot yet verified on " << t << ":\n\n";
-        for (const auto &[key, why] : tc.open)
-          os << "- `" << key << "`: " << why << "\n";
-      }
-    } else {
-      os << "No lowering declares this op's cases.\n";
-    }
-    // The tests behind each case reached (the outside-space ones included).
-    auto cases = byOp.find(op);
-    if (cases == byOp.end())
-      continue;
-    std::vector<std::string> outside;
-    os << "\n<details><summary>Cases reached by tests, with their evidence</summary>\n\n";
-    tableHeader(os, {"case", "from ONNX"}, targets, {});
-    for (const auto &[key, byTarget] : cases->second) {
-      std::set<std::string> from;
-      for (const auto &[t, e] : byTarget)
-        for (const std::string &o : splitSet(e->onnxOps))
-          from.insert(o);
-      os << "| `" << key << "` | " << joined(from) << " |";
-      for (const std::string &t : targets) {
-        auto e = byTarget.find(t);
-        if (e == byTarget.end())
-          os << " not reached |";
-        else
-          os << " " << levelName(e->second->level) << ": " << someTests(e->second->tests) << " |";
-      }
-      os << "\n";
-      CasePoint p;
-      std::string why;
-      if (sp != spaceOf.end() && parseCaseKey(key, p, why) &&
-          (p.target = *targets.begin(), !sp->second->contains(p, why)))
-        outside.push_back("`" + key + "`: " + why);
-    }
-    os << "\n</details>\n";
-    if (!outside.empty()) {
-      os << "\nReached by tests but outside the declared space (npuc refuses them):\n\n";
-      for (const std::string &o : outside)
-        os << "- " << o << "\n";
-    }
-  }
+  for (const std::string &op : caseOps)
+    writeCaseOp(os, d, op);
   return os.str();
 }
 
