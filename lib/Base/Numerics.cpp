@@ -134,6 +134,11 @@ float num::roundHalfEven(float x) {
   return r == 0.0f ? std::copysign(0.0f, x) : r;
 }
 
+int64_t num::quantizeF32(float x, float scale, float zeroPoint, int64_t lo, int64_t hi) {
+  float q = roundHalfEven(x / scale) + zeroPoint;
+  return q != q ? 0 : q <= float(lo) ? lo : q >= float(hi) ? hi : int64_t(q);
+}
+
 float num::expF(float x) {
   if (x != x)
     return x;

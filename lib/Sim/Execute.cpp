@@ -844,8 +844,7 @@ uint64_t vectorQuant(Machine &m, const ExecStep &x, VectorStep &vx) {
     for (int64_t c = 0; c < vx.grid.cols; ++c) {
       Value a = loadElem(vx.at(A, r, c, false, "operand a"), it), d;
       if (quant) {
-        float q = num::roundHalfEven(a.f / scale) + zp;
-        d.i = q != q ? 0 : q <= float(lo) ? lo : q >= float(hi) ? hi : int64_t(q);
+        d.i = num::quantizeF32(a.f, scale, zp, lo, hi);
       } else {
         d.f = (float(a.i) - zp) * scale;
       }

@@ -44,6 +44,10 @@ uint16_t floatToHalf(float f);
 /// Round half to even to an integer-valued float.
 float roundHalfEven(float x);
 
+/// QuantizeLinear's f32 steps (V_QUANT): x / scale rounded half to even, plus
+/// the zero point, saturated to [lo, hi]; NaN gives 0.
+int64_t quantizeF32(float x, float scale, float zeroPoint, int64_t lo, int64_t hi);
+
 /// The fixed algorithms of docs/numerics.md (no host libm).
 float expF(float x);
 float logF(float x);

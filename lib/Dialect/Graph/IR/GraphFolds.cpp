@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "npuc/Dialect/Graph/IR/GraphOps.h"
+#include "npuc/Base/Numerics.h"
 
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/Matchers.h"
@@ -123,9 +124,8 @@ size_t QuantParameters::indexOf(int64_t flat, ArrayRef<int64_t> shape) const {
 }
 
 OpFoldResult QuantizeOp::fold(FoldAdaptor adaptor) {
-  // ONNX's QuantizeLinear in f32, as the lowering computes it: x / scale (an
-  // IEEE f32 division), rounded half to even, + zero point, saturated. Only
-  // finite values fold (the lowering's NaN rule stays the lowering's).
+  // ONNX's QuantizeLinear in f32, as V_QUANT computes it (num::quantizeF32).
+  // Only finite values fold (the lowering's NaN rule stays the lowering's).
   auto in = dyn_cast_or_null<DenseFPElementsAttr>(adaptor.getInput());
   auto rt = cast<RankedTensorType>(getResult().getType());
   auto qt = dyn_cast<quant::QuantizedType>(rt.getElementType());
@@ -136,7 +136,6 @@ OpFoldResult QuantizeOp::fold(FoldAdaptor adaptor) {
     return {};
   ArrayRef<int64_t> shape = rt.getShape();
   unsigned width = qt.getStorageTypeIntegralWidth();
-  float lo = float(qt.getStorageTypeMin()), hi = float(qt.getStorageTypeMax());
   SmallVector<APInt> out;
   out.reserve(size_t(rt.getNumElements()));
   int64_t i = 0;
@@ -145,9 +144,9 @@ OpFoldResult QuantizeOp::fold(FoldAdaptor adaptor) {
     if (!std::isfinite(v))
       return {};
     size_t c = params->indexOf(i++, shape);
-    float q = std::nearbyint(v / float(params->scales[c])) + float(params->zeroPoints[c]);
-    q = std::min(std::max(q, lo), hi);
-    out.push_back(APInt(width, uint64_t(int64_t(q)), qt.isSigned()));
+    int64_t q = num::quantizeF32(v, float(params->scales[c]), float(params->zeroPoints[c]),
+                                 qt.getStorageTypeMin(), qt.getStorageTypeMax());
+    out.push_back(APInt(width, uint64_t(q), qt.isSigned()));
   }
   return DenseElementsAttr::get(RankedTensorType::get(shape, qt.getStorageType()), out);
 }
