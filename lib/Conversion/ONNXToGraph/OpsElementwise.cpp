@@ -29,51 +29,29 @@ FailureOr<Value> npuc::onnx_import::buildBinary(NodeContext &c, StringRef name, 
 }
 
 namespace {
-int64_t addI(int64_t a, int64_t b) { return int64_t(uint64_t(a) + uint64_t(b)); }
-int64_t subI(int64_t a, int64_t b) { return int64_t(uint64_t(a) - uint64_t(b)); }
-int64_t mulI(int64_t a, int64_t b) { return int64_t(uint64_t(a) * uint64_t(b)); }
-// Callers never fold a division by zero (see binary()); INT64_MIN / -1 wraps.
-int64_t divI(int64_t a, int64_t b) { return b == -1 ? int64_t(0 - uint64_t(a)) : a / b; }
-int64_t minI(int64_t a, int64_t b) { return std::min(a, b); }
-int64_t maxI(int64_t a, int64_t b) { return std::max(a, b); }
-int64_t eqI(int64_t a, int64_t b) { return a == b; }
-int64_t ltI(int64_t a, int64_t b) { return a < b; }
-int64_t leI(int64_t a, int64_t b) { return a <= b; }
-int64_t gtI(int64_t a, int64_t b) { return a > b; }
-int64_t geI(int64_t a, int64_t b) { return a >= b; }
-int64_t andI(int64_t a, int64_t b) { return a && b; }
-int64_t orI(int64_t a, int64_t b) { return a || b; }
-int64_t xorI(int64_t a, int64_t b) { return (a != 0) != (b != 0); }
-
 struct BinaryInfo {
-  const char *op;                  // graph op
-  int64_t (*fold)(int64_t, int64_t);  // integer folding, or null
-  bool compare;                    // i1 result
+  const char *op;  // graph op
+  bool compare;    // i1 result
 };
 
 const llvm::StringMap<BinaryInfo> &binaries() {
   static const llvm::StringMap<BinaryInfo> table = {
-      {"Add", {"add", addI, false}},       {"Sub", {"sub", subI, false}},
-      {"Mul", {"mul", mulI, false}},       {"Div", {"div", divI, false}},
-      {"PRelu", {"prelu", nullptr, false}},
-      {"And", {"and", andI, false}},       {"Or", {"or", orI, false}},
-      {"Xor", {"xor", xorI, false}},       {"Equal", {"equal", eqI, true}},
-      {"Less", {"less", ltI, true}},       {"LessOrEqual", {"less_or_equal", leI, true}},
-      {"Greater", {"greater", gtI, true}}, {"GreaterOrEqual", {"greater_or_equal", geI, true}},
-      {"Max", {"max", maxI, false}},       {"Min", {"min", minI, false}},
-      {"Sum", {"add", addI, false}}};
+      {"Add", {"add", false}},      {"Sub", {"sub", false}},
+      {"Mul", {"mul", false}},      {"Div", {"div", false}},
+      {"PRelu", {"prelu", false}},  {"And", {"and", false}},
+      {"Or", {"or", false}},        {"Xor", {"xor", false}},
+      {"Equal", {"equal", true}},   {"Less", {"less", true}},
+      {"LessOrEqual", {"less_or_equal", true}},
+      {"Greater", {"greater", true}},
+      {"GreaterOrEqual", {"greater_or_equal", true}},
+      {"Max", {"max", false}},      {"Min", {"min", false}},
+      {"Sum", {"add", false}}};
   return table;
 }
 
-/// Folds integer operands, or builds the graph op.
+/// Builds the graph op (on constants, the importer folds it: ConstantEval).
 FailureOr<Val> binary(NodeContext &c, const BinaryInfo &info, Val lhs, Val rhs) {
   Type element = info.compare ? Type(c.b.getI1Type()) : lhs.element();
-  if (info.fold && lhs.element() == rhs.element())
-    if (auto a = asInts(lhs))
-      if (auto b = asInts(rhs))
-        if (info.fold != divI || !llvm::is_contained(b->data, 0))
-          if (auto r = broadcastInts(*a, *b, element, info.fold))
-            return c.constant(toAttr(*r));
   FailureOr<Value> v = buildBinary(c, info.op, lhs, rhs, element);
   if (failed(v))
     return failure();
