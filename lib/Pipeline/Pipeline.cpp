@@ -71,6 +71,7 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
   if (options.floatType == "fp16")
     a.add(graph::createGraphComputeF16());
   a.add(createSelectLoweringCases(SelectLoweringCasesOptions{options.target}));
+  a.add(createCheckCaseSpaces(CheckCaseSpacesOptions{options.target}));
   if (!options.allowUnverified)
     a.add(createCheckLoweringEvidence(CheckLoweringEvidenceOptions{options.target, options.evidence}));
   // Schedule decisions, by the cost model on the target's timing function.

@@ -350,7 +350,9 @@ void writeIntro(std::ostream &os) {
         "`qk.conv2d(ui8,i8,i32->ui8){kind=depthwise,padded,strided,!dilated,...}`.\n"
         "How a file spells an op (its schema version, attributes written out or left at\n"
         "their defaults) is not part of a case: versions the importer normalizes to one\n"
-        "form share their cases.\n\n"
+        "form share their cases. Quantized types are 8-bit (32-bit for biases and\n"
+        "accumulators): 16-bit quantization is refused at case selection, an open\n"
+        "limitation (docs/numerics.md).\n\n"
         "Each op's selector, next to its lowering in lib/Conversion/KernelToEmit,\n"
         "declares its *case space* (npuc/Support/CaseSpace.h): the element types it\n"
         "accepts, each property with the values it can take, and the combinations that\n"
@@ -370,7 +372,7 @@ void writeIntro(std::ostream &os) {
         "  diagnostic code says why (it may come from another node of the same test).\n\n"
         "Anything not verified is not yet confirmed. npuc rejects an op whose lowering\n"
         "case is not verified on the target it compiles for (NPUC-E0105, naming the\n"
-        "case; a case outside its op's declared space is reported as npuc's own gap);\n"
+        "case; a case outside its op's declared space is npuc's own error, NPUC-E0900);\n"
         "`--allow-unverified` compiles it anyway. `npuc --report` lists every node's\n"
         "cases and the tests that verified them.\n\n";
 

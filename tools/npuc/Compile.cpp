@@ -12,6 +12,7 @@
 
 #include "npuc/Base/ModelFile.h"
 #include "npuc/Base/Sha256.h"
+#include "npuc/Conversion/LoweringCases.h"
 #include "npuc/Dialect/Graph/IR/TensorNames.h"
 #include "npuc/Pipeline/Pipeline.h"
 #include "npuc/Support/OpSupport.h"
@@ -43,8 +44,8 @@ std::string nodeOf(mlir::Location loc) {
 /// Diagnostic codes of the phases after import (docs/diagnostics.md), by the
 /// pass that reports.
 const char *phaseCode(llvm::StringRef pass) {
-  if (pass == kVerifyIRPass)
-    return "NPUC-E0900";  // an internal compiler error: IR a pass built
+  if (pass == kVerifyIRPass || pass == "check-case-spaces")
+    return "NPUC-E0900";  // an internal compiler error: IR a pass built, a case undeclared
   if (pass == "check-lowering-evidence")
     return "NPUC-E0105";
   if (pass == "emit-plan-memory")
@@ -134,8 +135,10 @@ public:
     std::string message = d.str();
     std::vector<std::string> sameCase;  // the other nodes of one refused case
     for (const mlir::Diagnostic &note : d.getNotes()) {
-      if (pass == "check-lowering-evidence" && note.str() == "the same case") {
-        sameCase.push_back(nodeOf(note.getLocation()));
+      if (note.str() == emit::kSameCaseNote) {
+        std::string node = nodeOf(note.getLocation());
+        if (!node.empty() && !llvm::is_contained(sameCase, node))
+          sameCase.push_back(node);
         continue;
       }
       message += "\n  note: " + note.str();

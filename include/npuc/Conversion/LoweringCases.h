@@ -19,6 +19,10 @@ namespace npuc::emit {
 /// Every op convert-kernel-to-emit lowers and its selector's case space, in
 /// the lowering table's order.
 std::vector<support::OpCaseSpace> loweringCaseSpaces();
+
+/// The note check-lowering-evidence attaches at each further node of a
+/// refused case (after the first), for the driver's list of its nodes.
+inline constexpr const char *kSameCaseNote = "the same case";
 } // namespace npuc::emit
 
 #endif

@@ -73,6 +73,20 @@ def SelectTiling : Pass<"select-tiling", "::mlir::ModuleOp"> {
   let dependentDialects = ["::npuc::emit::EmitDialect"];
 }
 
+def CheckCaseSpaces : Pass<"check-case-spaces", "::mlir::ModuleOp"> {
+  let summary = "Report lowering cases outside the space their selector declares";
+  let description = [{
+    Every `npuc.case` (select-lowering-cases) must be a point of the case
+    space its op's selector declares (npuc/Support/CaseSpace.h): the grid
+    verifies the spaces, so a case outside one is a gap in npuc's own
+    declarations, which no evidence can vouch for. Reported once per case, as
+    npuc's internal error (the driver's NPUC-E0900), with or without
+    --allow-unverified.
+  }];
+  let options = [Option<"targetName", "target", "std::string", "\"npu-v1\"",
+                        "target to compile for">];
+}
+
 def CheckLoweringEvidence : Pass<"check-lowering-evidence", "::mlir::ModuleOp"> {
   let summary = "Reject lowering cases no conformance test verified on the target";
   let description = [{

@@ -4,11 +4,14 @@
 //
 // Contracts D10 and D11: a lowering case that no conformance test verified on
 // the target is an error at its op (its ONNX node), unless the driver is told
-// to compile it anyway (--allow-unverified skips this pass).
+// to compile it anyway (--allow-unverified skips check-lowering-evidence);
+// a case outside its op's declared space is npuc's own error
+// (check-case-spaces, always run).
 //
 //===----------------------------------------------------------------------===//
 
 #include "LoweringCase.h"
+#include "npuc/Conversion/LoweringCases.h"
 #include "npuc/Conversion/Passes.h"
 #include "npuc/Support/OpSupport.h"
 
@@ -16,9 +19,13 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
+#include <set>
+#include <vector>
 
 namespace npuc {
+#define GEN_PASS_DEF_CHECKCASESPACES
 #define GEN_PASS_DEF_CHECKLOWERINGEVIDENCE
 #include "npuc/Conversion/Passes.h.inc"
 } // namespace npuc
@@ -27,6 +34,80 @@ using namespace mlir;
 using namespace npuc;
 
 namespace {
+/// The ops of each case that `refuse` returns a reason for, in walk order,
+/// and the reason.
+struct Refusals {
+  llvm::MapVector<StringAttr, SmallVector<Operation *>> ops;
+  llvm::DenseMap<StringAttr, std::string> why;
+};
+
+Refusals collect(ModuleOp module, llvm::function_ref<std::string(Operation *, StringAttr)> refuse) {
+  Refusals r;
+  module.walk([&](Operation *op) {
+    auto key = op->getAttrOfType<StringAttr>(emit::lowering::kCaseAttr);
+    if (!key)
+      return;
+    auto [it, fresh] = r.why.try_emplace(key);
+    if (fresh)
+      it->second = refuse(op, key);
+    if (!it->second.empty())
+      r.ops[key].push_back(op);
+  });
+  return r;
+}
+
+/// One error per case, at its first op: the case once, with `why`, and the
+/// other ONNX nodes it stands at, named (up to 8) and as notes located at
+/// them (the driver's list of nodes).
+void report(const Refusals &r, llvm::StringRef suffix) {
+  for (const auto &[key, ops] : r.ops) {
+    llvm::SetVector<std::string, std::vector<std::string>, std::set<std::string>> nodes;
+    SmallVector<Operation *> others;  // an op at each further node
+    for (Operation *op : ops) {
+      bool fresh = false;
+      for (const std::string &n : graph::nodeNames(op->getLoc()))
+        fresh |= nodes.insert(n);
+      if (fresh && op != ops.front())
+        others.push_back(op);
+    }
+    InFlightDiagnostic d = ops.front()->emitError();
+    d << "lowering case " << key.getValue() << " " << r.why.lookup(key);
+    if (nodes.size() > 1) {
+      d << "; at " << nodes.size() << " nodes: ";
+      for (size_t i = 0; i < nodes.size() && i < 8; ++i)
+        d << (i ? ", '" : "'") << nodes[i] << "'";
+      if (nodes.size() > 8)
+        d << ", ...";
+    }
+    d << suffix;
+    for (Operation *op : others)
+      d.attachNote(op->getLoc()) << emit::kSameCaseNote;
+  }
+}
+
+struct CheckCaseSpacesPass : npuc::impl::CheckCaseSpacesBase<CheckCaseSpacesPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    Refusals r = collect(getOperation(), [&](Operation *op, StringAttr key) -> std::string {
+      std::string gap;
+      support::CasePoint point;
+      const support::CaseSpace *space = emit::lowering::spaceFor(op);
+      if (!space)
+        return "";
+      if (support::parseCaseKey(key.getValue(), point, gap)) {
+        point.target = targetName;
+        if (space->contains(point, gap))
+          return "";
+      }
+      return "lies outside the case space its lowering declares (" + gap +
+             "): npuc's internal error; please report it with the model and `npuc --identity`";
+    });
+    report(r, "");
+    if (!r.ops.empty())
+      signalPassFailure();
+  }
+};
+
 struct CheckLoweringEvidencePass
     : npuc::impl::CheckLoweringEvidenceBase<CheckLoweringEvidencePass> {
   using Base::Base;
@@ -40,52 +121,14 @@ struct CheckLoweringEvidencePass
       module.emitError() << error;
       return signalPassFailure();
     }
-    // One refusal per case: the case once, at its first node, the other
-    // nodes it stands in the way at named with it (and as notes located at
-    // them, for the report's list of nodes).
-    llvm::MapVector<StringAttr, SmallVector<Operation *>> refused;
-    llvm::DenseMap<StringAttr, std::string> why;
-    module.walk([&](Operation *op) {
-      auto key = op->getAttrOfType<StringAttr>(emit::lowering::kCaseAttr);
-      if (!key)
-        return;
-      if (!why.count(key)) {
-        // A case outside its selector's declared space is a gap in npuc's
-        // declarations (no evidence can vouch for it: the grid enumerates
-        // the space), reported as such.
-        std::string gap;
-        support::CasePoint point;
-        const support::CaseSpace *space = emit::lowering::spaceFor(op);
-        if (space && (!support::parseCaseKey(key.getValue(), point, gap) ||
-                      (point.target = targetName, !space->contains(point, gap))))
-          why[key] = "lies outside the case space its lowering declares (" + gap +
-                     "): an internal error, please report it";
-        else if (!index->isVerified(key.getValue(), targetName))
-          why[key] = "is not verified on " + targetName + ": " +
-                     support::unverifiedReason(*index, key.getValue(), targetName);
-        else
-          why[key] = "";
-      }
-      if (!why[key].empty())
-        refused[key].push_back(op);
+    Refusals r = collect(module, [&](Operation *, StringAttr key) -> std::string {
+      if (index->isVerified(key.getValue(), targetName))
+        return "";
+      return "is not verified on " + targetName + ": " +
+             support::unverifiedReason(*index, key.getValue(), targetName);
     });
-    bool ok = refused.empty();
-    for (auto &[key, ops] : refused) {
-      std::string nodes;
-      size_t named = 0;
-      for (Operation *op : ops)
-        for (const std::string &n : graph::nodeNames(op->getLoc()))
-          if (named++ < 8)
-            nodes += (nodes.empty() ? "'" : ", '") + n + "'";
-      InFlightDiagnostic d = ops.front()->emitError();
-      d << "lowering case " << key.getValue() << " " << why[key];
-      if (ops.size() > 1)
-        d << "; at " << ops.size() << " nodes: " << nodes << (named > 8 ? ", ..." : "");
-      d << "; --allow-unverified compiles it anyway";
-      for (Operation *op : llvm::drop_begin(ops))
-        d.attachNote(op->getLoc()) << "the same case";
-    }
-    if (!ok)
+    report(r, "; --allow-unverified compiles it anyway");
+    if (!r.ops.empty())
       signalPassFailure();
   }
 };

@@ -1,0 +1,31 @@
+// check-case-spaces: a lowering case that is not a point of the case space
+// its op's selector declares is npuc's own gap (no evidence can vouch for
+// it), reported once per case as an internal error, whatever the evidence
+// says. The cases here are set by hand, as a selector that drifted from its
+// declaration would set them.
+// RUN: npuc-opt %s -split-input-file -check-case-spaces -verify-diagnostics
+// RUN: npuc-opt %s -split-input-file -check-case-spaces=target=npu-v1-tiny -verify-diagnostics
+// What select-lowering-cases writes is inside its space, on both targets:
+// the pass passes (it overwrites the hand-set cases too).
+// RUN: npuc-opt %s -split-input-file -select-lowering-cases -check-case-spaces -o /dev/null
+// RUN: npuc-opt %s -split-input-file -select-lowering-cases=target=npu-v1-tiny -check-case-spaces=target=npu-v1-tiny -o /dev/null
+
+func.func @outside(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  // expected-error @+1 {{lowering case graph.sigmoid(f64->f64){} lies outside the case space its lowering declares (its types (f64->f64) are not among the declared signatures): npuc's internal error; please report it with the model and `npuc --identity`}}
+  %a = graph.sigmoid %x {npuc.case = "graph.sigmoid(f64->f64){}"} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  // expected-error @+1 {{lowering case graph.sigmoid(f32->f32){bogus} lies outside the case space its lowering declares (property 'bogus' is not declared)}}
+  %b = graph.sigmoid %a {npuc.case = "graph.sigmoid(f32->f32){bogus}"} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  // Inside the space: no error, verified or not.
+  %c = graph.sigmoid %b {npuc.case = "graph.sigmoid(f32->f32){}"} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %c : tensor<2x8xf32>
+}
+
+// -----
+
+// Cases as select-lowering-cases writes them (RUN lines 3, 4).
+func.func @selected(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32> {
+  %w = graph.constant dense<0.5> : tensor<4x4x3x3xf32>
+  %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x8x8xf32>
+  %r = graph.relu %y : (tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  return %r : tensor<1x4x8x8xf32>
+}
