@@ -36,14 +36,6 @@ bool anyNot(ArrayRef<int64_t> values, int64_t v) {
 }
 } // namespace
 
-namespace {
-/// Whether the bias flag disagrees with the operands (the bias is the third).
-support::CaseCond biasMismatch() {
-  return cond::any({cond::all({cond::flag("bias"), cond::operandCount(2)}),
-                    cond::all({cond::flag("bias", false), cond::operandCount(3)})});
-}
-} // namespace
-
 const CaseSpace &lowering::convSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
@@ -63,7 +55,7 @@ const CaseSpace &lowering::convSpace() {
                     choiceProperty("requant", {"none", "tensor", "channel"}, cond::op({"qk.conv2d"})),
                     choiceProperty("activation", {"none", "relu", "clip"}, cond::op({"graph.conv"}))};
     s.rules = {
-        never(biasMismatch(), "bias is whether the bias operand is present"),
+        biasIsThirdOperand(),
         never(cond::any({cond::all({cond::choice("requant", {"none"}), cond::result(0, {"i8", "ui8"})}),
                          cond::all({cond::choice("requant", {"tensor", "channel"}), cond::result(0, {"i32"})})}),
               "an int32 result is the accumulator, an 8-bit one is requantized")};
@@ -186,7 +178,7 @@ const CaseSpace &lowering::convTransposeSpace() {
                     flagProperty("bias"),
                     choiceProperty("form", {"depth-to-space", "spread"}, notDepthwise)};
     s.rules = {
-        never(biasMismatch(), "bias is whether the bias operand is present"),
+        biasIsThirdOperand(),
         never(cond::all({cond::choice("form", {"depth-to-space"}),
                          cond::any({cond::choice("kind", {"grouped"}), cond::flag("dilated"),
                                     cond::flag("output-padding"),

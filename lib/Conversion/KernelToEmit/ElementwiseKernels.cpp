@@ -208,7 +208,7 @@ Value KernelLowering::toF32(Value tile, const std::optional<Quant> &q) {
   if (q && !tt.getElementType().isF32()) {
     // (f32(q) - zp) * scale in one pass (V_DEQUANT), the same f32 steps.
     f = e.tile(MemorySpace::LM, tt.getShape()[0], tt.getShape()[1], b.getF32Type());
-    e.quantCast(tile, f, float(q->scales[0]), q->zps[0]);
+    e.quantCast(tile, f, float(q->scales[0]), q->zeroPoints[0]);
     return f;
   }
   if (!tt.getElementType().isF32()) {
@@ -216,7 +216,7 @@ Value KernelLowering::toF32(Value tile, const std::optional<Quant> &q) {
     e.cast(tile, f);
   }
   if (q) {
-    e.vbini("SUB", f, b.getF32FloatAttr(float(q->zps[0])), f);
+    e.vbini("SUB", f, b.getF32FloatAttr(float(q->zeroPoints[0])), f);
     e.vbini("MUL", f, b.getF32FloatAttr(float(q->scales[0])), f);
   }
   return f;
@@ -234,7 +234,7 @@ Value KernelLowering::fromF32(Value f, const std::optional<Quant> &q, Type stora
     return f;
   // saturate(round_half_even(f / scale) + zp) in one pass (V_QUANT).
   Value out = e.tile(MemorySpace::LM, ft.getShape()[0], ft.getShape()[1], storage);
-  e.quantCast(f, out, float(q->scales[0]), q->zps[0]);
+  e.quantCast(f, out, float(q->scales[0]), q->zeroPoints[0]);
   return out;
 }
 
@@ -257,7 +257,7 @@ SmallVector<EwOperand> perAxisParams(const Quant &q, ArrayRef<int64_t> shape, bo
                                      bool zeroPointsFirst,
                                      const std::function<Value(ArrayRef<float>)> &constant) {
   SmallVector<float> s, z;
-  for (auto [sc, zp] : llvm::zip(q.scales, q.zps)) {
+  for (auto [sc, zp] : llvm::zip(q.scales, q.zeroPoints)) {
     s.push_back(float(sc));
     z.push_back(float(zp));
   }
@@ -281,8 +281,8 @@ LogicalResult selectQDQ(LoweringCase &c, Type quantized) {
   static_assert(isa::limit::V_QUANT::zp_min == isa::limit::V_DEQUANT::zp_min &&
                     isa::limit::V_QUANT::zp_max == isa::limit::V_DEQUANT::zp_max,
                 "one zero-point field");
-  if (q->axis < 0 && (q->zps[0] < isa::limit::V_DEQUANT::zp_min || q->zps[0] > isa::limit::V_DEQUANT::zp_max))
-    return c.op->emitOpError() << "zero point " << q->zps[0] << " of " << quantized
+  if (q->axis < 0 && (q->zeroPoints[0] < isa::limit::V_DEQUANT::zp_min || q->zeroPoints[0] > isa::limit::V_DEQUANT::zp_max))
+    return c.op->emitOpError() << "zero point " << q->zeroPoints[0] << " of " << quantized
                                << " is outside [" << isa::limit::V_DEQUANT::zp_min << ", "
                                << isa::limit::V_DEQUANT::zp_max
                                << "], the range V_QUANT and V_DEQUANT take";
@@ -747,9 +747,8 @@ LogicalResult lowering::selectUnary(LoweringCase &c, const target::TargetInfo &t
   if (failed(selectF32Map(c, t)))
     return failure();
   if (llvm::isa<graph::ReluOp>(c.op)) {
-    auto qx = quantOf(tensorOf(c.op->getOperand(0)).getElementType());
-    auto qy = quantOf(tensorOf(c.op->getResult(0)).getElementType());
-    c.flag("integer", qx && qx->scales == qy->scales && qx->zps == qy->zps);
+    Type x = tensorOf(c.op->getOperand(0)).getElementType();
+    c.flag("integer", quantOf(x) && sameQuant(x, tensorOf(c.op->getResult(0)).getElementType()));
   }
   return success();
 }
@@ -759,7 +758,7 @@ LogicalResult KernelLowering::lowerUnary(const LoweringCase &c) {
   Value x = op->getOperand(0), res = op->getResult(0);
   StringRef func = vectorFunction(op);
   if (llvm::isa<graph::ReluOp>(op) && c.is("integer")) {
-    int64_t zp = quantOf(tensorOf(x).getElementType())->zps[0];
+    int64_t zp = quantOf(tensorOf(x).getElementType())->zeroPoints[0];
     ArrayRef<int64_t> shape = tensorOf(res).getShape();
     Value out = resultBuffer(res);
     return elementwise(op, shape, {broadcastOperand(x, shape)}, out, {2, 1},

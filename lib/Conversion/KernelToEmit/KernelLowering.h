@@ -125,25 +125,18 @@ inline bool isModelStorage(Type st) {
 inline RankedTensorType tensorOf(Value v) { return cast<RankedTensorType>(v.getType()); }
 
 /// Scales and zero points of a quantized type, per tensor or along `axis`.
-struct Quant {
-  SmallVector<double> scales;
-  SmallVector<int64_t> zps;
-  int64_t axis = -1;
-};
-inline std::optional<Quant> quantOf(Type element) {
-  Quant q;
-  if (auto t = dyn_cast<quant::UniformQuantizedType>(element)) {
-    q.scales = {t.getScale()};
-    q.zps = {t.getZeroPoint()};
-    return q;
-  }
-  if (auto t = dyn_cast<quant::UniformQuantizedPerAxisType>(element)) {
-    q.scales.assign(t.getScales().begin(), t.getScales().end());
-    q.zps.assign(t.getZeroPoints().begin(), t.getZeroPoints().end());
-    q.axis = t.getQuantizedDimension();
-    return q;
-  }
-  return std::nullopt;
+using Quant = graph::QuantParameters;
+inline std::optional<Quant> quantOf(Type element) { return graph::quantParameters(element); }
+
+/// Whether two element types store the same values the same way: plain, or
+/// quantized with one storage type, scale and zero point (int8 and uint8 of
+/// equal parameters are not: their bytes mean different values).
+inline bool sameQuant(Type a, Type b) {
+  auto qa = quantOf(a), qb = quantOf(b);
+  if (!qa || !qb)
+    return !qa && !qb;
+  return storageOf(a) == storageOf(b) && qa->axis == qb->axis && qa->scales == qb->scales &&
+         qa->zeroPoints == qb->zeroPoints;
 }
 
 /// One operand of an elementwise kernel: its GM buffer and its byte strides

@@ -90,6 +90,12 @@ npuc::support::CaseRule npuc::emit::lowering::quantizedOnlyWhereFused() {
                "the op stays f32 between DequantizeLinear and QuantizeLinear");
 }
 
+npuc::support::CaseRule npuc::emit::lowering::biasIsThirdOperand() {
+  return never(cond::any({cond::all({cond::flag("bias"), cond::operandCount(2)}),
+                          cond::all({cond::flag("bias", false), cond::operandCount(3)})}),
+               "bias is whether the bias operand is present");
+}
+
 LogicalResult npuc::emit::lowering::checkNotEmpty(Operation *op) {
   for (Type type : llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
     if (auto rt = dyn_cast<RankedTensorType>(type); rt && rt.getNumElements() == 0)

@@ -98,6 +98,10 @@ Selector selectorFor(mlir::Operation *op);
 /// any other op stays f32 between DequantizeLinear and QuantizeLinear.
 support::CaseRule quantizedOnlyWhereFused();
 
+/// The rule of every space with a `bias` flag: it is whether the bias
+/// operand (the third) is present.
+support::CaseRule biasIsThirdOperand();
+
 /// A selector's case space (npuc/Support/CaseSpace.h), declared next to it.
 using SpaceOf = const support::CaseSpace &(*)();
 /// The case space of `op`'s selector, or null when the op has no lowering.

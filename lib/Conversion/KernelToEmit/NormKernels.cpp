@@ -62,9 +62,7 @@ const CaseSpace &lowering::layerNormSpace() {
                     {"A,f32->B,f32,f32", {{"A", ct::kQuant}, {"B", ct::kQuant}}},
                     {"A,f32,f32->B,f32,f32", {{"A", ct::kQuant}, {"B", ct::kQuant}}}};
     s.properties = {flagProperty("bias"), flagProperty("mean"), flagProperty("inv-std-dev")};
-    s.rules = {never(cond::any({cond::all({cond::flag("bias"), cond::operandCount(2)}),
-                                cond::all({cond::flag("bias", false), cond::operandCount(3)})}),
-                     "bias is whether the bias operand is present"),
+    s.rules = {biasIsThirdOperand(),
                never(cond::all({cond::operand(0, ct::kQuant),
                                 cond::any({cond::flag("mean"), cond::flag("inv-std-dev")})}),
                      "graph-fuse-qdq quantizes a LayerNormalization only while its Mean and "

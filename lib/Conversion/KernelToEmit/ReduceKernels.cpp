@@ -539,7 +539,7 @@ LogicalResult KernelLowering::lowerPool(const LoweringCase &c) {
   else if (isMax)
     fill = xt.getElementType().isUnsignedInteger(8) ? 0 : 0x80;  // the lowest value
   else
-    fill = qx->zps[0] & 0xff;  // real zero
+    fill = qx->zeroPoints[0] & 0xff;  // real zero
   // Denominators of an average: taps counted per axis, multiplied.
   Value den;
   if (!isMax) {

@@ -26,16 +26,6 @@ using namespace npuc::emit::lowering;
 /// emitted.
 static constexpr int64_t kMaxCopyNests = graph::shapes::kMaxStridedCopies;
 
-namespace {
-/// Whether two element types store the same values the same way: plain, or
-/// quantized with one storage type, scale and zero point (int8 and uint8 of
-/// equal parameters are not: their bytes mean different values); a per-axis
-/// one is refused by the callers first.
-bool sameQuant(Type a, Type b) {
-  auto qa = quantOf(a), qb = quantOf(b);
-  return !qa || (storageOf(a) == storageOf(b) && qa->scales == qb->scales && qa->zps == qb->zps);
-}
-} // namespace
 
 //===----------------------------------------------------------------------===//
 // Concat
@@ -287,7 +277,7 @@ LogicalResult KernelLowering::lowerPadOp(const LoweringCase &c) {
   int64_t fill;
   if (auto q = quantOf(el)) {
     auto qt = cast<quant::QuantizedType>(el);
-    double v = std::nearbyint(value / q->scales[0]) + double(q->zps[0]);
+    double v = std::nearbyint(value / q->scales[0]) + double(q->zeroPoints[0]);
     v = std::min(std::max(v, double(qt.getStorageTypeMin())), double(qt.getStorageTypeMax()));
     fill = int64_t(v);
   } else if (el.isF32()) {
