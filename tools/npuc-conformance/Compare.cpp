@@ -51,6 +51,12 @@ double element(const HostTensor &t, uint64_t i) {
 
 bool isFloat(model::DType t) { return t == model::DType::F32 || t == model::DType::F16; }
 
+/// Element `i` of two tensors of one dtype holds the same bits.
+bool sameBits(const HostTensor &a, const HostTensor &b, uint64_t i) {
+  unsigned n = model::dtypeBytes(a.dtype);
+  return std::memcmp(a.data.data() + i * n, b.data.data() + i * n, n) == 0;
+}
+
 std::string indexString(const std::vector<int64_t> &shape, uint64_t flat) {
   std::vector<int64_t> idx(shape.size());
   for (size_t d = shape.size(); d-- > 0;) {
@@ -186,7 +192,9 @@ bool npuc::conformance::compareOutput(size_t k, const HostTensor &got, const Hos
       diff = ok ? 0 : INFINITY;
     } else {
       diff = std::fabs(g[i] - w[i]);
-      ok = tol.exact  ? diff == 0
+      // exact: floats equal as values (-0 is 0), integers by their bits
+      // (an int64 past 2^53 has no exact double)
+      ok = tol.exact  ? (floating ? diff == 0 : sameBits(got, want, i))
            : floating ? diff <= atol + rtol * std::fabs(w[i])
            : quantized ? diff <= 1
                        : diff == 0;

@@ -13,6 +13,7 @@
 
 #include "Runner.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -34,9 +35,11 @@ bool npuc::conformance::readCycles(const std::string &path,
     std::istringstream fields(line);
     std::string name, target, cycles, extra;
     fields >> name >> target >> cycles;
-    char *end = nullptr;
-    uint64_t value = cycles.empty() ? 0 : std::strtoull(cycles.c_str(), &end, 10);
-    if (cycles.empty() || *end || !value || (fields >> extra)) {
+    // Decimal digits only: strtoull would take a sign (and wrap a negative).
+    bool digits = !cycles.empty() && cycles.size() <= 19 &&
+                  cycles.find_first_not_of("0123456789") == std::string::npos;
+    uint64_t value = digits ? std::strtoull(cycles.c_str(), nullptr, 10) : 0;
+    if (!value || (fields >> extra)) {
       error = path + ":" + std::to_string(n) + ": expected NAME TARGET CYCLES";
       return false;
     }
@@ -50,8 +53,22 @@ bool npuc::conformance::readCycles(const std::string &path,
 
 size_t npuc::conformance::checkCycles(
     const std::vector<Job> &work, const std::map<std::pair<std::string, std::string>, uint64_t> &table,
-    const std::string &path) {
+    const std::set<std::string> &prefixes, const std::string &path) {
   size_t problems = 0;
+  // A row of a test under the run's folders that no longer exists is stale.
+  std::set<std::string> ran;
+  for (const Job &j : work)
+    ran.insert(j.test->name);
+  for (const auto &[key, cycles] : table) {
+    bool inScope = std::any_of(prefixes.begin(), prefixes.end(), [&](const std::string &p) {
+      return key.first.rfind(p, 0) == 0;
+    });
+    if (inScope && !ran.count(key.first)) {
+      std::cout << "cycles: " << key.first << " on " << key.second << " is in " << path
+                << " but no such test ran; remove its row\n";
+      ++problems;
+    }
+  }
   for (const Job &j : work) {
     if (j.outcome.cls != Class::Pass || !j.outcome.cycles)
       continue;
@@ -76,8 +93,13 @@ size_t npuc::conformance::checkCycles(
   return problems;
 }
 
-void npuc::conformance::writeCycles(const std::string &path, const std::vector<Job> &work) {
+bool npuc::conformance::writeCycles(const std::string &path, const std::vector<Job> &work,
+                                    std::string &error) {
+  // The run's passing tests replace their rows; the rows of tests it did not
+  // run (or that did not pass) stay, so a partial run loses nothing.
   std::map<std::pair<std::string, std::string>, uint64_t> rows;
+  if (std::ifstream(path) && !readCycles(path, rows, error))
+    return false;
   for (const Job &j : work)
     if (j.outcome.cls == Class::Pass && j.outcome.cycles)
       rows[{j.test->name, j.target}] = j.outcome.cycles;
@@ -87,4 +109,10 @@ void npuc::conformance::writeCycles(const std::string &path, const std::vector<J
          "# slower is a schedule regression, faster updates this table.\n";
   for (const auto &[key, cycles] : rows)
     out << key.first << " " << key.second << " " << cycles << "\n";
+  out.close();
+  if (!out) {
+    error = "cannot write the cycles table '" + path + "'";
+    return false;
+  }
+  return true;
 }

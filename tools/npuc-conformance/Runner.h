@@ -150,11 +150,13 @@ bool readCycles(const std::string &path, std::map<std::pair<std::string, std::st
                 std::string &error);
 /// Every passing test of the run against the table: slower than it (a
 /// schedule regression), faster (an improvement the table must take), or
-/// missing from it is printed; returns how many there were.
+/// missing from it is printed, and so is a row of a test under the run's
+/// folders (`prefixes`) that did not run; returns how many there were.
 size_t checkCycles(const std::vector<Job> &work,
                    const std::map<std::pair<std::string, std::string>, uint64_t> &table,
-                   const std::string &path);
-void writeCycles(const std::string &path, const std::vector<Job> &work);
+                   const std::set<std::string> &prefixes, const std::string &path);
+/// Writes the table: the run's passing tests' cycles over the file's rows.
+bool writeCycles(const std::string &path, const std::vector<Job> &work, std::string &error);
 void writeEvidence(const std::string &path, const std::vector<Job> &work);
 void writeJson(const std::string &path, const std::vector<Job> &work);
 

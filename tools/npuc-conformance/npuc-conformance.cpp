@@ -251,9 +251,10 @@ int main(int argc, char **argv) {
   if (!writeExpectationsPath.empty())
     writeExpectations(writeExpectationsPath, work, targetList.size());
   if (!cyclesPath.empty())
-    unexpected += checkCycles(work, cyclesTable, cyclesPath);
-  if (!writeCyclesPath.empty())
-    writeCycles(writeCyclesPath, work);
+    unexpected += checkCycles(work, cyclesTable, prefixes, cyclesPath);
+  std::string writeError;
+  if (!writeCyclesPath.empty() && !writeCycles(writeCyclesPath, work, writeError))
+    std::cerr << "npuc-conformance: error: " << writeError << "\n";
   if (!writeEvidencePath.empty())
     writeEvidence(writeEvidencePath, work);
   if (!jsonPath.empty())
@@ -266,6 +267,8 @@ int main(int argc, char **argv) {
     std::cout << "; " << passedUnverified << " pass with --allow-unverified (" << gated
               << " refused by the evidence gate without it)";
   std::cout << "\n";
+  if (!writeError.empty())
+    return 1;
   if (strict)
     return passed == work.size() && !unexpected ? 0 : 1;
   if (!expectationsPath.empty())
