@@ -25,11 +25,28 @@ def domain_of(op):
     return "any"
 
 
-def sum_tolerance(net, x, axes):
-    """A sum's rounding grows with its terms: allow 2^-20 of the sum of
-    magnitudes (f32 accumulates in another order than numpy)."""
-    v = np.abs(net.feeds[-1].astype(np.float64)) if net.feeds else np.abs(x)
-    net.atol = 1e-5 + 2.0 ** -20 * float(v.sum(axis=axes).max())
+def sum_tolerance(net, op, axes):
+    """f32 sums round in another order than numpy's: allow 2^-20 of the sum
+    of the summed terms' magnitudes, carried through what the op computes
+    from the sum (a mean divides it by the count, a logarithm makes it
+    relative, a square root halves it relative to its value)."""
+    x = net.feeds[-1].astype(np.float64)
+    count = int(np.prod([x.shape[a] for a in axes]))
+    if op in ("graph.reduce_sum_square", "graph.reduce_l2"):
+        terms = x * x
+    elif op == "graph.reduce_log_sum_exp":
+        terms = np.exp(x - x.max(axis=axes, keepdims=True))
+    else:
+        terms = np.abs(x)
+    s = terms.sum(axis=axes)
+    bound = 2.0 ** -20 * s
+    if op in ("graph.reduce_mean", "graph.global_average_pool"):
+        bound = bound / count
+    elif op == "graph.reduce_l2":
+        bound = bound / (2 * np.sqrt(np.maximum(s, 1e-30)))
+    elif op in ("graph.reduce_log_sum", "graph.reduce_log_sum_exp"):
+        bound = bound / np.maximum(s, 1e-30)
+    net.atol = 1e-5 + float(bound.max())
 
 
 def build_reduce(case, net):
@@ -56,8 +73,9 @@ def build_reduce(case, net):
     if op in ("graph.reduce_max", "graph.reduce_min", "graph.global_max_pool"):
         net.exact = True
     elif not is_quant(x_t):
-        sum_tolerance(net, None, tuple(axes))
-        net.rtol = 1e-4
+        sum_tolerance(net, op, tuple(axes))
+        # f16 results round to 11 bits
+        net.rtol = 2.0 ** -10 if y_t == "f16" else 1e-4
 
 
 def build_softmax(case, net):
