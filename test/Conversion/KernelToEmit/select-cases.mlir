@@ -39,26 +39,30 @@ func.func @qconv(%x: tensor<1x3x5x7xui8>, %w: tensor<2x3x3x3xi8>) -> tensor<1x2x
 
 // Elementwise: broadcasting is a property (zero strides, contract L5), and
 // quantized operands show in the types (qi8: per tensor, stored as i8). A
-// quantized Relu in one domain is exact on the integers; a per-axis
+// quantized Relu in one domain is exact on the integers (int8 to uint8 of
+// equal scale and zero point is two domains: its bytes mean other values,
+// and the Relu's case space declares it never integer); a per-axis
 // QuantizeLinear loads its parameters per row when the axis is not innermost.
 // CHECK-LABEL: func.func @elementwise
 // CHECK: graph.add {{.*}}npuc.case = "graph.add(f32,f32->f32){broadcast}"
 // CHECK: graph.add {{.*}}npuc.case = "graph.add(f32,f32->f32){!broadcast}"
 // CHECK: graph.relu {{.*}}npuc.case = "graph.relu(qi8->qi8){integer}"
 // CHECK: graph.relu {{.*}}npuc.case = "graph.relu(qi8->qi8){!integer}"
+// CHECK: graph.relu {{.*}}npuc.case = "graph.relu(qi8->qui8){!integer}"
 // CHECK: graph.quantize {{.*}}npuc.case = "graph.quantize(f32->qi8/axis){params=axis,params-per-row}"
 // CHECK: graph.quantize {{.*}}npuc.case = "graph.quantize(f32->qi8/axis){params=axis,!params-per-row}"
 func.func @elementwise(%a: tensor<2x8xf32>, %b: tensor<8xf32>, %q: tensor<2x8x!quant.uniform<i8:f32, 0.5:1>>)
     -> (tensor<2x8xf32>, tensor<2x8x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x8x!quant.uniform<i8:f32, 0.25:1>>,
-        tensor<2x8x!quant.uniform<i8:f32:0, {0.5:1, 0.25:2}>>, tensor<2x8x!quant.uniform<i8:f32:1, {0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5}>>) {
+        tensor<2x8x!quant.uniform<u8:f32, 0.5:1>>, tensor<2x8x!quant.uniform<i8:f32:0, {0.5:1, 0.25:2}>>, tensor<2x8x!quant.uniform<i8:f32:1, {0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5}>>) {
   %s = graph.add %a, %b : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
   %t = graph.add %s, %a : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
   %r = graph.relu %q : (tensor<2x8x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<2x8x!quant.uniform<i8:f32, 0.5:1>>
   %u = graph.relu %q : (tensor<2x8x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<2x8x!quant.uniform<i8:f32, 0.25:1>>
+  %w = graph.relu %q : (tensor<2x8x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<2x8x!quant.uniform<u8:f32, 0.5:1>>
   %p = graph.quantize %t : (tensor<2x8xf32>) -> tensor<2x8x!quant.uniform<i8:f32:0, {0.5:1, 0.25:2}>>
   %n = graph.quantize %t : (tensor<2x8xf32>) -> tensor<2x8x!quant.uniform<i8:f32:1, {0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5}>>
-  return %t, %r, %u, %p, %n : tensor<2x8xf32>, tensor<2x8x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x8x!quant.uniform<i8:f32, 0.25:1>>,
-         tensor<2x8x!quant.uniform<i8:f32:0, {0.5:1, 0.25:2}>>, tensor<2x8x!quant.uniform<i8:f32:1, {0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5}>>
+  return %t, %r, %u, %w, %p, %n : tensor<2x8xf32>, tensor<2x8x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x8x!quant.uniform<i8:f32, 0.25:1>>,
+         tensor<2x8x!quant.uniform<u8:f32, 0.5:1>>, tensor<2x8x!quant.uniform<i8:f32:0, {0.5:1, 0.25:2}>>, tensor<2x8x!quant.uniform<i8:f32:1, {0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5}>>
 }
 
 // -----
