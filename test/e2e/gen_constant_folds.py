@@ -90,6 +90,18 @@ sign = np.where(rng.integers(0, 2, (2, 5)) == 0, 1, -1).astype(np.int32)
 big_a, big_b = (i32(2, 5, lo=2**30, hi=2**31 - 1) * sign for _ in range(2))
 fold_test("fold_add_i32_saturates", "Add", [big_a, big_b],
           expected=np.clip(big_a.astype(np.int64) + big_b, -2**31, 2**31 - 1).astype(np.int32))
+# Narrower integers run in int32 on the NPU and wrap to their width, as
+# ONNX's integers do; the fold wraps the same way (it saturated once).
+i8 = lambda *v: np.asarray(v, np.int8)  # noqa: E731
+fold_test("fold_add_i8_wraps", "Add", [i8(100, -100, 127, -128, 5), i8(100, -100, 1, -1, -5)])
+fold_test("fold_mul_i8_wraps", "Mul", [i8(16, -16, 127, -128, 3), i8(8, 9, 2, -1, -7)])
+fold_test("fold_div_i8_min", "Div", [i8(-128, 127, -7, 7), i8(-1, -1, 2, -2)],
+          expected=i8(-128, -127, -3, -3))
+fold_test("fold_sub_u8_wraps", "Sub", [np.asarray([0, 10, 255, 3], np.uint8), np.asarray([1, 20, 0, 200], np.uint8)])
+fold_test("fold_add_u8_wraps", "Add", [np.asarray([200, 255, 1], np.uint8), np.asarray([100, 255, 2], np.uint8)])
+fold_test("fold_mul_i16_wraps", "Mul", [np.asarray([200, -300, 181], np.int16), np.asarray([200, 300, 181], np.int16)])
+fold_test("fold_sub_u16_wraps", "Sub", [np.asarray([0, 5, 65535], np.uint16), np.asarray([1, 6, 0], np.uint16)])
+fold_test("fold_add_u16_wraps", "Add", [np.asarray([65535, 40000], np.uint16), np.asarray([1, 30000], np.uint16)])
 fold_test("fold_max_f32", "Max", [f32(2, 3, 4), f32(3, 4)])
 fold_test("fold_min_i32", "Min", [i32(2, 3, 4), i32(4)])
 fold_test("fold_neg", "Neg", [f32(2, 7)])

@@ -11,9 +11,9 @@
 //
 // The evaluation is exact to what the op would compute at run time: float
 // ops in the element type's own precision (f32 arithmetic for f32, IEEE
-// round to nearest, as VECTOR computes it), integers up to 32 bits exact,
-// then saturated to the element type (VECTOR's rule; ONNX leaves overflow
-// open), int64 wrapped as numpy and onnxruntime wrap it (never run on the NPU),
+// round to nearest, as VECTOR computes it), int32 exact then saturated
+// (VECTOR's rule; ONNX leaves overflow open), other integers wrapped to their
+// width as ONNX's integers and the NPU's narrow ones are,
 // Cast by ONNX's rules. This is not algebra (contract N11):
 // no identity is assumed, quantization does not exist yet at import, and
 // only the data movement and exactly rounded arithmetic listed here fold;
@@ -23,6 +23,7 @@
 
 #include "Folding.h"
 
+#include "npuc/Base/Numerics.h"
 #include "npuc/Dialect/Graph/IR/GraphOps.h"
 #include "npuc/Dialect/Graph/IR/GraphShapes.h"
 
@@ -93,17 +94,6 @@ int64_t wrap(int64_t v, Type t) {
   if (it.isUnsigned() || !(u >> (w - 1)))
     return int64_t(u);
   return int64_t(u | ~mask);
-}
-
-/// The exact integer `v` saturated to the range of integer type `t`.
-int64_t saturate(__int128 v, Type t) {
-  auto it = cast<IntegerType>(t);
-  if (it.getWidth() == 1)
-    return v != 0;
-  unsigned w = std::min(it.getWidth(), 64u);
-  __int128 lo = it.isUnsigned() ? 0 : -(__int128(1) << (w - 1));
-  __int128 hi = it.isUnsigned() ? (__int128(1) << std::min(w, 63u)) - 1 : (__int128(1) << (w - 1)) - 1;
-  return int64_t(v < lo ? lo : v > hi ? hi : v);
 }
 
 /// A float result in `t`'s precision.
@@ -188,8 +178,8 @@ std::optional<Folded> elementwise(Operation *op, ArrayRef<Folded> in,
   });
 }
 
-/// A binary arithmetic op: f32 operands combined in f32, int64 in two's
-/// complement, narrower integers exactly, then saturated to the element type.
+/// A binary arithmetic op: f32 operands combined in f32, int32 saturated as
+/// VECTOR computes it, other integers in two's complement.
 std::optional<Num> arith(char kind, Num a, Num b, Type element) {
   if (a.isFloat != b.isFloat)
     return std::nullopt;
@@ -210,37 +200,39 @@ std::optional<Num> arith(char kind, Num a, Num b, Type element) {
     case '/': return Num::real(a.f / b.f);
     }
   }
-  // 64-bit integers wrap, as ONNX's reference implementations (numpy,
-  // onnxruntime) compute them: the NPU has no 64-bit arithmetic, so such a
-  // fold is shape arithmetic that never runs there. Narrower integers are
-  // the exact result saturated to the element type, as VECTOR's ADD, SUB,
-  // MUL and DIV compute it (docs/numerics.md): a fold gives what the
-  // lowered op gives.
-  if (cast<IntegerType>(element).getWidth() >= 64) {
-    uint64_t x = uint64_t(a.i), y = uint64_t(b.i);
+  // Integers as the lowered op computes them (docs/numerics.md): int32 by
+  // VECTOR's ADD, SUB, MUL, DIV, exact and then saturated; every other width
+  // wraps, as ONNX's integers do (build() wraps the result to the width):
+  // int8, uint8, int16 and uint16 run in int32 on the NPU and are wrapped
+  // there too. An int64 fold is exact in ONNX's terms; int64 is int32 on
+  // chip, and a constant beyond int32 is refused when it reaches the NPU
+  // (NPUC-E0401).
+  auto it = cast<IntegerType>(element);
+  if (it.getWidth() == 32 && !it.isUnsigned()) {
+    int64_t x = a.i, y = b.i;  // int32 values: no int64 result overflows
     switch (kind) {
-    case '+': return Num::integer(int64_t(x + y));
-    case '-': return Num::integer(int64_t(x - y));
-    case '*': return Num::integer(int64_t(x * y));
+    case '+': return Num::integer(num::saturateI32(x + y));
+    case '-': return Num::integer(num::saturateI32(x - y));
+    case '*': return Num::integer(num::saturateI32(x * y));
     case '/':
-      // Division by zero and INT64_MIN / -1 have no int64 result: left to
-      // run time (and its diagnostics).
-      if (b.i == 0 || (b.i == -1 && a.i == std::numeric_limits<int64_t>::min()))
+      // Division by zero is a fault at run time: left to it.
+      if (y == 0)
         return std::nullopt;
-      return Num::integer(a.i / b.i);  // truncates toward zero, as onnxruntime
+      return Num::integer(num::saturateI32(x / y));  // truncates toward zero
     }
     return std::nullopt;
   }
-  __int128 x = a.i, y = b.i;
+  uint64_t x = uint64_t(a.i), y = uint64_t(b.i);
   switch (kind) {
-  case '+': return Num::integer(saturate(x + y, element));
-  case '-': return Num::integer(saturate(x - y, element));
-  case '*': return Num::integer(saturate(x * y, element));
+  case '+': return Num::integer(int64_t(x + y));
+  case '-': return Num::integer(int64_t(x - y));
+  case '*': return Num::integer(int64_t(x * y));
   case '/':
-    // Division by zero is a fault at run time: left to it.
-    if (b.i == 0)
+    // Division by zero and INT64_MIN / -1 have no int64 result: left to run
+    // time (and its diagnostics).
+    if (b.i == 0 || (b.i == -1 && a.i == std::numeric_limits<int64_t>::min()))
       return std::nullopt;
-    return Num::integer(saturate(x / y, element));  // truncates toward zero
+    return Num::integer(a.i / b.i);  // truncates toward zero, as onnxruntime
   }
   return std::nullopt;
 }
