@@ -57,8 +57,9 @@ inline constexpr const char *kVerifyIRPass = "npuc-verify-ir";
 
 /// Appends the passes from the graph dialect onwards, up to and including the
 /// phase `until`: graph (graph-simplify, graph-fold-batchnorm,
-/// graph-fuse-qdq), kernel (convert-graph-to-qk, select-lowering-cases and,
-/// unless `allowUnverified`, the evidence gate check-lowering-evidence),
+/// graph-fuse-qdq), kernel (convert-graph-to-qk, select-lowering-cases,
+/// check-case-spaces and, unless `allowUnverified`, the evidence gate
+/// check-lowering-evidence),
 /// emission (convert-kernel-to-emit, the loop passes, emit-plan-memory,
 /// emit-insert-sync and, with `hardwareLoops`, emit-hardware-loops) and
 /// encoding (convert-emit-to-enc).

@@ -99,10 +99,9 @@ struct CheckCaseSpacesPass : npuc::impl::CheckCaseSpacesBase<CheckCaseSpacesPass
         if (space->contains(point, gap))
           return "";
       }
-      return "lies outside the case space its lowering declares (" + gap +
-             "): npuc's internal error; please report it with the model and `npuc --identity`";
+      return "lies outside the case space its lowering declares (" + gap + ")";
     });
-    report(r, "");
+    report(r, "; npuc's internal error: please report it with the model and `npuc --identity`");
     if (!r.ops.empty())
       signalPassFailure();
   }

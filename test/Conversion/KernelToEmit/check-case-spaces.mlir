@@ -11,7 +11,7 @@
 // RUN: npuc-opt %s -split-input-file -select-lowering-cases=target=npu-v1-tiny -check-case-spaces=target=npu-v1-tiny -o /dev/null
 
 func.func @outside(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
-  // expected-error @+1 {{lowering case graph.sigmoid(f64->f64){} lies outside the case space its lowering declares (its types (f64->f64) are not among the declared signatures): npuc's internal error; please report it with the model and `npuc --identity`}}
+  // expected-error @+1 {{lowering case graph.sigmoid(f64->f64){} lies outside the case space its lowering declares (its types (f64->f64) are not among the declared signatures); npuc's internal error: please report it with the model and `npuc --identity`}}
   %a = graph.sigmoid %x {npuc.case = "graph.sigmoid(f64->f64){}"} : (tensor<2x8xf32>) -> tensor<2x8xf32>
   // expected-error @+1 {{lowering case graph.sigmoid(f32->f32){bogus} lies outside the case space its lowering declares (property 'bogus' is not declared)}}
   %b = graph.sigmoid %a {npuc.case = "graph.sigmoid(f32->f32){bogus}"} : (tensor<2x8xf32>) -> tensor<2x8xf32>
