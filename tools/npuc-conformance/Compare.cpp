@@ -51,6 +51,16 @@ double element(const HostTensor &t, uint64_t i) {
 
 bool isFloat(model::DType t) { return t == model::DType::F32 || t == model::DType::F16; }
 
+/// Element `i` as text: an int64 exactly (a double rounds it past 2^53).
+std::string elementText(const HostTensor &t, uint64_t i) {
+  if (t.dtype == model::DType::I64) {
+    int64_t v;
+    std::memcpy(&v, t.data.data() + 8 * i, 8);
+    return std::to_string(v);
+  }
+  return numText(element(t, i));
+}
+
 /// Element `i` of two tensors of one dtype holds the same bits.
 bool sameBits(const HostTensor &a, const HostTensor &b, uint64_t i) {
   unsigned n = model::dtypeBytes(a.dtype);
@@ -192,12 +202,15 @@ bool npuc::conformance::compareOutput(size_t k, const HostTensor &got, const Hos
       diff = ok ? 0 : INFINITY;
     } else {
       diff = std::fabs(g[i] - w[i]);
-      // exact: floats equal as values (-0 is 0), integers by their bits
-      // (an int64 past 2^53 has no exact double)
-      ok = tol.exact  ? (floating ? diff == 0 : sameBits(got, want, i))
-           : floating ? diff <= atol + rtol * std::fabs(w[i])
-           : quantized ? diff <= 1
-                       : diff == 0;
+      // Plain integers (and every integer under exact) by their bits: an
+      // int64 past 2^53 has no exact double; two that differ differ by 1 at
+      // least. exact floats: equal as values (-0 is 0).
+      bool integral = !floating && (tol.exact || !quantized);
+      if (integral && !sameBits(got, want, i))
+        diff = std::max(diff, 1.0);
+      ok = integral    ? diff == 0
+           : floating  ? (tol.exact ? diff == 0 : diff <= atol + rtol * std::fabs(w[i]))
+           : diff <= 1;  // quantized
     }
     worst = std::max(worst, diff);
     agreement.differing += diff != 0;
@@ -217,7 +230,7 @@ bool npuc::conformance::compareOutput(size_t k, const HostTensor &got, const Hos
   std::string where = "output " + std::to_string(k) + ": ";
   auto describeWorst = [&]() {
     return "largest error " + numText(worstBad) + " at " + indexString(want.shape, worstAt) +
-           " (got " + numText(g[worstAt]) + ", expected " + numText(w[worstAt]) + ")";
+           " (got " + elementText(got, worstAt) + ", expected " + elementText(want, worstAt) + ")";
   };
   // Allowed beyond tolerance: none, or the fraction maxbad; quantized
   // elements never past maxstep steps.

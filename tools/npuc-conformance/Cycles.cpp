@@ -60,10 +60,7 @@ size_t npuc::conformance::checkCycles(
   for (const Job &j : work)
     ran.insert(j.test->name);
   for (const auto &[key, cycles] : table) {
-    bool inScope = std::any_of(prefixes.begin(), prefixes.end(), [&](const std::string &p) {
-      return key.first.rfind(p, 0) == 0;
-    });
-    if (inScope && !ran.count(key.first)) {
+    if (underFolders(key.first, prefixes) && !ran.count(key.first)) {
       std::cout << "cycles: " << key.first << " on " << key.second << " is in " << path
                 << " but no such test ran; remove its row\n";
       ++problems;
@@ -94,12 +91,19 @@ size_t npuc::conformance::checkCycles(
 }
 
 bool npuc::conformance::writeCycles(const std::string &path, const std::vector<Job> &work,
-                                    std::string &error) {
+                                    const std::set<std::string> &prefixes, std::string &error) {
   // The run's passing tests replace their rows; the rows of tests it did not
-  // run (or that did not pass) stay, so a partial run loses nothing.
+  // reach (or that did not pass) stay, so a partial run loses nothing; a row
+  // of a test under the run's folders that no longer exists goes.
   std::map<std::pair<std::string, std::string>, uint64_t> rows;
   if (std::ifstream(path) && !readCycles(path, rows, error))
     return false;
+  std::set<std::string> ran;
+  for (const Job &j : work)
+    ran.insert(j.test->name);
+  for (auto it = rows.begin(); it != rows.end();)
+    it = underFolders(it->first.first, prefixes) && !ran.count(it->first.first) ? rows.erase(it)
+                                                                                : std::next(it);
   for (const Job &j : work)
     if (j.outcome.cls == Class::Pass && j.outcome.cycles)
       rows[{j.test->name, j.target}] = j.outcome.cycles;

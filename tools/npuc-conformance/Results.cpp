@@ -145,10 +145,7 @@ size_t npuc::conformance::checkExpectations(const std::vector<Job> &work,
     if (name.find('@') != std::string::npos &&
         !llvm::is_contained(targetList, name.substr(name.find('@') + 1)))
       continue;  // a target this run does not cover
-    bool inScope = std::any_of(prefixes.begin(), prefixes.end(), [&](const std::string &p) {
-      return test.rfind(p, 0) == 0;
-    });
-    if (inScope && !e.seen)
+    if (underFolders(test, prefixes) && !e.seen)
       complain(name + ": listed (line " + std::to_string(e.line) + ") but no such test ran");
   }
   return unexpected;
@@ -255,4 +252,10 @@ void npuc::conformance::writeJson(const std::string &path, const std::vector<Job
     os << "]}";
   }
   os << "]}\n";
+}
+
+bool npuc::conformance::underFolders(const std::string &name,
+                                     const std::set<std::string> &prefixes) {
+  return std::any_of(prefixes.begin(), prefixes.end(),
+                     [&](const std::string &p) { return name.rfind(p, 0) == 0; });
 }

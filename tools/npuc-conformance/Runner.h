@@ -155,8 +155,13 @@ bool readCycles(const std::string &path, std::map<std::pair<std::string, std::st
 size_t checkCycles(const std::vector<Job> &work,
                    const std::map<std::pair<std::string, std::string>, uint64_t> &table,
                    const std::set<std::string> &prefixes, const std::string &path);
-/// Writes the table: the run's passing tests' cycles over the file's rows.
-bool writeCycles(const std::string &path, const std::vector<Job> &work, std::string &error);
+/// Writes the table: the run's passing tests' cycles over the file's rows;
+/// the rows of tests under the run's folders (`prefixes`) that did not run
+/// go (they are stale), the others stay.
+bool writeCycles(const std::string &path, const std::vector<Job> &work,
+                 const std::set<std::string> &prefixes, std::string &error);
+/// Whether test `name` lies under one of the folders a run was given whole.
+bool underFolders(const std::string &name, const std::set<std::string> &prefixes);
 void writeEvidence(const std::string &path, const std::vector<Job> &work);
 void writeJson(const std::string &path, const std::vector<Job> &work);
 

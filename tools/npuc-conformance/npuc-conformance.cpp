@@ -253,7 +253,7 @@ int main(int argc, char **argv) {
   if (!cyclesPath.empty())
     unexpected += checkCycles(work, cyclesTable, prefixes, cyclesPath);
   std::string writeError;
-  if (!writeCyclesPath.empty() && !writeCycles(writeCyclesPath, work, writeError))
+  if (!writeCyclesPath.empty() && !writeCycles(writeCyclesPath, work, prefixes, writeError))
     std::cerr << "npuc-conformance: error: " << writeError << "\n";
   if (!writeEvidencePath.empty())
     writeEvidence(writeEvidencePath, work);
