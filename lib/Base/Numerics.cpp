@@ -40,6 +40,31 @@ int32_t num::requantize(int32_t x, const RequantParams &p) {
   return int32_t(saturate(int64_t(p.zp) + v, p.lo, p.hi));
 }
 
+void num::packRequantEntry(const RequantParams &p, uint8_t *entry) {
+  auto put = [&](unsigned at, uint32_t v, unsigned bytes) {
+    for (unsigned k = 0; k < bytes; ++k)
+      entry[at + k] = uint8_t(v >> (8 * k));
+  };
+  put(0, uint32_t(p.multiplier), 4);
+  put(4, uint32_t(p.ls), 1);
+  put(5, uint32_t(p.rs), 1);
+  put(6, uint32_t(p.zp), 2);
+  put(8, uint32_t(p.lo), 2);
+  put(10, uint32_t(p.hi), 2);
+  put(12, 0, 4);
+}
+
+num::RequantParams num::unpackRequantEntry(const uint8_t *entry) {
+  auto get = [&](unsigned at, unsigned bytes) {
+    uint32_t v = 0;
+    for (unsigned k = 0; k < bytes; ++k)
+      v |= uint32_t(entry[at + k]) << (8 * k);
+    return v;
+  };
+  auto i16 = [&](unsigned at) { return int32_t(int16_t(uint16_t(get(at, 2)))); };
+  return {int32_t(get(0, 4)), int(get(4, 1)), int(get(5, 1)), i16(6), i16(8), i16(10)};
+}
+
 bool num::quantizeMultiplier(double real, int32_t &multiplier, int &ls, int &rs) {
   if (!(real > 0) || !std::isfinite(real))
     return false;

@@ -187,13 +187,10 @@ struct npuc::sim::ExecStep {
       const isa::Inst &rq = config(cfgOp, true);
       p = {int32_t(rq[0]), int(rq[1]), int(rq[2]), int32_t(rq[3]), int32_t(rq[4]), int32_t(rq[5])};
     } else {
-      const uint8_t *e = m.access(LM, table + uint64_t(index) * 16, 16, false, dynId,
-                                  "its parameter table");
-      auto i16 = [&](int o) { return int32_t(int16_t(uint16_t(e[o] | (e[o + 1] << 8)))); };
-      int32_t mult;
-      std::memcpy(&mult, e, 4);
-      p = {mult, e[4], e[5], i16(6), i16(8), i16(10)};
-      if (mult < 0 || p.ls > 31 || p.rs > 31)
+      constexpr unsigned entry = num::kRequantEntryBytes;
+      p = num::unpackRequantEntry(m.access(LM, table + uint64_t(index) * entry, entry, false,
+                                           dynId, "its parameter table"));
+      if (p.multiplier < 0 || p.ls > 31 || p.rs > 31)
         m.fail(where() + ": parameter table entry " + std::to_string(index) +
                " has a multiplier or shift outside its range");
     }

@@ -124,6 +124,42 @@ TEST(Numerics, RoundHalfEven) {
   EXPECT_EQ(roundHalfEven(8388609.0f), 8388609.0f);
 }
 
+// QuantizeLinear's steps: ties to even, then the zero point, then the clamp;
+// an int32 result saturates instead of overflowing on the way.
+TEST(Numerics, QuantizeF32) {
+  EXPECT_EQ(quantizeF32(2.5f, 1.0f, 0.0f, -128, 127), 2);
+  EXPECT_EQ(quantizeF32(-2.5f, 1.0f, 0.0f, -128, 127), -2);
+  EXPECT_EQ(quantizeF32(0.75f, 0.5f, 3.0f, -128, 127), 5);  // 1.5 -> 2, + 3
+  EXPECT_EQ(quantizeF32(1000.0f, 1.0f, 0.0f, -128, 127), 127);
+  EXPECT_EQ(quantizeF32(-1000.0f, 1.0f, 10.0f, 0, 255), 0);
+  EXPECT_EQ(quantizeF32(1e30f, 1.0f, 0.0f, INT32_MIN, INT32_MAX), INT32_MAX);
+  EXPECT_EQ(quantizeF32(-1e30f, 1.0f, 0.0f, INT32_MIN, INT32_MAX), INT32_MIN);
+  EXPECT_EQ(quantizeF32(std::nanf(""), 1.0f, 7.0f, -128, 127), 0);
+}
+
+// A requantization table entry, byte by byte as docs/numerics.md lays it
+// out: i32 M, u8 ls, u8 rs, i16 zp, i16 lo, i16 hi, u8[4] zero.
+TEST(Numerics, RequantEntryLayout) {
+  RequantParams p{0x40302010, 3, 31, -5, -128, 127};
+  uint8_t e[kRequantEntryBytes];
+  std::memset(e, 0xee, sizeof e);
+  packRequantEntry(p, e);
+  const uint8_t want[16] = {0x10, 0x20, 0x30, 0x40, 3, 31, 0xfb, 0xff,
+                            0x80, 0xff, 0x7f, 0x00, 0, 0, 0, 0};
+  EXPECT_EQ(std::memcmp(e, want, 16), 0);
+  RequantParams q = unpackRequantEntry(want);
+  EXPECT_EQ(q.multiplier, 0x40302010);
+  EXPECT_EQ(q.ls, 3);
+  EXPECT_EQ(q.rs, 31);
+  EXPECT_EQ(q.zp, -5);
+  EXPECT_EQ(q.lo, -128);
+  EXPECT_EQ(q.hi, 127);
+  // uint8 bounds and zero points are small positive i16 values.
+  const uint8_t u8[16] = {0, 0, 0, 0x40, 0, 0, 0x80, 0, 0, 0, 0xff, 0, 0, 0, 0, 0};
+  EXPECT_EQ(unpackRequantEntry(u8).hi, 255);
+  EXPECT_EQ(unpackRequantEntry(u8).zp, 128);
+}
+
 namespace {
 /// Largest |f(x) - ref(x)| and relative error over a sweep of [lo, hi].
 struct ErrorStats {

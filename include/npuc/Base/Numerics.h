@@ -32,6 +32,16 @@ struct RequantParams {
 /// y = clamp(zp + RRS(SRDHM(SLS(x, ls), M), rs), lo, hi).
 int32_t requantize(int32_t x, const RequantParams &p);
 
+/// One entry of a requantization table in LM (pmode COL or ROW,
+/// docs/numerics.md), little-endian: i32 M, u8 ls, u8 rs, i16 zp, i16 lo,
+/// i16 hi, u8[4] zero. The compiler packs the tables, the simulator unpacks
+/// them.
+inline constexpr unsigned kRequantEntryBytes = 16;
+void packRequantEntry(const RequantParams &p, uint8_t *entry);
+/// The entry's fields as written; whether they are in range (M >= 0, shifts
+/// <= 31, the clamp in the output type) is the reader's check.
+RequantParams unpackRequantEntry(const uint8_t *entry);
+
 /// (M, ls, rs) with M * 2^(ls - rs - 31) closest to `real` (double precision).
 /// Returns false when `real` is not positive and finite or needs a shift
 /// outside [0, 31].

@@ -15,6 +15,7 @@
 #define NPUC_LIB_CONVERSION_KERNELTOEMIT_MATMULTILING_H
 
 #include "npuc/Base/ISA.h"
+#include "npuc/Base/Numerics.h"
 #include "npuc/Base/Target.h"
 
 #include <cstdint>
@@ -29,7 +30,7 @@ namespace tiling {
 inline int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 inline constexpr int64_t kAccBytes = 4;     // int32 or f32 sums
-inline constexpr int64_t kParamBytes = 16;  // one requantization table entry (docs/isa.md)
+inline constexpr int64_t kParamBytes = num::kRequantEntryBytes;  // one requantization table entry
 inline constexpr int64_t kMaxBuffers = 2;   // rotating slots per tile
 } // namespace tiling
 

@@ -25,23 +25,16 @@ using namespace npuc::emit::lowering;
 //===----------------------------------------------------------------------===//
 
 Value KernelLowering::requantTable(qk::RequantAttr rq, int64_t channels) {
-  // 16 bytes per column (docs/isa.md, V_REQUANT): mult, ls, rs, zp, lo, hi.
-  SmallVector<int8_t> bytes(size_t(channels) * 16, 0);
+  constexpr int64_t entry = num::kRequantEntryBytes;
+  SmallVector<int8_t> bytes(size_t(channels) * entry, 0);
   for (int64_t c = 0; c < channels; ++c) {
     size_t i = rq.isPerChannel() ? size_t(c) : 0;
-    uint8_t *p = reinterpret_cast<uint8_t *>(bytes.data()) + c * 16;
-    uint32_t m = uint32_t(rq.getMultiplier()[i]);
-    for (int k = 0; k < 4; ++k)
-      p[k] = uint8_t(m >> (8 * k));
-    p[4] = uint8_t(rq.getLshift()[i]);
-    p[5] = uint8_t(rq.getRshift()[i]);
-    for (auto [o, v] : {std::pair<int, int64_t>{6, rq.getZp()}, {8, rq.getClampMin()},
-                        {10, rq.getClampMax()}}) {
-      p[o] = uint8_t(uint16_t(v) & 0xff);
-      p[o + 1] = uint8_t(uint16_t(v) >> 8);
-    }
+    num::RequantParams p{int32_t(rq.getMultiplier()[i]), int(rq.getLshift()[i]),
+                         int(rq.getRshift()[i]),         int32_t(rq.getZp()),
+                         int32_t(rq.getClampMin()),      int32_t(rq.getClampMax())};
+    num::packRequantEntry(p, reinterpret_cast<uint8_t *>(bytes.data()) + c * entry);
   }
-  auto type = RankedTensorType::get({channels, 16}, b.getIntegerType(8));
+  auto type = RankedTensorType::get({channels, entry}, b.getIntegerType(8));
   return constant(DenseElementsAttr::get(type, ArrayRef<int8_t>(bytes)), type);
 }
 
@@ -74,8 +67,9 @@ void KernelLowering::epilogue(Value acc, int64_t rows, int64_t cols, Value biasG
       Offset first = perRow ? row0 : col0;
       Value params = paramsGM;
       if (!inLM(paramsGM)) {
-        params = e.alloc(MemorySpace::LM, {n, 16}, b.getIntegerType(8), {16, 1});
-        e.dma(e.view(paramsGM, first * 16, {n, 16}, {16, 1}), params);
+        constexpr int64_t entry = tiling::kParamBytes;
+        params = e.alloc(MemorySpace::LM, {n, entry}, b.getIntegerType(8), {entry, 1});
+        e.dma(e.view(paramsGM, first * entry, {n, entry}, {entry, 1}), params);
       }
       DrainOp::create(b, e.loc, acc, out, bias, params, perRow, biasPerRow && bias, 0, 0, 0, 0, 0,
                       0);
