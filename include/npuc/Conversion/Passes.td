@@ -46,7 +46,7 @@ def SelectTiling : Pass<"select-tiling", "::mlir::ModuleOp"> {
   let summary = "Choose each matrix product's tiles and buffer count by a cost model";
   let description = [{
     For every matmul-kind kernel (qk.matmul, graph.matmul, graph.gemm) the
-    cost model (lib/Conversion/KernelToEmit/MatmulTiling.h) enumerates tile
+    cost model (include/npuc/Schedule/MatmulTiling.h) enumerates tile
     shapes mt x nt x kt (the whole dimension, multiples of the MATRIX array
     side, even splits) and 1 or 2 rotating buffers; keeps those that fit LM,
     ACC and the ISA's fields; estimates cycles and GM bytes with the target's

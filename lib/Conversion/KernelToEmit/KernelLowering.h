@@ -17,9 +17,9 @@
 #define NPUC_LIB_CONVERSION_KERNELTOEMIT_KERNELLOWERING_H
 
 #include "Emitter.h"
-#include "ConvTiling.h"
-#include "DepthwiseTiling.h"
-#include "ElementwiseTiling.h"
+#include "npuc/Schedule/ConvTiling.h"
+#include "npuc/Schedule/DepthwiseTiling.h"
+#include "npuc/Schedule/ElementwiseTiling.h"
 #include "LoweringCase.h"
 #include "npuc/Dialect/Graph/IR/GraphOps.h"
 #include "npuc/Dialect/Graph/IR/GraphShapes.h"

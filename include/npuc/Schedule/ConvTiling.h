@@ -16,10 +16,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NPUC_LIB_CONVERSION_KERNELTOEMIT_CONVTILING_H
-#define NPUC_LIB_CONVERSION_KERNELTOEMIT_CONVTILING_H
+#ifndef NPUC_SCHEDULE_CONVTILING_H
+#define NPUC_SCHEDULE_CONVTILING_H
 
-#include "DepthwiseTiling.h"
+#include "npuc/Schedule/DepthwiseTiling.h"
 
 namespace npuc::emit::lowering {
 

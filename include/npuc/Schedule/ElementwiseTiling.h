@@ -13,10 +13,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NPUC_LIB_CONVERSION_KERNELTOEMIT_ELEMENTWISETILING_H
-#define NPUC_LIB_CONVERSION_KERNELTOEMIT_ELEMENTWISETILING_H
+#ifndef NPUC_SCHEDULE_ELEMENTWISETILING_H
+#define NPUC_SCHEDULE_ELEMENTWISETILING_H
 
-#include "MatmulTiling.h"
+#include "npuc/Schedule/MatmulTiling.h"
 
 #include <array>
 #include <optional>

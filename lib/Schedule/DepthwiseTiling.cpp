@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DepthwiseTiling.h"
+#include "npuc/Schedule/DepthwiseTiling.h"
 #include "npuc/Base/Timing.h"
 
 #include <algorithm>

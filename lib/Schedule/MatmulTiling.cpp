@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MatmulTiling.h"
+#include "npuc/Schedule/MatmulTiling.h"
 #include "npuc/Base/Timing.h"
 
 #include <algorithm>

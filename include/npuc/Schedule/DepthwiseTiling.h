@@ -11,10 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NPUC_LIB_CONVERSION_KERNELTOEMIT_DEPTHWISETILING_H
-#define NPUC_LIB_CONVERSION_KERNELTOEMIT_DEPTHWISETILING_H
+#ifndef NPUC_SCHEDULE_DEPTHWISETILING_H
+#define NPUC_SCHEDULE_DEPTHWISETILING_H
 
-#include "MatmulTiling.h"
+#include "npuc/Schedule/MatmulTiling.h"
 #include "npuc/Base/Timing.h"
 
 #include <vector>

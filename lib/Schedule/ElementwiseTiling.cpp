@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ElementwiseTiling.h"
+#include "npuc/Schedule/ElementwiseTiling.h"
 
 #include "npuc/Base/Timing.h"
 

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef NPUC_LIB_CONVERSION_KERNELTOEMIT_MATMULTILING_H
-#define NPUC_LIB_CONVERSION_KERNELTOEMIT_MATMULTILING_H
+#ifndef NPUC_SCHEDULE_MATMULTILING_H
+#define NPUC_SCHEDULE_MATMULTILING_H
 
 #include "npuc/Base/ISA.h"
 #include "npuc/Base/Numerics.h"

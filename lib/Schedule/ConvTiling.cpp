@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ConvTiling.h"
+#include "npuc/Schedule/ConvTiling.h"
 #include "npuc/Base/Timing.h"
 
 #include <algorithm>
