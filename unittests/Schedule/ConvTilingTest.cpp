@@ -15,6 +15,7 @@
 
 #include "npuc/Schedule/ConvTiling.h"
 
+#include "ScheduleTest.h"
 #include "npuc/Base/Target.h"
 
 #include <gtest/gtest.h>
@@ -26,12 +27,9 @@
 
 using namespace npuc;
 using namespace npuc::emit::lowering;
+using namespace npuc::schedule_test;
 
 namespace {
-const target::TargetInfo &v1() { return *target::lookupTarget("npu-v1"); }
-
-const std::string kFits = "(fits)";
-std::string reason(const std::optional<std::string> &why) { return why ? *why : kFits; }
 
 using Spans = std::vector<std::pair<int64_t, int64_t>>;
 

@@ -17,6 +17,7 @@
 
 #include "npuc/Schedule/DepthwiseTiling.h"
 
+#include "ScheduleTest.h"
 #include "npuc/Base/Target.h"
 
 #include <gtest/gtest.h>
@@ -28,13 +29,9 @@
 
 using namespace npuc;
 using namespace npuc::emit::lowering;
+using namespace npuc::schedule_test;
 
 namespace {
-const target::TargetInfo &v1() { return *target::lookupTarget("npu-v1"); }
-const target::TargetInfo &tiny() { return *target::lookupTarget("npu-v1-tiny"); }
-
-const std::string kFits = "(fits)";
-std::string reason(const std::optional<std::string> &why) { return why ? *why : kFits; }
 
 /// An int8 3x3 depthwise layer over C channels of HW x HW, stride 1, padding
 /// 1 all round (so OH = OW = HW), requantized to int8 by the output stage.

@@ -21,6 +21,7 @@
 
 #include "npuc/Schedule/ElementwiseTiling.h"
 
+#include "ScheduleTest.h"
 #include "npuc/Base/Target.h"
 
 #include <gtest/gtest.h>
@@ -33,14 +34,9 @@
 
 using namespace npuc;
 using namespace npuc::emit::lowering;
+using namespace npuc::schedule_test;
 
 namespace {
-const target::TargetInfo &v1() { return *target::lookupTarget("npu-v1"); }
-const target::TargetInfo &tiny() { return *target::lookupTarget("npu-v1-tiny"); }
-
-/// A reason (checkTiling's, canonicalize's) as text, or kFits when there is none.
-const std::string kFits = "(none)";
-std::string reason(const std::optional<std::string> &why) { return why ? *why : kFits; }
 
 EwAccess walk(std::vector<int64_t> strides, int64_t elemBytes) {
   EwAccess a;

@@ -19,6 +19,7 @@
 
 #include "npuc/Schedule/MatmulTiling.h"
 
+#include "ScheduleTest.h"
 #include "npuc/Base/Target.h"
 
 #include <gtest/gtest.h>
@@ -29,14 +30,9 @@
 
 using namespace npuc;
 using namespace npuc::emit::lowering;
+using namespace npuc::schedule_test;
 
 namespace {
-const target::TargetInfo &v1() { return *target::lookupTarget("npu-v1"); }
-const target::TargetInfo &tiny() { return *target::lookupTarget("npu-v1-tiny"); }
-
-/// checkTiling's and checkFits's answer as text: the reason, or kFits.
-const std::string kFits = "(fits)";
-std::string reason(const std::optional<std::string> &why) { return why ? *why : kFits; }
 
 /// An int8 x int8 product [M x K] x [K x N] with an int32 result (4 bytes).
 MatmulProblem int8Product(int64_t M, int64_t N, int64_t K, int64_t outBytes = 4) {
