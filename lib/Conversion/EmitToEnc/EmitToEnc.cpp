@@ -17,6 +17,7 @@
 #include "npuc/Dialect/Emit/IR/EmitOps.h"
 #include "npuc/Dialect/Enc/IR/EncDialect.h"
 #include "npuc/Dialect/Enc/IR/EncOps.h"
+#include "npuc/Dialect/Graph/IR/QuantParameters.h"
 #include "npuc/Dialect/Graph/IR/TensorNames.h"
 
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
@@ -928,15 +929,13 @@ LogicalResult recordValue(OpBuilder &b, emit::ValueOp v, MemorySpace space, int6
   SmallVector<float> scales;
   SmallVector<int32_t> zps;
   IntegerAttr axis;
-  if (auto q = dyn_cast<quant::UniformQuantizedType>(v.getElement())) {
-    scales.push_back(float(q.getScale()));
-    zps.push_back(int32_t(q.getZeroPoint()));
-  } else if (auto q = dyn_cast<quant::UniformQuantizedPerAxisType>(v.getElement())) {
-    for (auto [s, z] : llvm::zip(q.getScales(), q.getZeroPoints())) {
+  if (std::optional<graph::QuantParameters> q = graph::quantParameters(v.getElement())) {
+    for (auto [s, z] : llvm::zip(q->scales, q->zeroPoints)) {
       scales.push_back(float(s));
       zps.push_back(int32_t(z));
     }
-    axis = b.getI64IntegerAttr(q.getQuantizedDimension());
+    if (q->axis >= 0)
+      axis = b.getI64IntegerAttr(q->axis);
   }
   SmallVector<std::string> nodes = graph::nodeNames(v.getLoc());
   enc::TensorOp::create(b, v.getLoc(), b.getStringAttr("value"), v.getNameAttr(),

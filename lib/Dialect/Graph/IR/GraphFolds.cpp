@@ -99,30 +99,6 @@ OpFoldResult ConstantOp::fold(FoldAdaptor) {
   return getValue();
 }
 
-std::optional<QuantParameters> npuc::graph::quantParameters(Type element) {
-  QuantParameters p;
-  if (auto t = dyn_cast<quant::UniformQuantizedType>(element)) {
-    p.scales = {t.getScale()};
-    p.zeroPoints = {t.getZeroPoint()};
-  } else if (auto t = dyn_cast<quant::UniformQuantizedPerAxisType>(element)) {
-    p.scales.assign(t.getScales().begin(), t.getScales().end());
-    p.zeroPoints.assign(t.getZeroPoints().begin(), t.getZeroPoints().end());
-    p.axis = t.getQuantizedDimension();
-  } else {
-    return std::nullopt;
-  }
-  return p;
-}
-
-size_t QuantParameters::indexOf(int64_t flat, ArrayRef<int64_t> shape) const {
-  if (axis < 0)
-    return 0;
-  int64_t inner = 1;
-  for (size_t d = size_t(axis + 1); d < shape.size(); ++d)
-    inner *= shape[d];
-  return size_t((flat / inner) % shape[size_t(axis)]);
-}
-
 OpFoldResult QuantizeOp::fold(FoldAdaptor adaptor) {
   // ONNX's QuantizeLinear in f32, as V_QUANT computes it (num::quantizeF32).
   // Only finite values fold (the lowering's NaN rule stays the lowering's).

@@ -8,6 +8,7 @@
 #define NPUC_DIALECT_GRAPH_IR_GRAPHOPS_H
 
 #include "npuc/Dialect/Graph/IR/GraphDialect.h"
+#include "npuc/Dialect/Graph/IR/QuantParameters.h"
 
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
@@ -56,18 +57,6 @@ llvm::LogicalResult verifyGatherElements(mlir::Operation *op);
 llvm::LogicalResult verifyLayerNorm(mlir::Operation *op);
 llvm::LogicalResult verifyRecurrent(mlir::Operation *op);
 llvm::LogicalResult verifyDynamicQuantize(mlir::Operation *op);
-
-/// A uniform quantized type's parameters: one scale and zero point, or one
-/// per index of `axis` (GraphFolds.cpp: the constant folds of
-/// QuantizeLinear and DequantizeLinear read them).
-struct QuantParameters {
-  llvm::SmallVector<double> scales;
-  llvm::SmallVector<int64_t> zeroPoints;
-  int64_t axis = -1;  // -1: per tensor
-  /// Which parameters element `flat` (row-major) of a tensor of `shape` takes.
-  size_t indexOf(int64_t flat, llvm::ArrayRef<int64_t> shape) const;
-};
-std::optional<QuantParameters> quantParameters(mlir::Type element);
 
 /// The element type with quantization stripped (the expressed type).
 mlir::Type expressedElementType(mlir::Type tensorOrElement);
