@@ -694,7 +694,7 @@ bool parseSection(const uint8_t *data, const SectionInfo &s, size_t index, Model
     if (reserved)
       return done(c.fail("reserved word is not zero"));
     for (uint64_t size : {m.arenaSize, m.inputSize, m.outputSize, m.stateSize})
-      if (size > (uint64_t(1) << 32))
+      if (size > isa::gmAddressBytes())
         return done(c.fail("region size " + hex0x(size) + " exceeds the 4 GiB address space"));
     if (n > 65536)
       return done(c.fail("tensor count " + std::to_string(n) + " exceeds 65536"));

@@ -184,7 +184,7 @@ FailureOr<Addr> Encoder::address(Operation *op, Value buffer) {
     return op->emitOpError("uses a buffer without a placed offset (run emit-plan-memory)"), failure();
   auto type = cast<BufferType>(buffer.getType());
   Addr a{type.getSpace(), *byte};
-  if (type.isGlobal() && (a.byte < 0 || a.byte + type.getSpanBytes() > (int64_t(1) << 32)))
+  if (type.isGlobal() && (a.byte < 0 || uint64_t(a.byte + type.getSpanBytes()) > isa::gmAddressBytes()))
     return op->emitOpError() << "GM address " << a.byte << " spanning " << type.getSpanBytes()
                              << " bytes is outside the 32-bit offset field's range (4 GiB)"
                              << ", an encoding limit, not a capacity one",
@@ -219,7 +219,7 @@ FailureOr<Addr> Encoder::address(Operation *op, Value buffer) {
     a.reg = nest->regs.at(*s);
     break;
   }
-  if (type.isGlobal() && (lo < 0 || last + type.getSpanBytes() > (int64_t(1) << 32)))
+  if (type.isGlobal() && (lo < 0 || uint64_t(last + type.getSpanBytes()) > isa::gmAddressBytes()))
     return op->emitOpError() << "GM address " << (lo < 0 ? lo : last) << " (of some iteration) spanning "
                              << type.getSpanBytes()
                              << " bytes is outside the 32-bit offset field's range (4 GiB)",

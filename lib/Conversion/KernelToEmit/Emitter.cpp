@@ -34,7 +34,8 @@ Value Emitter::alloc(MemorySpace space, ArrayRef<int64_t> shape, Type element,
 
 Value Emitter::tile(MemorySpace space, int64_t rows, int64_t cols, Type element, int64_t align) {
   int64_t e = bytesOf(element);
-  return alloc(space, {rows, cols}, element, {roundUp(cols * e, align), e});
+  int64_t pitch = roundUp(cols * e, align ? align : t.params.VectorAlign);
+  return alloc(space, {rows, cols}, element, {pitch, e});
 }
 
 Value Emitter::view(Value source, int64_t offset, ArrayRef<int64_t> shape, ArrayRef<int64_t> strides) {

@@ -51,9 +51,10 @@ public:
   /// A fresh buffer; lm/acc/arena ones are placed by emit-plan-memory.
   mlir::Value alloc(MemorySpace space, llvm::ArrayRef<int64_t> shape, mlir::Type element,
                     llvm::ArrayRef<int64_t> strides);
-  /// A 2-D local tile whose row pitch is padded to `align` bytes.
+  /// A 2-D local tile whose row pitch is padded to `align` bytes (0: the
+  /// target's VectorAlign, what VECTOR operands need).
   mlir::Value tile(MemorySpace space, int64_t rows, int64_t cols, mlir::Type element,
-                   int64_t align = 32);
+                   int64_t align = 0);
   /// `shape`/`strides` over `source`, `offset` bytes in.
   mlir::Value view(mlir::Value source, int64_t offset, llvm::ArrayRef<int64_t> shape,
                    llvm::ArrayRef<int64_t> strides);

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "npuc/Dialect/Enc/IR/EncOps.h"
+#include "npuc/Base/ISA.h"
 #include "npuc/Base/Target.h"
 
 #include "mlir/IR/Builders.h"
@@ -101,7 +102,7 @@ LogicalResult ProgramOp::verify() {
     return emitOpError("unknown target '") << *name << "'; valid targets: "
                                            << target::targetNames();
   for (IntegerAttr size : {getArenaSizeAttr(), getStateSizeAttr()})
-    if (size && (size.getInt() < 0 || size.getInt() > (int64_t(1) << 32)))
+    if (size && (size.getInt() < 0 || uint64_t(size.getInt()) > isa::gmAddressBytes()))
       return emitOpError("region size ") << size.getInt() << " is outside [0, 2^32]";
   return success();
 }
