@@ -16,7 +16,14 @@
 
 namespace npuc::sim {
 
-enum EngineId : uint8_t { SCALAR = 0, DMA_IN = 1, DMA_OUT = 2, MATRIX = 3, VECTOR = 4 };
+/// isa::Engine as an index of per-engine state (its values come from ISA.td).
+enum EngineId : uint8_t {
+  SCALAR = uint8_t(isa::Engine::SCALAR),
+  DMA_IN = uint8_t(isa::Engine::DMA_IN),
+  DMA_OUT = uint8_t(isa::Engine::DMA_OUT),
+  MATRIX = uint8_t(isa::Engine::MATRIX),
+  VECTOR = uint8_t(isa::Engine::VECTOR),
+};
 using VectorClock = std::array<uint32_t, kNumEngines>;
 
 /// Memory spaces: the five GM regions (isa::Region order), then LM, ACC, LUT.

@@ -44,7 +44,7 @@ void npuc::tblgen::emitISATables(const ISAModel &m, raw_ostream &os) {
     os << "/// " << e.doc << "\nenum class " << e.name << " : uint8_t {";
     for (size_t i = 0; i < e.values.size(); ++i)
       os << (i ? ", " : " ") << e.values[i] << " = " << i;
-    os << " };\n";
+    os << " };\ninline constexpr unsigned k" << e.name << "Count = " << e.values.size() << ";\n";
   }
   os << "\n/// Opcodes, bits [7:0] of every instruction word.\nenum class Opcode : uint8_t {\n";
   for (const ISAInstDef &i : m.insts)

@@ -26,7 +26,8 @@
 
 namespace npuc::sim {
 
-inline constexpr unsigned kNumEngines = 5;
+/// The engines, as ISA.td names them (isa::Engine's values index per-engine state).
+inline constexpr unsigned kNumEngines = isa::kEngineCount;
 
 struct EngineStats {
   uint64_t instructions = 0;

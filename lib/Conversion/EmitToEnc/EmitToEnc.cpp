@@ -39,6 +39,16 @@ namespace F = npuc::isa::field;
 using emit::BufferType;
 using emit::MemorySpace;
 
+// The encoder writes emit::Engine ordinals into ISA fields (SET_FLAG's
+// engines, BARRIER's mask): they must be isa::Engine's, from ISA.td.
+static_assert(emit::getMaxEnumValForEngine() + 1 == isa::kEngineCount &&
+                  unsigned(emit::Engine::Scalar) == unsigned(isa::Engine::SCALAR) &&
+                  unsigned(emit::Engine::DmaIn) == unsigned(isa::Engine::DMA_IN) &&
+                  unsigned(emit::Engine::DmaOut) == unsigned(isa::Engine::DMA_OUT) &&
+                  unsigned(emit::Engine::Matrix) == unsigned(isa::Engine::MATRIX) &&
+                  unsigned(emit::Engine::Vector) == unsigned(isa::Engine::VECTOR),
+              "emit::Engine (EmitAttributes.td) and isa::Engine (ISA.td) differ");
+
 namespace {
 
 int64_t spaceField(MemorySpace s) { return s == MemorySpace::ACC ? int64_t(isa::Local::ACC) : int64_t(isa::Local::LM); }
