@@ -2,12 +2,13 @@
 //
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
-// The model-level work: reading the file, external data confined to the
-// model's directory, initializers, pinned input shapes, graph structure
-// (missing inputs, duplicate names, cycles), dispatch of every node to its op
-// importer (Ops.cpp), and the diagnostics report. Issues are collected across
-// the whole model; a node whose inputs failed is skipped without a second
-// report, but its own op type is still checked.
+// The model-level work: reading the file, opsets, initializers (their data:
+// TensorData.cpp), pinned input shapes, graph structure (missing inputs,
+// duplicate names, cycles), dispatch of every node to its op importer
+// (Ops*.cpp), which creates graph ops through NodeContext::build, and the
+// diagnostics report. Issues are collected across the whole model; a node
+// whose inputs failed is skipped without a second report, but its own op
+// type is still checked.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,7 +20,6 @@
 #include "npuc/Base/Json.h"
 #include "npuc/Base/ModelFile.h"
 #include "npuc/Base/Sha256.h"
-#include "npuc/Base/TensorFile.h"
 #include "npuc/Dialect/Graph/IR/GraphOps.h"
 #include "npuc/Dialect/Graph/IR/GraphShapes.h"
 #include "npuc/Dialect/Graph/IR/TensorNames.h"
@@ -31,7 +31,6 @@
 
 #include <deque>
 #include <filesystem>
-#include <fstream>
 
 using namespace mlir;
 using namespace npuc;
@@ -58,14 +57,14 @@ std::optional<Val> NodeContext::input(size_t i) const {
 std::optional<Val> NodeContext::required(size_t i) {
   if (auto v = input(i))
     return v;
-  fail(code::Structure, "required input " + llvm::Twine(i) + " is missing");
+  (void)fail(code::Structure, "required input " + llvm::Twine(i) + " is missing");
   return std::nullopt;
 }
 
 DenseElementsAttr NodeContext::requiredConstant(size_t i, StringRef what) {
   std::optional<Val> v = input(i);
   if (!v) {
-    fail(code::Structure, "required input " + llvm::Twine(i) + " (" + what + ") is missing");
+    (void)fail(code::Structure, "required input " + llvm::Twine(i) + " (" + what + ") is missing");
     return {};
   }
   if (!v->constant) {
@@ -99,8 +98,8 @@ DenseElementsAttr NodeContext::requiredConstant(size_t i, StringRef what) {
       hint = "; it is computed from graph input" + std::string(inputs.size() > 1 ? "s " : " ") +
              names + ": freeze " + (inputs.size() > 1 ? "them" : "it") + " with" + binds;
     }
-    fail(code::NotConstant, "input " + llvm::Twine(i) + " (" + what + ", '" + node.input(i) +
-                                "') must be a constant or fold to one" + hint);
+    (void)fail(code::NotConstant, "input " + llvm::Twine(i) + " (" + what + ", '" + node.input(i) +
+                                      "') must be a constant or fold to one" + hint);
     if (!hint.empty())
       imp.issues.back().bindInput = inputName(inputs.front());
     return {};
@@ -113,7 +112,7 @@ std::optional<std::vector<int64_t>> NodeContext::constantInts(size_t i, StringRe
   if (!c)
     return std::nullopt;
   if (!llvm::isa<IntegerType>(c.getElementType())) {
-    fail(code::UnsupportedType, what + llvm::Twine(" must be integers"));
+    (void)fail(code::UnsupportedType, what + llvm::Twine(" must be integers"));
     return std::nullopt;
   }
   std::vector<int64_t> out;
@@ -185,21 +184,15 @@ LogicalResult NodeContext::fail(const char *c, const llvm::Twine &message) {
 std::optional<int64_t> NodeContext::axis(int64_t a, int64_t rank, StringRef what) {
   int64_t n = a < 0 ? a + rank : a;
   if (n < 0 || n >= rank) {
-    fail(code::UnsupportedAttr, what + llvm::Twine(" ") + llvm::Twine(a) +
-                                    " is outside [-" + llvm::Twine(rank) + ", " +
-                                    llvm::Twine(rank) + ")");
+    (void)fail(code::UnsupportedAttr, what + llvm::Twine(" ") + llvm::Twine(a) + " is outside [-" +
+                                          llvm::Twine(rank) + ", " + llvm::Twine(rank) + ")");
     return std::nullopt;
   }
   return n;
 }
 
-FailureOr<Operation *> NodeContext::buildOp(StringRef name, ValueRange operands, TypeRange results,
-                                            ArrayRef<NamedAttribute> attrs) {
-  OperationState state(loc, ("graph." + name).str());
-  state.addOperands(operands);
-  state.addTypes(results);
-  state.addAttributes(attrs);
-  Operation *op = b.create(state);
+FailureOr<Operation *> NodeContext::checkBuilt(Operation *op) {
+  OperationName name = op->getName();
   std::string message;
   {
     ScopedDiagnosticHandler handler(b.getContext(), [&](Diagnostic &d) {
@@ -210,7 +203,7 @@ FailureOr<Operation *> NodeContext::buildOp(StringRef name, ValueRange operands,
     if (succeeded(mlir::verify(op))) {
       // Hostile sizes are refused before any work is spent on them.
       for (Type t : op->getResultTypes())
-        if (!imp.fitsMemory(cast<RankedTensorType>(t), "graph." + name.str() + " result", &node)) {
+        if (!imp.fitsMemory(cast<RankedTensorType>(t), name.getStringRef().str() + " result", &node)) {
           op->erase();
           return failure();
         }
@@ -225,24 +218,20 @@ FailureOr<Operation *> NodeContext::buildOp(StringRef name, ValueRange operands,
     }
   }
   op->erase();
-  (void)fail(code::ShapeMismatch, "graph." + name + ": " + message);
+  (void)fail(code::ShapeMismatch, name.getStringRef() + ": " + message);
   return failure();
 }
 
-FailureOr<Value> NodeContext::build(StringRef name, ValueRange operands, Type result,
-                                    ArrayRef<NamedAttribute> attrs) {
-  FailureOr<Operation *> op = buildOp(name, operands, TypeRange(result), attrs);
+FailureOr<Value> NodeContext::resultOf(FailureOr<Operation *> op) {
   if (failed(op))
     return failure();
   return (*op)->getResult(0);
 }
 
-LogicalResult NodeContext::buildOutput(StringRef name, ValueRange operands, Type result,
-                                       ArrayRef<NamedAttribute> attrs) {
-  FailureOr<Value> r = build(name, operands, result, attrs);
-  if (failed(r))
+LogicalResult NodeContext::bindOutput(FailureOr<Value> result) {
+  if (failed(result))
     return failure();
-  setOutput(0, *r);
+  setOutput(0, *result);
   return success();
 }
 
@@ -332,209 +321,6 @@ bool Importer::fitsMemory(RankedTensorType type, const std::string &what,
              " bytes; an NPU memory region addresses at most " +
              std::to_string(isa::gmAddressBytes()) + " bytes");
   return false;
-}
-
-std::optional<Type> Importer::elementType(int32_t t) {
-  switch (t) {
-  case onnx::TensorProto::FLOAT: return b.getF32Type();
-  case onnx::TensorProto::FLOAT16: return b.getF16Type();
-  case onnx::TensorProto::DOUBLE: return b.getF64Type();
-  case onnx::TensorProto::BFLOAT16: return b.getBF16Type();
-  case onnx::TensorProto::INT8: return b.getIntegerType(8);
-  case onnx::TensorProto::INT16: return b.getIntegerType(16);
-  case onnx::TensorProto::INT32: return b.getIntegerType(32);
-  case onnx::TensorProto::INT64: return b.getIntegerType(64);
-  case onnx::TensorProto::UINT8: return b.getIntegerType(8, false);
-  case onnx::TensorProto::UINT16: return b.getIntegerType(16, false);
-  case onnx::TensorProto::UINT32: return b.getIntegerType(32, false);
-  case onnx::TensorProto::UINT64: return b.getIntegerType(64, false);
-  case onnx::TensorProto::BOOL: return b.getI1Type();
-  default: return std::nullopt;
-  }
-}
-
-namespace {
-const char *typeName(int32_t t) {
-  return onnx::TensorProto_DataType_IsValid(t)
-             ? onnx::TensorProto_DataType_Name(onnx::TensorProto_DataType(t)).c_str()
-             : "invalid";
-}
-
-/// Reads external data confined to the model's directory.
-bool readExternal(Importer &imp, const onnx::TensorProto &t, const onnx::NodeProto *node,
-                  uint64_t bytes, std::vector<char> &out) {
-  std::string location;
-  uint64_t offset = 0, length = bytes;
-  bool hasLength = false;
-  for (const onnx::StringStringEntryProto &e : t.external_data()) {
-    if (e.key() == "location")
-      location = e.value();
-    else if (e.key() == "offset" || e.key() == "length") {
-      char *end = nullptr;
-      unsigned long long v = std::strtoull(e.value().c_str(), &end, 10);
-      if (e.value().empty() || *end || e.value()[0] == '-') {
-        imp.report(code::ExternalData, node, 0,
-                   "tensor '" + t.name() + "': external data " + e.key() + " '" + e.value() +
-                       "' is not a non-negative integer");
-        return false;
-      }
-      (e.key() == "offset" ? offset : length) = v;
-      hasLength |= e.key() == "length";
-    }
-  }
-  auto fail = [&](const std::string &why) {
-    imp.report(code::ExternalData, node, 0, "tensor '" + t.name() + "': " + why);
-    return false;
-  };
-  fs::path rel(location);
-  if (location.empty())
-    return fail("external data has no location");
-  if (rel.is_absolute())
-    return fail("external data location '" + location + "' is absolute; it must be relative "
-                "to the model's directory");
-  for (const fs::path &part : rel)
-    if (part == "..")
-      return fail("external data location '" + location + "' leaves the model's directory");
-  std::error_code ec;
-  fs::path base = fs::weakly_canonical(imp.dir, ec);
-  fs::path file = fs::weakly_canonical(fs::path(imp.dir) / rel, ec);
-  if (ec || !fs::exists(file))
-    return fail("external data file '" + location + "' does not exist");
-  if (!fs::is_regular_file(file, ec))
-    return fail("external data location '" + location + "' is not a regular file");
-  auto [mismatch, _] = std::mismatch(base.begin(), base.end(), file.begin(), file.end());
-  if (mismatch != base.end())
-    return fail("external data file '" + location + "' resolves outside the model's directory "
-                "(through a symbolic link)");
-  uint64_t size = fs::file_size(file, ec);
-  if (ec || offset > size || length > size - offset)
-    return fail("external data [" + std::to_string(offset) + ", +" + std::to_string(length) +
-                ") exceeds '" + location + "' (" + std::to_string(size) + " bytes)");
-  if (hasLength && length != bytes)
-    return fail("external data length " + std::to_string(length) + " does not match the " +
-                std::to_string(bytes) + " bytes of the tensor");
-  std::ifstream in(file, std::ios::binary);
-  out.resize(bytes);
-  in.seekg(std::streamoff(offset));
-  in.read(out.data(), std::streamsize(bytes));
-  if (!in)
-    return fail("cannot read external data from '" + location + "'");
-  return true;
-}
-} // namespace
-
-bool Importer::readBoundTensor(const std::string &file, onnx::TensorProto &t) {
-  std::vector<uint8_t> data;
-  std::string error;
-  if (!model::readFile(file, data, error)) {
-    report(code::BadInputShape, nullptr, 0, "--bind-input: " + error);
-    return false;
-  }
-  std::string bytes(data.begin(), data.end());
-  if (bytes.compare(0, 6, "\x93NUMPY") == 0) {
-    HostTensor h;
-    std::string error;
-    if (!parseNpy(reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size(), h, error)) {
-      report(code::BadInputShape, nullptr, 0, "--bind-input: '" + file + "': " + error);
-      return false;
-    }
-    static const int32_t onnxType[] = {3, 2, 5, 6, 10, 1};  // model::DType order
-    t.set_data_type(onnxType[unsigned(h.dtype)]);
-    for (int64_t d : h.shape)
-      t.add_dims(d);
-    t.set_raw_data(std::string(h.data.begin(), h.data.end()));
-    return true;
-  }
-  if (!t.ParseFromString(bytes)) {
-    report(code::BadInputShape, nullptr, 0, "--bind-input: '" + file + "' is neither a .npy file nor a TensorProto");
-    return false;
-  }
-  return true;
-}
-
-DenseElementsAttr Importer::tensorData(const onnx::TensorProto &t, const onnx::NodeProto *node) {
-  std::optional<Type> element = elementType(t.data_type());
-  if (!element || element->isBF16()) {
-    report(code::UnsupportedType, node, 0,
-           "tensor '" + t.name() + "' has unsupported element type " + typeName(t.data_type()));
-    return {};
-  }
-  SmallVector<int64_t> shape(t.dims().begin(), t.dims().end());
-  auto count = graph::shapes::numElements(shape);
-  if (!count) {
-    report(code::Overflow, node, 0, "tensor '" + t.name() + "': " + llvm::toString(count.takeError()));
-    return {};
-  }
-  // The limit applies to the extent (zero dimensions as 1), so that an empty
-  // initializer's other dimensions cannot overflow products either.
-  auto extent = graph::shapes::extent(shape);
-  if (!extent) {
-    report(code::Overflow, node, 0, "tensor '" + t.name() + "': " + llvm::toString(extent.takeError()));
-    return {};
-  }
-  auto type = RankedTensorType::get(shape, *element);
-  unsigned width = element->getIntOrFloatBitWidth();
-  uint64_t bytes = element->isInteger(1) ? uint64_t(*count) : uint64_t(*count) * (width / 8);
-  if (uint64_t(*extent) > (uint64_t(1) << 34) / std::max(1u, width / 8)) {
-    report(code::Overflow, node, 0, "tensor '" + t.name() + "' spans more than 16 GiB");
-    return {};
-  }
-  std::vector<char> raw;
-  if (t.data_location() == onnx::TensorProto::EXTERNAL) {
-    if (!readExternal(*this, t, node, bytes, raw))
-      return {};
-  } else if (t.has_raw_data()) {
-    if (t.raw_data().size() != bytes) {
-      report(code::Read, node, 0,
-             "tensor '" + t.name() + "' holds " + std::to_string(t.raw_data().size()) +
-                 " bytes of raw data, expected " + std::to_string(bytes));
-      return {};
-    }
-    raw.assign(t.raw_data().begin(), t.raw_data().end());
-  } else {
-    // Typed fields: the count is checked before the buffer is sized by the
-    // dims (a hostile shape over a few values must not allocate gigabytes),
-    // then the values widen into little-endian raw bytes.
-    bool f32 = element->isF32(), f64 = element->isF64();
-    bool i64 = element->isInteger(64) && !element->isUnsignedInteger();
-    bool u64 = element->isUnsignedInteger(32) || element->isUnsignedInteger(64);
-    int64_t have = f32   ? t.float_data_size()
-                   : f64 ? t.double_data_size()
-                   : i64 ? t.int64_data_size()
-                   : u64 ? t.uint64_data_size()
-                         : t.int32_data_size();
-    if (uint64_t(have) != uint64_t(*count)) {
-      report(code::Read, node, 0,
-             "tensor '" + t.name() + "' holds " + std::to_string(have) + " values, expected " +
-                 std::to_string(*count));
-      return {};
-    }
-    raw.resize(bytes);
-    unsigned n = element->isInteger(1) ? 1 : width / 8;
-    for (int i = 0; i < have; ++i) {
-      uint64_t v;
-      if (f32) {
-        uint32_t u;
-        float f = t.float_data(i);
-        std::memcpy(&u, &f, 4);
-        v = u;
-      } else if (f64) {
-        double d = t.double_data(i);
-        std::memcpy(&v, &d, 8);
-      } else {
-        v = i64 ? uint64_t(t.int64_data(i)) : u64 ? t.uint64_data(i) : uint64_t(uint32_t(t.int32_data(i)));
-      }
-      for (unsigned k = 0; k < n; ++k)
-        raw[uint64_t(i) * n + k] = char(v >> (8 * k));
-    }
-  }
-  if (element->isInteger(1)) {
-    SmallVector<bool> bits;
-    for (char c : raw)
-      bits.push_back(c != 0);
-    return DenseElementsAttr::get(type, ArrayRef<bool>(bits));
-  }
-  return DenseElementsAttr::getFromRawBuffer(type, ArrayRef<char>(raw));
 }
 
 void Importer::importNode(const onnx::NodeProto &node) {
@@ -651,38 +437,42 @@ void Importer::importNodes(const onnx::GraphProto &graph) {
   }
 }
 
-Result Importer::run() {
-  Result result;
+//===----------------------------------------------------------------------===//
+// The model
+//===----------------------------------------------------------------------===//
+
+bool Importer::readModel(onnx::ModelProto &proto, Result &result) {
   std::vector<uint8_t> file;
   std::string readError;
   if (!model::readFile(path, file, readError)) {
     report(code::Read, nullptr, 0,
            readError + (fs::is_directory(path) ? " (npuc compiles one model file, e.g. DIR/model.onnx)" : ""));
-    result.issues = std::move(issues);
-    return result;
+    return false;
   }
   std::string bytes(file.begin(), file.end());
   result.sourceSha256 = sha256Hex(bytes.data(), bytes.size());
-  onnx::ModelProto model;
-  if (bytes.empty() || !model.ParseFromString(bytes) || !model.has_graph()) {
+  if (bytes.empty() || !proto.ParseFromString(bytes) || !proto.has_graph()) {
     report(code::Read, nullptr, 0,
            "not an ONNX model, or truncated (the protobuf does not parse to a ModelProto with a graph)");
-    result.issues = std::move(issues);
-    return result;
+    return false;
   }
-  for (const onnx::OperatorSetIdProto &o : model.opset_import()) {
+  return true;
+}
+
+bool Importer::readOpsets(const onnx::ModelProto &proto) {
+  for (const onnx::OperatorSetIdProto &o : proto.opset_import()) {
     if (o.domain().empty() || o.domain() == "ai.onnx")
       opset = o.version();
     else if (o.domain() == "com.microsoft")
       msOpset = o.version();
   }
-  if (opset == 0 && model.opset_import_size() == 0)
+  if (opset == 0 && proto.opset_import_size() == 0)
     opset = 1;
   // An opset before 6 reads as opset 6 when every op of the graph has the
   // same schema in both (ONNX's registry says when each op last changed):
   // Not, Softplus or Softsign from opset 1 are the ops of opset 6.
   if (opset > 0 && opset < kMinOpset) {
-    for (const onnx::NodeProto &n : model.graph().node())
+    for (const onnx::NodeProto &n : proto.graph().node())
       if ((n.domain().empty() || n.domain() == "ai.onnx") &&
           schemaVersion(n, opset) != schemaVersion(n, kMinOpset)) {
         report(code::Opset, nullptr, opset,
@@ -691,8 +481,7 @@ Result Importer::run() {
                    n.op_type() + " changed after it (version " +
                    std::to_string(schemaVersion(n, opset)) + ", then " +
                    std::to_string(schemaVersion(n, kMinOpset)) + ")");
-        result.issues = std::move(issues);
-        return result;
+        return false;
       }
     opset = kMinOpset;
   }
@@ -700,28 +489,12 @@ Result Importer::run() {
     report(code::Opset, nullptr, opset,
            "default-domain opset " + std::to_string(opset) + " is outside the supported range [" +
                std::to_string(kMinOpset) + ", " + std::to_string(kMaxOpset) + "]");
-    result.issues = std::move(issues);
-    return result;
+    return false;
   }
-  const onnx::GraphProto &g = model.graph();
-  result.nodeCount = size_t(g.node_size());
-  if (g.output_size() == 0) {
-    report(code::Structure, nullptr, 0,
-           "the graph has no outputs: there is nothing to compute (a model names at least one "
-           "graph output)");
-    result.issues = std::move(issues);
-    return result;
-  }
+  return true;
+}
 
-  ModuleOp module = ModuleOp::create(FileLineColLoc::get(&ctx, path, 0, 0));
-  result.module = OwningOpRef<ModuleOp>(module);
-  b.setInsertionPointToEnd(module.getBody());
-  auto func = func::FuncOp::create(b, FileLineColLoc::get(&ctx, path, 0, 0), "main",
-                                   b.getFunctionType({}, {}));
-  Block *entry = func.addEntryBlock();
-  b.setInsertionPointToEnd(entry);
-
-  // Initializers become constants.
+std::set<std::string> Importer::importInitializers(const onnx::GraphProto &g) {
   std::set<std::string> initializers;
   for (const onnx::TensorProto &t : g.initializer()) {
     initializers.insert(t.name());
@@ -738,20 +511,23 @@ Result Importer::run() {
     Value v = graph::ConstantOp::create(b, loc, data.getType(), cast<ElementsAttr>(data));
     values[t.name()] = Val{v, data};
   }
+  return initializers;
+}
 
-  // Inputs frozen to constants from the command line.
-  std::set<std::string> boundUsed;
-  std::vector<std::string> unboundNames;  // --bind-input names that are not graph inputs
+std::set<std::string> Importer::bindInputs(const onnx::GraphProto &g,
+                                           const std::set<std::string> &initializers,
+                                           std::vector<std::string> &unbound) {
+  std::set<std::string> bound;
   for (const auto &[name, file] : options.boundInputs) {
     const onnx::ValueInfoProto *info = nullptr;
     for (const onnx::ValueInfoProto &vi : g.input())
       if (vi.name() == name && !initializers.count(name))
         info = &vi;
     if (!info) {
-      unboundNames.push_back(name);
+      unbound.push_back(name);
       continue;
     }
-    boundUsed.insert(name);
+    bound.insert(name);
     onnx::TensorProto t;
     if (!readBoundTensor(file, t)) {
       poisoned.insert(name);
@@ -774,91 +550,106 @@ Result Importer::run() {
     Location loc = NameLoc::get(b.getStringAttr(name), FileLineColLoc::get(&ctx, path, 0, 0));
     values[name] = Val{graph::ConstantOp::create(b, loc, data.getType(), cast<ElementsAttr>(data)), data};
   }
+  return bound;
+}
 
-  // Graph inputs, with pinned shapes.
-  std::set<std::string> pinnedUsed;
-  SmallVector<Type> argTypes;
+std::set<std::string> Importer::importGraphInputs(const onnx::GraphProto &g,
+                                                  const std::set<std::string> &initializers,
+                                                  const std::set<std::string> &bound, Block *entry) {
+  std::set<std::string> pinned;
   for (const onnx::ValueInfoProto &vi : g.input()) {
-    if (initializers.count(vi.name()) || boundUsed.count(vi.name()))
+    if (initializers.count(vi.name()) || bound.count(vi.name()))
       continue;
     const std::string &name = vi.name();
     if (values.count(name)) {
       report(code::Structure, nullptr, 0, "graph input '" + name + "' is defined more than once");
       continue;
     }
-    if (!vi.type().has_tensor_type()) {
-      report(code::UnsupportedType, nullptr, 0, "graph input '" + name + "' is not a tensor");
+    std::optional<RankedTensorType> type = graphInputType(vi, pinned);
+    if (!type) {
       poisoned.insert(name);
       continue;
     }
-    const onnx::TypeProto_Tensor &tt = vi.type().tensor_type();
-    std::optional<Type> element = elementType(tt.elem_type());
-    if (!element) {
-      report(code::UnsupportedType, nullptr, 0,
-             "graph input '" + name + "' has unsupported element type " + typeName(tt.elem_type()));
-      poisoned.insert(name);
+    Location loc = NameLoc::get(b.getStringAttr(name), FileLineColLoc::get(&ctx, path, 0, 0));
+    values[name] = Val{entry->addArgument(*type, loc), {}};
+  }
+  return pinned;
+}
+
+std::optional<RankedTensorType> Importer::graphInputType(const onnx::ValueInfoProto &vi,
+                                                         std::set<std::string> &pinned) {
+  const std::string &name = vi.name();
+  if (!vi.type().has_tensor_type()) {
+    report(code::UnsupportedType, nullptr, 0, "graph input '" + name + "' is not a tensor");
+    return std::nullopt;
+  }
+  const onnx::TypeProto_Tensor &tt = vi.type().tensor_type();
+  std::optional<Type> element = elementType(tt.elem_type());
+  if (!element) {
+    report(code::UnsupportedType, nullptr, 0,
+           "graph input '" + name + "' has unsupported element type " + typeName(tt.elem_type()));
+    return std::nullopt;
+  }
+  SmallVector<int64_t> shape;
+  std::vector<std::string> symbolic;
+  for (const onnx::TensorShapeProto_Dimension &d : tt.shape().dim()) {
+    shape.push_back(d.has_dim_value() && d.dim_value() >= 0 ? d.dim_value() : ShapedType::kDynamic);
+    symbolic.push_back(d.has_dim_param() ? d.dim_param() : "?");
+  }
+  bool ok = true;
+  for (const auto &[pinName, dims] : options.inputShapes) {
+    if (pinName != name)
       continue;
+    pinned.insert(pinName);
+    if (tt.has_shape() && dims.size() != shape.size()) {
+      report(code::BadInputShape, nullptr, 0,
+             "--input-shape " + name + " gives " + std::to_string(dims.size()) +
+                 " dimensions, but the input has rank " + std::to_string(shape.size()));
+      ok = false;
+      break;
     }
-    SmallVector<int64_t> shape;
-    std::vector<std::string> symbolic;
-    for (const onnx::TensorShapeProto_Dimension &d : tt.shape().dim()) {
-      shape.push_back(d.has_dim_value() && d.dim_value() >= 0 ? d.dim_value() : ShapedType::kDynamic);
-      symbolic.push_back(d.has_dim_param() ? d.dim_param() : "?");
-    }
-    bool ok = true;
-    for (const auto &[pinName, dims] : options.inputShapes) {
-      if (pinName != name)
-        continue;
-      pinnedUsed.insert(pinName);
-      if (tt.has_shape() && dims.size() != shape.size()) {
+    if (!tt.has_shape())
+      shape.assign(dims.begin(), dims.end());
+    for (size_t i = 0; i < dims.size(); ++i) {
+      if (shape[i] != ShapedType::kDynamic && shape[i] != dims[i]) {
         report(code::BadInputShape, nullptr, 0,
-               "--input-shape " + name + " gives " + std::to_string(dims.size()) +
-                   " dimensions, but the input has rank " + std::to_string(shape.size()));
+               "--input-shape " + name + ": dimension " + std::to_string(i) + " is " +
+                   std::to_string(shape[i]) + " in the model, not " + std::to_string(dims[i]));
         ok = false;
-        break;
       }
-      if (!tt.has_shape())
-        shape.assign(dims.begin(), dims.end());
-      for (size_t i = 0; i < dims.size(); ++i) {
-        if (shape[i] != ShapedType::kDynamic && shape[i] != dims[i]) {
-          report(code::BadInputShape, nullptr, 0,
-                 "--input-shape " + name + ": dimension " + std::to_string(i) + " is " +
-                     std::to_string(shape[i]) + " in the model, not " + std::to_string(dims[i]));
-          ok = false;
-        }
-        shape[i] = dims[i];
-      }
+      shape[i] = dims[i];
     }
-    if (!tt.has_shape() && !llvm::is_contained(pinnedUsed, name)) {
+  }
+  if (!tt.has_shape() && !llvm::is_contained(pinned, name)) {
+    report(code::DynamicShape, nullptr, 0,
+           "graph input '" + name + "' has no shape; give one with --input-shape " + name +
+               "=D1xD2x...");
+    ok = false;
+  }
+  for (size_t i = 0; ok && i < shape.size(); ++i)
+    if (shape[i] == ShapedType::kDynamic || shape[i] < 0) {
+      // The pin to write: the known dimensions as they are, '?' for each
+      // dynamic one.
+      std::string pin;
+      for (size_t d = 0; d < shape.size(); ++d)
+        pin += (d ? "x" : "") + (shape[d] >= 0 ? std::to_string(shape[d]) : std::string("?"));
       report(code::DynamicShape, nullptr, 0,
-             "graph input '" + name + "' has no shape; give one with --input-shape " + name +
-                 "=D1xD2x...");
+             "graph input '" + name + "' dimension " + std::to_string(i) + " ('" + symbolic[i] +
+                 "') is dynamic; pin it with --input-shape " + name + "=" + pin +
+                 ", each '?' replaced by its size");
       ok = false;
     }
-    for (size_t i = 0; ok && i < shape.size(); ++i)
-      if (shape[i] == ShapedType::kDynamic || shape[i] < 0) {
-        // The pin to write: the known dimensions as they are, '?' for each
-        // dynamic one.
-        std::string pin;
-        for (size_t d = 0; d < shape.size(); ++d)
-          pin += (d ? "x" : "") + (shape[d] >= 0 ? std::to_string(shape[d]) : std::string("?"));
-        report(code::DynamicShape, nullptr, 0,
-               "graph input '" + name + "' dimension " + std::to_string(i) + " ('" + symbolic[i] +
-                   "') is dynamic; pin it with --input-shape " + name + "=" + pin +
-                   ", each '?' replaced by its size");
-        ok = false;
-      }
-    if (ok)
-      ok = fitsMemory(RankedTensorType::get(shape, *element), "graph input '" + name + "'", nullptr);
-    if (!ok) {
-      poisoned.insert(name);
-      continue;
-    }
-    auto type = RankedTensorType::get(shape, *element);
-    argTypes.push_back(type);
-    Location loc = NameLoc::get(b.getStringAttr(name), FileLineColLoc::get(&ctx, path, 0, 0));
-    values[name] = Val{entry->addArgument(type, loc), {}};
-  }
+  if (ok)
+    ok = fitsMemory(RankedTensorType::get(shape, *element), "graph input '" + name + "'", nullptr);
+  if (!ok)
+    return std::nullopt;
+  return RankedTensorType::get(shape, *element);
+}
+
+void Importer::reportUnknownInputs(const onnx::GraphProto &g,
+                                   const std::set<std::string> &initializers,
+                                   const std::set<std::string> &pinned,
+                                   const std::vector<std::string> &unbound) {
   // Options that name no graph input say which inputs there are.
   std::vector<std::string> inputNames;
   std::string inputList;
@@ -877,13 +668,14 @@ Result Importer::run() {
                (inputList.empty() ? "none" : inputList));
   };
   for (const auto &[pinName, dims] : options.inputShapes)
-    if (!pinnedUsed.count(pinName))
+    if (!pinned.count(pinName))
       notAnInput("--input-shape", pinName);
-  for (const std::string &name : unboundNames)
+  for (const std::string &name : unbound)
     notAnInput("--bind-input", name);
+}
 
-  importNodes(g);
-
+void Importer::finishMain(const onnx::GraphProto &g, func::FuncOp func) {
+  Block *entry = &func.getBody().front();
   SmallVector<Value> results;
   SmallVector<std::string> resultNames;
   for (const onnx::ValueInfoProto &vi : g.output()) {
@@ -898,7 +690,7 @@ Result Importer::run() {
     resultNames.push_back(vi.name());
   }
   func::ReturnOp::create(b, FileLineColLoc::get(&ctx, path, 0, 0), results);
-  func.setFunctionType(b.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  func.setFunctionType(b.getFunctionType(entry->getArgumentTypes(), ValueRange(results).getTypes()));
   // The ONNX names of the graph's inputs and outputs, for the model file's
   // tensor descriptors.
   for (BlockArgument arg : entry->getArguments())
@@ -910,17 +702,58 @@ Result Importer::run() {
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*entry)))
     if (llvm::isa<graph::ConstantOp>(op) && op.use_empty())
       op.erase();
+}
 
-  if (issues.empty()) {
-    std::string message;
-    ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
-      if (message.empty())
-        message = d.str();
-      return success();
-    });
-    if (failed(mlir::verify(module)))
-      report(code::ShapeMismatch, nullptr, 0, "the imported module does not verify: " + message);
+void Importer::verifyModule(ModuleOp module) {
+  std::string message;
+  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
+    if (message.empty())
+      message = d.str();
+    return success();
+  });
+  if (failed(mlir::verify(module)))
+    report(code::ShapeMismatch, nullptr, 0, "the imported module does not verify: " + message);
+}
+
+Result Importer::run() {
+  Result result;
+  onnx::ModelProto model;
+  if (!readModel(model, result) || !readOpsets(model)) {
+    result.issues = std::move(issues);
+    return result;
   }
+  const onnx::GraphProto &g = model.graph();
+  result.nodeCount = size_t(g.node_size());
+  if (g.output_size() == 0) {
+    report(code::Structure, nullptr, 0,
+           "the graph has no outputs: there is nothing to compute (a model names at least one "
+           "graph output)");
+    result.issues = std::move(issues);
+    return result;
+  }
+
+  ModuleOp module = ModuleOp::create(FileLineColLoc::get(&ctx, path, 0, 0));
+  result.module = OwningOpRef<ModuleOp>(module);
+  b.setInsertionPointToEnd(module.getBody());
+  auto func = func::FuncOp::create(b, FileLineColLoc::get(&ctx, path, 0, 0), "main",
+                                   b.getFunctionType({}, {}));
+  Block *entry = func.addEntryBlock();
+  b.setInsertionPointToEnd(entry);
+
+  // Initializers become constants, and so do the inputs frozen from the
+  // command line; the other graph inputs, with pinned shapes, become
+  // arguments.
+  std::set<std::string> initializers = importInitializers(g);
+  std::vector<std::string> unbound;  // --bind-input names that are not graph inputs
+  std::set<std::string> bound = bindInputs(g, initializers, unbound);
+  std::set<std::string> pinned = importGraphInputs(g, initializers, bound, entry);
+  reportUnknownInputs(g, initializers, pinned, unbound);
+
+  importNodes(g);
+  finishMain(g, func);
+
+  if (issues.empty())
+    verifyModule(module);
   if (!issues.empty())
     result.module = nullptr;
   result.issues = std::move(issues);

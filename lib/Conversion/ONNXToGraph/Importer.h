@@ -19,6 +19,10 @@
 #include <optional>
 #include <set>
 
+namespace mlir::func {
+class FuncOp;
+} // namespace mlir::func
+
 namespace npuc::onnx_import {
 
 /// Diagnostic codes (docs/diagnostics.md).
@@ -59,6 +63,15 @@ constexpr int64_t kMaxSizeAttr = int64_t(1) << 31;
 /// before it is built (the importer fuzzer found a Hardmax over 2^31 - 1
 /// elements building 16 GiB of indices).
 constexpr int64_t kMaxBuiltConstant = int64_t(1) << 24;
+
+class NodeContext;
+
+/// The creation of one graph op type with one result (NodeContext::build of
+/// that type) as a value, `graphOp<OpTy>`: for importers that choose the op
+/// at run time, from a table of ONNX op types or between two ops.
+using GraphOpBuilder = mlir::FailureOr<mlir::Value> (*)(NodeContext &c, mlir::ValueRange operands,
+                                                         mlir::Type result,
+                                                         llvm::ArrayRef<mlir::NamedAttribute> attrs);
 
 /// One node being imported: inputs, attributes, results and diagnostics.
 class NodeContext {
@@ -102,18 +115,38 @@ public:
   /// Normalizes a possibly negative axis for `rank`; reports when out of range.
   std::optional<int64_t> axis(int64_t a, int64_t rank, llvm::StringRef what = "axis");
 
-  /// Creates `graph.<name>` with the given operands, result type and
-  /// attributes, verifies it, and reports a verifier failure as an issue.
-  mlir::FailureOr<mlir::Value> build(llvm::StringRef name, mlir::ValueRange operands,
-                                     mlir::Type result,
-                                     llvm::ArrayRef<mlir::NamedAttribute> attrs = {});
+  /// Creates OpTy through its ODS builder (OpTy::create) with the given
+  /// operands, result types and attributes, then checks it (checkBuilt): a
+  /// verifier failure or a result too large for an NPU memory region is
+  /// reported as an issue, and an op on constants is folded to a
+  /// graph.constant, which is returned instead.
+  template <typename OpTy>
+  mlir::FailureOr<mlir::Operation *> buildOp(mlir::ValueRange operands, mlir::TypeRange results,
+                                             llvm::ArrayRef<mlir::NamedAttribute> attrs = {}) {
+    return checkBuilt(OpTy::create(b, loc, results, operands, attrs).getOperation());
+  }
+  /// buildOp() of an op with one result: that result.
+  template <typename OpTy>
+  mlir::FailureOr<mlir::Value> build(mlir::ValueRange operands, mlir::Type result,
+                                     llvm::ArrayRef<mlir::NamedAttribute> attrs = {}) {
+    return resultOf(buildOp<OpTy>(operands, mlir::TypeRange(result), attrs));
+  }
   /// build(), then binds the result as output 0 of the node.
-  llvm::LogicalResult buildOutput(llvm::StringRef name, mlir::ValueRange operands, mlir::Type result,
-                                  llvm::ArrayRef<mlir::NamedAttribute> attrs = {});
-  /// The same for an op with several results.
-  mlir::FailureOr<mlir::Operation *> buildOp(llvm::StringRef name, mlir::ValueRange operands,
-                                             mlir::TypeRange results,
-                                             llvm::ArrayRef<mlir::NamedAttribute> attrs = {});
+  template <typename OpTy>
+  llvm::LogicalResult buildOutput(mlir::ValueRange operands, mlir::Type result,
+                                  llvm::ArrayRef<mlir::NamedAttribute> attrs = {}) {
+    return bindOutput(build<OpTy>(operands, result, attrs));
+  }
+  /// build() and buildOutput() of an op chosen at run time (graphOp<OpTy>).
+  mlir::FailureOr<mlir::Value> build(GraphOpBuilder op, mlir::ValueRange operands,
+                                     mlir::Type result,
+                                     llvm::ArrayRef<mlir::NamedAttribute> attrs = {}) {
+    return op(*this, operands, result, attrs);
+  }
+  llvm::LogicalResult buildOutput(GraphOpBuilder op, mlir::ValueRange operands, mlir::Type result,
+                                  llvm::ArrayRef<mlir::NamedAttribute> attrs = {}) {
+    return bindOutput(op(*this, operands, result, attrs));
+  }
   /// A graph.constant holding `value`.
   Val constant(mlir::DenseElementsAttr value, mlir::Type resultType = {});
   /// Binds output i of the node.
@@ -129,7 +162,24 @@ public:
 
 private:
   std::vector<std::optional<Val>> inputs;
+
+  /// The checks of buildOp() on the op just created, the same for every op
+  /// type: verification (the first diagnostic is the issue's message), the
+  /// size of each result, folding on constants. Erases the op on failure.
+  mlir::FailureOr<mlir::Operation *> checkBuilt(mlir::Operation *op);
+  static mlir::FailureOr<mlir::Value> resultOf(mlir::FailureOr<mlir::Operation *> op);
+  llvm::LogicalResult bindOutput(mlir::FailureOr<mlir::Value> result);
 };
+
+/// NodeContext::build<OpTy>, and the GraphOpBuilder of OpTy.
+template <typename OpTy>
+mlir::FailureOr<mlir::Value> buildGraphOp(NodeContext &c, mlir::ValueRange operands,
+                                          mlir::Type result,
+                                          llvm::ArrayRef<mlir::NamedAttribute> attrs) {
+  return c.build<OpTy>(operands, result, attrs);
+}
+template <typename OpTy>
+inline constexpr GraphOpBuilder graphOp = &buildGraphOp<OpTy>;
 
 using OpImporter = llvm::LogicalResult (*)(NodeContext &);
 /// The importer of (domain, op type), or nullptr (Ops.cpp).
@@ -138,6 +188,10 @@ OpImporter lookupOpImporter(llvm::StringRef domain, llvm::StringRef opType);
 /// The schema version of `node`'s op in effect at opset `set` (ONNX's schema
 /// registry; `set` itself for ops of other domains).
 int64_t schemaVersion(const onnx::NodeProto &node, int64_t set);
+
+/// The name of ONNX element type `onnxType` (TensorProto.DataType), or
+/// "invalid" (TensorData.cpp).
+const char *typeName(int32_t onnxType);
 
 class Importer {
 public:
@@ -171,6 +225,41 @@ public:
   mlir::Location nodeLoc(const onnx::NodeProto &node);
   /// The name diagnostics and locations use: the node's, else its first output's.
   static std::string nodeName(const onnx::NodeProto &node);
+
+private:
+  // The steps of run(), in order. Each reports what it finds.
+  /// Reads and parses the model file (its SHA-256 goes into `result`);
+  /// false when it is unreadable or not a ModelProto with a graph.
+  bool readModel(onnx::ModelProto &proto, Result &result);
+  /// The default-domain and com.microsoft opsets; false when the default
+  /// one is outside [kMinOpset, kMaxOpset] (and cannot read as kMinOpset).
+  bool readOpsets(const onnx::ModelProto &proto);
+  /// The initializers of `g` as constants; returns their names.
+  std::set<std::string> importInitializers(const onnx::GraphProto &g);
+  /// The graph inputs --bind-input freezes to constants; returns the names
+  /// it applied to, and adds those that are not graph inputs to `unbound`.
+  std::set<std::string> bindInputs(const onnx::GraphProto &g,
+                                   const std::set<std::string> &initializers,
+                                   std::vector<std::string> &unbound);
+  /// The other graph inputs, as arguments of `entry`; returns the names
+  /// --input-shape pinned.
+  std::set<std::string> importGraphInputs(const onnx::GraphProto &g,
+                                          const std::set<std::string> &initializers,
+                                          const std::set<std::string> &bound, mlir::Block *entry);
+  /// The type of graph input `vi`, its shape pinned by --input-shape (the
+  /// names applied are added to `pinned`); nullopt when it is not a static
+  /// tensor of a supported type that fits memory.
+  std::optional<mlir::RankedTensorType> graphInputType(const onnx::ValueInfoProto &vi,
+                                                       std::set<std::string> &pinned);
+  /// Reports the --input-shape and --bind-input options that name no graph input.
+  void reportUnknownInputs(const onnx::GraphProto &g, const std::set<std::string> &initializers,
+                           const std::set<std::string> &pinned,
+                           const std::vector<std::string> &unbound);
+  /// Returns the graph outputs from `func`, which gets its type and the ONNX
+  /// names of its arguments and results; erases the constants left unused.
+  void finishMain(const onnx::GraphProto &g, mlir::func::FuncOp func);
+  /// Reports the first verifier diagnostic of `module`, if any.
+  void verifyModule(mlir::ModuleOp module);
 };
 
 } // namespace npuc::onnx_import

@@ -10,11 +10,13 @@
 #include "Folding.h"
 #include "Importer.h"
 
+#include "npuc/Dialect/Graph/IR/GraphOps.h"
 #include "npuc/Dialect/Graph/IR/GraphShapes.h"
 
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 
 namespace npuc::onnx_import {
+namespace graph = npuc::graph;
 namespace sh = npuc::graph::shapes;
 
 /// Registers the importers of one family (definitions in Ops*.cpp).
@@ -33,12 +35,12 @@ llvm::LogicalResult importReduceProd(NodeContext &c, Val x, llvm::ArrayRef<int64
 /// builds (OpsDecomposed.cpp).
 mlir::FailureOr<Val> iota(NodeContext &c, mlir::Type element, int64_t n, int64_t axis, int64_t rank);
 
-/// graph.<name> on one input with the input's type.
-llvm::LogicalResult importUnary(NodeContext &c, llvm::StringRef name,
+/// The graph op `op` (graphOp<OpTy>) on one input with the input's type.
+llvm::LogicalResult importUnary(NodeContext &c, GraphOpBuilder op,
                                 llvm::ArrayRef<mlir::NamedAttribute> attrs = {});
-/// graph.<name> on two broadcast inputs; the result has `element`, or the
-/// lhs's element type when null.
-mlir::FailureOr<mlir::Value> buildBinary(NodeContext &c, llvm::StringRef name, Val lhs, Val rhs,
+/// The graph op `op` on two broadcast inputs; the result has `element`, or
+/// the lhs's element type when null.
+mlir::FailureOr<mlir::Value> buildBinary(NodeContext &c, GraphOpBuilder op, Val lhs, Val rhs,
                                          mlir::Type element = {});
 /// graph.reshape of `v` to `shape`.
 mlir::FailureOr<mlir::Value> buildReshape(NodeContext &c, mlir::Value v,
@@ -60,9 +62,9 @@ mlir::Type plainStorage(NodeContext &c, mlir::quant::QuantizedType q);
 /// Integer tensor `v` seen as quantized type `q`: a quantized constant when `v`
 /// is constant, else a graph.storage_cast.
 mlir::FailureOr<mlir::Value> asQuantized(NodeContext &c, const Val &v, mlir::quant::QuantizedType q);
-/// graph.<name> with a result of quantized type `q`, stored back into ONNX's
-/// integer tensor as output 0 of the node (QOperator and QuantizeLinear).
-llvm::LogicalResult buildQuantizedOutput(NodeContext &c, llvm::StringRef name,
+/// The graph op `op` with a result of quantized type `q`, stored back into
+/// ONNX's integer tensor as output 0 of the node (QOperator and QuantizeLinear).
+llvm::LogicalResult buildQuantizedOutput(NodeContext &c, GraphOpBuilder op,
                                          mlir::ValueRange operands, llvm::ArrayRef<int64_t> shape,
                                          mlir::quant::QuantizedType q,
                                          llvm::ArrayRef<mlir::NamedAttribute> attrs = {});

@@ -66,19 +66,21 @@ LogicalResult importHardmax(NodeContext &c) {
   Type i64 = c.b.getI64Type();
   SmallVector<int64_t> kept(x->shape().begin(), x->shape().end());
   kept[size_t(*axis)] = 1;
-  FailureOr<Value> arg = c.build("argmax", {x->value}, c.tensor(kept, i64),
-                                 {c.named("axis", c.b.getI64IntegerAttr(*axis)),
-                                  c.named("keepdims", c.b.getBoolAttr(true)),
-                                  c.named("select_last_index", c.b.getBoolAttr(false))});
+  FailureOr<Value> arg =
+      c.build<graph::ArgMaxOp>({x->value}, c.tensor(kept, i64),
+                               {c.named("axis", c.b.getI64IntegerAttr(*axis)),
+                                c.named("keepdims", c.b.getBoolAttr(true)),
+                                c.named("select_last_index", c.b.getBoolAttr(false))});
   if (failed(arg))
     return failure();
   FailureOr<Val> ids = iota(c, i64, x->shape()[size_t(*axis)], *axis, rank);
   if (failed(ids))
     return failure();
-  FailureOr<Value> hit = c.build("equal", {*arg, ids->value}, c.tensor(x->shape(), c.b.getI1Type()));
+  FailureOr<Value> hit =
+      c.build<graph::EqualOp>({*arg, ids->value}, c.tensor(x->shape(), c.b.getI1Type()));
   if (failed(hit))
     return failure();
-  return c.buildOutput("cast", {*hit}, x->type());
+  return c.buildOutput<graph::CastOp>({*hit}, x->type());
 }
 
 /// ReduceProd: a halving tree of Muls along each reduced axis (the first
@@ -92,9 +94,10 @@ LogicalResult reduceProdTree(NodeContext &c, Val x, ArrayRef<int64_t> axes, bool
     starts[size_t(axis)] = lo;
     ends[size_t(axis)] = hi;
     out[size_t(axis)] = hi - lo;
-    return c.build("slice", {cur}, c.tensor(out, x.element()),
-                   {c.named("starts", i64Array(c, starts)), c.named("ends", i64Array(c, ends)),
-                    c.named("steps", i64Array(c, steps))});
+    return c.build<graph::SliceOp>(
+        {cur}, c.tensor(out, x.element()),
+        {c.named("starts", i64Array(c, starts)), c.named("ends", i64Array(c, ends)),
+         c.named("steps", i64Array(c, steps))});
   };
   for (int64_t axis : axes) {
     while (shape[size_t(axis)] > 1) {
@@ -104,7 +107,7 @@ LogicalResult reduceProdTree(NodeContext &c, Val x, ArrayRef<int64_t> axes, bool
         return failure();
       SmallVector<int64_t> half(shape.begin(), shape.end());
       half[size_t(axis)] = h;
-      FailureOr<Value> p = c.build("mul", {*lo, *hi}, c.tensor(half, x.element()));
+      FailureOr<Value> p = c.build<graph::MulOp>({*lo, *hi}, c.tensor(half, x.element()));
       if (failed(p))
         return failure();
       if (n % 2) {
@@ -112,8 +115,8 @@ LogicalResult reduceProdTree(NodeContext &c, Val x, ArrayRef<int64_t> axes, bool
         if (failed(last))
           return failure();
         half[size_t(axis)] = h + 1;
-        p = c.build("concat", {*p, *last}, c.tensor(half, x.element()),
-                    {c.named("axis", c.b.getI64IntegerAttr(axis))});
+        p = c.build<graph::ConcatOp>({*p, *last}, c.tensor(half, x.element()),
+                                     {c.named("axis", c.b.getI64IntegerAttr(axis))});
         if (failed(p))
           return failure();
       }
@@ -142,17 +145,18 @@ LogicalResult importHyperbolic(NodeContext &c) {
     return failure();
   if (!x->element().isF32())
     return c.fail(code::UnsupportedType, c.node.op_type() + " of a non-f32 input is not supported");
-  FailureOr<Value> ep = c.build("exp", {x->value}, x->type());
-  FailureOr<Value> neg = c.build("neg", {x->value}, x->type());
+  FailureOr<Value> ep = c.build<graph::ExpOp>({x->value}, x->type());
+  FailureOr<Value> neg = c.build<graph::NegOp>({x->value}, x->type());
   if (failed(ep) || failed(neg))
     return failure();
-  FailureOr<Value> en = c.build("exp", {*neg}, x->type());
+  FailureOr<Value> en = c.build<graph::ExpOp>({*neg}, x->type());
   if (failed(en))
     return failure();
-  FailureOr<Value> s = c.build(c.node.op_type() == "Sinh" ? "sub" : "add", {*ep, *en}, x->type());
+  GraphOpBuilder op = c.node.op_type() == "Sinh" ? graphOp<graph::SubOp> : graphOp<graph::AddOp>;
+  FailureOr<Value> s = c.build(op, {*ep, *en}, x->type());
   if (failed(s))
     return failure();
-  return c.buildOutput("mul", {*s, scalar(c, x->element(), 0.5).value}, x->type());
+  return c.buildOutput<graph::MulOp>({*s, scalar(c, x->element(), 0.5).value}, x->type());
 }
 
 /// IsNaN: x != x, as Not(Equal(x, x)). IsInf: Equal with +inf and/or -inf.
@@ -164,10 +168,10 @@ LogicalResult importIsSpecial(NodeContext &c) {
     return c.fail(code::UnsupportedType, c.node.op_type() + " of a non-float input is not supported");
   auto boolType = c.tensor(x->shape(), c.b.getI1Type());
   if (c.node.op_type() == "IsNaN") {
-    FailureOr<Value> same = c.build("equal", {x->value, x->value}, boolType);
+    FailureOr<Value> same = c.build<graph::EqualOp>({x->value, x->value}, boolType);
     if (failed(same))
       return failure();
-    return c.buildOutput("not", {*same}, boolType);
+    return c.buildOutput<graph::NotOp>({*same}, boolType);
   }
   bool pos = c.intAttr("detect_positive", 1) != 0, neg = c.intAttr("detect_negative", 1) != 0;
   double inf = std::numeric_limits<double>::infinity();
@@ -175,7 +179,8 @@ LogicalResult importIsSpecial(NodeContext &c) {
   for (auto [want, v] : {std::pair{pos, inf}, std::pair{neg, -inf}}) {
     if (!want)
       continue;
-    FailureOr<Value> h = c.build("equal", {x->value, scalar(c, x->element(), v).value}, boolType);
+    FailureOr<Value> h =
+        c.build<graph::EqualOp>({x->value, scalar(c, x->element(), v).value}, boolType);
     if (failed(h))
       return failure();
     hits.push_back(*h);
@@ -188,7 +193,7 @@ LogicalResult importIsSpecial(NodeContext &c) {
     c.setOutput(0, hits[0]);
     return success();
   }
-  return c.buildOutput("or", {hits[0], hits[1]}, boolType);
+  return c.buildOutput<graph::OrOp>({hits[0], hits[1]}, boolType);
 }
 
 /// EyeLike: a constant of the input's shape (its values are not read), with
@@ -238,7 +243,7 @@ LogicalResult importCastLike(NodeContext &c) {
     c.setOutput(0, *x);
     return success();
   }
-  return c.buildOutput("cast", {x->value}, c.tensor(x->shape(), like->element()));
+  return c.buildOutput<graph::CastOp>({x->value}, c.tensor(x->shape(), like->element()));
 }
 
 /// OneHot with a constant depth and values [off, on]: Where(Equal(ids, the
@@ -277,18 +282,18 @@ LogicalResult importOneHot(NodeContext &c) {
     return failure();
   if (isa<IntegerType>(idType) && idType.getIntOrFloatBitWidth() < 32) {
     idType = c.b.getIntegerType(32);
-    shaped = c.build("cast", {*shaped}, c.tensor(idShape, idType));
+    shaped = c.build<graph::CastOp>({*shaped}, c.tensor(idShape, idType));
     if (failed(shaped))
       return failure();
   }
   auto idT = c.tensor(idShape, idType);
   auto boolIds = c.tensor(idShape, c.b.getI1Type());
   Val zero = scalar(c, idType, 0), d = scalar(c, idType, double(depth));
-  FailureOr<Value> isNeg = c.build("less", {*shaped, zero.value}, boolIds);
-  FailureOr<Value> wrapped = c.build("add", {*shaped, d.value}, idT);
+  FailureOr<Value> isNeg = c.build<graph::LessOp>({*shaped, zero.value}, boolIds);
+  FailureOr<Value> wrapped = c.build<graph::AddOp>({*shaped, d.value}, idT);
   if (failed(isNeg) || failed(wrapped))
     return failure();
-  FailureOr<Value> fixed = c.build("where", {*isNeg, *wrapped, *shaped}, idT);
+  FailureOr<Value> fixed = c.build<graph::WhereOp>({*isNeg, *wrapped, *shaped}, idT);
   if (failed(fixed))
     return failure();
   SmallVector<int64_t> outShape(idShape);
@@ -296,7 +301,8 @@ LogicalResult importOneHot(NodeContext &c) {
   FailureOr<Val> positions = iota(c, idType, depth, *axis, rank);
   if (failed(positions))
     return failure();
-  FailureOr<Value> hit = c.build("equal", {*fixed, positions->value}, c.tensor(outShape, c.b.getI1Type()));
+  FailureOr<Value> hit = c.build<graph::EqualOp>({*fixed, positions->value},
+                                                 c.tensor(outShape, c.b.getI1Type()));
   if (failed(hit))
     return failure();
   Type vt = values.getElementType();
@@ -306,7 +312,8 @@ LogicalResult importOneHot(NodeContext &c) {
       return c.constant(DenseElementsAttr::get(t, values.getValues<APFloat>()[i]));
     return c.constant(DenseElementsAttr::get(t, values.getValues<APInt>()[i]));
   };
-  return c.buildOutput("where", {*hit, pick(1).value, pick(0).value}, c.tensor(outShape, vt));
+  return c.buildOutput<graph::WhereOp>({*hit, pick(1).value, pick(0).value},
+                                       c.tensor(outShape, vt));
 }
 /// BitShift of unsigned integers: graph.shift_left / graph.shift_right.
 LogicalResult importBitShift(NodeContext &c) {
@@ -319,8 +326,9 @@ LogicalResult importBitShift(NodeContext &c) {
   std::string direction = c.stringAttr("direction", "");
   if (direction != "LEFT" && direction != "RIGHT")
     return c.fail(code::UnsupportedAttr, "BitShift direction '" + direction + "' is not LEFT or RIGHT");
-  FailureOr<Value> r =
-      buildBinary(c, direction == "LEFT" ? "shift_left" : "shift_right", *a, *b);
+  GraphOpBuilder op =
+      direction == "LEFT" ? graphOp<graph::ShiftLeftOp> : graphOp<graph::ShiftRightOp>;
+  FailureOr<Value> r = buildBinary(c, op, *a, *b);
   if (failed(r))
     return failure();
   c.setOutput(0, *r);

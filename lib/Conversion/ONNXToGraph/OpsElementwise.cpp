@@ -9,43 +9,49 @@
 using namespace mlir;
 using namespace npuc::onnx_import;
 
-LogicalResult npuc::onnx_import::importUnary(NodeContext &c, StringRef name,
+LogicalResult npuc::onnx_import::importUnary(NodeContext &c, GraphOpBuilder op,
                                              ArrayRef<NamedAttribute> attrs) {
   std::optional<Val> x = c.required(0);
   if (!x)
     return failure();
-  return c.buildOutput(name, {x->value}, x->type(), attrs);
+  return c.buildOutput(op, {x->value}, x->type(), attrs);
 }
 
-FailureOr<Value> npuc::onnx_import::buildBinary(NodeContext &c, StringRef name, Val lhs, Val rhs,
+FailureOr<Value> npuc::onnx_import::buildBinary(NodeContext &c, GraphOpBuilder op, Val lhs, Val rhs,
                                                 Type element) {
   auto shape = sh::broadcast(lhs.shape(), rhs.shape());
   if (!shape) {
     (void)c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
     return failure();
   }
-  return c.build(name, {lhs.value, rhs.value},
-                 c.tensor(*shape, element ? element : lhs.element()));
+  return c.build(op, {lhs.value, rhs.value}, c.tensor(*shape, element ? element : lhs.element()));
 }
 
 namespace {
 struct BinaryInfo {
-  const char *op;  // graph op
-  bool compare;    // i1 result
+  GraphOpBuilder op;  // graph op
+  bool compare;       // i1 result
+  bool variadic;      // a chain of binary ops over all inputs
 };
 
 const llvm::StringMap<BinaryInfo> &binaries() {
   static const llvm::StringMap<BinaryInfo> table = {
-      {"Add", {"add", false}},      {"Sub", {"sub", false}},
-      {"Mul", {"mul", false}},      {"Div", {"div", false}},
-      {"PRelu", {"prelu", false}},  {"And", {"and", false}},
-      {"Or", {"or", false}},        {"Xor", {"xor", false}},
-      {"Equal", {"equal", true}},   {"Less", {"less", true}},
-      {"LessOrEqual", {"less_or_equal", true}},
-      {"Greater", {"greater", true}},
-      {"GreaterOrEqual", {"greater_or_equal", true}},
-      {"Max", {"max", false}},      {"Min", {"min", false}},
-      {"Sum", {"add", false}}};
+      {"Add", {graphOp<graph::AddOp>, false, false}},
+      {"Sub", {graphOp<graph::SubOp>, false, false}},
+      {"Mul", {graphOp<graph::MulOp>, false, false}},
+      {"Div", {graphOp<graph::DivOp>, false, false}},
+      {"PRelu", {graphOp<graph::PReluOp>, false, false}},
+      {"And", {graphOp<graph::AndOp>, false, false}},
+      {"Or", {graphOp<graph::OrOp>, false, false}},
+      {"Xor", {graphOp<graph::XorOp>, false, false}},
+      {"Equal", {graphOp<graph::EqualOp>, true, false}},
+      {"Less", {graphOp<graph::LessOp>, true, false}},
+      {"LessOrEqual", {graphOp<graph::LessOrEqualOp>, true, false}},
+      {"Greater", {graphOp<graph::GreaterOp>, true, false}},
+      {"GreaterOrEqual", {graphOp<graph::GreaterOrEqualOp>, true, false}},
+      {"Max", {graphOp<graph::MaxOp>, false, true}},
+      {"Min", {graphOp<graph::MinOp>, false, true}},
+      {"Sum", {graphOp<graph::AddOp>, false, true}}};
   return table;
 }
 
@@ -130,10 +136,7 @@ LogicalResult importBinary(NodeContext &c) {
   if (!acc)
     return failure();
   // Max, Min and Sum are variadic: a chain of binary ops.
-  size_t last = (info.op == StringRef("max") || info.op == StringRef("min") ||
-                 c.node.op_type() == "Sum")
-                    ? c.numInputs()
-                    : 2;
+  size_t last = info.variadic ? c.numInputs() : 2;
   if (last == 2 && c.numInputs() != 2)
     return c.fail(code::Structure, "expects 2 inputs, got " + llvm::Twine(c.numInputs()));
   for (size_t i = 1; i < last; ++i) {
@@ -162,7 +165,7 @@ LogicalResult importPow(NodeContext &c) {
   FailureOr<Val> legacy = legacyBroadcast(c, *x, *e);
   if (failed(legacy))
     return failure();
-  FailureOr<Value> r = buildBinary(c, "pow", *x, *legacy);
+  FailureOr<Value> r = buildBinary(c, graphOp<graph::PowOp>, *x, *legacy);
   if (failed(r))
     return failure();
   c.setOutput(0, *r);
@@ -177,7 +180,7 @@ LogicalResult importMean(NodeContext &c) {
     std::optional<Val> rhs = c.required(i);
     if (!rhs)
       return failure();
-    FailureOr<Value> s = buildBinary(c, "add", *acc, *rhs);
+    FailureOr<Value> s = buildBinary(c, graphOp<graph::AddOp>, *acc, *rhs);
     if (failed(s))
       return failure();
     acc = Val{*s, {}};
@@ -187,7 +190,7 @@ LogicalResult importMean(NodeContext &c) {
   auto scalarType = c.tensor({}, acc->element());
   Val n = c.constant(DenseElementsAttr::get(
       scalarType, FloatAttr::get(acc->element(), double(c.numInputs())).getValue()));
-  FailureOr<Value> r = buildBinary(c, "div", *acc, n);
+  FailureOr<Value> r = buildBinary(c, graphOp<graph::DivOp>, *acc, n);
   if (failed(r))
     return failure();
   c.setOutput(0, *r);
@@ -217,7 +220,8 @@ LogicalResult importWhere(NodeContext &c) {
               c.setOutput(0, c.constant(toAttr(*xe)));
               return success();
             }
-  return c.buildOutput("where", {cond->value, x->value, y->value}, c.tensor(*shape, x->element()));
+  return c.buildOutput<graph::WhereOp>({cond->value, x->value, y->value},
+                                      c.tensor(*shape, x->element()));
 }
 
 LogicalResult importNot(NodeContext &c) {
@@ -230,16 +234,27 @@ LogicalResult importNot(NodeContext &c) {
     c.setOutput(0, c.constant(toAttr(*xi)));
     return success();
   }
-  return importUnary(c, "not");
+  return importUnary(c, graphOp<graph::NotOp>);
 }
 
 LogicalResult importSimpleUnary(NodeContext &c) {
-  static const llvm::StringMap<const char *> names = {
-      {"Relu", "relu"},     {"Sigmoid", "sigmoid"}, {"Tanh", "tanh"},   {"Exp", "exp"},
-      {"Log", "log"},       {"Neg", "neg"},         {"Abs", "abs"},     {"Sign", "sign"},
-      {"Sqrt", "sqrt"},     {"Reciprocal", "reciprocal"}, {"Erf", "erf"}, {"Floor", "floor"},
-      {"Ceil", "ceil"},     {"Round", "round"},     {"HardSwish", "hard_swish"}};
-  return importUnary(c, names.find(c.node.op_type())->second);
+  static const llvm::StringMap<GraphOpBuilder> ops = {
+      {"Relu", graphOp<graph::ReluOp>},
+      {"Sigmoid", graphOp<graph::SigmoidOp>},
+      {"Tanh", graphOp<graph::TanhOp>},
+      {"Exp", graphOp<graph::ExpOp>},
+      {"Log", graphOp<graph::LogOp>},
+      {"Neg", graphOp<graph::NegOp>},
+      {"Abs", graphOp<graph::AbsOp>},
+      {"Sign", graphOp<graph::SignOp>},
+      {"Sqrt", graphOp<graph::SqrtOp>},
+      {"Reciprocal", graphOp<graph::ReciprocalOp>},
+      {"Erf", graphOp<graph::ErfOp>},
+      {"Floor", graphOp<graph::FloorOp>},
+      {"Ceil", graphOp<graph::CeilOp>},
+      {"Round", graphOp<graph::RoundOp>},
+      {"HardSwish", graphOp<graph::HardSwishOp>}};
+  return importUnary(c, ops.find(c.node.op_type())->second);
 }
 
 LogicalResult importIdentity(NodeContext &c) {
@@ -285,11 +300,12 @@ LogicalResult importDropout(NodeContext &c) {
 }
 
 LogicalResult importLeakyRelu(NodeContext &c) {
-  return importUnary(c, "leaky_relu", {c.named("alpha", c.b.getF32FloatAttr(c.floatAttr("alpha", 0.01f)))});
+  return importUnary(c, graphOp<graph::LeakyReluOp>,
+                     {c.named("alpha", c.b.getF32FloatAttr(c.floatAttr("alpha", 0.01f)))});
 }
 
 LogicalResult importHardSigmoid(NodeContext &c) {
-  return importUnary(c, "hard_sigmoid",
+  return importUnary(c, graphOp<graph::HardSigmoidOp>,
                      {c.named("alpha", c.b.getF32FloatAttr(c.floatAttr("alpha", 0.2f))),
                       c.named("beta", c.b.getF32FloatAttr(c.floatAttr("beta", 0.5f)))});
 }
@@ -298,7 +314,7 @@ LogicalResult importGelu(NodeContext &c) {
   std::string approx = c.stringAttr("approximate", "none");
   if (approx != "none" && approx != "tanh")
     return c.fail(code::UnsupportedAttr, "approximate '" + approx + "' is not none or tanh");
-  return importUnary(c, "gelu", {c.named("approximate", c.b.getStringAttr(approx))});
+  return importUnary(c, graphOp<graph::GeluOp>, {c.named("approximate", c.b.getStringAttr(approx))});
 }
 
 LogicalResult importClip(NodeContext &c) {
@@ -318,7 +334,8 @@ LogicalResult importClip(NodeContext &c) {
       if (!x)
         return failure();
       Value y = x->value;
-      for (auto [bound, op, name] : {std::tuple{lo, "max", "min"}, std::tuple{hi, "min", "max"}}) {
+      for (auto [bound, op, name] : {std::tuple{lo, graphOp<graph::MaxOp>, "min"},
+                                     std::tuple{hi, graphOp<graph::MinOp>, "max"}}) {
         if (!bound)
           continue;
         if (bound->type().getNumElements() != 1)
@@ -345,7 +362,7 @@ LogicalResult importClip(NodeContext &c) {
       attrs.push_back(c.named(name, c.b.getF64FloatAttr(v)));
     }
   }
-  return importUnary(c, "clip", attrs);
+  return importUnary(c, graphOp<graph::ClipOp>, attrs);
 }
 
 LogicalResult importLRN(NodeContext &c) {
@@ -354,7 +371,7 @@ LogicalResult importLRN(NodeContext &c) {
   std::optional<int64_t> size = c.sizeAttr("size", 1, 1);
   if (!size)
     return failure();
-  return importUnary(c, "lrn",
+  return importUnary(c, graphOp<graph::LRNOp>,
                      {c.named("size", c.b.getI64IntegerAttr(*size)),
                       c.named("alpha", c.b.getF32FloatAttr(c.floatAttr("alpha", 1e-4f))),
                       c.named("beta", c.b.getF32FloatAttr(c.floatAttr("beta", 0.75f))),
@@ -369,15 +386,17 @@ struct F32Chain {
   Value scalar(float v) {
     return c.constant(DenseElementsAttr::get(c.tensor({1}, c.b.getF32Type()), ArrayRef<float>{v})).value;
   }
-  Value op(StringRef name, ValueRange operands, Type result = {}) {
+  template <typename OpTy>
+  Value op(ValueRange operands, Type result = {}) {
     if (!ok)
       return Value();
-    FailureOr<Value> r = c.build(name, operands, result ? result : Type(type));
+    FailureOr<Value> r = c.build<OpTy>(operands, result ? result : Type(type));
     ok = succeeded(r);
     return ok ? *r : Value();
   }
-  Value mask(StringRef name, Value a, Value b) {
-    return op(name, {a, b}, c.tensor(type.getShape(), c.b.getI1Type()));
+  template <typename OpTy>
+  Value mask(Value a, Value b) {
+    return op<OpTy>({a, b}, c.tensor(type.getShape(), c.b.getI1Type()));
   }
   LogicalResult finish(Value y) {
     if (!ok)
@@ -401,36 +420,42 @@ LogicalResult importActivation(NodeContext &c) {
   Value v = x->value, zero = f.scalar(0.0f);
   // alpha * (exp(x / div) - 1), the negative branch of Elu, Selu and Celu.
   auto expm1 = [&](float alpha, float div) {
-    Value e = f.op("exp", {div == 1.0f ? v : f.op("div", {v, f.scalar(div)})});
-    return f.op("mul", {f.op("sub", {e, f.scalar(1.0f)}), f.scalar(alpha)});
+    Value e = f.op<graph::ExpOp>({div == 1.0f ? v : f.op<graph::DivOp>({v, f.scalar(div)})});
+    return f.op<graph::MulOp>({f.op<graph::SubOp>({e, f.scalar(1.0f)}), f.scalar(alpha)});
   };
   if (type == "Elu" || type == "Selu") {
     bool selu = type == "Selu";
     float alpha = c.floatAttr("alpha", selu ? 1.67326319f : 1.0f);
-    Value y = f.op("where", {f.mask("greater", v, zero), v, expm1(alpha, 1.0f)});
-    return f.finish(selu ? f.op("mul", {y, f.scalar(c.floatAttr("gamma", 1.05070102f))}) : y);
+    Value y = f.op<graph::WhereOp>({f.mask<graph::GreaterOp>(v, zero), v, expm1(alpha, 1.0f)});
+    return f.finish(selu ? f.op<graph::MulOp>({y, f.scalar(c.floatAttr("gamma", 1.05070102f))}) : y);
   }
   if (type == "Celu") {
     float alpha = c.floatAttr("alpha", 1.0f);
-    return f.finish(f.op("add", {f.op("max", {v, zero}), f.op("min", {expm1(alpha, alpha), zero})}));
+    return f.finish(f.op<graph::AddOp>(
+        {f.op<graph::MaxOp>({v, zero}), f.op<graph::MinOp>({expm1(alpha, alpha), zero})}));
   }
   if (type == "ThresholdedRelu")
-    return f.finish(f.op("where", {f.mask("greater", v, f.scalar(c.floatAttr("alpha", 1.0f))), v, zero}));
+    return f.finish(f.op<graph::WhereOp>(
+        {f.mask<graph::GreaterOp>(v, f.scalar(c.floatAttr("alpha", 1.0f))), v, zero}));
   if (type == "Shrink") {
     float bias = c.floatAttr("bias", 0.0f), lambd = c.floatAttr("lambd", 0.5f);
-    Value high = f.op("where", {f.mask("greater", v, f.scalar(lambd)), f.op("sub", {v, f.scalar(bias)}), zero});
-    return f.finish(f.op("where", {f.mask("less", v, f.scalar(-lambd)), f.op("add", {v, f.scalar(bias)}), high}));
+    Value high = f.op<graph::WhereOp>({f.mask<graph::GreaterOp>(v, f.scalar(lambd)),
+                                       f.op<graph::SubOp>({v, f.scalar(bias)}), zero});
+    return f.finish(f.op<graph::WhereOp>({f.mask<graph::LessOp>(v, f.scalar(-lambd)),
+                                          f.op<graph::AddOp>({v, f.scalar(bias)}), high}));
   }
   if (type == "Softsign")
-    return f.finish(f.op("div", {v, f.op("add", {f.op("abs", {v}), f.scalar(1.0f)})}));
+    return f.finish(
+        f.op<graph::DivOp>({v, f.op<graph::AddOp>({f.op<graph::AbsOp>({v}), f.scalar(1.0f)})}));
   // Softplus = log(exp(x) + 1), computed as max(x, 0) + log(1 + exp(-|x|)),
   // which is the same value and finite for any x; Mish = x * tanh(Softplus).
-  Value softplus = f.op("add", {f.op("max", {v, zero}),
-                                f.op("log", {f.op("add", {f.op("exp", {f.op("neg", {f.op("abs", {v})})}),
-                                                          f.scalar(1.0f)})})});
+  Value softplus = f.op<graph::AddOp>(
+      {f.op<graph::MaxOp>({v, zero}),
+       f.op<graph::LogOp>({f.op<graph::AddOp>(
+           {f.op<graph::ExpOp>({f.op<graph::NegOp>({f.op<graph::AbsOp>({v})})}), f.scalar(1.0f)})})});
   if (type == "Softplus")
     return f.finish(softplus);
-  return f.finish(f.op("mul", {v, f.op("tanh", {softplus})}));
+  return f.finish(f.op<graph::MulOp>({v, f.op<graph::TanhOp>({softplus})}));
 }
 /// Mod of signed integers and uint8: r = a - trunc(a / b) * b, C's remainder (fmod = 1),
 /// or with the divisor's sign (fmod = 0, Python's %): r + b where r is not 0
@@ -450,16 +475,16 @@ LogicalResult importMod(NodeContext &c) {
     return c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
   auto rt = c.tensor(*shape, it), mt = c.tensor(*shape, c.b.getI1Type());
   F32Chain f{c, rt};
-  Value q = f.op("div", {a->value, b->value});
-  Value r = f.op("sub", {a->value, f.op("mul", {q, b->value})});
+  Value q = f.op<graph::DivOp>({a->value, b->value});
+  Value r = f.op<graph::SubOp>({a->value, f.op<graph::MulOp>({q, b->value})});
   if (!c.intAttr("fmod", 0) && !it.isUnsigned()) {
     Value zero = c.constant(DenseElementsAttr::get(c.tensor({1}, it), APInt(it.getWidth(), 0))).value;
-    Value nonzero = f.op("not", {f.mask("equal", r, zero)}, mt);
-    Value rNeg = f.op("less", {r, zero}, mt);
-    Value bNeg = f.op("less", {b->value, zero}, c.tensor(b->shape(), c.b.getI1Type()));
-    Value differ = f.op("xor", {rNeg, bNeg}, mt);
-    Value fix = f.op("and", {nonzero, differ}, mt);
-    r = f.op("where", {fix, f.op("add", {r, b->value}), r});
+    Value nonzero = f.op<graph::NotOp>({f.mask<graph::EqualOp>(r, zero)}, mt);
+    Value rNeg = f.op<graph::LessOp>({r, zero}, mt);
+    Value bNeg = f.op<graph::LessOp>({b->value, zero}, c.tensor(b->shape(), c.b.getI1Type()));
+    Value differ = f.op<graph::XorOp>({rNeg, bNeg}, mt);
+    Value fix = f.op<graph::AndOp>({nonzero, differ}, mt);
+    r = f.op<graph::WhereOp>({fix, f.op<graph::AddOp>({r, b->value}), r});
   }
   return f.finish(r);
 }
@@ -493,13 +518,13 @@ LogicalResult importLoss(NodeContext &c) {
   Value targets = target->value;
   if (cast<IntegerType>(it).getWidth() < 32) {
     it = c.b.getIntegerType(32);
-    targets = f.op("cast", {targets}, c.tensor(target->shape(), it));
+    targets = f.op<graph::CastOp>({targets}, c.tensor(target->shape(), it));
   }
   Value scores = x->value;
   Value logProb;
   if (softmax) {
-    FailureOr<Value> r = c.build("log_softmax", {scores}, x->type(),
-                                 {c.named("axis", c.b.getI64IntegerAttr(1))});
+    FailureOr<Value> r = c.build<graph::LogSoftmaxOp>({scores}, x->type(),
+                                                      {c.named("axis", c.b.getI64IntegerAttr(1))});
     if (failed(r))
       return failure();
     scores = logProb = *r;
@@ -509,23 +534,23 @@ LogicalResult importLoss(NodeContext &c) {
   FailureOr<Val> range = iota(c, it, C, 1, rank);
   if (failed(range))
     return failure();
-  Value t1 = f.op("reshape", {targets}, c.tensor(tu, it));
-  Value hot = f.op("equal", {t1, range->value}, c.tensor(xs, c.b.getI1Type()));
+  Value t1 = f.op<graph::ReshapeOp>({targets}, c.tensor(tu, it));
+  Value hot = f.op<graph::EqualOp>({t1, range->value}, c.tensor(xs, c.b.getI1Type()));
   Value zero = f.scalar(0.0f);
   auto alongC = [&](Value v) {
     if (!f.ok)
       return Value();
-    FailureOr<Value> r = c.build("reduce_sum", {v}, c.tensor(ts, f32),
-                                 {c.named("axes", c.b.getDenseI64ArrayAttr({1})),
-                                  c.named("keepdims", c.b.getBoolAttr(false))});
+    FailureOr<Value> r = c.build<graph::ReduceSumOp>({v}, c.tensor(ts, f32),
+                                                     {c.named("axes", c.b.getDenseI64ArrayAttr({1})),
+                                                      c.named("keepdims", c.b.getBoolAttr(false))});
     f.ok = succeeded(r);
     return f.ok ? *r : Value();
   };
-  Value picked = alongC(f.op("where", {hot, scores, zero}));
+  Value picked = alongC(f.op<graph::WhereOp>({hot, scores, zero}));
   Value w;  // the weight of each element's target, 0 where ignored
   if (std::optional<Val> weight = c.input(2)) {
-    Value wc = f.op("reshape", {weight->value}, c.tensor(range->type().getShape(), f32));
-    w = alongC(f.op("where", {hot, wc, zero}, c.tensor(xs, f32)));
+    Value wc = f.op<graph::ReshapeOp>({weight->value}, c.tensor(range->type().getShape(), f32));
+    w = alongC(f.op<graph::WhereOp>({hot, wc, zero}, c.tensor(xs, f32)));
   }
   // An ignore_index the targets' type cannot hold matches no target: nothing
   // is ignored (found by the importer fuzzer: INT64_MIN with int32 targets).
@@ -534,12 +559,14 @@ LogicalResult importLoss(NodeContext &c) {
     auto one = c.tensor({1}, it);
     Value ignore = c.constant(DenseElementsAttr::get(
         one, APInt(cast<IntegerType>(it).getWidth(), uint64_t(ii->i()), true))).value;
-    Value keep = f.op("not", {f.op("equal", {targets, ignore}, c.tensor(ts, c.b.getI1Type()))},
-                      c.tensor(ts, c.b.getI1Type()));
-    Value valid = f.op("cast", {keep}, c.tensor(ts, f32));
-    w = w ? f.op("mul", {w, valid}, c.tensor(ts, f32)) : valid;
+    Value keep =
+        f.op<graph::NotOp>({f.op<graph::EqualOp>({targets, ignore}, c.tensor(ts, c.b.getI1Type()))},
+                           c.tensor(ts, c.b.getI1Type()));
+    Value valid = f.op<graph::CastOp>({keep}, c.tensor(ts, f32));
+    w = w ? f.op<graph::MulOp>({w, valid}, c.tensor(ts, f32)) : valid;
   }
-  Value loss = f.op("neg", {w ? f.op("mul", {picked, w}, c.tensor(ts, f32)) : picked}, c.tensor(ts, f32));
+  Value loss = f.op<graph::NegOp>({w ? f.op<graph::MulOp>({picked, w}, c.tensor(ts, f32)) : picked},
+                                  c.tensor(ts, f32));
   Value y = loss;
   if (reduction != "none") {
     SmallVector<int64_t> all, ones(ts.size(), 1);
@@ -548,9 +575,9 @@ LogicalResult importLoss(NodeContext &c) {
     auto total = [&](Value v) {
       if (!f.ok)
         return Value();
-      FailureOr<Value> r = c.build("reduce_sum", {v}, c.tensor(ones, f32),
-                                   {c.named("axes", c.b.getDenseI64ArrayAttr(all)),
-                                    c.named("keepdims", c.b.getBoolAttr(true))});
+      FailureOr<Value> r = c.build<graph::ReduceSumOp>({v}, c.tensor(ones, f32),
+                                                       {c.named("axes", c.b.getDenseI64ArrayAttr(all)),
+                                                        c.named("keepdims", c.b.getBoolAttr(true))});
       f.ok = succeeded(r);
       return f.ok ? *r : Value();
     };
@@ -560,9 +587,9 @@ LogicalResult importLoss(NodeContext &c) {
       for (int64_t d : ts)
         n *= d;
       Value den = w ? total(w) : f.scalar(float(n));
-      y = f.op("div", {y, den}, c.tensor(ones, f32));
+      y = f.op<graph::DivOp>({y, den}, c.tensor(ones, f32));
     }
-    y = f.op("reshape", {y}, c.tensor({}, f32));
+    y = f.op<graph::ReshapeOp>({y}, c.tensor({}, f32));
   }
   if (!f.ok)
     return failure();

@@ -19,9 +19,9 @@ LogicalResult importGatherElements(NodeContext &c) {
   auto axis = c.axis(c.intAttr("axis", 0), int64_t(data->shape().size()));
   if (!axis)
     return failure();
-  return c.buildOutput("gather_elements", {data->value, idx->value},
-                               c.tensor(idx->shape(), data->element()),
-                               {c.named("axis", c.b.getI64IntegerAttr(*axis))});
+  return c.buildOutput<graph::GatherElementsOp>({data->value, idx->value},
+                                                c.tensor(idx->shape(), data->element()),
+                                                {c.named("axis", c.b.getI64IntegerAttr(*axis))});
 }
 
 /// InstanceNormalization: a LayerNormalization over the spatial axes (from
@@ -45,10 +45,10 @@ LogicalResult importInstanceNorm(NodeContext &c) {
   std::fill(statistics.begin() + 2, statistics.end(), 1);
   Type stats = c.tensor(statistics, f32);
   FailureOr<Operation *> ln =
-      c.buildOp("layer_norm", {x->value, one.value}, {x->type(), stats, stats},
-                {c.named("axis", c.b.getI64IntegerAttr(2)),
-                 c.named("epsilon", c.b.getF32FloatAttr(c.floatAttr("epsilon", 1e-5f))),
-                 c.named("stash_type", c.b.getI64IntegerAttr(1))});
+      c.buildOp<graph::LayerNormOp>({x->value, one.value}, {x->type(), stats, stats},
+                                    {c.named("axis", c.b.getI64IntegerAttr(2)),
+                                     c.named("epsilon", c.b.getF32FloatAttr(c.floatAttr("epsilon", 1e-5f))),
+                                     c.named("stash_type", c.b.getI64IntegerAttr(1))});
   if (failed(ln))
     return failure();
   SmallVector<int64_t> perChannel(xs.size() - 1, 1);
@@ -57,10 +57,10 @@ LogicalResult importInstanceNorm(NodeContext &c) {
   FailureOr<Value> bc = buildReshape(c, b->value, perChannel);
   if (failed(sc) || failed(bc))
     return failure();
-  FailureOr<Value> scaled = c.build("mul", {(*ln)->getResult(0), *sc}, x->type());
+  FailureOr<Value> scaled = c.build<graph::MulOp>({(*ln)->getResult(0), *sc}, x->type());
   if (failed(scaled))
     return failure();
-  return c.buildOutput("add", {*scaled, *bc}, x->type());
+  return c.buildOutput<graph::AddOp>({*scaled, *bc}, x->type());
 }
 
 LogicalResult importLayerNorm(NodeContext &c) {
@@ -84,10 +84,10 @@ LogicalResult importLayerNorm(NodeContext &c) {
   Type stats = c.tensor(statistics, c.b.getF32Type());
   SmallVector<Type> results{x->type(), stats, stats};
   FailureOr<Operation *> op =
-      c.buildOp("layer_norm", operands, results,
-                {c.named("axis", c.b.getI64IntegerAttr(*axis)),
-                 c.named("epsilon", c.b.getF32FloatAttr(c.floatAttr("epsilon", 1e-5f))),
-                 c.named("stash_type", c.b.getI64IntegerAttr(stash))});
+      c.buildOp<graph::LayerNormOp>(operands, results,
+                                    {c.named("axis", c.b.getI64IntegerAttr(*axis)),
+                                     c.named("epsilon", c.b.getF32FloatAttr(c.floatAttr("epsilon", 1e-5f))),
+                                     c.named("stash_type", c.b.getI64IntegerAttr(stash))});
   if (failed(op))
     return failure();
   for (int i = 0; i < c.node.output_size() && i < 3; ++i)
@@ -120,25 +120,25 @@ LogicalResult importRMSNorm(NodeContext &c) {
   }
   Type f32 = c.b.getF32Type();
   auto scalarType = c.tensor({1}, f32);
-  FailureOr<Value> sq = c.build("mul", {x->value, x->value}, x->type());
+  FailureOr<Value> sq = c.build<graph::MulOp>({x->value, x->value}, x->type());
   if (failed(sq))
     return failure();
-  FailureOr<Value> mean = c.build("reduce_mean", {*sq}, c.tensor(reduced, f32),
-                                  {c.named("axes", c.b.getDenseI64ArrayAttr(axes)),
-                                   c.named("keepdims", c.b.getBoolAttr(true))});
+  FailureOr<Value> mean = c.build<graph::ReduceMeanOp>({*sq}, c.tensor(reduced, f32),
+                                                       {c.named("axes", c.b.getDenseI64ArrayAttr(axes)),
+                                                        c.named("keepdims", c.b.getBoolAttr(true))});
   if (failed(mean))
     return failure();
   Val e = c.constant(DenseElementsAttr::get(scalarType, ArrayRef<float>{eps}));
-  FailureOr<Value> shifted = c.build("add", {*mean, e.value}, c.tensor(reduced, f32));
+  FailureOr<Value> shifted = c.build<graph::AddOp>({*mean, e.value}, c.tensor(reduced, f32));
   if (failed(shifted))
     return failure();
-  FailureOr<Value> root = c.build("sqrt", {*shifted}, c.tensor(reduced, f32));
+  FailureOr<Value> root = c.build<graph::SqrtOp>({*shifted}, c.tensor(reduced, f32));
   if (failed(root))
     return failure();
-  FailureOr<Value> normalized = c.build("div", {x->value, *root}, x->type());
+  FailureOr<Value> normalized = c.build<graph::DivOp>({x->value, *root}, x->type());
   if (failed(normalized))
     return failure();
-  return c.buildOutput("mul", {*normalized, s->value}, x->type());
+  return c.buildOutput<graph::MulOp>({*normalized, s->value}, x->type());
 }
 
 /// Trilu: x where the diagonal offset j - i of its last two axes is at
@@ -172,15 +172,15 @@ LogicalResult importTrilu(NodeContext &c) {
     k = c.constant(DenseElementsAttr::get(c.tensor({1}, i64), ArrayRef<int64_t>{0})).value;
   }
   bool upper = c.intAttr("upper", 1) != 0;
-  FailureOr<Value> keep = c.build(upper ? "greater_or_equal" : "less_or_equal", {d.value, k},
-                                  c.tensor({H, W}, c.b.getI1Type()));
+  GraphOpBuilder compare = upper ? graphOp<graph::GreaterOrEqualOp> : graphOp<graph::LessOrEqualOp>;
+  FailureOr<Value> keep = c.build(compare, {d.value, k}, c.tensor({H, W}, c.b.getI1Type()));
   if (failed(keep))
     return failure();
   auto zt = c.tensor({1}, x->element());
   Attribute zero = isa<FloatType>(x->element()) ? Attribute(c.b.getFloatAttr(x->element(), 0.0))
                                                 : Attribute(c.b.getIntegerAttr(x->element(), 0));
   Val z = c.constant(DenseElementsAttr::get(zt, zero));
-  return c.buildOutput("where", {*keep, x->value, z.value}, x->type());
+  return c.buildOutput<graph::WhereOp>({*keep, x->value, z.value}, x->type());
 }
 
 /// Swish (opset 24): x * sigmoid(alpha * x).
@@ -192,15 +192,15 @@ LogicalResult importSwish(NodeContext &c) {
   Value scaled = x->value;
   if (alpha != 1.0f) {
     Val a = c.constant(DenseElementsAttr::get(c.tensor({1}, x->element()), ArrayRef<float>{alpha}));
-    FailureOr<Value> m = c.build("mul", {x->value, a.value}, x->type());
+    FailureOr<Value> m = c.build<graph::MulOp>({x->value, a.value}, x->type());
     if (failed(m))
       return failure();
     scaled = *m;
   }
-  FailureOr<Value> gate = c.build("sigmoid", {scaled}, x->type());
+  FailureOr<Value> gate = c.build<graph::SigmoidOp>({scaled}, x->type());
   if (failed(gate))
     return failure();
-  return c.buildOutput("mul", {x->value, *gate}, x->type());
+  return c.buildOutput<graph::MulOp>({x->value, *gate}, x->type());
 }
 
 LogicalResult importRecurrent(NodeContext &c) {
@@ -254,7 +254,8 @@ LogicalResult importRecurrent(NodeContext &c) {
     attrs.push_back(c.named("input_forget", c.b.getBoolAttr(c.intAttr("input_forget", 0))));
   else
     attrs.push_back(c.named("linear_before_reset", c.b.getBoolAttr(c.intAttr("linear_before_reset", 0))));
-  FailureOr<Operation *> op = c.buildOp(lstm ? "lstm" : "gru", operands, results, attrs);
+  FailureOr<Operation *> op = lstm ? c.buildOp<graph::LSTMOp>(operands, results, attrs)
+                                   : c.buildOp<graph::GRUOp>(operands, results, attrs);
   if (failed(op))
     return failure();
   for (unsigned i = 0; i < (*op)->getNumResults(); ++i)
@@ -316,7 +317,8 @@ LogicalResult importIntegerKernel(NodeContext &c) {
       return c.fail(code::ShapeMismatch, llvm::toString(s.takeError()));
     shape.assign(s->begin(), s->end());
   }
-  return buildQuantizedOutput(c, conv ? "conv" : "matmul", {*qa, *qb}, shape, acc, attrs);
+  GraphOpBuilder op = conv ? graphOp<graph::ConvOp> : graphOp<graph::MatMulOp>;
+  return buildQuantizedOutput(c, op, {*qa, *qb}, shape, acc, attrs);
 }
 
 LogicalResult importDynamicQuantize(NodeContext &c) {
@@ -324,9 +326,8 @@ LogicalResult importDynamicQuantize(NodeContext &c) {
   if (!x)
     return failure();
   Type u8 = c.b.getIntegerType(8, false);
-  FailureOr<Operation *> op = c.buildOp(
-      "dynamic_quantize", {x->value},
-      {c.tensor(x->shape(), u8), c.tensor({}, c.b.getF32Type()), c.tensor({}, u8)});
+  FailureOr<Operation *> op = c.buildOp<graph::DynamicQuantizeOp>(
+      {x->value}, {c.tensor(x->shape(), u8), c.tensor({}, c.b.getF32Type()), c.tensor({}, u8)});
   if (failed(op))
     return failure();
   for (unsigned i = 0; i < 3; ++i)

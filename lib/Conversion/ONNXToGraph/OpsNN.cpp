@@ -125,7 +125,8 @@ LogicalResult importConv(NodeContext &c) {
   SmallVector<Value> operands{x->value, w->value};
   if (std::optional<Val> bias = c.input(2))
     operands.push_back(bias->value);
-  return c.buildOutput("conv", operands, c.tensor(g->shape, x->element()), convAttrs(c, *g));
+  return c.buildOutput<graph::ConvOp>(operands, c.tensor(g->shape, x->element()),
+                                      convAttrs(c, *g));
 }
 
 LogicalResult importConvTranspose(NodeContext &c) {
@@ -198,12 +199,12 @@ LogicalResult importConvTranspose(NodeContext &c) {
   SmallVector<Value> operands{x->value, w->value};
   if (bias)
     operands.push_back(bias->value);
-  return c.buildOutput("conv_transpose", operands, c.tensor(shape, x->element()),
-                               {c.named("strides", i64Array(c, strides)),
-                                c.named("pads", i64Array(c, pads)),
-                                c.named("dilations", i64Array(c, dil)),
-                                c.named("output_padding", i64Array(c, outPad)),
-                                c.named("group", c.b.getI64IntegerAttr(group))});
+  return c.buildOutput<graph::ConvTransposeOp>(operands, c.tensor(shape, x->element()),
+                                               {c.named("strides", i64Array(c, strides)),
+                                                c.named("pads", i64Array(c, pads)),
+                                                c.named("dilations", i64Array(c, dil)),
+                                                c.named("output_padding", i64Array(c, outPad)),
+                                                c.named("group", c.b.getI64IntegerAttr(group))});
 }
 
 LogicalResult importGemm(NodeContext &c) {
@@ -218,11 +219,11 @@ LogicalResult importGemm(NodeContext &c) {
   SmallVector<Value> operands{a->value, b->value};
   if (cc)
     operands.push_back(cc->value);
-  return c.buildOutput("gemm", operands, c.tensor(shape, a->element()),
-                               {c.named("trans_a", c.b.getBoolAttr(ta)),
-                                c.named("trans_b", c.b.getBoolAttr(tb)),
-                                c.named("alpha", c.b.getF32FloatAttr(c.floatAttr("alpha", 1.0f))),
-                                c.named("beta", c.b.getF32FloatAttr(c.floatAttr("beta", 1.0f)))});
+  return c.buildOutput<graph::GemmOp>(
+      operands, c.tensor(shape, a->element()),
+      {c.named("trans_a", c.b.getBoolAttr(ta)), c.named("trans_b", c.b.getBoolAttr(tb)),
+       c.named("alpha", c.b.getF32FloatAttr(c.floatAttr("alpha", 1.0f))),
+       c.named("beta", c.b.getF32FloatAttr(c.floatAttr("beta", 1.0f)))});
 }
 
 LogicalResult importMatMul(NodeContext &c) {
@@ -232,7 +233,7 @@ LogicalResult importMatMul(NodeContext &c) {
   auto shape = sh::matmul(a->shape(), b->shape());
   if (!shape)
     return c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
-  return c.buildOutput("matmul", {a->value, b->value}, c.tensor(*shape, a->element()));
+  return c.buildOutput<graph::MatMulOp>({a->value, b->value}, c.tensor(*shape, a->element()));
 }
 
 /// MaxPool, AveragePool and LpPool: one window contract (kernel, strides,
@@ -274,8 +275,10 @@ LogicalResult importPool(NodeContext &c) {
     attrs.push_back(c.named("p", c.b.getI64IntegerAttr(c.intAttr("p", 2))));
   else if (!isMax)
     attrs.push_back(c.named("count_include_pad", c.b.getBoolAttr(c.intAttr("count_include_pad", 0))));
-  return c.buildOutput(isMax ? "max_pool" : isLp ? "lp_pool" : "average_pool", {x->value},
-                               c.tensor(shape, x->element()), attrs);
+  GraphOpBuilder op = isMax  ? graphOp<graph::MaxPoolOp>
+                      : isLp ? graphOp<graph::LpPoolOp>
+                             : graphOp<graph::AveragePoolOp>;
+  return c.buildOutput(op, {x->value}, c.tensor(shape, x->element()), attrs);
 }
 
 LogicalResult importGlobalPool(NodeContext &c) {
@@ -286,9 +289,9 @@ LogicalResult importGlobalPool(NodeContext &c) {
     return c.fail(code::ShapeMismatch, "input must have rank >= 3");
   SmallVector<int64_t> shape(x->shape());
   std::fill(shape.begin() + 2, shape.end(), 1);
-  return c.buildOutput(c.node.op_type() == "GlobalMaxPool" ? "global_max_pool"
-                                                                    : "global_average_pool",
-                               {x->value}, c.tensor(shape, x->element()));
+  GraphOpBuilder op = c.node.op_type() == "GlobalMaxPool" ? graphOp<graph::GlobalMaxPoolOp>
+                                                           : graphOp<graph::GlobalAveragePoolOp>;
+  return c.buildOutput(op, {x->value}, c.tensor(shape, x->element()));
 }
 
 LogicalResult importBatchNorm(NodeContext &c) {
@@ -311,15 +314,17 @@ LogicalResult importBatchNorm(NodeContext &c) {
       return failure();
     operands.push_back(v->value);
   }
-  return c.buildOutput("batch_norm", operands, operands[0].getType(),
-                               {c.named("epsilon", c.b.getF32FloatAttr(c.floatAttr("epsilon", 1e-5f)))});
+  return c.buildOutput<graph::BatchNormOp>(
+      operands, operands[0].getType(),
+      {c.named("epsilon", c.b.getF32FloatAttr(c.floatAttr("epsilon", 1e-5f)))});
 }
 
 LogicalResult importSoftmax(NodeContext &c) {
   std::optional<Val> x = c.required(0);
   if (!x)
     return failure();
-  StringRef op = c.node.op_type() == "LogSoftmax" ? "log_softmax" : "softmax";
+  GraphOpBuilder op = c.node.op_type() == "LogSoftmax" ? graphOp<graph::LogSoftmaxOp>
+                                                        : graphOp<graph::SoftmaxOp>;
   int64_t rank = int64_t(x->shape().size());
   std::optional<int64_t> axis = c.axis(c.intAttr("axis", c.opset < 13 ? 1 : -1), rank);
   if (!axis)
@@ -346,11 +351,17 @@ LogicalResult importSoftmax(NodeContext &c) {
 }
 
 LogicalResult importReduce(NodeContext &c) {
-  static const llvm::StringMap<const char *> names = {
-      {"ReduceMean", "reduce_mean"}, {"ReduceSum", "reduce_sum"}, {"ReduceMax", "reduce_max"},
-      {"ReduceMin", "reduce_min"},   {"ReduceProd", "reduce_prod"}, {"ReduceL1", "reduce_l1"},
-      {"ReduceL2", "reduce_l2"},     {"ReduceSumSquare", "reduce_sum_square"},
-      {"ReduceLogSumExp", "reduce_log_sum_exp"}, {"ReduceLogSum", "reduce_log_sum"}};
+  static const llvm::StringMap<GraphOpBuilder> ops = {
+      {"ReduceMean", graphOp<graph::ReduceMeanOp>},
+      {"ReduceSum", graphOp<graph::ReduceSumOp>},
+      {"ReduceMax", graphOp<graph::ReduceMaxOp>},
+      {"ReduceMin", graphOp<graph::ReduceMinOp>},
+      {"ReduceProd", graphOp<graph::ReduceProdOp>},
+      {"ReduceL1", graphOp<graph::ReduceL1Op>},
+      {"ReduceL2", graphOp<graph::ReduceL2Op>},
+      {"ReduceSumSquare", graphOp<graph::ReduceSumSquareOp>},
+      {"ReduceLogSumExp", graphOp<graph::ReduceLogSumExpOp>},
+      {"ReduceLogSum", graphOp<graph::ReduceLogSumOp>}};
   std::optional<Val> x = c.required(0);
   if (!x)
     return failure();
@@ -394,7 +405,7 @@ LogicalResult importReduce(NodeContext &c) {
     FailureOr<Value> one = buildReshape(c, x->value, {1});
     if (failed(one))
       return failure();
-    return c.buildOutput(names.find(type)->second, {*one}, x->type(),
+    return c.buildOutput(ops.find(type)->second, {*one}, x->type(),
                          {c.named("axes", i64Array(c, {0})), c.named("keepdims", c.b.getBoolAttr(false))});
   }
   auto shape = sh::reduce(x->shape(), axes, keep);
@@ -402,10 +413,10 @@ LogicalResult importReduce(NodeContext &c) {
     return c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
   if (c.node.op_type() == "ReduceProd")
     return importReduceProd(c, *x, axes, keep);
-  return c.buildOutput(names.find(c.node.op_type())->second, {x->value},
-                               c.tensor(*shape, x->element()),
-                               {c.named("axes", i64Array(c, axes)),
-                                c.named("keepdims", c.b.getBoolAttr(keep))});
+  return c.buildOutput(ops.find(c.node.op_type())->second, {x->value},
+                       c.tensor(*shape, x->element()),
+                       {c.named("axes", i64Array(c, axes)),
+                        c.named("keepdims", c.b.getBoolAttr(keep))});
 }
 
 LogicalResult importArg(NodeContext &c) {
@@ -419,12 +430,13 @@ LogicalResult importArg(NodeContext &c) {
   auto shape = sh::reduce(x->shape(), {*axis}, keep);
   if (!shape)
     return c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
-  return c.buildOutput(c.node.op_type() == "ArgMax" ? "argmax" : "argmin", {x->value},
-                               c.tensor(*shape, c.b.getI64Type()),
-                               {c.named("axis", c.b.getI64IntegerAttr(*axis)),
-                                c.named("keepdims", c.b.getBoolAttr(keep)),
-                                c.named("select_last_index",
-                                        c.b.getBoolAttr(c.intAttr("select_last_index", 0)))});
+  GraphOpBuilder op =
+      c.node.op_type() == "ArgMax" ? graphOp<graph::ArgMaxOp> : graphOp<graph::ArgMinOp>;
+  return c.buildOutput(op, {x->value}, c.tensor(*shape, c.b.getI64Type()),
+                       {c.named("axis", c.b.getI64IntegerAttr(*axis)),
+                        c.named("keepdims", c.b.getBoolAttr(keep)),
+                        c.named("select_last_index",
+                                c.b.getBoolAttr(c.intAttr("select_last_index", 0)))});
 }
 
 LogicalResult importResize(NodeContext &c) {
@@ -512,8 +524,8 @@ LogicalResult importResize(NodeContext &c) {
   std::string nearest = upsample || c.opset < 11 ? "floor" : c.stringAttr("nearest_mode", "round_prefer_floor");
   if (mode == "tf_crop_and_resize" || coord == "tf_crop_and_resize")
     return c.fail(code::UnsupportedAttr, "tf_crop_and_resize is not supported");
-  return c.buildOutput(
-      "resize", {x->value}, c.tensor(shape, x->element()),
+  return c.buildOutput<graph::ResizeOp>(
+      {x->value}, c.tensor(shape, x->element()),
       {c.named("scales", c.b.getDenseF32ArrayAttr(scales)), c.named("mode", c.b.getStringAttr(mode)),
        c.named("coordinate_transformation_mode", c.b.getStringAttr(coord)),
        c.named("nearest_mode", c.b.getStringAttr(nearest)),

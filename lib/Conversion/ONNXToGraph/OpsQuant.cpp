@@ -30,9 +30,10 @@ Type npuc::onnx_import::plainStorage(NodeContext &c, quant::QuantizedType q) {
 FailureOr<Value> npuc::onnx_import::asQuantized(NodeContext &c, const Val &v, quant::QuantizedType q) {
   auto type = c.tensor(v.shape(), q);
   if (v.element() != plainStorage(c, q)) {
-    c.fail(code::UnsupportedType, "quantized data of type " + llvm::Twine(v.element().isUnsignedInteger() ? "uint" : "int") +
-                                      llvm::Twine(v.element().getIntOrFloatBitWidth()) +
-                                      " does not match its zero point's type");
+    (void)c.fail(code::UnsupportedType,
+                 "quantized data of type " + llvm::Twine(v.element().isUnsignedInteger() ? "uint" : "int") +
+                     llvm::Twine(v.element().getIntOrFloatBitWidth()) +
+                     " does not match its zero point's type");
     return failure();
   }
   if (v.constant) {
@@ -40,14 +41,14 @@ FailureOr<Value> npuc::onnx_import::asQuantized(NodeContext &c, const Val &v, qu
     DenseElementsAttr storage = DenseElementsAttr(v.constant).bitcast(c.b.getIntegerType(q.getStorageTypeIntegralWidth()));
     return c.constant(storage, type).value;
   }
-  return c.build("storage_cast", {v.value}, type);
+  return c.build<graph::StorageCastOp>({v.value}, type);
 }
 
-LogicalResult npuc::onnx_import::buildQuantizedOutput(NodeContext &c, StringRef name,
+LogicalResult npuc::onnx_import::buildQuantizedOutput(NodeContext &c, GraphOpBuilder op,
                                                       ValueRange operands, ArrayRef<int64_t> shape,
                                                       quant::QuantizedType q,
                                                       ArrayRef<NamedAttribute> attrs) {
-  FailureOr<Value> r = c.build(name, operands, c.tensor(shape, q), attrs);
+  FailureOr<Value> r = c.build(op, operands, c.tensor(shape, q), attrs);
   if (failed(r))
     return failure();
   // Both the quantized value and its storage view are the node's output
@@ -55,7 +56,7 @@ LogicalResult npuc::onnx_import::buildQuantizedOutput(NodeContext &c, StringRef 
   // the view folds away.
   if (c.node.output_size() && !c.node.output(0).empty())
     r->getDefiningOp()->setLoc(graph::withTensorNames(c.loc, {c.node.output(0)}));
-  return c.buildOutput("storage_cast", {*r}, c.tensor(shape, plainStorage(c, q)));
+  return c.buildOutput<graph::StorageCastOp>({*r}, c.tensor(shape, plainStorage(c, q)));
 }
 
 namespace {
@@ -112,9 +113,9 @@ std::optional<quant::QuantizedType> quantType(NodeContext &c, int scaleIdx, int 
   if (!a)
     return std::nullopt;
   if (int64_t(scales.size()) != shape[*a]) {
-    c.fail(code::ShapeMismatch, "per-axis scale has " + llvm::Twine(scales.size()) +
-                                    " entries, but axis " + llvm::Twine(*a) + " has size " +
-                                    llvm::Twine(shape[*a]));
+    (void)c.fail(code::ShapeMismatch, "per-axis scale has " + llvm::Twine(scales.size()) +
+                                          " entries, but axis " + llvm::Twine(*a) + " has size " +
+                                          llvm::Twine(shape[*a]));
     return std::nullopt;
   }
   return quant::UniformQuantizedPerAxisType::get(flags, storageType, expressed, scales, zps,
@@ -155,7 +156,7 @@ LogicalResult importQuantize(NodeContext &c) {
   auto q = quantType(c, 1, 2, x->shape(), c.intAttr("axis", 1), x->element(), storage);
   if (!q)
     return failure();
-  return buildQuantizedOutput(c, "quantize", {x->value}, x->shape(), *q);
+  return buildQuantizedOutput(c, graphOp<graph::QuantizeOp>, {x->value}, x->shape(), *q);
 }
 
 LogicalResult importDequantize(NodeContext &c) {
@@ -172,7 +173,7 @@ LogicalResult importDequantize(NodeContext &c) {
   FailureOr<Value> quantized = asQuantized(c, *x, *q);
   if (failed(quantized))
     return failure();
-  return c.buildOutput("dequantize", {*quantized}, c.tensor(x->shape(), c.b.getF32Type()));
+  return c.buildOutput<graph::DequantizeOp>({*quantized}, c.tensor(x->shape(), c.b.getF32Type()));
 }
 
 /// QLinearAdd / QLinearMul (com.microsoft): A, A_scale, A_zp, B, B_scale, B_zp, C_scale, C_zp.
@@ -192,8 +193,9 @@ LogicalResult importQLinearBinary(NodeContext &c) {
   auto shape = sh::broadcast(a->shape(), b->shape());
   if (!shape)
     return c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
-  return buildQuantizedOutput(c, c.node.op_type() == "QLinearAdd" ? "add" : "mul", {*va, *vb},
-                              *shape, *qc);
+  GraphOpBuilder op =
+      c.node.op_type() == "QLinearAdd" ? graphOp<graph::AddOp> : graphOp<graph::MulOp>;
+  return buildQuantizedOutput(c, op, {*va, *vb}, *shape, *qc);
 }
 
 LogicalResult importQLinearMatMul(NodeContext &c) {
@@ -214,7 +216,7 @@ LogicalResult importQLinearMatMul(NodeContext &c) {
   auto shape = sh::matmul(a->shape(), b->shape());
   if (!shape)
     return c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
-  return buildQuantizedOutput(c, "matmul", {*va, *vb}, *shape, *qy);
+  return buildQuantizedOutput(c, graphOp<graph::MatMulOp>, {*va, *vb}, *shape, *qy);
 }
 /// QLinearConv: x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp, [B].
 LogicalResult importQLinearConv(NodeContext &c) {
@@ -255,7 +257,8 @@ LogicalResult importQLinearConv(NodeContext &c) {
   std::optional<ConvGeometry> g = convGeometry(c, *x, *w);
   if (!g)
     return failure();
-  return buildQuantizedOutput(c, "conv", operands, g->shape, *qy, convAttrs(c, *g));
+  return buildQuantizedOutput(c, graphOp<graph::ConvOp>, operands, g->shape, *qy,
+                              convAttrs(c, *g));
 }
 } // namespace
 

@@ -20,7 +20,7 @@ FailureOr<Value> npuc::onnx_import::buildReshape(NodeContext &c, Value v, ArrayR
   auto type = cast<RankedTensorType>(v.getType());
   if (type.getShape() == shape)
     return v;
-  return c.build("reshape", {v}, c.tensor(shape, type.getElementType()));
+  return c.build<graph::ReshapeOp>({v}, c.tensor(shape, type.getElementType()));
 }
 
 namespace {
@@ -186,8 +186,8 @@ LogicalResult importTranspose(NodeContext &c) {
       return c.fail(code::UnsupportedAttr, "perm is not a permutation");
     shape.push_back(x->shape()[p]);
   }
-  return c.buildOutput("transpose", {x->value}, c.tensor(shape, x->element()),
-                               {c.named("perm", i64Array(c, perm))});
+  return c.buildOutput<graph::TransposeOp>({x->value}, c.tensor(shape, x->element()),
+                                           {c.named("perm", i64Array(c, perm))});
 }
 
 LogicalResult importConcat(NodeContext &c) {
@@ -222,8 +222,8 @@ LogicalResult importConcat(NodeContext &c) {
   SmallVector<Value> operands;
   for (const Val &v : ins)
     operands.push_back(v.value);
-  return c.buildOutput("concat", operands, c.tensor(shape, ins[0].element()),
-                               {c.named("axis", c.b.getI64IntegerAttr(*axis))});
+  return c.buildOutput<graph::ConcatOp>(operands, c.tensor(shape, ins[0].element()),
+                                        {c.named("axis", c.b.getI64IntegerAttr(*axis))});
 }
 
 /// Clamped [start, end) with step along an axis of size d (ONNX Slice
@@ -271,9 +271,10 @@ FailureOr<Val> slice(NodeContext &c, const Val &x, ArrayRef<int64_t> starts, Arr
     }
     return c.constant(toAttr(out));
   }
-  FailureOr<Value> r = c.build("slice", {x.value}, c.tensor(shape, x.element()),
-                               {c.named("starts", i64Array(c, starts)), c.named("ends", i64Array(c, ends)),
-                                c.named("steps", i64Array(c, steps))});
+  FailureOr<Value> r = c.build<graph::SliceOp>(
+      {x.value}, c.tensor(shape, x.element()),
+      {c.named("starts", i64Array(c, starts)), c.named("ends", i64Array(c, ends)),
+       c.named("steps", i64Array(c, steps))});
   if (failed(r))
     return failure();
   return Val{*r, {}};
@@ -409,8 +410,8 @@ LogicalResult importGather(NodeContext &c) {
       c.setOutput(0, c.constant(toAttr(out)));
       return success();
     }
-  return c.buildOutput("gather", {data->value, idx->value}, c.tensor(shape, data->element()),
-                               {c.named("axis", c.b.getI64IntegerAttr(*axis))});
+  return c.buildOutput<graph::GatherOp>({data->value, idx->value}, c.tensor(shape, data->element()),
+                                        {c.named("axis", c.b.getI64IntegerAttr(*axis))});
 }
 
 LogicalResult importPad(NodeContext &c) {
@@ -464,9 +465,10 @@ LogicalResult importPad(NodeContext &c) {
   SmallVector<int64_t> shape;
   for (int64_t d = 0; d < rank; ++d)
     shape.push_back(x->shape()[d] + pads[d] + pads[rank + d]);
-  return c.buildOutput("pad", {x->value}, c.tensor(shape, x->element()),
-                               {c.named("pads", i64Array(c, pads)), c.named("mode", c.b.getStringAttr(mode)),
-                                c.named("value", c.b.getF64FloatAttr(value))});
+  return c.buildOutput<graph::PadOp>({x->value}, c.tensor(shape, x->element()),
+                                     {c.named("pads", i64Array(c, pads)),
+                                      c.named("mode", c.b.getStringAttr(mode)),
+                                      c.named("value", c.b.getF64FloatAttr(value))});
 }
 
 LogicalResult importExpand(NodeContext &c) {
@@ -482,7 +484,7 @@ LogicalResult importExpand(NodeContext &c) {
       c.setOutput(0, c.constant(toAttr(*r)));
       return success();
     }
-  return c.buildOutput("expand", {x->value}, c.tensor(*shape, x->element()));
+  return c.buildOutput<graph::ExpandOp>({x->value}, c.tensor(*shape, x->element()));
 }
 
 LogicalResult importTile(NodeContext &c) {
@@ -499,8 +501,8 @@ LogicalResult importTile(NodeContext &c) {
     if (llvm::MulOverflow(x->shape()[i], (*reps)[i], shape.emplace_back()))
       return c.fail(code::Overflow, "repeats " + llvm::Twine((*reps)[i]) + " of axis " + llvm::Twine(i) +
                                         " overflow 64 bits");
-  return c.buildOutput("tile", {x->value}, c.tensor(shape, x->element()),
-                               {c.named("repeats", i64Array(c, *reps))});
+  return c.buildOutput<graph::TileOp>({x->value}, c.tensor(shape, x->element()),
+                                      {c.named("repeats", i64Array(c, *reps))});
 }
 
 LogicalResult importCast(NodeContext &c) {
@@ -533,7 +535,7 @@ LogicalResult importCast(NodeContext &c) {
     c.setOutput(0, c.constant(DenseElementsAttr::get(c.tensor(xi->shape, *to), values)));
     return success();
   }
-  return c.buildOutput("cast", {x->value}, c.tensor(x->shape(), *to));
+  return c.buildOutput<graph::CastOp>({x->value}, c.tensor(x->shape(), *to));
 }
 
 LogicalResult importConstant(NodeContext &c) {
@@ -692,8 +694,8 @@ LogicalResult importDepthSpace(NodeContext &c) {
   SmallVector<NamedAttribute> attrs{c.named("blocksize", c.b.getI64IntegerAttr(b))};
   if (toSpace)
     attrs.push_back(c.named("mode", c.b.getStringAttr(c.stringAttr("mode", "DCR"))));
-  return c.buildOutput(toSpace ? "depth_to_space" : "space_to_depth", {x->value},
-                               c.tensor(shape, x->element()), attrs);
+  GraphOpBuilder op = toSpace ? graphOp<graph::DepthToSpaceOp> : graphOp<graph::SpaceToDepthOp>;
+  return c.buildOutput(op, {x->value}, c.tensor(shape, x->element()), attrs);
 }
 
 /// If with a condition that folds to a constant: the chosen branch, inline.
