@@ -241,94 +241,117 @@ bool ValueDump::write(const std::string &dir, const std::string &modelPath,
   }
   return true;
 }
-} // namespace
 
-int main(int argc, char **argv) {
-  CLI::App app{"npu-sim: execute an npuc model file bit-exactly"};
-  app.set_version_flag("--version", "npu-sim from " + versionString());
+int fault(const std::string &msg) {
+  std::cerr << "npu-sim: fault: " << msg << "\n";
+  return kFault;
+}
+
+/// What the command line asks for (docs/cli.md, "npu-sim").
+struct Invocation {
   std::string modelPath, outDir, tracePath, dumpDir, profileJson;
   std::vector<std::string> inputs;
   bool printStats = false, printProfile = false;
   uint64_t maxSteps = uint64_t(1) << 32;
-  app.add_option("model", modelPath, "model file")->required();
-  app.add_option("-i,--input", inputs, "input tensor (.npy or .pb), in graph-input order, or NAME=FILE");
-  app.add_option("-o,--output-dir", outDir, "directory for output_K.npy and outputs.json")->required();
-  app.add_option("--trace", tracePath,
+};
+
+void addOptions(CLI::App &app, Invocation &inv) {
+  app.add_option("model", inv.modelPath, "model file")->required();
+  app.add_option("-i,--input", inv.inputs,
+                 "input tensor (.npy or .pb), in graph-input order, or NAME=FILE");
+  app.add_option("-o,--output-dir", inv.outDir, "directory for output_K.npy and outputs.json")
+      ->required();
+  app.add_option("--trace", inv.tracePath,
                  "write a Chrome trace-event JSON file (Perfetto; '-': standard output)");
-  app.add_flag("--stats", printStats, "print cycles, engine busy time and GM traffic");
-  app.add_flag("--profile", printProfile,
+  app.add_flag("--stats", inv.printStats, "print cycles, engine busy time and GM traffic");
+  app.add_flag("--profile", inv.printProfile,
                "print per ONNX node its cycles, each engine's busy time, GM bytes and MAC "
                "utilization");
-  app.add_option("--profile-json", profileJson,
+  app.add_option("--profile-json", inv.profileJson,
                  "write the per-node profile as JSON ('-': standard output)");
-  app.add_option("--dump-tensors", dumpDir,
+  app.add_option("--dump-tensors", inv.dumpDir,
                  "write every graph value the program materializes to DIR (NAME.npy in logical "
                  "order, and index.json), each as soon as it is complete");
-  app.add_option("--max-steps", maxSteps, "SCALAR steps before a runaway program faults")
+  app.add_option("--max-steps", inv.maxSteps, "SCALAR steps before a runaway program faults")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
-  cli::exitCodes(app, "0 ran; 1 bad input (the model file, an input, an output that cannot be "
-                      "written); 2 usage errors; 3 the program faulted (docs/simulator.md).");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError &e) {
-    return cli::parseError(app, e, "npu-sim");
-  }
+}
 
+/// Reads and parses the model file; 0, or the exit status of the error
+/// reported.
+int loadModel(const std::string &path, model::Model &m) {
   std::vector<uint8_t> bytes;
   std::string error;
-  model::Model m;
-  if (!model::readFile(modelPath, bytes, error))
+  if (!model::readFile(path, bytes, error))
     return badInput(error);
   if (!model::parse(bytes.data(), bytes.size(), m, error))
-    return badInput(modelPath + ": " + error + model::notAModelHint(error));
-  // Every output the run writes is checked before it runs, so a run that
-  // cannot deliver them spends no time and leaves nothing.
+    return badInput(path + ": " + error + model::notAModelHint(error));
+  return 0;
+}
+
+/// The combinations of output options that are usage errors; 0, or the exit
+/// status of the error reported.
+int checkUsage(const CLI::App &app, const Invocation &inv) {
   // Standard output carries one document: a trace, a JSON profile, or the
   // text of --stats and --profile.
   std::vector<std::string> stdoutUsers;
-  if (tracePath == "-")
+  if (inv.tracePath == "-")
     stdoutUsers.push_back("--trace -");
-  if (profileJson == "-")
+  if (inv.profileJson == "-")
     stdoutUsers.push_back("--profile-json -");
-  if (printStats || printProfile)
-    stdoutUsers.push_back(printStats ? "--stats" : "--profile");
+  if (inv.printStats || inv.printProfile)
+    stdoutUsers.push_back(inv.printStats ? "--stats" : "--profile");
   if (stdoutUsers.size() > 1) {
     std::cerr << "npu-sim: error: " << stdoutUsers[0] << " and " << stdoutUsers[1]
               << " both write to standard output\n";
     return kUsage;
   }
-  if (app.count("--profile-json") && profileJson.empty()) {
+  if (app.count("--profile-json") && inv.profileJson.empty()) {
     std::cerr << "npu-sim: error: --profile-json needs a file name ('-': standard output)\n";
     return kUsage;
   }
-  for (const auto &[option, dir] : {std::pair<const char *, const std::string *>{"-o", &outDir},
-                                    {"--dump-tensors", &dumpDir}})
+  for (const auto &[option, dir] :
+       {std::pair<const char *, const std::string *>{"-o", &inv.outDir},
+        {"--dump-tensors", &inv.dumpDir}})
     if (*dir == "-") {
       std::cerr << "npu-sim: error: " << option << " names a directory for several files; '-' "
                 << "(standard output) cannot be one\n";
       return kUsage;
     }
-  if (app.count("--trace") && tracePath.empty()) {
+  if (app.count("--trace") && inv.tracePath.empty()) {
     std::cerr << "npu-sim: error: --trace needs a file name ('-': standard output)\n";
     return kUsage;
   }
-  if (app.count("--dump-tensors") && dumpDir.empty()) {
+  if (app.count("--dump-tensors") && inv.dumpDir.empty()) {
     std::cerr << "npu-sim: error: --dump-tensors needs a directory name\n";
     return kUsage;
   }
-  if (!checkDirectory("-o", outDir, error) ||
-      (!dumpDir.empty() && !checkDirectory("--dump-tensors", dumpDir, error)) ||
-      (!tracePath.empty() && tracePath != "-" && !model::checkWritable(tracePath, error)) ||
-      (!profileJson.empty() && profileJson != "-" && !model::checkWritable(profileJson, error)))
-    return badInput(error);
-  const target::TargetInfo *target = target::lookupTarget(m.targetName);
-  if (!dumpDir.empty() && m.values.empty())
-    return badInput(modelPath + " has no values section to dump (npuc writes one from format 1.1 "
-                    "on; npuc-translate and earlier npuc do not)");
+  return 0;
+}
 
-  // Bind inputs: NAME=FILE by name, the rest in graph-input order.
-  std::vector<const model::TensorDesc *> ins = m.tensorsWithRole(model::Role::Input);
-  std::vector<std::string> files(ins.size());
+/// That every directory and file the run writes can be written, and that
+/// the model has what --dump-tensors needs; 0, or the exit status of the
+/// error reported.
+int checkDestinations(const Invocation &inv, const model::Model &m) {
+  std::string error;
+  if (!checkDirectory("-o", inv.outDir, error) ||
+      (!inv.dumpDir.empty() && !checkDirectory("--dump-tensors", inv.dumpDir, error)) ||
+      (!inv.tracePath.empty() && inv.tracePath != "-" &&
+       !model::checkWritable(inv.tracePath, error)) ||
+      (!inv.profileJson.empty() && inv.profileJson != "-" &&
+       !model::checkWritable(inv.profileJson, error)))
+    return badInput(error);
+  if (!inv.dumpDir.empty() && m.values.empty())
+    return badInput(inv.modelPath + " has no values section to dump (npuc writes one from format "
+                    "1.1 on; npuc-translate and earlier npuc do not)");
+  return 0;
+}
+
+/// Binds the -i arguments to the model's inputs `ins`: NAME=FILE by name,
+/// the rest in graph-input order. `files` gets one file per input; 0, or
+/// the exit status of the error reported.
+int bindInputs(const std::vector<std::string> &inputs,
+               const std::vector<const model::TensorDesc *> &ins, std::vector<std::string> &files) {
+  files.assign(ins.size(), std::string());
   size_t positional = 0;
   for (const std::string &arg : inputs) {
     size_t eq = arg.find('=');
@@ -344,8 +367,9 @@ int main(int argc, char **argv) {
           names.push_back(in->name);
           list += (list.empty() ? "'" : ", '") + in->name + "' " + describe(*in);
         }
-        return badInput("the model has no input named '" + name + "'" + cli::didYouMean(name, names) +
-                        "; its inputs are " + (list.empty() ? "none" : list));
+        return badInput("the model has no input named '" + name + "'" +
+                        cli::didYouMean(name, names) + "; its inputs are " +
+                        (list.empty() ? "none" : list));
       }
       if (!files[k].empty())
         return badInput("input " + std::to_string(k) + " '" + name + "' is given twice");
@@ -362,23 +386,15 @@ int main(int argc, char **argv) {
     if (files[k].empty())
       return badInput("input " + std::to_string(k) + " '" + ins[k]->name + "' (" +
                       describe(*ins[k]) + ") is not given");
+  return 0;
+}
 
-  sim::Options options;
-  options.trace = !tracePath.empty();
-  options.profile = printProfile || !profileJson.empty();
-  options.maxSteps = maxSteps;
-  ValueDump dump(m);
-  sim::Simulator *running = nullptr;
-  if (!dumpDir.empty())
-    dump.attach(options, running);
-  sim::Simulator simulator(m, *target, options);
-  running = &simulator;
-  if (!simulator.ready()) {
-    std::string why;
-    simulator.run(why);
-    std::cerr << "npu-sim: fault: " << why << "\n";
-    return kFault;
-  }
+/// Reads input k from files[k], checks its type and shape against ins[k]
+/// and stores it in the simulator's INPUT region; 0, or the exit status of
+/// the error reported.
+int loadInputs(sim::Simulator &simulator, const std::vector<const model::TensorDesc *> &ins,
+               const std::vector<std::string> &files) {
+  std::string error;
   std::vector<uint8_t> &inputRegion = simulator.region(isa::Region::INPUT);
   for (size_t k = 0; k < ins.size(); ++k) {
     HostTensor t;
@@ -391,10 +407,8 @@ int main(int argc, char **argv) {
     // storage type; an int64 that int32 cannot hold is a fault, not a
     // silently wrapped id.
     std::vector<uint8_t> stored;
-    if (!narrowToStorage(*ins[k], t, stored, error)) {
-      std::cerr << "npu-sim: fault: input " << k << ": " << error << "\n";
-      return kFault;
-    }
+    if (!narrowToStorage(*ins[k], t, stored, error))
+      return fault("input " + std::to_string(k) + ": " + error);
     unsigned size = model::dtypeBytes(ins[k]->dtype);
     const uint8_t *src = stored.data();
     forEachElement(*ins[k], [&](uint64_t off) {
@@ -402,26 +416,18 @@ int main(int argc, char **argv) {
       src += size;
     });
   }
+  return 0;
+}
 
-  if (!dumpDir.empty())
-    dump.takeInitial(simulator);
-  std::string fault;
-  bool ran = simulator.run(fault);
-  // The values taken before a fault are the user's best clue: written either way.
-  if (!dumpDir.empty()) {
-    std::string error;
-    if (!dump.write(dumpDir, modelPath, error))
-      return badInput(error);
-  }
-  if (!ran) {
-    std::cerr << "npu-sim: fault: " << fault << "\n";
-    return kFault;
-  }
-
+/// Writes OUTDIR/output_K.npy per graph output, in order, then
+/// OUTDIR/outputs.json; 0, or the exit status of the error reported (an
+/// output the program did not completely write is a fault).
+int writeOutputs(sim::Simulator &simulator, const model::Model &m, const std::string &outDir) {
   std::error_code ec;
   std::filesystem::create_directories(outDir, ec);
   if (ec)
     return badInput("cannot create '" + outDir + "': " + ec.message());
+  std::string error;
   std::vector<uint8_t> &outputRegion = simulator.region(isa::Region::OUTPUT);
   std::string manifest = "{\"outputs\": [";
   std::vector<const model::TensorDesc *> outs = m.tensorsWithRole(model::Role::Output);
@@ -437,15 +443,11 @@ int main(int argc, char **argv) {
         complete = complete && simulator.written(isa::Region::OUTPUT, off + b);
       stored.insert(stored.end(), outputRegion.begin() + off, outputRegion.begin() + off + size);
     });
-    if (!complete) {
-      std::cerr << "npu-sim: fault: output " << k << " '" << t.name
-                << "' was not completely written by the program\n";
-      return kFault;
-    }
-    if (!widenFromStorage(*outs[k], stored, t, error)) {
-      std::cerr << "npu-sim: fault: output " << k << ": " << error << "\n";
-      return kFault;
-    }
+    if (!complete)
+      return fault("output " + std::to_string(k) + " '" + t.name +
+                   "' was not completely written by the program");
+    if (!widenFromStorage(*outs[k], stored, t, error))
+      return fault("output " + std::to_string(k) + ": " + error);
     std::string file = "output_" + std::to_string(k) + ".npy";
     std::vector<uint8_t> npy = serializeNpy(t);
     std::ofstream os(outDir + "/" + file, std::ios::binary);
@@ -463,29 +465,112 @@ int main(int argc, char **argv) {
   manifest += "]}\n";
   if (!(std::ofstream(outDir + "/outputs.json") << manifest))
     return badInput("cannot write '" + outDir + "/outputs.json'");
+  return 0;
+}
 
-  if (!tracePath.empty()) {
-    std::string trace = traceJson(simulator, m, *target);
-    if (!model::writeFileOrStdout(tracePath, std::vector<uint8_t>(trace.begin(), trace.end()), error))
+/// npu-sim --stats: the run's cycles, engine busy time and GM traffic.
+void printStats(const sim::Stats &s, const target::TargetInfo &t) {
+  std::cout << "cycles: " << s.cycles << " (" << double(s.cycles) / double(t.params.ClockMHz)
+            << " us at " << t.params.ClockMHz << " MHz)\n";
+  for (unsigned e = 0; e < sim::kNumEngines; ++e)
+    std::cout << "engine " << isa::engineName(isa::Engine(e)) << ": " << s.engines[e].instructions
+              << " instructions, busy " << s.engines[e].busyCycles << " cycles\n";
+  std::cout << "scalar steps: " << s.scalarSteps << "\nGM bytes read: " << s.gmBytesRead
+            << "\nGM bytes written: " << s.gmBytesWritten << "\nMACs: " << s.macs << "\n";
+}
+
+/// What a completed run reports, in order: --trace, --stats, --profile and
+/// --profile-json; 0, or the exit status of the error reported.
+int report(const Invocation &inv, const sim::Simulator &simulator, const model::Model &m,
+           const target::TargetInfo &t) {
+  std::string error;
+  if (!inv.tracePath.empty()) {
+    std::string trace = traceJson(simulator, m, t);
+    if (!model::writeFileOrStdout(inv.tracePath, std::vector<uint8_t>(trace.begin(), trace.end()),
+                                  error))
       return badInput("the trace: " + error);
   }
-  if (printStats) {
-    const sim::Stats &s = simulator.stats();
-    std::cout << "cycles: " << s.cycles << " (" << double(s.cycles) / double(target->params.ClockMHz)
-              << " us at " << target->params.ClockMHz << " MHz)\n";
-    for (unsigned e = 0; e < sim::kNumEngines; ++e)
-      std::cout << "engine " << isa::engineName(isa::Engine(e)) << ": "
-                << s.engines[e].instructions << " instructions, busy " << s.engines[e].busyCycles
-                << " cycles\n";
-    std::cout << "scalar steps: " << s.scalarSteps << "\nGM bytes read: " << s.gmBytesRead
-              << "\nGM bytes written: " << s.gmBytesWritten << "\nMACs: " << s.macs << "\n";
-  }
-  if (printProfile)
-    std::cout << profile::table(simulator, m, *target);
-  if (!profileJson.empty()) {
-    std::string text = profile::json(simulator, m, *target);
-    if (!model::writeFileOrStdout(profileJson, std::vector<uint8_t>(text.begin(), text.end()), error))
+  if (inv.printStats)
+    printStats(simulator.stats(), t);
+  if (inv.printProfile)
+    std::cout << profile::table(simulator, m, t);
+  if (!inv.profileJson.empty()) {
+    std::string text = profile::json(simulator, m, t);
+    if (!model::writeFileOrStdout(inv.profileJson, std::vector<uint8_t>(text.begin(), text.end()),
+                                  error))
       return badInput("the profile: " + error);
   }
   return 0;
+}
+
+/// Runs the model on the inputs the command line names, then writes what it
+/// asks for: the value dump (after a fault too), the outputs, the trace and
+/// the reports. The exit status.
+int simulate(const Invocation &inv, const model::Model &m) {
+  std::vector<const model::TensorDesc *> ins = m.tensorsWithRole(model::Role::Input);
+  std::vector<std::string> files;
+  if (int status = bindInputs(inv.inputs, ins, files))
+    return status;
+
+  const target::TargetInfo &target = *target::lookupTarget(m.targetName);
+  sim::Options options;
+  options.trace = !inv.tracePath.empty();
+  options.profile = inv.printProfile || !inv.profileJson.empty();
+  options.maxSteps = inv.maxSteps;
+  ValueDump dump(m);
+  sim::Simulator *running = nullptr;
+  if (!inv.dumpDir.empty())
+    dump.attach(options, running);
+  sim::Simulator simulator(m, target, options);
+  running = &simulator;
+  if (!simulator.ready()) {
+    std::string why;
+    simulator.run(why);
+    return fault(why);
+  }
+  if (int status = loadInputs(simulator, ins, files))
+    return status;
+
+  if (!inv.dumpDir.empty())
+    dump.takeInitial(simulator);
+  std::string why;
+  bool ran = simulator.run(why);
+  // The values taken before a fault are the user's best clue: written either way.
+  if (!inv.dumpDir.empty()) {
+    std::string error;
+    if (!dump.write(inv.dumpDir, inv.modelPath, error))
+      return badInput(error);
+  }
+  if (!ran)
+    return fault(why);
+
+  if (int status = writeOutputs(simulator, m, inv.outDir))
+    return status;
+  return report(inv, simulator, m, target);
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  CLI::App app{"npu-sim: execute an npuc model file bit-exactly"};
+  app.set_version_flag("--version", "npu-sim from " + versionString());
+  Invocation inv;
+  addOptions(app, inv);
+  cli::exitCodes(app, "0 ran; 1 bad input (the model file, an input, an output that cannot be "
+                      "written); 2 usage errors; 3 the program faulted (docs/simulator.md).");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    return cli::parseError(app, e, "npu-sim");
+  }
+
+  model::Model m;
+  if (int status = loadModel(inv.modelPath, m))
+    return status;
+  // Every output the run writes is checked before it runs, so a run that
+  // cannot deliver them spends no time and leaves nothing.
+  if (int status = checkUsage(app, inv))
+    return status;
+  if (int status = checkDestinations(inv, m))
+    return status;
+  return simulate(inv, m);
 }
