@@ -333,8 +333,7 @@ LogicalResult convertConv(graph::ConvOp op) {
   auto kernel = qk::Conv2DOp::create(
       b, loc, resultType, in, weight, *biasValue, op.getStridesAttr(), op.getPadsAttr(),
       op.getDilationsAttr(), op.getGroupAttr(), b.getI64IntegerAttr(x->zeroPoints[0]),
-      b.getDenseI64ArrayAttr(w->zeroPoints), TypeAttr::get(b.getIntegerType(32)), *rq,
-      qk::LayoutAttr::get(op.getContext(), qk::Layout::NCHW));
+      b.getDenseI64ArrayAttr(w->zeroPoints), TypeAttr::get(b.getIntegerType(32)), *rq);
   replaceWithKernel(b, op, activation, kernel.getResult());
   return success();
 }

@@ -75,8 +75,6 @@ LogicalResult lowering::selectConv(LoweringCase &c, const target::TargetInfo &) 
   ArrayRef<int64_t> strides, pads, dil;
   int64_t groups;
   if (auto conv = dyn_cast<qk::Conv2DOp>(op)) {
-    if (conv.getLayout() != qk::Layout::NCHW)
-      return op->emitOpError("emission handles NCHW convolutions");
     ArrayRef<int64_t> wzp = conv.getWeightZp();
     if (llvm::any_of(wzp, [&](int64_t z) { return z != wzp[0]; }))
       return op->emitOpError("per-channel weight zero points that differ need a correction term; "

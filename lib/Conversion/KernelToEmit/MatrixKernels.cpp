@@ -264,8 +264,6 @@ isa::MmMode lowering::matrixMode(Type a, Type b) {
 std::optional<ConvOperands> lowering::convOperands(Operation *op) {
   ConvOperands c;
   if (auto conv = dyn_cast<qk::Conv2DOp>(op)) {
-    if (conv.getLayout() != qk::Layout::NCHW)
-      return std::nullopt;
     c.x = conv.getInput(), c.w = conv.getWeight(), c.y = conv.getResult();
     c.groups = conv.getGroups(), c.strides = conv.getStrides(), c.pads = conv.getPads();
     c.dil = conv.getDilations(), c.bias = bool(conv.getBias()), c.rq = conv.getRequantAttr();

@@ -46,7 +46,7 @@ func.func @main(%x: tensor<2x3xi8> {graph.name = "a"}) -> (tensor<2x2xi8> {graph
 // CHECK:      emit.dma %{{.*}} -> %{{.*}} : <lm, 35x2xi8, strides = [32, 1]> -> <output, 35x2xi8, strides = [1, 35]>
 // TINY-LABEL: emit.program target "npu-v1-tiny"
 func.func @main(%x: tensor<1x3x5x7xui8> {graph.name = "x"}, %w: tensor<2x3x3x3xi8> {graph.name = "w"}) -> (tensor<1x2x5x7xi8> {graph.name = "y"}) {
-  %y = qk.conv2d %x, %w {acc_type = i32, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 5 : i64, layout = #qk<layout nchw>, pads = array<i64: 1, 1, 1, 1>, requant = #qk.requant<multiplier = [1073741824, 1073741824], lshift = [0, 0], rshift = [1, 2], zp = 0, clamp = [-128, 127], axis = 1, rounding = half_away_from_zero>, strides = array<i64: 1, 1>, weight_zp = array<i64: 0>} : (tensor<1x3x5x7xui8>, tensor<2x3x3x3xi8>) -> tensor<1x2x5x7xi8>
+  %y = qk.conv2d %x, %w {acc_type = i32, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 5 : i64, pads = array<i64: 1, 1, 1, 1>, requant = #qk.requant<multiplier = [1073741824, 1073741824], lshift = [0, 0], rshift = [1, 2], zp = 0, clamp = [-128, 127], axis = 1, rounding = half_away_from_zero>, strides = array<i64: 1, 1>, weight_zp = array<i64: 0>} : (tensor<1x3x5x7xui8>, tensor<2x3x3x3xi8>) -> tensor<1x2x5x7xi8>
   return %y : tensor<1x2x5x7xi8>
 }
 

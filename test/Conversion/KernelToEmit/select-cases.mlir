@@ -31,7 +31,7 @@ func.func @convs(%x: tensor<1x4x8x8xf32>) -> (tensor<1x4x8x8xf32>, tensor<1x4x8x
 // CHECK-LABEL: func.func @qconv
 // CHECK: qk.conv2d {{.*}}npuc.case = "qk.conv2d(ui8,i8->i8){kind=dense,padded,!strided,!dilated,window=kxk,!bias,requant=channel}"
 func.func @qconv(%x: tensor<1x3x5x7xui8>, %w: tensor<2x3x3x3xi8>) -> tensor<1x2x5x7xi8> {
-  %y = qk.conv2d %x, %w {acc_type = i32, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 5 : i64, layout = #qk<layout nchw>, pads = array<i64: 1, 1, 1, 1>, requant = #qk.requant<multiplier = [1073741824, 1073741824], lshift = [0, 0], rshift = [1, 2], zp = 0, clamp = [-128, 127], axis = 1, rounding = half_away_from_zero>, strides = array<i64: 1, 1>, weight_zp = array<i64: 0>} : (tensor<1x3x5x7xui8>, tensor<2x3x3x3xi8>) -> tensor<1x2x5x7xi8>
+  %y = qk.conv2d %x, %w {acc_type = i32, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 5 : i64, pads = array<i64: 1, 1, 1, 1>, requant = #qk.requant<multiplier = [1073741824, 1073741824], lshift = [0, 0], rshift = [1, 2], zp = 0, clamp = [-128, 127], axis = 1, rounding = half_away_from_zero>, strides = array<i64: 1, 1>, weight_zp = array<i64: 0>} : (tensor<1x3x5x7xui8>, tensor<2x3x3x3xi8>) -> tensor<1x2x5x7xi8>
   return %y : tensor<1x2x5x7xi8>
 }
 

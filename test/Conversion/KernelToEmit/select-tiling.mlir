@@ -110,7 +110,7 @@ func.func @pointwise(%x: tensor<1x8x12x12xf32>, %w: tensor<16x8x1x1xf32>, %y: te
 // CHECK-LABEL: func.func @depthwise
 // CHECK: qk.conv2d {{.*}}npuc.tiling = {buffers = 2 : i64, cycles = 18158 : i64, gm_bytes = 833568 : i64, tile = array<i64: 4, 24>}
 func.func @depthwise(%x: tensor<1x32x112x112xui8>, %w: tensor<32x1x3x3xui8>, %b: tensor<32xi32>) -> tensor<1x32x112x112xui8> {
-  %y = qk.conv2d %x, %w, %b {acc_type = i32, dilations = array<i64: 1, 1>, groups = 32 : i64, input_zp = 3 : i64, layout = #qk<layout nchw>, pads = array<i64: 1, 1, 1, 1>, requant = #qk.requant<multiplier = [1073741824], lshift = [0], rshift = [1], zp = 0, clamp = [0, 255], axis = -1, rounding = half_away_from_zero>, strides = array<i64: 1, 1>, weight_zp = array<i64: 7>} : (tensor<1x32x112x112xui8>, tensor<32x1x3x3xui8>, tensor<32xi32>) -> tensor<1x32x112x112xui8>
+  %y = qk.conv2d %x, %w, %b {acc_type = i32, dilations = array<i64: 1, 1>, groups = 32 : i64, input_zp = 3 : i64, pads = array<i64: 1, 1, 1, 1>, requant = #qk.requant<multiplier = [1073741824], lshift = [0], rshift = [1], zp = 0, clamp = [0, 255], axis = -1, rounding = half_away_from_zero>, strides = array<i64: 1, 1>, weight_zp = array<i64: 7>} : (tensor<1x32x112x112xui8>, tensor<32x1x3x3xui8>, tensor<32xi32>) -> tensor<1x32x112x112xui8>
   return %y : tensor<1x32x112x112xui8>
 }
 
@@ -165,7 +165,7 @@ func.func @window_conv(%x: tensor<1x2x4x4xf32>) -> tensor<1x3x4x4xf32> {
 // CHECK: qk.conv2d {{.*}}npuc.tiling = {buffers = 2 : i64, cycles = 19011 : i64, gm_bytes = 631264 : i64, stacked, tile = array<i64: 9, 32, 3>}
 func.func @first_conv(%x: tensor<1x3x224x224xi8>, %b: tensor<32xi32>) -> tensor<1x32x112x112xi8> {
   %w = graph.constant dense<1> : tensor<32x3x3x3xi8>
-  %y = qk.conv2d %x, %w, %b {acc_type = i32, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = -1 : i64, layout = #qk<layout nchw>, pads = array<i64: 0, 0, 1, 1>, requant = #qk.requant<multiplier = [1073741824], lshift = [0], rshift = [1], zp = -128, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>, strides = array<i64: 2, 2>, weight_zp = array<i64: 0>} : (tensor<1x3x224x224xi8>, tensor<32x3x3x3xi8>, tensor<32xi32>) -> tensor<1x32x112x112xi8>
+  %y = qk.conv2d %x, %w, %b {acc_type = i32, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = -1 : i64, pads = array<i64: 0, 0, 1, 1>, requant = #qk.requant<multiplier = [1073741824], lshift = [0], rshift = [1], zp = -128, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>, strides = array<i64: 2, 2>, weight_zp = array<i64: 0>} : (tensor<1x3x224x224xi8>, tensor<32x3x3x3xi8>, tensor<32xi32>) -> tensor<1x32x112x112xi8>
   return %y : tensor<1x32x112x112xi8>
 }
 

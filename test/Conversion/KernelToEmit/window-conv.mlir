@@ -57,7 +57,7 @@
 // CHECK-NOT:  emit.for
 func.func @main(%x: tensor<1x2x3x3xi8> {graph.name = "x"}) -> (tensor<1x2x3x3xi8> {graph.name = "y"}) {
   %w = graph.constant dense<[[[[1, 2], [3, 4]], [[5, 6], [7, 8]]], [[[-1, -2], [-3, -4]], [[-5, -6], [-7, -8]]]]> : tensor<2x2x2x2xi8>
-  %y = qk.conv2d %x, %w {acc_type = i32, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 3 : i64, layout = #qk<layout nchw>, pads = array<i64: 0, 0, 1, 1>, requant = #qk.requant<multiplier = [1073741824], lshift = [0], rshift = [1], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>, strides = array<i64: 1, 1>, weight_zp = array<i64: 5>, npuc.tiling = {tile = array<i64: 2, 2, 2>, buffers = 2 : i64}} : (tensor<1x2x3x3xi8>, tensor<2x2x2x2xi8>) -> tensor<1x2x3x3xi8>
+  %y = qk.conv2d %x, %w {acc_type = i32, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 3 : i64, pads = array<i64: 0, 0, 1, 1>, requant = #qk.requant<multiplier = [1073741824], lshift = [0], rshift = [1], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>, strides = array<i64: 1, 1>, weight_zp = array<i64: 5>, npuc.tiling = {tile = array<i64: 2, 2, 2>, buffers = 2 : i64}} : (tensor<1x2x3x3xi8>, tensor<2x2x2x2xi8>) -> tensor<1x2x3x3xi8>
   return %y : tensor<1x2x3x3xi8>
 }
 
@@ -178,7 +178,7 @@ func.func @main(%x: tensor<1x1x3x3xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf
 // CHECK-NEXT:   emit.matmul %[[A]], %[[B]] -> %{{.*}} {a_zp = 3 : i64, b_zp = 5 : i64}
 func.func @main(%x: tensor<1x2x3x3xi8> {graph.name = "x"}) -> (tensor<1x2x2x2xi8> {graph.name = "y"}) {
   %w = graph.constant dense<[[[[1, 2], [3, 4]], [[5, 6], [7, 8]]], [[[-1, -2], [-3, -4]], [[-5, -6], [-7, -8]]]]> : tensor<2x2x2x2xi8>
-  %y = qk.conv2d %x, %w {acc_type = i32, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 3 : i64, layout = #qk<layout nchw>, pads = array<i64: 0, 0, 0, 0>, requant = #qk.requant<multiplier = [1073741824], lshift = [0], rshift = [1], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>, strides = array<i64: 1, 1>, weight_zp = array<i64: 5>, npuc.tiling = {tile = array<i64: 2, 2, 2>, buffers = 1 : i64, stacked}} : (tensor<1x2x3x3xi8>, tensor<2x2x2x2xi8>) -> tensor<1x2x2x2xi8>
+  %y = qk.conv2d %x, %w {acc_type = i32, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 3 : i64, pads = array<i64: 0, 0, 0, 0>, requant = #qk.requant<multiplier = [1073741824], lshift = [0], rshift = [1], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>, strides = array<i64: 1, 1>, weight_zp = array<i64: 5>, npuc.tiling = {tile = array<i64: 2, 2, 2>, buffers = 1 : i64, stacked}} : (tensor<1x2x3x3xi8>, tensor<2x2x2x2xi8>) -> tensor<1x2x2x2xi8>
   return %y : tensor<1x2x2x2xi8>
 }
 
@@ -189,7 +189,7 @@ func.func @main(%x: tensor<1x2x3x3xi8> {graph.name = "x"}) -> (tensor<1x2x2x2xi8
 func.func @main(%x: tensor<1x2x3x3xi8> {graph.name = "x"}) -> (tensor<1x2x3x3xi8> {graph.name = "y"}) {
   %w = graph.constant dense<1> : tensor<2x2x2x2xi8>
   // expected-error @+1 {{npuc.tiling [2, 2, 2] x 1 cannot run here: kernel row 1 of row tile 1 reads only padding, which a stacked image has no DMA for}}
-  %y = qk.conv2d %x, %w {acc_type = i32, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 3 : i64, layout = #qk<layout nchw>, pads = array<i64: 0, 0, 1, 1>, requant = #qk.requant<multiplier = [1073741824], lshift = [0], rshift = [1], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>, strides = array<i64: 1, 1>, weight_zp = array<i64: 5>, npuc.tiling = {tile = array<i64: 2, 2, 2>, buffers = 1 : i64, stacked}} : (tensor<1x2x3x3xi8>, tensor<2x2x2x2xi8>) -> tensor<1x2x3x3xi8>
+  %y = qk.conv2d %x, %w {acc_type = i32, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 3 : i64, pads = array<i64: 0, 0, 1, 1>, requant = #qk.requant<multiplier = [1073741824], lshift = [0], rshift = [1], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>, strides = array<i64: 1, 1>, weight_zp = array<i64: 5>, npuc.tiling = {tile = array<i64: 2, 2, 2>, buffers = 1 : i64, stacked}} : (tensor<1x2x3x3xi8>, tensor<2x2x2x2xi8>) -> tensor<1x2x3x3xi8>
   return %y : tensor<1x2x3x3xi8>
 }
 

@@ -387,35 +387,10 @@ emit.program target "npu-v1" {
 }
 
 // -----
-emit.program target "npu-v1" {
-  // expected-error @+1 {{'emit.reg_scope' op borrows no register}}
-  emit.reg_scope {
-  }
-}
 
-// -----
-emit.program target "npu-v1" {
-  // expected-error @+1 {{'emit.reg_scope' op block argument #1 has type 'i32', expected !emit.reg}}
-  emit.reg_scope {
-  ^bb0(%r: !emit.reg, %x: i32):
-  }
-}
-
-// -----
-emit.program target "npu-v1" {
-  emit.reg_scope {
-  ^bb0(%r: !emit.reg):
-    // expected-error @+1 {{'emit.li' op value 2147483648 does not fit a 32-bit signed register}}
-    emit.li %r, 2147483648
-  }
-}
-
-// -----
-
-// Capacity is checked for allocs nested in register scopes too.
+// Capacity is checked for allocs nested in tile loops too.
 emit.program target "npu-v1-tiny" {
-  emit.reg_scope {
-  ^bb0(%r: !emit.reg):
+  emit.for %t basis [2] range [0, 2) {
     // expected-error @+1 {{buffer at offset 1048576 spanning 64 bytes exceeds the lm capacity of npu-v1-tiny (131072 bytes)}}
     %0 = emit.alloc {offset = 1048576} : !emit.buffer<lm, 2x32xi8, strides = [32, 1]>
   }
@@ -439,11 +414,10 @@ emit.program target "npu-v1-tiny" {
 
 // -----
 
-// A wait with no signal anywhere before it, even inside a scope, deadlocks.
+// A wait with no signal anywhere before it, even inside a tile loop, deadlocks.
 emit.program target "npu-v1" {
   %f = emit.flag : !emit.flag<matrix -> vector>
-  emit.reg_scope {
-  ^bb0(%r: !emit.reg):
+  emit.for %t basis [2] range [0, 2) {
     // expected-error @+1 {{waits on a flag that no earlier emit.signal sets (deadlock)}}
     emit.wait %f : !emit.flag<matrix -> vector>
   }
@@ -457,7 +431,7 @@ func.func private @signed_storage(!emit.buffer<lm, 4xsi8, strides = [1]>)
 // -----
 
 func.func @outside_program() {
-  // expected-error @+1 {{'emit.flag' op expects parent op to be one of 'emit.program, emit.reg_scope, emit.for, emit.hw_loop'}}
+  // expected-error @+1 {{'emit.flag' op expects parent op to be one of 'emit.program, emit.for, emit.hw_loop'}}
   %f = emit.flag : !emit.flag<matrix -> vector>
   return
 }

@@ -83,22 +83,6 @@ emit.program target "npu-v1" {
   %f = emit.flag : !emit.flag<matrix -> vector>
   // CHECK: emit.signal %[[F]] : <matrix -> vector>
   emit.signal %f : !emit.flag<matrix -> vector>
-  // CHECK: emit.reg_scope {
-  // CHECK-NEXT: ^bb0(%[[R0:.*]]: !emit.reg, %[[R1:.*]]: !emit.reg):
-  emit.reg_scope {
-  ^bb0(%r0: !emit.reg, %r1: !emit.reg):
-    // CHECK-NEXT: emit.li %[[R0]], 2147483647
-    emit.li %r0, 2147483647
-    // CHECK-NEXT: emit.li %[[R1]], -2147483648 {tag = 1 : i64}
-    emit.li %r1, -2147483648 {tag = 1}
-    // CHECK-NEXT: emit.reg_scope attributes {depth = 2 : i64} {
-    emit.reg_scope attributes {depth = 2} {
-    // CHECK-NEXT: ^bb0(%[[R2:.*]]: !emit.reg):
-    ^bb0(%r2: !emit.reg):
-      // CHECK-NEXT: emit.li %[[R2]], 0
-      emit.li %r2, 0
-    }
-  }
   // CHECK: emit.wait %[[F]] : <matrix -> vector>
   emit.wait %f : !emit.flag<matrix -> vector>
   // CHECK: emit.barrier [#emit<engine matrix>]
@@ -107,15 +91,14 @@ emit.program target "npu-v1" {
 
 // -----
 
-// A signal inside a register scope satisfies a wait after it.
+// A signal inside a tile loop satisfies a wait after it.
 // CHECK-LABEL: emit.program target "npu-v1"
-// CHECK: emit.reg_scope
+// CHECK: emit.for
 // CHECK: emit.signal
 // CHECK: emit.wait
 emit.program target "npu-v1" {
   %f = emit.flag : !emit.flag<matrix -> vector>
-  emit.reg_scope {
-  ^bb0(%r: !emit.reg):
+  emit.for %t basis [2] range [0, 2) {
     emit.signal %f : !emit.flag<matrix -> vector>
   }
   emit.wait %f : !emit.flag<matrix -> vector>

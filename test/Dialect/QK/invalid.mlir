@@ -1,180 +1,150 @@
 // One case per diagnostic of the #qk.requant parser and verifier
-// (QKDialect.cpp) and of the qk op verifiers (QKOps.cpp).
+// (QKDialect.cpp), exercised on qk.matmul, and of the qk op verifiers (QKOps.cpp).
 // RUN: npuc-opt %s -split-input-file -verify-diagnostics
 
-func.func @unknown_rounding(%x: tensor<4xi32>) {
-  // expected-error @+1 {{unknown rounding 'half_up' (expected half_away_from_zero or half_to_even)}}
-  %0 = qk.requantize %x {requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_up>} : (tensor<4xi32>) -> tensor<4xi8>
+func.func @unknown_rounding(%a: tensor<2x3xi8>, %b: tensor<3x4xi8>) {
+  // expected-error @+1 {{unknown rounding 'half_up' (expected half_away_from_zero)}}
+  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_up>} : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi8>
   return
 }
 
 // -----
-func.func @clamp_arity(%x: tensor<4xi32>) {
+func.func @clamp_arity(%a: tensor<2x3xi8>, %b: tensor<3x4xi8>) {
   // expected-error @+1 {{clamp needs [min, max], got 3 values}}
-  %0 = qk.requantize %x {requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 0, 127], axis = -1, rounding = half_to_even>} : (tensor<4xi32>) -> tensor<4xi8>
+  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 0, 127], axis = -1, rounding = half_away_from_zero>} : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi8>
   return
 }
 
 // -----
-func.func @no_multiplier(%x: tensor<4xi32>) {
+func.func @no_multiplier(%a: tensor<2x3xi8>, %b: tensor<3x4xi8>) {
   // expected-error @+1 {{requant needs at least one multiplier}}
-  %0 = qk.requantize %x {requant = #qk.requant<multiplier = [], lshift = [], rshift = [], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_to_even>} : (tensor<4xi32>) -> tensor<4xi8>
+  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [], lshift = [], rshift = [], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>} : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi8>
   return
 }
 
 // -----
 func.func @shift_counts(%x: tensor<2x4xi32>) {
   // expected-error @+1 {{requant has 2 multipliers, 2 left shifts and 1 right shifts; expected equal counts}}
-  %0 = qk.requantize %x {requant = #qk.requant<multiplier = [1, 2], lshift = [0, 0], rshift = [3], zp = 0, clamp = [-128, 127], axis = 0, rounding = half_to_even>} : (tensor<2x4xi32>) -> tensor<2x4xi8>
+  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1, 2], lshift = [0, 0], rshift = [3], zp = 0, clamp = [-128, 127], axis = 0, rounding = half_away_from_zero>} : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi8>
   return
 }
 
 // -----
 func.func @negative_axis(%x: tensor<4xi32>) {
   // expected-error @+1 {{requant axis -2 must be -1 (per tensor) or >= 0}}
-  %0 = qk.requantize %x {requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -2, rounding = half_to_even>} : (tensor<4xi32>) -> tensor<4xi8>
+  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -2, rounding = half_away_from_zero>} : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi8>
   return
 }
 
 // -----
 func.func @per_tensor_count(%x: tensor<2x4xi32>) {
   // expected-error @+1 {{per-tensor requant (axis = -1) has 2 multipliers, expected 1}}
-  %0 = qk.requantize %x {requant = #qk.requant<multiplier = [1, 2], lshift = [0, 0], rshift = [0, 0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_to_even>} : (tensor<2x4xi32>) -> tensor<2x4xi8>
+  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1, 2], lshift = [0, 0], rshift = [0, 0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>} : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi8>
   return
 }
 
 // -----
-func.func @multiplier_range(%x: tensor<2x4xi32>) {
+func.func @multiplier_range(%a: tensor<2x3xi8>, %b: tensor<3x4xi8>) {
   // expected-error @+1 {{multiplier[1] = 2147483648 is outside the Q31 range [0, 2147483647]}}
-  %0 = qk.requantize %x {requant = #qk.requant<multiplier = [2147483647, 2147483648], lshift = [0, 0], rshift = [0, 0], zp = 0, clamp = [-128, 127], axis = 0, rounding = half_to_even>} : (tensor<2x4xi32>) -> tensor<2x4xi8>
+  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [2147483647, 2147483648], lshift = [0, 0], rshift = [0, 0], zp = 0, clamp = [-128, 127], axis = 0, rounding = half_away_from_zero>} : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi8>
   return
 }
 
 // -----
-func.func @lshift_range(%x: tensor<4xi32>) {
+func.func @lshift_range(%a: tensor<2x3xi8>, %b: tensor<3x4xi8>) {
   // expected-error @+1 {{lshift[0] = 32 is outside [0, 31]}}
-  %0 = qk.requantize %x {requant = #qk.requant<multiplier = [1], lshift = [32], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_to_even>} : (tensor<4xi32>) -> tensor<4xi8>
+  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [32], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>} : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi8>
   return
 }
 
 // -----
 func.func @rshift_range(%x: tensor<2x4xi32>) {
   // expected-error @+1 {{rshift[1] = -1 is outside [0, 31]}}
-  %0 = qk.requantize %x {requant = #qk.requant<multiplier = [1, 1], lshift = [0, 0], rshift = [31, -1], zp = 0, clamp = [-128, 127], axis = 0, rounding = half_to_even>} : (tensor<2x4xi32>) -> tensor<2x4xi8>
+  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1, 1], lshift = [0, 0], rshift = [31, -1], zp = 0, clamp = [-128, 127], axis = 0, rounding = half_away_from_zero>} : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi8>
   return
 }
 
 // -----
 func.func @empty_clamp(%x: tensor<4xi32>) {
   // expected-error @+1 {{clamp [10, -10] is empty}}
-  %0 = qk.requantize %x {requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [10, -10], axis = -1, rounding = half_to_even>} : (tensor<4xi32>) -> tensor<4xi8>
+  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [10, -10], axis = -1, rounding = half_away_from_zero>} : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi8>
   return
 }
 
 // -----
-func.func @requant_zp_range(%x: tensor<4xi32>) {
-  // expected-error @+1 {{'qk.requantize' op requant zero point -1 is outside the range [0, 255] of 'ui8'}}
-  %0 = qk.requantize %x {requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = -1, clamp = [0, 255], axis = -1, rounding = half_to_even>} : (tensor<4xi32>) -> tensor<4xui8>
+func.func @requant_zp_range(%a: tensor<2x3xi8>, %b: tensor<3x4xi8>) {
+  // expected-error @+1 {{'qk.matmul' op requant zero point -1 is outside the range [0, 255] of 'ui8'}}
+  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = -1, clamp = [0, 255], axis = -1, rounding = half_away_from_zero>} : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xui8>
   return
 }
 
 // -----
-func.func @clamp_min_range(%x: tensor<4xi32>) {
-  // expected-error @+1 {{'qk.requantize' op clamp min -129 is outside the range [-128, 127] of 'i8'}}
-  %0 = qk.requantize %x {requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-129, 127], axis = -1, rounding = half_to_even>} : (tensor<4xi32>) -> tensor<4xi8>
+func.func @clamp_min_range(%a: tensor<2x3xi8>, %b: tensor<3x4xi8>) {
+  // expected-error @+1 {{'qk.matmul' op clamp min -129 is outside the range [-128, 127] of 'i8'}}
+  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-129, 127], axis = -1, rounding = half_away_from_zero>} : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi8>
   return
 }
 
 // -----
-func.func @clamp_max_range(%x: tensor<4xi32>) {
-  // expected-error @+1 {{'qk.requantize' op clamp max 255 is outside the range [-128, 127] of 'i8'}}
-  %0 = qk.requantize %x {requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [0, 255], axis = -1, rounding = half_to_even>} : (tensor<4xi32>) -> tensor<4xi8>
+func.func @clamp_max_range(%a: tensor<2x3xi8>, %b: tensor<3x4xi8>) {
+  // expected-error @+1 {{'qk.matmul' op clamp max 255 is outside the range [-128, 127] of 'i8'}}
+  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [0, 255], axis = -1, rounding = half_away_from_zero>} : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi8>
   return
 }
 
 // -----
-func.func @requantize_shape(%x: tensor<2x4xi32>) {
-  // expected-error @+1 {{'qk.requantize' op result shape 4x2 differs from the input shape 2x4}}
-  %0 = qk.requantize %x {requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_to_even>} : (tensor<2x4xi32>) -> tensor<4x2xi8>
-  return
-}
-
-// -----
-func.func @requantize_axis(%x: tensor<2x4xi32>) {
-  // expected-error @+1 {{'qk.requantize' op requant axis 2 is outside the rank 2}}
-  %0 = qk.requantize %x {requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = 2, rounding = half_to_even>} : (tensor<2x4xi32>) -> tensor<2x4xi8>
-  return
-}
-
-// -----
-func.func @requantize_channels(%x: tensor<2x4xi32>) {
-  // expected-error @+1 {{'qk.requantize' op per-channel requant has 2 entries along axis 1, expected 4 along axis 1}}
-  %0 = qk.requantize %x {requant = #qk.requant<multiplier = [1, 2], lshift = [0, 0], rshift = [0, 0], zp = 0, clamp = [-128, 127], axis = 1, rounding = half_to_even>} : (tensor<2x4xi32>) -> tensor<2x4xi8>
+func.func @requantize_channels(%a: tensor<2x3xi8>, %b: tensor<3x4xi8>) {
+  // expected-error @+1 {{'qk.matmul' op per-channel requant has 2 entries along axis 1, expected 4 along axis 1}}
+  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1, 2], lshift = [0, 0], rshift = [0, 0], zp = 0, clamp = [-128, 127], axis = 1, rounding = half_away_from_zero>} : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi8>
   return
 }
 
 // -----
 func.func @conv_rank(%x: tensor<1x4x8xi8>, %w: tensor<2x4x3x3xi8>) {
   // expected-error @+1 {{'qk.conv2d' op input and weight must have rank 4, got 3 and 4}}
-  %0 = qk.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 0 : i64, weight_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_to_even>, layout = #qk<layout nchw>} : (tensor<1x4x8xi8>, tensor<2x4x3x3xi8>) -> tensor<1x2x6x6xi8>
-  return
-}
-
-// -----
-// In NHWC the channels are the last input dimension (3 here, not 8).
-func.func @conv_groups(%x: tensor<1x8x8x3xi8>, %w: tensor<2x8x3x3xi8>) {
-  // expected-error @+1 {{'qk.conv2d' op input has 3 channels and weight 2x8x3x3, which does not fit groups = 1}}
-  %0 = qk.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 0 : i64, weight_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_to_even>, layout = #qk<layout nhwc>} : (tensor<1x8x8x3xi8>, tensor<2x8x3x3xi8>) -> tensor<1x6x6x2xi8>
+  %0 = qk.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 0 : i64, weight_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>} : (tensor<1x4x8xi8>, tensor<2x4x3x3xi8>) -> tensor<1x2x6x6xi8>
   return
 }
 
 // -----
 func.func @conv_window(%x: tensor<1x4x8x8xi8>, %w: tensor<2x4x3x3xi8>) {
   // expected-error @+1 {{'qk.conv2d' op strides has 1 entries, expected 2}}
-  %0 = qk.conv2d %x, %w {strides = array<i64: 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 0 : i64, weight_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_to_even>, layout = #qk<layout nchw>} : (tensor<1x4x8x8xi8>, tensor<2x4x3x3xi8>) -> tensor<1x2x6x6xi8>
-  return
-}
-
-// -----
-// The NHWC result is [N, H, W, M], not [N, M, H, W].
-func.func @conv_result(%x: tensor<1x8x8x4xi8>, %w: tensor<2x4x3x3xi8>) {
-  // expected-error @+1 {{'qk.conv2d' op result shape 1x2x6x6 does not match the expected 1x6x6x2}}
-  %0 = qk.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 0 : i64, weight_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_to_even>, layout = #qk<layout nhwc>} : (tensor<1x8x8x4xi8>, tensor<2x4x3x3xi8>) -> tensor<1x2x6x6xi8>
+  %0 = qk.conv2d %x, %w {strides = array<i64: 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 0 : i64, weight_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>} : (tensor<1x4x8x8xi8>, tensor<2x4x3x3xi8>) -> tensor<1x2x6x6xi8>
   return
 }
 
 // -----
 func.func @conv_bias(%x: tensor<1x4x8x8xi8>, %w: tensor<2x4x3x3xi8>, %b: tensor<4xi32>) {
   // expected-error @+1 {{'qk.conv2d' op bias shape 4 does not match the expected 2}}
-  %0 = qk.conv2d %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 0 : i64, weight_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_to_even>, layout = #qk<layout nchw>} : (tensor<1x4x8x8xi8>, tensor<2x4x3x3xi8>, tensor<4xi32>) -> tensor<1x2x6x6xi8>
+  %0 = qk.conv2d %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 0 : i64, weight_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>} : (tensor<1x4x8x8xi8>, tensor<2x4x3x3xi8>, tensor<4xi32>) -> tensor<1x2x6x6xi8>
   return
 }
 
 // -----
 func.func @conv_input_zp(%x: tensor<1x4x8x8xui8>, %w: tensor<2x4x3x3xi8>) {
   // expected-error @+1 {{'qk.conv2d' op input zero point 256 is outside the range [0, 255] of 'ui8'}}
-  %0 = qk.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 256 : i64, weight_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_to_even>, layout = #qk<layout nchw>} : (tensor<1x4x8x8xui8>, tensor<2x4x3x3xi8>) -> tensor<1x2x6x6xi8>
+  %0 = qk.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 256 : i64, weight_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>} : (tensor<1x4x8x8xui8>, tensor<2x4x3x3xi8>) -> tensor<1x2x6x6xi8>
   return
 }
 
 // -----
 func.func @conv_weight_zp_count(%x: tensor<1x4x8x8xi8>, %w: tensor<3x4x3x3xi8>) {
   // expected-error @+1 {{'qk.conv2d' op weight zero point has 2 entries, expected 1 or 3}}
-  %0 = qk.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 0 : i64, weight_zp = array<i64: 0, 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_to_even>, layout = #qk<layout nchw>} : (tensor<1x4x8x8xi8>, tensor<3x4x3x3xi8>) -> tensor<1x3x6x6xi8>
+  %0 = qk.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 0 : i64, weight_zp = array<i64: 0, 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>} : (tensor<1x4x8x8xi8>, tensor<3x4x3x3xi8>) -> tensor<1x3x6x6xi8>
   return
 }
 
 // -----
 func.func @conv_weight_zp_range(%x: tensor<1x4x8x8xi8>, %w: tensor<2x4x3x3xi8>) {
   // expected-error @+1 {{'qk.conv2d' op weight zero point 128 is outside the range [-128, 127] of 'i8'}}
-  %0 = qk.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 0 : i64, weight_zp = array<i64: 0, 128>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_to_even>, layout = #qk<layout nchw>} : (tensor<1x4x8x8xi8>, tensor<2x4x3x3xi8>) -> tensor<1x2x6x6xi8>
+  %0 = qk.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 0 : i64, weight_zp = array<i64: 0, 128>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>} : (tensor<1x4x8x8xi8>, tensor<2x4x3x3xi8>) -> tensor<1x2x6x6xi8>
   return
 }
 
 // -----
 func.func @conv_accumulator(%x: tensor<1x4x8x8xi8>, %w: tensor<2x4x3x3xi8>) {
   // expected-error @+1 {{'qk.conv2d' op accumulator type 'f32' is not supported for integer kernels (expected i32)}}
-  %0 = qk.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 0 : i64, weight_zp = array<i64: 0>, acc_type = f32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_to_even>, layout = #qk<layout nchw>} : (tensor<1x4x8x8xi8>, tensor<2x4x3x3xi8>) -> tensor<1x2x6x6xi8>
+  %0 = qk.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 0 : i64, weight_zp = array<i64: 0>, acc_type = f32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>} : (tensor<1x4x8x8xi8>, tensor<2x4x3x3xi8>) -> tensor<1x2x6x6xi8>
   return
 }
 
@@ -182,76 +152,56 @@ func.func @conv_accumulator(%x: tensor<1x4x8x8xi8>, %w: tensor<2x4x3x3xi8>) {
 // NCHW conv requantizes per output channel along axis 1, not 0.
 func.func @conv_requant_axis(%x: tensor<1x4x8x8xi8>, %w: tensor<2x4x3x3xi8>) {
   // expected-error @+1 {{'qk.conv2d' op per-channel requant has 2 entries along axis 0, expected 2 along axis 1}}
-  %0 = qk.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 0 : i64, weight_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1, 1], lshift = [0, 0], rshift = [0, 0], zp = 0, clamp = [-128, 127], axis = 0, rounding = half_to_even>, layout = #qk<layout nchw>} : (tensor<1x4x8x8xi8>, tensor<2x4x3x3xi8>) -> tensor<1x2x6x6xi8>
+  %0 = qk.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 0 : i64, weight_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1, 1], lshift = [0, 0], rshift = [0, 0], zp = 0, clamp = [-128, 127], axis = 0, rounding = half_away_from_zero>} : (tensor<1x4x8x8xi8>, tensor<2x4x3x3xi8>) -> tensor<1x2x6x6xi8>
   return
 }
 
 // -----
 func.func @matmul_rank(%a: tensor<4xi8>, %b: tensor<4x2xi8>) {
   // expected-error @+1 {{'qk.matmul' op lhs and rhs must have rank >= 2, and the same rank when both have batch dimensions, got 1 and 2}}
-  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_to_even>} : (tensor<4xi8>, tensor<4x2xi8>) -> tensor<2xi8>
+  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>} : (tensor<4xi8>, tensor<4x2xi8>) -> tensor<2xi8>
   return
 }
 
 // -----
 func.func @matmul_batch_ranks(%a: tensor<2x4x3xi8>, %b: tensor<5x2x3x2xi8>) {
   // expected-error @+1 {{'qk.matmul' op lhs and rhs must have rank >= 2, and the same rank when both have batch dimensions, got 3 and 4}}
-  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_to_even>} : (tensor<2x4x3xi8>, tensor<5x2x3x2xi8>) -> tensor<5x2x4x2xi8>
+  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>} : (tensor<2x4x3xi8>, tensor<5x2x3x2xi8>) -> tensor<5x2x4x2xi8>
   return
 }
 
 // -----
 func.func @matmul_weights_left_result(%a: tensor<4x3xi8>, %b: tensor<5x3x2xi8>) {
   // expected-error @+1 {{'qk.matmul' op result shape 4x2 does not match the expected 5x4x2}}
-  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_to_even>} : (tensor<4x3xi8>, tensor<5x3x2xi8>) -> tensor<4x2xi8>
+  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>} : (tensor<4x3xi8>, tensor<5x3x2xi8>) -> tensor<4x2xi8>
   return
 }
 
 // -----
 func.func @matmul_contraction(%a: tensor<4x3xi8>, %b: tensor<4x2xi8>) {
   // expected-error @+1 {{'qk.matmul' op contraction dimensions differ: 4x3 x 4x2}}
-  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_to_even>} : (tensor<4x3xi8>, tensor<4x2xi8>) -> tensor<4x2xi8>
+  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>} : (tensor<4x3xi8>, tensor<4x2xi8>) -> tensor<4x2xi8>
   return
 }
 
 // -----
 func.func @matmul_result(%a: tensor<4x3xi8>, %b: tensor<3x2xi8>) {
   // expected-error @+1 {{'qk.matmul' op result shape 2x4 does not match the expected 4x2}}
-  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_to_even>} : (tensor<4x3xi8>, tensor<3x2xi8>) -> tensor<2x4xi8>
+  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>} : (tensor<4x3xi8>, tensor<3x2xi8>) -> tensor<2x4xi8>
   return
 }
 
 // -----
 func.func @matmul_lhs_zp(%a: tensor<4x3xi8>, %b: tensor<3x2xi8>) {
   // expected-error @+1 {{'qk.matmul' op lhs zero point -129 is outside the range [-128, 127] of 'i8'}}
-  %0 = qk.matmul %a, %b {lhs_zp = -129 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_to_even>} : (tensor<4x3xi8>, tensor<3x2xi8>) -> tensor<4x2xi8>
+  %0 = qk.matmul %a, %b {lhs_zp = -129 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>} : (tensor<4x3xi8>, tensor<3x2xi8>) -> tensor<4x2xi8>
   return
 }
 
 // -----
 func.func @matmul_rhs_zp(%a: tensor<4x3xi8>, %b: tensor<3x2xi8>) {
   // expected-error @+1 {{'qk.matmul' op rhs zero point has 3 entries, expected 1 or 2}}
-  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0, 0, 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_to_even>} : (tensor<4x3xi8>, tensor<3x2xi8>) -> tensor<4x2xi8>
+  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0, 0, 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>} : (tensor<4x3xi8>, tensor<3x2xi8>) -> tensor<4x2xi8>
   return
 }
 
-// -----
-func.func @lut_shape(%x: tensor<2x8xi8>) {
-  // expected-error @+1 {{'qk.lut' op result shape 16 differs from the input shape 2x8}}
-  %0 = qk.lut %x {table = dense<0> : tensor<256xi8>} : (tensor<2x8xi8>) -> tensor<16xi8>
-  return
-}
-
-// -----
-func.func @lut_size(%x: tensor<8xi8>) {
-  // expected-error @+1 {{'qk.lut' op table has shape 16x16, expected 256 entries for an 8-bit input}}
-  %0 = qk.lut %x {table = dense<0> : tensor<16x16xi8>} : (tensor<8xi8>) -> tensor<8xi8>
-  return
-}
-
-// -----
-func.func @lut_entries(%x: tensor<8xi8>) {
-  // expected-error @+1 {{'qk.lut' op table entries are 'i8', expected the result's 'ui8'}}
-  %0 = qk.lut %x {table = dense<0> : tensor<256xi8>} : (tensor<8xi8>) -> tensor<8xui8>
-  return
-}

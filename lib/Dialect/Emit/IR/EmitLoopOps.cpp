@@ -242,8 +242,8 @@ LogicalResult HwLoopOp::verifyRegions() {
   for (Operation &op : getBody().front()) {
     // What the body may hold: work that repeats, its sync, and declarations
     // (which run nothing). A value observed inside would complete at no one
-    // instruction; a tile loop or scope inside is not lowered.
-    if (llvm::isa<ValueOp, ForOp, RegScopeOp, LoadImmOp>(op))
+    // instruction; a tile loop inside is not lowered.
+    if (llvm::isa<ValueOp, ForOp>(op))
       return op.emitOpError("cannot be in the body of an emit.hw_loop");
     ArrayRef<int64_t> steps = stepsOf(&op);
     auto engineOp = dyn_cast<EngineOp>(op);

@@ -315,24 +315,6 @@ LogicalResult BarrierOp::verify() {
   return success();
 }
 
-LogicalResult RegScopeOp::verifyRegions() {
-  Block &body = getBody().front();
-  if (body.getNumArguments() == 0)
-    return emitOpError("borrows no register");
-  for (BlockArgument arg : body.getArguments())
-    if (!llvm::isa<RegType>(arg.getType()))
-      return emitOpError() << "block argument #" << arg.getArgNumber() << " has type "
-                           << arg.getType() << ", expected !emit.reg";
-  return success();
-}
-
-LogicalResult LoadImmOp::verify() {
-  int64_t v = getValue();
-  if (v < INT32_MIN || v > INT32_MAX)
-    return emitOpError() << "value " << v << " does not fit a 32-bit signed register";
-  return success();
-}
-
 LogicalResult ConstantOp::verify() {
   BufferType type = getBuffer().getType();
   if (type.getSpace() != MemorySpace::Const)

@@ -54,7 +54,7 @@ struct EmitElideReloadsPass : npuc::emit::impl::EmitElideReloadsBase<EmitElideRe
     SmallVector<Operation *> gone;
     int64_t loads = 0;
     for (Operation &op : program.getBody().front()) {
-      if (llvm::isa<ForOp, HwLoopOp, RegScopeOp>(op)) {
+      if (llvm::isa<ForOp, HwLoopOp>(op)) {
         held.clear();  // not straight-line code: nothing is known across it
         continue;
       }

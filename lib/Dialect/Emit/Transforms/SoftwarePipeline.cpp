@@ -66,7 +66,7 @@ bool rotates(Value v, ForOp loop) {
 std::string whyNot(ForOp loop) {
   SmallPtrSet<Value, 8> written;
   for (Operation &op : loop.getBody().front()) {
-    if (isa<ForOp, RegScopeOp>(op))
+    if (isa<ForOp>(op))
       return "its body holds a nested region";
     if (auto dma = dyn_cast<DmaOp>(op); dma && cast<BufferType>(dma.getDst().getType()).isGlobal())
       written.insert(rootOf(dma.getDst(), loop));

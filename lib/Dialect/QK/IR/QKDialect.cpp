@@ -62,7 +62,7 @@ Attribute RequantAttr::parse(AsmParser &parser, Type) {
   std::optional<Rounding> rounding = symbolizeRounding(roundingName);
   if (!rounding) {
     parser.emitError(parser.getCurrentLocation(), "unknown rounding '")
-        << roundingName << "' (expected half_away_from_zero or half_to_even)";
+        << roundingName << "' (expected half_away_from_zero)";
     return {};
   }
   if (clamp.size() != 2) {

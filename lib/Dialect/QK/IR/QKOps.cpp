@@ -89,10 +89,8 @@ LogicalResult Conv2DOp::verify() {
   if (in.size() != 4 || w.size() != 4)
     return emitOpError() << "input and weight must have rank 4, got " << in.size() << " and "
                          << w.size();
-  bool nhwc = getLayout() == Layout::NHWC;
-  int64_t channels = nhwc ? in[3] : in[1];
-  SmallVector<int64_t> spatial = nhwc ? SmallVector<int64_t>{in[1], in[2]}
-                                      : SmallVector<int64_t>{in[2], in[3]};
+  int64_t channels = in[1];
+  SmallVector<int64_t> spatial{in[2], in[3]};
   int64_t groups = getGroups();
   if (groups < 1 || w[1] * groups != channels || w[0] % groups != 0)
     return emitOpError() << "input has " << channels << " channels and weight " << sh::str(w)
@@ -101,8 +99,7 @@ LogicalResult Conv2DOp::verify() {
   auto out = sh::window(spatial, p);
   if (!out)
     return emitOpError(llvm::toString(out.takeError()));
-  SmallVector<int64_t> want = nhwc ? SmallVector<int64_t>{in[0], (*out)[0], (*out)[1], w[0]}
-                                   : SmallVector<int64_t>{in[0], w[0], (*out)[0], (*out)[1]};
+  SmallVector<int64_t> want{in[0], w[0], (*out)[0], (*out)[1]};
   if (shapeOf(getResult()) != ArrayRef<int64_t>(want))
     return emitOpError() << "result shape " << sh::str(shapeOf(getResult()))
                          << " does not match the expected " << sh::str(want);
@@ -112,7 +109,7 @@ LogicalResult Conv2DOp::verify() {
                               elementOf(getWeight()))) ||
       failed(verifyAccumulator(*this, getAccType())))
     return failure();
-  return verifyRequant(*this, getRequantAttr(), getResult(), nhwc ? 3 : 1, w[0]);
+  return verifyRequant(*this, getRequantAttr(), getResult(), 1, w[0]);
 }
 
 LogicalResult MatMulOp::verify() {
@@ -147,32 +144,6 @@ LogicalResult MatMulOp::verify() {
   if (rq && rq.isPerChannel() && rq.getAxis() == rank - 2)
     return verifyRequant(*this, rq, getResult(), rank - 2, a[a.size() - 2]);
   return verifyRequant(*this, rq, getResult(), rank - 1, b[1]);
-}
-
-LogicalResult RequantizeOp::verify() {
-  if (shapeOf(getInput()) != shapeOf(getResult()))
-    return emitOpError() << "result shape " << sh::str(shapeOf(getResult()))
-                         << " differs from the input shape " << sh::str(shapeOf(getInput()));
-  RequantAttr rq = getRequant();
-  int64_t axis = rq.getAxis();
-  int64_t rank = shapeOf(getInput()).size();
-  if (axis >= rank)
-    return emitOpError() << "requant axis " << axis << " is outside the rank " << rank;
-  return verifyRequant(*this, rq, getResult(), axis, axis >= 0 ? shapeOf(getInput())[axis] : 1);
-}
-
-LogicalResult LutOp::verify() {
-  if (shapeOf(getInput()) != shapeOf(getResult()))
-    return emitOpError() << "result shape " << sh::str(shapeOf(getResult()))
-                         << " differs from the input shape " << sh::str(shapeOf(getInput()));
-  auto tableType = cast<ShapedType>(getTable().getType());
-  if (tableType.getRank() != 1 || tableType.getNumElements() != 256)
-    return emitOpError() << "table has shape " << sh::str(tableType.getShape())
-                         << ", expected 256 entries for an 8-bit input";
-  if (tableType.getElementType() != elementOf(getResult()))
-    return emitOpError() << "table entries are " << tableType.getElementType()
-                         << ", expected the result's " << elementOf(getResult());
-  return success();
 }
 
 #define GET_OP_CLASSES

@@ -16,7 +16,7 @@ class Emit_Op<string mnemonic, list<Trait> traits = []> : Op<Emit_Dialect, mnemo
 // Every op but emit.program lives in a program, possibly inside register scopes
 // and tile loops.
 class Emit_InProgramOp<string mnemonic, list<Trait> traits = []>
-    : Emit_Op<mnemonic, !listconcat(traits, [ParentOneOf<["ProgramOp", "RegScopeOp", "ForOp", "HwLoopOp"]>])>;
+    : Emit_Op<mnemonic, !listconcat(traits, [ParentOneOf<["ProgramOp", "ForOp", "HwLoopOp"]>])>;
 
 def Emit_ProgramOp : Emit_Op<"program", [NoTerminator, SingleBlock, IsolatedFromAbove]> {
   let summary = "The engine operations of one model, in program order";
@@ -384,17 +384,6 @@ def Emit_BarrierOp : Emit_InProgramOp<"barrier"> {
   let hasVerifier = 1;
 }
 
-def Emit_RegScopeOp : Emit_InProgramOp<"reg_scope", [NoTerminator, SingleBlock]> {
-  let summary = "Borrows scalar registers (the entry block's arguments) for its body";
-  let description = [{
-    The registers are live exactly inside the body and are returned at its end;
-    a nested scope never receives a register an enclosing scope still holds.
-  }];
-  let regions = (region SizedRegion<1>:$body);
-  let assemblyFormat = "attr-dict-with-keyword $body";
-  let hasRegionVerifier = 1;
-}
-
 def Emit_ValueOp : Emit_InProgramOp<"value"> {
   let summary = "A graph value complete in `buffer` at this point of the program";
   let description = [{
@@ -407,13 +396,6 @@ def Emit_ValueOp : Emit_InProgramOp<"value"> {
   }];
   let arguments = (ins Emit_BufferType:$buffer, StrAttr:$name, TypeAttr:$element);
   let assemblyFormat = "$buffer $name `as` $element attr-dict `:` type($buffer)";
-  let hasVerifier = 1;
-}
-
-def Emit_LoadImmOp : Emit_InProgramOp<"li"> {
-  let summary = "Set a scalar register to a 32-bit value";
-  let arguments = (ins Emit_RegType:$reg, I64Attr:$value);
-  let assemblyFormat = "$reg `,` $value attr-dict";
   let hasVerifier = 1;
 }
 

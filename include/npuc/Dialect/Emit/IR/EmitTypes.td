@@ -41,8 +41,4 @@ def Emit_FlagType : Emit_Type<"Flag", "flag"> {
   let genVerifyDecl = 1;
 }
 
-def Emit_RegType : Emit_Type<"Reg", "reg"> {
-  let summary = "A virtual scalar register";
-}
-
 #endif

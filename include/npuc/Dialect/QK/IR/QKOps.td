@@ -31,8 +31,7 @@ def QK_Conv2DOp : QK_Op<"conv2d"> {
                    DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
                    DenseI64ArrayAttr:$dilations, I64Attr:$groups,
                    I64Attr:$input_zp, DenseI64ArrayAttr:$weight_zp,
-                   TypeAttr:$acc_type, OptionalAttr<QK_RequantAttr>:$requant,
-                   QK_LayoutAttr:$layout);
+                   TypeAttr:$acc_type, OptionalAttr<QK_RequantAttr>:$requant);
   let results = (outs QK_IntTensor:$result);
   let assemblyFormat = "$input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
 }
@@ -51,24 +50,6 @@ def QK_MatMulOp : QK_Op<"matmul"> {
                    TypeAttr:$acc_type, OptionalAttr<QK_RequantAttr>:$requant);
   let results = (outs QK_IntTensor:$result);
   let assemblyFormat = "$lhs `,` $rhs (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
-}
-
-def QK_RequantizeOp : QK_Op<"requantize"> {
-  let summary = "int32 -> int8/uint8 requantization";
-  let arguments = (ins StaticShapeTensorOf<[I32]>:$input, QK_RequantAttr:$requant);
-  let results = (outs QK_NarrowTensor:$result);
-  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
-}
-
-def QK_LutOp : QK_Op<"lut"> {
-  let summary = "Table lookup of 8-bit values";
-  let description = [{
-    result[i] = table[input[i] - min(input type)]: 256 entries of the result's
-    element type, built for exactly one input and one output quantization.
-  }];
-  let arguments = (ins QK_NarrowTensor:$input, AnyIntElementsAttr:$table);
-  let results = (outs QK_NarrowTensor:$result);
-  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
 #endif
