@@ -22,9 +22,11 @@ using namespace npuc;
 using namespace npuc::sim;
 
 const char *sim::spaceName(unsigned s) {
-  static const char *const names[] = {"CONST", "ARENA", "INPUT", "OUTPUT",
-                                      "STATE", "LM",    "ACC",   "LUT"};
-  return s < kNumSpaces ? names[s] : "?";
+  static const isa::EnumDesc &regions = *isa::lookupEnum("Region");
+  static const isa::EnumDesc &locals = *isa::lookupEnum("DmaDst");
+  return s < isa::kRegionCount ? regions.values[s]
+         : s < kNumSpaces      ? locals.values[s - isa::kRegionCount]
+                               : "?";
 }
 
 

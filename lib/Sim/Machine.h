@@ -26,8 +26,19 @@ enum EngineId : uint8_t {
 };
 using VectorClock = std::array<uint32_t, kNumEngines>;
 
-/// Memory spaces: the five GM regions (isa::Region order), then LM, ACC, LUT.
-enum SpaceId : uint8_t { CONST_, ARENA, INPUT, OUTPUT, STATE, LM, ACC, LUT, kNumSpaces };
+/// Memory spaces as indices of per-space state: the GM regions (isa::Region),
+/// then the local memories DMA_IN writes (isa::DmaDst); values from ISA.td.
+enum SpaceId : uint8_t {
+  CONST_ = uint8_t(isa::Region::CONST),
+  ARENA = uint8_t(isa::Region::ARENA),
+  INPUT = uint8_t(isa::Region::INPUT),
+  OUTPUT = uint8_t(isa::Region::OUTPUT),
+  STATE = uint8_t(isa::Region::STATE),
+  LM = isa::kRegionCount + uint8_t(isa::DmaDst::LM),
+  ACC = isa::kRegionCount + uint8_t(isa::DmaDst::ACC),
+  LUT = isa::kRegionCount + uint8_t(isa::DmaDst::LUT),
+  kNumSpaces = isa::kRegionCount + isa::kDmaDstCount,
+};
 const char *spaceName(unsigned s);
 
 /// Thrown (and caught in Simulator::run) when the program faults.

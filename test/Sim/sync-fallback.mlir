@@ -27,10 +27,10 @@ emit.program target "npu-v1-tiny" {
   %d1 = emit.view %d[32] : !emit.buffer<lm, 3x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
   %d2 = emit.view %d[64] : !emit.buffer<lm, 3x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
   emit.dma %in -> %a : !emit.buffer<input, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
-  emit.vun "NEG" %a -> %d0 : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+  emit.vun NEG %a -> %d0 : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
   emit.dma %in -> %b : !emit.buffer<input, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
-  emit.vun "NEG" %b -> %d1 : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+  emit.vun NEG %b -> %d1 : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
   emit.dma %in -> %c : !emit.buffer<input, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
-  emit.vun "NEG" %c -> %d2 : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+  emit.vun NEG %c -> %d2 : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
   emit.dma %d -> %out : !emit.buffer<lm, 3x8xf32, strides = [32, 4]> -> !emit.buffer<output, 3x8xf32, strides = [32, 4]>
 }

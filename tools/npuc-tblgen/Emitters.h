@@ -17,6 +17,7 @@ void emitISATables(const ISAModel &m, llvm::raw_ostream &os);
 void emitISAPrinter(const ISAModel &m, llvm::raw_ostream &os);
 void emitISADoc(const ISAModel &m, llvm::raw_ostream &os);
 void emitEncOps(const ISAModel &m, llvm::raw_ostream &os);
+void emitISAEnumCases(const ISAModel &m, llvm::raw_ostream &os);
 void emitEncMinMaxTest(const ISAModel &m, llvm::raw_ostream &os);
 void emitEncRangeTest(const ISAModel &m, llvm::raw_ostream &os);
 void emitTargetTables(const ISAModel &m, llvm::raw_ostream &os);

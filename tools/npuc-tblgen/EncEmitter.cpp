@@ -3,7 +3,8 @@
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
 // -gen-enc-ops writes ODS for one enc op per instruction (mlir-tblgen turns it
-// into C++). -gen-enc-minmax-test and -gen-enc-range-test write lit inputs that
+// into C++). -gen-isa-enum-cases writes each ISA enum's values as ODS enum
+// cases, from which the emit dialect declares its enum attributes. -gen-enc-minmax-test and -gen-enc-range-test write lit inputs that
 // exercise every field of every instruction at and beyond its legal range.
 //
 //===----------------------------------------------------------------------===//
@@ -52,6 +53,27 @@ void npuc::tblgen::emitEncOps(const ISAModel &m, raw_ostream &os) {
     os << "attr-dict\";\n}\n";
   }
   os << "\n#endif // NPUC_DIALECT_ENC_IR_ENCINSTOPS_TD\n";
+}
+
+void npuc::tblgen::emitISAEnumCases(const ISAModel &m, raw_ostream &os) {
+  emitBanner(os, "The ISA's enums as ODS enum cases.", "//");
+  os << "\n#ifndef NPUC_BASE_ISAENUMCASES_TD\n"
+        "#define NPUC_BASE_ISAENUMCASES_TD\n\n"
+        "include \"mlir/IR/EnumAttr.td\"\n\n"
+        "// ISA_<Enum>Cases<base, lower>.cases: one I32EnumAttrCase per value, the\n"
+        "// ISA's name as the C++ symbol, base + its ISA value as the number, and the\n"
+        "// name in lower case (lower = 1) or as written (lower = 0) as the IR's\n"
+        "// spelling.\n";
+  for (const ISAEnumDef &e : m.enums) {
+    os << "\n// " << e.doc << "\nclass ISA_" << e.name
+       << "Cases<int base = 0, bit lower = 1> {\n  list<I32EnumAttrCase> cases = [";
+    for (size_t v = 0; v < e.values.size(); ++v)
+      os << (v ? ",\n" : "\n") << "    I32EnumAttrCase<\"" << e.values[v] << "\", !add(base, " << v
+         << "), !if(lower, \"" << StringRef(e.values[v]).lower() << "\", \"" << e.values[v]
+         << "\")>";
+    os << "];\n}\n";
+  }
+  os << "\n#endif // NPUC_BASE_ISAENUMCASES_TD\n";
 }
 
 void npuc::tblgen::emitEncMinMaxTest(const ISAModel &m, raw_ostream &os) {

@@ -17,7 +17,7 @@ using namespace npuc::tblgen;
 
 namespace {
 enum Action {
-  GenISATables, GenISAPrinter, GenISADoc, GenEncOps, GenEncMinMaxTest,
+  GenISATables, GenISAPrinter, GenISADoc, GenEncOps, GenISAEnumCases, GenEncMinMaxTest,
   GenEncRangeTest, GenTargetTables, GenTargetDoc
 };
 cl::opt<Action> action(
@@ -27,6 +27,7 @@ cl::opt<Action> action(
         clEnumValN(GenISAPrinter, "gen-isa-printer", "disassembler printer"),
         clEnumValN(GenISADoc, "gen-isa-doc", "docs/isa.md"),
         clEnumValN(GenEncOps, "gen-enc-ops", "ODS for the enc dialect's ops"),
+        clEnumValN(GenISAEnumCases, "gen-isa-enum-cases", "ODS enum cases of the ISA's enums"),
         clEnumValN(GenEncMinMaxTest, "gen-enc-minmax-test", "lit input: fields at min/max"),
         clEnumValN(GenEncRangeTest, "gen-enc-range-test", "lit input: fields out of range"),
         clEnumValN(GenTargetTables, "gen-target-tables", "target parameter tables"),
@@ -39,6 +40,7 @@ bool run(raw_ostream &os, const RecordKeeper &records) {
   case GenISAPrinter: emitISAPrinter(model, os); break;
   case GenISADoc: emitISADoc(model, os); break;
   case GenEncOps: emitEncOps(model, os); break;
+  case GenISAEnumCases: emitISAEnumCases(model, os); break;
   case GenEncMinMaxTest: emitEncMinMaxTest(model, os); break;
   case GenEncRangeTest: emitEncRangeTest(model, os); break;
   case GenTargetTables: emitTargetTables(model, os); break;

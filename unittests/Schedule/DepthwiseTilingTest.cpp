@@ -124,7 +124,7 @@ TEST(DepthwiseTiling, WindowBlocksAndRuns) {
   EXPECT_TRUE(residentAllowed(dw3x3(1, 8)));
   EXPECT_FALSE(residentAllowed(big));
   DepthwiseProblem pool = dw3x3(1, 8);
-  pool.window = DepthwiseProblem::Window::MAX;
+  pool.window = isa::WindowFunc::MAX;
   EXPECT_FALSE(residentAllowed(pool));
 
   // gmRuns: 3 runs of 16 bytes, 100 apart, as 4-byte elements.
@@ -205,7 +205,7 @@ TEST(DepthwiseTiling, CheckTilingRefusesTheIsaFields) {
             "tile 4 channels x 9 rows is outside [1, 4] x [1, 8]");
   EXPECT_EQ(reason(checkTiling(p, dwTile(4, 8, 3), v1())), "buffers 3 is outside [1, 2]");
   q = p;
-  q.window = DepthwiseProblem::Window::MAX;
+  q.window = isa::WindowFunc::MAX;
   EXPECT_EQ(reason(checkTiling(q, dwTile(4, 8, 1, /*resident=*/true), v1())),
             "resident parameters need a multiply-accumulate whose window is one v_dw block");
 

@@ -15,6 +15,7 @@
 #define NPUC_SCHEDULE_DEPTHWISETILING_H
 
 #include "npuc/Schedule/MatmulTiling.h"
+#include "npuc/Base/ISA.h"
 #include "npuc/Base/Timing.h"
 
 #include <vector>
@@ -35,10 +36,11 @@ struct DepthwiseProblem {
   /// land in LM and `epiloguePasses` 4-byte VECTOR passes over them follow
   /// (casts, a divisor, requantization). With `convertImage` the image is
   /// dequantized to f32 first (three passes over it).
-  enum class Window { MAC, MAX, SUM } window = Window::MAC;
+  /// What V_DW computes over a window (the ISA's WindowFunc).
+  isa::WindowFunc window = isa::WindowFunc::MAC;
   int64_t epiloguePasses = 0;
   bool convertImage = false;
-  bool pooling() const { return window != Window::MAC; }
+  bool pooling() const { return window != isa::WindowFunc::MAC; }
   int64_t paddedWidth() const { return W + padLeft + padRight; }
   /// Input rows (padded coordinates) that `rows` output rows reach.
   int64_t imageRows(int64_t rows) const { return (rows - 1) * sh + (KH - 1) * dh + 1; }

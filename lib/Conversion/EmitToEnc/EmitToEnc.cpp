@@ -14,6 +14,7 @@
 #include "npuc/Base/Timing.h"
 #include "npuc/Base/Target.h"
 #include "npuc/Conversion/Passes.h"
+#include "npuc/Dialect/Emit/IR/EmitISA.h"
 #include "npuc/Dialect/Emit/IR/EmitOps.h"
 #include "npuc/Dialect/Enc/IR/EncDialect.h"
 #include "npuc/Dialect/Enc/IR/EncOps.h"
@@ -39,29 +40,20 @@ namespace F = npuc::isa::field;
 using emit::BufferType;
 using emit::MemorySpace;
 
-// The encoder writes emit::Engine ordinals into ISA fields (SET_FLAG's
-// engines, BARRIER's mask): they must be isa::Engine's, from ISA.td.
+// The encoder writes emit's enum values into ISA fields as they are: emit's
+// enums are generated from ISA.td's (npuc-tblgen -gen-isa-enum-cases), these
+// check the layout EmitAttributes.td composes from them.
 static_assert(emit::getMaxEnumValForEngine() + 1 == isa::kEngineCount &&
-                  unsigned(emit::Engine::Scalar) == unsigned(isa::Engine::SCALAR) &&
-                  unsigned(emit::Engine::DmaIn) == unsigned(isa::Engine::DMA_IN) &&
-                  unsigned(emit::Engine::DmaOut) == unsigned(isa::Engine::DMA_OUT) &&
-                  unsigned(emit::Engine::Matrix) == unsigned(isa::Engine::MATRIX) &&
-                  unsigned(emit::Engine::Vector) == unsigned(isa::Engine::VECTOR),
-              "emit::Engine (EmitAttributes.td) and isa::Engine (ISA.td) differ");
+                  unsigned(emit::Engine::VECTOR) == unsigned(isa::Engine::VECTOR),
+              "emit::Engine is isa::Engine");
+static_assert(unsigned(MemorySpace::STATE) == unsigned(isa::Region::STATE) &&
+                  unsigned(MemorySpace::LM) == isa::kRegionCount + unsigned(isa::DmaDst::LM) &&
+                  unsigned(MemorySpace::LUT) == isa::kRegionCount + unsigned(isa::DmaDst::LUT),
+              "emit::MemorySpace is isa::Region, then isa::DmaDst");
 
 namespace {
 
 int64_t spaceField(MemorySpace s) { return s == MemorySpace::ACC ? int64_t(isa::Local::ACC) : int64_t(isa::Local::LM); }
-
-/// The MATRIX and V_DW mode of operand element types a and b.
-isa::MmMode matrixMode(Type ta, Type tb) {
-  return ta.isF32()                                             ? isa::MmMode::F32
-         : ta.isF16()                                           ? isa::MmMode::F16
-         : ta.isUnsignedInteger(8) && tb.isUnsignedInteger(8) ? isa::MmMode::U8U8
-         : ta.isUnsignedInteger(8)                              ? isa::MmMode::U8I8
-         : tb.isUnsignedInteger(8)                              ? isa::MmMode::I8U8
-                                                                : isa::MmMode::I8I8;
-}
 
 /// A resolved operand address: in a hardware loop, `byte` is the first
 /// iteration's and `reg` the loop register that adds each iteration's step
@@ -163,15 +155,11 @@ private:
   /// Configures the grid (the shape of `grid`, d's by default) and pitches.
   LogicalResult vectorShape(Operation *op, Value a, Value bv, Value d, Value grid = {});
   static int64_t dtype(Type t);
-  static int64_t region(MemorySpace s) {
-    switch (s) {
-    case MemorySpace::Const: return int64_t(isa::Region::CONST);
-    case MemorySpace::Arena: return int64_t(isa::Region::ARENA);
-    case MemorySpace::Input: return int64_t(isa::Region::INPUT);
-    case MemorySpace::Output: return int64_t(isa::Region::OUTPUT);
-    default: return int64_t(isa::Region::STATE);
-    }
-  }
+  /// emit::MemorySpace holds isa::Region's values, then isa::DmaDst's
+  /// (EmitAttributes.td): a GM space's value is its region, a local space's
+  /// is DMA_IN's destination after them.
+  static int64_t region(MemorySpace s) { return int64_t(s); }
+  static int64_t dmaDst(MemorySpace s) { return int64_t(s) - int64_t(isa::kRegionCount); }
 };
 
 int64_t Encoder::dtype(Type t) {
@@ -234,7 +222,7 @@ FailureOr<Addr> Encoder::address(Operation *op, Value buffer) {
                              << type.getSpanBytes()
                              << " bytes is outside the 32-bit offset field's range (4 GiB)",
            failure();
-  if (type.getSpace() == MemorySpace::Arena)
+  if (type.getSpace() == MemorySpace::ARENA)
     arenaEnd = std::max(arenaEnd, last + type.getSpanBytes());
   return a;
 }
@@ -348,9 +336,7 @@ LogicalResult Encoder::dma(emit::DmaOp op) {
     isa::Inst i = inst(O::DMA_IN_START);
     namespace D = F::DMA_IN_START;
     i.fields[D::src_region] = region(sa->space);
-    i.fields[D::dst_space] = da->space == MemorySpace::LM    ? int64_t(isa::DmaDst::LM)
-                             : da->space == MemorySpace::ACC ? int64_t(isa::DmaDst::ACC)
-                                                             : int64_t(isa::DmaDst::LUT);
+    i.fields[D::dst_space] = dmaDst(da->space);
     i.fields[D::elem] = elem;
     i.fields[D::pad] = padded;
     i.fields[D::dst_reg] = reg;
@@ -487,10 +473,10 @@ LogicalResult Encoder::depthwise(emit::DepthwiseOp op) {
   configure(cfg);
   isa::Inst i = inst(isa::Opcode::V_DW);
   namespace V = F::V_DW;
-  i.fields[V::mode] = int64_t(matrixMode(at.getElementType(), bt.getElementType()));
+  i.fields[V::mode] = int64_t(emit::matrixMode(at.getElementType(), bt.getElementType()));
   i.fields[V::acc] = op.getAccumulate();
   i.fields[V::d_space] = spaceField(d->space);
-  i.fields[V::func] = isa::enumValue(*isa::lookupEnum("WindowFunc"), op.getFunc());
+  i.fields[V::func] = int64_t(op.getFunc());
   std::tie(i.fields[V::a_addr], i.fields[V::a_reg]) = local(*a);
   std::tie(i.fields[V::b_addr], i.fields[V::b_reg]) = local(*bb);
   std::tie(i.fields[V::d_addr], i.fields[V::d_reg]) = local(*d);
@@ -525,7 +511,7 @@ LogicalResult Encoder::matmul(emit::MatmulOp op) {
   cfg.fields[C::a_zp] = op.getAZp();
   cfg.fields[C::b_zp] = op.getBZp();
   configure(cfg);
-  isa::MmMode mode = matrixMode(at.getElementType(), bt.getElementType());
+  isa::MmMode mode = emit::matrixMode(at.getElementType(), bt.getElementType());
   // A repeated product: three registers borrowed for the loop's scope hold
   // the byte offsets of a, b and c, advanced after each matmul. In a
   // hardware loop they start from the enclosing loop's register, if any.
@@ -766,7 +752,7 @@ LogicalResult Encoder::lower(Operation *op) {
     FailureOr<Addr> a = address(op, v.getBuffer());
     if (failed(a))
       return failure();
-    observed.push_back({v, *a, a->space == MemorySpace::Input ? -1 : lastDmaOut});
+    observed.push_back({v, *a, a->space == MemorySpace::INPUT ? -1 : lastDmaOut});
     return success();
   }
   if (auto d = dyn_cast<emit::DmaOp>(op))
@@ -830,7 +816,6 @@ LogicalResult Encoder::lower(Operation *op) {
     i.fields[unsigned(i.desc->fieldIndex(n + "_reg"))] = reg;
     i.fields[unsigned(i.desc->fieldIndex(n + "_addr"))] = granule;
   };
-  auto enumOf = [](const char *e, StringRef v) { return isa::enumValue(*isa::lookupEnum(e), v); };
   bool binary = llvm::isa<emit::VBinOp, emit::VCmpOp, emit::VSelOp>(op);
   Value a = op->getOperand(0), d = accesses.back().buffer;  // the one written, last
   Value grid = llvm::isa<emit::ReduceOp>(op) ? a : Value();
@@ -842,7 +827,7 @@ LogicalResult Encoder::lower(Operation *op) {
   const char *third = nullptr;   // a third: V_SEL's mask m
   if (auto v = dyn_cast<emit::VCmpOp>(op)) {
     i = inst(O::V_CMP);
-    i.fields[F::V_CMP::func] = enumOf("CmpFunc", v.getFunc());
+    i.fields[F::V_CMP::func] = int64_t(v.getFunc());
     i.fields[F::V_CMP::dtype] = dtype(ta);
     second = "b";
   } else if (llvm::isa<emit::VSelOp>(op)) {
@@ -852,16 +837,16 @@ LogicalResult Encoder::lower(Operation *op) {
     third = "m";
   } else if (auto v = dyn_cast<emit::VBinOp>(op)) {
     i = inst(O::V_BIN);
-    i.fields[F::V_BIN::func] = enumOf("VBinFunc", v.getFunc());
+    i.fields[F::V_BIN::func] = int64_t(v.getFunc());
     i.fields[F::V_BIN::dtype] = dtype(ta);
     second = "b";
   } else if (auto v = dyn_cast<emit::VUnOp>(op)) {
     i = inst(O::V_UN);
-    i.fields[F::V_UN::func] = enumOf("VUnFunc", v.getFunc());
+    i.fields[F::V_UN::func] = int64_t(v.getFunc());
     i.fields[F::V_UN::dtype] = dtype(ta);
   } else if (auto v = dyn_cast<emit::VBinImmOp>(op)) {
     i = inst(O::V_BINI);
-    i.fields[F::V_BINI::func] = enumOf("VBinFunc", v.getFunc());
+    i.fields[F::V_BINI::func] = int64_t(v.getFunc());
     i.fields[F::V_BINI::dtype] = dtype(ta);
     uint32_t bits;
     if (auto f = dyn_cast<FloatAttr>(v.getImm())) {
@@ -893,8 +878,8 @@ LogicalResult Encoder::lower(Operation *op) {
   } else if (auto r = dyn_cast<emit::ReduceOp>(op)) {
     i = inst(O::V_REDUCE);
     namespace V = F::V_REDUCE;
-    i.fields[V::func] = enumOf("ReduceFunc", r.getFunc());
-    i.fields[V::axis] = r.getAxis() == "cols" ? int64_t(isa::Axis::COLS) : int64_t(isa::Axis::ROWS);
+    i.fields[V::func] = int64_t(r.getFunc());
+    i.fields[V::axis] = int64_t(r.getAxis());
     i.fields[V::itype] = dtype(ta), i.fields[V::otype] = dtype(td);
   } else if (auto rq = dyn_cast<emit::RequantOp>(op)) {
     i = inst(O::V_REQUANT);
@@ -929,9 +914,9 @@ LogicalResult Encoder::lower(Operation *op) {
 LogicalResult recordValue(OpBuilder &b, emit::ValueOp v, MemorySpace space, int64_t offset,
                           int64_t after) {
   BufferType bt = v.getBuffer().getType();
-  StringRef region = space == MemorySpace::Arena   ? "arena"
-                     : space == MemorySpace::Input ? "input"
-                     : space == MemorySpace::Output ? "output"
+  StringRef region = space == MemorySpace::ARENA   ? "arena"
+                     : space == MemorySpace::INPUT ? "input"
+                     : space == MemorySpace::OUTPUT ? "output"
                                                     : "";
   if (region.empty())
     return v.emitOpError() << "names a value in " << emit::stringifyMemorySpace(space)
@@ -954,7 +939,7 @@ LogicalResult recordValue(OpBuilder &b, emit::ValueOp v, MemorySpace space, int6
                         scales.empty() ? DenseF32ArrayAttr() : b.getDenseF32ArrayAttr(scales),
                         zps.empty() ? DenseI32ArrayAttr() : b.getDenseI32ArrayAttr(zps), axis,
                         b.getStringAttr(region),
-                        b.getStringAttr(nodes.empty() || space == MemorySpace::Input
+                        b.getStringAttr(nodes.empty() || space == MemorySpace::INPUT
                                             ? std::string()
                                             : nodes.back()),
                         b.getI64IntegerAttr(after), TypeAttr());
@@ -983,7 +968,7 @@ struct ConvertEmitToEncPass : npuc::impl::ConvertEmitToEncBase<ConvertEmitToEncP
         enc::ConstOp::create(b, c.getLoc(), b.getI64IntegerAttr(*c.getOffset()), c.getValue());
       } else if (auto a = dyn_cast<emit::AllocOp>(op); a && a.getName()) {
         BufferType bt = a.getBuffer().getType();
-        bool input = bt.getSpace() == MemorySpace::Input;
+        bool input = bt.getSpace() == MemorySpace::INPUT;
         enc::TensorOp::create(b, a.getLoc(), b.getStringAttr(input ? "input" : "output"),
                               a.getNameAttr(), TypeAttr::get(bt.getElementType()),
                               b.getDenseI64ArrayAttr(bt.getShape()),

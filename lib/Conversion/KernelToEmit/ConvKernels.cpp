@@ -266,7 +266,7 @@ LogicalResult KernelLowering::lowerConvTranspose(const LoweringCase &c) {
   Value Wt = constant(DenseElementsAttr::get(wType, ArrayRef<float>(wt)), wType);
   // The spread input: zeros, then every input row at its stride.
   SmallVector<int64_t> zshape{N, Cin, Hz, Wz};
-  Value Z = e.alloc(MemorySpace::Arena, zshape, b.getF32Type(), denseStrides(zshape, 4));
+  Value Z = e.alloc(MemorySpace::ARENA, zshape, b.getF32Type(), denseStrides(zshape, 4));
   // A fill: one padded DMA of a single zero makes each tile (its one burst
   // left out of the model), whose store writes the zeros; tiled by select-tiling.
   Value zero = f32Constant({0.0f});
@@ -330,7 +330,7 @@ LogicalResult KernelLowering::lowerDepthToSpace(graph::ConvTransposeOp op) {
     bias = f32Constant(br);
   }
   SmallVector<int64_t> rShape{N, M, HW};
-  Value R = e.alloc(MemorySpace::Arena, rShape, b.getF32Type(), denseStrides(rShape, 4));
+  Value R = e.alloc(MemorySpace::ARENA, rShape, b.getF32Type(), denseStrides(rShape, 4));
   Value X = e.view(gmOf(op.getX()), 0, {N, Cin, HW}, {Cin * HW * 4, HW * 4, 4});
   if (failed(lowerMatmulBuffers(op, A, X, bias, R, 0, 0, {}, false, true, 1.0f, Value(), 1.0f)))
     return failure();
@@ -363,7 +363,7 @@ LogicalResult KernelLowering::lowerConvBuffers(Operation *op, const ConvPlan &pl
   if (plan.padded) {
     SmallVector<int64_t> shape{N, C, xt.getShape()[2] + pads[0] + pads[2],
                                xt.getShape()[3] + pads[1] + pads[3]};
-    Value padded = e.alloc(MemorySpace::Arena, shape, xt.getElementType(), denseStrides(shape, ex));
+    Value padded = e.alloc(MemorySpace::ARENA, shape, xt.getElementType(), denseStrides(shape, ex));
     int64_t fill = llvm::isa<FloatType>(xt.getElementType()) ? 0 : int64_t(uint8_t(int8_t(xzp)));
     if (failed(lowerPad(op, X, padded, xt.getShape(), {0, 0, pads[0], pads[1]},
                         {0, 0, pads[2], pads[3]}, fill)))
@@ -828,7 +828,7 @@ LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Va
                             {w.pitch.image, Wp * ex, ex});
       DepthwiseOp::create(b, e.loc, corner, tapsT, sums, last ? biasTile : Value(),
                           b.getDenseI64ArrayAttr({wb.kh, wb.kw}), b.getDenseI64ArrayAttr({p.sh, p.sw}),
-                          b.getDenseI64ArrayAttr({p.dh, p.dw}), !first, xzp, wzp, "MAC",
+                          b.getDenseI64ArrayAttr({p.dh, p.dw}), !first, xzp, wzp, WindowFunc::MAC,
                           last && relu);
       first = false;
     }

@@ -10,6 +10,8 @@
 
 #include "KernelLowering.h"
 
+#include "llvm/ADT/TypeSwitch.h"
+
 #include <cmath>
 #include <limits>
 
@@ -216,8 +218,8 @@ Value KernelLowering::toF32(Value tile, const std::optional<Quant> &q) {
     e.cast(tile, f);
   }
   if (q) {
-    e.vbini("SUB", f, b.getF32FloatAttr(float(q->zeroPoints[0])), f);
-    e.vbini("MUL", f, b.getF32FloatAttr(float(q->scales[0])), f);
+    e.vbini(VBinFunc::SUB, f, b.getF32FloatAttr(float(q->zeroPoints[0])), f);
+    e.vbini(VBinFunc::MUL, f, b.getF32FloatAttr(float(q->scales[0])), f);
   }
   return f;
 }
@@ -349,9 +351,9 @@ LogicalResult KernelLowering::lowerQuantize(const LoweringCase &c) {
       tl.out = fromF32(x, q, st);
       return;
     }
-    e.vbin("DIV", x, tl.in[1], x);
-    e.vun("ROUND", x, x);
-    e.vbin("ADD", x, tl.in[2], x);
+    e.vbin(VBinFunc::DIV, x, tl.in[1], x);
+    e.vun(VUnFunc::ROUND, x, x);
+    e.vbin(VBinFunc::ADD, x, tl.in[2], x);
     tl.out = e.tile(MemorySpace::LM, tl.rows, tl.cols, st);
     e.cast(x, tl.out);
   });
@@ -412,7 +414,7 @@ LogicalResult KernelLowering::lowerRequantize(const LoweringCase &c) {
     return elementwise(op, shape, ins, out, {2, 1}, [&](EwTiles &tl) {
       Value y = e.retype(tl.in[0], st);
       // The immediate as the element reads: 0x80 is 128 as uint8, -128 as int8.
-      e.vbini("XOR", y, b.getI32IntegerAttr(st.isUnsignedInteger() ? 128 : -128), y);
+      e.vbini(VBinFunc::XOR, y, b.getI32IntegerAttr(st.isUnsignedInteger() ? 128 : -128), y);
       tl.out = y;
     });
   return elementwise(op, shape, ins, out, {4 * 4 + 1, 2},
@@ -440,8 +442,8 @@ LogicalResult KernelLowering::lowerDequantize(const LoweringCase &c) {
       return;
     }
     Value f = toF32(tl.in[0], std::nullopt);
-    e.vbin("SUB", f, tl.in[1], f);
-    e.vbin("MUL", f, tl.in[2], f);
+    e.vbin(VBinFunc::SUB, f, tl.in[1], f);
+    e.vbin(VBinFunc::MUL, f, tl.in[2], f);
     tl.out = f;
   });
 }
@@ -451,21 +453,45 @@ LogicalResult KernelLowering::lowerDequantize(const LoweringCase &c) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// The VECTOR function of a binary or unary graph op.
-StringRef vectorFunction(Operation *op) {
-  static const std::pair<StringRef, StringRef> table[] = {
-      {"graph.add", "ADD"},      {"graph.sub", "SUB"},         {"graph.mul", "MUL"},
-      {"graph.div", "DIV"},      {"graph.max", "MAX"},         {"graph.min", "MIN"},
-      {"graph.prelu", "PRELU"},  {"graph.relu", "RELU"},       {"graph.sigmoid", "SIGMOID"},
-      {"graph.tanh", "TANH"},    {"graph.exp", "EXP"},         {"graph.log", "LOG"},
-      {"graph.neg", "NEG"},      {"graph.abs", "ABS"},         {"graph.sign", "SIGN"},
-      {"graph.sqrt", "SQRT"},    {"graph.reciprocal", "RECIP"}, {"graph.erf", "ERF"},
-      {"graph.floor", "FLOOR"},  {"graph.ceil", "CEIL"},       {"graph.round", "ROUND"},
-      {"graph.identity", "COPY"}, {"graph.shift_left", "SHL"},  {"graph.shift_right", "SRA"}};
-  for (auto [name, func] : table)
-    if (op->getName().getStringRef() == name)
-      return func;
-  return "";
+/// The VECTOR function of a binary graph op; none for PRelu, which is
+/// composed of several.
+std::optional<VBinFunc> binaryFunction(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<VBinFunc>>(op)
+      .Case([](graph::AddOp) { return VBinFunc::ADD; })
+      .Case([](graph::SubOp) { return VBinFunc::SUB; })
+      .Case([](graph::MulOp) { return VBinFunc::MUL; })
+      .Case([](graph::DivOp) { return VBinFunc::DIV; })
+      .Case([](graph::MaxOp) { return VBinFunc::MAX; })
+      .Case([](graph::MinOp) { return VBinFunc::MIN; })
+      .Case([](graph::ShiftLeftOp) { return VBinFunc::SHL; })
+      .Case([](graph::ShiftRightOp) { return VBinFunc::SRA; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// The name of a binary op's function in diagnostics.
+std::string binaryFunctionName(std::optional<VBinFunc> func) {
+  return func ? stringifyVBinFunc(*func).str() : "PRELU";
+}
+
+/// The VECTOR function of a unary graph op.
+std::optional<VUnFunc> unaryFunction(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<VUnFunc>>(op)
+      .Case([](graph::ReluOp) { return VUnFunc::RELU; })
+      .Case([](graph::SigmoidOp) { return VUnFunc::SIGMOID; })
+      .Case([](graph::TanhOp) { return VUnFunc::TANH; })
+      .Case([](graph::ExpOp) { return VUnFunc::EXP; })
+      .Case([](graph::LogOp) { return VUnFunc::LOG; })
+      .Case([](graph::NegOp) { return VUnFunc::NEG; })
+      .Case([](graph::AbsOp) { return VUnFunc::ABS; })
+      .Case([](graph::SignOp) { return VUnFunc::SIGN; })
+      .Case([](graph::SqrtOp) { return VUnFunc::SQRT; })
+      .Case([](graph::ReciprocalOp) { return VUnFunc::RECIP; })
+      .Case([](graph::ErfOp) { return VUnFunc::ERF; })
+      .Case([](graph::FloorOp) { return VUnFunc::FLOOR; })
+      .Case([](graph::CeilOp) { return VUnFunc::CEIL; })
+      .Case([](graph::RoundOp) { return VUnFunc::ROUND; })
+      .Case([](graph::IdentityOp) { return VUnFunc::COPY; })
+      .Default([](Operation *) { return std::nullopt; });
 }
 } // namespace
 
@@ -507,29 +533,31 @@ LogicalResult lowering::selectBinary(LoweringCase &c, const target::TargetInfo &
   if (quantized && (!ql || !qr || !qy || ql->axis >= 0 || qr->axis >= 0 || qy->axis >= 0))
     return op->emitOpError("quantized elementwise ops need per-tensor quantized operands and result");
   Type fl = tensorOf(lhs).getElementType();
-  StringRef func = vectorFunction(op);
+  std::optional<VBinFunc> func = binaryFunction(op);
+  std::string name = binaryFunctionName(func);
   // Plain integers: stored as i32 (int32, int64, uint16, uint32), VECTOR's
   // integer functions (docs/numerics.md: exact, then saturated to int32;
   // division truncates toward zero); narrower ones in i32, wrapped to their
   // width as ONNX does.
   Type st = storageOf(fl);
   bool integer = !quantized && llvm::isa<IntegerType>(fl) && !fl.isInteger(1) &&
-                 fl == tensorOf(rhs).getElementType() && isModelStorage(st) && func != "PRELU";
+                 fl == tensorOf(rhs).getElementType() && isModelStorage(st) && func;
   // uint32 values above 2^31 - 1 have no int32 storage, so its ADD, SUB and
   // MUL (which wrap into them) have no lowering; nor has uint16's MUL
   // (a product beyond int32). uint16 ADD and SUB wrap like the narrow types.
-  if (integer && func != "MAX" && func != "MIN" && func != "DIV" && func != "SRA" &&
-      (fl.isUnsignedInteger(32) || (fl.isUnsignedInteger(16) && func == "MUL")))
-    return op->emitOpError() << "elementwise " << func << " on " << fl
+  if (integer && func != VBinFunc::MAX && func != VBinFunc::MIN && func != VBinFunc::DIV &&
+      func != VBinFunc::SRA &&
+      (fl.isUnsignedInteger(32) || (fl.isUnsignedInteger(16) && func == VBinFunc::MUL)))
+    return op->emitOpError() << "elementwise " << name << " on " << fl
                              << " has no NPU lowering (its results leave the int32 it is stored as)";
-  if ((func == "SHL" || func == "SRA") && (!integer || !fl.isUnsignedInteger()))
+  if ((func == VBinFunc::SHL || func == VBinFunc::SRA) && (!integer || !fl.isUnsignedInteger()))
     return op->emitOpError() << "bit shift of " << fl
                              << " has no NPU lowering (unsigned integers of up to 32 bits)";
-  if (func == "DIV" && !tensorOf(res).getElementType().isF32() && !integer)
+  if (func == VBinFunc::DIV && !tensorOf(res).getElementType().isF32() && !integer)
     return op->emitOpError() << "division of " << fl
                              << " has no NPU lowering yet (f32, or integers stored as i32)";
-  if (!quantized && !fl.isF32() && !(fl.isF16() && func != "PRELU") && !integer)
-    return op->emitOpError() << "elementwise " << func << " on " << fl
+  if (!quantized && !fl.isF32() && !(fl.isF16() && func) && !integer)
+    return op->emitOpError() << "elementwise " << name << " on " << fl
                              << " has no NPU lowering yet (f32, f16, per-tensor quantized, or "
                                 "integers of up to 32 bits)";
   ArrayRef<int64_t> shape = tensorOf(res).getShape();
@@ -547,15 +575,16 @@ LogicalResult KernelLowering::lowerBinary(const LoweringCase &c) {
   SmallVector<EwOperand> ins{broadcastOperand(lhs, shape), broadcastOperand(rhs, shape)};
   Value out = resultBuffer(res);
   Type st = cast<BufferType>(out.getType()).getElementType();
-  StringRef func = vectorFunction(op);
-  bool prelu = func == "PRELU";
+  std::optional<VBinFunc> func = binaryFunction(op);
+  bool prelu = !func;
   // An operand constant along the innermost dimension (a scalar, or a
   // per-channel [1, C, 1, 1] scale or bias broadcast over H x W) is one value
   // per tile row, broadcast by VECTOR (b_bcast), not a tile gathered a burst
   // per element; on the left of a commutative function it moves to the right
   // first.
   auto rowConstant = [](const EwOperand &o) { return o.strides.empty() || o.strides.back() == 0; };
-  bool commutative = func == "ADD" || func == "MUL" || func == "MAX" || func == "MIN";
+  bool commutative = func == VBinFunc::ADD || func == VBinFunc::MUL || func == VBinFunc::MAX ||
+                     func == VBinFunc::MIN;
   if (rowConstant(ins[0]) && !rowConstant(ins[1]) && commutative) {
     std::swap(ins[0], ins[1]);
     std::swap(ql, qr);
@@ -565,36 +594,37 @@ LogicalResult KernelLowering::lowerBinary(const LoweringCase &c) {
   // a = func(a, b) in f32.
   auto apply = [&](EwTiles &tl, Value a, Value bv) {
     if (!prelu) {
-      e.vbin(func, a, bv, a);
+      e.vbin(*func, a, bv, a);
       return;
     }
     // PRelu: slope * min(a, 0) + max(a, 0). Exact where ONNX's select is:
     // a - max(a, 0) is a or 0 exactly, and adding 0 changes nothing.
     Value pos = e.tile(MemorySpace::LM, tl.rows, tl.cols, b.getF32Type());
-    e.vun("RELU", a, pos);
-    e.vbin("SUB", a, pos, a);
-    e.vbin("MUL", a, bv, a);
-    e.vbin("ADD", a, pos, a);
+    e.vun(VUnFunc::RELU, a, pos);
+    e.vbin(VBinFunc::SUB, a, pos, a);
+    e.vbin(VBinFunc::MUL, a, bv, a);
+    e.vbin(VBinFunc::ADD, a, pos, a);
   };
   // i8, ui8 and i16 ADD, SUB, MUL, DIV: in i32 (exact for two such values),
   // then wrapped to the width (ONNX's modular integers) and stored back.
   auto narrow = dyn_cast<IntegerType>(st);
   Type element = tensorOf(res).getElementType();
-  bool shift = func == "SHL" || func == "SRA";
-  bool wrap = !quantized && narrow && narrow.getWidth() < 32 && func != "MAX" && func != "MIN" && !shift;
+  bool shift = func == VBinFunc::SHL || func == VBinFunc::SRA;
+  bool wrap = !quantized && narrow && narrow.getWidth() < 32 && func != VBinFunc::MAX &&
+              func != VBinFunc::MIN && !shift;
   // uint16, stored as i32: ADD and SUB wrap to 16 bits in place.
-  bool wrap16 = !quantized && element.isUnsignedInteger(16) && (func == "ADD" || func == "SUB");
+  bool wrap16 = !quantized && element.isUnsignedInteger(16) && (func == VBinFunc::ADD || func == VBinFunc::SUB);
   EwWork work{(prelu ? 3 : 2) * 4 + 3 + (wrap ? 8 : 0),
               (prelu ? 4 : 1) + (quantized ? 3 : 0) + (wrap ? 5 : 0)};
   return elementwise(op, shape, ins, out, work, [&](EwTiles &tl) {
     if (shift) {
-      shiftUnsigned(tl, func, cast<IntegerType>(element).getWidth());
+      shiftUnsigned(tl, *func, cast<IntegerType>(element).getWidth());
       return;
     }
     if (wrap16) {
-      e.vbin(func, tl.in[0], tl.in[1], tl.in[0]);
+      e.vbin(*func, tl.in[0], tl.in[1], tl.in[0]);
       int64_t mask = std::numeric_limits<uint16_t>::max();
-      e.vbini("AND", tl.in[0], b.getIntegerAttr(b.getIntegerType(32), mask), tl.in[0]);
+      e.vbini(VBinFunc::AND, tl.in[0], b.getIntegerAttr(b.getIntegerType(32), mask), tl.in[0]);
       tl.out = tl.in[0];
       return;
     }
@@ -607,14 +637,14 @@ LogicalResult KernelLowering::lowerBinary(const LoweringCase &c) {
         return w;
       };
       Value a = widened(tl.in[0]), bv = widened(tl.in[1]);
-      e.vbin(func, a, bv, a);
+      e.vbin(*func, a, bv, a);
       int64_t width = narrow.getWidth(), half = int64_t(1) << (width - 1);
       auto imm = [&](int64_t v) { return b.getIntegerAttr(i32, v); };
       if (!narrow.isUnsigned())
-        e.vbini("ADD", a, imm(half), a);
-      e.vbini("AND", a, imm((int64_t(1) << width) - 1), a);
+        e.vbini(VBinFunc::ADD, a, imm(half), a);
+      e.vbini(VBinFunc::AND, a, imm((int64_t(1) << width) - 1), a);
       if (!narrow.isUnsigned())
-        e.vbini("SUB", a, imm(half), a);
+        e.vbini(VBinFunc::SUB, a, imm(half), a);
       e.cast(a, tl.in[0]);
       tl.out = tl.in[0];
       return;
@@ -638,7 +668,7 @@ LogicalResult KernelLowering::lowerBinary(const LoweringCase &c) {
 /// more gives 0). VECTOR's SHL saturates, so a left shift moves at most 8
 /// bits at a time (a value below 2^16 times 2^8 fits int32) and is wrapped
 /// to the width after each step; SRA of a non-negative value is exact.
-void KernelLowering::shiftUnsigned(EwTiles &tl, StringRef func, unsigned width) {
+void KernelLowering::shiftUnsigned(EwTiles &tl, VBinFunc func, unsigned width) {
   Type i32 = b.getIntegerType(32);
   auto imm = [&](int64_t v) { return b.getIntegerAttr(i32, v); };
   auto widened = [&](Value v) {
@@ -650,19 +680,19 @@ void KernelLowering::shiftUnsigned(EwTiles &tl, StringRef func, unsigned width) 
     return w;
   };
   Value a = widened(tl.in[0]), amount = widened(tl.in[1]);
-  e.vbini("MIN", amount, imm(width), amount);
-  if (func == "SRA") {
-    e.vbin("SRA", a, amount, a);
+  e.vbini(VBinFunc::MIN, amount, imm(width), amount);
+  if (func == VBinFunc::SRA) {
+    e.vbin(VBinFunc::SRA, a, amount, a);
   } else {
     int64_t mask = (int64_t(1) << width) - 1;
     auto shape = cast<BufferType>(amount.getType()).getShape();
     Value step = e.tile(MemorySpace::LM, shape[0], shape[1], i32);
     for (unsigned done = 0; done < width; done += 8) {
-      e.vbini("MIN", amount, imm(8), step);
-      e.vbin("SHL", a, step, a);
-      e.vbini("AND", a, imm(mask), a);
+      e.vbini(VBinFunc::MIN, amount, imm(8), step);
+      e.vbin(VBinFunc::SHL, a, step, a);
+      e.vbini(VBinFunc::AND, a, imm(mask), a);
       if (done + 8 < width)
-        e.vbin("SUB", amount, step, amount);
+        e.vbin(VBinFunc::SUB, amount, step, amount);
     }
   }
   if (a != tl.in[0])
@@ -756,18 +786,20 @@ LogicalResult lowering::selectUnary(LoweringCase &c, const target::TargetInfo &t
 LogicalResult KernelLowering::lowerUnary(const LoweringCase &c) {
   Operation *op = c.op;
   Value x = op->getOperand(0), res = op->getResult(0);
-  StringRef func = vectorFunction(op);
+  std::optional<VUnFunc> func = unaryFunction(op);
+  if (!func)
+    return op->emitOpError("npuc's internal error: no VECTOR function for this unary op");
   if (llvm::isa<graph::ReluOp>(op) && c.is("integer")) {
     int64_t zp = quantOf(tensorOf(x).getElementType())->zeroPoints[0];
     ArrayRef<int64_t> shape = tensorOf(res).getShape();
     Value out = resultBuffer(res);
     return elementwise(op, shape, {broadcastOperand(x, shape)}, out, {2, 1},
                        [&](EwTiles &tl) {
-                         e.vbini("MAX", tl.in[0], b.getIntegerAttr(b.getIntegerType(32), zp),
+                         e.vbini(VBinFunc::MAX, tl.in[0], b.getIntegerAttr(b.getIntegerType(32), zp),
                                  tl.in[0]);
                        });
   }
-  return lowerF32Map(op, x, res, 1, [&](Value f) { e.vun(func, f, f); });
+  return lowerF32Map(op, x, res, 1, [&](Value f) { e.vun(*func, f, f); });
 }
 
 const CaseSpace &lowering::clipSpace() {
@@ -813,16 +845,16 @@ LogicalResult KernelLowering::lowerClip(const LoweringCase &c) {
     return elementwise(clip, shape, {broadcastOperand(clip.getInput(), shape)}, out, {2, 2},
                        [&](EwTiles &tl) {
                          if (c.is("min"))
-                           e.vbini("MAX", tl.in[0], bound(clip.getMinAttr()), tl.in[0]);
+                           e.vbini(VBinFunc::MAX, tl.in[0], bound(clip.getMinAttr()), tl.in[0]);
                          if (c.is("max"))
-                           e.vbini("MIN", tl.in[0], bound(clip.getMaxAttr()), tl.in[0]);
+                           e.vbini(VBinFunc::MIN, tl.in[0], bound(clip.getMaxAttr()), tl.in[0]);
                        });
   }
   return lowerF32Map(c.op, clip.getInput(), clip.getResult(), 2, [&](Value f) {
     if (c.is("min"))
-      e.vbini("MAX", f, b.getF32FloatAttr(float(clip.getMinAttr().getValueAsDouble())), f);
+      e.vbini(VBinFunc::MAX, f, b.getF32FloatAttr(float(clip.getMinAttr().getValueAsDouble())), f);
     if (c.is("max"))
-      e.vbini("MIN", f, b.getF32FloatAttr(float(clip.getMaxAttr().getValueAsDouble())), f);
+      e.vbini(VBinFunc::MIN, f, b.getF32FloatAttr(float(clip.getMaxAttr().getValueAsDouble())), f);
   });
 }
 
@@ -850,8 +882,8 @@ LogicalResult KernelLowering::lowerLeakyRelu(const LoweringCase &c) {
   return lowerF32Map(c.op, lr.getInput(), lr.getResult(), 2, [&](Value f) {
     auto ft = cast<BufferType>(f.getType());
     Value ax = e.tile(MemorySpace::LM, ft.getShape()[0], ft.getShape()[1], b.getF32Type());
-    e.vbini("MUL", f, b.getF32FloatAttr(alpha), ax);
-    e.vbin(c.get("select") == "max" ? "MAX" : "MIN", f, ax, f);
+    e.vbini(VBinFunc::MUL, f, b.getF32FloatAttr(alpha), ax);
+    e.vbin(c.get("select") == "max" ? VBinFunc::MAX : VBinFunc::MIN, f, ax, f);
   });
 }
 
@@ -859,10 +891,10 @@ LogicalResult KernelLowering::lowerLeakyRelu(const LoweringCase &c) {
 // HardSigmoid with alpha = 1/6, beta = 1/2 (ONNX's definitions, f32 steps).
 namespace {
 void hardSigmoid(Emitter &e, Value f, Value into, float alpha, float beta) {
-  e.vbini("MUL", f, e.b.getF32FloatAttr(alpha), into);
-  e.vbini("ADD", into, e.b.getF32FloatAttr(beta), into);
-  e.vbini("MAX", into, e.b.getF32FloatAttr(0.0f), into);
-  e.vbini("MIN", into, e.b.getF32FloatAttr(1.0f), into);
+  e.vbini(VBinFunc::MUL, f, e.b.getF32FloatAttr(alpha), into);
+  e.vbini(VBinFunc::ADD, into, e.b.getF32FloatAttr(beta), into);
+  e.vbini(VBinFunc::MAX, into, e.b.getF32FloatAttr(0.0f), into);
+  e.vbini(VBinFunc::MIN, into, e.b.getF32FloatAttr(1.0f), into);
 }
 } // namespace
 
@@ -879,7 +911,7 @@ LogicalResult KernelLowering::lowerHardSwish(const LoweringCase &c) {
     auto ft = cast<BufferType>(f.getType());
     Value g = e.tile(MemorySpace::LM, ft.getShape()[0], ft.getShape()[1], b.getF32Type());
     hardSigmoid(e, f, g, 1.0f / 6.0f, 0.5f);
-    e.vbin("MUL", f, g, f);
+    e.vbin(VBinFunc::MUL, f, g, f);
   });
 }
 
@@ -892,22 +924,22 @@ LogicalResult KernelLowering::lowerGelu(const LoweringCase &c) {
     auto ft = cast<BufferType>(f.getType());
     Value g = e.tile(MemorySpace::LM, ft.getShape()[0], ft.getShape()[1], b.getF32Type());
     if (tanhForm) {
-      e.vbin("MUL", f, f, g);
-      e.vbin("MUL", g, f, g);
-      e.vbini("MUL", g, b.getF32FloatAttr(0.044715f), g);
-      e.vbin("ADD", g, f, g);
-      e.vbini("MUL", g, b.getF32FloatAttr(0.797884561f), g);
-      e.vun("TANH", g, g);
-      e.vbini("ADD", g, b.getF32FloatAttr(1.0f), g);
-      e.vbini("MUL", f, b.getF32FloatAttr(0.5f), f);
-      e.vbin("MUL", f, g, f);
+      e.vbin(VBinFunc::MUL, f, f, g);
+      e.vbin(VBinFunc::MUL, g, f, g);
+      e.vbini(VBinFunc::MUL, g, b.getF32FloatAttr(0.044715f), g);
+      e.vbin(VBinFunc::ADD, g, f, g);
+      e.vbini(VBinFunc::MUL, g, b.getF32FloatAttr(0.797884561f), g);
+      e.vun(VUnFunc::TANH, g, g);
+      e.vbini(VBinFunc::ADD, g, b.getF32FloatAttr(1.0f), g);
+      e.vbini(VBinFunc::MUL, f, b.getF32FloatAttr(0.5f), f);
+      e.vbin(VBinFunc::MUL, f, g, f);
       return;
     }
-    e.vbini("DIV", f, b.getF32FloatAttr(1.41421356f), g);
-    e.vun("ERF", g, g);
-    e.vbini("ADD", g, b.getF32FloatAttr(1.0f), g);
-    e.vbini("MUL", f, b.getF32FloatAttr(0.5f), f);
-    e.vbin("MUL", f, g, f);
+    e.vbini(VBinFunc::DIV, f, b.getF32FloatAttr(1.41421356f), g);
+    e.vun(VUnFunc::ERF, g, g);
+    e.vbini(VBinFunc::ADD, g, b.getF32FloatAttr(1.0f), g);
+    e.vbini(VBinFunc::MUL, f, b.getF32FloatAttr(0.5f), f);
+    e.vbin(VBinFunc::MUL, f, g, f);
   });
 }
 
@@ -974,12 +1006,12 @@ LogicalResult KernelLowering::lowerBatchNorm(const LoweringCase &c) {
   float eps = float(bn.getEpsilonAttr().getValueAsDouble());
   return elementwise(c.op, shape, ins, resultBuffer(bn.getResult()), {24, 6}, [&](EwTiles &tl) {
     Value x = tl.in[0], var = tl.in[4];
-    e.vbin("SUB", x, tl.in[3], x);
-    e.vbin("MUL", x, tl.in[1], x);  // IEEE products commute
-    e.vbini("ADD", var, b.getF32FloatAttr(eps), var);
-    e.vun("SQRT", var, var);
-    e.vbin("DIV", x, var, x);
-    e.vbin("ADD", x, tl.in[2], x);
+    e.vbin(VBinFunc::SUB, x, tl.in[3], x);
+    e.vbin(VBinFunc::MUL, x, tl.in[1], x);  // IEEE products commute
+    e.vbini(VBinFunc::ADD, var, b.getF32FloatAttr(eps), var);
+    e.vun(VUnFunc::SQRT, var, var);
+    e.vbin(VBinFunc::DIV, x, var, x);
+    e.vbin(VBinFunc::ADD, x, tl.in[2], x);
   });
 }
 
@@ -991,7 +1023,7 @@ LogicalResult KernelLowering::lowerChannelAffine(const LoweringCase &c) {
   SmallVector<EwOperand> ins{broadcastOperand(op.getX(), shape), perChannelOperand(c, op.getScale(), shape),
                              perChannelOperand(c, op.getBias(), shape)};
   return elementwise(c.op, shape, ins, resultBuffer(op.getResult()), {16, 2}, [&](EwTiles &tl) {
-    e.vbin("MUL", tl.in[0], tl.in[1], tl.in[0]);
-    e.vbin("ADD", tl.in[0], tl.in[2], tl.in[0]);
+    e.vbin(VBinFunc::MUL, tl.in[0], tl.in[1], tl.in[0]);
+    e.vbin(VBinFunc::ADD, tl.in[0], tl.in[2], tl.in[0]);
   });
 }

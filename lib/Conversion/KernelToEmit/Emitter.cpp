@@ -136,22 +136,24 @@ void Emitter::matmulRepeat(Value a, Value bm, Value c, int64_t azp, int64_t bzp,
                    b.getI64IntegerAttr(bStep), b.getI64IntegerAttr(cStep));
 }
 
-void Emitter::vbin(StringRef func, Value a, Value bv, Value d) {
-  VBinOp::create(b, loc, a, bv, d, b.getStringAttr(func));
+void Emitter::vbin(VBinFunc func, Value a, Value bv, Value d) {
+  VBinOp::create(b, loc, a, bv, d, func);
 }
 
-void Emitter::vcmp(StringRef func, Value a, Value bv, Value d) {
-  VCmpOp::create(b, loc, a, bv, d, b.getStringAttr(func));
+void Emitter::vcmp(CmpFunc func, Value a, Value bv, Value d) {
+  VCmpOp::create(b, loc, a, bv, d, func);
 }
 
 void Emitter::vsel(Value m, Value a, Value bv, Value d) { VSelOp::create(b, loc, a, bv, m, d); }
 
-void Emitter::vbini(StringRef func, Value a, Attribute imm, Value d) {
-  VBinImmOp::create(b, loc, a, d, b.getStringAttr(func), imm);
+void Emitter::vbini(VBinFunc func, Value a, Attribute imm, Value d) {
+  VBinImmOp::create(b, loc, a, d, func, imm);
 }
 
-void Emitter::vun(StringRef func, Value a, Value d) {
-  VUnOp::create(b, loc, a, d, b.getStringAttr(func));
+void Emitter::vun(VUnFunc func, Value a, Value d) { VUnOp::create(b, loc, a, d, func); }
+
+void Emitter::reduce(ReduceFunc func, Axis axis, Value a, Value d) {
+  ReduceOp::create(b, loc, a, d, func, axis);
 }
 
 void Emitter::cast(Value a, Value d) { CastOp::create(b, loc, a, d, FloatAttr(), 0); }

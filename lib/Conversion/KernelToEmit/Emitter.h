@@ -79,13 +79,15 @@ public:
   /// `count` products, operands advancing by the steps (bytes) each time.
   void matmulRepeat(mlir::Value a, mlir::Value bm, mlir::Value c, int64_t azp, int64_t bzp,
                     int64_t count, int64_t aStep, int64_t bStep, int64_t cStep);
-  void vbin(llvm::StringRef func, mlir::Value a, mlir::Value bv, mlir::Value d);
-  void vbini(llvm::StringRef func, mlir::Value a, mlir::Attribute imm, mlir::Value d);
+  void vbin(VBinFunc func, mlir::Value a, mlir::Value bv, mlir::Value d);
+  void vbini(VBinFunc func, mlir::Value a, mlir::Attribute imm, mlir::Value d);
   /// d (i8) = func(a, b) ? 1 : 0 (V_CMP).
-  void vcmp(llvm::StringRef func, mlir::Value a, mlir::Value bv, mlir::Value d);
+  void vcmp(CmpFunc func, mlir::Value a, mlir::Value bv, mlir::Value d);
   /// d = m != 0 ? a : b (V_SEL); m has d's row pitch.
   void vsel(mlir::Value m, mlir::Value a, mlir::Value bv, mlir::Value d);
-  void vun(llvm::StringRef func, mlir::Value a, mlir::Value d);
+  void vun(VUnFunc func, mlir::Value a, mlir::Value d);
+  /// Reduces each row (Axis::COLS) or each column (Axis::ROWS) of a into d.
+  void reduce(ReduceFunc func, Axis axis, mlir::Value a, mlir::Value d);
   void cast(mlir::Value a, mlir::Value d);
   /// An integer a dequantized into f32 d, or an f32 a quantized into integer
   /// d, in one VECTOR pass (emit.cast with a scale).

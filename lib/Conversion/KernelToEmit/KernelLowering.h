@@ -24,6 +24,7 @@
 #include "npuc/Dialect/Graph/IR/GraphOps.h"
 #include "npuc/Dialect/Graph/IR/GraphShapes.h"
 #include "npuc/Dialect/QK/IR/QKOps.h"
+#include "npuc/Dialect/Emit/IR/EmitISA.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
@@ -233,9 +234,8 @@ LogicalResult selectConvTranspose(LoweringCase &c, const target::TargetInfo &t);
 const support::CaseSpace &convTransposeSpace();
 
 /// Shared by the matrix products and the convolutions (MatrixKernels.cpp):
-/// the MATRIX mode of operands stored as `a` and `b`, and a diagnostic when
-/// none multiplies them.
-isa::MmMode matrixMode(Type a, Type b);
+/// a diagnostic when no MATRIX mode (emit::matrixMode) multiplies operands
+/// stored as `a` and `w`.
 LogicalResult checkMatrixTypes(Operation *op, Type a, Type w);
 /// What pointwiseProblem and depthwiseProblem read of a qk.conv2d (NCHW) or
 /// a graph.conv.
@@ -345,7 +345,7 @@ private:
   Value ioBuffer(MemorySpace space, int64_t &cursor, StringRef name, RankedTensorType type);
   Value arena(RankedTensorType type) {
     Type st = storageOf(type.getElementType());
-    return e.alloc(MemorySpace::Arena, type.getShape(), st, denseStrides(type.getShape(), bytesOf(st)));
+    return e.alloc(MemorySpace::ARENA, type.getShape(), st, denseStrides(type.getShape(), bytesOf(st)));
   }
   Value resultBuffer(Value result) {
     auto it = gm.find(result);
@@ -388,7 +388,7 @@ private:
   /// `f` (f32, modified) stored as `storage`: saturate(round_half_even(f / scale) + zp)
   /// when `q` is given, else `f` itself.
   Value fromF32(Value f, const std::optional<Quant> &q, Type storage);
-  void shiftUnsigned(EwTiles &tl, StringRef func, unsigned width);
+  void shiftUnsigned(EwTiles &tl, VBinFunc func, unsigned width);
   LogicalResult lowerCopy(Operation *op, Value src, Value dst, ArrayRef<int64_t> shape,
                           ArrayRef<int64_t> srcStrides);
   LogicalResult lowerRunCopies(Operation *op, Value src, Value dst,

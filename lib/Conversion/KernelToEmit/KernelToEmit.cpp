@@ -32,6 +32,7 @@
 namespace npuc {
 #define GEN_PASS_DEF_CONVERTKERNELTOEMIT
 #define GEN_PASS_DEF_SELECTLOWERINGCASES
+#define GEN_PASS_DEF_SETTARGET
 #include "npuc/Conversion/Passes.h.inc"
 } // namespace npuc
 
@@ -73,7 +74,7 @@ Value KernelLowering::constant(Attribute value, RankedTensorType type) {
     dense = dense.bitcast(st);
   }
   dense = dense.reshape(RankedTensorType::get(type.getShape(), st));
-  auto bt = e.type(MemorySpace::Const, type.getShape(), st, denseStrides(type.getShape(), bytesOf(st)));
+  auto bt = e.type(MemorySpace::CONST, type.getShape(), st, denseStrides(type.getShape(), bytesOf(st)));
   // A constant is a declaration of the whole program: created in its body,
   // before the tile loop being emitted, never inside it, where unrolling
   // would copy it per iteration and a later kernel's use (gmOf caches it)
@@ -357,7 +358,7 @@ LogicalResult KernelLowering::run(func::FuncOp func) {
     auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "graph.name");
     e.loc = arg.getLoc();
     std::string fallback = "input_" + std::to_string(arg.getArgNumber());
-    gm[arg] = ioBuffer(MemorySpace::Input, inputBytes, name ? name.getValue() : StringRef(fallback),
+    gm[arg] = ioBuffer(MemorySpace::INPUT, inputBytes, name ? name.getValue() : StringRef(fallback),
                        tensorOf(arg));
     if (name && observed.insert(name.getValue()).second)
       e.value(gm[arg], name.getValue(), tensorOf(arg).getElementType());
@@ -370,7 +371,7 @@ LogicalResult KernelLowering::run(func::FuncOp func) {
     auto name = func.getResultAttrOfType<StringAttr>(unsigned(i), "graph.name");
     e.loc = v.getLoc();
     std::string fallback = "output_" + std::to_string(i);
-    Value out = ioBuffer(MemorySpace::Output, outputBytes,
+    Value out = ioBuffer(MemorySpace::OUTPUT, outputBytes,
                          name ? name.getValue() : StringRef(fallback), tensorOf(v));
     // Through views back to the op that computes the bytes.
     Value root = v;
@@ -394,7 +395,7 @@ LogicalResult KernelLowering::run(func::FuncOp func) {
     for (Value r : op.getResults())
       if (std::optional<std::string> name = graph::tensorName(r);
           name && gm.count(r) &&
-          cast<BufferType>(gm[r].getType()).getSpace() != MemorySpace::Const &&
+          cast<BufferType>(gm[r].getType()).getSpace() != MemorySpace::CONST &&
           observed.insert(*name).second)
         e.value(gm[r], *name, tensorOf(r).getElementType());
   }

@@ -17,20 +17,22 @@ using namespace npuc::emit;
 using namespace npuc::emit::lowering;
 
 namespace {
-StringRef compareFunction(Operation *op) {
+CmpFunc compareFunction(Operation *op) {
   if (llvm::isa<graph::EqualOp>(op))
-    return "EQ";
+    return CmpFunc::EQ;
   if (llvm::isa<graph::LessOp>(op))
-    return "LT";
+    return CmpFunc::LT;
   if (llvm::isa<graph::LessOrEqualOp>(op))
-    return "LE";
+    return CmpFunc::LE;
   if (llvm::isa<graph::GreaterOp>(op))
-    return "GT";
-  return "GE";
+    return CmpFunc::GT;
+  return CmpFunc::GE;
 }
 
-StringRef logicFunction(Operation *op) {
-  return llvm::isa<graph::AndOp>(op) ? "AND" : llvm::isa<graph::OrOp>(op) ? "OR" : "XOR";
+VBinFunc logicFunction(Operation *op) {
+  return llvm::isa<graph::AndOp>(op)  ? VBinFunc::AND
+         : llvm::isa<graph::OrOp>(op) ? VBinFunc::OR
+                                      : VBinFunc::XOR;
 }
 
 /// Whether operands and result differ in shape (broadcast by zero strides).
@@ -77,7 +79,7 @@ LogicalResult lowering::selectCompare(LoweringCase &c, const target::TargetInfo 
 LogicalResult KernelLowering::lowerCompare(const LoweringCase &c) {
   Operation *op = c.op;
   ArrayRef<int64_t> shape = tensorOf(op->getResult(0)).getShape();
-  StringRef func = compareFunction(op);
+  CmpFunc func = compareFunction(op);
   Type i8 = b.getIntegerType(8);
   Value out = resultBuffer(op->getResult(0));
   return elementwise(op, shape,
@@ -124,7 +126,7 @@ LogicalResult KernelLowering::lowerLogic(const LoweringCase &c) {
   bool isNot = llvm::isa<graph::NotOp>(op);
   return elementwise(op, shape, ins, resultBuffer(op->getResult(0)), {3, 1}, [&](EwTiles &tl) {
     if (isNot)
-      e.vbini("XOR", tl.in[0], b.getIntegerAttr(b.getIntegerType(8), 1), tl.in[0]);
+      e.vbini(VBinFunc::XOR, tl.in[0], b.getIntegerAttr(b.getIntegerType(8), 1), tl.in[0]);
     else
       e.vbin(logicFunction(op), tl.in[0], tl.in[1], tl.in[0]);
   });
@@ -168,7 +170,7 @@ LogicalResult KernelLowering::lowerWhere(const LoweringCase &c) {
                        int64_t pitch = cast<BufferType>(x.getType()).getStrides()[0];
                        Value m = e.alloc(MemorySpace::LM, {tl.rows, tl.cols}, b.getIntegerType(8),
                                          {pitch, 1});
-                       e.vun("COPY", tl.in[0], m);
+                       e.vun(VUnFunc::COPY, tl.in[0], m);
                        e.vsel(m, x, tl.in[2], x);
                        tl.out = x;
                      });
@@ -297,17 +299,17 @@ LogicalResult KernelLowering::lowerCast(const LoweringCase &c) {
                          Value z = e.tile(MemorySpace::LM, 1, 1, from);
                          e.dma(zero, z);
                          Value d = e.tile(MemorySpace::LM, tl.rows, tl.cols, b.getIntegerType(8));
-                         e.vcmp("NE", x, z, d);
+                         e.vcmp(CmpFunc::NE, x, z, d);
                          tl.out = d;
                          return;
                        }
                        if (how == "truncate") {
                          // trunc(x) = sign(x) * floor(|x|), exact in x's type.
                          Value s = e.tile(MemorySpace::LM, tl.rows, tl.cols, from);
-                         e.vun("SIGN", x, s);
-                         e.vun("ABS", x, x);
-                         e.vun("FLOOR", x, x);
-                         e.vbin("MUL", x, s, x);
+                         e.vun(VUnFunc::SIGN, x, s);
+                         e.vun(VUnFunc::ABS, x, x);
+                         e.vun(VUnFunc::FLOOR, x, x);
+                         e.vbin(VBinFunc::MUL, x, s, x);
                        }
                        Value d = e.tile(MemorySpace::LM, tl.rows, tl.cols, to);
                        e.cast(x, d);
@@ -377,22 +379,22 @@ LogicalResult KernelLowering::lowerArg(const LoweringCase &c) {
   auto oneType = RankedTensorType::get({1, 1}, i32);
   Value other = constant(DenseElementsAttr::get(oneType, ArrayRef<int32_t>{last ? -1 : int32_t(r)}), oneType);
   // One tile of [tr, tc] elements reduced along `axis` into dst.
-  auto body = [&](Value src, int64_t tr, int64_t tc, StringRef axis, Value dst) {
+  auto body = [&](Value src, int64_t tr, int64_t tc, Axis axis, Value dst) {
     Value t = e.tile(MemorySpace::LM, tr, tc, xe);
     e.dma(src, t);
-    Value ext = axis == "cols" ? e.tile(MemorySpace::LM, tr, 1, xe) : e.tile(MemorySpace::LM, 1, tc, xe);
-    ReduceOp::create(b, e.loc, t, ext, b.getStringAttr(isMax ? "MAX" : "MIN"), b.getStringAttr(axis));
+    Value ext = axis == Axis::COLS ? e.tile(MemorySpace::LM, tr, 1, xe) : e.tile(MemorySpace::LM, 1, tc, xe);
+    e.reduce(isMax ? ReduceFunc::MAX : ReduceFunc::MIN, axis, t, ext);
     Value sel = e.tile(MemorySpace::LM, tr, tc, i32);
     Value mask = e.alloc(MemorySpace::LM, {tr, tc}, b.getIntegerType(8),
                          {cast<BufferType>(sel.getType()).getStrides()[0], 1});
-    e.vcmp("EQ", t, ext, mask);
+    e.vcmp(CmpFunc::EQ, t, ext, mask);
     Value idx = e.tile(MemorySpace::LM, rows ? 1 : tr, rows ? tc : 1, i32);
     e.dma(indices, idx);
     Value o = e.tile(MemorySpace::LM, 1, 1, i32);
     e.dma(other, o);
     e.vsel(mask, idx, o, sel);
-    Value res = axis == "cols" ? e.tile(MemorySpace::LM, tr, 1, i32) : e.tile(MemorySpace::LM, 1, tc, i32);
-    ReduceOp::create(b, e.loc, sel, res, b.getStringAttr(last ? "MAX" : "MIN"), b.getStringAttr(axis));
+    Value res = axis == Axis::COLS ? e.tile(MemorySpace::LM, tr, 1, i32) : e.tile(MemorySpace::LM, 1, tc, i32);
+    e.reduce(last ? ReduceFunc::MAX : ReduceFunc::MIN, axis, sel, res);
     e.dma(res, dst);
   };
   // Per element: the input, the selected indices and the mask (at the
@@ -403,12 +405,12 @@ LogicalResult KernelLowering::lowerArg(const LoweringCase &c) {
                                    {ex + 8, 4}),
                     [&](int64_t n, const Offset &o) {
                       Value to = e.view(y, o * 4, {n, 1}, {4, 4});
-                      body(e.view(x, o * (r * ex), {n, r}, {r * ex, ex}), n, r, "cols", to);
+                      body(e.view(x, o * (r * ex), {n, r}, {r * ex, ex}), n, r, Axis::COLS, to);
                     });
   ElementwiseProblem p = columnProblem(outer, r, inner, {{0, r * inner * ex, inner * ex, ex}, ex, false},
                                        {{0, inner * 4, 0, 4}, 4, false}, {ex + 8 + ceilDiv(8 + ex, r), 4});
   return columnLoops(op, p, [&](int64_t cols, const Offset &o, const Offset &col) {
     Value to = e.view(y, o * (inner * 4) + col * 4, {1, cols}, {0, 4});
-    body(e.view(x, o * (r * inner * ex) + col * ex, {r, cols}, {inner * ex, ex}), r, cols, "rows", to);
+    body(e.view(x, o * (r * inner * ex) + col * ex, {r, cols}, {inner * ex, ex}), r, cols, Axis::ROWS, to);
   });
 }

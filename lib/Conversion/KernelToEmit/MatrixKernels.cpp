@@ -87,13 +87,13 @@ void KernelLowering::epilogue(Value acc, int64_t rows, int64_t cols, Value biasG
   // A float result: its bias added on VECTOR (a per-row bias is one value per
   // tile row, broadcast along it), then a fused activation.
   if (biasGM)
-    e.vbin("ADD", acc, loadBias({t.params.VectorAlign, eb}), acc);
+    e.vbin(VBinFunc::ADD, acc, loadBias({t.params.VectorAlign, eb}), acc);
   if (activation.kind == "relu" && !fused)
-    e.vun("RELU", acc, acc);
+    e.vun(VUnFunc::RELU, acc, acc);
   if (activation.lo)
-    e.vbini("MAX", acc, b.getF32FloatAttr(*activation.lo), acc);
+    e.vbini(VBinFunc::MAX, acc, b.getF32FloatAttr(*activation.lo), acc);
   if (activation.hi)
-    e.vbini("MIN", acc, b.getF32FloatAttr(*activation.hi), acc);
+    e.vbini(VBinFunc::MIN, acc, b.getF32FloatAttr(*activation.hi), acc);
   Type st = cast<BufferType>(dst.getType()).getElementType();
   if (st != accType) {
     // An fp16 result (graph-compute-f16): rounded once, to nearest even.
@@ -251,15 +251,6 @@ LogicalResult KernelLowering::lowerGemm(const LoweringCase &c) {
                      addend && c.is("beta") ? float(gemm.getBetaAttr().getValueAsDouble()) : 1.0f);
 }
 
-/// MATRIX mode of operands stored as `a` and `b`.
-isa::MmMode lowering::matrixMode(Type a, Type b) {
-  if (a.isF32())
-    return isa::MmMode::F32;
-  if (a.isF16())
-    return isa::MmMode::F16;
-  return a.isUnsignedInteger() ? (b.isUnsignedInteger() ? isa::MmMode::U8U8 : isa::MmMode::U8I8)
-                               : (b.isUnsignedInteger() ? isa::MmMode::I8U8 : isa::MmMode::I8I8);
-}
 
 std::optional<ConvOperands> lowering::convOperands(Operation *op) {
   ConvOperands c;
@@ -550,7 +541,7 @@ LogicalResult KernelLowering::lowerMatmulBuffers(Operation *op, Value A, Value B
       e.matmul(aT, bT, acc, k0 > 0, azp, bzp);
     }
     if (alpha != 1.0f)
-      e.vbini("MUL", acc, b.getF32FloatAttr(alpha), acc);
+      e.vbini(VBinFunc::MUL, acc, b.getF32FloatAttr(alpha), acc);
     if (addend) {
       // beta * C, broadcast to this [mc, nc] tile by zero strides.
       auto xt2 = cast<BufferType>(addend.getType());
@@ -561,8 +552,8 @@ LogicalResult KernelLowering::lowerMatmulBuffers(Operation *op, Value A, Value B
       Value cTile = e.tile(MemorySpace::LM, mc, nc, accType);
       e.dma(e.view(addend, m0 * sRow + n0 * sCol, {mc, nc}, {sRow, sCol}), cTile);
       if (beta != 1.0f)
-        e.vbini("MUL", cTile, b.getF32FloatAttr(beta), cTile);
-      e.vbin("ADD", acc, cTile, acc);
+        e.vbini(VBinFunc::MUL, cTile, b.getF32FloatAttr(beta), cTile);
+      e.vbin(VBinFunc::ADD, acc, cTile, acc);
     }
     Value dst = e.view(C, ((bi * M + m0) * N + n0) * ec, {mc, nc}, {N * ec, ec});
     epilogue(acc, mc, nc, Bias, n0, rq, params, dst, perRow, m0, biasPerRow);

@@ -146,31 +146,31 @@ LogicalResult KernelLowering::lowerLayerNorm(const LoweringCase &c) {
     e.dma(e.view(x, o * (r * ex), {rows, r}, {r * ex, ex}), tileV);
     Value f = toF32(tileV, qx);
     Value m = e.tile(MemorySpace::LM, rows, 1, b.getF32Type());
-    ReduceOp::create(b, e.loc, f, m, b.getStringAttr("SUM"), b.getStringAttr("cols"));
-    e.vbini("DIV", m, b.getF32FloatAttr(float(r)), m);
-    e.vbin("SUB", f, m, f);
+    e.reduce(ReduceFunc::SUM, Axis::COLS, f, m);
+    e.vbini(VBinFunc::DIV, m, b.getF32FloatAttr(float(r)), m);
+    e.vbin(VBinFunc::SUB, f, m, f);
     // The corrected two-pass mean: the mean of x - mean is the rounding
     // error of the first sum, subtracted again. A row of equal values then
     // has d = 0 exactly (contract N9: it gives beta), whatever the sum's
     // roundings; Mean is the corrected mean.
     Value corr = e.tile(MemorySpace::LM, rows, 1, b.getF32Type());
-    ReduceOp::create(b, e.loc, f, corr, b.getStringAttr("SUM"), b.getStringAttr("cols"));
-    e.vbini("DIV", corr, b.getF32FloatAttr(float(r)), corr);
-    e.vbin("SUB", f, corr, f);
+    e.reduce(ReduceFunc::SUM, Axis::COLS, f, corr);
+    e.vbini(VBinFunc::DIV, corr, b.getF32FloatAttr(float(r)), corr);
+    e.vbin(VBinFunc::SUB, f, corr, f);
     if (mean)
-      e.vbin("ADD", m, corr, m);
+      e.vbin(VBinFunc::ADD, m, corr, m);
     Value sq = e.tile(MemorySpace::LM, rows, r, b.getF32Type());
-    e.vbin("MUL", f, f, sq);
+    e.vbin(VBinFunc::MUL, f, f, sq);
     Value s = e.tile(MemorySpace::LM, rows, 1, b.getF32Type());
-    ReduceOp::create(b, e.loc, sq, s, b.getStringAttr("SUM"), b.getStringAttr("cols"));
-    e.vbini("DIV", s, b.getF32FloatAttr(float(r)), s);
-    e.vbini("ADD", s, b.getF32FloatAttr(eps), s);
-    e.vun("SQRT", s, s);
-    e.vun("RECIP", s, s);
-    e.vbin("MUL", f, s, f);
-    e.vbin("MUL", f, rowVector(op.getScale()), f);
+    e.reduce(ReduceFunc::SUM, Axis::COLS, sq, s);
+    e.vbini(VBinFunc::DIV, s, b.getF32FloatAttr(float(r)), s);
+    e.vbini(VBinFunc::ADD, s, b.getF32FloatAttr(eps), s);
+    e.vun(VUnFunc::SQRT, s, s);
+    e.vun(VUnFunc::RECIP, s, s);
+    e.vbin(VBinFunc::MUL, f, s, f);
+    e.vbin(VBinFunc::MUL, f, rowVector(op.getScale()), f);
     if (c.is("bias"))
-      e.vbin("ADD", f, rowVector(op.getBias()), f);
+      e.vbin(VBinFunc::ADD, f, rowVector(op.getBias()), f);
     Value to = e.view(y, o * (r * ey), {rows, r}, {r * ey, ey});
     e.dma(fromF32(f, qy, sy), to);
     if (mean)

@@ -129,21 +129,21 @@ LogicalResult KernelLowering::lowerPow(const LoweringCase &c) {
     StringRef form = c.get("form");
     return lowerF32Map(op, x, res, form == "exp-log" ? 8 : 3, [&](Value f) {
       if (form == "square") {
-        e.vbin("MUL", f, f, f);
+        e.vbin(VBinFunc::MUL, f, f, f);
       } else if (form == "cube") {
         Value g = scratch(f);
-        e.vbin("MUL", f, f, g);
-        e.vbin("MUL", g, f, f);
+        e.vbin(VBinFunc::MUL, f, f, g);
+        e.vbin(VBinFunc::MUL, g, f, f);
       } else if (form == "sqrt") {
-        e.vun("SQRT", f, f);
+        e.vun(VUnFunc::SQRT, f, f);
       } else if (form == "reciprocal") {
-        e.vun("RECIP", f, f);
+        e.vun(VUnFunc::RECIP, f, f);
       } else if (form == "one") {
         // sign(|x|) is 1, or 0 for a zero; times 0 plus 1 is 1 (NaN stays NaN).
-        e.vun("ABS", f, f);
-        e.vun("SIGN", f, f);
-        e.vbini("MUL", f, f32(0.0f), f);
-        e.vbini("ADD", f, f32(1.0f), f);
+        e.vun(VUnFunc::ABS, f, f);
+        e.vun(VUnFunc::SIGN, f, f);
+        e.vbini(VBinFunc::MUL, f, f32(0.0f), f);
+        e.vbini(VBinFunc::ADD, f, f32(1.0f), f);
       } else if (form == "exp-log") {
         // |x|^k = exp(k * log|x|); an odd integer k keeps x's sign (a zero
         // base counts as positive); a non-integer k of a negative base is
@@ -153,19 +153,19 @@ LogicalResult KernelLowering::lowerPow(const LoweringCase &c) {
         Value s;
         if (odd) {
           s = scratch(f);
-          e.vun("SIGN", f, s);
+          e.vun(VUnFunc::SIGN, f, s);
           Value z = scratch(f);
-          e.vun("ABS", s, z);
-          e.vbini("SUB", z, f32(1.0f), z);
-          e.vbin("SUB", s, z, s);  // sign(x), and 1 for a zero
+          e.vun(VUnFunc::ABS, s, z);
+          e.vbini(VBinFunc::SUB, z, f32(1.0f), z);
+          e.vbin(VBinFunc::SUB, s, z, s);  // sign(x), and 1 for a zero
         }
         if (integer)
-          e.vun("ABS", f, f);
-        e.vun("LOG", f, f);
-        e.vbini("MUL", f, f32(float(k)), f);
-        e.vun("EXP", f, f);
+          e.vun(VUnFunc::ABS, f, f);
+        e.vun(VUnFunc::LOG, f, f);
+        e.vbini(VBinFunc::MUL, f, f32(float(k)), f);
+        e.vun(VUnFunc::EXP, f, f);
         if (odd)
-          e.vbin("MUL", f, s, f);
+          e.vbin(VBinFunc::MUL, f, s, f);
       }
     });
   }
@@ -188,38 +188,38 @@ LogicalResult KernelLowering::lowerPow(const LoweringCase &c) {
     Value yy = yv;  // a full tile: a broadcast operand is loaded at the tile's size
     Value t = scratch(f), u = scratch(f), neg = scratch(f);
     // neg = 1 where x < 0: relu(-sign(x)).
-    e.vun("SIGN", f, neg);
-    e.vun("NEG", neg, neg);
-    e.vun("RELU", neg, neg);
+    e.vun(VUnFunc::SIGN, f, neg);
+    e.vun(VUnFunc::NEG, neg, neg);
+    e.vun(VUnFunc::RELU, neg, neg);
     // z = (1 - |sign(x)|) * (1 - |sign(y)|).
-    e.vun("SIGN", f, t);
-    e.vun("ABS", t, t);
-    e.vbini("SUB", t, f32(1.0f), t);
-    e.vun("SIGN", yy, u);
-    e.vun("ABS", u, u);
-    e.vbini("SUB", u, f32(1.0f), u);
-    e.vbin("MUL", t, u, t);  // (|s| - 1) * (|s'| - 1), the same product
-    e.vun("ABS", f, f);
-    e.vbin("ADD", f, t, f);
-    e.vun("LOG", f, f);
-    e.vbin("MUL", f, yy, f);
-    e.vun("EXP", f, f);
+    e.vun(VUnFunc::SIGN, f, t);
+    e.vun(VUnFunc::ABS, t, t);
+    e.vbini(VBinFunc::SUB, t, f32(1.0f), t);
+    e.vun(VUnFunc::SIGN, yy, u);
+    e.vun(VUnFunc::ABS, u, u);
+    e.vbini(VBinFunc::SUB, u, f32(1.0f), u);
+    e.vbin(VBinFunc::MUL, t, u, t);  // (|s| - 1) * (|s'| - 1), the same product
+    e.vun(VUnFunc::ABS, f, f);
+    e.vbin(VBinFunc::ADD, f, t, f);
+    e.vun(VUnFunc::LOG, f, f);
+    e.vbin(VBinFunc::MUL, f, yy, f);
+    e.vun(VUnFunc::EXP, f, f);
     // odd = 2 * (y/2 - floor(y/2)): 1 for an odd integer, 0 for an even one.
-    e.vbini("MUL", yy, f32(0.5f), t);
-    e.vun("FLOOR", t, u);
-    e.vbin("SUB", t, u, t);
-    e.vbini("MUL", t, f32(4.0f), t);  // 2 for odd: factor = 1 - neg * 2 * odd
-    e.vbin("MUL", t, neg, t);
-    e.vbini("MUL", t, f32(-1.0f), t);
-    e.vbini("ADD", t, f32(1.0f), t);
-    e.vbin("MUL", f, t, f);
+    e.vbini(VBinFunc::MUL, yy, f32(0.5f), t);
+    e.vun(VUnFunc::FLOOR, t, u);
+    e.vbin(VBinFunc::SUB, t, u, t);
+    e.vbini(VBinFunc::MUL, t, f32(4.0f), t);  // 2 for odd: factor = 1 - neg * 2 * odd
+    e.vbin(VBinFunc::MUL, t, neg, t);
+    e.vbini(VBinFunc::MUL, t, f32(-1.0f), t);
+    e.vbini(VBinFunc::ADD, t, f32(1.0f), t);
+    e.vbin(VBinFunc::MUL, f, t, f);
     // frac(y) of a negative base: sqrt(-(neg * frac)) is NaN or -0.
-    e.vun("FLOOR", yy, u);
-    e.vbin("SUB", yy, u, u);
-    e.vbin("MUL", u, neg, u);
-    e.vun("NEG", u, u);
-    e.vun("SQRT", u, u);
-    e.vbin("ADD", f, u, f);
+    e.vun(VUnFunc::FLOOR, yy, u);
+    e.vbin(VBinFunc::SUB, yy, u, u);
+    e.vbin(VBinFunc::MUL, u, neg, u);
+    e.vun(VUnFunc::NEG, u, u);
+    e.vun(VUnFunc::SQRT, u, u);
+    e.vbin(VBinFunc::ADD, f, u, f);
     tl.out = f;
   });
 }

@@ -35,7 +35,7 @@ struct ReduceSpec {
   enum class Post { None, Sqrt, Log, LogPlusMax };
   Value input, result;
   SmallVector<int64_t> axes;
-  StringRef func;
+  ReduceFunc func = ReduceFunc::SUM;
   bool mean = false;
   Pre pre = Pre::None;
   Post post = Post::None;
@@ -53,9 +53,9 @@ ReduceSpec reduceSpec(Operation *op) {
       s.axes.push_back(i);
   else if (auto axes = op->getAttrOfType<DenseI64ArrayAttr>("axes"))
     s.axes.assign(axes.asArrayRef().begin(), axes.asArrayRef().end());
-  s.func = llvm::isa<graph::GlobalMaxPoolOp, graph::ReduceMaxOp>(op) ? "MAX"
-           : llvm::isa<graph::ReduceMinOp>(op)                        ? "MIN"
-                                                                : "SUM";
+  s.func = llvm::isa<graph::GlobalMaxPoolOp, graph::ReduceMaxOp>(op) ? ReduceFunc::MAX
+           : llvm::isa<graph::ReduceMinOp>(op)                        ? ReduceFunc::MIN
+                                                                      : ReduceFunc::SUM;
   s.mean = llvm::isa<graph::GlobalAveragePoolOp, graph::ReduceMeanOp>(op);
   if (llvm::isa<graph::ReduceL1Op>(op))
     s.pre = ReduceSpec::Pre::Abs;
@@ -151,7 +151,7 @@ LogicalResult lowering::selectReduce(LoweringCase &c, const target::TargetInfo &
 LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
   Operation *op = c.op;
   ReduceSpec spec = reduceSpec(op);
-  StringRef func = spec.func;
+  ReduceFunc func = spec.func;
   bool mean = spec.mean;
   int64_t outer = spec.outer, r = spec.r, inner = spec.inner;
   auto qx = quantOf(tensorOf(spec.input).getElementType());
@@ -162,28 +162,28 @@ LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
   int64_t ey = bytesOf(sy);
   // A [rows, 1] (along cols) or [1, cols] (along rows) f32 tile for the
   // results of reducing f along `axis`.
-  auto reducedTile = [&](Value f, StringRef axis) {
+  auto reducedTile = [&](Value f, Axis axis) {
     ArrayRef<int64_t> shape = cast<BufferType>(f.getType()).getShape();
-    return axis == "cols" ? e.tile(MemorySpace::LM, shape[0], 1, b.getF32Type())
+    return axis == Axis::COLS ? e.tile(MemorySpace::LM, shape[0], 1, b.getF32Type())
                           : e.tile(MemorySpace::LM, 1, shape[1], b.getF32Type());
   };
   // The steps before the reduction, in place on the f32 tile f; for
   // exp(x - max), the max it subtracted.
-  auto before = [&](Value f, StringRef axis) -> Value {
+  auto before = [&](Value f, Axis axis) -> Value {
     switch (spec.pre) {
     case ReduceSpec::Pre::None:
       return Value();
     case ReduceSpec::Pre::Abs:
-      e.vun("ABS", f, f);
+      e.vun(VUnFunc::ABS, f, f);
       return Value();
     case ReduceSpec::Pre::Square:
-      e.vbin("MUL", f, f, f);
+      e.vbin(VBinFunc::MUL, f, f, f);
       return Value();
     case ReduceSpec::Pre::ShiftedExp: {
       Value m = reducedTile(f, axis);
-      ReduceOp::create(b, e.loc, f, m, b.getStringAttr("MAX"), b.getStringAttr(axis));
-      e.vbin("SUB", f, m, f);
-      e.vun("EXP", f, f);
+      e.reduce(ReduceFunc::MAX, axis, f, m);
+      e.vbin(VBinFunc::SUB, f, m, f);
+      e.vun(VUnFunc::EXP, f, f);
       return m;
     }
     }
@@ -191,17 +191,17 @@ LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
   };
   // Reduce f32 [rows, cols] along `axis` into d; then mean, the steps after
   // the reduction (m: the max `before` subtracted), quantize, store.
-  auto finish = [&](Value f, StringRef axis, Value dst, Value m) {
+  auto finish = [&](Value f, Axis axis, Value dst, Value m) {
     Value d = reducedTile(f, axis);
-    ReduceOp::create(b, e.loc, f, d, b.getStringAttr(func), b.getStringAttr(axis));
+    e.reduce(func, axis, f, d);
     if (mean)
-      e.vbini("DIV", d, b.getF32FloatAttr(float(r)), d);
+      e.vbini(VBinFunc::DIV, d, b.getF32FloatAttr(float(r)), d);
     if (spec.post == ReduceSpec::Post::Sqrt)
-      e.vun("SQRT", d, d);
+      e.vun(VUnFunc::SQRT, d, d);
     if (spec.post == ReduceSpec::Post::Log || spec.post == ReduceSpec::Post::LogPlusMax)
-      e.vun("LOG", d, d);
+      e.vun(VUnFunc::LOG, d, d);
     if (spec.post == ReduceSpec::Post::LogPlusMax)
-      e.vbin("ADD", d, m, d);
+      e.vbin(VBinFunc::ADD, d, m, d);
     e.dma(fromF32(d, qy, sy), dst);
   };
   if (c.get("layout") == "rows") {
@@ -228,11 +228,10 @@ LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
           Value tileV = e.tile(MemorySpace::LM, rows, cols, xe);
           e.dma(e.view(x, (o * r + j * rc) * ex, {rows, cols}, {r * ex, ex}), tileV);
           Value f = toF32(tileV, qx);
-          before(f, "cols");  // |x| or x * x: their partial sums add up
-          ReduceOp::create(b, e.loc, f, e.view(parts, j * pitch, {rows, 1}, {4, 4}),
-                           b.getStringAttr(func), b.getStringAttr("cols"));
+          before(f, Axis::COLS);  // |x| or x * x: their partial sums add up
+          e.reduce(func, Axis::COLS, f, e.view(parts, j * pitch, {rows, 1}, {4, 4}));
         }
-        finish(parts, "rows", e.view(y, o * ey, {1, rows}, {0, ey}), Value());
+        finish(parts, Axis::ROWS, e.view(y, o * ey, {1, rows}, {0, ey}), Value());
       }
       return success();
     }
@@ -240,8 +239,8 @@ LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
       Value tileV = e.tile(MemorySpace::LM, rows, r, cast<BufferType>(x.getType()).getElementType());
       e.dma(e.view(x, o * (r * ex), {rows, r}, {r * ex, ex}), tileV);
       Value f = toF32(tileV, qx);
-      Value m = before(f, "cols");
-      finish(f, "cols", e.view(y, o * ey, {rows, 1}, {ey, ey}), m);
+      Value m = before(f, Axis::COLS);
+      finish(f, Axis::COLS, e.view(y, o * ey, {rows, 1}, {ey, ey}), m);
     });
   }
   // Per column: r input rows and their f32 copy, plus the [1, cols] results
@@ -253,8 +252,8 @@ LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
     Value tileV = e.tile(MemorySpace::LM, r, cols, cast<BufferType>(x.getType()).getElementType());
     e.dma(e.view(x, o * (r * inner * ex) + c * ex, {r, cols}, {inner * ex, ex}), tileV);
     Value f = toF32(tileV, qx);
-    Value m = before(f, "rows");
-    finish(f, "rows", e.view(y, o * (inner * ey) + c * ey, {1, cols}, {0, ey}), m);
+    Value m = before(f, Axis::ROWS);
+    finish(f, Axis::ROWS, e.view(y, o * (inner * ey) + c * ey, {1, cols}, {0, ey}), m);
   });
 }
 
@@ -311,30 +310,30 @@ LogicalResult KernelLowering::lowerSoftmax(const LoweringCase &c) {
   auto xt = cast<BufferType>(x.getType());
   Type sy = cast<BufferType>(y.getType()).getElementType();
   int64_t ex = xt.getElementBytes(), ey = bytesOf(sy);
-  // Steps of one tile whose softmax runs along `along` ("cols": each row is
-  // one softmax; "rows": each column is).
-  auto steps = [&](Value f, StringRef along) {
+  // Steps of one tile whose softmax runs along `along` (COLS: each row is
+  // one softmax; ROWS: each column is).
+  auto steps = [&](Value f, Axis along) {
     ArrayRef<int64_t> ts = cast<BufferType>(f.getType()).getShape();
     auto reduced = [&]() {
-      return along == "cols" ? e.tile(MemorySpace::LM, ts[0], 1, b.getF32Type())
+      return along == Axis::COLS ? e.tile(MemorySpace::LM, ts[0], 1, b.getF32Type())
                              : e.tile(MemorySpace::LM, 1, ts[1], b.getF32Type());
     };
     Value m = reduced();
-    ReduceOp::create(b, e.loc, f, m, b.getStringAttr("MAX"), b.getStringAttr(along));
-    e.vbin("SUB", f, m, f);
+    e.reduce(ReduceFunc::MAX, along, f, m);
+    e.vbin(VBinFunc::SUB, f, m, f);
     Value exps = f;
     if (log) {
       exps = e.tile(MemorySpace::LM, ts[0], ts[1], b.getF32Type());
-      e.vun("COPY", f, exps);
+      e.vun(VUnFunc::COPY, f, exps);
     }
-    e.vun("EXP", exps, exps);
+    e.vun(VUnFunc::EXP, exps, exps);
     Value sum = reduced();
-    ReduceOp::create(b, e.loc, exps, sum, b.getStringAttr("SUM"), b.getStringAttr(along));
+    e.reduce(ReduceFunc::SUM, along, exps, sum);
     if (log) {
-      e.vun("LOG", sum, sum);
-      e.vbin("SUB", f, sum, f);
+      e.vun(VUnFunc::LOG, sum, sum);
+      e.vbin(VBinFunc::SUB, f, sum, f);
     } else {
-      e.vbin("DIV", f, sum, f);
+      e.vbin(VBinFunc::DIV, f, sum, f);
     }
   };
   if (c.get("layout") == "columns") {
@@ -349,7 +348,7 @@ LogicalResult KernelLowering::lowerSoftmax(const LoweringCase &c) {
       Value tileV = e.tile(MemorySpace::LM, r, cols, xt.getElementType());
       e.dma(e.view(x, o * (r * inner * ex) + col * ex, {r, cols}, {inner * ex, ex}), tileV);
       Value f = toF32(tileV, qx);
-      steps(f, "rows");
+      steps(f, Axis::ROWS);
       Value to = e.view(y, o * (r * inner * ey) + col * ey, {r, cols}, {inner * ey, ey});
       e.dma(fromF32(f, qy, sy), to);
     });
@@ -365,7 +364,7 @@ LogicalResult KernelLowering::lowerSoftmax(const LoweringCase &c) {
     e.dma(e.view(x, o * (r * ex), {rows, r}, {r * ex, ex}), tileV);
     // Each step in f32 (EXP and LOG per docs/numerics.md).
     Value f = toF32(tileV, qx);
-    steps(f, "cols");
+    steps(f, Axis::COLS);
     Value to = e.view(y, o * (r * ey), {rows, r}, {r * ey, ey});
     e.dma(fromF32(f, qy, sy), to);
   });
@@ -488,7 +487,7 @@ std::optional<DepthwiseProblem> lowering::poolProblem(Operation *op) {
   p.mode = sx.isF32() || (qx && !ps.isMax) ? isa::MmMode::F32
            : sx.isUnsignedInteger(8)       ? isa::MmMode::U8U8
                                            : isa::MmMode::I8I8;
-  p.window = ps.isMax ? DepthwiseProblem::Window::MAX : DepthwiseProblem::Window::SUM;
+  p.window = ps.isMax ? isa::WindowFunc::MAX : isa::WindowFunc::SUM;
   p.convertImage = qx && !ps.isMax;
   // After V_DW: f32 max nothing; an integer max its cast; a quantized max
   // dequantizing (cast, sub, mul) and quantizing (div, round, add, cast); an
@@ -583,7 +582,7 @@ LogicalResult KernelLowering::lowerPool(const LoweringCase &c) {
                             {cast<BufferType>(image.getType()).getStrides()[0], lda, ie});
       DepthwiseOp::create(b, e.loc, corner, Value(), sums, Value(),
                           b.getDenseI64ArrayAttr({wb.kh, wb.kw}), b.getDenseI64ArrayAttr({p.sh, p.sw}),
-                          b.getDenseI64ArrayAttr({p.dh, p.dw}), !first, 0, 0, isMax ? "MAX" : "SUM",
+                          b.getDenseI64ArrayAttr({p.dh, p.dw}), !first, 0, 0, isMax ? WindowFunc::MAX : WindowFunc::SUM,
                           false);
       first = false;
     }
@@ -592,7 +591,7 @@ LogicalResult KernelLowering::lowerPool(const LoweringCase &c) {
       // This tile's rows of the table, the same for every channel.
       Value d = e.tile(MemorySpace::LM, 1, n, b.getF32Type());
       e.dma(e.view(den, w.oh0 * (p.OW * 4), {1, n}, {0, 4}), d);
-      e.vbin("DIV", red, d, red);
+      e.vbin(VBinFunc::DIV, red, d, red);
     } else if (integerMax) {
       out = e.tile(MemorySpace::LM, chans, n, sy);
       e.cast(red, out);

@@ -42,7 +42,7 @@ module {
     emit.signal %f : !emit.flag<dma_in -> vector>
     emit.wait %f : !emit.flag<dma_in -> vector>
     emit.barrier [#emit<engine dma_out>, #emit<engine vector>]
-    emit.vun "NEG" %t0 -> %u : !emit.buffer<lm, 2x8xi8, strides = [32, 1]> -> !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
+    emit.vun NEG %t0 -> %u : !emit.buffer<lm, 2x8xi8, strides = [32, 1]> -> !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
     emit.dma %u -> %ar : !emit.buffer<lm, 2x8xi8, strides = [32, 1]> -> !emit.buffer<arena, 2x8xi8, strides = [8, 1]>
   }
 }
@@ -144,8 +144,8 @@ module {
   emit.program target "npu-v1" {
     %u = emit.alloc {offset = 0} : !emit.buffer<lm, 1x32xui8, strides = [32, 1]>
     %s = emit.alloc {offset = 64} : !emit.buffer<lm, 1x32xi8, strides = [32, 1]>
-    emit.vbini "XOR" %u, 128 : ui8 -> %u : !emit.buffer<lm, 1x32xui8, strides = [32, 1]> -> !emit.buffer<lm, 1x32xui8, strides = [32, 1]>
-    emit.vbini "XOR" %s, -128 : i8 -> %s : !emit.buffer<lm, 1x32xi8, strides = [32, 1]> -> !emit.buffer<lm, 1x32xi8, strides = [32, 1]>
+    emit.vbini XOR %u, 128 : ui8 -> %u : !emit.buffer<lm, 1x32xui8, strides = [32, 1]> -> !emit.buffer<lm, 1x32xui8, strides = [32, 1]>
+    emit.vbini XOR %s, -128 : i8 -> %s : !emit.buffer<lm, 1x32xi8, strides = [32, 1]> -> !emit.buffer<lm, 1x32xi8, strides = [32, 1]>
   }
 }
 
@@ -348,7 +348,7 @@ module {
     %mm = emit.alloc {offset = 352} : !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
     %acc = emit.alloc {offset = 0} : !emit.buffer<acc, 2x8xi32, strides = [32, 4]>
     %one = emit.alloc {offset = 448} : !emit.buffer<lm, 1x1xi32, strides = [32, 4]>
-    emit.vcmp "GT" %a, %b -> %m : !emit.buffer<lm, 2x8xf32, strides = [32, 4]>, !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
+    emit.vcmp GT %a, %b -> %m : !emit.buffer<lm, 2x8xf32, strides = [32, 4]>, !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
     emit.vsel %m ? %a : %c -> %d : !emit.buffer<lm, 2x8xi8, strides = [32, 1]>, !emit.buffer<lm, 2x8xf32, strides = [32, 4]>, !emit.buffer<lm, 2x1xf32, strides = [32, 4]> -> !emit.buffer<lm, 2x8xf32, strides = [32, 4]>
     emit.vsel %mm ? %one : %acc -> %acc : !emit.buffer<lm, 2x8xi8, strides = [32, 1]>, !emit.buffer<lm, 1x1xi32, strides = [32, 4]>, !emit.buffer<acc, 2x8xi32, strides = [32, 4]> -> !emit.buffer<acc, 2x8xi32, strides = [32, 4]>
   }

@@ -16,7 +16,7 @@
 // CHECK:      emit.for
 // CHECK:        emit.dma %[[A]]
 // CHECK:        emit.matmul
-// CHECK:        emit.vbin "ADD"
+// CHECK:        emit.vbin ADD
 // CHECK:        emit.dma %{{.*}} -> %{{.*}} : <acc, 4x6xf32, strides = [64, 4]> -> <arena, 4x6xf32, strides = [24, 4]>
 // CHECK:      %[[DST:.*]] = emit.view %[[Y]][0] : {{.*}} -> <output, 2x2x2x3xf32, strides = [48, 24, 4, 8]>
 // CHECK-NEXT: %[[SRC:.*]] = emit.view %[[R]][0] : {{.*}} -> <arena, 2x2x2x3xf32, strides = [12, 48, 24, 4]>

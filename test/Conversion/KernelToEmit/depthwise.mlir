@@ -20,7 +20,7 @@
 // CHECK-NEXT:   %[[TAPS:.*]] = emit.alloc : <lm, 1x9xf32, strides = [36, 4]>
 // CHECK:        emit.iter_view %{{.*}} offset 0 coeffs [0, 36, 0] : <input, 2x1x3x3xf32, strides = [36, 36, 12, 4]> -> <input, 1x3x3xf32, strides = [36, 12, 4]>
 // CHECK-NEXT:   emit.dma
-// CHECK:        emit.depthwise %{{.*}}, %[[TAPS]] -> %[[SUMS]] {dilations = array<i64: 1, 1>, kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>}
+// CHECK:        emit.depthwise MAC %{{.*}}, %[[TAPS]] -> %[[SUMS]] {dilations = array<i64: 1, 1>, kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>}
 // CHECK-NEXT:   emit.iter_view %{{.*}} offset 0 coeffs [0, 100, 0] : <output, 1x2x5x5xf32, strides = [200, 100, 20, 4]> -> <output, 1x10xf32, strides = [100, 4]>
 // CHECK-NEXT:   emit.dma %[[ACC]] -> %{{.*}}
 // CHECK-NEXT: }
@@ -42,9 +42,9 @@ func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}, %w: tensor<2x1x3x3xf
 // A 1x20 window is wider than V_DW's fields (15): two blocks, columns 0-14
 // and 15-19, the second from the image's 15th column on, accumulating.
 // CHECK-LABEL: emit.program target "npu-v1"
-// CHECK:      emit.depthwise %{{.*}}, %{{.*}} -> %[[S:.*]] {dilations = array<i64: 1, 1>, kernel = array<i64: 1, 15>, strides = array<i64: 1, 1>}
+// CHECK:      emit.depthwise MAC %{{.*}}, %{{.*}} -> %[[S:.*]] {dilations = array<i64: 1, 1>, kernel = array<i64: 1, 15>, strides = array<i64: 1, 1>}
 // CHECK:      %[[C:.*]] = emit.view %{{.*}}[60] : <lm, 1x1x24xf32, strides = [96, 96, 4]> -> <lm, 1x1x9xf32, strides = [96, 96, 4]>
-// CHECK-NEXT: emit.depthwise %[[C]], %{{.*}} -> %[[S]] {accumulate, dilations = array<i64: 1, 1>, kernel = array<i64: 1, 5>, strides = array<i64: 1, 1>}
+// CHECK-NEXT: emit.depthwise MAC %[[C]], %{{.*}} -> %[[S]] {accumulate, dilations = array<i64: 1, 1>, kernel = array<i64: 1, 5>, strides = array<i64: 1, 1>}
 func.func @main(%x: tensor<1x1x1x24xf32> {graph.name = "x"}, %w: tensor<1x1x1x20xf32> {graph.name = "w"}) -> (tensor<1x1x1x5xf32> {graph.name = "y"}) {
   %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = {tile = array<i64: 1, 1>, buffers = 1 : i64}} : (tensor<1x1x1x24xf32>, tensor<1x1x1x20xf32>) -> tensor<1x1x1x5xf32>
   return %y : tensor<1x1x1x5xf32>
@@ -69,7 +69,7 @@ func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}, %w: tensor<2x1x3x3xf
 // CHECK:        emit.dma %{{.*}} -> %[[IMG]] {fill = 4286578688 : i64, pad_hi = array<i64: 0, 1, 1>, pad_lo = array<i64: 0, 1, 1>}
 // CHECK-NEXT:   %[[R:.*]] = emit.alloc : <lm, 2x9xf32, strides = [64, 4]>
 // CHECK-NEXT:   %[[S:.*]] = emit.view %[[R]][0] : <lm, 2x9xf32, strides = [64, 4]> -> <lm, 2x3x3xf32, strides = [64, 12, 4]>
-// CHECK-NEXT:   emit.depthwise %[[IMG]] -> %[[S]] {dilations = array<i64: 1, 1>, func = "MAX", kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>}
+// CHECK-NEXT:   emit.depthwise MAX %[[IMG]] -> %[[S]] {dilations = array<i64: 1, 1>, kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>}
 // CHECK:        emit.dma %[[R]] -> %{{.*}} : <lm, 2x9xf32, strides = [64, 4]> -> <output, 2x9xf32, strides = [36, 4]>
 func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf32> {graph.name = "y"}) {
   %y = graph.max_pool %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ceil_mode = false, npuc.tiling = {tile = array<i64: 2, 3>, buffers = 1 : i64}} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
@@ -101,7 +101,7 @@ func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf
 // The f32 bias rides on the v_dw (its `bias` operand): no VECTOR add after.
 // CHECK:        %[[B:.*]] = emit.iter_view %[[BIAS]][%[[I]]] offset 0 coeffs [0, 64, 0] : {{.*}} -> <lm, 2x1xf32, strides = [32, 4]>
 // CHECK:        %[[T:.*]] = emit.iter_view %[[TAPS]][%[[I]]] offset 0 coeffs [0, 96, 0] : {{.*}} -> <lm, 2x9xf32, strides = [36, 4]>
-// CHECK-NEXT:   emit.depthwise %{{.*}}, %[[T]] bias %[[B]] ->
+// CHECK-NEXT:   emit.depthwise MAC %{{.*}}, %[[T]] bias %[[B]] ->
 // CHECK-NOT:    emit.vbin
 // CHECK:        emit.dma
 // CHECK-NEXT: }

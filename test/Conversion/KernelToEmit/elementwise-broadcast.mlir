@@ -12,7 +12,7 @@
 // CHECK-NEXT:   %[[DST:.*]] = emit.view %[[COL]][0] : {{.*}} -> <lm, 1x1x3x1xf32, strides = [96, 96, 32, 4]>
 // CHECK-NEXT:   %[[SRC:.*]] = emit.view %[[S]][0] : {{.*}} -> <input, 1x1x3x1xf32, strides = [0, 0, 4, 0]>
 // CHECK-NEXT:   emit.dma %[[SRC]] -> %[[DST]]
-// CHECK-NEXT:   emit.vbin "MUL" %[[X]], %[[COL]] -> %[[X]] : <lm, 3x20xf32, strides = [96, 4]>, <lm, 3x1xf32, strides = [32, 4]>
+// CHECK-NEXT:   emit.vbin MUL %[[X]], %[[COL]] -> %[[X]] : <lm, 3x20xf32, strides = [96, 4]>, <lm, 3x1xf32, strides = [32, 4]>
 func.func @main(%x: tensor<1x3x4x5xf32> {graph.name = "x"}, %s: tensor<1x3x1x1xf32> {graph.name = "s"}) -> (tensor<1x3x4x5xf32> {graph.name = "y"}) {
   %y = graph.mul %s, %x : (tensor<1x3x1x1xf32>, tensor<1x3x4x5xf32>) -> tensor<1x3x4x5xf32>
   return %y : tensor<1x3x4x5xf32>

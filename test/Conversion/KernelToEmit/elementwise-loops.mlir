@@ -12,7 +12,7 @@
 // CHECK:        emit.iter_view %{{.*}}[%[[T]]] offset 0 coeffs [0, 0, 0, 16384] : <input, 2x40960xf32, strides = [163840, 4]> -> <input, 1x1x1x4096xf32, strides = [0, 0, 0, 4]>
 // CHECK:        %[[S:.*]] = emit.alloc : <lm, 1x1xf32, strides = [32, 4]>
 // CHECK:        emit.view %[[C]][0] : <const, f32, strides = []> -> <const, 1x1x1x1xf32, strides = [0, 0, 0, 0]>
-// CHECK:        emit.vbin "MUL" %[[X]], %[[S]] -> %[[X]]
+// CHECK:        emit.vbin MUL %[[X]], %[[S]] -> %[[X]]
 // CHECK:        emit.iter_view %{{.*}}[%[[T]]] offset 0 coeffs [0, 0, 0, 16384] : <output, 2x40960xf32, strides = [163840, 4]>
 // CHECK:      }
 // CHECK-NOT:  emit.for

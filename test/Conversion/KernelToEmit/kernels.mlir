@@ -64,7 +64,7 @@ func.func @main(%x: tensor<1x3x5x7xui8> {graph.name = "x"}, %w: tensor<2x3x3x3xi
 // CHECK:      %[[B:.*]] = emit.view %[[V]][0] : <input, 14xf32, strides = [4]> -> <input, 2x7xf32, strides = [28, 4]>
 // CHECK:      emit.view %[[B]][0] : <input, 2x7xf32, strides = [28, 4]> -> <input, 1x1x2x7xf32, strides = [0, 0, 28, 4]>
 // CHECK:      emit.view %{{.*}}[0] : <const, 7xf32, strides = [4]> -> <const, 1x1x2x7xf32, strides = [0, 0, 0, 4]>
-// CHECK:      emit.vbin "ADD" %{{.*}}, %{{.*}} -> %{{.*}} : <lm, 2x7xf32, strides = [32, 4]>, <lm, 2x7xf32, strides = [32, 4]> -> <lm, 2x7xf32, strides = [32, 4]>
+// CHECK:      emit.vbin ADD %{{.*}}, %{{.*}} -> %{{.*}} : <lm, 2x7xf32, strides = [32, 4]>, <lm, 2x7xf32, strides = [32, 4]> -> <lm, 2x7xf32, strides = [32, 4]>
 // CHECK:      emit.cast %{{.*}} -> %{{.*}} {scale = 5.000000e-01 : f32, zp = -3 : i64} : <lm, 1x14xf32, strides = [64, 4]> -> <lm, 1x14xi8, strides = [32, 1]>
 func.func @main(%x: tensor<2x7xf32> {graph.name = "x"}) -> (tensor<2x7xi8> {graph.name = "y"}) {
   %f = graph.reshape %x : (tensor<2x7xf32>) -> tensor<14xf32>
@@ -82,11 +82,11 @@ func.func @main(%x: tensor<2x7xf32> {graph.name = "x"}) -> (tensor<2x7xi8> {grap
 // x - max(x, 0) leaves the negative part exactly; the per-channel slope is read
 // by address like any broadcast operand. Max is one VECTOR MAX.
 // CHECK-LABEL: emit.program target "npu-v1"
-// CHECK:      emit.vun "RELU" %[[PX:.*]] -> %[[POS:.*]] :
-// CHECK-NEXT: emit.vbin "SUB" %[[PX]], %[[POS]] -> %[[PX]]
-// CHECK-NEXT: emit.vbin "MUL" %[[PX]], %[[SL:.*]] -> %[[PX]]
-// CHECK-NEXT: emit.vbin "ADD" %[[PX]], %[[POS]] -> %[[PX]]
-// CHECK:      emit.vbin "MAX"
+// CHECK:      emit.vun RELU %[[PX:.*]] -> %[[POS:.*]] :
+// CHECK-NEXT: emit.vbin SUB %[[PX]], %[[POS]] -> %[[PX]]
+// CHECK-NEXT: emit.vbin MUL %[[PX]], %[[SL:.*]] -> %[[PX]]
+// CHECK-NEXT: emit.vbin ADD %[[PX]], %[[POS]] -> %[[PX]]
+// CHECK:      emit.vbin MAX
 func.func @main(%x: tensor<1x3x4x5xf32> {graph.name = "x"}) -> (tensor<1x3x4x5xf32> {graph.name = "y"}) {
   %s = graph.constant dense<[[[0.25]], [[0.5]], [[-1.0]]]> : tensor<3x1x1xf32>
   %p = graph.prelu %x, %s : (tensor<1x3x4x5xf32>, tensor<3x1x1xf32>) -> tensor<1x3x4x5xf32>
@@ -99,14 +99,14 @@ func.func @main(%x: tensor<1x3x4x5xf32> {graph.name = "x"}) -> (tensor<1x3x4x5xf
 // LogSoftmax over the last axis: (x - max) - log(sum(exp(x - max))), the
 // exponentials in their own tile so x - max survives.
 // CHECK-LABEL: emit.program target "npu-v1"
-// CHECK:      emit.reduce "MAX" "cols"
-// CHECK-NEXT: emit.vbin "SUB" %[[F:.*]], %{{.*}} -> %[[F]]
-// CHECK:      emit.vun "COPY" %[[F]] -> %[[E:.*]] :
-// CHECK-NEXT: emit.vun "EXP" %[[E]] -> %[[E]]
-// CHECK:      emit.reduce "SUM" "cols" %[[E]]
+// CHECK:      emit.reduce MAX cols
+// CHECK-NEXT: emit.vbin SUB %[[F:.*]], %{{.*}} -> %[[F]]
+// CHECK:      emit.vun COPY %[[F]] -> %[[E:.*]] :
+// CHECK-NEXT: emit.vun EXP %[[E]] -> %[[E]]
+// CHECK:      emit.reduce SUM cols %[[E]]
 // CHECK-SAME: -> %[[S:[0-9]+]] :
-// CHECK-NEXT: emit.vun "LOG" %[[S]] -> %[[S]]
-// CHECK-NEXT: emit.vbin "SUB" %[[F]], %[[S]] -> %[[F]]
+// CHECK-NEXT: emit.vun LOG %[[S]] -> %[[S]]
+// CHECK-NEXT: emit.vbin SUB %[[F]], %[[S]] -> %[[F]]
 func.func @main(%x: tensor<3x10xf32> {graph.name = "x"}) -> (tensor<3x10xf32> {graph.name = "y"}) {
   %y = graph.log_softmax %x {axis = 1 : i64} : (tensor<3x10xf32>) -> tensor<3x10xf32>
   return %y : tensor<3x10xf32>
@@ -186,9 +186,9 @@ func.func @main(%x: tensor<1x1x2x2x!quant.uniform<i8:f32, 0.01>>) -> tensor<1x1x
 // CHECK:     %[[S:.*]] = emit.alloc : <lm, 3x1xf32, strides = [32, 4]>
 // CHECK:     emit.dma %{{.*}} -> %{{.*}} : <const, 1x1x3x1xf32, strides = [0, 0, 4, 0]> -> <lm, 1x1x3x1xf32, strides = [96, 96, 32, 4]>
 // CHECK:     %[[Z:.*]] = emit.alloc : <lm, 3x1xf32, strides = [32, 4]>
-// CHECK:     emit.vbin "DIV" %[[X]], %[[S]] -> %[[X]] : <lm, 3x32xf32, strides = [128, 4]>, <lm, 3x1xf32, strides = [32, 4]>
-// CHECK:     emit.vun "ROUND"
-// CHECK:     emit.vbin "ADD" %[[X]], %[[Z]] -> %[[X]]
+// CHECK:     emit.vbin DIV %[[X]], %[[S]] -> %[[X]] : <lm, 3x32xf32, strides = [128, 4]>, <lm, 3x1xf32, strides = [32, 4]>
+// CHECK:     emit.vun ROUND
+// CHECK:     emit.vbin ADD %[[X]], %[[Z]] -> %[[X]]
 func.func @main(%x: tensor<1x3x4x8xf32> {graph.name = "x"}) -> (tensor<1x3x4x8xi8> {graph.name = "y"}) {
   %q = graph.quantize %x : (tensor<1x3x4x8xf32>) -> tensor<1x3x4x8x!quant.uniform<i8:f32:1, {0.5:1, 0.25:2, 0.125:3}>>
   %y = graph.storage_cast %q : (tensor<1x3x4x8x!quant.uniform<i8:f32:1, {0.5:1, 0.25:2, 0.125:3}>>) -> tensor<1x3x4x8xi8>

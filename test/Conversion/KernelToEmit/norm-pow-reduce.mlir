@@ -17,37 +17,37 @@
 // CHECK-NEXT: %[[F:.*]] = emit.alloc : <lm, 4x32xf32, strides = [128, 4]>
 // CHECK-NEXT: emit.dma %[[X]] -> %[[F]]
 // CHECK-NEXT: %[[M:.*]] = emit.alloc : <lm, 4x1xf32, strides = [32, 4]>
-// CHECK-NEXT: emit.reduce "SUM" "cols" %[[F]] -> %[[M]]
-// CHECK-NEXT: emit.vbini "DIV" %[[M]], 3.200000e+01 : f32 -> %[[M]]
-// CHECK-NEXT: emit.vbin "SUB" %[[F]], %[[M]] -> %[[F]]
+// CHECK-NEXT: emit.reduce SUM cols %[[F]] -> %[[M]]
+// CHECK-NEXT: emit.vbini DIV %[[M]], 3.200000e+01 : f32 -> %[[M]]
+// CHECK-NEXT: emit.vbin SUB %[[F]], %[[M]] -> %[[F]]
 // CHECK-NEXT: %[[C:.*]] = emit.alloc : <lm, 4x1xf32, strides = [32, 4]>
-// CHECK-NEXT: emit.reduce "SUM" "cols" %[[F]] -> %[[C]]
-// CHECK-NEXT: emit.vbini "DIV" %[[C]], 3.200000e+01 : f32 -> %[[C]]
-// CHECK-NEXT: emit.vbin "SUB" %[[F]], %[[C]] -> %[[F]]
-// CHECK-NEXT: emit.vbin "ADD" %[[M]], %[[C]] -> %[[M]]
+// CHECK-NEXT: emit.reduce SUM cols %[[F]] -> %[[C]]
+// CHECK-NEXT: emit.vbini DIV %[[C]], 3.200000e+01 : f32 -> %[[C]]
+// CHECK-NEXT: emit.vbin SUB %[[F]], %[[C]] -> %[[F]]
+// CHECK-NEXT: emit.vbin ADD %[[M]], %[[C]] -> %[[M]]
 // CHECK-NEXT: %[[SQ:.*]] = emit.alloc : <lm, 4x32xf32, strides = [128, 4]>
-// CHECK-NEXT: emit.vbin "MUL" %[[F]], %[[F]] -> %[[SQ]]
+// CHECK-NEXT: emit.vbin MUL %[[F]], %[[F]] -> %[[SQ]]
 // CHECK-NEXT: %[[S:.*]] = emit.alloc : <lm, 4x1xf32, strides = [32, 4]>
-// CHECK-NEXT: emit.reduce "SUM" "cols" %[[SQ]] -> %[[S]]
-// CHECK-NEXT: emit.vbini "DIV" %[[S]], 3.200000e+01 : f32 -> %[[S]]
-// CHECK-NEXT: emit.vbini "ADD" %[[S]], 9.99999974E-6 : f32 -> %[[S]]
-// CHECK-NEXT: emit.vun "SQRT" %[[S]] -> %[[S]]
-// CHECK-NEXT: emit.vun "RECIP" %[[S]] -> %[[S]]
-// CHECK-NEXT: emit.vbin "MUL" %[[F]], %[[S]] -> %[[F]]
+// CHECK-NEXT: emit.reduce SUM cols %[[SQ]] -> %[[S]]
+// CHECK-NEXT: emit.vbini DIV %[[S]], 3.200000e+01 : f32 -> %[[S]]
+// CHECK-NEXT: emit.vbini ADD %[[S]], 9.99999974E-6 : f32 -> %[[S]]
+// CHECK-NEXT: emit.vun SQRT %[[S]] -> %[[S]]
+// CHECK-NEXT: emit.vun RECIP %[[S]] -> %[[S]]
+// CHECK-NEXT: emit.vbin MUL %[[F]], %[[S]] -> %[[F]]
 // CHECK-NEXT: %[[WT:.*]] = emit.alloc : <lm, 1x32xf32, strides = [128, 4]>
 // CHECK-NEXT: %[[WV:.*]] = emit.view %[[W]][0] : <input, 32xf32, strides = [4]> -> <input, 1x32xf32, strides = [128, 4]>
 // CHECK-NEXT: emit.dma %[[WV]] -> %[[WT]]
-// CHECK-NEXT: emit.vbin "MUL" %[[F]], %[[WT]] -> %[[F]]
+// CHECK-NEXT: emit.vbin MUL %[[F]], %[[WT]] -> %[[F]]
 // CHECK-NEXT: %[[BT:.*]] = emit.alloc : <lm, 1x32xf32, strides = [128, 4]>
 // CHECK-NEXT: %[[BV:.*]] = emit.view %[[B]][0] : <input, 32xf32, strides = [4]> -> <input, 1x32xf32, strides = [128, 4]>
 // CHECK-NEXT: emit.dma %[[BV]] -> %[[BT]]
-// CHECK-NEXT: emit.vbin "ADD" %[[F]], %[[BT]] -> %[[F]]
+// CHECK-NEXT: emit.vbin ADD %[[F]], %[[BT]] -> %[[F]]
 // CHECK-NEXT: emit.dma %[[F]] -> %[[Y]] : <lm, 4x32xf32, strides = [128, 4]> -> <output, 4x32xf32, strides = [128, 4]>
 // CHECK-NEXT: emit.dma %[[M]] -> %[[MO]] : <lm, 4x1xf32, strides = [32, 4]> -> <output, 4x1xf32, strides = [4, 4]>
 // CHECK-NEXT: }
 // TINY-LABEL: emit.program target "npu-v1-tiny"
-// TINY:       emit.reduce "SUM" "cols"
-// TINY:       emit.vun "RECIP"
+// TINY:       emit.reduce SUM cols
+// TINY:       emit.vun RECIP
 // TINY:       emit.dma %{{.*}} -> %{{.*}} : <lm, 4x1xf32, strides = [32, 4]> -> <output, 4x1xf32, strides = [4, 4]>
 // TINY-NEXT:  }
 func.func @main(%x: tensor<4x32xf32> {graph.name = "x"}, %w: tensor<32xf32> {graph.name = "w"}, %b: tensor<32xf32> {graph.name = "b"}) -> (tensor<4x32xf32> {graph.name = "y"}, tensor<4x1xf32> {graph.name = "mean"}) {
@@ -66,19 +66,19 @@ func.func @main(%x: tensor<4x32xf32> {graph.name = "x"}, %w: tensor<32xf32> {gra
 // CHECK:      %[[Y:.*]] = emit.alloc {name = "y", offset = 0 : i64} : <output, 4x32xf32, strides = [128, 4]>
 // CHECK-NOT:  <output
 // CHECK:      %[[C:.*]] = emit.constant dense<2.000000e+00> : tensor<1xf32>
-// CHECK:      emit.reduce "SUM" "cols"
-// CHECK:      emit.vbini "ADD" %{{.*}}, 1.000000e-03 : f32
-// CHECK:      emit.vun "SQRT"
-// CHECK-NEXT: emit.vun "RECIP"
-// CHECK-NEXT: emit.vbin "MUL" %[[F:.*]], %{{.*}} -> %[[F]]
+// CHECK:      emit.reduce SUM cols
+// CHECK:      emit.vbini ADD %{{.*}}, 1.000000e-03 : f32
+// CHECK:      emit.vun SQRT
+// CHECK-NEXT: emit.vun RECIP
+// CHECK-NEXT: emit.vbin MUL %[[F:.*]], %{{.*}} -> %[[F]]
 // CHECK-NEXT: %[[CT:.*]] = emit.alloc : <lm, 1x1xf32, strides = [32, 4]>
 // CHECK-NEXT: %[[CV:.*]] = emit.view %[[C]][0]
 // CHECK-NEXT: emit.dma %[[CV]] -> %[[CT]]
-// CHECK-NEXT: emit.vbin "MUL" %[[F]], %[[CT]] -> %[[F]] : <lm, 4x32xf32, strides = [128, 4]>, <lm, 1x1xf32, strides = [32, 4]>
+// CHECK-NEXT: emit.vbin MUL %[[F]], %[[CT]] -> %[[F]] : <lm, 4x32xf32, strides = [128, 4]>, <lm, 1x1xf32, strides = [32, 4]>
 // CHECK-NEXT: emit.dma %[[F]] -> %[[Y]]
 // CHECK-NEXT: }
 // TINY-LABEL: emit.program target "npu-v1-tiny"
-// TINY-NOT:   emit.vbin "ADD"
+// TINY-NOT:   emit.vbin ADD
 // TINY:       emit.dma %{{.*}} -> %{{.*}} : <lm, 4x32xf32, strides = [128, 4]> -> <output, 4x32xf32, strides = [128, 4]>
 // TINY-NEXT:  }
 func.func @main(%x: tensor<4x32xf32> {graph.name = "x"}) -> (tensor<4x32xf32> {graph.name = "y"}) {
@@ -125,19 +125,19 @@ func.func @main(%x: tensor<64x1024xf32> {graph.name = "x"}, %w: tensor<1024xf32>
 // before the SUM, the root after it, then the store.
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      emit.dma %{{.*}} -> %[[F:.*]] :
-// CHECK-NEXT: emit.vbin "MUL" %[[F]], %[[F]] -> %[[F]]
+// CHECK-NEXT: emit.vbin MUL %[[F]], %[[F]] -> %[[F]]
 // CHECK-NEXT: %[[O:.*]] = emit.view
 // CHECK-NEXT: %[[D:.*]] = emit.alloc : <lm, 6x1xf32, strides = [32, 4]>
-// CHECK-NEXT: emit.reduce "SUM" "cols" %[[F]] -> %[[D]]
-// CHECK-NEXT: emit.vun "SQRT" %[[D]] -> %[[D]]
+// CHECK-NEXT: emit.reduce SUM cols %[[F]] -> %[[D]]
+// CHECK-NEXT: emit.vun SQRT %[[D]] -> %[[D]]
 // CHECK-NEXT: emit.dma %[[D]] -> %[[O]]
 // CHECK-NEXT: }
 // TINY-LABEL: emit.program target "npu-v1-tiny"
-// TINY:       emit.vbin "MUL"
+// TINY:       emit.vbin MUL
 // TINY-NEXT:  emit.view
 // TINY-NEXT:  emit.alloc
-// TINY-NEXT:  emit.reduce "SUM" "cols"
-// TINY-NEXT:  emit.vun "SQRT"
+// TINY-NEXT:  emit.reduce SUM cols
+// TINY-NEXT:  emit.vun SQRT
 func.func @main(%x: tensor<3x2x2xf32> {graph.name = "data"}) -> (tensor<3x2x1xf32> {graph.name = "reduced"}) {
   %0 = graph.reduce_l2 %x {axes = array<i64: 2>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x2x1xf32>
   return %0 : tensor<3x2x1xf32>
@@ -150,23 +150,23 @@ func.func @main(%x: tensor<3x2x2xf32> {graph.name = "data"}) -> (tensor<3x2x1xf3
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      emit.dma %{{.*}} -> %[[F:.*]] :
 // CHECK-NEXT: %[[M:.*]] = emit.alloc : <lm, 4x1xf32, strides = [32, 4]>
-// CHECK-NEXT: emit.reduce "MAX" "cols" %[[F]] -> %[[M]]
-// CHECK-NEXT: emit.vbin "SUB" %[[F]], %[[M]] -> %[[F]]
-// CHECK-NEXT: emit.vun "EXP" %[[F]] -> %[[F]]
+// CHECK-NEXT: emit.reduce MAX cols %[[F]] -> %[[M]]
+// CHECK-NEXT: emit.vbin SUB %[[F]], %[[M]] -> %[[F]]
+// CHECK-NEXT: emit.vun EXP %[[F]] -> %[[F]]
 // CHECK-NEXT: %[[S:.*]] = emit.alloc : <lm, 4x1xf32, strides = [32, 4]>
-// CHECK-NEXT: emit.reduce "SUM" "cols" %[[F]] -> %[[S]]
-// CHECK-NEXT: emit.vun "LOG" %[[S]] -> %[[S]]
-// CHECK-NEXT: emit.vbin "ADD" %[[S]], %[[M]] -> %[[S]]
+// CHECK-NEXT: emit.reduce SUM cols %[[F]] -> %[[S]]
+// CHECK-NEXT: emit.vun LOG %[[S]] -> %[[S]]
+// CHECK-NEXT: emit.vbin ADD %[[S]], %[[M]] -> %[[S]]
 // CHECK-NEXT: emit.dma %[[S]] -> %{{.*}} : <lm, 4x1xf32, strides = [32, 4]> -> <output, 4x1xf32, strides = [4, 4]>
 // CHECK-NEXT: }
 // TINY-LABEL: emit.program target "npu-v1-tiny"
-// TINY:       emit.reduce "MAX" "cols"
-// TINY-NEXT:  emit.vbin "SUB"
-// TINY-NEXT:  emit.vun "EXP"
+// TINY:       emit.reduce MAX cols
+// TINY-NEXT:  emit.vbin SUB
+// TINY-NEXT:  emit.vun EXP
 // TINY-NEXT:  emit.alloc
-// TINY-NEXT:  emit.reduce "SUM" "cols"
-// TINY-NEXT:  emit.vun "LOG"
-// TINY-NEXT:  emit.vbin "ADD"
+// TINY-NEXT:  emit.reduce SUM cols
+// TINY-NEXT:  emit.vun LOG
+// TINY-NEXT:  emit.vbin ADD
 func.func @main(%x: tensor<4x8xf32> {graph.name = "x"}) -> (tensor<4x1xf32> {graph.name = "y"}) {
   %0 = graph.reduce_log_sum_exp %x {axes = array<i64: 1>, keepdims = true} : (tensor<4x8xf32>) -> tensor<4x1xf32>
   return %0 : tensor<4x1xf32>
@@ -178,18 +178,18 @@ func.func @main(%x: tensor<4x8xf32> {graph.name = "x"}) -> (tensor<4x1xf32> {gra
 // in f32): the column layout reduces along "rows", the max and the sum
 // [1, 2] per outer index.
 // CHECK-LABEL: emit.program target "npu-v1"
-// CHECK:      emit.reduce "MAX" "rows" %[[F:.*]] -> %[[M:[^ ]*]] : <lm, 2x2xf32, {{.*}}> -> <lm, 1x2xf32
-// CHECK-NEXT: emit.vbin "SUB" %[[F]], %[[M]] -> %[[F]]
-// CHECK-NEXT: emit.vun "EXP" %[[F]] -> %[[F]]
+// CHECK:      emit.reduce MAX rows %[[F:.*]] -> %[[M:[^ ]*]] : <lm, 2x2xf32, {{.*}}> -> <lm, 1x2xf32
+// CHECK-NEXT: emit.vbin SUB %[[F]], %[[M]] -> %[[F]]
+// CHECK-NEXT: emit.vun EXP %[[F]] -> %[[F]]
 // CHECK-NEXT: %[[S:.*]] = emit.view
-// CHECK-NEXT: emit.reduce "SUM" "rows" %[[F]] -> %[[S]]
-// CHECK-NEXT: emit.vun "LOG" %[[S]] -> %[[S]]
-// CHECK-NEXT: emit.vbin "ADD" %[[S]], %[[M]] -> %[[S]]
-// CHECK-COUNT-2: emit.reduce "MAX" "rows"
+// CHECK-NEXT: emit.reduce SUM rows %[[F]] -> %[[S]]
+// CHECK-NEXT: emit.vun LOG %[[S]] -> %[[S]]
+// CHECK-NEXT: emit.vbin ADD %[[S]], %[[M]] -> %[[S]]
+// CHECK-COUNT-2: emit.reduce MAX rows
 // CHECK-NOT:  emit.reduce "MAX"
 // CHECK:      }
 // TINY-LABEL: emit.program target "npu-v1-tiny"
-// TINY-COUNT-3: emit.reduce "MAX" "rows"
+// TINY-COUNT-3: emit.reduce MAX rows
 func.func @main(%x: tensor<3x2x2xf32> {graph.name = "data"}) -> (tensor<3x1x2xf32> {graph.name = "reduced"}) {
   %0 = graph.reduce_log_sum_exp %x {axes = array<i64: 1>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x1x2xf32>
   return %0 : tensor<3x1x2xf32>
@@ -200,13 +200,13 @@ func.func @main(%x: tensor<3x2x2xf32> {graph.name = "data"}) -> (tensor<3x1x2xf3
 // Pow by a constant 2 is x * x, exact: no EXP, no LOG.
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      emit.dma %{{.*}} -> %[[V:.*]] :
-// CHECK-NEXT: emit.vbin "MUL" %[[F:.*]], %[[F]] -> %[[F]] : <lm, 1x32xf32, strides = [128, 4]>, <lm, 1x32xf32, strides = [128, 4]> -> <lm, 1x32xf32, strides = [128, 4]>
+// CHECK-NEXT: emit.vbin MUL %[[F:.*]], %[[F]] -> %[[F]] : <lm, 1x32xf32, strides = [128, 4]>, <lm, 1x32xf32, strides = [128, 4]> -> <lm, 1x32xf32, strides = [128, 4]>
 // CHECK-NOT:  emit.vun
 // CHECK-NOT:  emit.vbin
 // CHECK:      }
 // TINY-LABEL: emit.program target "npu-v1-tiny"
-// TINY:       emit.vbin "MUL"
-// TINY-NOT:   emit.vun "EXP"
+// TINY:       emit.vbin MUL
+// TINY-NOT:   emit.vun EXP
 // TINY:       }
 func.func @main(%x: tensor<4x8xf32> {graph.name = "x"}) -> (tensor<4x8xf32> {graph.name = "y"}) {
   %two = graph.constant dense<2.0> : tensor<f32>
@@ -219,13 +219,13 @@ func.func @main(%x: tensor<4x8xf32> {graph.name = "x"}) -> (tensor<4x8xf32> {gra
 // Pow by a constant 0.5 (a [1] splat) is SQRT, one op.
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      emit.dma %{{.*}} -> %{{.*}} :
-// CHECK-NEXT: emit.vun "SQRT" %[[F:.*]] -> %[[F]] : <lm, 1x32xf32, strides = [128, 4]>
+// CHECK-NEXT: emit.vun SQRT %[[F:.*]] -> %[[F]] : <lm, 1x32xf32, strides = [128, 4]>
 // CHECK-NOT:  emit.vun
 // CHECK-NOT:  emit.vbin
 // CHECK:      }
 // TINY-LABEL: emit.program target "npu-v1-tiny"
-// TINY:       emit.vun "SQRT"
-// TINY-NOT:   emit.vun "EXP"
+// TINY:       emit.vun SQRT
+// TINY-NOT:   emit.vun EXP
 // TINY:       }
 func.func @main(%x: tensor<4x8xf32> {graph.name = "x"}) -> (tensor<4x8xf32> {graph.name = "y"}) {
   %h = graph.constant dense<0.5> : tensor<1xf32>
@@ -241,43 +241,43 @@ func.func @main(%x: tensor<4x8xf32> {graph.name = "x"}) -> (tensor<4x8xf32> {gra
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      emit.dma %{{.*}} -> %{{.*}} : <input, 1x1x1x60xf32, strides = [0, 0, 0, 4]> -> <lm, 1x1x1x60xf32
 // CHECK:      emit.dma %{{.*}} -> %{{.*}} : <input, 1x1x1x60xf32, strides = [0, 0, 0, 4]> -> <lm, 1x1x1x60xf32
-// CHECK:      emit.vun "SIGN" %[[X:[^ ]*]] -> %[[NEG:[^ ]*]]
-// CHECK-NEXT: emit.vun "NEG" %[[NEG]] -> %[[NEG]]
-// CHECK-NEXT: emit.vun "RELU" %[[NEG]] -> %[[NEG]]
-// CHECK-NEXT: emit.vun "SIGN" %[[X]] -> %[[T:[^ ]*]]
-// CHECK-NEXT: emit.vun "ABS" %[[T]] -> %[[T]]
-// CHECK-NEXT: emit.vbini "SUB" %[[T]], 1.000000e+00 : f32 -> %[[T]]
-// CHECK-NEXT: emit.vun "SIGN" %[[Y:[^ ]*]] -> %[[U:[^ ]*]]
-// CHECK-NEXT: emit.vun "ABS" %[[U]] -> %[[U]]
-// CHECK-NEXT: emit.vbini "SUB" %[[U]], 1.000000e+00 : f32 -> %[[U]]
-// CHECK-NEXT: emit.vbin "MUL" %[[T]], %[[U]] -> %[[T]]
-// CHECK-NEXT: emit.vun "ABS" %[[X]] -> %[[X]]
-// CHECK-NEXT: emit.vbin "ADD" %[[X]], %[[T]] -> %[[X]]
-// CHECK-NEXT: emit.vun "LOG" %[[X]] -> %[[X]]
-// CHECK-NEXT: emit.vbin "MUL" %[[X]], %[[Y]] -> %[[X]]
-// CHECK-NEXT: emit.vun "EXP" %[[X]] -> %[[X]]
-// CHECK-NEXT: emit.vbini "MUL" %[[Y]], 5.000000e-01 : f32 -> %[[T]]
-// CHECK-NEXT: emit.vun "FLOOR" %[[T]] -> %[[U]]
-// CHECK-NEXT: emit.vbin "SUB" %[[T]], %[[U]] -> %[[T]]
-// CHECK-NEXT: emit.vbini "MUL" %[[T]], 4.000000e+00 : f32 -> %[[T]]
-// CHECK-NEXT: emit.vbin "MUL" %[[T]], %[[NEG]] -> %[[T]]
-// CHECK-NEXT: emit.vbini "MUL" %[[T]], -1.000000e+00 : f32 -> %[[T]]
-// CHECK-NEXT: emit.vbini "ADD" %[[T]], 1.000000e+00 : f32 -> %[[T]]
-// CHECK-NEXT: emit.vbin "MUL" %[[X]], %[[T]] -> %[[X]]
-// CHECK-NEXT: emit.vun "FLOOR" %[[Y]] -> %[[U]]
-// CHECK-NEXT: emit.vbin "SUB" %[[Y]], %[[U]] -> %[[U]]
-// CHECK-NEXT: emit.vbin "MUL" %[[U]], %[[NEG]] -> %[[U]]
-// CHECK-NEXT: emit.vun "NEG" %[[U]] -> %[[U]]
-// CHECK-NEXT: emit.vun "SQRT" %[[U]] -> %[[U]]
-// CHECK-NEXT: emit.vbin "ADD" %[[X]], %[[U]] -> %[[X]]
+// CHECK:      emit.vun SIGN %[[X:[^ ]*]] -> %[[NEG:[^ ]*]]
+// CHECK-NEXT: emit.vun NEG %[[NEG]] -> %[[NEG]]
+// CHECK-NEXT: emit.vun RELU %[[NEG]] -> %[[NEG]]
+// CHECK-NEXT: emit.vun SIGN %[[X]] -> %[[T:[^ ]*]]
+// CHECK-NEXT: emit.vun ABS %[[T]] -> %[[T]]
+// CHECK-NEXT: emit.vbini SUB %[[T]], 1.000000e+00 : f32 -> %[[T]]
+// CHECK-NEXT: emit.vun SIGN %[[Y:[^ ]*]] -> %[[U:[^ ]*]]
+// CHECK-NEXT: emit.vun ABS %[[U]] -> %[[U]]
+// CHECK-NEXT: emit.vbini SUB %[[U]], 1.000000e+00 : f32 -> %[[U]]
+// CHECK-NEXT: emit.vbin MUL %[[T]], %[[U]] -> %[[T]]
+// CHECK-NEXT: emit.vun ABS %[[X]] -> %[[X]]
+// CHECK-NEXT: emit.vbin ADD %[[X]], %[[T]] -> %[[X]]
+// CHECK-NEXT: emit.vun LOG %[[X]] -> %[[X]]
+// CHECK-NEXT: emit.vbin MUL %[[X]], %[[Y]] -> %[[X]]
+// CHECK-NEXT: emit.vun EXP %[[X]] -> %[[X]]
+// CHECK-NEXT: emit.vbini MUL %[[Y]], 5.000000e-01 : f32 -> %[[T]]
+// CHECK-NEXT: emit.vun FLOOR %[[T]] -> %[[U]]
+// CHECK-NEXT: emit.vbin SUB %[[T]], %[[U]] -> %[[T]]
+// CHECK-NEXT: emit.vbini MUL %[[T]], 4.000000e+00 : f32 -> %[[T]]
+// CHECK-NEXT: emit.vbin MUL %[[T]], %[[NEG]] -> %[[T]]
+// CHECK-NEXT: emit.vbini MUL %[[T]], -1.000000e+00 : f32 -> %[[T]]
+// CHECK-NEXT: emit.vbini ADD %[[T]], 1.000000e+00 : f32 -> %[[T]]
+// CHECK-NEXT: emit.vbin MUL %[[X]], %[[T]] -> %[[X]]
+// CHECK-NEXT: emit.vun FLOOR %[[Y]] -> %[[U]]
+// CHECK-NEXT: emit.vbin SUB %[[Y]], %[[U]] -> %[[U]]
+// CHECK-NEXT: emit.vbin MUL %[[U]], %[[NEG]] -> %[[U]]
+// CHECK-NEXT: emit.vun NEG %[[U]] -> %[[U]]
+// CHECK-NEXT: emit.vun SQRT %[[U]] -> %[[U]]
+// CHECK-NEXT: emit.vbin ADD %[[X]], %[[U]] -> %[[X]]
 // CHECK-NEXT: emit.view
 // CHECK-NEXT: emit.view %[[X]][0]
 // CHECK-NEXT: emit.dma
 // CHECK-NEXT: }
 // TINY-LABEL: emit.program target "npu-v1-tiny"
-// TINY:       emit.vun "LOG"
-// TINY-NEXT:  emit.vbin "MUL"
-// TINY-NEXT:  emit.vun "EXP"
+// TINY:       emit.vun LOG
+// TINY-NEXT:  emit.vbin MUL
+// TINY-NEXT:  emit.vun EXP
 func.func @main(%x: tensor<3x4x5xf32> {graph.name = "x"}, %y: tensor<3x4x5xf32> {graph.name = "y"}) -> (tensor<3x4x5xf32> {graph.name = "z"}) {
   %0 = graph.pow %x, %y : (tensor<3x4x5xf32>, tensor<3x4x5xf32>) -> tensor<3x4x5xf32>
   return %0 : tensor<3x4x5xf32>

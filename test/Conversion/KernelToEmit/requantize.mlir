@@ -8,7 +8,7 @@
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      emit.dma {{.*}} : <input, 1x1x1x16xui8, {{.*}}> -> <lm, 1x1x1x16xui8
 // CHECK:      %[[S:.*]] = emit.view %{{.*}}[0] : <lm, 1x16xui8, strides = [32, 1]> -> <lm, 1x16xi8, strides = [32, 1]>
-// CHECK-NEXT: emit.vbini "XOR" %[[S]], -128 : i32 -> %[[S]]
+// CHECK-NEXT: emit.vbini XOR %[[S]], -128 : i32 -> %[[S]]
 // CHECK-NOT:  emit.cast
 // CHECK:      emit.dma {{.*}} -> <output, 1x1x1x16xi8
 func.func @main(%x: tensor<2x8xui8> {graph.name = "x"}) -> (tensor<2x8xi8> {graph.name = "y"}) {

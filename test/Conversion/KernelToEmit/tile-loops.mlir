@@ -58,7 +58,7 @@ func.func @main(%a: tensor<5x8xf32> {graph.name = "a"}, %b: tensor<8x16xf32> {gr
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      emit.for %{{.*}} basis [1, 1, 1, 3] range [0, 3) {
 // CHECK-NEXT:   emit.alloc : <lm, 1x100xf32, strides = [416, 4]>
-// CHECK:        emit.vun "RELU"
+// CHECK:        emit.vun RELU
 // CHECK:      }
 // CHECK-NEXT: emit.for %{{.*}} basis [1, 1, 1, 1] range [0, 1) {
 // CHECK-NEXT:   emit.alloc : <lm, 1x20xf32, strides = [96, 4]>
@@ -101,7 +101,7 @@ func.func @main(%a: tensor<4x80xf32> {graph.name = "a"}) -> (tensor<4x80xf32> {g
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      emit.for %{{.*}} basis [2] range [0, 2) attributes {buffers = 2 : i64, pipeline} {
 // CHECK-NEXT:   emit.alloc : <lm, 4x16xf32, strides = [64, 4]>
-// CHECK:        emit.reduce "MAX" "cols"
+// CHECK:        emit.reduce MAX cols
 // CHECK:      }
 // CHECK-NEXT: emit.for %{{.*}} basis [1] range [0, 1) {
 // CHECK-NEXT:   emit.alloc : <lm, 2x16xf32, strides = [64, 4]>

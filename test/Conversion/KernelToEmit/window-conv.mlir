@@ -121,13 +121,13 @@ func.func @main(%x: tensor<1x1x3x3xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      emit.matmul %{{.*}}, %{{.*}} -> %[[ACC:[^ ]*]] {accumulate}
 // CHECK-NEXT: emit.view
-// CHECK-NEXT: emit.vun "RELU" %[[ACC]] -> %[[ACC]]
+// CHECK-NEXT: emit.vun RELU %[[ACC]] -> %[[ACC]]
 // CHECK-NEXT: emit.dma %[[ACC]]
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      emit.matmul %{{.*}}, %{{.*}} -> %[[ACC:[^ ]*]] :
 // CHECK-NEXT: emit.view
-// CHECK-NEXT: emit.vbini "MAX" %[[ACC]], 0.000000e+00 : f32 -> %[[ACC]]
-// CHECK-NEXT: emit.vbini "MIN" %[[ACC]], 6.000000e+00 : f32 -> %[[ACC]]
+// CHECK-NEXT: emit.vbini MAX %[[ACC]], 0.000000e+00 : f32 -> %[[ACC]]
+// CHECK-NEXT: emit.vbini MIN %[[ACC]], 6.000000e+00 : f32 -> %[[ACC]]
 // CHECK-NEXT: emit.dma %[[ACC]]
 func.func @main(%x: tensor<1x1x3x3xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf32> {graph.name = "y"}) {
   %w = graph.constant dense<1.0> : tensor<2x1x2x2xf32>

@@ -8,8 +8,8 @@
 // load left.
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      emit.dma %[[W:.*]] -> %[[T:.*]] :
-// CHECK-NEXT: emit.vun "RELU" %[[T]]
-// CHECK-NEXT: emit.vun "RELU" %[[T]]
+// CHECK-NEXT: emit.vun RELU %[[T]]
+// CHECK-NEXT: emit.vun RELU %[[T]]
 // CHECK-NOT:  emit.dma
 // expected-remark @below {{1 of 2 loads copy bytes already in place and are removed}}
 emit.program target "npu-v1" {
@@ -17,9 +17,9 @@ emit.program target "npu-v1" {
   %t = emit.alloc {offset = 0} : !emit.buffer<lm, 1x16xf32, strides = [64, 4]>
   %o = emit.alloc {offset = 64} : !emit.buffer<lm, 1x16xf32, strides = [64, 4]>
   emit.dma %w -> %t : !emit.buffer<const, 1x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 1x16xf32, strides = [64, 4]>
-  emit.vun "RELU" %t -> %o : !emit.buffer<lm, 1x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 1x16xf32, strides = [64, 4]>
+  emit.vun RELU %t -> %o : !emit.buffer<lm, 1x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 1x16xf32, strides = [64, 4]>
   emit.dma %w -> %t : !emit.buffer<const, 1x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 1x16xf32, strides = [64, 4]>
-  emit.vun "RELU" %t -> %o : !emit.buffer<lm, 1x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 1x16xf32, strides = [64, 4]>
+  emit.vun RELU %t -> %o : !emit.buffer<lm, 1x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 1x16xf32, strides = [64, 4]>
 }
 
 // -----
@@ -37,7 +37,7 @@ emit.program target "npu-v1" {
   %v = emit.view %t[0] : !emit.buffer<lm, 1x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 2x8xf32, strides = [32, 4]>
   %h = emit.view %g[0] : !emit.buffer<arena, 1x16xf32, strides = [64, 4]> -> !emit.buffer<arena, 2x8xf32, strides = [32, 4]>
   emit.dma %g -> %t : !emit.buffer<arena, 1x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 1x16xf32, strides = [64, 4]>
-  emit.vun "RELU" %u -> %t : !emit.buffer<lm, 1x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 1x16xf32, strides = [64, 4]>
+  emit.vun RELU %u -> %t : !emit.buffer<lm, 1x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 1x16xf32, strides = [64, 4]>
   emit.dma %g -> %t : !emit.buffer<arena, 1x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 1x16xf32, strides = [64, 4]>
   emit.dma %u -> %g : !emit.buffer<lm, 1x16xf32, strides = [64, 4]> -> !emit.buffer<arena, 1x16xf32, strides = [64, 4]>
   emit.dma %g -> %t : !emit.buffer<arena, 1x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 1x16xf32, strides = [64, 4]>

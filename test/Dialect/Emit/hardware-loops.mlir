@@ -20,7 +20,7 @@
 // CHECK-NEXT:       emit.dma %{{.*}} -> %{{.*}} {emit.steps = array<i64: 64, 0>} : <input, 1x16xf32
 // CHECK-NEXT:       emit.signal %{{.*}} : <dma_in -> vector>
 // CHECK-NEXT:       emit.wait %{{.*}} : <dma_in -> vector>
-// CHECK-NEXT:       emit.vbini "ADD"
+// CHECK-NEXT:       emit.vbini ADD
 // CHECK-NEXT:       emit.signal %{{.*}} : <vector -> dma_out>
 // CHECK-NEXT:       emit.wait %{{.*}} : <vector -> dma_out>
 // CHECK-NEXT:       emit.dma %{{.*}} -> %{{.*}} {emit.steps = array<i64: 0, 64>} : <lm, 1x16xf32
@@ -40,7 +40,7 @@ emit.program target "npu-v1" {
     %dst = emit.iter_view %out[%t] offset 0 coeffs [64] : !emit.buffer<output, 8x16xf32, strides = [64, 4]> -> !emit.buffer<output, 1x16xf32, strides = [64, 4]>
   // expected-remark @below {{round 0, loop 0: 8 iterations; hardware loop of 6 x 1, 2 registers}}
     emit.dma %src -> %lm : !emit.buffer<input, 1x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 1x16xf32, strides = [64, 4]>
-    emit.vbini "ADD" %lm, 1.0 : f32 -> %lm : !emit.buffer<lm, 1x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 1x16xf32, strides = [64, 4]>
+    emit.vbini ADD %lm, 1.0 : f32 -> %lm : !emit.buffer<lm, 1x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 1x16xf32, strides = [64, 4]>
     emit.dma %lm -> %dst : !emit.buffer<lm, 1x16xf32, strides = [64, 4]> -> !emit.buffer<output, 1x16xf32, strides = [64, 4]>
   }
 }

@@ -9,8 +9,8 @@
 // CHECK-NEXT: %[[F:.*]] = emit.flag {id = 0 : i64} : <dma_in -> vector>
 // CHECK-NEXT: emit.signal %[[F]]
 // CHECK-NEXT: emit.wait %[[F]]
-// CHECK-NEXT: emit.vbini "ADD"
-// CHECK-NEXT: emit.vbini "MUL"
+// CHECK-NEXT: emit.vbini ADD
+// CHECK-NEXT: emit.vbini MUL
 // CHECK-NEXT: %[[G:.*]] = emit.flag {id = 0 : i64} : <vector -> dma_out>
 // CHECK-NEXT: emit.signal %[[G]]
 // CHECK-NEXT: emit.wait %[[G]]
@@ -20,8 +20,8 @@ emit.program target "npu-v1" {
   %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 1x8xf32, strides = [32, 4]>
   %t = emit.alloc {offset = 0} : !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
   emit.dma %in -> %t : !emit.buffer<input, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
-  emit.vbini "ADD" %t, 1.0 : f32 -> %t : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
-  emit.vbini "MUL" %t, 2.0 : f32 -> %t : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+  emit.vbini ADD %t, 1.0 : f32 -> %t : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+  emit.vbini MUL %t, 2.0 : f32 -> %t : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
   emit.dma %t -> %out : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<output, 1x8xf32, strides = [32, 4]>
 }
 
@@ -34,7 +34,7 @@ emit.program target "npu-v1" {
 // and not after whatever VECTOR runs later.
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      emit.dma
-// CHECK:      emit.vun "NEG"
+// CHECK:      emit.vun NEG
 // CHECK-NEXT: %[[W:.*]] = emit.flag {id = 0 : i64} : <vector -> dma_in>
 // CHECK-NEXT: emit.signal %[[W]]
 // CHECK-NEXT: emit.dma %{{.*}} -> %{{.*}} : <input, 1x8xf32, strides = [32, 4]> -> <lm, 1x8xf32, strides = [32, 4]>
@@ -46,7 +46,7 @@ emit.program target "npu-v1" {
   %b = emit.alloc {offset = 64} : !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
   %c = emit.alloc {offset = 128} : !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
   emit.dma %in -> %a : !emit.buffer<input, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
-  emit.vun "NEG" %a -> %b : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+  emit.vun NEG %a -> %b : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
   emit.dma %in -> %c : !emit.buffer<input, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
   emit.dma %in -> %a : !emit.buffer<input, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
 }
@@ -61,13 +61,13 @@ emit.program target "npu-v1" {
 // and flag 0 is reused after it.
 // CHECK-LABEL: emit.program target "npu-v1-tiny"
 // CHECK:      emit.flag {id = 0 : i64} : <dma_in -> vector>
-// CHECK:      emit.vun "NEG"
+// CHECK:      emit.vun NEG
 // CHECK:      emit.flag {id = 1 : i64} : <dma_in -> vector>
-// CHECK:      emit.vun "NEG"
+// CHECK:      emit.vun NEG
 // CHECK:      emit.dma
 // CHECK-NEXT: emit.barrier [#emit<engine vector>]
 // CHECK-NEXT: emit.flag {id = 0 : i64} : <dma_in -> vector>
-// CHECK:      emit.vun "NEG"
+// CHECK:      emit.vun NEG
 emit.program target "npu-v1-tiny" {
   %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 1x8xf32, strides = [32, 4]>
   %a = emit.alloc {offset = 0} : !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
@@ -75,11 +75,11 @@ emit.program target "npu-v1-tiny" {
   %c = emit.alloc {offset = 128} : !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
   %d = emit.alloc {offset = 192} : !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
   emit.dma %in -> %a : !emit.buffer<input, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
-  emit.vun "NEG" %a -> %d : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+  emit.vun NEG %a -> %d : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
   emit.dma %in -> %b : !emit.buffer<input, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
-  emit.vun "NEG" %b -> %d : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+  emit.vun NEG %b -> %d : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
   emit.dma %in -> %c : !emit.buffer<input, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
-  emit.vun "NEG" %c -> %d : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+  emit.vun NEG %c -> %d : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
 }
 
 // -----
@@ -119,7 +119,7 @@ emit.program target "npu-v1" {
 // CHECK-NEXT: emit.signal %[[F]]
 // CHECK-NEXT: emit.dma %{{.*}} -> %[[B:[^ ]*]] :
 // CHECK-NEXT: emit.wait %[[F]]
-// CHECK-NEXT: emit.vun "NEG" %[[A]]
+// CHECK-NEXT: emit.vun NEG %[[A]]
 emit.program target "npu-v1" {
   %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 1x8xf32, strides = [32, 4]>
   %a = emit.alloc {offset = 0} : !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
@@ -127,5 +127,5 @@ emit.program target "npu-v1" {
   %c = emit.alloc {offset = 128} : !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
   emit.dma %in -> %a : !emit.buffer<input, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
   emit.dma %in -> %b : !emit.buffer<input, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
-  emit.vun "NEG" %a -> %c : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+  emit.vun NEG %a -> %c : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
 }

@@ -190,7 +190,7 @@ emit.program target "npu-v1" {
 // -----
 emit.program target "npu-v1" {
   %a = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
-  // expected-error @+1 {{'emit.vbin' op unknown vector function 'add'}}
+  // expected-error @+1 {{custom op 'emit.vbin' invalid func attribute specification: "add"}}
   emit.vbin "add" %a, %a -> %a : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>, !emit.buffer<lm, 4x4xi8, strides = [32, 1]> -> !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
 }
 
@@ -199,7 +199,7 @@ emit.program target "npu-v1" {
   %a = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
   %g = emit.alloc : !emit.buffer<arena, 4x4xi8, strides = [4, 1]>
   // expected-error @+1 {{'emit.vbin' op expects 2-D operands in lm or acc}}
-  emit.vbin "MUL" %a, %a -> %g : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>, !emit.buffer<lm, 4x4xi8, strides = [32, 1]> -> !emit.buffer<arena, 4x4xi8, strides = [4, 1]>
+  emit.vbin MUL %a, %a -> %g : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>, !emit.buffer<lm, 4x4xi8, strides = [32, 1]> -> !emit.buffer<arena, 4x4xi8, strides = [4, 1]>
 }
 
 // -----
@@ -207,7 +207,7 @@ emit.program target "npu-v1" {
   %a = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
   %d = emit.alloc : !emit.buffer<lm, 4x8xi8, strides = [32, 1]>
   // expected-error @+1 {{'emit.vbin' op a is 4x4 but d is 4x8}}
-  emit.vbin "SUB" %a, %a -> %d : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>, !emit.buffer<lm, 4x4xi8, strides = [32, 1]> -> !emit.buffer<lm, 4x8xi8, strides = [32, 1]>
+  emit.vbin SUB %a, %a -> %d : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>, !emit.buffer<lm, 4x4xi8, strides = [32, 1]> -> !emit.buffer<lm, 4x8xi8, strides = [32, 1]>
 }
 
 // -----
@@ -215,7 +215,7 @@ emit.program target "npu-v1" {
   %a = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
   %b = emit.alloc : !emit.buffer<lm, 2x4xi8, strides = [32, 1]>
   // expected-error @+1 {{'emit.vbin' op b of shape 2x4 does not broadcast to 4x4}}
-  emit.vbin "MAX" %a, %b -> %a : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>, !emit.buffer<lm, 2x4xi8, strides = [32, 1]> -> !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+  emit.vbin MAX %a, %b -> %a : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>, !emit.buffer<lm, 2x4xi8, strides = [32, 1]> -> !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
 }
 
 // -----
@@ -223,15 +223,15 @@ emit.program target "npu-v1" {
   %a = emit.alloc : !emit.buffer<acc, 4x4xi32, strides = [32, 4]>
   %b = emit.alloc : !emit.buffer<acc, 1x1xf32, strides = [0, 0]>
   // expected-error @+1 {{'emit.vbin' op expects equal element types}}
-  emit.vbin "ADD" %a, %b -> %a : !emit.buffer<acc, 4x4xi32, strides = [32, 4]>, !emit.buffer<acc, 1x1xf32, strides = [0, 0]> -> !emit.buffer<acc, 4x4xi32, strides = [32, 4]>
+  emit.vbin ADD %a, %b -> %a : !emit.buffer<acc, 4x4xi32, strides = [32, 4]>, !emit.buffer<acc, 1x1xf32, strides = [0, 0]> -> !emit.buffer<acc, 4x4xi32, strides = [32, 4]>
 }
 
 // -----
 emit.program target "npu-v1" {
   %a = emit.alloc : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>
   %m = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
-  // expected-error @+1 {{'emit.vcmp' op unknown CmpFunc 'LTE'}}
-  emit.vcmp "LTE" %a, %a -> %m : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>, !emit.buffer<lm, 4x4xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+  // expected-error @+1 {{custom op 'emit.vcmp' expected string or keyword containing one of the following enum values for attribute 'func' [EQ, NE, LT, LE, GT, GE, LTU, GEU]}}
+  emit.vcmp LTE %a, %a -> %m : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>, !emit.buffer<lm, 4x4xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
 }
 
 // -----
@@ -239,7 +239,7 @@ emit.program target "npu-v1" {
   %a = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
   %m = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
   // expected-error @+1 {{'emit.vcmp' op v_cmp has no unsigned comparison LTU}}
-  emit.vcmp "LTU" %a, %a -> %m : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>, !emit.buffer<lm, 4x4xi8, strides = [32, 1]> -> !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+  emit.vcmp LTU %a, %a -> %m : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>, !emit.buffer<lm, 4x4xi8, strides = [32, 1]> -> !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
 }
 
 // -----
@@ -247,7 +247,7 @@ emit.program target "npu-v1" {
   %a = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
   %m = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
   // expected-error @+1 {{'emit.vcmp' op v_cmp has no unsigned comparison GEU}}
-  emit.vcmp "GEU" %a, %a -> %m : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>, !emit.buffer<lm, 4x4xi8, strides = [32, 1]> -> !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+  emit.vcmp GEU %a, %a -> %m : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>, !emit.buffer<lm, 4x4xi8, strides = [32, 1]> -> !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
 }
 
 // -----
@@ -255,7 +255,7 @@ emit.program target "npu-v1" {
   %a = emit.alloc : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>
   %d = emit.alloc : !emit.buffer<lm, 4x4xi32, strides = [32, 4]>
   // expected-error @+1 {{'emit.vcmp' op d is 'i32'; v_cmp writes i8}}
-  emit.vcmp "EQ" %a, %a -> %d : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>, !emit.buffer<lm, 4x4xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x4xi32, strides = [32, 4]>
+  emit.vcmp EQ %a, %a -> %d : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>, !emit.buffer<lm, 4x4xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x4xi32, strides = [32, 4]>
 }
 
 // -----
@@ -263,7 +263,7 @@ emit.program target "npu-v1" {
   %a = emit.alloc : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>
   %d = emit.alloc : !emit.buffer<lm, 4x4xui8, strides = [32, 1]>
   // expected-error @+1 {{'emit.vcmp' op d is 'ui8'; v_cmp writes i8}}
-  emit.vcmp "NE" %a, %a -> %d : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>, !emit.buffer<lm, 4x4xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x4xui8, strides = [32, 1]>
+  emit.vcmp NE %a, %a -> %d : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>, !emit.buffer<lm, 4x4xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x4xui8, strides = [32, 1]>
 }
 
 // -----
@@ -272,7 +272,7 @@ emit.program target "npu-v1" {
   %b = emit.alloc : !emit.buffer<lm, 2x4xf32, strides = [32, 4]>
   %m = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
   // expected-error @+1 {{'emit.vcmp' op b of shape 2x4 does not broadcast to 4x4}}
-  emit.vcmp "GT" %a, %b -> %m : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>, !emit.buffer<lm, 2x4xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+  emit.vcmp GT %a, %b -> %m : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>, !emit.buffer<lm, 2x4xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
 }
 
 // -----
@@ -280,7 +280,7 @@ emit.program target "npu-v1" {
   %a = emit.alloc : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>
   %m = emit.alloc : !emit.buffer<lm, 4x8xi8, strides = [32, 1]>
   // expected-error @+1 {{'emit.vcmp' op a is 4x4 but d is 4x8}}
-  emit.vcmp "LE" %a, %a -> %m : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>, !emit.buffer<lm, 4x4xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x8xi8, strides = [32, 1]>
+  emit.vcmp LE %a, %a -> %m : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>, !emit.buffer<lm, 4x4xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x8xi8, strides = [32, 1]>
 }
 
 // -----
@@ -289,7 +289,7 @@ emit.program target "npu-v1" {
   %b = emit.alloc : !emit.buffer<lm, 1x1xf16, strides = [32, 2]>
   %m = emit.alloc : !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
   // expected-error @+1 {{'emit.vcmp' op expects a and b of one element type}}
-  emit.vcmp "GE" %a, %b -> %m : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>, !emit.buffer<lm, 1x1xf16, strides = [32, 2]> -> !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
+  emit.vcmp GE %a, %b -> %m : !emit.buffer<lm, 4x4xf32, strides = [32, 4]>, !emit.buffer<lm, 1x1xf16, strides = [32, 2]> -> !emit.buffer<lm, 4x4xi8, strides = [32, 1]>
 }
 
 // -----
@@ -464,7 +464,7 @@ emit.program target "npu-v1" {
 emit.program target "npu-v1" {
   %a = emit.alloc : !emit.buffer<lm, 2x8xf32, strides = [32, 4]>
   // expected-error @+1 {{'emit.vbini' op immediate 1 : i32 does not suit elements of 'f32'}}
-  emit.vbini "ADD" %a, 1 : i32 -> %a : !emit.buffer<lm, 2x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 2x8xf32, strides = [32, 4]>
+  emit.vbini ADD %a, 1 : i32 -> %a : !emit.buffer<lm, 2x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 2x8xf32, strides = [32, 4]>
 }
 
 // -----
@@ -492,15 +492,15 @@ emit.program target "npu-v1" {
   %a = emit.alloc : !emit.buffer<lm, 2x8xf32, strides = [32, 4]>
   %d = emit.alloc : !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
   // expected-error @+1 {{'emit.reduce' op d is 1x8, expected 2x1}}
-  emit.reduce "SUM" "cols" %a -> %d : !emit.buffer<lm, 2x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+  emit.reduce SUM cols %a -> %d : !emit.buffer<lm, 2x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
 }
 
 // -----
 
 emit.program target "npu-v1" {
   %a = emit.alloc : !emit.buffer<lm, 2x8xf32, strides = [32, 4]>
-  // expected-error @+1 {{'emit.vun' op unknown VUnFunc 'SQUARE'}}
-  emit.vun "SQUARE" %a -> %a : !emit.buffer<lm, 2x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 2x8xf32, strides = [32, 4]>
+  // expected-error @+1 {{custom op 'emit.vun' expected string or keyword containing one of the following enum values for attribute 'func' [COPY, NEG, ABS, SIGN, RELU, FLOOR, CEIL, ROUND, SQRT, RSQRT, RECIP, EXP, LOG, TANH, SIGMOID, ERF]}}
+  emit.vun SQUARE %a -> %a : !emit.buffer<lm, 2x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 2x8xf32, strides = [32, 4]>
 }
 
 // -----
@@ -516,7 +516,7 @@ emit.program target "npu-v1" {
 emit.program target "npu-v1" {
   %a = emit.alloc : !emit.buffer<lm, 2x8xf32, strides = [64, 8]>
   // expected-error @+1 {{'emit.vbin' op vector operands have contiguous rows; column stride 8 is not the element size 4}}
-  emit.vbin "ADD" %a, %a -> %a : !emit.buffer<lm, 2x8xf32, strides = [64, 8]>, !emit.buffer<lm, 2x8xf32, strides = [64, 8]> -> !emit.buffer<lm, 2x8xf32, strides = [64, 8]>
+  emit.vbin ADD %a, %a -> %a : !emit.buffer<lm, 2x8xf32, strides = [64, 8]>, !emit.buffer<lm, 2x8xf32, strides = [64, 8]> -> !emit.buffer<lm, 2x8xf32, strides = [64, 8]>
 }
 
 // -----
@@ -581,7 +581,7 @@ emit.program target "npu-v1" {
   %b = emit.alloc : !emit.buffer<lm, 3x9xi8, strides = [9, 1]>
   %d = emit.alloc : !emit.buffer<acc, 2x2x4xi32, strides = [64, 16, 4]>
   // expected-error @+1 {{'emit.depthwise' op channels differ: image 2, taps 3, results 2}}
-  emit.depthwise %a, %b -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>} : !emit.buffer<lm, 2x4x6xi8, strides = [32, 6, 1]>, !emit.buffer<lm, 3x9xi8, strides = [9, 1]> -> !emit.buffer<acc, 2x2x4xi32, strides = [64, 16, 4]>
+  emit.depthwise MAC %a, %b -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>} : !emit.buffer<lm, 2x4x6xi8, strides = [32, 6, 1]>, !emit.buffer<lm, 3x9xi8, strides = [9, 1]> -> !emit.buffer<acc, 2x2x4xi32, strides = [64, 16, 4]>
 }
 
 // -----
@@ -590,7 +590,7 @@ emit.program target "npu-v1" {
   %b = emit.alloc : !emit.buffer<lm, 2x9xi8, strides = [9, 1]>
   %d = emit.alloc : !emit.buffer<acc, 2x2x4xi32, strides = [64, 16, 4]>
   // expected-error @+1 {{'emit.depthwise' op the image is 3x6 but 2x4 outputs reach 4x6}}
-  emit.depthwise %a, %b -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>} : !emit.buffer<lm, 2x3x6xi8, strides = [32, 6, 1]>, !emit.buffer<lm, 2x9xi8, strides = [9, 1]> -> !emit.buffer<acc, 2x2x4xi32, strides = [64, 16, 4]>
+  emit.depthwise MAC %a, %b -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>} : !emit.buffer<lm, 2x3x6xi8, strides = [32, 6, 1]>, !emit.buffer<lm, 2x9xi8, strides = [9, 1]> -> !emit.buffer<acc, 2x2x4xi32, strides = [64, 16, 4]>
 }
 
 // -----
@@ -599,7 +599,7 @@ emit.program target "npu-v1" {
   %b = emit.alloc : !emit.buffer<lm, 2x256xi8, strides = [256, 1]>
   %d = emit.alloc : !emit.buffer<acc, 2x1x1xi32, strides = [64, 4, 4]>
   // expected-error @+1 {{'emit.depthwise' op window size, stride or dilation 16 is outside [1, 15] (the v_dw_cfg fields)}}
-  emit.depthwise %a, %b -> %d {kernel = array<i64: 16, 16>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>} : !emit.buffer<lm, 2x4x6xi8, strides = [32, 6, 1]>, !emit.buffer<lm, 2x256xi8, strides = [256, 1]> -> !emit.buffer<acc, 2x1x1xi32, strides = [64, 4, 4]>
+  emit.depthwise MAC %a, %b -> %d {kernel = array<i64: 16, 16>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>} : !emit.buffer<lm, 2x4x6xi8, strides = [32, 6, 1]>, !emit.buffer<lm, 2x256xi8, strides = [256, 1]> -> !emit.buffer<acc, 2x1x1xi32, strides = [64, 4, 4]>
 }
 
 // -----
@@ -608,7 +608,7 @@ emit.program target "npu-v1" {
   %b = emit.alloc : !emit.buffer<lm, 2x9xf32, strides = [36, 4]>
   %d = emit.alloc : !emit.buffer<acc, 2x2x4xf32, strides = [64, 16, 4]>
   // expected-error @+1 {{'emit.depthwise' op zero point 3 is outside [-128, 255] (and must be 0 in float modes)}}
-  emit.depthwise %a, %b -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, a_zp = 3} : !emit.buffer<lm, 2x4x6xf32, strides = [128, 24, 4]>, !emit.buffer<lm, 2x9xf32, strides = [36, 4]> -> !emit.buffer<acc, 2x2x4xf32, strides = [64, 16, 4]>
+  emit.depthwise MAC %a, %b -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, a_zp = 3} : !emit.buffer<lm, 2x4x6xf32, strides = [128, 24, 4]>, !emit.buffer<lm, 2x9xf32, strides = [36, 4]> -> !emit.buffer<acc, 2x2x4xf32, strides = [64, 16, 4]>
 }
 
 // -----
@@ -617,15 +617,15 @@ emit.program target "npu-v1" {
   %b = emit.alloc : !emit.buffer<lm, 2x9xf32, strides = [36, 4]>
   %d = emit.alloc : !emit.buffer<lm, 2x2x4xf32, strides = [64, 16, 4]>
   // expected-error @+1 {{'emit.depthwise' op a pooling function takes no taps}}
-  emit.depthwise %a, %b -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, func = "MAX"} : !emit.buffer<lm, 2x4x6xf32, strides = [128, 24, 4]>, !emit.buffer<lm, 2x9xf32, strides = [36, 4]> -> !emit.buffer<lm, 2x2x4xf32, strides = [64, 16, 4]>
+  emit.depthwise MAX %a, %b -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>} : !emit.buffer<lm, 2x4x6xf32, strides = [128, 24, 4]>, !emit.buffer<lm, 2x9xf32, strides = [36, 4]> -> !emit.buffer<lm, 2x2x4xf32, strides = [64, 16, 4]>
 }
 
 // -----
 emit.program target "npu-v1" {
   %a = emit.alloc : !emit.buffer<lm, 2x4x6xf32, strides = [128, 24, 4]>
   %d = emit.alloc : !emit.buffer<lm, 2x2x4xf32, strides = [64, 16, 4]>
-  // expected-error @+1 {{'emit.depthwise' op unknown window function 'MIN'}}
-  emit.depthwise %a -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, func = "MIN"} : !emit.buffer<lm, 2x4x6xf32, strides = [128, 24, 4]> -> !emit.buffer<lm, 2x2x4xf32, strides = [64, 16, 4]>
+  // expected-error @+1 {{custom op 'emit.depthwise' expected string or keyword containing one of the following enum values for attribute 'func' [MAC, MAX, SUM]}}
+  emit.depthwise MIN %a -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>} : !emit.buffer<lm, 2x4x6xf32, strides = [128, 24, 4]> -> !emit.buffer<lm, 2x2x4xf32, strides = [64, 16, 4]>
 }
 
 // -----
@@ -659,5 +659,5 @@ emit.program target "npu-v1" {
   %e = emit.alloc : !emit.buffer<lm, 2x1xf32, strides = [32, 4]>
   %d = emit.alloc : !emit.buffer<acc, 2x2x4xi32, strides = [64, 16, 4]>
   // expected-error @+1 {{'emit.depthwise' op a bias or a Relu needs an f32 multiply-accumulate}}
-  emit.depthwise %a, %b bias %e -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>} : !emit.buffer<lm, 2x4x6xi8, strides = [128, 24, 1]>, !emit.buffer<lm, 2x9xi8, strides = [32, 1]> bias !emit.buffer<lm, 2x1xf32, strides = [32, 4]> -> !emit.buffer<acc, 2x2x4xi32, strides = [64, 16, 4]>
+  emit.depthwise MAC %a, %b bias %e -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>} : !emit.buffer<lm, 2x4x6xi8, strides = [128, 24, 1]>, !emit.buffer<lm, 2x9xi8, strides = [32, 1]> bias !emit.buffer<lm, 2x1xf32, strides = [32, 4]> -> !emit.buffer<acc, 2x2x4xi32, strides = [64, 16, 4]>
 }

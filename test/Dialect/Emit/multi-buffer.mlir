@@ -10,7 +10,7 @@
 // CHECK-NEXT:   %[[TILE:.*]] = emit.iter_view %[[SLOTS]][%[[T]]] offset 0 coeffs [0] {slot_bytes = 64 : i64, slots = 2 : i64} : <lm, 2x1x8xf32, strides = [64, 32, 4]> -> <lm, 1x8xf32, strides = [32, 4]>
 // CHECK-NEXT:   emit.iter_view %[[IN]][%[[T]]] offset 0 coeffs [32]
 // CHECK-NEXT:   emit.dma %{{.*}} -> %[[TILE]]
-// CHECK-NEXT:   emit.vbini "ADD" %[[TILE]]
+// CHECK-NEXT:   emit.vbini ADD %[[TILE]]
 emit.program target "npu-v1" {
   %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 4x8xf32, strides = [32, 4]>
   %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 4x8xf32, strides = [32, 4]>
@@ -18,7 +18,7 @@ emit.program target "npu-v1" {
     %tile = emit.alloc : !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
     %src = emit.iter_view %in[%t] offset 0 coeffs [32] : !emit.buffer<input, 4x8xf32, strides = [32, 4]> -> !emit.buffer<input, 1x8xf32, strides = [32, 4]>
     emit.dma %src -> %tile : !emit.buffer<input, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
-    emit.vbini "ADD" %tile, 1.0 : f32 -> %tile : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+    emit.vbini ADD %tile, 1.0 : f32 -> %tile : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
     %dst = emit.iter_view %out[%t] offset 0 coeffs [32] : !emit.buffer<output, 4x8xf32, strides = [32, 4]> -> !emit.buffer<output, 1x8xf32, strides = [32, 4]>
     emit.dma %tile -> %dst : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<output, 1x8xf32, strides = [32, 4]>
   }

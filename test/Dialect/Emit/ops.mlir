@@ -69,10 +69,10 @@ emit.program target "npu-v1-tiny" attributes {note = "compute"} {
   // CHECK: emit.matmul %[[FA]], %[[FB]] -> %[[FC]] : <lm, 4x8xf16, strides = [32, 2]>, <lm, 8x2xf16, strides = [32, 2]> -> <acc, 4x2xf32, strides = [32, 4]>
   emit.matmul %fa, %fb -> %fc : !emit.buffer<lm, 4x8xf16, strides = [32, 2]>, !emit.buffer<lm, 8x2xf16, strides = [32, 2]> -> !emit.buffer<acc, 4x2xf32, strides = [32, 4]>
   // b broadcasts a [1, cols] row by address.
-  // CHECK: emit.vbin "ADD" %[[C]], %[[ROW]] -> %[[C]] : <acc, 4x2xi32, strides = [32, 4]>, <acc, 1x2xi32, strides = [0, 4]> -> <acc, 4x2xi32, strides = [32, 4]>
-  emit.vbin "ADD" %c, %row -> %c : !emit.buffer<acc, 4x2xi32, strides = [32, 4]>, !emit.buffer<acc, 1x2xi32, strides = [0, 4]> -> !emit.buffer<acc, 4x2xi32, strides = [32, 4]>
-  // CHECK: emit.vbin "SRA" %[[C]], %[[C]] -> %[[C]] : <acc, 4x2xi32, strides = [32, 4]>, <acc, 4x2xi32, strides = [32, 4]> -> <acc, 4x2xi32, strides = [32, 4]>
-  emit.vbin "SRA" %c, %c -> %c : !emit.buffer<acc, 4x2xi32, strides = [32, 4]>, !emit.buffer<acc, 4x2xi32, strides = [32, 4]> -> !emit.buffer<acc, 4x2xi32, strides = [32, 4]>
+  // CHECK: emit.vbin ADD %[[C]], %[[ROW]] -> %[[C]] : <acc, 4x2xi32, strides = [32, 4]>, <acc, 1x2xi32, strides = [0, 4]> -> <acc, 4x2xi32, strides = [32, 4]>
+  emit.vbin ADD %c, %row -> %c : !emit.buffer<acc, 4x2xi32, strides = [32, 4]>, !emit.buffer<acc, 1x2xi32, strides = [0, 4]> -> !emit.buffer<acc, 4x2xi32, strides = [32, 4]>
+  // CHECK: emit.vbin SRA %[[C]], %[[C]] -> %[[C]] : <acc, 4x2xi32, strides = [32, 4]>, <acc, 4x2xi32, strides = [32, 4]> -> <acc, 4x2xi32, strides = [32, 4]>
+  emit.vbin SRA %c, %c -> %c : !emit.buffer<acc, 4x2xi32, strides = [32, 4]>, !emit.buffer<acc, 4x2xi32, strides = [32, 4]> -> !emit.buffer<acc, 4x2xi32, strides = [32, 4]>
 }
 
 // -----
@@ -129,12 +129,12 @@ emit.program target "npu-v1" {
   // CHECK: %[[M1:.*]] = emit.alloc : <lm, 1x8xi8, strides = [8, 1]>
   %m1 = emit.alloc : !emit.buffer<lm, 1x8xi8, strides = [8, 1]>
 
-  // CHECK: emit.vcmp "EQ" %[[X]], %[[COL]] -> %[[M]] : <lm, 4x8xf32, strides = [64, 4]>, <lm, 4x1xf32, strides = [32, 4]> -> <lm, 4x8xi8, strides = [64, 1]>
-  emit.vcmp "EQ" %x, %col -> %m : !emit.buffer<lm, 4x8xf32, strides = [64, 4]>, !emit.buffer<lm, 4x1xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x8xi8, strides = [64, 1]>
-  // CHECK: emit.vcmp "NE" %[[X]], %[[ONE]] -> %[[M]] : <lm, 4x8xf32, strides = [64, 4]>, <lm, 1x1xf32, strides = [32, 4]> -> <lm, 4x8xi8, strides = [64, 1]>
-  emit.vcmp "NE" %x, %one -> %m : !emit.buffer<lm, 4x8xf32, strides = [64, 4]>, !emit.buffer<lm, 1x1xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x8xi8, strides = [64, 1]>
-  // CHECK: emit.vcmp "GE" %[[C]], %[[C]] -> %[[M1]] : <acc, 1x8xi32, strides = [32, 4]>, <acc, 1x8xi32, strides = [32, 4]> -> <lm, 1x8xi8, strides = [8, 1]>
-  emit.vcmp "GE" %c, %c -> %m1 : !emit.buffer<acc, 1x8xi32, strides = [32, 4]>, !emit.buffer<acc, 1x8xi32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xi8, strides = [8, 1]>
+  // CHECK: emit.vcmp EQ %[[X]], %[[COL]] -> %[[M]] : <lm, 4x8xf32, strides = [64, 4]>, <lm, 4x1xf32, strides = [32, 4]> -> <lm, 4x8xi8, strides = [64, 1]>
+  emit.vcmp EQ %x, %col -> %m : !emit.buffer<lm, 4x8xf32, strides = [64, 4]>, !emit.buffer<lm, 4x1xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x8xi8, strides = [64, 1]>
+  // CHECK: emit.vcmp NE %[[X]], %[[ONE]] -> %[[M]] : <lm, 4x8xf32, strides = [64, 4]>, <lm, 1x1xf32, strides = [32, 4]> -> <lm, 4x8xi8, strides = [64, 1]>
+  emit.vcmp NE %x, %one -> %m : !emit.buffer<lm, 4x8xf32, strides = [64, 4]>, !emit.buffer<lm, 1x1xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x8xi8, strides = [64, 1]>
+  // CHECK: emit.vcmp GE %[[C]], %[[C]] -> %[[M1]] : <acc, 1x8xi32, strides = [32, 4]>, <acc, 1x8xi32, strides = [32, 4]> -> <lm, 1x8xi8, strides = [8, 1]>
+  emit.vcmp GE %c, %c -> %m1 : !emit.buffer<acc, 1x8xi32, strides = [32, 4]>, !emit.buffer<acc, 1x8xi32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xi8, strides = [8, 1]>
   // CHECK: emit.vsel %[[M]] ? %[[X]] : %[[ONE]] -> %[[X]] : <lm, 4x8xi8, strides = [64, 1]>, <lm, 4x8xf32, strides = [64, 4]>, <lm, 1x1xf32, strides = [32, 4]> -> <lm, 4x8xf32, strides = [64, 4]>
   emit.vsel %m ? %x : %one -> %x : !emit.buffer<lm, 4x8xi8, strides = [64, 1]>, !emit.buffer<lm, 4x8xf32, strides = [64, 4]>, !emit.buffer<lm, 1x1xf32, strides = [32, 4]> -> !emit.buffer<lm, 4x8xf32, strides = [64, 4]>
   // CHECK: emit.vsel %[[M]] ? %[[ROW]] : %[[COL]] -> %[[X]] : <lm, 4x8xi8, strides = [64, 1]>, <lm, 1x8xf32, strides = [32, 4]>, <lm, 4x1xf32, strides = [32, 4]> -> <lm, 4x8xf32, strides = [64, 4]>

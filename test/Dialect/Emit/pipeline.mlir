@@ -17,13 +17,13 @@
 // CHECK-NEXT:   emit.iter_view %{{.*}}[%[[K]]] offset 0 coeffs [0] {shift = 1 : i64, slot_bytes = 64 : i64, slots = 2 : i64}
 // CHECK-NEXT:   emit.dma
 // CHECK-NEXT:   %[[NOW:.*]] = emit.iter_view %{{.*}}[%[[K]]] offset 0 coeffs [0] {slot_bytes = 64 : i64, slots = 2 : i64}
-// CHECK-NEXT:   emit.vbini "ADD" %[[NOW]]
+// CHECK-NEXT:   emit.vbini ADD %[[NOW]]
 // CHECK-NEXT:   emit.iter_view %{{.*}}[%[[K]]] offset 0 coeffs [32] :
 // CHECK-NEXT:   emit.dma %[[NOW]]
 // CHECK-NEXT: }
 // CHECK-NEXT: emit.for %[[E:.*]] basis [4] range [3, 4) {
 // CHECK-NEXT:   emit.iter_view
-// CHECK-NEXT:   emit.vbini "ADD"
+// CHECK-NEXT:   emit.vbini ADD
 // CHECK-NEXT:   emit.iter_view
 // CHECK-NEXT:   emit.dma
 // CHECK-NEXT: }
@@ -36,7 +36,7 @@ emit.program target "npu-v1" {
     %tile = emit.iter_view %slots[%t] offset 0 coeffs [0] {slot_bytes = 64, slots = 2} : !emit.buffer<lm, 2x1x8xf32, strides = [64, 32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
     %src = emit.iter_view %in[%t] offset 0 coeffs [32] : !emit.buffer<input, 4x8xf32, strides = [32, 4]> -> !emit.buffer<input, 1x8xf32, strides = [32, 4]>
     emit.dma %src -> %tile : !emit.buffer<input, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
-    emit.vbini "ADD" %tile, 1.0 : f32 -> %tile : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+    emit.vbini ADD %tile, 1.0 : f32 -> %tile : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
     %dst = emit.iter_view %out[%t] offset 0 coeffs [32] : !emit.buffer<output, 4x8xf32, strides = [32, 4]> -> !emit.buffer<output, 1x8xf32, strides = [32, 4]>
     emit.dma %tile -> %dst : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<output, 1x8xf32, strides = [32, 4]>
   }
@@ -76,7 +76,7 @@ emit.program target "npu-v1" {
     %tile = emit.iter_view %slots[%t] offset 0 coeffs [0] {slot_bytes = 64, slots = 2} : !emit.buffer<lm, 2x1x8xf32, strides = [64, 32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
     %src = emit.iter_view %g[%t] offset 0 coeffs [32] : !emit.buffer<arena, 4x8xf32, strides = [32, 4]> -> !emit.buffer<arena, 1x8xf32, strides = [32, 4]>
     emit.dma %src -> %tile : !emit.buffer<arena, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
-    emit.vbini "ADD" %tile, 1.0 : f32 -> %tile : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+    emit.vbini ADD %tile, 1.0 : f32 -> %tile : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
     %dst = emit.iter_view %g[%t] offset 32 coeffs [32] : !emit.buffer<arena, 4x8xf32, strides = [32, 4]> -> !emit.buffer<arena, 1x8xf32, strides = [32, 4]>
     emit.dma %tile -> %dst : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<arena, 1x8xf32, strides = [32, 4]>
   }
@@ -156,7 +156,7 @@ emit.program target "npu-v1" {
 // CHECK-NEXT:   %[[G1:.*]] = emit.iter_view %{{.*}}[%[[K]]] offset 0 coeffs [0] {shift = 1 : i64, slot_bytes = 64 : i64, slots = 2 : i64}
 // CHECK-NEXT:   emit.cast %{{.*}} -> %[[G1]]
 // CHECK-NEXT:   %[[G0:.*]] = emit.iter_view %{{.*}}[%[[K]]] offset 0 coeffs [0] {slot_bytes = 64 : i64, slots = 2 : i64}
-// CHECK-NEXT:   emit.vbini "ADD" %[[G0]]
+// CHECK-NEXT:   emit.vbini ADD %[[G0]]
 // CHECK-NEXT:   emit.iter_view
 // CHECK-NEXT:   emit.cast %[[G0]]
 // CHECK-NEXT:   emit.iter_view
@@ -178,7 +178,7 @@ emit.program target "npu-v1" {
     emit.cast %tile -> %g : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
     %dst2 = emit.iter_view %out2[%t] offset 0 coeffs [32] : !emit.buffer<output, 4x8xf32, strides = [32, 4]> -> !emit.buffer<output, 1x8xf32, strides = [32, 4]>
     emit.dma %tile -> %dst2 : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<output, 1x8xf32, strides = [32, 4]>
-    emit.vbini "ADD" %g, 1.0 : f32 -> %g : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
+    emit.vbini ADD %g, 1.0 : f32 -> %g : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
     emit.cast %g -> %h : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 1x8xf32, strides = [32, 4]>
     %dst = emit.iter_view %out[%t] offset 0 coeffs [32] : !emit.buffer<output, 4x8xf32, strides = [32, 4]> -> !emit.buffer<output, 1x8xf32, strides = [32, 4]>
     emit.dma %h -> %dst : !emit.buffer<lm, 1x8xf32, strides = [32, 4]> -> !emit.buffer<output, 1x8xf32, strides = [32, 4]>

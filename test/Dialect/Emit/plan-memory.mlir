@@ -20,9 +20,9 @@ emit.program target "npu-v1" {
   %b = emit.alloc : !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
   %av = emit.view %a[0] : !emit.buffer<lm, 2x8xi8, strides = [32, 1]> -> !emit.buffer<lm, 1x8xi8, strides = [32, 1]>
   %bv = emit.view %b[0] : !emit.buffer<lm, 2x8xi8, strides = [32, 1]> -> !emit.buffer<lm, 1x8xi8, strides = [32, 1]>
-  emit.vun "NEG" %av -> %bv : !emit.buffer<lm, 1x8xi8, strides = [32, 1]> -> !emit.buffer<lm, 1x8xi8, strides = [32, 1]>
+  emit.vun NEG %av -> %bv : !emit.buffer<lm, 1x8xi8, strides = [32, 1]> -> !emit.buffer<lm, 1x8xi8, strides = [32, 1]>
   %c = emit.alloc : !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
-  emit.vun "NEG" %b -> %c : !emit.buffer<lm, 2x8xi8, strides = [32, 1]> -> !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
+  emit.vun NEG %b -> %c : !emit.buffer<lm, 2x8xi8, strides = [32, 1]> -> !emit.buffer<lm, 2x8xi8, strides = [32, 1]>
 }
 
 // -----
@@ -34,7 +34,7 @@ emit.program target "npu-v1" {
 emit.program target "npu-v1" {
   %a = emit.alloc : !emit.buffer<lm, 640x64xi8, strides = [64, 1]>
   %b = emit.alloc : !emit.buffer<lm, 640x64xi8, strides = [64, 1]>
-  emit.vun "NEG" %a -> %b : !emit.buffer<lm, 640x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 640x64xi8, strides = [64, 1]>
+  emit.vun NEG %a -> %b : !emit.buffer<lm, 640x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 640x64xi8, strides = [64, 1]>
 }
 
 // -----
@@ -46,5 +46,5 @@ emit.program target "npu-v1-tiny" {
   %b = emit.alloc : !emit.buffer<lm, 1024x64xi8, strides = [64, 1]>
   // expected-error @+1 {{'emit.alloc' op needs 65536 bytes of lm at offset 131072; npu-v1-tiny has 131072 bytes}}
   %c = emit.alloc : !emit.buffer<lm, 1024x64xi8, strides = [64, 1]>
-  emit.vbin "ADD" %a, %b -> %c : !emit.buffer<lm, 1024x64xi8, strides = [64, 1]>, !emit.buffer<lm, 1024x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 1024x64xi8, strides = [64, 1]>
+  emit.vbin ADD %a, %b -> %c : !emit.buffer<lm, 1024x64xi8, strides = [64, 1]>, !emit.buffer<lm, 1024x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 1024x64xi8, strides = [64, 1]>
 }

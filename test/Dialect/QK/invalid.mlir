@@ -23,21 +23,21 @@ func.func @no_multiplier(%a: tensor<2x3xi8>, %b: tensor<3x4xi8>) {
 }
 
 // -----
-func.func @shift_counts(%x: tensor<2x4xi32>) {
+func.func @shift_counts(%a: tensor<2x3xi8>, %b: tensor<3x4xi8>) {
   // expected-error @+1 {{requant has 2 multipliers, 2 left shifts and 1 right shifts; expected equal counts}}
   %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1, 2], lshift = [0, 0], rshift = [3], zp = 0, clamp = [-128, 127], axis = 0, rounding = half_away_from_zero>} : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi8>
   return
 }
 
 // -----
-func.func @negative_axis(%x: tensor<4xi32>) {
+func.func @negative_axis(%a: tensor<2x3xi8>, %b: tensor<3x4xi8>) {
   // expected-error @+1 {{requant axis -2 must be -1 (per tensor) or >= 0}}
   %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -2, rounding = half_away_from_zero>} : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi8>
   return
 }
 
 // -----
-func.func @per_tensor_count(%x: tensor<2x4xi32>) {
+func.func @per_tensor_count(%a: tensor<2x3xi8>, %b: tensor<3x4xi8>) {
   // expected-error @+1 {{per-tensor requant (axis = -1) has 2 multipliers, expected 1}}
   %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1, 2], lshift = [0, 0], rshift = [0, 0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>} : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi8>
   return
@@ -58,14 +58,14 @@ func.func @lshift_range(%a: tensor<2x3xi8>, %b: tensor<3x4xi8>) {
 }
 
 // -----
-func.func @rshift_range(%x: tensor<2x4xi32>) {
+func.func @rshift_range(%a: tensor<2x3xi8>, %b: tensor<3x4xi8>) {
   // expected-error @+1 {{rshift[1] = -1 is outside [0, 31]}}
   %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1, 1], lshift = [0, 0], rshift = [31, -1], zp = 0, clamp = [-128, 127], axis = 0, rounding = half_away_from_zero>} : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi8>
   return
 }
 
 // -----
-func.func @empty_clamp(%x: tensor<4xi32>) {
+func.func @empty_clamp(%a: tensor<2x3xi8>, %b: tensor<3x4xi8>) {
   // expected-error @+1 {{clamp [10, -10] is empty}}
   %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [10, -10], axis = -1, rounding = half_away_from_zero>} : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi8>
   return

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "npuc/Dialect/Emit/IR/EmitOps.h"
+#include "npuc/Dialect/Emit/IR/EmitISA.h"
 #include "npuc/Base/ISA.h"
 #include "npuc/Base/Target.h"
 
@@ -113,7 +114,7 @@ LogicalResult AllocOp::verify() {
 }
 
 Engine DmaOp::getEngine() {
-  return bufferOf(getSrc()).isGlobal() ? Engine::DmaIn : Engine::DmaOut;
+  return bufferOf(getSrc()).isGlobal() ? Engine::DMA_IN : Engine::DMA_OUT;
 }
 
 LogicalResult DmaOp::verify() {
@@ -197,10 +198,7 @@ LogicalResult MatmulOp::verify() {
 }
 
 LogicalResult DepthwiseOp::verify() {
-  static const isa::EnumDesc *funcs = isa::lookupEnum("WindowFunc");
-  if (isa::enumValue(*funcs, getFunc()) < 0)
-    return emitOpError() << "unknown window function '" << getFunc() << "'";
-  bool mac = getFunc() == "MAC";
+  bool mac = getFunc() == WindowFunc::MAC;
   if (mac != bool(getB()))
     return emitOpError() << (mac ? "MAC needs taps" : "a pooling function takes no taps");
   if (!mac && (getAZp() || getBZp()))
@@ -268,9 +266,6 @@ LogicalResult DepthwiseOp::verify() {
 }
 
 LogicalResult VBinOp::verify() {
-  static const isa::EnumDesc *funcs = isa::lookupEnum("VBinFunc");
-  if (isa::enumValue(*funcs, getFunc()) < 0)
-    return emitOpError() << "unknown vector function '" << getFunc() << "'";
   BufferType a = bufferOf(getA()), b = bufferOf(getB()), d = bufferOf(getD());
   if (failed(verifyVectorOperands(*this, {getA(), getB(), getD()})) ||
       failed(verifyBroadcastOperands(*this, a, b, d)))
@@ -307,7 +302,7 @@ LogicalResult BarrierOp::verify() {
   llvm::SmallSet<int, 5> seen;
   for (Attribute a : getEngines()) {
     Engine e = cast<EngineAttr>(a).getValue();
-    if (e == Engine::Scalar)
+    if (e == Engine::SCALAR)
       return emitOpError("cannot wait for the scalar engine itself");
     if (!seen.insert(int(e)).second)
       return emitOpError() << "names " << stringifyEngine(e) << " twice";
@@ -317,7 +312,7 @@ LogicalResult BarrierOp::verify() {
 
 LogicalResult ConstantOp::verify() {
   BufferType type = getBuffer().getType();
-  if (type.getSpace() != MemorySpace::Const)
+  if (type.getSpace() != MemorySpace::CONST)
     return emitOpError() << "constants live in the const region, not "
                          << stringifyMemorySpace(type.getSpace());
   auto value = cast<ShapedType>(getValue().getType());
@@ -369,18 +364,11 @@ LogicalResult verifySameGrid(Operation *op, Value a, Value d) {
   return success();
 }
 
-LogicalResult verifyFunc(Operation *op, const char *enumName, StringRef func) {
-  if (isa::enumValue(*isa::lookupEnum(enumName), func) < 0)
-    return op->emitOpError() << "unknown " << enumName << " '" << func << "'";
-  return success();
-}
 } // namespace
 
 LogicalResult VCmpOp::verify() {
-  if (failed(verifyFunc(*this, "CmpFunc", getFunc())))
-    return failure();
-  if (getFunc() == "LTU" || getFunc() == "GEU")
-    return emitOpError() << "v_cmp has no unsigned comparison " << getFunc();
+  if (getFunc() == CmpFunc::LTU || getFunc() == CmpFunc::GEU)
+    return emitOpError() << "v_cmp has no unsigned comparison " << stringifyCmpFunc(getFunc());
   BufferType a = bufferOf(getA()), b = bufferOf(getB()), d = bufferOf(getD());
   if (failed(verifyVectorOperands(*this, {getA(), getB(), getD()})) ||
       failed(verifyBroadcastOperands(*this, a, b, d)))
@@ -415,8 +403,7 @@ LogicalResult VSelOp::verify() {
 }
 
 LogicalResult VUnOp::verify() {
-  if (failed(verifyFunc(*this, "VUnFunc", getFunc())) ||
-      failed(verifyVectorOperands(*this, {getA(), getD()})) ||
+  if (failed(verifyVectorOperands(*this, {getA(), getD()})) ||
       failed(verifySameGrid(*this, getA(), getD())))
     return failure();
   if (bufferOf(getA()).getElementType() != bufferOf(getD()).getElementType())
@@ -425,8 +412,7 @@ LogicalResult VUnOp::verify() {
 }
 
 LogicalResult VBinImmOp::verify() {
-  if (failed(verifyFunc(*this, "VBinFunc", getFunc())) ||
-      failed(verifyVectorOperands(*this, {getA(), getD()})) ||
+  if (failed(verifyVectorOperands(*this, {getA(), getD()})) ||
       failed(verifySameGrid(*this, getA(), getD())))
     return failure();
   Type t = bufferOf(getA()).getElementType();
@@ -540,13 +526,10 @@ LogicalResult DrainOp::verify() {
 }
 
 LogicalResult ReduceOp::verify() {
-  if (failed(verifyFunc(*this, "ReduceFunc", getFunc())) ||
-      failed(verifyVectorOperands(*this, {getA(), getD()})))
+  if (failed(verifyVectorOperands(*this, {getA(), getD()})))
     return failure();
-  if (getAxis() != "cols" && getAxis() != "rows")
-    return emitOpError() << "axis must be cols or rows, got '" << getAxis() << "'";
   ArrayRef<int64_t> a = bufferOf(getA()).getShape(), d = bufferOf(getD()).getShape();
-  SmallVector<int64_t> want = getAxis() == "cols" ? SmallVector<int64_t>{a[0], 1}
+  SmallVector<int64_t> want = getAxis() == Axis::COLS ? SmallVector<int64_t>{a[0], 1}
                                                   : SmallVector<int64_t>{1, a[1]};
   if (d != ArrayRef<int64_t>(want))
     return emitOpError() << "d is " << shapeStr(d) << ", expected " << shapeStr(want);
@@ -575,7 +558,7 @@ void DmaOp::getAccesses(SmallVectorImpl<Access> &out) {
   out.push_back({getDst(), true});
 }
 
-Engine MatmulOp::getEngine() { return Engine::Matrix; }
+Engine MatmulOp::getEngine() { return Engine::MATRIX; }
 void MatmulOp::getAccesses(SmallVectorImpl<Access> &out) {
   // A repeated product touches every iteration's operands: count - 1 steps
   // past each view.
@@ -589,7 +572,7 @@ void MatmulOp::getAccesses(SmallVectorImpl<Access> &out) {
   out.push_back({getC(), true, c});
 }
 
-Engine DrainOp::getEngine() { return Engine::Matrix; }
+Engine DrainOp::getEngine() { return Engine::MATRIX; }
 void DrainOp::getAccesses(SmallVectorImpl<Access> &out) {
   out.push_back({getA(), false});
   if (getBias())
@@ -599,7 +582,7 @@ void DrainOp::getAccesses(SmallVectorImpl<Access> &out) {
   out.push_back({getD(), true});
 }
 
-Engine DepthwiseOp::getEngine() { return Engine::Vector; }
+Engine DepthwiseOp::getEngine() { return Engine::VECTOR; }
 void DepthwiseOp::getAccesses(SmallVectorImpl<Access> &out) {
   out.push_back({getA(), false});
   if (getB())
@@ -611,14 +594,14 @@ void DepthwiseOp::getAccesses(SmallVectorImpl<Access> &out) {
   out.push_back({getD(), true});
 }
 
-Engine VCmpOp::getEngine() { return Engine::Vector; }
+Engine VCmpOp::getEngine() { return Engine::VECTOR; }
 void VCmpOp::getAccesses(SmallVectorImpl<Access> &out) {
   out.push_back({getA(), false});
   out.push_back({getB(), false});
   out.push_back({getD(), true});
 }
 
-Engine VSelOp::getEngine() { return Engine::Vector; }
+Engine VSelOp::getEngine() { return Engine::VECTOR; }
 void VSelOp::getAccesses(SmallVectorImpl<Access> &out) {
   out.push_back({getA(), false});
   out.push_back({getB(), false});
@@ -626,14 +609,14 @@ void VSelOp::getAccesses(SmallVectorImpl<Access> &out) {
   out.push_back({getD(), true});
 }
 
-Engine VBinOp::getEngine() { return Engine::Vector; }
+Engine VBinOp::getEngine() { return Engine::VECTOR; }
 void VBinOp::getAccesses(SmallVectorImpl<Access> &out) {
   out.push_back({getA(), false});
   out.push_back({getB(), false});
   out.push_back({getD(), true});
 }
 
-Engine RequantOp::getEngine() { return Engine::Vector; }
+Engine RequantOp::getEngine() { return Engine::VECTOR; }
 void RequantOp::getAccesses(SmallVectorImpl<Access> &out) {
   out.push_back({getA(), false});
   if (getParams())
@@ -649,13 +632,13 @@ void unaryAccesses(Operation *op, SmallVectorImpl<Access> &out) {
 }
 } // namespace
 
-Engine VUnOp::getEngine() { return Engine::Vector; }
+Engine VUnOp::getEngine() { return Engine::VECTOR; }
 void VUnOp::getAccesses(SmallVectorImpl<Access> &out) { unaryAccesses(*this, out); }
-Engine VBinImmOp::getEngine() { return Engine::Vector; }
+Engine VBinImmOp::getEngine() { return Engine::VECTOR; }
 void VBinImmOp::getAccesses(SmallVectorImpl<Access> &out) { unaryAccesses(*this, out); }
-Engine CastOp::getEngine() { return Engine::Vector; }
+Engine CastOp::getEngine() { return Engine::VECTOR; }
 void CastOp::getAccesses(SmallVectorImpl<Access> &out) { unaryAccesses(*this, out); }
-Engine ReduceOp::getEngine() { return Engine::Vector; }
+Engine ReduceOp::getEngine() { return Engine::VECTOR; }
 void ReduceOp::getAccesses(SmallVectorImpl<Access> &out) { unaryAccesses(*this, out); }
 
 std::pair<Operation *, int64_t> npuc::emit::rootOf(Value buffer) {
@@ -679,6 +662,15 @@ FailureOr<SmallVector<ByteRange, 4>> npuc::emit::placedRanges(EngineOp op) {
     out.push_back({type.getSpace(), *lo, *lo + type.getSpanBytes() + a.extra, a.write});
   }
   return out;
+}
+
+isa::MmMode npuc::emit::matrixMode(Type a, Type b) {
+  return a.isF32()                                             ? isa::MmMode::F32
+         : a.isF16()                                           ? isa::MmMode::F16
+         : a.isUnsignedInteger(8) && b.isUnsignedInteger(8) ? isa::MmMode::U8U8
+         : a.isUnsignedInteger(8)                              ? isa::MmMode::U8I8
+         : b.isUnsignedInteger(8)                              ? isa::MmMode::I8U8
+                                                               : isa::MmMode::I8I8;
 }
 
 std::optional<int64_t> npuc::emit::placedByte(Value buffer) {

@@ -96,7 +96,7 @@ struct EmitPlanMemoryPass : npuc::emit::impl::EmitPlanMemoryBase<EmitPlanMemoryP
       if (!alloc || alloc.getOffset())
         continue;
       MemorySpace space = alloc.getBuffer().getType().getSpace();
-      if (space != MemorySpace::LM && space != MemorySpace::ACC && space != MemorySpace::Arena) {
+      if (space != MemorySpace::LM && space != MemorySpace::ACC && space != MemorySpace::ARENA) {
         alloc.emitOpError() << "a " << stringifyMemorySpace(space)
                             << " buffer must be placed when it is created";
         return signalPassFailure();
@@ -113,7 +113,7 @@ struct EmitPlanMemoryPass : npuc::emit::impl::EmitPlanMemoryBase<EmitPlanMemoryP
                                                      : budget;
       for (Interval &it : items) {
         if (it.offset + it.size > capacity) {
-          if (space == MemorySpace::Arena)
+          if (space == MemorySpace::ARENA)
             it.alloc.emitOpError() << "the arena needs " << peak << " bytes at this point, more "
                                    << "than the GM budget of " << capacity
                                    << " bytes (--gm-budget)";

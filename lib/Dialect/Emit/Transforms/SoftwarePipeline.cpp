@@ -205,7 +205,7 @@ SmallPtrSet<Operation *, 16> stageZero(ForOp loop) {
 
 bool onVector(Operation *op) {
   auto engine = dyn_cast<EngineOp>(op);
-  return engine && engine.getEngine() == Engine::Vector;
+  return engine && engine.getEngine() == Engine::VECTOR;
 }
 
 void pipeline(ForOp loop) {

@@ -212,7 +212,7 @@ def Emit_VBinOp : Emit_InProgramOp<"vbin", [DeclareOpInterfaceMethods<Emit_Engin
     [1, 1], broadcast by address (stride 0), never materialized.
   }];
   let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$b, Emit_BufferType:$d,
-                   StrAttr:$func);
+                   Emit_VBinFunc:$func);
   let assemblyFormat = "$func $a `,` $b `->` $d attr-dict `:` type($a) `,` type($b) `->` type($d)";
   let hasVerifier = 1;
 }
@@ -225,7 +225,7 @@ def Emit_VCmpOp : Emit_InProgramOp<"vcmp", [DeclareOpInterfaceMethods<Emit_Engin
     `a`'s shape (a mask, or a bool tensor's 0/1 bytes).
   }];
   let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$b, Emit_BufferType:$d,
-                   StrAttr:$func);
+                   Emit_CmpFunc:$func);
   let assemblyFormat = "$func $a `,` $b `->` $d attr-dict `:` type($a) `,` type($b) `->` type($d)";
   let hasVerifier = 1;
 }
@@ -245,14 +245,14 @@ def Emit_VSelOp : Emit_InProgramOp<"vsel", [DeclareOpInterfaceMethods<Emit_Engin
 
 def Emit_VUnOp : Emit_InProgramOp<"vun", [DeclareOpInterfaceMethods<Emit_EngineOpInterface>]> {
   let summary = "Elementwise unary op on the VECTOR engine (`func` is a VUnFunc)";
-  let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$d, StrAttr:$func);
+  let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$d, Emit_VUnFunc:$func);
   let assemblyFormat = "$func $a `->` $d attr-dict `:` type($a) `->` type($d)";
   let hasVerifier = 1;
 }
 
 def Emit_VBinImmOp : Emit_InProgramOp<"vbini", [DeclareOpInterfaceMethods<Emit_EngineOpInterface>]> {
   let summary = "d = func(a, imm) on the VECTOR engine; imm is an integer or an f32";
-  let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$d, StrAttr:$func,
+  let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$d, Emit_VBinFunc:$func,
                    AnyAttr:$imm);
   let assemblyFormat = "$func $a `,` $imm `->` $d attr-dict `:` type($a) `->` type($d)";
   let hasVerifier = 1;
@@ -327,7 +327,7 @@ def Emit_DepthwiseOp : Emit_InProgramOp<"depthwise", [DeclareOpInterfaceMethods<
       (a[r][o*sh + i*dh][c*sw + j*dw] - a_zp) * (b[r][i*kw + j] - b_zp).
     The window is `kernel` = [kh, kw], `strides` = [sh, sw], `dilations` =
     [dh, dw]; the image must hold every row and column the window reaches.
-    With `func` "MAX" or "SUM" (pooling) there are no taps and no zero
+    With `func` MAX or SUM (pooling) there are no taps and no zero
     points: d is the maximum or the sum of the window's image elements.
     An f32 multiply-accumulate may add `bias` (lm, [channels, 1] f32) to each
     finished sum and then, with `relu`, keep max(sum, 0): what the epilogue's
@@ -338,9 +338,9 @@ def Emit_DepthwiseOp : Emit_InProgramOp<"depthwise", [DeclareOpInterfaceMethods<
                    DenseI64ArrayAttr:$kernel, DenseI64ArrayAttr:$strides,
                    DenseI64ArrayAttr:$dilations, UnitAttr:$accumulate,
                    DefaultValuedAttr<I64Attr, "0">:$a_zp, DefaultValuedAttr<I64Attr, "0">:$b_zp,
-                   DefaultValuedAttr<StrAttr, "\"MAC\"">:$func, UnitAttr:$relu);
+                   DefaultValuedAttr<Emit_WindowFunc, "::npuc::emit::WindowFunc::MAC">:$func, UnitAttr:$relu);
   let assemblyFormat = [{
-    $a (`,` $b^)? (`bias` $bias^)? `->` $d attr-dict `:` type($a) (`,` type($b)^)?
+    $func $a (`,` $b^)? (`bias` $bias^)? `->` $d attr-dict `:` type($a) (`,` type($b)^)?
     (`bias` type($bias)^)? `->` type($d)
   }];
   let hasVerifier = 1;
@@ -352,7 +352,7 @@ def Emit_ReduceOp : Emit_InProgramOp<"reduce", [DeclareOpInterfaceMethods<Emit_E
     `func` is a ReduceFunc (SUM, MAX, MIN); d is [rows, 1] for `cols` and
     [1, cols] for `rows`. Integer SUM accumulates in int32 (d is i32).
   }];
-  let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$d, StrAttr:$func, StrAttr:$axis);
+  let arguments = (ins Emit_BufferType:$a, Emit_BufferType:$d, Emit_ReduceFunc:$func, Emit_Axis:$axis);
   let assemblyFormat = "$func $axis $a `->` $d attr-dict `:` type($a) `->` type($d)";
   let hasVerifier = 1;
 }

@@ -27,7 +27,7 @@ def Emit_BufferType : Emit_Type<"Buffer", "buffer"> {
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    bool isGlobal() const { return getSpace() <= ::npuc::emit::MemorySpace::State; }
+    bool isGlobal() const { return getSpace() <= ::npuc::emit::MemorySpace::STATE; }
     int64_t getElementBytes() const;
     /// Bytes from the first to one past the last element addressed.
     int64_t getSpanBytes() const;
