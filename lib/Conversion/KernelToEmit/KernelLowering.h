@@ -267,10 +267,19 @@ struct Im2colProduct {
 };
 
 class KernelLowering;
-/// One op's lowering: the op it handles, its selector and its lowering.
+/// One op's lowering: the op it handles (its name, for the evidence and
+/// --list-cases, and its TypeID, for the dispatch), its selector and its
+  TypeID id;
+/// lowering.
 struct OpLowering {
   llvm::StringLiteral name;
   Selector select;
+/// The lowering of op class OpTy.
+template <typename OpTy>
+OpLowering opLowering(Selector select,
+                      LogicalResult (KernelLowering::*lower)(const LoweringCase &), SpaceOf space) {
+  return {OpTy::getOperationName(), TypeID::get<OpTy>(), select, lower, space};
+}
   LogicalResult (KernelLowering::*lower)(const LoweringCase &);
   SpaceOf space;
 };
