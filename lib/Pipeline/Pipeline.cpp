@@ -70,18 +70,19 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
   a.add(graph::createGraphFuseActivation());
   if (options.floatType == "fp16")
     a.add(graph::createGraphComputeF16());
-  a.add(createSelectLoweringCases(SelectLoweringCasesOptions{options.target}));
-  a.add(createCheckCaseSpaces(CheckCaseSpacesOptions{options.target}));
+  a.add(createSetTarget(SetTargetOptions{options.target}));
+  a.add(createSelectLoweringCases());
+  a.add(createCheckCaseSpaces());
   if (!options.allowUnverified)
-    a.add(createCheckLoweringEvidence(CheckLoweringEvidenceOptions{options.target, options.evidence}));
+    a.add(createCheckLoweringEvidence(CheckLoweringEvidenceOptions{options.evidence}));
   // Schedule decisions, by the cost model on the target's timing function.
-  a.add(createSelectTiling(SelectTilingOptions{options.target}));
+  a.add(createSelectTiling());
   if (options.until == "kernel")
     return;
   // Emission: tile loops; rotating buffers and the next tile's loads ahead of
   // this tile's compute; loops to straight-line engine code; placed buffers,
   // derived flags; iterations that repeat rolled into hardware loops.
-  a.add(createConvertKernelToEmit(ConvertKernelToEmitOptions{options.target}));
+  a.add(createConvertKernelToEmit());
   a.nested<emit::ProgramOp>(emit::createEmitMultiBuffer());
   a.nested<emit::ProgramOp>(emit::createEmitPipeline());
   a.nested<emit::ProgramOp>(

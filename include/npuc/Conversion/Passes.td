@@ -26,6 +26,19 @@ def ConvertGraphToQK : Pass<"convert-graph-to-qk"> {
   let dependentDialects = ["::npuc::qk::QKDialect", "::npuc::graph::GraphDialect"];
 }
 
+def SetTarget : Pass<"set-target", "::mlir::ModuleOp"> {
+  let summary = "Name the target the module compiles for (its npuc.target attribute)";
+  let description = [{
+    Writes the module's `npuc.target` attribute, the one place the passes
+    after it (select-lowering-cases, check-case-spaces,
+    check-lowering-evidence, select-tiling, convert-kernel-to-emit) read the
+    target from; a module without it compiles for npu-v1. An unknown name is
+    an error listing the targets.
+  }];
+  let options = [Option<"targetName", "target", "std::string", "\"npu-v1\"",
+                        "target to compile for">];
+}
+
 def SelectLoweringCases : Pass<"select-lowering-cases", "::mlir::ModuleOp"> {
   let summary = "Record each op's lowering case, the key of npuc's evidence";
   let description = [{
@@ -38,8 +51,6 @@ def SelectLoweringCases : Pass<"select-lowering-cases", "::mlir::ModuleOp"> {
     of it its selector refuses) is an error at the op, naming what is
     missing; every such op is reported.
   }];
-  let options = [Option<"targetName", "target", "std::string", "\"npu-v1\"",
-                        "target to compile for">];
 }
 
 def SelectTiling : Pass<"select-tiling", "::mlir::ModuleOp"> {
@@ -68,8 +79,6 @@ def SelectTiling : Pass<"select-tiling", "::mlir::ModuleOp"> {
     tile, buffers, cycles, gm_bytes}, ...]`, one entry per nest in emission
     order.
   }];
-  let options = [Option<"targetName", "target", "std::string", "\"npu-v1\"",
-                        "target to compile for">];
   let dependentDialects = ["::npuc::emit::EmitDialect"];
 }
 
@@ -83,8 +92,6 @@ def CheckCaseSpaces : Pass<"check-case-spaces", "::mlir::ModuleOp"> {
     npuc's internal error (the driver's NPUC-E0900), with or without
     --allow-unverified.
   }];
-  let options = [Option<"targetName", "target", "std::string", "\"npu-v1\"",
-                        "target to compile for">];
 }
 
 def CheckLoweringEvidence : Pass<"check-lowering-evidence", "::mlir::ModuleOp"> {
@@ -97,9 +104,7 @@ def CheckLoweringEvidence : Pass<"check-lowering-evidence", "::mlir::ModuleOp"> 
     evidence says of it (no test reached it, or tests reached it and none
     matched). npuc skips this pass with --allow-unverified.
   }];
-  let options = [Option<"targetName", "target", "std::string", "\"npu-v1\"",
-                        "target to compile for">,
-                 Option<"evidencePath", "evidence", "std::string", "\"\"",
+  let options = [Option<"evidencePath", "evidence", "std::string", "\"\"",
                         "an evidence table to use instead of the compiled-in one">];
 }
 
@@ -113,8 +118,6 @@ def ConvertKernelToEmit : Pass<"convert-kernel-to-emit", "::mlir::ModuleOp"> {
     ACC. Local tiles pad their row pitch to the 32-byte vector granule (64 for
     MATRIX operands). An op without a lowering is an error at its ONNX node.
   }];
-  let options = [Option<"targetName", "target", "std::string", "\"npu-v1\"",
-                        "target to compile for">];
   let dependentDialects = ["::npuc::emit::EmitDialect"];
 }
 

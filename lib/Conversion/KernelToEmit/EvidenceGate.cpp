@@ -88,6 +88,9 @@ void report(const Refusals &r, llvm::StringRef suffix) {
 struct CheckCaseSpacesPass : npuc::impl::CheckCaseSpacesBase<CheckCaseSpacesPass> {
   using Base::Base;
   void runOnOperation() override {
+    const target::TargetInfo *t = emit::lowering::passTarget(getOperation());
+    if (!t)
+      return signalPassFailure();
     Refusals r = collect(getOperation(), [&](Operation *op, StringAttr key) -> std::string {
       std::string gap;
       support::CasePoint point;
@@ -95,7 +98,7 @@ struct CheckCaseSpacesPass : npuc::impl::CheckCaseSpacesBase<CheckCaseSpacesPass
       if (!space)
         return "";
       if (support::parseCaseKey(key.getValue(), point, gap)) {
-        point.target = targetName;
+        point.target = t->name;
         if (space->contains(point, gap))
           return "";
       }
@@ -112,6 +115,10 @@ struct CheckLoweringEvidencePass
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    const target::TargetInfo *t = emit::lowering::passTarget(module);
+    if (!t)
+      return signalPassFailure();
+    std::string targetName = t->name;
     // The installed table (share/npuc), or (for tests) one read from a file.
     support::EvidenceFile file;
     std::string error;

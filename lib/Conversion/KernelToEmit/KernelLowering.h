@@ -47,9 +47,6 @@ inline constexpr llvm::StringLiteral kLoopTilingAttr = "npuc.loop_tiling";
 /// The matrix product a matmul-kind op (qk.matmul, graph.matmul, graph.gemm)
 /// lowers to, or nullopt for any other op.
 std::optional<MatmulProblem> matmulProblem(Operation *op);
-/// The target a pass was given, or nullptr after a diagnostic on the module
-/// naming the valid targets.
-const target::TargetInfo *passTarget(ModuleOp module, StringRef name);
 
 /// The depthwise convolution (one input and one output channel per group,
 /// NCHW; integer, or f32 including a ConvTranspose's) `op` lowers to on
@@ -269,20 +266,20 @@ struct Im2colProduct {
 class KernelLowering;
 /// One op's lowering: the op it handles (its name, for the evidence and
 /// --list-cases, and its TypeID, for the dispatch), its selector and its
-  TypeID id;
 /// lowering.
 struct OpLowering {
   llvm::StringLiteral name;
+  TypeID id;
   Selector select;
+  LogicalResult (KernelLowering::*lower)(const LoweringCase &);
+  SpaceOf space;
+};
 /// The lowering of op class OpTy.
 template <typename OpTy>
 OpLowering opLowering(Selector select,
                       LogicalResult (KernelLowering::*lower)(const LoweringCase &), SpaceOf space) {
   return {OpTy::getOperationName(), TypeID::get<OpTy>(), select, lower, space};
 }
-  LogicalResult (KernelLowering::*lower)(const LoweringCase &);
-  SpaceOf space;
-};
 
 class KernelLowering {
 public:

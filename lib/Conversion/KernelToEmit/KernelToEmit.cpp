@@ -426,14 +426,27 @@ LogicalResult KernelLowering::describe(func::FuncOp func,
   return result;
 }
 
-const target::TargetInfo *lowering::passTarget(ModuleOp module, StringRef name) {
-  const target::TargetInfo *t = target::lookupTarget(name);
+const target::TargetInfo *lowering::passTarget(ModuleOp module) {
+  auto name = module->getAttrOfType<StringAttr>(kTargetAttr);
+  StringRef n = name ? name.getValue() : StringRef("npu-v1");
+  const target::TargetInfo *t = target::lookupTarget(n);
   if (!t)
-    module.emitError() << "unknown target '" << name << "'; valid targets: " << target::targetNames();
+    module.emitError() << "unknown target '" << n << "'; valid targets: " << target::targetNames();
   return t;
 }
 
 namespace {
+
+/// The module's npuc.target, checked.
+struct SetTargetPass : npuc::impl::SetTargetBase<SetTargetPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    module->setAttr(kTargetAttr, StringAttr::get(module.getContext(), targetName));
+    if (!passTarget(module))
+      signalPassFailure();
+  }
+};
 
 /// Writes every op's lowering case (LoweringCase.h) as its `npuc.case`; an op
 /// the lowering does not handle is an error at the op, and every such op of
@@ -443,7 +456,7 @@ struct SelectLoweringCasesPass
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    const target::TargetInfo *t = passTarget(module, targetName);
+    const target::TargetInfo *t = passTarget(module);
     if (!t)
       return signalPassFailure();
     bool ok = true;
@@ -470,7 +483,7 @@ struct ConvertKernelToEmitPass
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    const target::TargetInfo *t = passTarget(module, targetName);
+    const target::TargetInfo *t = passTarget(module);
     if (!t)
       return signalPassFailure();
     SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());

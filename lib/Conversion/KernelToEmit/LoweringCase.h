@@ -29,6 +29,7 @@
 #include "npuc/Base/Target.h"
 #include "npuc/Support/CaseSpace.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Operation.h"
 
 #include <deque>
@@ -84,6 +85,12 @@ private:
   const Property &lookup(llvm::StringRef name, bool wantFlag) const;
   std::deque<Property> props;
 };
+
+/// The module attribute naming the target (written by set-target).
+inline constexpr llvm::StringLiteral kTargetAttr = "npuc.target";
+/// The target of `module` (its npuc.target, npu-v1 without one); an error
+/// at the module when the name is unknown.
+const target::TargetInfo *passTarget(mlir::ModuleOp module);
 
 /// The selector of an op: checks that the lowering handles it (a diagnostic at
 /// the op otherwise) and records its properties.

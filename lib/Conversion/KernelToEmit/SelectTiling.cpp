@@ -31,7 +31,7 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    const target::TargetInfo *t = passTarget(module, targetName);
+    const target::TargetInfo *t = passTarget(module);
     if (!t)
       return signalPassFailure();
     Builder b(module.getContext());

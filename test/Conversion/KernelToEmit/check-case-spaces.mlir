@@ -4,11 +4,11 @@
 // says. The cases here are set by hand, as a selector that drifted from its
 // declaration would set them.
 // RUN: npuc-opt %s -split-input-file -check-case-spaces -verify-diagnostics
-// RUN: npuc-opt %s -split-input-file -check-case-spaces=target=npu-v1-tiny -verify-diagnostics
+// RUN: npuc-opt %s -split-input-file -set-target=target=npu-v1-tiny -check-case-spaces -verify-diagnostics
 // What select-lowering-cases writes is inside its space, on both targets:
 // the pass passes (it overwrites the hand-set cases too).
 // RUN: npuc-opt %s -split-input-file -select-lowering-cases -check-case-spaces -o /dev/null
-// RUN: npuc-opt %s -split-input-file -select-lowering-cases=target=npu-v1-tiny -check-case-spaces=target=npu-v1-tiny -o /dev/null
+// RUN: npuc-opt %s -split-input-file -set-target=target=npu-v1-tiny -select-lowering-cases -check-case-spaces -o /dev/null
 
 func.func @outside(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
   // expected-error @+1 {{lowering case graph.sigmoid(f64->f64){} lies outside the case space its lowering declares (its types (f64->f64) are not among the declared signatures); npuc's internal error: please report it with the model and `npuc --identity`}}

@@ -4,7 +4,7 @@
 // [pixels]; then per output channel one copy puts block (a, b) of pixel
 // (i, j) at output row 2i + a, column 2j + b: its DMA_IN reads rows of
 // pixels, its DMA_OUT walks (b, j) innermost, whole output rows.
-// RUN: npuc-opt %s --pass-pipeline='builtin.module(select-lowering-cases{target=npu-v1},select-tiling{target=npu-v1},convert-kernel-to-emit{target=npu-v1})' | FileCheck %s
+// RUN: npuc-opt %s --pass-pipeline='builtin.module(set-target{target=npu-v1},select-lowering-cases,select-tiling,convert-kernel-to-emit)' | FileCheck %s
 
 // W is [Cin 2, Cout 1, 2, 2]; row (a, b) of the product's left operand holds
 // W[ci][0][a][b] for ci = 0, 1; the bias repeats per (a, b).

@@ -3,7 +3,7 @@
 // what the evidence says of it. The table here is Inputs/evidence.tsv, not
 // the compiled-in one, so the test does not move with the evidence.
 // RUN: npuc-opt %s -split-input-file -select-lowering-cases -check-lowering-evidence=evidence=%S/Inputs/evidence.tsv -verify-diagnostics
-// RUN: not npuc-opt %s -select-lowering-cases=target=npu-v1-tiny -check-lowering-evidence="target=npu-v1-tiny evidence=%S/Inputs/evidence.tsv" 2>&1 | FileCheck %s --check-prefix=TINY
+// RUN: not npuc-opt %s -set-target=target=npu-v1-tiny -select-lowering-cases -check-lowering-evidence="evidence=%S/Inputs/evidence.tsv" 2>&1 | FileCheck %s --check-prefix=TINY
 // Evidence is per target: on npu-v1-tiny the padded conv's only test failed.
 // TINY: error: lowering case graph.conv(f32,f32,f32->f32){kind=dense,padded,!strided,!dilated,window=kxk,bias,activation=none} is not verified on npu-v1-tiny: tests reached it on npu-v1-tiny but none matched its reference (lowered: node/test_a [FAIL])
 // RUN: not npuc-opt %s -check-lowering-evidence=evidence=%t.missing 2>&1 | FileCheck %s --check-prefix=MISSING

@@ -1,5 +1,5 @@
 // RUN: npuc-opt %s -split-input-file --pass-pipeline="builtin.module(select-tiling,convert-kernel-to-emit,emit.program(emit-multi-buffer,emit-pipeline,emit-lower-loops))" -verify-diagnostics | FileCheck %s
-// RUN: npuc-opt %s -split-input-file --pass-pipeline="builtin.module(select-tiling{target=npu-v1-tiny},convert-kernel-to-emit{target=npu-v1-tiny},emit.program(emit-multi-buffer,emit-pipeline,emit-lower-loops))" -verify-diagnostics | FileCheck %s --check-prefix=TINY
+// RUN: npuc-opt %s -split-input-file --pass-pipeline="builtin.module(set-target{target=npu-v1-tiny},select-tiling,convert-kernel-to-emit,emit.program(emit-multi-buffer,emit-pipeline,emit-lower-loops))" -verify-diagnostics | FileCheck %s --check-prefix=TINY
 
 // LayerNormalization (NormKernels.cpp) is one row kernel in ONNX's steps, in
 // f32: mean = sum(x) / r, d = x - mean, corrected by the mean of d (so a

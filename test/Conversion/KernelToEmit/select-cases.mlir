@@ -3,7 +3,7 @@
 // lowering branches on, recorded both ways. Like IREE's strategy-selection
 // tests, each case below pins the choice for a representative op.
 // RUN: npuc-opt %s -split-input-file -select-lowering-cases -verify-diagnostics | FileCheck %s
-// RUN: npuc-opt %s -split-input-file -select-lowering-cases=target=npu-v1-tiny -verify-diagnostics | FileCheck %s --check-prefix=TINY
+// RUN: npuc-opt %s -split-input-file -set-target=target=npu-v1-tiny -select-lowering-cases -verify-diagnostics | FileCheck %s --check-prefix=TINY
 
 // A dense, padded 3x3 f32 convolution with a bias; a dilated depthwise one
 // (each channel its own group) differs in kind and dilation, and has no window

@@ -4,7 +4,7 @@
 // op gets `npuc.loop_tiling`, one entry per nest in the order the lowering
 // emits them.
 // RUN: npuc-opt %s -split-input-file -select-tiling | FileCheck %s
-// RUN: npuc-opt %s -split-input-file -select-tiling=target=npu-v1-tiny | FileCheck %s --check-prefix=TINY
+// RUN: npuc-opt %s -split-input-file -set-target=target=npu-v1-tiny -select-tiling | FileCheck %s --check-prefix=TINY
 
 // GELU on 1x8x3072 f32 (gelu_tf2onnx): one contiguous run of 24,576
 // elements, in three tiles of 8192 with two rotating slots. By hand from
