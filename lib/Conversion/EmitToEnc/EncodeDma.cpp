@@ -1,0 +1,110 @@
+//===- EncodeDma.cpp - DMA_IN and DMA_OUT -----------------------------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// emit.dma: a copy between GM and LM, ACC or LUT as the DMA engines' shape and
+// stride descriptors and the instruction that starts it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Encoder.h"
+
+using namespace npuc;
+using namespace npuc::encode;
+
+LogicalResult Encoder::dma(emit::DmaOp op) {
+  auto src = cast<BufferType>(op.getSrc().getType()), dst = cast<BufferType>(op.getDst().getType());
+  bool in = src.isGlobal();
+  FailureOr<Addr> sa = address(op, op.getSrc()), da = address(op, op.getDst());
+  if (failed(sa) || failed(da))
+    return failure();
+  size_t rank = src.getShape().size();
+  // Dimension 0 innermost in the ISA, outermost in buffer types.
+  int64_t n[4] = {1, 1, 1, 1}, ss[4] = {0, 0, 0, 0}, ds[4] = {0, 0, 0, 0};
+  int64_t lo[4] = {0, 0, 0, 0}, hi[4] = {0, 0, 0, 0};
+  for (size_t i = 0; i < rank; ++i) {
+    size_t k = rank - 1 - i;
+    n[i] = src.getShape()[k];
+    ss[i] = src.getStrides()[k];
+    ds[i] = dst.getStrides()[k];
+    if (op.getPadLo()) {
+      lo[i] = (*op.getPadLo())[k];
+      hi[i] = (*op.getPadHi())[k];
+    }
+  }
+  // Dimensions in the order the DMA moves them (timing::runOrder: the GM
+  // side's smallest stride innermost), so a view that transposes (a tile
+  // written back to NCHW channel by channel) moves whole runs.
+  {
+    timing::GMAccess gm;
+    for (int i = 0; i < 4; ++i)
+      gm.extent[size_t(i)] = n[i], gm.stride[size_t(i)] = in ? ss[i] : ds[i];
+    std::array<int, 4> order = timing::runOrder(gm);
+    int64_t t[5][4];
+    for (int i = 0; i < 4; ++i) {
+      int k = order[size_t(i)];
+      t[0][i] = n[k], t[1][i] = ss[k], t[2][i] = ds[k], t[3][i] = lo[k], t[4][i] = hi[k];
+    }
+    for (int i = 0; i < 4; ++i)
+      n[i] = t[0][i], ss[i] = t[1][i], ds[i] = t[2][i], lo[i] = t[3][i], hi[i] = t[4][i];
+  }
+  for (int i = 0; i < 4; ++i) {
+    if (n[i] > isa::limit::DMA_IN_SHAPE::n0_max)
+      return op.emitOpError() << "extent " << n[i] << " exceeds the DMA extent field ("
+                              << isa::limit::DMA_IN_SHAPE::n0_max << ")";
+    for (int64_t s : {ss[i], ds[i]})
+      if (s > isa::limit::DMA_IN_SSTRIDE::s0_max)
+        return op.emitOpError() << "stride " << s << " exceeds the DMA stride field ("
+                                << isa::limit::DMA_IN_SSTRIDE::s0_max << ")";
+  }
+  bool padded = op.getPadLo().has_value();
+  using O = isa::Opcode;
+  isa::Inst shape = inst(in ? O::DMA_IN_SHAPE : O::DMA_OUT_SHAPE);
+  isa::Inst sstr = inst(in ? O::DMA_IN_SSTRIDE : O::DMA_OUT_SSTRIDE);
+  isa::Inst dstr = inst(in ? O::DMA_IN_DSTRIDE : O::DMA_OUT_DSTRIDE);
+  for (int i = 0; i < 4; ++i) {
+    shape.fields[unsigned(i)] = n[i];
+    sstr.fields[unsigned(i)] = ss[i];
+    dstr.fields[unsigned(i)] = ds[i];
+  }
+  configure(shape);
+  configure(sstr);
+  configure(dstr);
+  if (padded) {
+    isa::Inst pad = inst(O::DMA_IN_PAD);
+    for (int i = 0; i < 4; ++i) {
+      pad.fields[F::DMA_IN_PAD::lo0 + unsigned(i)] = lo[i];
+      pad.fields[F::DMA_IN_PAD::hi0 + unsigned(i)] = hi[i];
+    }
+    pad.fields[F::DMA_IN_PAD::fill] = *op.getFill();
+    configure(pad);
+  }
+  int64_t elem = src.getElementBytes() == 1 ? 0 : src.getElementBytes() == 2 ? 1 : 2;
+  if (in) {
+    auto [granule, reg] = local(*da);
+    isa::Inst i = inst(O::DMA_IN_START);
+    namespace D = F::DMA_IN_START;
+    i.fields[D::src_region] = region(sa->space);
+    i.fields[D::dst_space] = dmaDst(da->space);
+    i.fields[D::elem] = elem;
+    i.fields[D::pad] = padded;
+    i.fields[D::dst_reg] = reg;
+    i.fields[D::dst_addr] = granule;
+    i.fields[D::src_off] = sa->byte;
+    i.fields[D::src_reg] = sa->reg;
+    emitInst(i);
+  } else {
+    auto [granule, reg] = local(*sa);
+    isa::Inst i = inst(O::DMA_OUT_START);
+    namespace D = F::DMA_OUT_START;
+    i.fields[D::src_space] = sa->space == MemorySpace::LM ? int64_t(isa::Local::LM) : int64_t(isa::Local::ACC);
+    i.fields[D::src_reg] = reg;
+    i.fields[D::dst_region] = region(da->space);
+    i.fields[D::elem] = elem;
+    i.fields[D::src_addr] = granule;
+    i.fields[D::dst_off] = da->byte;
+    i.fields[D::dst_reg] = da->reg;
+    emitInst(i);
+  }
+  return success();
+}
