@@ -523,9 +523,10 @@ Value KernelLowering::windowConvWeights(Operation *op, const ConvProblem &p, int
 /// contiguous elements per output pixel, sw x chunk apart) into the im2col
 /// tile; MATRIX multiplies it by the reordered weights, accumulating over
 /// chunks; the output stage drains the tile into whole output rows.
-LogicalResult KernelLowering::lowerWindowConv(Operation *op, const ConvProblem &p, Value X,
-                                              Value Bias, Value Y, int64_t xzp, int64_t wzp,
-                                              qk::RequantAttr rq) {
+/// The tiling select-tiling chose for a window convolution (kTilingAttr:
+/// tile = [rows, channels, chunk], buffers, stacked, resident), checked
+/// against the problem and the target.
+FailureOr<ConvTiling> KernelLowering::windowConvTiling(Operation *op, const ConvProblem &p) {
   auto tiling = op->getAttrOfType<DictionaryAttr>(kTilingAttr);
   if (!tiling)
     return op->emitOpError() << "internal error: no tiling (" << kTilingAttr
@@ -541,6 +542,30 @@ LogicalResult KernelLowering::lowerWindowConv(Operation *op, const ConvProblem &
   if (std::optional<std::string> why = checkTiling(p, tl, t))
     return op->emitOpError() << kTilingAttr << " [" << tl.rows << ", " << tl.outChannels << ", "
                              << tl.chunk << "] x " << tl.buffers << " cannot run here: " << *why;
+  return tl;
+}
+
+/// A [1, n] LM row of zeros of `element` (0.0 for floats), from CONST.
+Value KernelLowering::zeroRow(Type element, int64_t n) {
+  Value zeros = e.tile(MemorySpace::LM, 1, n, element, t.params.VectorAlign);
+  auto zeroType = RankedTensorType::get({n}, element);
+  Value row = llvm::isa<FloatType>(element)
+                  ? constant(DenseElementsAttr::get(zeroType, b.getFloatAttr(element, 0.0)), zeroType)
+                  : constant(DenseElementsAttr::get(RankedTensorType::get({n}, b.getIntegerType(8)),
+                                                    ArrayRef<int8_t>(SmallVector<int8_t>(size_t(n), 0))),
+                             zeroType);
+  int64_t ex = bytesOf(element);
+  e.dma(e.view(row, 0, {1, n}, {n * ex, ex}), zeros);
+  return zeros;
+}
+
+LogicalResult KernelLowering::lowerWindowConv(Operation *op, const ConvProblem &p, Value X,
+                                              Value Bias, Value Y, int64_t xzp, int64_t wzp,
+                                              qk::RequantAttr rq) {
+  FailureOr<ConvTiling> chosen = windowConvTiling(op, p);
+  if (failed(chosen))
+    return failure();
+  const ConvTiling &tl = *chosen;
   const DepthwiseProblem &w = p.window;
   auto xt = cast<BufferType>(X.getType()), yt = cast<BufferType>(Y.getType());
   int64_t Cin = w.C * p.groups, M = p.groups * p.outChannels;
@@ -577,17 +602,7 @@ LogicalResult KernelLowering::lowerWindowConv(Operation *op, const ConvProblem &
     resident = e.alloc(MemorySpace::LM, {rowsSoFar, M}, wType, {M * ew, ew});
     e.dma(e.view(weights, 0, {rowsSoFar, M}, {M * ew, ew}), resident);
   }
-  Value zeros;
-  if (gaps) {
-    zeros = e.tile(MemorySpace::LM, 1, depthMax, xt.getElementType(), t.params.VectorAlign);
-    auto zeroType = RankedTensorType::get({depthMax}, xt.getElementType());
-    Value row = isFloat ? constant(DenseElementsAttr::get(zeroType, b.getFloatAttr(xt.getElementType(), 0.0)),
-                                   zeroType)
-                        : constant(DenseElementsAttr::get(RankedTensorType::get({depthMax}, b.getIntegerType(8)),
-                                                          ArrayRef<int8_t>(SmallVector<int8_t>(size_t(depthMax), 0))),
-                                   RankedTensorType::get({depthMax}, xt.getElementType()));
-    e.dma(e.view(row, 0, {1, depthMax}, {depthMax * ex, ex}), zeros);
-  }
+  Value zeros = gaps ? zeroRow(xt.getElementType(), depthMax) : Value();
   auto body = [&](int64_t nc, const RowGroup &g, Offset n, Offset grp, Offset m0, Offset tileIndex) {
     int64_t m = g.rows * w.OW, rin = w.imageRows(g.rows), real = rin - g.padTop - g.padBottom;
     Offset oh0 = tileIndex * tl.rows;

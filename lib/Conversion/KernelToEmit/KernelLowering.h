@@ -230,6 +230,12 @@ const support::CaseSpace &convSpace();
 LogicalResult selectConvTranspose(LoweringCase &c, const target::TargetInfo &t);
 const support::CaseSpace &convTransposeSpace();
 
+/// Whether a per-axis parameter (scale or zero point) is loaded as one value
+/// per tile row: some dimension after the axis has more than one element (it
+/// is constant along the tile's columns); otherwise the axis is the innermost
+/// dimension and the parameter is copied at the tile's size (elementwise()).
+bool paramsPerRow(ArrayRef<int64_t> shape, int64_t axis);
+
 /// Shared by the matrix products and the convolutions (MatrixKernels.cpp):
 /// a diagnostic when no MATRIX mode (emit::matrixMode) multiplies operands
 /// stored as `a` and `w`.
@@ -423,6 +429,10 @@ private:
   /// A convProblem by the tiling select-tiling chose (ConvTiling.h).
   LogicalResult lowerWindowConv(Operation *op, const ConvProblem &p, Value X, Value Bias, Value Y,
                                 int64_t xzp, int64_t wzp, qk::RequantAttr rq);
+  /// The window conv's tiling as select-tiling wrote it, checked.
+  FailureOr<ConvTiling> windowConvTiling(Operation *op, const ConvProblem &p);
+  /// A [1, n] LM row of zeros of `element`.
+  Value zeroRow(Type element, int64_t n);
   /// The weights of `p` (constant, [M, Cg, KH, KW]) as the window conv reads
   /// them: [chunk][kh][kw, c (+ gap)][M], the gaps `gap`; stacked
   /// (ConvTiling::stacked), [chunk][kw, kh, c (+ gap)][M].

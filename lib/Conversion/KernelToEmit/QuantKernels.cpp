@@ -1,0 +1,222 @@
+//===- QuantKernels.cpp - QuantizeLinear, DequantizeLinear, requantize ----===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// Q, DQ and the requantization of graph.requantize on VECTOR, per tensor or
+// per axis (docs/numerics.md); the elementwise loop nests they run in are in
+// ElementwiseKernels.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+
+#include <functional>
+
+using namespace mlir;
+using namespace npuc;
+using namespace npuc::emit;
+using namespace npuc::emit::lowering;
+
+//===----------------------------------------------------------------------===//
+// QuantizeLinear and DequantizeLinear
+//===----------------------------------------------------------------------===//
+
+bool lowering::paramsPerRow(ArrayRef<int64_t> shape, int64_t axis) {
+  return llvm::any_of(shape.drop_front(size_t(axis) + 1), [](int64_t d) { return d > 1; });
+}
+
+namespace {
+/// The per-axis scales and zero points of `q` as f32 operands broadcast along
+/// every other dimension of `shape` (zero strides), loaded per row or not.
+SmallVector<EwOperand> perAxisParams(const Quant &q, ArrayRef<int64_t> shape, bool perRow,
+                                     bool zeroPointsFirst,
+                                     const std::function<Value(ArrayRef<float>)> &constant) {
+  SmallVector<float> s, z;
+  for (auto [sc, zp] : llvm::zip(q.scales, q.zeroPoints)) {
+    s.push_back(float(sc));
+    z.push_back(float(zp));
+  }
+  SmallVector<EwOperand> ins;
+  const SmallVector<float> *order[] = {zeroPointsFirst ? &z : &s, zeroPointsFirst ? &s : &z};
+  for (const SmallVector<float> *values : order) {
+    EwOperand o{constant(*values), SmallVector<int64_t, 4>(shape.size(), 0), perRow};
+    o.strides[size_t(q.axis)] = 4;
+    ins.push_back(o);
+  }
+  return ins;
+}
+
+/// Q/DQ: per tensor, or per axis with the parameters loaded per row or at
+/// the tile's size.
+LogicalResult selectQDQ(LoweringCase &c, Type quantized) {
+  auto q = quantOf(quantized);
+  if (!q)
+    return c.op->emitOpError("expects a uniform quantized type");
+  // Per tensor, the zero point is V_QUANT's / V_DEQUANT's 16-bit field.
+  static_assert(isa::limit::V_QUANT::zp_min == isa::limit::V_DEQUANT::zp_min &&
+                    isa::limit::V_QUANT::zp_max == isa::limit::V_DEQUANT::zp_max,
+                "one zero-point field");
+  if (q->axis < 0 && (q->zeroPoints[0] < isa::limit::V_DEQUANT::zp_min || q->zeroPoints[0] > isa::limit::V_DEQUANT::zp_max))
+    return c.op->emitOpError() << "zero point " << q->zeroPoints[0] << " of " << quantized
+                               << " is outside [" << isa::limit::V_DEQUANT::zp_min << ", "
+                               << isa::limit::V_DEQUANT::zp_max
+                               << "], the range V_QUANT and V_DEQUANT take";
+  if (c.choose("params", q->axis < 0 ? "tensor" : "axis") == "axis")
+    c.flag("params-per-row", paramsPerRow(tensorOf(c.op->getResult(0)).getShape(), q->axis));
+  return success();
+}
+} // namespace
+
+/// Per tensor or per axis, the parameters of a per-axis one per row or not.
+namespace {
+CaseSpace qdqSpace(const char *pattern, ct::List quantTypes, int quantSlot) {
+  CaseSpace s;
+  s.signatures.push_back({pattern, {{"Q", std::move(quantTypes)}}});
+  s.properties = {choiceProperty("params", {"tensor", "axis"}),
+                  flagProperty("params-per-row", cond::choice("params", {"axis"}))};
+  auto perAxis = [quantSlot](const support::CasePoint &p) {
+    const std::string &t = quantSlot == 0 ? p.operands[0] : p.results[0];
+    return t.size() > 5 && t.compare(t.size() - 5, 5, "/axis") == 0;
+  };
+  s.rules = {never(cond::custom("params other than the type's quantization",
+                                [perAxis](const support::CasePoint &p) {
+                                  return (p.get("params") == "axis") != perAxis(p);
+                                }),
+                   "params is how the type is quantized (per tensor or per axis)")};
+  return s;
+}
+} // namespace
+
+const CaseSpace &lowering::quantizeSpace() {
+  static const CaseSpace space =
+      qdqSpace("f32->Q", ct::concat({ct::kQuant, {"qi32"}, ct::kQuantAxis, {"qi32/axis"}}), 1);
+  return space;
+}
+
+const CaseSpace &lowering::dequantizeSpace() {
+  static const CaseSpace space =
+      qdqSpace("Q->f32", ct::concat({ct::kQuant, {"qi32"}, ct::kQuantAxis, {"qi32/axis"}}), 0);
+  return space;
+}
+
+LogicalResult lowering::selectQuantize(LoweringCase &c, const target::TargetInfo &) {
+  auto op = cast<graph::QuantizeOp>(c.op);
+  if (!tensorOf(op.getInput()).getElementType().isF32())
+    return op.emitOpError("quantizes f32 inputs only");
+  return selectQDQ(c, tensorOf(op.getResult()).getElementType());
+}
+
+LogicalResult KernelLowering::lowerQuantize(const LoweringCase &c) {
+  auto op = cast<graph::QuantizeOp>(c.op);
+  auto q = quantOf(tensorOf(op.getResult()).getElementType());
+  ArrayRef<int64_t> shape = tensorOf(op.getResult()).getShape();
+  SmallVector<EwOperand> ins{broadcastOperand(op.getInput(), shape)};
+  bool perAxis = c.get("params") == "axis";
+  if (perAxis)
+    ins.append(perAxisParams(*q, shape, c.is("params-per-row"), /*zeroPointsFirst=*/false,
+                             [&](ArrayRef<float> v) { return f32Constant(v); }));
+  Value out = resultBuffer(op.getResult());
+  Type st = cast<BufferType>(out.getType()).getElementType();
+  return elementwise(op, shape, ins, out, {4 * 4 + 1, perAxis ? 4 : 1}, [&](EwTiles &tl) {
+    // y = saturate(round_half_even(x / scale) + zp), in f32 then one cast.
+    Value x = tl.in[0];
+    if (!perAxis) {
+      tl.out = fromF32(x, q, st);
+      return;
+    }
+    e.vbin(VBinFunc::DIV, x, tl.in[1], x);
+    e.vun(VUnFunc::ROUND, x, x);
+    e.vbin(VBinFunc::ADD, x, tl.in[2], x);
+    tl.out = e.tile(MemorySpace::LM, tl.rows, tl.cols, st);
+    e.cast(x, tl.out);
+  });
+}
+
+namespace {
+/// Whether requantizing from `in` to `out` (8-bit, per tensor) moves every
+/// value by exactly 128 between uint8 and int8 at one scale: then
+/// saturate(round(x - zp_in) + zp_out) is x with its top bit flipped, for
+/// every x (no value saturates, no rounding happens).
+bool flipsTopBit(Type in, Type out) {
+  auto a = dyn_cast<quant::UniformQuantizedType>(in), b = dyn_cast<quant::UniformQuantizedType>(out);
+  if (!a || !b || a.getScale() != b.getScale() || a.getStorageTypeIntegralWidth() != 8 ||
+      b.getStorageTypeIntegralWidth() != 8 || a.isSigned() == b.isSigned())
+    return false;
+  return b.getZeroPoint() - a.getZeroPoint() == (a.isSigned() ? 128 : -128);
+}
+} // namespace
+
+const CaseSpace &lowering::requantizeSpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s;
+    s.signatures.push_back({"A->B", {{"A", ct::kQuant}, {"B", ct::kQuant}}});
+    s.properties = {choiceProperty("form", {"top-bit", "f32"})};
+    s.rules = {never(cond::all({cond::choice("form", {"top-bit"}),
+                                cond::negate(cond::any(
+                                    {cond::all({cond::operand(0, {"qi8"}), cond::result(0, {"qui8"})}),
+                                     cond::all({cond::operand(0, {"qui8"}), cond::result(0, {"qi8"})})}))}),
+                     "flipping the top bit moves between int8 and uint8 only")};
+    return s;
+  }();
+  return space;
+}
+
+LogicalResult lowering::selectRequantize(LoweringCase &c, const target::TargetInfo &) {
+  Type in = tensorOf(c.op->getOperand(0)).getElementType();
+  Type out = tensorOf(c.op->getResult(0)).getElementType();
+  auto qi = quantOf(in), qo = quantOf(out);
+  if (!qi || !qo || qi->axis >= 0 || qo->axis >= 0)
+    return c.op->emitOpError("requantizes per-tensor quantized tensors only");
+  c.choose("form", flipsTopBit(in, out) ? "top-bit" : "f32");
+  return success();
+}
+
+/// The top-bit form: one XOR of 0x80 per byte. The f32 form: the
+/// dequantization and the quantization of graph.dequantize and
+/// graph.quantize in one pass (the same instructions, so the same values),
+/// the f32 values never leaving LM.
+LogicalResult KernelLowering::lowerRequantize(const LoweringCase &c) {
+  Operation *op = c.op;
+  auto qi = quantOf(tensorOf(op->getOperand(0)).getElementType());
+  auto qo = quantOf(tensorOf(op->getResult(0)).getElementType());
+  ArrayRef<int64_t> shape = tensorOf(op->getResult(0)).getShape();
+  SmallVector<EwOperand> ins{broadcastOperand(op->getOperand(0), shape)};
+  Value out = resultBuffer(op->getResult(0));
+  Type st = cast<BufferType>(out.getType()).getElementType();
+  if (c.get("form") == "top-bit")
+    return elementwise(op, shape, ins, out, {2, 1}, [&](EwTiles &tl) {
+      Value y = e.retype(tl.in[0], st);
+      // The immediate as the element reads: 0x80 is 128 as uint8, -128 as int8.
+      e.vbini(VBinFunc::XOR, y, b.getI32IntegerAttr(st.isUnsignedInteger() ? 128 : -128), y);
+      tl.out = y;
+    });
+  return elementwise(op, shape, ins, out, {4 * 4 + 1, 2},
+                     [&](EwTiles &tl) { tl.out = fromF32(toF32(tl.in[0], qi), qo, st); });
+}
+
+LogicalResult lowering::selectDequantize(LoweringCase &c, const target::TargetInfo &) {
+  return selectQDQ(c, tensorOf(c.op->getOperand(0)).getElementType());
+}
+
+LogicalResult KernelLowering::lowerDequantize(const LoweringCase &c) {
+  auto op = cast<graph::DequantizeOp>(c.op);
+  auto q = quantOf(tensorOf(op.getInput()).getElementType());
+  ArrayRef<int64_t> shape = tensorOf(op.getResult()).getShape();
+  SmallVector<EwOperand> ins{broadcastOperand(op.getInput(), shape)};
+  bool perAxis = c.get("params") == "axis";
+  if (perAxis)
+    ins.append(perAxisParams(*q, shape, c.is("params-per-row"), /*zeroPointsFirst=*/true,
+                             [&](ArrayRef<float> v) { return f32Constant(v); }));
+  Value out = resultBuffer(op.getResult());
+  return elementwise(op, shape, ins, out, {4 * 4 + 4, perAxis ? 3 : 1}, [&](EwTiles &tl) {
+    // y = (f32(x) - zp) * scale, each step one f32 rounding as in ONNX.
+    if (!perAxis) {
+      tl.out = toF32(tl.in[0], q);
+      return;
+    }
+    Value f = toF32(tl.in[0], std::nullopt);
+    e.vbin(VBinFunc::SUB, f, tl.in[1], f);
+    e.vbin(VBinFunc::MUL, f, tl.in[2], f);
+    tl.out = f;
+  });
+}
