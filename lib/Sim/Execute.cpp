@@ -13,9 +13,6 @@
 using namespace npuc;
 using namespace npuc::sim;
 using namespace npuc::sim::exec;
-namespace F = npuc::isa::field;
-using isa::DType;
-using isa::Opcode;
 
 uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t start) {
   ExecStep x{*this, e, q, dynId, start, engines[e], q.inst, target.params};

@@ -12,9 +12,6 @@
 using namespace npuc;
 using namespace npuc::sim;
 using namespace npuc::sim::exec;
-namespace F = npuc::isa::field;
-using isa::DType;
-using isa::Opcode;
 
 namespace {
 
