@@ -222,29 +222,80 @@ bool layerCheck(const std::string &work, const std::string &modelPath,
 
 } // namespace
 
-/// The file's bytes as text; empty when it cannot be read.
 namespace {
-/// One test on one target, into `r`; runTest creates `work` and removes it.
-void runTestIn(const Test &test, const std::string &target, const Config &cfg,
-               const std::string &work, Outcome &r) {
-  std::string modelPath = test.dir + "/model.onnx";
+
+/// The test's data set directories (test_data_set_*), sorted.
+std::vector<fs::path> findDataSets(const std::string &dir) {
   std::vector<fs::path> dataSets;
   std::error_code ec;
-  for (const fs::directory_entry &e : fs::directory_iterator(test.dir, ec))
+  for (const fs::directory_entry &e : fs::directory_iterator(dir, ec))
     if (e.is_directory(ec) && e.path().filename().string().rfind("test_data_set_", 0) == 0)
       dataSets.push_back(e.path());
   std::sort(dataSets.begin(), dataSets.end());
+  return dataSets;
+}
+
+/// One data set: its input and expected output files, and the shapes of
+/// its inputs.
+struct DataSet {
+  std::string name;
+  std::vector<fs::path> inFiles, outFiles;
+  std::vector<std::vector<int64_t>> inShapes;
+};
+
+/// One test on one target, into `r`, in `work` (runTest creates it and
+/// removes it): every data set compiled (as often as its specialization
+/// needs), executed and compared in turn. Each step returns false when `r`
+/// holds the test's outcome and the test is over.
+class TestRun {
+public:
+  TestRun(const Test &test, const std::string &target, const Config &cfg, const std::string &work,
+          Outcome &r)
+      : test(test), target(target), cfg(cfg), work(work), r(r),
+        modelPath(test.dir + "/model.onnx") {}
+
+  void run();
+
+private:
+  bool readDataSet(const fs::path &ds, DataSet &set);
+  std::vector<std::string> compileArgs(const DataSet &set, std::string &identity) const;
+  bool compile(const fs::path &ds, const DataSet &set);
+  void classifyRefusal(const RunResult &c, const Report &rep);
+  bool execute(const DataSet &set, std::vector<std::string> &simInputs);
+  bool compareOutputs(const DataSet &set);
+  void pass();
+
+  const Test &test;
+  const std::string &target;
+  const Config &cfg;
+  const std::string &work;
+  Outcome &r;
+  const std::string modelPath;
+
+  std::vector<fs::path> dataSets;
+  std::optional<ModelInfo> parsed;
+  std::vector<std::pair<std::string, bool>> inputs;
+  std::vector<bool> quantized;
+  Tolerance tol;
+  bool layers = false;  // the deep quantized network rule judges every layer too
+  std::set<std::string> bind;
+  Agreement agreement;
+  std::string cycles, lastCompile, gateMessage, layerSummary;
+};
+
+void TestRun::run() {
+  dataSets = findDataSets(test.dir);
   if (dataSets.empty()) {
     r.cls = Class::Unsupported;
     r.code = "no-test-data";
     r.detail = "no test_data_set_* directory";
     return;
   }
-  std::optional<ModelInfo> parsed = readModelInfo(modelPath);
-  const std::vector<std::pair<std::string, bool>> inputs =
-      parsed ? parsed->inputs : std::vector<std::pair<std::string, bool>>{};
-  const std::vector<bool> quantized = parsed ? parsed->quantizedOutputs : std::vector<bool>{};
-  Tolerance tol;
+  parsed = readModelInfo(modelPath);
+  if (parsed) {
+    inputs = parsed->inputs;
+    quantized = parsed->quantizedOutputs;
+  }
   std::string tolError;
   if (!readTolerance(test.dir, tol, tolError)) {
     r.cls = Class::Unsupported;
@@ -253,192 +304,235 @@ void runTestIn(const Test &test, const std::string &target, const Config &cfg,
     return;
   }
   // The deep quantized network rule judges every layer too.
-  bool layers = tol.deepRule() && parsed && parsed->quantized;
-  std::set<std::string> bind;
-  Agreement agreement;
-  std::string cycles, lastCompile, gateMessage, layerSummary;
+  layers = tol.deepRule() && parsed && parsed->quantized;
 
   for (const fs::path &ds : dataSets) {
-    std::string dsName = ds.filename().string();
-    std::optional<std::vector<fs::path>> inList = numberedFiles(ds, "input_", ".pb");
-    std::optional<std::vector<fs::path>> outList = numberedFiles(ds, "output_", ".pb");
-    if (!inList || !outList) {
-      r.cls = Class::Unsupported;
-      r.code = "test-data";
-      r.detail = dsName + ": input_K.pb / output_K.pb are not numbered 0..n-1";
+    DataSet set;
+    if (!readDataSet(ds, set) || !compile(ds, set))
       return;
-    }
-    const std::vector<fs::path> &inFiles = *inList, &outFiles = *outList;
-    // Input shapes from the data set (for inputs with dynamic dimensions); the
-    // data itself is npuc's (--bind-input) and npu-sim's to read and judge.
-    std::vector<std::vector<int64_t>> inShapes(inFiles.size());
-    for (size_t k = 0; k < inFiles.size(); ++k) {
-      inShapes[k] = tools::tensorDims(inFiles[k].string()).value_or(std::vector<int64_t>{});
-      // An empty tensor cannot be a runtime input (npuc pins positive
-      // dimensions only); it is data, so it is frozen.
-      if (k < inputs.size() && inputs[k].second &&
-          std::count(inShapes[k].begin(), inShapes[k].end(), 0)) {
-        bind.insert(inputs[k].first);
-        r.bound.assign(bind.begin(), bind.end());
-      }
-    }
-    if (parsed && inFiles.size() != inputs.size()) {
-      r.cls = Class::Unsupported;
-      r.code = "test-data";
-      r.detail = dsName + " has " + std::to_string(inFiles.size()) + " inputs, the model " +
-                 std::to_string(inputs.size());
-      return;
-    }
-    // Compile; an input npuc needs constant is frozen to the data set's value.
-    for (int attempt = 0;; ++attempt) {
-      std::vector<std::string> args{modelPath, "--target", target, "-o", work + "/model.bin",
-                                    "--report", work + "/report.json"};
-      if (cfg.allowUnverified || r.gated)
-        args.push_back("--allow-unverified");
-      if (std::string ft = cfg.floatType.empty() ? tol.floatType : cfg.floatType; !ft.empty()) {
-        args.push_back("--float");
-        args.push_back(ft);
-      }
-      std::string identity;
-      for (size_t k = 0; k < inputs.size(); ++k) {
-        if (bind.count(inputs[k].first)) {
-          args.push_back("--bind-input");
-          args.push_back(inputs[k].first + "=" + inFiles[k].string());
-          identity += "bind " + inFiles[k].string();
-        } else if (inputs[k].second) {
-          std::string dims;
-          for (int64_t d : inShapes[k])
-            dims += (dims.empty() ? "" : "x") + std::to_string(d);
-          if (inShapes[k].empty())
-            dims = "1";
-          args.push_back("--input-shape");
-          args.push_back(inputs[k].first + "=" + dims);
-          identity += " shape " + dims;
-        }
-      }
-      if (identity == lastCompile && !lastCompile.empty())
-        break;  // same specialization as the previous data set
-      if (attempt == 0 && dataSets.front() != ds && identity.empty())
-        break;  // nothing data-set specific: the model compiled once
-      fs::remove(work + "/report.json", ec);  // no stale report from an earlier attempt
-      RunResult c = runProgram(cfg.npuc, args, work, cfg.timeout);
-      Report rep = readReport(work + "/report.json");
-      r.cases.insert(rep.cases.begin(), rep.cases.end());
-      r.noCaseOps.insert(rep.noCaseOps.begin(), rep.noCaseOps.end());
-      const std::string &code = rep.code, &message = rep.message;
-      if (c.crashed) {
-        r.cls = Class::Crash;
-        r.detail = "npuc " + std::string(c.timedOut ? "timed out" : "died") + ": " + c.why +
-                   (c.err.empty() ? "" : " (" + lastLine(c.err) + ")");
-        return;
-      }
-      if (c.rc == 0) {
-        lastCompile = identity.empty() ? "once" : identity;
-        r.compiled = true;
-        break;
-      }
-      // Refused only by the evidence gate: compile it anyway, to say what
-      // it would do (the class of a test that then passes is NPUC-E0105).
-      if (c.rc == 1 && rep.onlyGate && !r.gated && !cfg.allowUnverified) {
-        r.gated = true;
-        gateMessage = message;
-        continue;
-      }
-      bool progress = false;
-      for (const std::string &name : rep.toBind)
-        for (const auto &in : inputs)
-          if (in.first == name && bind.insert(name).second)
-            progress = true;
-      r.bound.assign(bind.begin(), bind.end());
-      if (progress && attempt < 4)
-        continue;
-      // UNSUPPORTED only with a diagnostic that has a code: exit 1 without
-      // one, or npuc refusing the command line the runner built (exit 2), is
-      // a failure of the tools that must not hide in the expectations.
-      // npuc's internal error (NPUC-E0900: IR a pass built that does not
-      // verify) is a crash of the compiler, not a model it declines.
-      if (c.rc == 1 && code == "NPUC-E0900") {
-        r.cls = Class::Crash;
-        r.code = code;
-        r.detail = message;
-      } else if (c.rc == 1 && !code.empty()) {
-        r.cls = Class::Unsupported;
-        r.code = code;
-        r.detail = message;
-      } else {
-        r.cls = Class::Crash;
-        r.detail = (c.rc == 2 ? "npuc refused the runner's command line: "
-                              : "npuc exited with " + std::to_string(c.rc) + " and no diagnostic: ") +
-                   lastLine(c.err);
-      }
-      return;
-    }
-    // Execute.
-    std::string outDir = work + "/out";
-    fs::remove_all(outDir, ec);
     std::vector<std::string> simInputs;
-    for (size_t k = 0; k < inputs.size(); ++k)
-      if (!bind.count(inputs[k].first)) {
-        simInputs.push_back("-i");
-        simInputs.push_back(inputs[k].first + "=" + inFiles[k].string());
-      }
-    std::vector<std::string> args{work + "/model.bin", "-o", outDir, "--stats"};
-    args.insert(args.end(), simInputs.begin(), simInputs.end());
-    RunResult s = runProgram(cfg.sim, args, work, cfg.timeout);
-    if (s.rc == 1) {
-      // The compiled model does not take the test's own data: a wrong model.
-      r.cls = Class::Fail;
-      r.detail = dsName + ": npu-sim refused the data set: " + lastLine(s.err);
+    if (!execute(set, simInputs) || !compareOutputs(set))
       return;
-    }
-    if (s.crashed || (s.rc != 0 && s.rc != 3)) {
-      r.cls = Class::Crash;
-      r.detail = "npu-sim " +
-                 std::string(s.crashed ? (s.timedOut ? "timed out" : "died") : "failed") + ": " +
-                 (s.why.empty() ? "exit " + std::to_string(s.rc) : s.why) + " (" +
-                 lastLine(s.err) + ")";
-      return;
-    }
-    if (s.rc == 3) {
-      r.cls = Class::Fault;
-      r.detail = dsName + ": " + lastLine(s.err);
-      return;
-    }
-    size_t at = s.out.find("cycles: ");
-    if (at != std::string::npos) {
-      cycles = s.out.substr(at + 8, s.out.find(' ', at + 8) - at - 8);
-      if (!r.cycles)
-        r.cycles = std::strtoull(cycles.c_str(), nullptr, 10);
-    }
-    // Compare.
-    std::vector<fs::path> gotFiles =
-        numberedFiles(outDir, "output_", ".npy").value_or(std::vector<fs::path>{});
-    if (gotFiles.size() != outFiles.size()) {
-      r.cls = Class::Fail;
-      r.detail = dsName + ": " + std::to_string(gotFiles.size()) + " outputs, expected " +
-                 std::to_string(outFiles.size());
-      return;
-    }
-    for (size_t k = 0; k < outFiles.size(); ++k) {
-      HostTensor got, want;
-      std::string error, detail;
-      if (!readTensorFile(outFiles[k].string(), want, error) ||
-          !readTensorFile(gotFiles[k].string(), got, error)) {
-        r.cls = Class::Fail;
-        r.detail = dsName + ": output " + std::to_string(k) + ": " + error;
-        return;
-      }
-      if (!compareOutput(k, got, want, k < quantized.size() && quantized[k], tol, agreement,
-                         detail)) {
-        r.cls = Class::Fail;
-        r.detail = dsName + ": " + detail;
-        return;
-      }
-    }
     if (layers && ds == dataSets.front() &&
         !layerCheck(work, modelPath, simInputs, cfg, r, layerSummary))
       return;
   }
+  pass();
+}
+
+/// The data set's files and input shapes; an empty input tensor is frozen.
+bool TestRun::readDataSet(const fs::path &ds, DataSet &set) {
+  set.name = ds.filename().string();
+  std::optional<std::vector<fs::path>> inList = numberedFiles(ds, "input_", ".pb");
+  std::optional<std::vector<fs::path>> outList = numberedFiles(ds, "output_", ".pb");
+  if (!inList || !outList) {
+    r.cls = Class::Unsupported;
+    r.code = "test-data";
+    r.detail = set.name + ": input_K.pb / output_K.pb are not numbered 0..n-1";
+    return false;
+  }
+  set.inFiles = *inList;
+  set.outFiles = *outList;
+  // Input shapes from the data set (for inputs with dynamic dimensions); the
+  // data itself is npuc's (--bind-input) and npu-sim's to read and judge.
+  set.inShapes.resize(set.inFiles.size());
+  for (size_t k = 0; k < set.inFiles.size(); ++k) {
+    set.inShapes[k] =
+        tools::tensorDims(set.inFiles[k].string()).value_or(std::vector<int64_t>{});
+    // An empty tensor cannot be a runtime input (npuc pins positive
+    // dimensions only); it is data, so it is frozen.
+    if (k < inputs.size() && inputs[k].second &&
+        std::count(set.inShapes[k].begin(), set.inShapes[k].end(), 0)) {
+      bind.insert(inputs[k].first);
+      r.bound.assign(bind.begin(), bind.end());
+    }
+  }
+  if (parsed && set.inFiles.size() != inputs.size()) {
+    r.cls = Class::Unsupported;
+    r.code = "test-data";
+    r.detail = set.name + " has " + std::to_string(set.inFiles.size()) + " inputs, the model " +
+               std::to_string(inputs.size());
+    return false;
+  }
+  return true;
+}
+
+/// npuc's command line for the data set; `identity` says what in it is
+/// specific to the data set (frozen inputs, dynamic shapes), empty if nothing.
+std::vector<std::string> TestRun::compileArgs(const DataSet &set, std::string &identity) const {
+  std::vector<std::string> args{modelPath, "--target", target, "-o", work + "/model.bin",
+                                "--report", work + "/report.json"};
+  if (cfg.allowUnverified || r.gated)
+    args.push_back("--allow-unverified");
+  if (std::string ft = cfg.floatType.empty() ? tol.floatType : cfg.floatType; !ft.empty()) {
+    args.push_back("--float");
+    args.push_back(ft);
+  }
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    if (bind.count(inputs[k].first)) {
+      args.push_back("--bind-input");
+      args.push_back(inputs[k].first + "=" + set.inFiles[k].string());
+      identity += "bind " + set.inFiles[k].string();
+    } else if (inputs[k].second) {
+      std::string dims;
+      for (int64_t d : set.inShapes[k])
+        dims += (dims.empty() ? "" : "x") + std::to_string(d);
+      if (set.inShapes[k].empty())
+        dims = "1";
+      args.push_back("--input-shape");
+      args.push_back(inputs[k].first + "=" + dims);
+      identity += " shape " + dims;
+    }
+  }
+  return args;
+}
+
+/// Compiles for data set `ds` unless the model compiled for the previous one
+/// fits it; an input npuc needs constant is frozen to the data set's value.
+bool TestRun::compile(const fs::path &ds, const DataSet &set) {
+  for (int attempt = 0;; ++attempt) {
+    std::string identity;
+    std::vector<std::string> args = compileArgs(set, identity);
+    if (identity == lastCompile && !lastCompile.empty())
+      return true;  // same specialization as the previous data set
+    if (attempt == 0 && dataSets.front() != ds && identity.empty())
+      return true;  // nothing data-set specific: the model compiled once
+    std::error_code ec;
+    fs::remove(work + "/report.json", ec);  // no stale report from an earlier attempt
+    RunResult c = runProgram(cfg.npuc, args, work, cfg.timeout);
+    Report rep = readReport(work + "/report.json");
+    r.cases.insert(rep.cases.begin(), rep.cases.end());
+    r.noCaseOps.insert(rep.noCaseOps.begin(), rep.noCaseOps.end());
+    if (c.crashed) {
+      r.cls = Class::Crash;
+      r.detail = "npuc " + std::string(c.timedOut ? "timed out" : "died") + ": " + c.why +
+                 (c.err.empty() ? "" : " (" + lastLine(c.err) + ")");
+      return false;
+    }
+    if (c.rc == 0) {
+      lastCompile = identity.empty() ? "once" : identity;
+      r.compiled = true;
+      return true;
+    }
+    // Refused only by the evidence gate: compile it anyway, to say what
+    // it would do (the class of a test that then passes is NPUC-E0105).
+    if (c.rc == 1 && rep.onlyGate && !r.gated && !cfg.allowUnverified) {
+      r.gated = true;
+      gateMessage = rep.message;
+      continue;
+    }
+    bool progress = false;
+    for (const std::string &name : rep.toBind)
+      for (const auto &in : inputs)
+        if (in.first == name && bind.insert(name).second)
+          progress = true;
+    r.bound.assign(bind.begin(), bind.end());
+    if (progress && attempt < 4)
+      continue;
+    classifyRefusal(c, rep);
+    return false;
+  }
+}
+
+/// The class of a compile npuc refused for good.
+void TestRun::classifyRefusal(const RunResult &c, const Report &rep) {
+  const std::string &code = rep.code, &message = rep.message;
+  // UNSUPPORTED only with a diagnostic that has a code: exit 1 without
+  // one, or npuc refusing the command line the runner built (exit 2), is
+  // a failure of the tools that must not hide in the expectations.
+  // npuc's internal error (NPUC-E0900: IR a pass built that does not
+  // verify) is a crash of the compiler, not a model it declines.
+  if (c.rc == 1 && code == "NPUC-E0900") {
+    r.cls = Class::Crash;
+    r.code = code;
+    r.detail = message;
+  } else if (c.rc == 1 && !code.empty()) {
+    r.cls = Class::Unsupported;
+    r.code = code;
+    r.detail = message;
+  } else {
+    r.cls = Class::Crash;
+    r.detail = (c.rc == 2 ? "npuc refused the runner's command line: "
+                          : "npuc exited with " + std::to_string(c.rc) + " and no diagnostic: ") +
+               lastLine(c.err);
+  }
+}
+
+/// Executes the compiled model in npu-sim on the data set's inputs that are
+/// not frozen (`simInputs`, its -i options); notes the cycles.
+bool TestRun::execute(const DataSet &set, std::vector<std::string> &simInputs) {
+  std::string outDir = work + "/out";
+  std::error_code ec;
+  fs::remove_all(outDir, ec);
+  for (size_t k = 0; k < inputs.size(); ++k)
+    if (!bind.count(inputs[k].first)) {
+      simInputs.push_back("-i");
+      simInputs.push_back(inputs[k].first + "=" + set.inFiles[k].string());
+    }
+  std::vector<std::string> args{work + "/model.bin", "-o", outDir, "--stats"};
+  args.insert(args.end(), simInputs.begin(), simInputs.end());
+  RunResult s = runProgram(cfg.sim, args, work, cfg.timeout);
+  if (s.rc == 1) {
+    // The compiled model does not take the test's own data: a wrong model.
+    r.cls = Class::Fail;
+    r.detail = set.name + ": npu-sim refused the data set: " + lastLine(s.err);
+    return false;
+  }
+  if (s.crashed || (s.rc != 0 && s.rc != 3)) {
+    r.cls = Class::Crash;
+    r.detail = "npu-sim " +
+               std::string(s.crashed ? (s.timedOut ? "timed out" : "died") : "failed") + ": " +
+               (s.why.empty() ? "exit " + std::to_string(s.rc) : s.why) + " (" +
+               lastLine(s.err) + ")";
+    return false;
+  }
+  if (s.rc == 3) {
+    r.cls = Class::Fault;
+    r.detail = set.name + ": " + lastLine(s.err);
+    return false;
+  }
+  size_t at = s.out.find("cycles: ");
+  if (at != std::string::npos) {
+    cycles = s.out.substr(at + 8, s.out.find(' ', at + 8) - at - 8);
+    if (!r.cycles)
+      r.cycles = std::strtoull(cycles.c_str(), nullptr, 10);
+  }
+  return true;
+}
+
+/// Compares every output npu-sim wrote with the data set's expected one.
+bool TestRun::compareOutputs(const DataSet &set) {
+  std::string outDir = work + "/out";
+  std::vector<fs::path> gotFiles =
+      numberedFiles(outDir, "output_", ".npy").value_or(std::vector<fs::path>{});
+  if (gotFiles.size() != set.outFiles.size()) {
+    r.cls = Class::Fail;
+    r.detail = set.name + ": " + std::to_string(gotFiles.size()) + " outputs, expected " +
+               std::to_string(set.outFiles.size());
+    return false;
+  }
+  for (size_t k = 0; k < set.outFiles.size(); ++k) {
+    HostTensor got, want;
+    std::string error, detail;
+    if (!readTensorFile(set.outFiles[k].string(), want, error) ||
+        !readTensorFile(gotFiles[k].string(), got, error)) {
+      r.cls = Class::Fail;
+      r.detail = set.name + ": output " + std::to_string(k) + ": " + error;
+      return false;
+    }
+    if (!compareOutput(k, got, want, k < quantized.size() && quantized[k], tol, agreement,
+                       detail)) {
+      r.cls = Class::Fail;
+      r.detail = set.name + ": " + detail;
+      return false;
+    }
+  }
+  return true;
+}
+
+/// Every data set matched: PASS, or UNSUPPORTED NPUC-E0105 when only
+/// --allow-unverified compiled it.
+void TestRun::pass() {
   r.matched = true;
   r.cls = Class::Pass;
   r.detail = "max |diff| " + numText(agreement.worst) + ", " + std::to_string(agreement.differing) +
@@ -455,6 +549,7 @@ void runTestIn(const Test &test, const std::string &target, const Config &cfg,
     r.detail = "passes only with --allow-unverified (" + r.detail + "): " + gateMessage;
   }
 }
+
 } // namespace
 
 Outcome npuc::conformance::runTest(const Test &test, const std::string &target, const Config &cfg) {
@@ -466,7 +561,8 @@ Outcome npuc::conformance::runTest(const Test &test, const std::string &target, 
     return r;
   }
   try {
-    runTestIn(test, target, cfg, workDir.str().str(), r);
+    std::string work = workDir.str().str();
+    TestRun(test, target, cfg, work, r).run();
   } catch (const std::exception &e) {
     r.cls = Class::Crash;
     r.detail = std::string("the runner failed on this test: ") + e.what();
