@@ -79,7 +79,7 @@ def SelectTiling : Pass<"select-tiling", "::mlir::ModuleOp"> {
     tile, buffers, cycles, gm_bytes}, ...]`, one entry per nest in emission
     order.
   }];
-  let dependentDialects = ["::npuc::emit::EmitDialect"];
+  let dependentDialects = ["::npuc::emit::EmitDialect", "::npuc::qk::QKDialect"];
 }
 
 def CheckCaseSpaces : Pass<"check-case-spaces", "::mlir::ModuleOp"> {

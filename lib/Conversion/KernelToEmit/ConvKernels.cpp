@@ -390,14 +390,11 @@ LogicalResult KernelLowering::lowerConvBuffers(Operation *op, const ConvPlan &pl
     describedProducts->push_back({op, product, OW, khw});
     return success();
   }
-  auto tiling = op->getAttrOfType<DictionaryAttr>(kTilingAttr);
-  auto tile = tiling ? tiling.getAs<DenseI64ArrayAttr>("tile") : nullptr;
-  auto chosenBuffers = tiling ? tiling.getAs<IntegerAttr>("buffers") : nullptr;
-  if (!tile || tile.size() != 3 || !chosenBuffers)
-    return op->emitOpError() << "internal error: no im2col tiling (" << kTilingAttr
-                             << " = {tile = [mt, nt, kt], buffers}); select-tiling chooses it "
-                                "before this lowering";
-  MatmulTiling tl{tile[0], tile[1], tile[2], chosenBuffers.getInt(), 0, 0};
+  FailureOr<qk::TilingAttr> tiling = chosenTiling(op, 3, "mt, nt, kt");
+  if (failed(tiling))
+    return failure();
+  ArrayRef<int64_t> tile = tiling->getTile();
+  MatmulTiling tl{tile[0], tile[1], tile[2], tiling->getBuffers(), 0, 0};
   if (tl.kt % khw != 0 || (tl.mt > OW && tl.mt % OW != 0))
     return op->emitOpError() << kTilingAttr << " [" << tl.mt << ", " << tl.nt << ", " << tl.kt
                              << "] is not whole windows (" << khw << " taps) and whole or part "
@@ -523,22 +520,29 @@ Value KernelLowering::windowConvWeights(Operation *op, const ConvProblem &p, int
 /// contiguous elements per output pixel, sw x chunk apart) into the im2col
 /// tile; MATRIX multiplies it by the reordered weights, accumulating over
 /// chunks; the output stage drains the tile into whole output rows.
+FailureOr<qk::TilingAttr> KernelLowering::chosenTiling(Operation *op, size_t extents,
+                                                       StringRef form) {
+  auto tiling = op->getAttrOfType<qk::TilingAttr>(kTilingAttr);
+  if (!tiling)
+    return op->emitOpError() << "internal error: no tiling (" << kTilingAttr
+                             << "); select-tiling chooses it before this lowering";
+  if (tiling.getTile().size() != extents)
+    return op->emitOpError() << kTilingAttr << " needs tile = [" << form << "]";
+  return tiling;
+}
+
 /// The tiling select-tiling chose for a window convolution (kTilingAttr:
 /// tile = [rows, channels, chunk], buffers, stacked, resident), checked
 /// against the problem and the target.
 FailureOr<ConvTiling> KernelLowering::windowConvTiling(Operation *op, const ConvProblem &p) {
-  auto tiling = op->getAttrOfType<DictionaryAttr>(kTilingAttr);
-  if (!tiling)
-    return op->emitOpError() << "internal error: no tiling (" << kTilingAttr
-                             << "); select-tiling chooses it before this lowering";
-  auto tile = tiling.getAs<DenseI64ArrayAttr>("tile");
-  auto buffers = tiling.getAs<IntegerAttr>("buffers");
-  if (!tile || tile.size() != 3 || !buffers)
-    return op->emitOpError() << kTilingAttr << " needs tile = [rows, channels, chunk] and buffers";
+  FailureOr<qk::TilingAttr> tiling = chosenTiling(op, 3, "rows, channels, chunk");
+  if (failed(tiling))
+    return failure();
+  ArrayRef<int64_t> tile = tiling->getTile();
   ConvTiling tl;
-  tl.rows = tile[0], tl.outChannels = tile[1], tl.chunk = tile[2], tl.buffers = buffers.getInt();
-  tl.stacked = bool(tiling.get("stacked"));
-  tl.resident = bool(tiling.get("resident"));
+  tl.rows = tile[0], tl.outChannels = tile[1], tl.chunk = tile[2], tl.buffers = tiling->getBuffers();
+  tl.stacked = tiling->getStacked();
+  tl.resident = tiling->getResident();
   if (std::optional<std::string> why = checkTiling(p, tl, t))
     return op->emitOpError() << kTilingAttr << " [" << tl.rows << ", " << tl.outChannels << ", "
                              << tl.chunk << "] x " << tl.buffers << " cannot run here: " << *why;
@@ -706,19 +710,15 @@ LogicalResult KernelLowering::lowerWindowConv(Operation *op, const ConvProblem &
 /// Row tiles of one shape (the same rows and padding) form one tile loop.
 FailureOr<DepthwiseTiling> KernelLowering::windowTiling(Operation *op, const DepthwiseProblem &p,
                                                         Value X) {
-  auto tiling = op->getAttrOfType<DictionaryAttr>(kTilingAttr);
-  if (!tiling)
-    return op->emitOpError() << "internal error: no tiling (" << kTilingAttr
-                             << "); select-tiling chooses it before this lowering";
+  FailureOr<qk::TilingAttr> tiling = chosenTiling(op, 2, "channels, rows");
+  if (failed(tiling))
+    return failure();
   if (cast<BufferType>(X.getType()).getShape() != ArrayRef<int64_t>{p.N, p.C, p.H, p.W})
     return op->emitOpError("internal error: the window problem disagrees with its input");
   DepthwiseTiling tl;
-  auto tile = tiling.getAs<DenseI64ArrayAttr>("tile");
-  auto buffers = tiling.getAs<IntegerAttr>("buffers");
-  if (!tile || tile.size() != 2 || !buffers)
-    return op->emitOpError() << kTilingAttr << " needs tile = [channels, rows] and buffers";
-  tl.channels = tile[0], tl.rows = tile[1], tl.buffers = buffers.getInt();
-  tl.resident = bool(tiling.get("resident"));
+  tl.channels = tiling->getTile()[0], tl.rows = tiling->getTile()[1];
+  tl.buffers = tiling->getBuffers();
+  tl.resident = tiling->getResident();
   if (std::optional<std::string> why = checkTiling(p, tl, t))
     return op->emitOpError() << kTilingAttr << " [" << tl.channels << ", " << tl.rows << "] x "
                              << tl.buffers << " cannot run here: " << *why;

@@ -47,22 +47,19 @@ FailureOr<ElementwiseTiling> KernelLowering::nestTiling(Operation *op, const Ele
     return op->emitOpError() << "internal error: no tiling for its elementwise loop nest " << k
                              << " (" << kLoopTilingAttr
                              << "); select-tiling chooses it before this lowering";
-  auto d = dyn_cast<DictionaryAttr>(list[k]);
-  auto space = d ? d.getAs<DenseI64ArrayAttr>("space") : nullptr;
-  auto tile = d ? d.getAs<DenseI64ArrayAttr>("tile") : nullptr;
-  auto buffers = d ? d.getAs<IntegerAttr>("buffers") : nullptr;
-  if (!space || space.size() != 4 || !tile || tile.size() != 4 || !buffers)
+  auto d = dyn_cast<qk::TilingAttr>(list[k]);
+  if (!d || d.getSpace().size() != 4 || d.getTile().size() != 4)
     return op->emitOpError() << kLoopTilingAttr << " entry " << k
-                             << " needs space = [4 extents], tile = [4 extents] and buffers";
-  if (!llvm::equal(space.asArrayRef(), p.shape))
+                             << " needs space = [4 extents] and tile = [4 extents]";
+  if (!llvm::equal(d.getSpace(), p.shape))
     return op->emitOpError() << "internal error: " << kLoopTilingAttr << " entry " << k
-                             << " was chosen for the iteration space [" << space.asArrayRef()
+                             << " was chosen for the iteration space [" << d.getSpace()
                              << "]; the lowering walks [" << ArrayRef<int64_t>(p.shape) << "]";
   ElementwiseTiling tl;
-  std::copy(tile.asArrayRef().begin(), tile.asArrayRef().end(), tl.tile.begin());
-  tl.buffers = buffers.getInt();
+  std::copy(d.getTile().begin(), d.getTile().end(), tl.tile.begin());
+  tl.buffers = d.getBuffers();
   if (std::optional<std::string> why = checkTiling(p, tl, t))
-    return op->emitOpError() << kLoopTilingAttr << " entry " << k << " [" << tile.asArrayRef()
+    return op->emitOpError() << kLoopTilingAttr << " entry " << k << " [" << d.getTile()
                              << "] x " << tl.buffers << " cannot run here: " << *why;
   return tl;
 }

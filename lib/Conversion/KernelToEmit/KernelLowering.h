@@ -35,12 +35,12 @@
 namespace npuc::emit::lowering {
 using namespace mlir;
 
-/// The tiling select-tiling chose for a kernel: {tile = [mt, nt, kt],
-/// buffers, cycles, gm_bytes}. The lowering reads it and never picks its own.
+/// The tiling select-tiling chose for a kernel, a #qk.tiling (QKAttributes.td).
+/// The lowering reads it and never picks its own.
 inline constexpr llvm::StringLiteral kTilingAttr = "npuc.tiling";
 /// The tilings select-tiling chose for an op's elementwise loop nests, in the
-/// order the lowering emits them (ElementwiseTiling.h): an array of {space =
-/// [s0, s1, s2, s3], tile = [t0, t1, t2, t3], buffers, cycles, gm_bytes}.
+/// order the lowering emits them (ElementwiseTiling.h): an array of
+/// #qk.tiling with a space of four extents.
 inline constexpr llvm::StringLiteral kLoopTilingAttr = "npuc.loop_tiling";
 
 
@@ -431,6 +431,9 @@ private:
                                 int64_t xzp, int64_t wzp, qk::RequantAttr rq);
   /// The window conv's tiling as select-tiling wrote it, checked.
   FailureOr<ConvTiling> windowConvTiling(Operation *op, const ConvProblem &p);
+  /// The tiling select-tiling wrote on `op` (kTilingAttr), whose tile has
+  /// `extents` entries (`form` names them); a diagnostic otherwise.
+  FailureOr<qk::TilingAttr> chosenTiling(Operation *op, size_t extents, StringRef form);
   /// A [1, n] LM row of zeros of `element`.
   Value zeroRow(Type element, int64_t n);
   /// The weights of `p` (constant, [M, Cg, KH, KW]) as the window conv reads

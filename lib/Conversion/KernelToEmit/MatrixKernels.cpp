@@ -483,16 +483,14 @@ LogicalResult KernelLowering::lowerMatmulBuffers(Operation *op, Value A, Value B
   auto at = cast<BufferType>(A.getType()), bt = cast<BufferType>(B.getType()),
        ct = cast<BufferType>(C.getType());
   std::optional<MatmulProblem> problem = matmulProblem(op);
-  auto tiling = op->getAttrOfType<DictionaryAttr>(kTilingAttr);
-  if (!problem || !tiling)
-    return op->emitOpError() << "internal error: no tiling (" << kTilingAttr
-                             << "); select-tiling chooses it before this lowering";
+  if (!problem)
+    return op->emitOpError("internal error: not a matrix product");
+  FailureOr<qk::TilingAttr> tiling = chosenTiling(op, 3, "mt, nt, kt");
+  if (failed(tiling))
+    return failure();
   MatmulTiling tl;
-  auto tile = tiling.getAs<DenseI64ArrayAttr>("tile");
-  auto buffers = tiling.getAs<IntegerAttr>("buffers");
-  if (!tile || tile.size() != 3 || !buffers)
-    return op->emitOpError() << kTilingAttr << " needs tile = [mt, nt, kt] and buffers";
-  tl.mt = tile[0], tl.nt = tile[1], tl.kt = tile[2], tl.buffers = buffers.getInt();
+  ArrayRef<int64_t> tile = tiling->getTile();
+  tl.mt = tile[0], tl.nt = tile[1], tl.kt = tile[2], tl.buffers = tiling->getBuffers();
   if (std::optional<std::string> why = checkTiling(*problem, tl, t))
     return op->emitOpError() << kTilingAttr << " [" << tl.mt << ", " << tl.nt << ", " << tl.kt
                              << "] x " << tl.buffers << " cannot run here: " << *why;

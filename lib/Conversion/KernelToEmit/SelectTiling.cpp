@@ -37,17 +37,10 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
     Builder b(module.getContext());
     bool ok = true;
     auto write = [&](Operation *op, ArrayRef<int64_t> tile, int64_t buffers, uint64_t cycles,
-                     uint64_t gmBytes, ArrayRef<StringRef> flags = {}) {
-      SmallVector<NamedAttribute> entries{
-          b.getNamedAttr("tile", b.getDenseI64ArrayAttr(tile)),
-          b.getNamedAttr("buffers", b.getI64IntegerAttr(buffers)),
-          b.getNamedAttr("cycles", b.getI64IntegerAttr(int64_t(cycles))),
-          b.getNamedAttr("gm_bytes", b.getI64IntegerAttr(int64_t(gmBytes))),
-      };
-      for (StringRef flag : flags)  // unit attributes the lowering reads (resident, stacked)
-        if (!flag.empty())
-          entries.push_back(b.getNamedAttr(flag, b.getUnitAttr()));
-      op->setAttr(kTilingAttr, b.getDictionaryAttr(entries));
+                     uint64_t gmBytes, bool resident = false, bool stacked = false) {
+      op->setAttr(kTilingAttr, qk::TilingAttr::get(b.getContext(), {}, tile, buffers,
+                                                   int64_t(cycles), int64_t(gmBytes), resident,
+                                                   stacked));
     };
     module.walk([&](Operation *op) {
       std::optional<DepthwiseProblem> d = depthwiseProblem(op);
@@ -66,8 +59,7 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
           ok = false;
           return;
         }
-        write(op, {tl->channels, tl->rows}, tl->buffers, tl->cycles, tl->gmBytes,
-              {tl->resident ? "resident" : ""});
+        write(op, {tl->channels, tl->rows}, tl->buffers, tl->cycles, tl->gmBytes, tl->resident);
         return;
       }
       if (std::optional<ConvProblem> cp = convProblem(op)) {
@@ -83,7 +75,7 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
           return;
         }
         write(op, {tl->rows, tl->outChannels, tl->chunk}, tl->buffers, tl->cycles, tl->gmBytes,
-              {tl->resident ? "resident" : "", tl->stacked ? "stacked" : ""});
+              tl->resident, tl->stacked);
         return;
       }
       std::optional<MatmulProblem> p = matmulProblem(op);
@@ -134,12 +126,9 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
                  << d.problem.K << " taps, " << d.problem.N << " channels per group) fits "
                  << t.name << "'s LM (" << t.params.LMBytes << " bytes) and ACC ("
                  << t.params.ACCBytes << " bytes)";
-        d.op->setAttr(kTilingAttr, b.getDictionaryAttr({
-            b.getNamedAttr("tile", b.getDenseI64ArrayAttr({tl->mt, tl->nt, tl->kt})),
-            b.getNamedAttr("buffers", b.getI64IntegerAttr(tl->buffers)),
-            b.getNamedAttr("cycles", b.getI64IntegerAttr(int64_t(tl->cycles))),
-            b.getNamedAttr("gm_bytes", b.getI64IntegerAttr(int64_t(tl->gmBytes))),
-        }));
+        d.op->setAttr(kTilingAttr,
+                      qk::TilingAttr::get(b.getContext(), {}, {tl->mt, tl->nt, tl->kt}, tl->buffers,
+                                          int64_t(tl->cycles), int64_t(tl->gmBytes), false, false));
       }
       llvm::MapVector<Operation *, SmallVector<Attribute>> lists;
       for (auto &[op, p] : nests) {
@@ -154,13 +143,9 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
                  << "no tiling of its elementwise loop nest over [" << ArrayRef<int64_t>(p.shape)
                  << "] fits " << t.name << ": " << checkTiling(p, one, t).value_or("no candidate fits");
         }
-        lists[op].push_back(b.getDictionaryAttr({
-            b.getNamedAttr("space", b.getDenseI64ArrayAttr(p.shape)),
-            b.getNamedAttr("tile", b.getDenseI64ArrayAttr(tl->tile)),
-            b.getNamedAttr("buffers", b.getI64IntegerAttr(tl->buffers)),
-            b.getNamedAttr("cycles", b.getI64IntegerAttr(int64_t(tl->cycles))),
-            b.getNamedAttr("gm_bytes", b.getI64IntegerAttr(int64_t(tl->gmBytes))),
-        }));
+        lists[op].push_back(qk::TilingAttr::get(b.getContext(), p.shape, tl->tile, tl->buffers,
+                                                int64_t(tl->cycles), int64_t(tl->gmBytes), false,
+                                                false));
       }
       for (auto &[op, list] : lists)
         op->setAttr(kLoopTilingAttr, b.getArrayAttr(list));

@@ -33,7 +33,7 @@
 // CHECK-NEXT:   emit.dma {{.*}} {fill = 0 : i64, pad_hi = array<i64: 0, 1, 1>, pad_lo = array<i64: 0, 0, 1>}
 // CHECK-NOT:  emit.for
 func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}, %w: tensor<2x1x3x3xf32> {graph.name = "w"}) -> (tensor<1x2x5x5xf32> {graph.name = "y"}) {
-  %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 2 : i64, npuc.tiling = {tile = array<i64: 1, 2>, buffers = 2 : i64}} : (tensor<1x2x5x5xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x5x5xf32>
+  %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 2 : i64, npuc.tiling = #qk.tiling<tile = [1, 2], buffers = 2>} : (tensor<1x2x5x5xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x5x5xf32>
   return %y : tensor<1x2x5x5xf32>
 }
 
@@ -46,7 +46,7 @@ func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}, %w: tensor<2x1x3x3xf
 // CHECK:      %[[C:.*]] = emit.view %{{.*}}[60] : <lm, 1x1x24xf32, strides = [96, 96, 4]> -> <lm, 1x1x9xf32, strides = [96, 96, 4]>
 // CHECK-NEXT: emit.depthwise MAC %[[C]], %{{.*}} -> %[[S]] {accumulate, dilations = array<i64: 1, 1>, kernel = array<i64: 1, 5>, strides = array<i64: 1, 1>}
 func.func @main(%x: tensor<1x1x1x24xf32> {graph.name = "x"}, %w: tensor<1x1x1x20xf32> {graph.name = "w"}) -> (tensor<1x1x1x5xf32> {graph.name = "y"}) {
-  %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = {tile = array<i64: 1, 1>, buffers = 1 : i64}} : (tensor<1x1x1x24xf32>, tensor<1x1x1x20xf32>) -> tensor<1x1x1x5xf32>
+  %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = #qk.tiling<tile = [1, 1], buffers = 1>} : (tensor<1x1x1x24xf32>, tensor<1x1x1x20xf32>) -> tensor<1x1x1x5xf32>
   return %y : tensor<1x1x1x5xf32>
 }
 
@@ -54,7 +54,7 @@ func.func @main(%x: tensor<1x1x1x24xf32> {graph.name = "x"}, %w: tensor<1x1x1x20
 
 func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}, %w: tensor<2x1x3x3xf32> {graph.name = "w"}) -> (tensor<1x2x5x5xf32> {graph.name = "y"}) {
   // expected-error @+1 {{npuc.tiling [3, 2] x 1 cannot run here: tile 3 channels x 2 rows is outside [1, 2] x [1, 5]}}
-  %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 2 : i64, npuc.tiling = {tile = array<i64: 3, 2>, buffers = 1 : i64}} : (tensor<1x2x5x5xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x5x5xf32>
+  %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 2 : i64, npuc.tiling = #qk.tiling<tile = [3, 2], buffers = 1>} : (tensor<1x2x5x5xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x5x5xf32>
   return %y : tensor<1x2x5x5xf32>
 }
 
@@ -72,7 +72,7 @@ func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}, %w: tensor<2x1x3x3xf
 // CHECK-NEXT:   emit.depthwise MAX %[[IMG]] -> %[[S]] {dilations = array<i64: 1, 1>, kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>}
 // CHECK:        emit.dma %[[R]] -> %{{.*}} : <lm, 2x9xf32, strides = [64, 4]> -> <output, 2x9xf32, strides = [36, 4]>
 func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf32> {graph.name = "y"}) {
-  %y = graph.max_pool %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ceil_mode = false, npuc.tiling = {tile = array<i64: 2, 3>, buffers = 1 : i64}} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
+  %y = graph.max_pool %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ceil_mode = false, npuc.tiling = #qk.tiling<tile = [2, 3], buffers = 1>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
   return %y : tensor<1x2x3x3xf32>
 }
 
@@ -110,7 +110,7 @@ func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf
 // CHECK:        emit.view %[[TAPS]][192] : {{.*}} -> <lm, 1x9xf32, strides = [36, 4]>
 // CHECK-NOT:  emit.for
 func.func @main(%x: tensor<1x5x5x5xf32> {graph.name = "x"}, %w: tensor<5x1x3x3xf32> {graph.name = "w"}, %b: tensor<5xf32> {graph.name = "b"}) -> (tensor<1x5x5x5xf32> {graph.name = "y"}) {
-  %y = graph.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 5 : i64, npuc.tiling = {tile = array<i64: 2, 5>, buffers = 1 : i64, resident}} : (tensor<1x5x5x5xf32>, tensor<5x1x3x3xf32>, tensor<5xf32>) -> tensor<1x5x5x5xf32>
+  %y = graph.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 5 : i64, npuc.tiling = #qk.tiling<tile = [2, 5], buffers = 1, resident>} : (tensor<1x5x5x5xf32>, tensor<5x1x3x3xf32>, tensor<5xf32>) -> tensor<1x5x5x5xf32>
   return %y : tensor<1x5x5x5xf32>
 }
 
@@ -118,6 +118,6 @@ func.func @main(%x: tensor<1x5x5x5xf32> {graph.name = "x"}, %w: tensor<5x1x3x3xf
 
 func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf32> {graph.name = "y"}) {
   // expected-error @+1 {{npuc.tiling [2, 3] x 1 cannot run here: resident parameters need a multiply-accumulate whose window is one v_dw block}}
-  %y = graph.max_pool %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ceil_mode = false, npuc.tiling = {tile = array<i64: 2, 3>, buffers = 1 : i64, resident}} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
+  %y = graph.max_pool %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ceil_mode = false, npuc.tiling = #qk.tiling<tile = [2, 3], buffers = 1, resident>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
   return %y : tensor<1x2x3x3xf32>
 }

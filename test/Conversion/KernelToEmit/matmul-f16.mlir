@@ -7,7 +7,7 @@
 // [64, 96, 32] tiles fits, 65536 GM bytes (x and w once at 2 bytes, y at 4).
 // The tiles in LM are f16, the accumulator f32.
 // CASE: graph.matmul {{.*}}npuc.case = "graph.matmul(f16,f16->f32){!batch,!batched-rhs}"
-// CASE-SAME: npuc.tiling = {buffers = 1 : i64, cycles = 1968 : i64, gm_bytes = 65536 : i64, tile = array<i64: 64, 96, 32>}
+// CASE-SAME: npuc.tiling = #qk.tiling<tile = [64, 96, 32], buffers = 1, cycles = 1968, gm_bytes = 65536>
 // CHECK: emit.dma %{{.*}} -> %{{.*}} : <input, 64x32xf16, strides = [256, 2]> -> <lm, 64x32xf16, strides = [64, 2]>
 // CHECK: emit.dma %{{.*}} -> %{{.*}} : <const, 32x96xf16, strides = [192, 2]> -> <lm, 32x96xf16, strides = [192, 2]>
 // CHECK: emit.matmul %{{.*}}, %{{.*}} -> %{{.*}} : <lm, 64x32xf16, strides = [64, 2]>, <lm, 32x96xf16, strides = [192, 2]> -> <acc, 64x96xf32, strides = [384, 4]>

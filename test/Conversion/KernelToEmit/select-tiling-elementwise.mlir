@@ -17,10 +17,10 @@
 // Smaller tiles lose: tiles of 2048 turn every (400 + 128 + 180 + 128) / 2 =
 // 418 cycles, twelve of them.
 // CHECK-LABEL: func.func @gelu
-// CHECK: graph.gelu {{.*}}npuc.loop_tiling = [{buffers = 2 : i64, cycles = 4168 : i64, gm_bytes = 196608 : i64, space = array<i64: 1, 1, 1, 24576>, tile = array<i64: 1, 1, 1, 8192>}]
+// CHECK: graph.gelu {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 1, 24576], tile = [1, 1, 1, 8192], buffers = 2, cycles = 4168, gm_bytes = 196608>]
 // On npu-v1-tiny (128 KiB of LM) tiles of 2048.
 // TINY-LABEL: func.func @gelu
-// TINY: npuc.loop_tiling = [{buffers = 2 : i64, cycles = 13546 : i64, gm_bytes = 196608 : i64, space = array<i64: 1, 1, 1, 24576>, tile = array<i64: 1, 1, 1, 2048>}]
+// TINY: npuc.loop_tiling = [#qk.tiling<space = [1, 1, 1, 24576], tile = [1, 1, 1, 2048], buffers = 2, cycles = 13546, gm_bytes = 196608>]
 func.func @gelu(%x: tensor<1x8x3072xf32>) -> tensor<1x8x3072xf32> {
   %y = graph.gelu %x {approximate = "none"} : (tensor<1x8x3072xf32>) -> tensor<1x8x3072xf32>
   return %y : tensor<1x8x3072xf32>
@@ -34,9 +34,9 @@ func.func @gelu(%x: tensor<1x8x3072xf32>) -> tensor<1x8x3072xf32> {
 // input DMA reads three long runs, not a burst per element: GM bytes are
 // exactly the tensor twice.
 // CHECK-LABEL: func.func @nchw_to_nhwc
-// CHECK: graph.transpose {{.*}}npuc.loop_tiling = [{buffers = 2 : i64, cycles = 6198 : i64, gm_bytes = 301056 : i64, space = array<i64: 1, 1, 50176, 3>, tile = array<i64: 1, 1, 3216, 3>}]
+// CHECK: graph.transpose {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 50176, 3], tile = [1, 1, 3216, 3], buffers = 2, cycles = 6198, gm_bytes = 301056>]
 // TINY-LABEL: func.func @nchw_to_nhwc
-// TINY: space = array<i64: 1, 1, 50176, 3>, tile = array<i64: 1, 1, 402, 3>}]
+// TINY: space = [1, 1, 50176, 3], tile = [1, 1, 402, 3], buffers = {{[0-9]+}}{{[^>]*}}>]
 func.func @nchw_to_nhwc(%x: tensor<1x3x224x224xi8>) -> tensor<1x224x224x3xi8> {
   %y = graph.transpose %x {perm = array<i64: 0, 2, 3, 1>} : (tensor<1x3x224x224xi8>) -> tensor<1x224x224x3xi8>
   return %y : tensor<1x224x224x3xi8>
@@ -50,7 +50,7 @@ func.func @nchw_to_nhwc(%x: tensor<1x3x224x224xi8>) -> tensor<1x224x224x3xi8> {
 // + 1600 = 3600): rotating slots cannot hide a start when a slot's load and
 // store take turns.
 // CHECK-LABEL: func.func @concat
-// CHECK: graph.concat {{.*}}npuc.loop_tiling = [{buffers = 1 : i64, cycles = 3600 : i64, gm_bytes = 204800 : i64, space = array<i64: 1, 1, 1, 25600>, tile = array<i64: 1, 1, 1, 25600>}, {buffers = 1 : i64, cycles = 2000 : i64, gm_bytes = 102400 : i64, space = array<i64: 1, 1, 1, 12800>, tile = array<i64: 1, 1, 1, 12800>}]
+// CHECK: graph.concat {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 1, 25600], tile = [1, 1, 1, 25600], buffers = 1, cycles = 3600, gm_bytes = 204800>, #qk.tiling<space = [1, 1, 1, 12800], tile = [1, 1, 1, 12800], buffers = 1, cycles = 2000, gm_bytes = 102400>]
 func.func @concat(%a: tensor<1x16x40x40xf32>, %b: tensor<1x8x40x40xf32>) -> tensor<1x24x40x40xf32> {
   %y = graph.concat %a, %b {axis = 1 : i64} : (tensor<1x16x40x40xf32>, tensor<1x8x40x40xf32>) -> tensor<1x24x40x40xf32>
   return %y : tensor<1x24x40x40xf32>
@@ -62,9 +62,9 @@ func.func @concat(%a: tensor<1x16x40x40xf32>, %b: tensor<1x8x40x40xf32>) -> tens
 // are one value per row, so a tile is whole rows of pixels (channels along
 // the rows); the tiny target also cuts the rows.
 // CHECK-LABEL: func.func @bn
-// CHECK: graph.batch_norm {{.*}}npuc.loop_tiling = [{buffers = 2 : i64, {{.*}}space = array<i64: 1, 1, 64, 3136>, tile = array<i64: 1, 1, 4, 3136>}]
+// CHECK: graph.batch_norm {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 64, 3136], tile = [1, 1, 4, 3136], buffers = 2{{.*}}>]
 // TINY-LABEL: func.func @bn
-// TINY: space = array<i64: 1, 1, 64, 3136>, tile = array<i64: 1, 1, 8, 320>}]
+// TINY: space = [1, 1, 64, 3136], tile = [1, 1, 8, 320], buffers = {{[0-9]+}}{{[^>]*}}>]
 func.func @bn(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
   %s = graph.constant dense<2.0> : tensor<64xf32>
   %b = graph.constant dense<0.5> : tensor<64xf32>
@@ -78,7 +78,7 @@ func.func @bn(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
 
 // A tensor of 32 elements is one tile and one buffer: 200 + 2 + 5 + 200 + 2.
 // CHECK-LABEL: func.func @small
-// CHECK: graph.relu {{.*}}npuc.loop_tiling = [{buffers = 1 : i64, cycles = 409 : i64, gm_bytes = 256 : i64, space = array<i64: 1, 1, 1, 32>, tile = array<i64: 1, 1, 1, 32>}]
+// CHECK: graph.relu {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 1, 32], tile = [1, 1, 1, 32], buffers = 1, cycles = 409, gm_bytes = 256>]
 func.func @small(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %y = graph.relu %a : (tensor<4x8xf32>) -> tensor<4x8xf32>
   return %y : tensor<4x8xf32>
@@ -89,7 +89,7 @@ func.func @small(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // A returned graph input is copied into the output region by the function's
 // return: the nest's tiling is the return's.
 // CHECK-LABEL: func.func @passthrough
-// CHECK: return {npuc.loop_tiling = [{buffers = 1 : i64, {{.*}}space = array<i64: 1, 1, 1, 32>, tile = array<i64: 1, 1, 1, 32>}]}
+// CHECK: return {npuc.loop_tiling = [#qk.tiling<space = [1, 1, 1, 32], tile = [1, 1, 1, 32], buffers = 1{{.*}}>]}
 func.func @passthrough(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
   return %a : tensor<4x8xf32>
 }
@@ -100,9 +100,9 @@ func.func @passthrough(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // of 12 heads), tiles of whole rows only. 128 rows per tile with two slots on
 // npu-v1, 32 on npu-v1-tiny; the lowering loops over them (tile-loops.mlir).
 // CHECK-LABEL: func.func @softmax
-// CHECK: graph.softmax {{.*}}npuc.loop_tiling = [{buffers = 2 : i64, cycles = 27742 : i64, gm_bytes = 1572864 : i64, space = array<i64: 1, 1, 1536, 128>, tile = array<i64: 1, 1, 128, 128>}]
+// CHECK: graph.softmax {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 1536, 128], tile = [1, 1, 128, 128], buffers = 2, cycles = 27742, gm_bytes = 1572864>]
 // TINY-LABEL: func.func @softmax
-// TINY: space = array<i64: 1, 1, 1536, 128>, tile = array<i64: 1, 1, 32, 128>}]
+// TINY: space = [1, 1, 1536, 128], tile = [1, 1, 32, 128], buffers = {{[0-9]+}}{{[^>]*}}>]
 func.func @softmax(%x: tensor<12x128x128xf32>) -> tensor<12x128x128xf32> {
   %y = graph.softmax %x {axis = 2 : i64} : (tensor<12x128x128xf32>) -> tensor<12x128x128xf32>
   return %y : tensor<12x128x128xf32>
@@ -113,9 +113,9 @@ func.func @softmax(%x: tensor<12x128x128xf32>) -> tensor<12x128x128xf32> {
 // A reduction along rows: whole rows in, one value per row out (the result's
 // access is per row: 4 bytes a row, gm_bytes = the input + 8 x 4).
 // CHECK-LABEL: func.func @mean
-// CHECK: graph.reduce_mean {{.*}}npuc.loop_tiling = [{buffers = 2 : i64, cycles = 2930 : i64, gm_bytes = 98336 : i64, space = array<i64: 1, 1, 8, 3072>, tile = array<i64: 1, 1, 4, 3072>}]
+// CHECK: graph.reduce_mean {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 8, 3072], tile = [1, 1, 4, 3072], buffers = 2, cycles = 2930, gm_bytes = 98336>]
 // TINY-LABEL: func.func @mean
-// TINY: space = array<i64: 1, 1, 8, 3072>, tile = array<i64: 1, 1, 2, 3072>}]
+// TINY: space = [1, 1, 8, 3072], tile = [1, 1, 2, 3072], buffers = {{[0-9]+}}{{[^>]*}}>]
 func.func @mean(%x: tensor<1x8x3072xf32>) -> tensor<1x8x1xf32> {
   %y = graph.reduce_mean %x {axes = array<i64: 2>, keepdims = true} : (tensor<1x8x3072xf32>) -> tensor<1x8x1xf32>
   return %y : tensor<1x8x1xf32>
@@ -127,9 +127,9 @@ func.func @mean(%x: tensor<1x8x3072xf32>) -> tensor<1x8x1xf32> {
 // tile is all 64 rows of a run of pixels, its result one row, so GM bytes
 // are the input and one row of results: 802,816 + 3136 x 4.
 // CHECK-LABEL: func.func @channels
-// CHECK: graph.reduce_mean {{.*}}npuc.loop_tiling = [{buffers = 2 : i64, cycles = 16100 : i64, gm_bytes = 815360 : i64, space = array<i64: 1, 1, 64, 3136>, tile = array<i64: 1, 1, 64, 392>}]
+// CHECK: graph.reduce_mean {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 64, 3136], tile = [1, 1, 64, 392], buffers = 2, cycles = 16100, gm_bytes = 815360>]
 // TINY-LABEL: func.func @channels
-// TINY: space = array<i64: 1, 1, 64, 3136>, tile = array<i64: 1, 1, 64, 64>}]
+// TINY: space = [1, 1, 64, 3136], tile = [1, 1, 64, 64], buffers = {{[0-9]+}}{{[^>]*}}>]
 func.func @channels(%x: tensor<1x64x56x56xf32>) -> tensor<1x1x56x56xf32> {
   %y = graph.reduce_mean %x {axes = array<i64: 1>, keepdims = true} : (tensor<1x64x56x56xf32>) -> tensor<1x1x56x56xf32>
   return %y : tensor<1x1x56x56xf32>
@@ -141,9 +141,9 @@ func.func @channels(%x: tensor<1x64x56x56xf32>) -> tensor<1x1x56x56xf32> {
 // cases), in tiles of a run of columns, one partial per run and row, one
 // buffer. npu-v1 takes runs of 32,768; npu-v1-tiny's LM runs of 7288.
 // CHECK-LABEL: func.func @long_rows
-// CHECK: graph.reduce_max {{.*}}npuc.loop_tiling = [{buffers = 1 : i64, cycles = 17218 : i64, gm_bytes = 524304 : i64, space = array<i64: 1, 1, 2, 65536>, tile = array<i64: 1, 1, 2, 32768>}]
+// CHECK: graph.reduce_max {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 2, 65536], tile = [1, 1, 2, 32768], buffers = 1, cycles = 17218, gm_bytes = 524304>]
 // TINY-LABEL: func.func @long_rows
-// TINY: space = array<i64: 1, 1, 2, 65536>, tile = array<i64: 1, 1, 2, 7288>}]
+// TINY: space = [1, 1, 2, 65536], tile = [1, 1, 2, 7288], buffers = {{[0-9]+}}{{[^>]*}}>]
 func.func @long_rows(%x: tensor<2x65536xf32>) -> tensor<2xf32> {
   %y = graph.reduce_max %x {axes = array<i64: 1>, keepdims = false} : (tensor<2x65536xf32>) -> tensor<2xf32>
   return %y : tensor<2xf32>
@@ -156,9 +156,9 @@ func.func @long_rows(%x: tensor<2x65536xf32>) -> tensor<2xf32> {
 // its unrolled code takes one buffer. Nine of the 16 planes of 114 x 114 f32
 // on npu-v1, one plane on npu-v1-tiny.
 // CHECK-LABEL: func.func @pad
-// CHECK: graph.pad {{.*}}npuc.loop_tiling = [{buffers = 1 : i64, cycles = 26336 : i64, gm_bytes = 1634304 : i64, space = array<i64: 1, 16, 112, 114>, tile = array<i64: 1, 9, 112, 114>}]
+// CHECK: graph.pad {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 16, 112, 114], tile = [1, 9, 112, 114], buffers = 1, cycles = 26336, gm_bytes = 1634304>]
 // TINY-LABEL: func.func @pad
-// TINY: space = array<i64: 1, 16, 112, 114>, tile = array<i64: 1, 1, 112, 114>}]
+// TINY: space = [1, 16, 112, 114], tile = [1, 1, 112, 114], buffers = {{[0-9]+}}{{[^>]*}}>]
 func.func @pad(%x: tensor<1x16x112x112xf32>) -> tensor<1x16x114x114xf32> {
   %y = graph.pad %x {pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>, mode = "constant", value = 0.0 : f64} : (tensor<1x16x112x112xf32>) -> tensor<1x16x114x114xf32>
   return %y : tensor<1x16x114x114xf32>

@@ -9,13 +9,13 @@
 // matmul 2 * 64 + 1 pass * 64 rows = 192, the output stage 64 * 64 / 64 = 64,
 // DMA start 200 and the 4096-byte result 64: 848 cycles; GM bytes 3 * 4096.
 // CHECK-LABEL: func.func @one_tile
-// CHECK: qk.matmul {{.*}}npuc.tiling = {buffers = 1 : i64, cycles = 848 : i64, gm_bytes = 12288 : i64, tile = array<i64: 64, 64, 64>}
+// CHECK: qk.matmul {{.*}}npuc.tiling = #qk.tiling<tile = [64, 64, 64], buffers = 1, cycles = 848, gm_bytes = 12288>
 // On npu-v1-tiny (A = 32, 16 bytes per cycle) two chunks of 32 along K win:
 // the second chunk's loads (256) hide behind the first product in the ring.
 // One chunk: 200 + 256 + 256 + (64 + 2 * 2 * 64) + 4096 / 32 + 200 + 256 = 1616;
 // two: 200 + 256 + max(256, 2 * (64 + 2 * 64)) + 128 + 200 + 256 = 1424.
 // TINY-LABEL: func.func @one_tile
-// TINY: npuc.tiling = {buffers = 1 : i64, cycles = 1424 : i64, gm_bytes = 12288 : i64, tile = array<i64: 64, 64, 32>}
+// TINY: npuc.tiling = #qk.tiling<tile = [64, 64, 32], buffers = 1, cycles = 1424, gm_bytes = 12288>
 func.func @one_tile(%x: tensor<64x64xi8>) -> tensor<64x64xi8> {
   %w = graph.constant dense<1> : tensor<64x64xi8>
   %y = qk.matmul %x, %w {acc_type = i32, lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, requant = #qk.requant<multiplier = [1073741824], lshift = [0], rshift = [2], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>} : (tensor<64x64xi8>, tensor<64x64xi8>) -> tensor<64x64xi8>
@@ -31,9 +31,9 @@ func.func @one_tile(%x: tensor<64x64xi8>) -> tensor<64x64xi8> {
 // (128 KiB of LM, 16 GM bytes per cycle) the product is bound by GM traffic:
 // one buffer of 64x128 tiles.
 // CHECK-LABEL: func.func @large
-// CHECK: npuc.tiling = {buffers = 2 : i64, cycles = 139664 : i64, gm_bytes = 6553600 : i64, tile = array<i64: 128, 256, 512>}
+// CHECK: npuc.tiling = #qk.tiling<tile = [128, 256, 512], buffers = 2, cycles = 139664, gm_bytes = 6553600>
 // TINY-LABEL: func.func @large
-// TINY: npuc.tiling = {buffers = 1 : i64, cycles = 823808 : i64, gm_bytes = 12845056 : i64, tile = array<i64: 64, 128, 320>}
+// TINY: npuc.tiling = #qk.tiling<tile = [64, 128, 320], buffers = 1, cycles = 823808, gm_bytes = 12845056>
 func.func @large(%x: tensor<512x2048xi8>) -> tensor<512x512xi8> {
   %w = graph.constant dense<1> : tensor<2048x512xi8>
   %y = qk.matmul %x, %w {acc_type = i32, lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, requant = #qk.requant<multiplier = [1073741824], lshift = [0], rshift = [2], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>} : (tensor<512x2048xi8>, tensor<2048x512xi8>) -> tensor<512x512xi8>
@@ -45,7 +45,7 @@ func.func @large(%x: tensor<512x2048xi8>) -> tensor<512x512xi8> {
 // f32 on an A = 16 array (npu-v1): the 100x20 result in one tile, K = 33 in
 // chunks of the array side.
 // CHECK-LABEL: func.func @f32
-// CHECK: graph.matmul {{.*}}npuc.tiling = {buffers = 1 : i64, {{.*}}tile = array<i64: 100, 20, 16>}
+// CHECK: graph.matmul {{.*}}npuc.tiling = #qk.tiling<tile = [100, 20, 16], buffers = 1{{.*}}>
 func.func @f32(%a: tensor<100x33xf32>, %b: tensor<33x20xf32>) -> tensor<100x20xf32> {
   %y = graph.matmul %a, %b : (tensor<100x33xf32>, tensor<33x20xf32>) -> tensor<100x20xf32>
   return %y : tensor<100x20xf32>
@@ -81,10 +81,10 @@ func.func @none(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // f32 MACs (4 + ceil(144 * 4 / 256) = 7), 576 bytes out (9):
 // 200 + 10 + 7 + 200 + 9 = 426 cycles and 576 + 4 + 576 = 1156 GM bytes.
 // CHECK-LABEL: func.func @pointwise
-// CHECK: graph.conv {{.*}}npuc.tiling = {buffers = 1 : i64, cycles = 800 : i64, gm_bytes = 14336 : i64, tile = array<i64: 16, 144, 8>}
-// CHECK: graph.conv {{.*}}npuc.tiling = {buffers = 1 : i64, cycles = 530 : i64, gm_bytes = 3968 : i64, tile = array<i64: 36, 16, 8>}
+// CHECK: graph.conv {{.*}}npuc.tiling = #qk.tiling<tile = [16, 144, 8], buffers = 1, cycles = 800, gm_bytes = 14336>
+// CHECK: graph.conv {{.*}}npuc.tiling = #qk.tiling<tile = [36, 16, 8], buffers = 1, cycles = 530, gm_bytes = 3968>
 // CHECK-SAME: -> tensor<1x16x6x6xf32>
-// CHECK: graph.conv {{.*}}npuc.tiling = {buffers = 1 : i64, cycles = 426 : i64, gm_bytes = 1156 : i64, tile = array<i64: 1, 12>}
+// CHECK: graph.conv {{.*}}npuc.tiling = #qk.tiling<tile = [1, 12], buffers = 1, cycles = 426, gm_bytes = 1156>
 // CHECK-SAME: -> tensor<1x1x12x12xf32>
 func.func @pointwise(%x: tensor<1x8x12x12xf32>, %w: tensor<16x8x1x1xf32>, %y: tensor<1x1x12x12xf32>, %v: tensor<1x1x1x1xf32>) -> (tensor<1x16x12x12xf32>, tensor<1x16x6x6xf32>, tensor<1x1x12x12xf32>) {
   %a = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x8x12x12xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x12x12xf32>
@@ -108,7 +108,7 @@ func.func @pointwise(%x: tensor<1x8x12x12xf32>, %w: tensor<16x8x1x1xf32>, %y: te
 // run 4 times the MACs per product, so the turn is no longer than it:
 // the model's 18,158 cycles, and the choice.
 // CHECK-LABEL: func.func @depthwise
-// CHECK: qk.conv2d {{.*}}npuc.tiling = {buffers = 2 : i64, cycles = 18158 : i64, gm_bytes = 833568 : i64, tile = array<i64: 4, 24>}
+// CHECK: qk.conv2d {{.*}}npuc.tiling = #qk.tiling<tile = [4, 24], buffers = 2, cycles = 18158, gm_bytes = 833568>
 func.func @depthwise(%x: tensor<1x32x112x112xui8>, %w: tensor<32x1x3x3xui8>, %b: tensor<32xi32>) -> tensor<1x32x112x112xui8> {
   %y = qk.conv2d %x, %w, %b {acc_type = i32, dilations = array<i64: 1, 1>, groups = 32 : i64, input_zp = 3 : i64, pads = array<i64: 1, 1, 1, 1>, requant = #qk.requant<multiplier = [1073741824], lshift = [0], rshift = [1], zp = 0, clamp = [0, 255], axis = -1, rounding = half_away_from_zero>, strides = array<i64: 1, 1>, weight_zp = array<i64: 7>} : (tensor<1x32x112x112xui8>, tensor<32x1x3x3xui8>, tensor<32xi32>) -> tensor<1x32x112x112xui8>
   return %y : tensor<1x32x112x112xui8>
@@ -123,7 +123,7 @@ func.func @depthwise(%x: tensor<1x32x112x112xui8>, %w: tensor<32x1x3x3xui8>, %b:
 // 9 taps at 4 bytes are 4 + ceil(648 / 256) = 7 VECTOR cycles, the 72 result
 // bytes 2 cycles: 200 + 4 + 7 + 200 + 2 = 413 cycles, 272 GM bytes.
 // CHECK-LABEL: func.func @pool
-// CHECK: graph.max_pool {{.*}}npuc.tiling = {buffers = 1 : i64, cycles = 413 : i64, gm_bytes = 272 : i64, tile = array<i64: 2, 3>}
+// CHECK: graph.max_pool {{.*}}npuc.tiling = #qk.tiling<tile = [2, 3], buffers = 1, cycles = 413, gm_bytes = 272>
 func.func @pool(%x: tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32> {
   %y = graph.max_pool %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ceil_mode = false} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
   return %y : tensor<1x2x3x3xf32>
@@ -142,7 +142,7 @@ func.func @pool(%x: tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32> {
 // result 192 contiguous bytes (3 cycles):
 // 200 + 7 + 70 + 64 + 200 + 3 = 544 cycles and 128 + 288 + 192 = 608 bytes.
 // CHECK-LABEL: func.func @window_conv
-// CHECK: graph.conv {{.*}}npuc.tiling = {buffers = 1 : i64, cycles = 544 : i64, gm_bytes = 608 : i64, tile = array<i64: 4, 3, 2>}
+// CHECK: graph.conv {{.*}}npuc.tiling = #qk.tiling<tile = [4, 3, 2], buffers = 1, cycles = 544, gm_bytes = 608>
 func.func @window_conv(%x: tensor<1x2x4x4xf32>) -> tensor<1x3x4x4xf32> {
   %w = graph.constant dense<1.0> : tensor<3x2x3x3xf32>
   %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x4x4xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x4x4xf32>
@@ -162,7 +162,7 @@ func.func @window_conv(%x: tensor<1x2x4x4xf32>) -> tensor<1x3x4x4xf32> {
 // last 4 rows, with bottom padding, are a loop of their own) only the first
 // two load them (emit-elide-reloads).
 // CHECK-LABEL: func.func @first_conv
-// CHECK: qk.conv2d {{.*}}npuc.tiling = {buffers = 2 : i64, cycles = 19011 : i64, gm_bytes = 631264 : i64, stacked, tile = array<i64: 9, 32, 3>}
+// CHECK: qk.conv2d {{.*}}npuc.tiling = #qk.tiling<tile = [9, 32, 3], buffers = 2, cycles = 19011, gm_bytes = 631264, stacked>
 func.func @first_conv(%x: tensor<1x3x224x224xi8>, %b: tensor<32xi32>) -> tensor<1x32x112x112xi8> {
   %w = graph.constant dense<1> : tensor<32x3x3x3xi8>
   %y = qk.conv2d %x, %w, %b {acc_type = i32, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = -1 : i64, pads = array<i64: 0, 0, 1, 1>, requant = #qk.requant<multiplier = [1073741824], lshift = [0], rshift = [1], zp = -128, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>, strides = array<i64: 2, 2>, weight_zp = array<i64: 0>} : (tensor<1x3x224x224xi8>, tensor<32x3x3x3xi8>, tensor<32xi32>) -> tensor<1x32x112x112xi8>
@@ -183,9 +183,9 @@ func.func @first_conv(%x: tensor<1x3x224x224xi8>, %b: tensor<32xi32>) -> tensor<
 // On npu-v1-tiny (128 KiB of LM) the weights cannot stay: chunks of 8
 // channels, loaded per tile.
 // CHECK-LABEL: func.func @resident_conv
-// CHECK: graph.conv {{.*}}npuc.tiling = {buffers = 1 : i64, cycles = 492104 : i64, gm_bytes = 1421312 : i64, resident, tile = array<i64: 14, 128, 16>}
+// CHECK: graph.conv {{.*}}npuc.tiling = #qk.tiling<tile = [14, 128, 16], buffers = 1, cycles = 492104, gm_bytes = 1421312, resident>
 // TINY-LABEL: func.func @resident_conv
-// TINY: graph.conv {{.*}}npuc.tiling = {buffers = 1 : i64, cycles = 2358528 : i64, gm_bytes = 4710400 : i64, tile = array<i64: 7, 32, 8>}
+// TINY: graph.conv {{.*}}npuc.tiling = #qk.tiling<tile = [7, 32, 8], buffers = 1, cycles = 2358528, gm_bytes = 4710400>
 func.func @resident_conv(%x: tensor<1x128x28x28xf32>) -> tensor<1x128x28x28xf32> {
   %w = graph.constant dense<1.0> : tensor<128x128x3x3xf32>
   %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x128x28x28xf32>, tensor<128x128x3x3xf32>) -> tensor<1x128x28x28xf32>

@@ -22,7 +22,7 @@
 // CHECK:        emit.view %{{.*}}[128] : <input, 5x8xf32, strides = [32, 4]> -> <input, 1x8xf32, strides = [32, 4]>
 // CHECK:        emit.view %{{.*}}[256] : <output, 5x16xf32, strides = [64, 4]> -> <output, 1x16xf32, strides = [64, 4]>
 func.func @main(%a: tensor<5x8xf32> {graph.name = "a"}, %b: tensor<8x16xf32> {graph.name = "b"}) -> (tensor<5x16xf32> {graph.name = "y"}) {
-  %y = graph.matmul %a, %b {npuc.tiling = {tile = array<i64: 2, 16, 8>, buffers = 2 : i64}} : (tensor<5x8xf32>, tensor<8x16xf32>) -> tensor<5x16xf32>
+  %y = graph.matmul %a, %b {npuc.tiling = #qk.tiling<tile = [2, 16, 8], buffers = 2>} : (tensor<5x8xf32>, tensor<8x16xf32>) -> tensor<5x16xf32>
   return %y : tensor<5x16xf32>
 }
 
@@ -30,7 +30,7 @@ func.func @main(%a: tensor<5x8xf32> {graph.name = "a"}, %b: tensor<8x16xf32> {gr
 
 func.func @main(%a: tensor<5x8xf32> {graph.name = "a"}, %b: tensor<8x16xf32> {graph.name = "b"}) -> (tensor<5x16xf32> {graph.name = "y"}) {
   // expected-error @+1 {{npuc.tiling [5000, 16, 8] x 1 cannot run here: tile 5000x16x8 is outside the MATRIX extent fields [1, 4095]}}
-  %y = graph.matmul %a, %b {npuc.tiling = {tile = array<i64: 5000, 16, 8>, buffers = 1 : i64}} : (tensor<5x8xf32>, tensor<8x16xf32>) -> tensor<5x16xf32>
+  %y = graph.matmul %a, %b {npuc.tiling = #qk.tiling<tile = [5000, 16, 8], buffers = 1>} : (tensor<5x8xf32>, tensor<8x16xf32>) -> tensor<5x16xf32>
   return %y : tensor<5x16xf32>
 }
 
@@ -38,7 +38,7 @@ func.func @main(%a: tensor<5x8xf32> {graph.name = "a"}, %b: tensor<8x16xf32> {gr
 
 func.func @main(%a: tensor<4096x8xf32> {graph.name = "a"}, %b: tensor<8x64xf32> {graph.name = "b"}) -> (tensor<4096x64xf32> {graph.name = "y"}) {
   // expected-error @+1 {{npuc.tiling [4095, 64, 8] x 2 cannot run here: its accumulators take 2096640 bytes of ACC; npu-v1 has 262144}}
-  %y = graph.matmul %a, %b {npuc.tiling = {tile = array<i64: 4095, 64, 8>, buffers = 2 : i64}} : (tensor<4096x8xf32>, tensor<8x64xf32>) -> tensor<4096x64xf32>
+  %y = graph.matmul %a, %b {npuc.tiling = #qk.tiling<tile = [4095, 64, 8], buffers = 2>} : (tensor<4096x8xf32>, tensor<8x64xf32>) -> tensor<4096x64xf32>
   return %y : tensor<4096x64xf32>
 }
 
@@ -63,7 +63,7 @@ func.func @main(%a: tensor<5x8xf32> {graph.name = "a"}, %b: tensor<8x16xf32> {gr
 // CHECK-NEXT: emit.for %{{.*}} basis [1, 1, 1, 1] range [0, 1) {
 // CHECK-NEXT:   emit.alloc : <lm, 1x20xf32, strides = [96, 4]>
 func.func @main(%a: tensor<4x80xf32> {graph.name = "a"}) -> (tensor<4x80xf32> {graph.name = "y"}) {
-  %y = graph.relu %a {npuc.loop_tiling = [{space = array<i64: 1, 1, 1, 320>, tile = array<i64: 1, 1, 1, 100>, buffers = 1 : i64}]} : (tensor<4x80xf32>) -> tensor<4x80xf32>
+  %y = graph.relu %a {npuc.loop_tiling = [#qk.tiling<space = [1, 1, 1, 320], tile = [1, 1, 1, 100], buffers = 1>]} : (tensor<4x80xf32>) -> tensor<4x80xf32>
   return %y : tensor<4x80xf32>
 }
 
@@ -72,7 +72,7 @@ func.func @main(%a: tensor<4x80xf32> {graph.name = "a"}) -> (tensor<4x80xf32> {g
 // A tiling chosen for another iteration space is refused, not followed.
 func.func @main(%a: tensor<4x80xf32> {graph.name = "a"}) -> (tensor<4x80xf32> {graph.name = "y"}) {
   // expected-error @+1 {{internal error: npuc.loop_tiling entry 0 was chosen for the iteration space [1, 1, 4, 80]; the lowering walks [1, 1, 1, 320]}}
-  %y = graph.relu %a {npuc.loop_tiling = [{space = array<i64: 1, 1, 4, 80>, tile = array<i64: 1, 1, 1, 80>, buffers = 1 : i64}]} : (tensor<4x80xf32>) -> tensor<4x80xf32>
+  %y = graph.relu %a {npuc.loop_tiling = [#qk.tiling<space = [1, 1, 4, 80], tile = [1, 1, 1, 80], buffers = 1>]} : (tensor<4x80xf32>) -> tensor<4x80xf32>
   return %y : tensor<4x80xf32>
 }
 
@@ -81,7 +81,7 @@ func.func @main(%a: tensor<4x80xf32> {graph.name = "a"}) -> (tensor<4x80xf32> {g
 // So is a tile VECTOR cannot take, or one larger than the space.
 func.func @main(%a: tensor<4x80xf32> {graph.name = "a"}) -> (tensor<4x80xf32> {graph.name = "y"}) {
   // expected-error @+1 {{npuc.loop_tiling entry 0 [1, 1, 1, 640] x 1 cannot run here: its tile's dimension 3 (640) is outside [1, 320]}}
-  %y = graph.relu %a {npuc.loop_tiling = [{space = array<i64: 1, 1, 1, 320>, tile = array<i64: 1, 1, 1, 640>, buffers = 1 : i64}]} : (tensor<4x80xf32>) -> tensor<4x80xf32>
+  %y = graph.relu %a {npuc.loop_tiling = [#qk.tiling<space = [1, 1, 1, 320], tile = [1, 1, 1, 640], buffers = 1>]} : (tensor<4x80xf32>) -> tensor<4x80xf32>
   return %y : tensor<4x80xf32>
 }
 
@@ -106,7 +106,7 @@ func.func @main(%a: tensor<4x80xf32> {graph.name = "a"}) -> (tensor<4x80xf32> {g
 // CHECK-NEXT: emit.for %{{.*}} basis [1] range [0, 1) {
 // CHECK-NEXT:   emit.alloc : <lm, 2x16xf32, strides = [64, 4]>
 func.func @main(%a: tensor<10x16xf32> {graph.name = "a"}) -> (tensor<10x16xf32> {graph.name = "y"}) {
-  %y = graph.softmax %a {axis = 1 : i64, npuc.loop_tiling = [{space = array<i64: 1, 1, 10, 16>, tile = array<i64: 1, 1, 4, 16>, buffers = 2 : i64}]} : (tensor<10x16xf32>) -> tensor<10x16xf32>
+  %y = graph.softmax %a {axis = 1 : i64, npuc.loop_tiling = [#qk.tiling<space = [1, 1, 10, 16], tile = [1, 1, 4, 16], buffers = 2>]} : (tensor<10x16xf32>) -> tensor<10x16xf32>
   return %y : tensor<10x16xf32>
 }
 
@@ -115,7 +115,7 @@ func.func @main(%a: tensor<10x16xf32> {graph.name = "a"}) -> (tensor<10x16xf32> 
 // A tile that cuts a softmax row is refused.
 func.func @main(%a: tensor<10x16xf32> {graph.name = "a"}) -> (tensor<10x16xf32> {graph.name = "y"}) {
   // expected-error @+1 {{npuc.loop_tiling entry 0 [1, 1, 4, 8] x 1 cannot run here: its tile cuts rows of 16 to 8; the body needs them whole}}
-  %y = graph.softmax %a {axis = 1 : i64, npuc.loop_tiling = [{space = array<i64: 1, 1, 10, 16>, tile = array<i64: 1, 1, 4, 8>, buffers = 1 : i64}]} : (tensor<10x16xf32>) -> tensor<10x16xf32>
+  %y = graph.softmax %a {axis = 1 : i64, npuc.loop_tiling = [#qk.tiling<space = [1, 1, 10, 16], tile = [1, 1, 4, 8], buffers = 1>]} : (tensor<10x16xf32>) -> tensor<10x16xf32>
   return %y : tensor<10x16xf32>
 }
 
@@ -130,7 +130,7 @@ func.func @main(%a: tensor<10x16xf32> {graph.name = "a"}) -> (tensor<10x16xf32> 
 // CHECK-NEXT:   emit.alloc : <acc, 12x16xf32, strides = [64, 4]>
 // CHECK:        emit.matmul %{{.*}}, %{{.*}} -> %{{.*}} : <lm, 12x8xf32, strides = [32, 4]>, <lm, 8x16xf32, strides = [64, 4]> -> <acc, 12x16xf32, strides = [64, 4]>
 func.func @main(%x: tensor<1x8x12x12xf32> {graph.name = "x"}, %w: tensor<16x8x1x1xf32> {graph.name = "w"}) -> (tensor<1x16x6x6xf32> {graph.name = "y"}) {
-  %y = graph.conv %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = {tile = array<i64: 12, 16, 8>, buffers = 2 : i64}} : (tensor<1x8x12x12xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x6x6xf32>
+  %y = graph.conv %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = #qk.tiling<tile = [12, 16, 8], buffers = 2>} : (tensor<1x8x12x12xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x6x6xf32>
   return %y : tensor<1x16x6x6xf32>
 }
 
@@ -139,6 +139,6 @@ func.func @main(%x: tensor<1x8x12x12xf32> {graph.name = "x"}, %w: tensor<16x8x1x
 // A result tile that is neither whole output rows nor a run of one is refused.
 func.func @main(%x: tensor<1x8x12x12xf32> {graph.name = "x"}, %w: tensor<16x8x1x1xf32> {graph.name = "w"}) -> (tensor<1x16x6x6xf32> {graph.name = "y"}) {
   // expected-error @+1 {{npuc.tiling [8, 16, 8] is not whole windows (1 taps) and whole or part rows (6 columns)}}
-  %y = graph.conv %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = {tile = array<i64: 8, 16, 8>, buffers = 1 : i64}} : (tensor<1x8x12x12xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x6x6xf32>
+  %y = graph.conv %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = #qk.tiling<tile = [8, 16, 8], buffers = 1>} : (tensor<1x8x12x12xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x6x6xf32>
   return %y : tensor<1x16x6x6xf32>
 }

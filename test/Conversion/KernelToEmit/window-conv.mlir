@@ -57,7 +57,7 @@
 // CHECK-NOT:  emit.for
 func.func @main(%x: tensor<1x2x3x3xi8> {graph.name = "x"}) -> (tensor<1x2x3x3xi8> {graph.name = "y"}) {
   %w = graph.constant dense<[[[[1, 2], [3, 4]], [[5, 6], [7, 8]]], [[[-1, -2], [-3, -4]], [[-5, -6], [-7, -8]]]]> : tensor<2x2x2x2xi8>
-  %y = qk.conv2d %x, %w {acc_type = i32, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 3 : i64, pads = array<i64: 0, 0, 1, 1>, requant = #qk.requant<multiplier = [1073741824], lshift = [0], rshift = [1], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>, strides = array<i64: 1, 1>, weight_zp = array<i64: 5>, npuc.tiling = {tile = array<i64: 2, 2, 2>, buffers = 2 : i64}} : (tensor<1x2x3x3xi8>, tensor<2x2x2x2xi8>) -> tensor<1x2x3x3xi8>
+  %y = qk.conv2d %x, %w {acc_type = i32, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 3 : i64, pads = array<i64: 0, 0, 1, 1>, requant = #qk.requant<multiplier = [1073741824], lshift = [0], rshift = [1], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>, strides = array<i64: 1, 1>, weight_zp = array<i64: 5>, npuc.tiling = #qk.tiling<tile = [2, 2, 2], buffers = 2>} : (tensor<1x2x3x3xi8>, tensor<2x2x2x2xi8>) -> tensor<1x2x3x3xi8>
   return %y : tensor<1x2x3x3xi8>
 }
 
@@ -92,7 +92,7 @@ func.func @main(%x: tensor<1x2x3x3xi8> {graph.name = "x"}) -> (tensor<1x2x3x3xi8
 func.func @main(%x: tensor<1x1x3x3xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf32> {graph.name = "y"}) {
   %w = graph.constant dense<1.0> : tensor<2x1x2x2xf32>
   %b = graph.constant dense<[0.5, -0.5]> : tensor<2xf32>
-  %y = graph.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = {tile = array<i64: 3, 2, 1>, buffers = 1 : i64}} : (tensor<1x1x3x3xf32>, tensor<2x1x2x2xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
+  %y = graph.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = #qk.tiling<tile = [3, 2, 1], buffers = 1>} : (tensor<1x1x3x3xf32>, tensor<2x1x2x2xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
   return %y : tensor<1x2x3x3xf32>
 }
 
@@ -101,7 +101,7 @@ func.func @main(%x: tensor<1x1x3x3xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf
 func.func @main(%x: tensor<1x1x3x3xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf32> {graph.name = "y"}) {
   %w = graph.constant dense<1.0> : tensor<2x1x2x2xf32>
   // expected-error @+1 {{npuc.tiling [4, 2, 1] x 1 cannot run here: tile 4 rows x 2 channels (chunks of 1) is outside [1, 3] x [1, 2] ([1, 1])}}
-  %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = {tile = array<i64: 4, 2, 1>, buffers = 1 : i64}} : (tensor<1x1x3x3xf32>, tensor<2x1x2x2xf32>) -> tensor<1x2x3x3xf32>
+  %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = #qk.tiling<tile = [4, 2, 1], buffers = 1>} : (tensor<1x1x3x3xf32>, tensor<2x1x2x2xf32>) -> tensor<1x2x3x3xf32>
   return %y : tensor<1x2x3x3xf32>
 }
 
@@ -132,7 +132,7 @@ func.func @main(%x: tensor<1x1x3x3xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf
 func.func @main(%x: tensor<1x1x3x3xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf32> {graph.name = "y"}) {
   %w = graph.constant dense<1.0> : tensor<2x1x2x2xf32>
   %b = graph.constant dense<[0.5, -0.5]> : tensor<2xf32>
-  %y = graph.conv %x, %w, %b {activation = "relu", strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = {tile = array<i64: 3, 2, 1>, buffers = 1 : i64}} : (tensor<1x1x3x3xf32>, tensor<2x1x2x2xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
+  %y = graph.conv %x, %w, %b {activation = "relu", strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = #qk.tiling<tile = [3, 2, 1], buffers = 1>} : (tensor<1x1x3x3xf32>, tensor<2x1x2x2xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
   return %y : tensor<1x2x3x3xf32>
 }
 
@@ -140,7 +140,7 @@ func.func @main(%x: tensor<1x1x3x3xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf
 
 func.func @main(%x: tensor<1x1x3x3xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf32> {graph.name = "y"}) {
   %w = graph.constant dense<1.0> : tensor<2x1x2x2xf32>
-  %y = graph.conv %x, %w {activation = "clip", activation_min = 0.0 : f64, activation_max = 6.0 : f64, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = {tile = array<i64: 3, 2, 1>, buffers = 1 : i64}} : (tensor<1x1x3x3xf32>, tensor<2x1x2x2xf32>) -> tensor<1x2x3x3xf32>
+  %y = graph.conv %x, %w {activation = "clip", activation_min = 0.0 : f64, activation_max = 6.0 : f64, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = #qk.tiling<tile = [3, 2, 1], buffers = 1>} : (tensor<1x1x3x3xf32>, tensor<2x1x2x2xf32>) -> tensor<1x2x3x3xf32>
   return %y : tensor<1x2x3x3xf32>
 }
 
@@ -178,7 +178,7 @@ func.func @main(%x: tensor<1x1x3x3xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf
 // CHECK-NEXT:   emit.matmul %[[A]], %[[B]] -> %{{.*}} {a_zp = 3 : i64, b_zp = 5 : i64}
 func.func @main(%x: tensor<1x2x3x3xi8> {graph.name = "x"}) -> (tensor<1x2x2x2xi8> {graph.name = "y"}) {
   %w = graph.constant dense<[[[[1, 2], [3, 4]], [[5, 6], [7, 8]]], [[[-1, -2], [-3, -4]], [[-5, -6], [-7, -8]]]]> : tensor<2x2x2x2xi8>
-  %y = qk.conv2d %x, %w {acc_type = i32, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 3 : i64, pads = array<i64: 0, 0, 0, 0>, requant = #qk.requant<multiplier = [1073741824], lshift = [0], rshift = [1], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>, strides = array<i64: 1, 1>, weight_zp = array<i64: 5>, npuc.tiling = {tile = array<i64: 2, 2, 2>, buffers = 1 : i64, stacked}} : (tensor<1x2x3x3xi8>, tensor<2x2x2x2xi8>) -> tensor<1x2x2x2xi8>
+  %y = qk.conv2d %x, %w {acc_type = i32, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 3 : i64, pads = array<i64: 0, 0, 0, 0>, requant = #qk.requant<multiplier = [1073741824], lshift = [0], rshift = [1], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>, strides = array<i64: 1, 1>, weight_zp = array<i64: 5>, npuc.tiling = #qk.tiling<tile = [2, 2, 2], buffers = 1, stacked>} : (tensor<1x2x3x3xi8>, tensor<2x2x2x2xi8>) -> tensor<1x2x2x2xi8>
   return %y : tensor<1x2x2x2xi8>
 }
 
@@ -189,7 +189,7 @@ func.func @main(%x: tensor<1x2x3x3xi8> {graph.name = "x"}) -> (tensor<1x2x2x2xi8
 func.func @main(%x: tensor<1x2x3x3xi8> {graph.name = "x"}) -> (tensor<1x2x3x3xi8> {graph.name = "y"}) {
   %w = graph.constant dense<1> : tensor<2x2x2x2xi8>
   // expected-error @+1 {{npuc.tiling [2, 2, 2] x 1 cannot run here: kernel row 1 of row tile 1 reads only padding, which a stacked image has no DMA for}}
-  %y = qk.conv2d %x, %w {acc_type = i32, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 3 : i64, pads = array<i64: 0, 0, 1, 1>, requant = #qk.requant<multiplier = [1073741824], lshift = [0], rshift = [1], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>, strides = array<i64: 1, 1>, weight_zp = array<i64: 5>, npuc.tiling = {tile = array<i64: 2, 2, 2>, buffers = 1 : i64, stacked}} : (tensor<1x2x3x3xi8>, tensor<2x2x2x2xi8>) -> tensor<1x2x3x3xi8>
+  %y = qk.conv2d %x, %w {acc_type = i32, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 3 : i64, pads = array<i64: 0, 0, 1, 1>, requant = #qk.requant<multiplier = [1073741824], lshift = [0], rshift = [1], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>, strides = array<i64: 1, 1>, weight_zp = array<i64: 5>, npuc.tiling = #qk.tiling<tile = [2, 2, 2], buffers = 1, stacked>} : (tensor<1x2x3x3xi8>, tensor<2x2x2x2xi8>) -> tensor<1x2x3x3xi8>
   return %y : tensor<1x2x3x3xi8>
 }
 
@@ -207,6 +207,6 @@ func.func @main(%x: tensor<1x2x3x3xi8> {graph.name = "x"}) -> (tensor<1x2x3x3xi8
 // CHECK:      emit.matmul %{{.*}}, %[[R]] -> %{{.*}} : <lm, 3x16xf32, strides = [64, 4]>, <lm, 16x16xf32, strides = [64, 4]>
 func.func @main(%x: tensor<1x1x4x4xf32> {graph.name = "x"}) -> (tensor<1x16x3x3xf32> {graph.name = "y"}) {
   %w = graph.constant dense<1.0> : tensor<16x1x2x2xf32>
-  %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = {tile = array<i64: 1, 16, 1>, buffers = 1 : i64, resident}} : (tensor<1x1x4x4xf32>, tensor<16x1x2x2xf32>) -> tensor<1x16x3x3xf32>
+  %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = #qk.tiling<tile = [1, 16, 1], buffers = 1, resident>} : (tensor<1x1x4x4xf32>, tensor<16x1x2x2xf32>) -> tensor<1x16x3x3xf32>
   return %y : tensor<1x16x3x3xf32>
 }

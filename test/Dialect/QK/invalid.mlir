@@ -205,3 +205,45 @@ func.func @matmul_rhs_zp(%a: tensor<4x3xi8>, %b: tensor<3x2xi8>) {
   return
 }
 
+
+// -----
+func.func @tiling_no_buffers() attributes {t = #qk.tiling<tile = [1, 2]>} {
+  // expected-error@-1 {{a tiling needs tile and buffers}}
+  return
+}
+
+// -----
+func.func @tiling_empty_tile() attributes {t = #qk.tiling<tile = [], buffers = 1>} {
+  // expected-error@-1 {{a tiling needs at least one tile extent}}
+  return
+}
+
+// -----
+func.func @tiling_zero_extent() attributes {t = #qk.tiling<tile = [4, 0], buffers = 1>} {
+  // expected-error@-1 {{tile extent 0 is not positive}}
+  return
+}
+
+// -----
+func.func @tiling_buffers() attributes {t = #qk.tiling<tile = [4], buffers = 0>} {
+  // expected-error@-1 {{buffers 0 is not positive}}
+  return
+}
+
+// -----
+func.func @tiling_space() attributes {t = #qk.tiling<space = [1, 1, 8], tile = [1, 1, 4, 8], buffers = 1>} {
+  // expected-error@-1 {{tile has 4 extents for a space of 3 dimensions}}
+  return
+}
+
+// -----
+func.func @tiling_estimate() attributes {t = #qk.tiling<tile = [4], buffers = 1, cycles = -1>} {
+  // expected-error@-1 {{a negative estimate (cycles -1, gm_bytes 0)}}
+  return
+}
+
+// -----
+func.func @tiling_entry() attributes {t = #qk.tiling<tile = [4], buffers = 1, order = 2>} {
+  // expected-error@-1 {{unknown tiling entry 'order' (expected space, tile, buffers, cycles, gm_bytes, resident or stacked)}}
+  return
+}

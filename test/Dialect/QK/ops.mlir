@@ -41,3 +41,14 @@ func.func @matmul_weights_left(%w: tensor<4x3xi8>, %x: tensor<5x3x2xi8>) -> tens
   %0 = qk.matmul %w, %x {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1, 2, 3, 4], lshift = [0, 0, 0, 0], rshift = [0, 0, 0, 0], zp = 0, clamp = [-128, 127], axis = 1, rounding = half_away_from_zero>} : (tensor<4x3xi8>, tensor<5x3x2xi8>) -> tensor<5x4x2xi8>
   return %0 : tensor<5x4x2xi8>
 }
+
+// -----
+
+// #qk.tiling, as select-tiling writes it on a kernel and on its loop nests.
+// CHECK-LABEL: func.func @tilings
+func.func @tilings(%a: tensor<4x3xi8>, %b: tensor<3x2xi8>) -> tensor<4x2xi8> {
+  // CHECK: npuc.loop_tiling = [#qk.tiling<space = [1, 1, 4, 2], tile = [1, 1, 2, 2], buffers = 2, cycles = 100, gm_bytes = 64>]
+  // CHECK-SAME: npuc.tiling = #qk.tiling<tile = [4, 2, 3], buffers = 1, resident, stacked>
+  %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>, npuc.tiling = #qk.tiling<stacked, tile = [4, 2, 3], resident, buffers = 1>, npuc.loop_tiling = [#qk.tiling<space = [1, 1, 4, 2], tile = [1, 1, 2, 2], buffers = 2, cycles = 100, gm_bytes = 64>]} : (tensor<4x3xi8>, tensor<3x2xi8>) -> tensor<4x2xi8>
+  return %0 : tensor<4x2xi8>
+}

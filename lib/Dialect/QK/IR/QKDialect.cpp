@@ -111,3 +111,90 @@ LogicalResult RequantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   (void)zp;
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// TilingAttr
+//===----------------------------------------------------------------------===//
+
+Attribute TilingAttr::parse(AsmParser &parser, Type) {
+  SmallVector<int64_t> space, tile;
+  int64_t buffers = 0, cycles = 0, gmBytes = 0;
+  bool resident = false, stacked = false, hasTile = false, hasBuffers = false;
+  if (parser.parseLess())
+    return {};
+  auto entry = [&]() -> ParseResult {
+    StringRef key;
+    llvm::SMLoc at = parser.getCurrentLocation();
+    if (parser.parseKeyword(&key))
+      return failure();
+    auto list = [&](SmallVectorImpl<int64_t> &out) {
+      return failure(parser.parseEqual() ||
+                     parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() -> ParseResult {
+                       return parser.parseInteger(out.emplace_back());
+                     }));
+    };
+    auto integer = [&](int64_t &out) {
+      return failure(parser.parseEqual() || parser.parseInteger(out));
+    };
+    if (key == "space")
+      return list(space);
+    if (key == "tile")
+      return hasTile = true, list(tile);
+    if (key == "buffers")
+      return hasBuffers = true, integer(buffers);
+    if (key == "cycles")
+      return integer(cycles);
+    if (key == "gm_bytes")
+      return integer(gmBytes);
+    if (key == "resident")
+      return resident = true, success();
+    if (key == "stacked")
+      return stacked = true, success();
+    return parser.emitError(at) << "unknown tiling entry '" << key
+                                << "' (expected space, tile, buffers, cycles, gm_bytes, resident "
+                                   "or stacked)";
+  };
+  if (parser.parseCommaSeparatedList(entry) || parser.parseGreater())
+    return {};
+  if (!hasTile || !hasBuffers) {
+    parser.emitError(parser.getCurrentLocation(), "a tiling needs tile and buffers");
+    return {};
+  }
+  return getChecked([&] { return parser.emitError(parser.getCurrentLocation()); },
+                    parser.getContext(), space, tile, buffers, cycles, gmBytes, resident, stacked);
+}
+
+void TilingAttr::print(AsmPrinter &p) const {
+  p << "<";
+  if (!getSpace().empty())
+    p << "space = [" << getSpace() << "], ";
+  p << "tile = [" << getTile() << "], buffers = " << getBuffers();
+  if (getCycles())
+    p << ", cycles = " << getCycles();
+  if (getGmBytes())
+    p << ", gm_bytes = " << getGmBytes();
+  if (getResident())
+    p << ", resident";
+  if (getStacked())
+    p << ", stacked";
+  p << ">";
+}
+
+LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<int64_t> space, ArrayRef<int64_t> tile, int64_t buffers,
+                                 int64_t cycles, int64_t gmBytes, bool, bool) {
+  if (tile.empty())
+    return emitError() << "a tiling needs at least one tile extent";
+  for (int64_t t : tile)
+    if (t < 1)
+      return emitError() << "tile extent " << t << " is not positive";
+  if (!space.empty() && space.size() != tile.size())
+    return emitError() << "tile has " << tile.size() << " extents for a space of " << space.size()
+                       << " dimensions";
+  if (buffers < 1)
+    return emitError() << "buffers " << buffers << " is not positive";
+  if (cycles < 0 || gmBytes < 0)
+    return emitError() << "a negative estimate (cycles " << cycles << ", gm_bytes " << gmBytes
+                       << ")";
+  return success();
+}

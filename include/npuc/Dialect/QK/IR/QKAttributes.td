@@ -50,4 +50,33 @@ def QK_RequantAttr : AttrDef<QK_Dialect, "Requant"> {
   }];
 }
 
+def QK_TilingAttr : AttrDef<QK_Dialect, "Tiling"> {
+  let mnemonic = "tiling";
+  let summary = "The tiling select-tiling chose for a kernel or one of its loop nests";
+  let description = [{
+    Written by select-tiling from the cost models of lib/Schedule (as the
+    op's `npuc.tiling`, or one per elementwise loop nest in its
+    `npuc.loop_tiling` list) and read by the lowering, which emits the tile
+    loops it states: `tile` (per kernel kind: [rows, channels, chunk] for a
+    window convolution, [channels, rows] for depthwise and pooling,
+    [mt, nt, kt] for a matrix product, one extent per dimension of `space`
+    for a loop nest), `buffers` rotating slots per tile, the estimate the
+    choice was made on (`cycles`, `gm_bytes`), and whether the weights or
+    parameters stay `resident` in LM and the window's kernel rows are
+    `stacked` in one image row.
+
+    ```mlir
+    #qk.tiling<tile = [4, 3, 2], buffers = 2, cycles = 544, gm_bytes = 608, resident>
+    #qk.tiling<space = [1, 1, 8, 3072], tile = [1, 1, 8, 3072], buffers = 1>
+    ```
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"int64_t">:$space,
+    ArrayRefParameter<"int64_t">:$tile,
+    "int64_t":$buffers, "int64_t":$cycles, "int64_t":$gmBytes,
+    "bool":$resident, "bool":$stacked);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
 #endif
