@@ -129,17 +129,6 @@ inline float fminNaN(float a, float b) {
   return a < b ? a : b;
 }
 
-/// sum(a[i] * b[i]) of zero-point-adjusted int8 values held as int16 (the
-/// pattern compilers turn into pmaddwd); exact, as |a|, |b| <= 383 and
-/// n <= 4095 keep the sum inside int32.
-__attribute__((target_clones("avx2", "default"))) int32_t dotI16(const int16_t *a,
-                                                                const int16_t *b, int64_t n) {
-  int32_t sum = 0;
-  for (int64_t i = 0; i < n; ++i)
-    sum += int32_t(a[i]) * int32_t(b[i]);
-  return sum;
-}
-
 } // namespace npuc::sim::exec
 
 /// What one engine instruction sees while it executes: its engine, its

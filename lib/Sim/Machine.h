@@ -39,6 +39,11 @@ enum SpaceId : uint8_t {
   LUT = isa::kRegionCount + uint8_t(isa::DmaDst::LUT),
   kNumSpaces = isa::kRegionCount + isa::kDmaDstCount,
 };
+// VECTOR and MATRIX operands name a local memory by isa::Local (LM + field):
+// LM and ACC in the order DMA_IN's destinations have them.
+static_assert(unsigned(isa::Local::LM) == unsigned(isa::DmaDst::LM) &&
+                  unsigned(isa::Local::ACC) == unsigned(isa::DmaDst::ACC),
+              "isa::Local and isa::DmaDst agree on LM and ACC");
 const char *spaceName(unsigned s);
 
 /// Thrown (and caught in Simulator::run) when the program faults.
