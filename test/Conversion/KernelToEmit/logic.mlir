@@ -302,7 +302,7 @@ func.func @main(%x: tensor<3x5xf32> {graph.name = "x"}) -> (tensor<3x1xi64> {gra
 // CHECK:      emit.vsel
 // CHECK-NEXT: emit.view
 // CHECK-NEXT: emit.reduce MAX rows {{.*}} : <lm, 3x4xi32, strides = [32, 4]> -> <lm, 1x4xi32, strides = [32, 4]>
-// CHECK-NOT:  emit.reduce "MIN"
+// CHECK-NOT:  emit.reduce MIN
 // CHECK:      }
 // TINY-LABEL: emit.program target "npu-v1-tiny"
 // TINY:       emit.constant dense<{{\[\[}}0], [1], [2]]> : tensor<3x1xi32>

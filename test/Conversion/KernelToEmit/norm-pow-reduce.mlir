@@ -186,7 +186,7 @@ func.func @main(%x: tensor<4x8xf32> {graph.name = "x"}) -> (tensor<4x1xf32> {gra
 // CHECK-NEXT: emit.vun LOG %[[S]] -> %[[S]]
 // CHECK-NEXT: emit.vbin ADD %[[S]], %[[M]] -> %[[S]]
 // CHECK-COUNT-2: emit.reduce MAX rows
-// CHECK-NOT:  emit.reduce "MAX"
+// CHECK-NOT:  emit.reduce MAX
 // CHECK:      }
 // TINY-LABEL: emit.program target "npu-v1-tiny"
 // TINY-COUNT-3: emit.reduce MAX rows

@@ -107,6 +107,21 @@ func.func @conv_rank(%x: tensor<1x4x8xi8>, %w: tensor<2x4x3x3xi8>) {
 }
 
 // -----
+// NCHW: the channels are input dimension 1 (4 here), and weight 2x8x3x3 with
+// one group wants 8.
+func.func @conv_groups(%x: tensor<1x4x8x8xi8>, %w: tensor<2x8x3x3xi8>) {
+  // expected-error @+1 {{'qk.conv2d' op input has 4 channels and weight 2x8x3x3, which does not fit groups = 1}}
+  %0 = qk.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 0 : i64, weight_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>} : (tensor<1x4x8x8xi8>, tensor<2x8x3x3xi8>) -> tensor<1x2x6x6xi8>
+  return
+}
+// -----
+// The NCHW result is [N, M, H, W], not [N, H, W, M].
+func.func @conv_result(%x: tensor<1x4x8x8xi8>, %w: tensor<2x4x3x3xi8>) {
+  // expected-error @+1 {{'qk.conv2d' op result shape 1x6x6x2 does not match the expected 1x2x6x6}}
+  %0 = qk.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 0 : i64, weight_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>} : (tensor<1x4x8x8xi8>, tensor<2x4x3x3xi8>) -> tensor<1x6x6x2xi8>
+  return
+}
+// -----
 func.func @conv_window(%x: tensor<1x4x8x8xi8>, %w: tensor<2x4x3x3xi8>) {
   // expected-error @+1 {{'qk.conv2d' op strides has 1 entries, expected 2}}
   %0 = qk.conv2d %x, %w {strides = array<i64: 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_zp = 0 : i64, weight_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>} : (tensor<1x4x8x8xi8>, tensor<2x4x3x3xi8>) -> tensor<1x2x6x6xi8>

@@ -17,6 +17,19 @@ func.func @conv2d_nchw(%x: tensor<1x4x8x8xi8>, %w: tensor<6x2x3x3xi8>, %b: tenso
 
 // -----
 
+// Unsigned storage, dilated, no bias, per-tensor requantization and weight zero point.
+// CHECK-LABEL: func.func @conv2d_ui8
+func.func @conv2d_ui8(%x: tensor<1x3x5x5xui8>, %w: tensor<8x3x2x2xui8>) -> tensor<1x8x2x2xui8> {
+  // CHECK: qk.conv2d %{{.*}}, %{{.*}} {acc_type = i32, dilations = array<i64: 2, 2>, groups = 1 : i64, input_zp = 128 : i64, pads = array<i64: 0, 0, 0, 0>,
+  // CHECK-SAME: requant = #qk.requant<multiplier = [1518500250], lshift = [2], rshift = [9], zp = 10, clamp = [0, 255], axis = -1, rounding = half_away_from_zero>,
+  // CHECK-SAME: strides = array<i64: 2, 2>, weight_zp = array<i64: 255>}
+  // CHECK-SAME: : (tensor<1x3x5x5xui8>, tensor<8x3x2x2xui8>) -> tensor<1x8x2x2xui8>
+  %0 = qk.conv2d %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 2, 2>, groups = 1 : i64, input_zp = 128 : i64, weight_zp = array<i64: 255>, acc_type = i32, requant = #qk.requant<multiplier = [1518500250], lshift = [2], rshift = [9], zp = 10, clamp = [0, 255], axis = -1, rounding = half_away_from_zero>} : (tensor<1x3x5x5xui8>, tensor<8x3x2x2xui8>) -> tensor<1x8x2x2xui8>
+  return %0 : tensor<1x8x2x2xui8>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @matmul
 // CHECK-SAME: (%[[A:.*]]: tensor<4x3xi8>, %[[B:.*]]: tensor<3x2xi8>, %[[C:.*]]: tensor<2xi32>)
 func.func @matmul(%a: tensor<4x3xi8>, %b: tensor<3x2xi8>, %c: tensor<2xi32>) -> (tensor<4x2xi8>, tensor<4x2xui8>) {
