@@ -62,8 +62,8 @@ def SelectTiling : Pass<"select-tiling", "::mlir::ModuleOp"> {
     side, even splits) and 1 or 2 rotating buffers; keeps those that fit LM,
     ACC and the ISA's fields; estimates cycles and GM bytes with the target's
     timing function (npuc::timing, the one npu-sim's clock calls); and writes
-    the cheapest as `npuc.tiling = {tile = array<i64: mt, nt, kt>, buffers,
-    cycles, gm_bytes}`. convert-kernel-to-emit reads the attribute and picks
+    the cheapest as `npuc.tiling = #qk.tiling<tile = [mt, nt, kt], buffers = B,
+    cycles = C, gm_bytes = G>` (QKAttributes.td). convert-kernel-to-emit reads the attribute and picks
     no tile size of its own; a product no candidate fits is an error at its op.
     Depthwise convolutions, pooling and window convolutions are chosen the
     same way (DepthwiseTiling.h, ConvTiling.h).
@@ -75,9 +75,8 @@ def SelectTiling : Pass<"select-tiling", "::mlir::ModuleOp"> {
     instead of emitting it. ElementwiseTiling.h enumerates tile boxes (columns
     along the innermost dimension, rows filled in each order of the outer
     three) and 1 or 2 buffers, fits them against LM and VECTOR's extents,
-    estimates them with npuc::timing, and the op gets `npuc.loop_tiling = [{space,
-    tile, buffers, cycles, gm_bytes}, ...]`, one entry per nest in emission
-    order.
+    estimates them with npuc::timing, and the op gets `npuc.loop_tiling = [#qk.tiling<space
+    = [...], tile = [...], ...>, ...]`, one entry per nest in emission order.
   }];
   let dependentDialects = ["::npuc::emit::EmitDialect", "::npuc::qk::QKDialect"];
 }

@@ -97,7 +97,7 @@ LogicalResult Encoder::dma(emit::DmaOp op) {
     auto [granule, reg] = local(*sa);
     isa::Inst i = inst(O::DMA_OUT_START);
     namespace D = F::DMA_OUT_START;
-    i.fields[D::src_space] = sa->space == MemorySpace::LM ? int64_t(isa::Local::LM) : int64_t(isa::Local::ACC);
+    i.fields[D::src_space] = spaceField(sa->space);
     i.fields[D::src_reg] = reg;
     i.fields[D::dst_region] = region(da->space);
     i.fields[D::elem] = elem;

@@ -15,6 +15,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/MapVector.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <map>
 
 namespace npuc {
@@ -27,6 +29,16 @@ using namespace npuc;
 using namespace npuc::emit::lowering;
 
 namespace {
+/// The #qk.tiling of a choice; an estimate beyond int64 is clamped (the
+/// attribute holds it signed).
+qk::TilingAttr tiling(Builder &b, ArrayRef<int64_t> space, ArrayRef<int64_t> tile,
+                      int64_t buffers, uint64_t cycles, uint64_t gmBytes, bool resident = false,
+                      bool stacked = false) {
+  auto est = [](uint64_t v) { return int64_t(std::min<uint64_t>(v, uint64_t(INT64_MAX))); };
+  return qk::TilingAttr::get(b.getContext(), space, tile, buffers, est(cycles), est(gmBytes),
+                             resident, stacked);
+}
+
 struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
   using Base::Base;
   void runOnOperation() override {
@@ -38,9 +50,8 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
     bool ok = true;
     auto write = [&](Operation *op, ArrayRef<int64_t> tile, int64_t buffers, uint64_t cycles,
                      uint64_t gmBytes, bool resident = false, bool stacked = false) {
-      op->setAttr(kTilingAttr, qk::TilingAttr::get(b.getContext(), {}, tile, buffers,
-                                                   int64_t(cycles), int64_t(gmBytes), resident,
-                                                   stacked));
+      op->setAttr(kTilingAttr,
+                  tiling(b, {}, tile, buffers, cycles, gmBytes, resident, stacked));
     };
     module.walk([&](Operation *op) {
       std::optional<DepthwiseProblem> d = depthwiseProblem(op);
@@ -126,9 +137,8 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
                  << d.problem.K << " taps, " << d.problem.N << " channels per group) fits "
                  << t.name << "'s LM (" << t.params.LMBytes << " bytes) and ACC ("
                  << t.params.ACCBytes << " bytes)";
-        d.op->setAttr(kTilingAttr,
-                      qk::TilingAttr::get(b.getContext(), {}, {tl->mt, tl->nt, tl->kt}, tl->buffers,
-                                          int64_t(tl->cycles), int64_t(tl->gmBytes), false, false));
+        d.op->setAttr(kTilingAttr, tiling(b, {}, {tl->mt, tl->nt, tl->kt}, tl->buffers,
+                                          tl->cycles, tl->gmBytes));
       }
       llvm::MapVector<Operation *, SmallVector<Attribute>> lists;
       for (auto &[op, p] : nests) {
@@ -143,9 +153,7 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
                  << "no tiling of its elementwise loop nest over [" << ArrayRef<int64_t>(p.shape)
                  << "] fits " << t.name << ": " << checkTiling(p, one, t).value_or("no candidate fits");
         }
-        lists[op].push_back(qk::TilingAttr::get(b.getContext(), p.shape, tl->tile, tl->buffers,
-                                                int64_t(tl->cycles), int64_t(tl->gmBytes), false,
-                                                false));
+        lists[op].push_back(tiling(b, p.shape, tl->tile, tl->buffers, tl->cycles, tl->gmBytes));
       }
       for (auto &[op, list] : lists)
         op->setAttr(kLoopTilingAttr, b.getArrayAttr(list));

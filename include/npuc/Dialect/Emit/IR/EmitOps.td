@@ -13,8 +13,8 @@ include "mlir/IR/OpBase.td"
 include "mlir/IR/RegionKindInterface.td"
 
 class Emit_Op<string mnemonic, list<Trait> traits = []> : Op<Emit_Dialect, mnemonic, traits>;
-// Every op but emit.program lives in a program, possibly inside register scopes
-// and tile loops.
+// Every op but emit.program lives in a program, possibly inside tile loops and
+// hardware loops.
 class Emit_InProgramOp<string mnemonic, list<Trait> traits = []>
     : Emit_Op<mnemonic, !listconcat(traits, [ParentOneOf<["ProgramOp", "ForOp", "HwLoopOp"]>])>;
 
