@@ -10,6 +10,10 @@
 //   K * max|x - x_zp| * max|w - w_zp| + max|bias| <= INT32_MAX
 // for the real contraction length K. Violations are errors at the op.
 //
+// One OpConversionPattern per kernel (ConvToKernel, MatMulToKernel,
+// DequantizedMatMulToKernel) under the dialect-conversion driver; the
+// ConversionTarget (kernelTarget) says which graph ops they rewrite.
+//
 //===----------------------------------------------------------------------===//
 
 #include "npuc/Conversion/Passes.h"
@@ -22,6 +26,8 @@
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <cmath>
 
@@ -123,16 +129,14 @@ Location kernelLoc(OpBuilder &b, Operation *op, Operation *activation) {
 /// Replaces `op` (and the activation folded into the kernel) with the
 /// kernel's integer result seen again as `op`'s quantized type: that view is
 /// the node's output, the kernel itself is located without the names.
-void replaceWithKernel(OpBuilder &b, Operation *op, Operation *activation, Value kernelResult) {
-  Location loc = kernelLoc(b, op, activation);
+void replaceWithKernel(ConversionPatternRewriter &rewriter, Operation *op, Operation *activation,
+                       Value kernelResult) {
+  Location loc = kernelLoc(rewriter, op, activation);
   kernelResult.getDefiningOp()->setLoc(graph::withoutTensorNames(loc));
-  Value back = graph::StorageCastOp::create(b, loc, op->getResult(0).getType(), kernelResult);
-  if (activation) {
-    activation->getResult(0).replaceAllUsesWith(back);
-    activation->erase();
-  }
-  op->getResult(0).replaceAllUsesWith(back);
-  op->erase();
+  Value back = graph::StorageCastOp::create(rewriter, loc, op->getResult(0).getType(), kernelResult);
+  if (activation)
+    rewriter.replaceOp(activation, back);
+  rewriter.replaceOp(op, back);
 }
 
 /// `v` seen as its storage type, an operand view located at the node (no
@@ -305,181 +309,266 @@ LogicalResult checkValueLedger(Operation *op, ArrayRef<double> bounds, int64_t k
   return success();
 }
 
-LogicalResult convertConv(graph::ConvOp op) {
-  auto x = paramsOf(op.getX()), w = paramsOf(op.getW()), y = paramsOf(op.getResult());
-  if (!x || !w || !y)
-    return success();  // not quantized: stays a graph op
-  auto xs = op.getX().getType().getShape(), ws = op.getW().getType().getShape();
-  if (xs.size() != 4)
-    return op.emitOpError("quantized convolution is supported for 2-D (NCHW) inputs");
-  if (w->zeroPoints.size() > 1 && w->axis != 0)
-    return op.emitOpError("weight quantization must be along the output channels (axis 0)");
-  int64_t k = ws[1] * ws[2] * ws[3];
-  OpBuilder b(op);
-  FailureOr<Value> biasValue = accumulatorBias(b, op, op.getBias(), *x, *w, ws[0]);
-  if (failed(biasValue))
-    return failure();
-  SmallVector<double> bounds = accumulatorBounds(op.getW(), *w, *x, k, ws[0], true, *biasValue);
-  if (failed(checkValueLedger(op, bounds, k)))
-    return failure();
-  FailureOr<qk::RequantAttr> rq = ledger(op, *x, *w, *y, ws[0], 1, bounds);
-  if (failed(rq))
-    return failure();
-  Operation *activation = foldActivation(op.getResult(), *y, *rq);
-  Location loc = op.getLoc();
-  Value in = storageView(b, loc, op.getX(), x->plain);
-  Value weight = storageView(b, loc, op.getW(), w->plain);
-  auto resultType = RankedTensorType::get(op.getResult().getType().getShape(), y->plain);
-  auto kernel = qk::Conv2DOp::create(
-      b, loc, resultType, in, weight, *biasValue, op.getStridesAttr(), op.getPadsAttr(),
-      op.getDilationsAttr(), op.getGroupAttr(), b.getI64IntegerAttr(x->zeroPoints[0]),
-      b.getDenseI64ArrayAttr(w->zeroPoints), TypeAttr::get(b.getIntegerType(32)), *rq);
-  replaceWithKernel(b, op, activation, kernel.getResult());
-  return success();
+/// Whether `op`'s operands and result are quantized: a kernel's inputs, not
+/// an f32 op's.
+bool quantizedOperands(Value x, Value w, Value y) {
+  return paramsOf(x) && paramsOf(w) && paramsOf(y);
 }
 
-LogicalResult convertMatMul(graph::MatMulOp op) {
-  auto a = paramsOf(op.getLhs()), w = paramsOf(op.getRhs()), y = paramsOf(op.getResult());
-  if (!a || !w || !y)
-    return success();
-  auto as = op.getLhs().getType().getShape(), ws = op.getRhs().getType().getShape();
-  // Equal batch dimensions, or one side 2-D (the weights of a batched
-  // product: on the right, or on the left of a batched rhs).
-  if (as.size() < 2 || ws.size() < 2 ||
-      (as.size() > 2 && ws.size() > 2 && as.drop_back(2) != ws.drop_back(2)))
-    return op.emitOpError() << "quantized matmul needs equal batch dimensions or a 2-D operand "
-                               "(no broadcasting batch), got shapes "
-                            << graph::shapes::str(as) << " and " << graph::shapes::str(ws);
-  FailureOr<qk::RequantAttr> rq;
-  if (a->scales.size() > 1 && w->scales.size() == 1) {
-    // Weights on the left, per output row: Y = W X is (X^T W^T)^T, so the
-    // channel axis and the weight's identity move to the rows of the result.
-    if (a->axis != int64_t(as.size()) - 2 || as.size() != 2)
-      return op.emitOpError("a per-channel lhs must be a 2-D weight quantized along its rows");
-    if (llvm::any_of(a->zeroPoints, [&](int64_t z) { return z != a->zeroPoints[0]; }))
-      return op.emitOpError("per-row lhs zero points must agree (MATRIX subtracts one a_zp)");
-    SmallVector<double> bounds =
-        accumulatorBounds(op.getLhs(), *a, *w, as.back(), as[0], true, Value());
-    if (failed(checkValueLedger(op, bounds, as.back())))
-      return failure();
-    rq = ledger(op, *w, *a, *y, as[0], int64_t(op.getResult().getType().getRank()) - 2, bounds);
-  } else {
-    if (w->zeroPoints.size() > 1 && w->axis != int64_t(ws.size()) - 1)
-      return op.emitOpError("rhs quantization must be along its columns (the last axis)");
-    SmallVector<double> bounds =
-        accumulatorBounds(op.getRhs(), *w, *a, as.back(), ws.back(), false, Value());
-    if (failed(checkValueLedger(op, bounds, as.back())))
-      return failure();
-    rq = ledger(op, *a, *w, *y, ws.back(), int64_t(op.getResult().getType().getRank()) - 1, bounds);
+/// The patterns' shared state: an op a pattern reported an error at fails
+/// the pass (a pattern's failure alone only means "not this pattern").
+struct Reported {
+  bool any = false;
+  LogicalResult operator()(LogicalResult r) {
+    any |= failed(r);
+    return r;
   }
-  if (failed(rq))
-    return failure();
-  Operation *activation = foldActivation(op.getResult(), *y, *rq);
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  auto resultType = RankedTensorType::get(op.getResult().getType().getShape(), y->plain);
-  auto kernel = qk::MatMulOp::create(
-      b, loc, resultType, storageView(b, loc, op.getLhs(), a->plain),
-      storageView(b, loc, op.getRhs(), w->plain), Value(), b.getI64IntegerAttr(a->zeroPoints[0]),
-      b.getDenseI64ArrayAttr(w->zeroPoints), TypeAttr::get(b.getIntegerType(32)), *rq);
-  replaceWithKernel(b, op, activation, kernel.getResult());
-  return success();
-}
+};
+
+template <typename OpTy>
+struct KernelPattern : OpConversionPattern<OpTy> {
+  KernelPattern(MLIRContext *context, Reported &reported)
+      : OpConversionPattern<OpTy>(context), reported(reported) {}
+  Reported &reported;
+};
+
+/// A quantized graph.conv is a qk.conv2d with its ledgers; a Relu or Clip
+/// after it narrows the requantization clamp.
+struct ConvToKernel : KernelPattern<graph::ConvOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult matchAndRewrite(graph::ConvOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    return reported(convert(op, rewriter));
+  }
+
+  static LogicalResult convert(graph::ConvOp op, ConversionPatternRewriter &rewriter) {
+    auto x = paramsOf(op.getX()), w = paramsOf(op.getW()), y = paramsOf(op.getResult());
+    auto xs = op.getX().getType().getShape(), ws = op.getW().getType().getShape();
+    if (xs.size() != 4)
+      return op.emitOpError("quantized convolution is supported for 2-D (NCHW) inputs");
+    if (w->zeroPoints.size() > 1 && w->axis != 0)
+      return op.emitOpError("weight quantization must be along the output channels (axis 0)");
+    int64_t k = ws[1] * ws[2] * ws[3];
+    FailureOr<Value> biasValue = accumulatorBias(rewriter, op, op.getBias(), *x, *w, ws[0]);
+    if (failed(biasValue))
+      return failure();
+    SmallVector<double> bounds = accumulatorBounds(op.getW(), *w, *x, k, ws[0], true, *biasValue);
+    if (failed(checkValueLedger(op, bounds, k)))
+      return failure();
+    FailureOr<qk::RequantAttr> rq = ledger(op, *x, *w, *y, ws[0], 1, bounds);
+    if (failed(rq))
+      return failure();
+    Operation *activation = foldActivation(op.getResult(), *y, *rq);
+    Location loc = op.getLoc();
+    Value in = storageView(rewriter, loc, op.getX(), x->plain);
+    Value weight = storageView(rewriter, loc, op.getW(), w->plain);
+    auto resultType = RankedTensorType::get(op.getResult().getType().getShape(), y->plain);
+    auto kernel = qk::Conv2DOp::create(
+        rewriter, loc, resultType, in, weight, *biasValue, op.getStridesAttr(), op.getPadsAttr(),
+        op.getDilationsAttr(), op.getGroupAttr(), rewriter.getI64IntegerAttr(x->zeroPoints[0]),
+        rewriter.getDenseI64ArrayAttr(w->zeroPoints), TypeAttr::get(rewriter.getIntegerType(32)),
+        *rq);
+    replaceWithKernel(rewriter, op, activation, kernel.getResult());
+    return success();
+  }
+};
+
+/// A graph.matmul of quantized operands is a qk.matmul: weights on the
+/// right per column, or on the left per row.
+struct MatMulToKernel : KernelPattern<graph::MatMulOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult matchAndRewrite(graph::MatMulOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!quantizedOperands(op.getLhs(), op.getRhs(), op.getResult()))
+      return failure();
+    return reported(convert(op, rewriter));
+  }
+
+  static LogicalResult convert(graph::MatMulOp op, ConversionPatternRewriter &rewriter) {
+    auto a = paramsOf(op.getLhs()), w = paramsOf(op.getRhs()), y = paramsOf(op.getResult());
+    auto as = op.getLhs().getType().getShape(), ws = op.getRhs().getType().getShape();
+    // Equal batch dimensions, or one side 2-D (the weights of a batched
+    // product: on the right, or on the left of a batched rhs).
+    if (as.size() < 2 || ws.size() < 2 ||
+        (as.size() > 2 && ws.size() > 2 && as.drop_back(2) != ws.drop_back(2)))
+      return op.emitOpError() << "quantized matmul needs equal batch dimensions or a 2-D operand "
+                                 "(no broadcasting batch), got shapes "
+                              << graph::shapes::str(as) << " and " << graph::shapes::str(ws);
+    FailureOr<qk::RequantAttr> rq;
+    int64_t rank = op.getResult().getType().getRank();
+    if (a->scales.size() > 1 && w->scales.size() == 1) {
+      // Weights on the left, per output row: Y = W X is (X^T W^T)^T, so the
+      // channel axis and the weight's identity move to the rows of the result.
+      if (a->axis != int64_t(as.size()) - 2 || as.size() != 2)
+        return op.emitOpError("a per-channel lhs must be a 2-D weight quantized along its rows");
+      if (llvm::any_of(a->zeroPoints, [&](int64_t z) { return z != a->zeroPoints[0]; }))
+        return op.emitOpError("per-row lhs zero points must agree (MATRIX subtracts one a_zp)");
+      SmallVector<double> bounds =
+          accumulatorBounds(op.getLhs(), *a, *w, as.back(), as[0], true, Value());
+      if (failed(checkValueLedger(op, bounds, as.back())))
+        return failure();
+      rq = ledger(op, *w, *a, *y, as[0], rank - 2, bounds);
+    } else {
+      if (w->zeroPoints.size() > 1 && w->axis != int64_t(ws.size()) - 1)
+        return op.emitOpError("rhs quantization must be along its columns (the last axis)");
+      SmallVector<double> bounds =
+          accumulatorBounds(op.getRhs(), *w, *a, as.back(), ws.back(), false, Value());
+      if (failed(checkValueLedger(op, bounds, as.back())))
+        return failure();
+      rq = ledger(op, *a, *w, *y, ws.back(), rank - 1, bounds);
+    }
+    if (failed(rq))
+      return failure();
+    Operation *activation = foldActivation(op.getResult(), *y, *rq);
+    Location loc = op.getLoc();
+    auto resultType = RankedTensorType::get(op.getResult().getType().getShape(), y->plain);
+    auto kernel = qk::MatMulOp::create(
+        rewriter, loc, resultType, storageView(rewriter, loc, op.getLhs(), a->plain),
+        storageView(rewriter, loc, op.getRhs(), w->plain), Value(),
+        rewriter.getI64IntegerAttr(a->zeroPoints[0]), rewriter.getDenseI64ArrayAttr(w->zeroPoints),
+        TypeAttr::get(rewriter.getIntegerType(32)), *rq);
+    replaceWithKernel(rewriter, op, activation, kernel.getResult());
+    return success();
+  }
+};
 
 /// DequantizeLinear -> MatMul -> Add(bias) -> QuantizeLinear in f32, the
 /// classifier pattern of exported QDQ models (graph-fuse-qdq leaves it, since
 /// the Add sits between the MatMul and the Quantize): one integer qk.matmul
 /// with its int32 bias, through the same ledgers as any quantized matmul. The
 /// f32 path would dequantize the weights to 4 bytes each at run time.
-LogicalResult convertDequantizedMatMul(graph::MatMulOp op) {
-  auto lhsDq = op.getLhs().getDefiningOp<graph::DequantizeOp>();
-  auto rhsDq = op.getRhs().getDefiningOp<graph::DequantizeOp>();
-  if (!lhsDq || !rhsDq || !op.getResult().hasOneUse())
-    return success();
-  auto add = dyn_cast<graph::AddOp>(*op.getResult().getUsers().begin());
-  if (!add || !add.getResult().hasOneUse())
-    return success();
-  // The bias: dequantized (at any scale), or a float constant.
-  Value other = add.getLhs() == op.getResult() ? add.getRhs() : add.getLhs();
-  auto biasDq = other.getDefiningOp<graph::DequantizeOp>();
-  auto q = dyn_cast<graph::QuantizeOp>(*add.getResult().getUsers().begin());
-  if ((!biasDq && !other.getDefiningOp<graph::ConstantOp>()) || !q ||
-      add.getResult().getType() != op.getResult().getType())
-    return success();
-  Value a = lhsDq.getInput(), w = rhsDq.getInput(), bias = biasDq ? biasDq.getInput() : other;
-  auto as = cast<RankedTensorType>(a.getType()).getShape();
-  auto ws = cast<RankedTensorType>(w.getType()).getShape();
-  auto bs = cast<RankedTensorType>(bias.getType()).getShape();
-  auto pa = paramsOf(a), pw = paramsOf(w), py = paramsOf(q.getResult());
-  if (!pa || !pw || !py || as.size() != 2 || ws.size() != 2 || bs != ArrayRef<int64_t>{ws[1]} ||
-      pa->scales.size() != 1 || (pw->scales.size() > 1 && pw->axis != 1) ||
-      !pa->plain.isInteger(8) || !pw->plain.isInteger(8) || !py->plain.isInteger(8) ||
-      llvm::any_of(pw->zeroPoints, [&](int64_t z) { return z != pw->zeroPoints[0]; }))
-    return success();  // stays f32
-  OpBuilder b(q);
-  // A float bias is the model's own f32 Add: when it has no int32 at the
-  // accumulator scale (or the ledgers refuse), the ops stay f32 as written,
-  // and nothing is reported. A dequantized bias is the exporter's int32
-  // contract, and its failures are errors.
-  std::optional<ScopedDiagnosticHandler> quiet;
-  if (!biasDq)
-    quiet.emplace(op->getContext(), [](Diagnostic &) { return success(); });
-  FailureOr<Value> biasValue = accumulatorBias(b, op, bias, *pa, *pw, ws[1]);
-  SmallVector<double> bounds;
-  FailureOr<qk::RequantAttr> rq = failure();
-  if (succeeded(biasValue)) {
-    bounds = accumulatorBounds(w, *pw, *pa, as[1], ws[1], false, *biasValue);
-    if (succeeded(checkValueLedger(op, bounds, as[1])))
-      rq = ledger(op, *pa, *pw, *py, ws[1], 1, bounds);
+struct DequantizedMatMulToKernel : KernelPattern<graph::MatMulOp> {
+  using KernelPattern::KernelPattern;
+
+  /// The ops of the pattern around a matmul.
+  struct Chain {
+    graph::DequantizeOp lhsDq, rhsDq, biasDq;
+    graph::AddOp add;
+    graph::QuantizeOp q;
+    Value bias;  // biasDq's input, or the float constant
+  };
+
+  /// The chain around `op`, when its shapes and types are the pattern's.
+  static std::optional<Chain> match(graph::MatMulOp op) {
+    Chain c;
+    c.lhsDq = op.getLhs().getDefiningOp<graph::DequantizeOp>();
+    c.rhsDq = op.getRhs().getDefiningOp<graph::DequantizeOp>();
+    if (!c.lhsDq || !c.rhsDq || !op.getResult().hasOneUse())
+      return std::nullopt;
+    c.add = dyn_cast<graph::AddOp>(*op.getResult().getUsers().begin());
+    if (!c.add || !c.add.getResult().hasOneUse())
+      return std::nullopt;
+    // The bias: dequantized (at any scale), or a float constant.
+    Value other = c.add.getLhs() == op.getResult() ? c.add.getRhs() : c.add.getLhs();
+    c.biasDq = other.getDefiningOp<graph::DequantizeOp>();
+    c.q = dyn_cast<graph::QuantizeOp>(*c.add.getResult().getUsers().begin());
+    if ((!c.biasDq && !other.getDefiningOp<graph::ConstantOp>()) || !c.q ||
+        c.add.getResult().getType() != op.getResult().getType())
+      return std::nullopt;
+    c.bias = c.biasDq ? c.biasDq.getInput() : other;
+    Value a = c.lhsDq.getInput(), w = c.rhsDq.getInput();
+    auto as = cast<RankedTensorType>(a.getType()).getShape();
+    auto ws = cast<RankedTensorType>(w.getType()).getShape();
+    auto bs = cast<RankedTensorType>(c.bias.getType()).getShape();
+    auto pa = paramsOf(a), pw = paramsOf(w), py = paramsOf(c.q.getResult());
+    if (!pa || !pw || !py || as.size() != 2 || ws.size() != 2 || bs != ArrayRef<int64_t>{ws[1]} ||
+        pa->scales.size() != 1 || (pw->scales.size() > 1 && pw->axis != 1) ||
+        !pa->plain.isInteger(8) || !pw->plain.isInteger(8) || !py->plain.isInteger(8) ||
+        llvm::any_of(pw->zeroPoints, [&](int64_t z) { return z != pw->zeroPoints[0]; }))
+      return std::nullopt;  // stays f32
+    return c;
   }
-  if (failed(rq)) {
-    if (biasDq)
+
+  LogicalResult matchAndRewrite(graph::MatMulOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (quantizedOperands(op.getLhs(), op.getRhs(), op.getResult()))
       return failure();
-    if (succeeded(biasValue) && *biasValue && biasValue->use_empty())
-      biasValue->getDefiningOp()->erase();
-    return success();  // stays f32
+    std::optional<Chain> c = match(op);
+    if (!c)
+      return failure();
+    // A float bias is the model's own f32 Add: when it has no int32 at the
+    // accumulator scale (or the ledgers refuse), the ops stay f32 as written,
+    // and nothing is reported. A dequantized bias is the exporter's int32
+    // contract, and its failures are errors.
+    std::optional<ScopedDiagnosticHandler> quiet;
+    if (!c->biasDq)
+      quiet.emplace(op->getContext(), [](Diagnostic &) { return success(); });
+    Value a = c->lhsDq.getInput(), w = c->rhsDq.getInput();
+    auto as = cast<RankedTensorType>(a.getType()).getShape();
+    auto ws = cast<RankedTensorType>(w.getType()).getShape();
+    auto pa = paramsOf(a), pw = paramsOf(w), py = paramsOf(c->q.getResult());
+    rewriter.setInsertionPoint(c->q);
+    FailureOr<Value> biasValue = accumulatorBias(rewriter, op, c->bias, *pa, *pw, ws[1]);
+    FailureOr<qk::RequantAttr> rq = failure();
+    if (succeeded(biasValue)) {
+      SmallVector<double> bounds = accumulatorBounds(w, *pw, *pa, as[1], ws[1], false, *biasValue);
+      if (succeeded(checkValueLedger(op, bounds, as[1])))
+        rq = ledger(op, *pa, *pw, *py, ws[1], 1, bounds);
+    }
+    // Stays f32, or (a dequantized bias) the error reported above; the
+    // framework takes back the bias constant made.
+    if (failed(rq))
+      return c->biasDq ? reported(failure()) : failure();
+    quiet.reset();
+    // The kernel stands for the MatMul, the Add and the QuantizeLinear, and
+    // computes the latter's output.
+    Location loc = rewriter.getFusedLoc({op.getLoc(), c->add.getLoc(), c->q.getLoc()});
+    auto resultType = RankedTensorType::get(c->q.getResult().getType().getShape(), py->plain);
+    auto kernel = qk::MatMulOp::create(
+        rewriter, graph::withoutTensorNames(loc), resultType, storageView(rewriter, loc, a, pa->plain),
+        storageView(rewriter, loc, w, pw->plain), *biasValue,
+        rewriter.getI64IntegerAttr(pa->zeroPoints[0]), rewriter.getDenseI64ArrayAttr(pw->zeroPoints),
+        TypeAttr::get(rewriter.getIntegerType(32)), *rq);
+    Value back = graph::StorageCastOp::create(rewriter, loc, c->q.getResult().getType(),
+                                              kernel.getResult());
+    rewriter.replaceOp(c->q, back);
+    rewriter.eraseOp(c->add);
+    rewriter.eraseOp(op);
+    // A dequantization only the replaced ops read goes with them.
+    llvm::SmallSetVector<Operation *, 3> dequantized;
+    for (graph::DequantizeOp dq : {c->lhsDq, c->rhsDq, c->biasDq})
+      if (dq && llvm::all_of(dq->getUsers(), [&](Operation *u) { return u == op || u == c->add; }))
+        dequantized.insert(dq);
+    for (Operation *dq : dequantized)
+      rewriter.eraseOp(dq);
+    return success();
   }
-  quiet.reset();
-  // The kernel stands for the MatMul, the Add and the QuantizeLinear, and
-  // computes the latter's output.
-  Location loc = b.getFusedLoc({op.getLoc(), add.getLoc(), q.getLoc()});
-  auto resultType = RankedTensorType::get(q.getResult().getType().getShape(), py->plain);
-  auto kernel = qk::MatMulOp::create(
-      b, graph::withoutTensorNames(loc), resultType, storageView(b, loc, a, pa->plain),
-      storageView(b, loc, w, pw->plain), *biasValue,
-      b.getI64IntegerAttr(pa->zeroPoints[0]), b.getDenseI64ArrayAttr(pw->zeroPoints),
-      TypeAttr::get(b.getIntegerType(32)), *rq);
-  Value back = graph::StorageCastOp::create(b, loc, q.getResult().getType(), kernel.getResult());
-  q.getResult().replaceAllUsesWith(back);
-  q.erase();
-  add.erase();
-  op.erase();
-  for (Operation *dq : {lhsDq.getOperation(), rhsDq.getOperation(),
-                        biasDq ? biasDq.getOperation() : nullptr})
-    if (dq && dq->use_empty())
-      dq->erase();
-  return success();
+};
+
+/// Which ops the patterns rewrite. Every graph op but these two is legal. A
+/// quantized convolution or matmul is converted or refused at its node (its
+/// pattern reports why); its legality is left open rather than illegal so
+/// that every refused node is reported, not only the first (the framework
+/// stops at the first illegal op it cannot convert). A float matmul may
+/// become a kernel (the dequantized pattern), if its ledgers allow.
+ConversionTarget kernelTarget(MLIRContext &context) {
+  ConversionTarget target(context);
+  target.addLegalDialect<graph::GraphDialect, qk::QKDialect>();
+  target.addDynamicallyLegalOp<graph::ConvOp>([](graph::ConvOp op) -> std::optional<bool> {
+    if (quantizedOperands(op.getX(), op.getW(), op.getResult()))
+      return std::nullopt;
+    return true;
+  });
+  target.addDynamicallyLegalOp<graph::MatMulOp>([](graph::MatMulOp op) -> std::optional<bool> {
+    if (quantizedOperands(op.getLhs(), op.getRhs(), op.getResult()) ||
+        DequantizedMatMulToKernel::match(op))
+      return std::nullopt;
+    return true;
+  });
+  return target;
 }
 
 struct ConvertGraphToQKPass : npuc::impl::ConvertGraphToQKBase<ConvertGraphToQKPass> {
   void runOnOperation() override {
-    SmallVector<Operation *> ops;
-    getOperation()->walk([&](Operation *op) {
-      if (isa<graph::ConvOp, graph::MatMulOp>(op))
-        ops.push_back(op);
-    });
-    bool ok = true;
-    for (Operation *op : ops) {
-      LogicalResult r = success();
-      if (auto conv = dyn_cast<graph::ConvOp>(op))
-        r = convertConv(conv);
-      else if (auto mm = cast<graph::MatMulOp>(op); paramsOf(mm.getLhs()))
-        r = convertMatMul(mm);
-      else
-        r = convertDequantizedMatMul(mm);
-      ok &= succeeded(r);
-    }
-    if (!ok)
+    MLIRContext *context = &getContext();
+    Reported reported;
+    RewritePatternSet patterns(context);
+    patterns.add<ConvToKernel, MatMulToKernel, DequantizedMatMulToKernel>(context, reported);
+    ConversionTarget target = kernelTarget(*context);
+    ConversionConfig config;
+    config.foldingMode = DialectConversionFoldingMode::Never;
+    if (failed(applyPartialConversion(getOperation(), target, std::move(patterns), config)) ||
+        reported.any)
       signalPassFailure();
   }
 };

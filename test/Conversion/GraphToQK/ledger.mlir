@@ -199,3 +199,41 @@ func.func @dequantized_classifier(%a: tensor<1x4x!quant.uniform<i8:f32, 0.5>>) -
   %y = graph.quantize %s : (tensor<1x2xf32>) -> tensor<1x2x!quant.uniform<i8:f32, 0.5:1>>
   return %y : tensor<1x2x!quant.uniform<i8:f32, 0.5:1>>
 }
+
+// -----
+
+// Every refused kernel of a function is reported, not only the first: the
+// second convolution's bias at another scale is not a constant either.
+func.func @two_refused(%x: tensor<1x1x2x2x!quant.uniform<u8:f32, 0.5>>, %b: tensor<1x!quant.uniform<i32:f32, 0.25>>) -> (tensor<1x1x1x1x!quant.uniform<i8:f32, 0.125>>, tensor<1x1x1x1x!quant.uniform<i8:f32, 0.125>>) {
+  %w = graph.constant dense<1> : tensor<1x1x2x2xi8> -> tensor<1x1x2x2x!quant.uniform<i8:f32, 0.25>>
+  // expected-error @+1 {{needs a constant bias, or an int32 bias quantized at the accumulator scale (input scale x weight scale)}}
+  %y = graph.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64}
+      : (tensor<1x1x2x2x!quant.uniform<u8:f32, 0.5>>, tensor<1x1x2x2x!quant.uniform<i8:f32, 0.25>>, tensor<1x!quant.uniform<i32:f32, 0.25>>) -> tensor<1x1x1x1x!quant.uniform<i8:f32, 0.125>>
+  // expected-error @+1 {{needs a constant bias, or an int32 bias quantized at the accumulator scale (input scale x weight scale)}}
+  %z = graph.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64}
+      : (tensor<1x1x2x2x!quant.uniform<u8:f32, 0.5>>, tensor<1x1x2x2x!quant.uniform<i8:f32, 0.25>>, tensor<1x!quant.uniform<i32:f32, 0.25>>) -> tensor<1x1x1x1x!quant.uniform<i8:f32, 0.125>>
+  return %y, %z : tensor<1x1x1x1x!quant.uniform<i8:f32, 0.125>>, tensor<1x1x1x1x!quant.uniform<i8:f32, 0.125>>
+}
+
+// -----
+
+// The classifier pattern with the model's own float bias: a bias no int32
+// holds at the accumulator scale (1e12 / 0.125) keeps the ops in f32 as
+// written, with nothing reported and nothing of the attempt left behind.
+// CHECK-LABEL: func.func @dequantized_classifier_float_bias_stays
+// CHECK:      %[[X:.*]] = graph.dequantize
+// CHECK-NEXT: %[[W:.*]] = graph.dequantize
+// CHECK-NEXT: %[[M:.*]] = graph.matmul %[[X]], %[[W]]
+// CHECK-NEXT: %[[S:.*]] = graph.add %[[M]], %{{.*}}
+// CHECK-NEXT: graph.quantize %[[S]]
+// CHECK-NOT:  qk.matmul
+func.func @dequantized_classifier_float_bias_stays(%a: tensor<1x4x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x2x!quant.uniform<i8:f32, 0.5:1>> {
+  %w = graph.constant dense<1> : tensor<4x2xi8> -> tensor<4x2x!quant.uniform<i8:f32, 0.25>>
+  %bf = graph.constant dense<[1.0, 1.0e12]> : tensor<2xf32>
+  %x = graph.dequantize %a : (tensor<1x4x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x4xf32>
+  %wf = graph.dequantize %w : (tensor<4x2x!quant.uniform<i8:f32, 0.25>>) -> tensor<4x2xf32>
+  %m = graph.matmul %x, %wf : (tensor<1x4xf32>, tensor<4x2xf32>) -> tensor<1x2xf32>
+  %s = graph.add %m, %bf : (tensor<1x2xf32>, tensor<2xf32>) -> tensor<1x2xf32>
+  %y = graph.quantize %s : (tensor<1x2xf32>) -> tensor<1x2x!quant.uniform<i8:f32, 0.5:1>>
+  return %y : tensor<1x2x!quant.uniform<i8:f32, 0.5:1>>
+}
