@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Generates the constant-folds suite: every op the importer evaluates on
-constants (lib/Conversion/ONNXToGraph/ConstantEval.cpp) and every graph
-folder that computes values (QuantizeLinear of a constant), checked against
+constants (the graph ops' folders, lib/Dialect/Graph/IR/GraphFolds.cpp, which
+the importer calls on an op on constants) and every graph folder that computes
+values (QuantizeLinear of a constant), checked against
 the same op lowered and run in npu-sim, and both against numpy references of
 the ONNX definitions. Each model has two outputs: the op on initializers
 (folded at compile time) and the op on graph inputs holding the same values

@@ -4,9 +4,10 @@
 //
 // Exported models compute shapes at run time (Shape -> Gather -> Concat ->
 // Reshape, and float arithmetic on them for Resize sizes and scales). With
-// static input shapes those subgraphs are constant: the importer evaluates
-// them, exactly as they would run (ConstantEval.cpp). That is not algebra on
-// real values (which waits for quantization metadata, N11): no identity is
+// static input shapes those subgraphs are constant: an op on constants is
+// replaced by its value as it is built, evaluated exactly as it would run by
+// the op's own folder (graph::foldToConstant). That is not algebra on real
+// values (which waits for quantization metadata, N11): no identity is
 // assumed and nothing is reassociated.
 //
 //===----------------------------------------------------------------------===//
@@ -15,6 +16,7 @@
 #define NPUC_LIB_CONVERSION_ONNXTOGRAPH_FOLDING_H
 
 #include "Importer.h"
+#include "npuc/Dialect/Graph/IR/ConstantFolding.h"
 
 namespace npuc::onnx_import {
 
@@ -37,13 +39,8 @@ double firstAsDouble(mlir::DenseElementsAttr c);
 /// An integer element of type `t` as int64 (zero-extended when unsigned or i1).
 int64_t intValue(const llvm::APInt &v, mlir::Type t);
 
-/// The value of a graph op whose operands are all constants, for the ops
-/// ConstantEval.cpp evaluates exactly (data movement, shape arithmetic,
-/// exactly rounded float arithmetic, Cast); nullopt otherwise.
-std::optional<mlir::DenseElementsAttr> evaluateConstant(mlir::Operation *op);
-
 /// Results larger than this are not folded (they stay ops, or are reported).
-inline constexpr uint64_t kMaxFoldedElements = uint64_t(1) << 22;
+using graph::kMaxFoldedElements;
 
 /// Elementwise with numpy broadcasting; nullopt when the shapes do not
 /// broadcast or the result would exceed kMaxFoldedElements.

@@ -208,7 +208,7 @@ FailureOr<Operation *> NodeContext::checkBuilt(Operation *op) {
           return failure();
         }
       // An op on constants (a shape computation) is its value.
-      if (std::optional<DenseElementsAttr> value = evaluateConstant(op)) {
+      if (std::optional<DenseElementsAttr> value = graph::foldToConstant(op)) {
         Location l = op->getLoc();
         Type type = op->getResult(0).getType();
         op->erase();
@@ -695,9 +695,9 @@ void Importer::finishMain(const onnx::GraphProto &g, func::FuncOp func) {
   // tensor descriptors.
   for (BlockArgument arg : entry->getArguments())
     if (auto name = dyn_cast<NameLoc>(arg.getLoc()))
-      func.setArgAttr(arg.getArgNumber(), "graph.name", name.getName());
+      func.setArgAttr(arg.getArgNumber(), graph::kBoundaryNameAttr, name.getName());
   for (auto [i, name] : llvm::enumerate(resultNames))
-    func.setResultAttr(unsigned(i), "graph.name", b.getStringAttr(name));
+    func.setResultAttr(unsigned(i), graph::kBoundaryNameAttr, b.getStringAttr(name));
   // Constants that folding consumed (shape computations) are no longer used.
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*entry)))
     if (llvm::isa<graph::ConstantOp>(op) && op.use_empty())

@@ -55,7 +55,7 @@ const llvm::StringMap<BinaryInfo> &binaries() {
   return table;
 }
 
-/// Builds the graph op (on constants, the importer folds it: ConstantEval).
+/// Builds the graph op (on constants, the importer folds it: graph::foldToConstant).
 FailureOr<Val> binary(NodeContext &c, const BinaryInfo &info, Val lhs, Val rhs) {
   Type element = info.compare ? Type(c.b.getI1Type()) : lhs.element();
   FailureOr<Value> v = buildBinary(c, info.op, lhs, rhs, element);

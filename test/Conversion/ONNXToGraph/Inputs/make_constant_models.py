@@ -1,4 +1,4 @@
-"""Models whose constant subgraphs the importer evaluates (ConstantEval.cpp,
+"""Models whose constant subgraphs the importer evaluates (the graph ops' folders,
 importCast): integers past 2^53, INT64_MAX as torch's "to the end", and
 INT64_MIN / -1.
 

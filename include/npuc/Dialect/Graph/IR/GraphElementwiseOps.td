@@ -33,17 +33,28 @@ def Graph_PowOp : Graph_VerifiedOp<"pow", "verifyPow"> {
 }
 def Graph_MaxOp : Graph_BinaryOp<"max", [Commutative]> {
   let summary = "ONNX Max of two inputs (the importer chains more)";
+  let hasFolder = 1;
 }
 def Graph_MinOp : Graph_BinaryOp<"min", [Commutative]> {
   let summary = "ONNX Min of two inputs (the importer chains more)";
+  let hasFolder = 1;
 }
 
 def Graph_PReluOp : Graph_BinaryOp<"prelu"> {
   let summary = "ONNX PRelu: lhs < 0 ? lhs * slope : lhs (slope broadcast to lhs)";
 }
-def Graph_AndOp : Graph_BinaryOp<"and", [Commutative]> { let summary = "ONNX And (i1)"; }
-def Graph_OrOp : Graph_BinaryOp<"or", [Commutative]> { let summary = "ONNX Or (i1)"; }
-def Graph_XorOp : Graph_BinaryOp<"xor", [Commutative]> { let summary = "ONNX Xor (i1)"; }
+def Graph_AndOp : Graph_BinaryOp<"and", [Commutative]> {
+  let summary = "ONNX And (i1)";
+  let hasFolder = 1;
+}
+def Graph_OrOp : Graph_BinaryOp<"or", [Commutative]> {
+  let summary = "ONNX Or (i1)";
+  let hasFolder = 1;
+}
+def Graph_XorOp : Graph_BinaryOp<"xor", [Commutative]> {
+  let summary = "ONNX Xor (i1)";
+  let hasFolder = 1;
+}
 def Graph_ShiftLeftOp : Graph_BinaryOp<"shift_left"> {
   let summary = "ONNX BitShift LEFT of unsigned integers (wrapping; a shift by the width or more gives 0)";
 }
@@ -58,12 +69,25 @@ class Graph_CompareOp<string mnemonic, list<Trait> traits = []>
   let results = (outs StaticShapeTensorOf<[I1]>:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
 }
-def Graph_EqualOp : Graph_CompareOp<"equal", [Commutative]> { let summary = "ONNX Equal"; }
-def Graph_LessOp : Graph_CompareOp<"less"> { let summary = "ONNX Less"; }
-def Graph_LessOrEqualOp : Graph_CompareOp<"less_or_equal"> { let summary = "ONNX LessOrEqual"; }
-def Graph_GreaterOp : Graph_CompareOp<"greater"> { let summary = "ONNX Greater"; }
+def Graph_EqualOp : Graph_CompareOp<"equal", [Commutative]> {
+  let summary = "ONNX Equal";
+  let hasFolder = 1;
+}
+def Graph_LessOp : Graph_CompareOp<"less"> {
+  let summary = "ONNX Less";
+  let hasFolder = 1;
+}
+def Graph_LessOrEqualOp : Graph_CompareOp<"less_or_equal"> {
+  let summary = "ONNX LessOrEqual";
+  let hasFolder = 1;
+}
+def Graph_GreaterOp : Graph_CompareOp<"greater"> {
+  let summary = "ONNX Greater";
+  let hasFolder = 1;
+}
 def Graph_GreaterOrEqualOp : Graph_CompareOp<"greater_or_equal"> {
   let summary = "ONNX GreaterOrEqual";
+  let hasFolder = 1;
 }
 
 def Graph_WhereOp : Graph_VerifiedOp<"where", "verifyWhere"> {
@@ -71,28 +95,48 @@ def Graph_WhereOp : Graph_VerifiedOp<"where", "verifyWhere"> {
   let arguments = (ins StaticShapeTensorOf<[I1]>:$cond, Graph_Tensor:$x, Graph_Tensor:$y);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$cond `,` $x `,` $y attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
 }
 
 def Graph_ReluOp : Graph_UnaryOp<"relu"> { let summary = "ONNX Relu"; }
-def Graph_NotOp : Graph_UnaryOp<"not"> { let summary = "ONNX Not (i1)"; }
-def Graph_RoundOp : Graph_UnaryOp<"round"> { let summary = "ONNX Round (half to even)"; }
+def Graph_NotOp : Graph_UnaryOp<"not"> {
+  let summary = "ONNX Not (i1)";
+  let hasFolder = 1;
+}
+def Graph_RoundOp : Graph_UnaryOp<"round"> {
+  let summary = "ONNX Round (half to even)";
+  let hasFolder = 1;
+}
 def Graph_HardSwishOp : Graph_UnaryOp<"hard_swish"> { let summary = "ONNX HardSwish"; }
 def Graph_SigmoidOp : Graph_UnaryOp<"sigmoid"> { let summary = "ONNX Sigmoid"; }
 def Graph_TanhOp : Graph_UnaryOp<"tanh"> { let summary = "ONNX Tanh"; }
 def Graph_ExpOp : Graph_UnaryOp<"exp"> { let summary = "ONNX Exp"; }
 def Graph_LogOp : Graph_UnaryOp<"log"> { let summary = "ONNX Log"; }
-def Graph_NegOp : Graph_UnaryOp<"neg"> { let summary = "ONNX Neg"; }
+def Graph_NegOp : Graph_UnaryOp<"neg"> {
+  let summary = "ONNX Neg";
+  let hasFolder = 1;
+}
 def Graph_AbsOp : Graph_UnaryOp<"abs"> {
   let summary = "ONNX Abs: keeps the input's scale and needs its zero point";
+  let hasFolder = 1;
 }
 def Graph_SignOp : Graph_UnaryOp<"sign"> {
   let summary = "ONNX Sign: {-1, 0, 1} in the result's own type";
 }
-def Graph_SqrtOp : Graph_UnaryOp<"sqrt"> { let summary = "ONNX Sqrt"; }
+def Graph_SqrtOp : Graph_UnaryOp<"sqrt"> {
+  let summary = "ONNX Sqrt";
+  let hasFolder = 1;
+}
 def Graph_ReciprocalOp : Graph_UnaryOp<"reciprocal"> { let summary = "ONNX Reciprocal"; }
 def Graph_ErfOp : Graph_UnaryOp<"erf"> { let summary = "ONNX Erf"; }
-def Graph_FloorOp : Graph_UnaryOp<"floor"> { let summary = "ONNX Floor"; }
-def Graph_CeilOp : Graph_UnaryOp<"ceil"> { let summary = "ONNX Ceil"; }
+def Graph_FloorOp : Graph_UnaryOp<"floor"> {
+  let summary = "ONNX Floor";
+  let hasFolder = 1;
+}
+def Graph_CeilOp : Graph_UnaryOp<"ceil"> {
+  let summary = "ONNX Ceil";
+  let hasFolder = 1;
+}
 def Graph_IdentityOp : Graph_UnaryOp<"identity"> {
   let summary = "ONNX Identity (and inference-mode Dropout)";
   let hasFolder = 1;

@@ -32,6 +32,7 @@ def Graph_ReshapeOp : Graph_VerifiedOp<"reshape", "verifyReshape"> {
   let arguments = (ins Graph_Tensor:$input);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
 }
 
 def Graph_TransposeOp : Graph_VerifiedOp<"transpose", "verifyTranspose"> {
@@ -39,6 +40,7 @@ def Graph_TransposeOp : Graph_VerifiedOp<"transpose", "verifyTranspose"> {
   let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$perm);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
 }
 
 def Graph_PadOp : Graph_VerifiedOp<"pad", "verifyPad"> {
@@ -59,6 +61,7 @@ def Graph_SliceOp : Graph_VerifiedOp<"slice", "verifySlice"> {
                    DenseI64ArrayAttr:$ends, DenseI64ArrayAttr:$steps);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
 }
 
 def Graph_GatherOp : Graph_VerifiedOp<"gather", "verifyGather"> {
@@ -67,6 +70,7 @@ def Graph_GatherOp : Graph_VerifiedOp<"gather", "verifyGather"> {
                    I64Attr:$axis);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$data `,` $indices attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
 }
 
 def Graph_GatherElementsOp : Graph_VerifiedOp<"gather_elements", "verifyGatherElements"> {
@@ -82,6 +86,7 @@ def Graph_ExpandOp : Graph_VerifiedOp<"expand", "verifyExpand"> {
   let arguments = (ins Graph_Tensor:$input);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
 }
 
 def Graph_TileOp : Graph_VerifiedOp<"tile", "verifyTile"> {
@@ -109,6 +114,7 @@ def Graph_CastOp : Graph_VerifiedOp<"cast", "verifyCast"> {
   let arguments = (ins Graph_Tensor:$input);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
 }
 
 def Graph_StorageCastOp : Graph_VerifiedOp<"storage_cast", "verifyStorageCast"> {
@@ -129,6 +135,7 @@ def Graph_ConcatOp : Graph_VerifiedOp<"concat", "verifyConcat"> {
   let arguments = (ins Variadic<Graph_Tensor>:$inputs, I64Attr:$axis);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
 }
 
 #endif

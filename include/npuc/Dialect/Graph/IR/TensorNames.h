@@ -32,6 +32,10 @@
 
 namespace npuc::graph {
 
+/// The function argument and result attribute holding a graph input's or
+/// output's ONNX name.
+inline constexpr llvm::StringLiteral kBoundaryNameAttr = "graph.name";
+
 /// `nodeLoc` (a NameLoc of the node) naming the results of its op `names`.
 mlir::Location withTensorNames(mlir::Location nodeLoc, llvm::ArrayRef<std::string> names);
 
