@@ -25,10 +25,14 @@ using namespace npuc::emit::lowering;
 namespace {
 /// A convolution's kind by its groups: one input and one output channel per
 /// group (depthwise), several groups, or one.
-StringRef convKind(int64_t groups, int64_t channelsPerGroup, int64_t outputsPerGroup) {
+ConvKind convKind(int64_t groups, int64_t channelsPerGroup, int64_t outputsPerGroup) {
   if (channelsPerGroup == 1 && outputsPerGroup == 1)
-    return "depthwise";
-  return groups > 1 ? "grouped" : "dense";
+    return ConvKind::Depthwise;
+  return groups > 1 ? ConvKind::Grouped : ConvKind::Dense;
+}
+
+Window windowOf(ArrayRef<int64_t> weightShape) {
+  return weightShape[2] * weightShape[3] == 1 ? Window::OneByOne : Window::KByK;
 }
 
 bool anyNot(ArrayRef<int64_t> values, int64_t v) {
@@ -40,24 +44,25 @@ const CaseSpace &lowering::convSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
     const ct::List bytes = {"i8", "ui8"};
-    s.signatures = {{"f32,f32->f32", {}, {"graph.conv"}},
-                    {"f32,f32,f32->f32", {}, {"graph.conv"}},
-                    {"f16,f16->R", {{"R", ct::kFloat}}, {"graph.conv"}},
-                    {"f16,f16,f32->R", {{"R", ct::kFloat}}, {"graph.conv"}},
-                    {"X,W->R", {{"X", bytes}, {"W", bytes}, {"R", {"i8", "ui8", "i32"}}}, {"qk.conv2d"}},
-                    {"X,W,i32->R", {{"X", bytes}, {"W", bytes}, {"R", {"i8", "ui8", "i32"}}}, {"qk.conv2d"}}};
-    s.properties = {choiceProperty("kind", {"dense", "grouped", "depthwise"}),
-                    flagProperty("padded"),
-                    flagProperty("strided"),
-                    flagProperty("dilated"),
-                    choiceProperty("window", {"1x1", "kxk"}, cond::choice("kind", {"dense", "grouped"})),
-                    flagProperty("bias"),
-                    choiceProperty("requant", {"none", "tensor", "channel"}, cond::op({"qk.conv2d"})),
-                    choiceProperty("activation", {"none", "relu", "clip"}, cond::op({"graph.conv"}))};
+    s.signatures = {{"f32,f32->f32", {}, opNames<graph::ConvOp>()},
+                    {"f32,f32,f32->f32", {}, opNames<graph::ConvOp>()},
+                    {"f16,f16->R", {{"R", ct::kFloat}}, opNames<graph::ConvOp>()},
+                    {"f16,f16,f32->R", {{"R", ct::kFloat}}, opNames<graph::ConvOp>()},
+                    {"X,W->R", {{"X", bytes}, {"W", bytes}, {"R", {"i8", "ui8", "i32"}}}, opNames<qk::Conv2DOp>()},
+                    {"X,W,i32->R", {{"X", bytes}, {"W", bytes}, {"R", {"i8", "ui8", "i32"}}}, opNames<qk::Conv2DOp>()}};
+    s.properties = {kConvKind.declare(),
+                    kPadded.declare(),
+                    kStrided.declare(),
+                    kDilated.declare(),
+                    kWindow.declare(kConvKind({ConvKind::Dense, ConvKind::Grouped})),
+                    kBias.declare(),
+                    kConvRequant.declare(cond::op(opNames<qk::Conv2DOp>())),
+                    kActivation.declare(cond::op(opNames<graph::ConvOp>()))};
     s.rules = {
         biasIsThirdOperand(),
-        never(cond::any({cond::all({cond::choice("requant", {"none"}), cond::result(0, {"i8", "ui8"})}),
-                         cond::all({cond::choice("requant", {"tensor", "channel"}), cond::result(0, {"i32"})})}),
+        never(cond::any({cond::all({kConvRequant({Requant::None}), cond::result(0, {"i8", "ui8"})}),
+                         cond::all({kConvRequant({Requant::Tensor, Requant::Channel}),
+                                    cond::result(0, {"i32"})})}),
               "an int32 result is the accumulator, an 8-bit one is requantized")};
     return s;
   }();
@@ -97,25 +102,30 @@ LogicalResult lowering::selectConv(LoweringCase &c, const target::TargetInfo &) 
                               storageOf(tensorOf(w).getElementType()))))
     return failure();
   ArrayRef<int64_t> ws = tensorOf(w).getShape();
-  StringRef kind = c.choose("kind", convKind(groups, ws[1], ws[0] / groups));
-  c.flag("padded", anyNot(pads, 0));
-  c.flag("strided", anyNot(strides, 1));
-  c.flag("dilated", anyNot(dil, 1));
-  if (kind != "depthwise")
-    c.choose("window", ws[2] * ws[3] == 1 ? "1x1" : "kxk");
-  c.flag("bias", bias);
-  if (llvm::isa<qk::Conv2DOp>(op))
-    c.choose("requant", !rq ? "none" : rq.isPerChannel() ? "channel" : "tensor");
-  else
-    c.choose("activation", cast<graph::ConvOp>(op).getActivation().value_or("none"));
+  ConvKind kind = c.choose(kConvKind, convKind(groups, ws[1], ws[0] / groups));
+  c.flag(kPadded, anyNot(pads, 0));
+  c.flag(kStrided, anyNot(strides, 1));
+  c.flag(kDilated, anyNot(dil, 1));
+  if (kind != ConvKind::Depthwise)
+    c.choose(kWindow, windowOf(ws));
+  c.flag(kBias, bias);
+  if (llvm::isa<qk::Conv2DOp>(op)) {
+    c.choose(kConvRequant, !rq ? Requant::None : rq.isPerChannel() ? Requant::Channel : Requant::Tensor);
+    return success();
+  }
+  StringRef fused = cast<graph::ConvOp>(op).getActivation().value_or("none");
+  std::optional<Activation> activation = kActivation.parse(fused);
+  if (!activation)
+    return op->emitOpError() << "fused activation '" << fused << "' has no NPU lowering";
+  c.choose(kActivation, *activation);
   return success();
 }
 
 LogicalResult KernelLowering::lowerConv(const LoweringCase &c) {
   // The fused activation, for this op's epilogues only.
   activation = FloatActivation();
-  if (auto conv = dyn_cast<graph::ConvOp>(c.op); conv && c.get("activation") != "none") {
-    activation.kind = c.get("activation");
+  if (auto conv = dyn_cast<graph::ConvOp>(c.op); conv && c.get(kActivation) != Activation::None) {
+    activation.kind = c.get(kActivation);
     if (FloatAttr lo = conv.getActivationMinAttr())
       activation.lo = float(lo.getValueAsDouble());
     if (FloatAttr hi = conv.getActivationMaxAttr())
@@ -123,15 +133,15 @@ LogicalResult KernelLowering::lowerConv(const LoweringCase &c) {
   }
   llvm::scope_exit reset([&] { activation = FloatActivation(); });
   ConvPlan plan;
-  plan.depthwise = c.get("kind") == "depthwise";
-  plan.padded = c.is("padded");
-  plan.window1x1 = !plan.depthwise && c.get("window") == "1x1";
+  plan.depthwise = c.get(kConvKind) == ConvKind::Depthwise;
+  plan.padded = c.is(kPadded);
+  plan.window1x1 = !plan.depthwise && c.get(kWindow) == Window::OneByOne;
   auto buffers = [&](Value x, Value w, Value bias, Value y) {
     return std::make_tuple(gmOf(x), gmOf(w), bias ? gmOf(bias) : Value(), resultBuffer(y));
   };
   // A pointwise convolution (dense, 1x1, unstrided, unpadded: properties the
   // case records) is a tiled matrix product, the weights on the left.
-  bool pointwise = c.get("kind") == "dense" && plan.window1x1 && !plan.padded && !c.is("strided");
+  bool pointwise = c.get(kConvKind) == ConvKind::Dense && plan.window1x1 && !plan.padded && !c.is(kStrided);
   if (pointwise != isPointwise(c.op))
     return c.op->emitOpError("internal error: the pointwise test disagrees with the case");
   // The window kinds gather in LM from their weights reordered (the
@@ -167,29 +177,29 @@ const CaseSpace &lowering::convTransposeSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
     s.signatures = {{"f32,f32->f32"}, {"f32,f32,f32->f32"}};
-    auto notDepthwise = cond::choice("kind", {"dense", "grouped"});
-    s.properties = {choiceProperty("kind", {"dense", "grouped", "depthwise"}),
-                    flagProperty("strided"),
-                    flagProperty("dilated"),
-                    flagProperty("output-padding"),
-                    choiceProperty("window", {"1x1", "kxk"}, notDepthwise),
-                    flagProperty("bias"),
-                    choiceProperty("form", {"depth-to-space", "spread"}, notDepthwise)};
+    auto notDepthwise = kConvKind({ConvKind::Dense, ConvKind::Grouped});
+    s.properties = {kConvKind.declare(),
+                    kStrided.declare(),
+                    kDilated.declare(),
+                    kOutputPadding.declare(),
+                    kWindow.declare(notDepthwise),
+                    kBias.declare(),
+                    kTransposedForm.declare(notDepthwise)};
     s.rules = {
         biasIsThirdOperand(),
-        never(cond::all({cond::choice("form", {"depth-to-space"}),
-                         cond::any({cond::choice("kind", {"grouped"}), cond::flag("dilated"),
-                                    cond::flag("output-padding"),
-                                    cond::all({cond::flag("strided"), cond::choice("window", {"1x1"})}),
-                                    cond::all({cond::flag("strided", false), cond::choice("window", {"kxk"})})})}),
+        never(cond::all({kTransposedForm({TransposedForm::DepthToSpace}),
+                         cond::any({kConvKind({ConvKind::Grouped}), kDilated(),
+                                    kOutputPadding(),
+                                    cond::all({kStrided(), kWindow({Window::OneByOne})}),
+                                    cond::all({kStrided(false), kWindow({Window::KByK})})})}),
               "depth-to-space is a dense, undilated transposed convolution whose stride is its "
               "window, unpadded"),
-        never(cond::all({cond::flag("output-padding"), cond::flag("strided", false),
-                         cond::flag("dilated", false)}),
+        never(cond::all({kOutputPadding(), kStrided(false),
+                         kDilated(false)}),
               "ONNX's output_padding is smaller than the stride or the dilation"),
-        never(cond::all({cond::choice("form", {"spread"}), cond::choice("kind", {"dense"}),
-                         cond::choice("window", {"1x1"}), cond::flag("strided", false),
-                         cond::flag("dilated", false), cond::flag("output-padding", false)}),
+        never(cond::all({kTransposedForm({TransposedForm::Spread}), kConvKind({ConvKind::Dense}),
+                         kWindow({Window::OneByOne}), kStrided(false),
+                         kDilated(false), kOutputPadding(false)}),
               "a dense 1x1 window of stride 1 is depth-to-space unpadded, and pads past a 1x1 "
               "window are refused")};
     return s;
@@ -220,15 +230,15 @@ LogicalResult lowering::selectConvTranspose(LoweringCase &c, const target::Targe
           "ConvTranspose pads larger than the dilated kernel have no NPU lowering yet");
   int64_t g = op.getGroup();
   // The stride-1 convolution it becomes: [g * Cout/g, Cin/g, kh, kw] weights.
-  StringRef kind = c.choose("kind", convKind(g, xt.getShape()[1] / g, ws[1]));
-  c.flag("strided", anyNot(op.getStrides(), 1));
-  c.flag("dilated", anyNot(dl, 1));
-  c.flag("output-padding", anyNot(op.getOutputPadding(), 0));
-  if (kind != "depthwise")
-    c.choose("window", ws[2] * ws[3] == 1 ? "1x1" : "kxk");
-  c.flag("bias", bool(op.getBias()));
-  if (kind != "depthwise")
-    c.choose("form", isDepthToSpace(op) ? "depth-to-space" : "spread");
+  ConvKind kind = c.choose(kConvKind, convKind(g, xt.getShape()[1] / g, ws[1]));
+  c.flag(kStrided, anyNot(op.getStrides(), 1));
+  c.flag(kDilated, anyNot(dl, 1));
+  c.flag(kOutputPadding, anyNot(op.getOutputPadding(), 0));
+  if (kind != ConvKind::Depthwise)
+    c.choose(kWindow, windowOf(ws));
+  c.flag(kBias, bool(op.getBias()));
+  if (kind != ConvKind::Depthwise)
+    c.choose(kTransposedForm, isDepthToSpace(op) ? TransposedForm::DepthToSpace : TransposedForm::Spread);
   return success();
 }
 
@@ -240,7 +250,7 @@ LogicalResult lowering::selectConvTranspose(LoweringCase &c, const target::Targe
 LogicalResult KernelLowering::lowerConvTranspose(const LoweringCase &c) {
   auto op = cast<graph::ConvTransposeOp>(c.op);
   // A depthwise one records no form: it is always spread.
-  if (c.get("kind") != "depthwise" && c.get("form") == "depth-to-space")
+  if (c.get(kConvKind) != ConvKind::Depthwise && c.get(kTransposedForm) == TransposedForm::DepthToSpace)
     return lowerDepthToSpace(op);
   auto xt = tensorOf(op.getX());
   auto wv = cast<DenseFPElementsAttr>(op.getW().getDefiningOp<graph::ConstantOp>().getValue());
@@ -296,8 +306,8 @@ LogicalResult KernelLowering::lowerConvTranspose(const LoweringCase &c) {
     return failure();
   SmallVector<int64_t> ones{1, 1}, zeros{0, 0, 0, 0};
   ConvPlan plan;
-  plan.depthwise = c.get("kind") == "depthwise";
-  plan.window1x1 = !plan.depthwise && c.get("window") == "1x1";
+  plan.depthwise = c.get(kConvKind) == ConvKind::Depthwise;
+  plan.window1x1 = !plan.depthwise && c.get(kWindow) == Window::OneByOne;
   Value y = resultBuffer(op.getResult());
   return lowerConvBuffers(op, plan, Z, Wt, op.getBias() ? gmOf(op.getBias()) : Value(), y, ones,
                           zeros, dl, g, 0, 0, {});
@@ -820,7 +830,7 @@ LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Va
         e.dma(e.view(Bias, w.c0 * eb, {chans, 1}, {eb, eb}), biasTile);
       }
     }
-    bool relu = fuse && activation.kind == "relu";
+    bool relu = fuse && activation.kind == Activation::Relu;
     // The window in blocks V_DW's fields hold (one, unless it is wider than
     // 15), each from its own corner of the image, the later ones accumulating.
     bool first = true;

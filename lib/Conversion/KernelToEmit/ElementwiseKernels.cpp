@@ -288,23 +288,22 @@ std::optional<VUnFunc> unaryFunction(Operation *op) {
 const CaseSpace &lowering::binarySpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
-    const std::vector<std::string> arithmetic = {"graph.add", "graph.sub", "graph.mul", "graph.div",
-                                                 "graph.max", "graph.min", "graph.prelu"};
-    const std::vector<std::string> shifts = {"graph.shift_left", "graph.shift_right"};
+    const std::vector<std::string> arithmetic = opNames<graph::AddOp, graph::SubOp, graph::MulOp, graph::DivOp, graph::MaxOp, graph::MinOp, graph::PReluOp>();
+    const std::vector<std::string> shifts = opNames<graph::ShiftLeftOp, graph::ShiftRightOp>();
     s.signatures = {{"T,T->T", {{"T", ct::kFloat}}, arithmetic},
                     {"T,T->T", {{"T", ct::kInt}}, arithmetic},
                     {"A,B->C", {{"A", ct::kQuant}, {"B", ct::kQuant}, {"C", ct::kQuant}}, arithmetic},
                     {"T,T->T", {{"T", {"ui8", "ui16", "ui32"}}}, shifts}};
-    s.properties = {flagProperty("broadcast")};
+    s.properties = {kBroadcast.declare()};
     s.rules = {
-        refused(cond::all({cond::op({"graph.prelu"}), cond::operand(0, ct::concat({{"f16"}, ct::kInt}))}),
+        refused(cond::all({cond::op(opNames<graph::PReluOp>()), cond::operand(0, ct::concat({{"f16"}, ct::kInt}))}),
                 "PRelu lowers for f32 and per-tensor quantized operands"),
-        refused(cond::all({cond::op({"graph.div"}), cond::operand(0, ct::concat({{"f16"}, ct::kQuant}))}),
+        refused(cond::all({cond::op(opNames<graph::DivOp>()), cond::operand(0, ct::concat({{"f16"}, ct::kQuant}))}),
                 "division lowers for f32 and integers stored as i32"),
-        refused(cond::all({cond::op({"graph.add", "graph.sub", "graph.mul", "graph.shift_left"}),
+        refused(cond::all({cond::op(opNames<graph::AddOp, graph::SubOp, graph::MulOp, graph::ShiftLeftOp>()),
                            cond::operand(0, {"ui32"})}),
                 "uint32 results leave the int32 they are stored as"),
-        refused(cond::all({cond::op({"graph.mul"}), cond::operand(0, {"ui16"})}),
+        refused(cond::all({cond::op(opNames<graph::MulOp>()), cond::operand(0, {"ui16"})}),
                 "a uint16 product leaves the int32 it is stored as"),
         quantizedOnlyWhereFused()};
     return s;
@@ -351,7 +350,7 @@ LogicalResult lowering::selectBinary(LoweringCase &c, const target::TargetInfo &
                              << " has no NPU lowering yet (f32, f16, per-tensor quantized, or "
                                 "integers of up to 32 bits)";
   ArrayRef<int64_t> shape = tensorOf(res).getShape();
-  c.flag("broadcast", tensorOf(lhs).getShape() != shape || tensorOf(rhs).getShape() != shape);
+  c.flag(kBroadcast, tensorOf(lhs).getShape() != shape || tensorOf(rhs).getShape() != shape);
   return success();
 }
 
@@ -525,7 +524,7 @@ LogicalResult lowering::selectF32Map(LoweringCase &c, const target::TargetInfo &
 const CaseSpace &lowering::geluSpace() {
   static const CaseSpace space = [] {
     CaseSpace s = f32MapTypes();
-    s.properties = {choiceProperty("form", {"erf", "tanh"})};
+    s.properties = {kGeluForm.declare()};
     return s;
   }();
   return space;
@@ -539,17 +538,17 @@ LogicalResult lowering::selectGelu(LoweringCase &c, const target::TargetInfo &t)
                                << "' has no NPU lowering ('none' or 'tanh')";
   if (failed(selectF32Map(c, t)))
     return failure();
-  c.choose("form", gelu.getApproximate() == "tanh" ? "tanh" : "erf");
+  c.choose(kGeluForm, gelu.getApproximate() == "tanh" ? GeluForm::Tanh : GeluForm::Erf);
   return success();
 }
 
 const CaseSpace &lowering::unarySpace() {
   static const CaseSpace space = [] {
     CaseSpace s = f32MapTypes();
-    s.properties = {flagProperty("integer", cond::op({"graph.relu"}))};
-    s.rules.push_back(never(cond::op({"graph.identity"}),
+    s.properties = {kInteger.declare(cond::op(opNames<graph::ReluOp>()))};
+    s.rules.push_back(never(cond::op(opNames<graph::IdentityOp>()),
                             "graph.identity folds to its input (an Identity's types are equal)"));
-    s.rules.push_back(never(cond::all({cond::flag("integer"),
+    s.rules.push_back(never(cond::all({kInteger(),
                                 cond::custom("input and result types differ or are not quantized",
                                              [](const support::CasePoint &p) {
                                                return p.operands[0] != p.results[0] ||
@@ -568,7 +567,7 @@ LogicalResult lowering::selectUnary(LoweringCase &c, const target::TargetInfo &t
     return failure();
   if (llvm::isa<graph::ReluOp>(c.op)) {
     Type x = tensorOf(c.op->getOperand(0)).getElementType();
-    c.flag("integer", quantOf(x) && sameQuant(x, tensorOf(c.op->getResult(0)).getElementType()));
+    c.flag(kInteger, quantOf(x) && sameQuant(x, tensorOf(c.op->getResult(0)).getElementType()));
   }
   return success();
 }
@@ -579,7 +578,7 @@ LogicalResult KernelLowering::lowerUnary(const LoweringCase &c) {
   std::optional<VUnFunc> func = unaryFunction(op);
   if (!func)
     return op->emitOpError("npuc's internal error: no VECTOR function for this unary op");
-  if (llvm::isa<graph::ReluOp>(op) && c.is("integer")) {
+  if (llvm::isa<graph::ReluOp>(op) && c.is(kInteger)) {
     int64_t zp = quantOf(tensorOf(x).getElementType())->zeroPoints[0];
     ArrayRef<int64_t> shape = tensorOf(res).getShape();
     Value out = resultBuffer(res);
@@ -596,7 +595,7 @@ const CaseSpace &lowering::clipSpace() {
   static const CaseSpace space = [] {
     CaseSpace s = f32MapTypes();
     s.signatures.push_back({"T->T", {{"T", ct::kInt}}});
-    s.properties = {flagProperty("min"), flagProperty("max")};
+    s.properties = {kMin.declare(), kMax.declare()};
     return s;
   }();
   return space;
@@ -613,8 +612,8 @@ LogicalResult lowering::selectClip(LoweringCase &c, const target::TargetInfo &t)
   bool integer = llvm::isa<IntegerType>(el) && !el.isInteger(1) && isModelStorage(storageOf(el));
   if (!integer && failed(selectF32Map(c, t)))
     return failure();
-  c.flag("min", bool(clip.getMin()));
-  c.flag("max", bool(clip.getMax()));
+  c.flag(kMin, bool(clip.getMin()));
+  c.flag(kMax, bool(clip.getMax()));
   return success();
 }
 
@@ -634,16 +633,16 @@ LogicalResult KernelLowering::lowerClip(const LoweringCase &c) {
     Value out = resultBuffer(clip.getResult());
     return elementwise(clip, shape, {broadcastOperand(clip.getInput(), shape)}, out, {2, 2},
                        [&](EwTiles &tl) {
-                         if (c.is("min"))
+                         if (c.is(kMin))
                            e.vbini(VBinFunc::MAX, tl.in[0], bound(clip.getMinAttr()), tl.in[0]);
-                         if (c.is("max"))
+                         if (c.is(kMax))
                            e.vbini(VBinFunc::MIN, tl.in[0], bound(clip.getMaxAttr()), tl.in[0]);
                        });
   }
   return lowerF32Map(c.op, clip.getInput(), clip.getResult(), 2, [&](Value f) {
-    if (c.is("min"))
+    if (c.is(kMin))
       e.vbini(VBinFunc::MAX, f, b.getF32FloatAttr(float(clip.getMinAttr().getValueAsDouble())), f);
-    if (c.is("max"))
+    if (c.is(kMax))
       e.vbini(VBinFunc::MIN, f, b.getF32FloatAttr(float(clip.getMaxAttr().getValueAsDouble())), f);
   });
 }
@@ -651,7 +650,7 @@ LogicalResult KernelLowering::lowerClip(const LoweringCase &c) {
 const CaseSpace &lowering::leakyReluSpace() {
   static const CaseSpace space = [] {
     CaseSpace s = f32MapTypes();
-    s.properties = {choiceProperty("select", {"max", "min"})};
+    s.properties = {kSelect.declare()};
     return s;
   }();
   return space;
@@ -662,7 +661,7 @@ LogicalResult lowering::selectLeakyRelu(LoweringCase &c, const target::TargetInf
   if (failed(selectF32Map(c, t)))
     return failure();
   auto lr = cast<graph::LeakyReluOp>(c.op);
-  c.choose("select", lr.getAlphaAttr().getValueAsDouble() <= 1.0 ? "max" : "min");
+  c.choose(kSelect, lr.getAlphaAttr().getValueAsDouble() <= 1.0 ? Select::Max : Select::Min);
   return success();
 }
 
@@ -673,7 +672,7 @@ LogicalResult KernelLowering::lowerLeakyRelu(const LoweringCase &c) {
     auto ft = cast<BufferType>(f.getType());
     Value ax = e.tile(MemorySpace::LM, ft.getShape()[0], ft.getShape()[1], b.getF32Type());
     e.vbini(VBinFunc::MUL, f, b.getF32FloatAttr(alpha), ax);
-    e.vbin(c.get("select") == "max" ? VBinFunc::MAX : VBinFunc::MIN, f, ax, f);
+    e.vbin(c.get(kSelect) == Select::Max ? VBinFunc::MAX : VBinFunc::MIN, f, ax, f);
   });
 }
 
@@ -709,7 +708,7 @@ LogicalResult KernelLowering::lowerHardSwish(const LoweringCase &c) {
 // it: (x * 0.5) * (1 + erf(x / sqrt(2))), or in the tanh form
 // (x * 0.5) * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3))).
 LogicalResult KernelLowering::lowerGelu(const LoweringCase &c) {
-  bool tanhForm = c.get("form") == "tanh";
+  bool tanhForm = c.get(kGeluForm) == GeluForm::Tanh;
   return lowerF32Map(c.op, c.op->getOperand(0), c.op->getResult(0), tanhForm ? 9 : 5, [&](Value f) {
     auto ft = cast<BufferType>(f.getType());
     Value g = e.tile(MemorySpace::LM, ft.getShape()[0], ft.getShape()[1], b.getF32Type());
@@ -754,9 +753,9 @@ LogicalResult KernelLowering::lowerF32Map(Operation *op, Value x, Value res, int
 const CaseSpace &lowering::channelParamsSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
-    s.signatures = {{"f32,f32,f32,f32,f32->f32", {}, {"graph.batch_norm"}},
-                    {"f32,f32,f32->f32", {}, {"graph.channel_affine"}}};
-    s.properties = {flagProperty("params-per-row")};
+    s.signatures = {{"f32,f32,f32,f32,f32->f32", {}, opNames<graph::BatchNormOp>()},
+                    {"f32,f32,f32->f32", {}, opNames<graph::ChannelAffineOp>()}};
+    s.properties = {kParamsPerRow.declare()};
     return s;
   }();
   return space;
@@ -771,7 +770,7 @@ LogicalResult lowering::selectChannelParams(LoweringCase &c, const target::Targe
                                << " lowers for f32 tensors of rank >= 2, got " << xt;
   // The per-channel parameters load as one value per row when a spatial
   // dimension follows the channels, at the tile's size otherwise ([N, C, 1, 1]).
-  c.flag("params-per-row", paramsPerRow(xt.getShape(), 1));
+  c.flag(kParamsPerRow, paramsPerRow(xt.getShape(), 1));
   return success();
 }
 
@@ -779,7 +778,7 @@ LogicalResult lowering::selectChannelParams(LoweringCase &c, const target::Targe
 /// along every axis but 1 by zero strides (never materialized at the
 /// tensor's size in GM, contract N7).
 EwOperand KernelLowering::perChannelOperand(const LoweringCase &c, Value v, ArrayRef<int64_t> shape) {
-  EwOperand o{gmOf(v), SmallVector<int64_t, 4>(shape.size(), 0), c.is("params-per-row")};
+  EwOperand o{gmOf(v), SmallVector<int64_t, 4>(shape.size(), 0), c.is(kParamsPerRow)};
   o.strides[1] = 4;
   return o;
 }

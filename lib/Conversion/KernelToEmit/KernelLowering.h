@@ -199,9 +199,9 @@ LogicalResult selectWhere(LoweringCase &c, const target::TargetInfo &t);
 const support::CaseSpace &whereSpace();
 LogicalResult selectCast(LoweringCase &c, const target::TargetInfo &t);
 const support::CaseSpace &castSpace();
-/// How a Cast between two plain case types converts, or "" when it has no
+/// How a Cast between two plain case types converts, or none when it has no
 /// lowering (LogicKernels.cpp).
-StringRef castConversion(StringRef from, StringRef to);
+std::optional<Conversion> castConversion(StringRef from, StringRef to);
 LogicalResult selectArg(LoweringCase &c, const target::TargetInfo &t);
 const support::CaseSpace &argSpace();
 LogicalResult selectConcat(LoweringCase &c, const target::TargetInfo &t);
@@ -471,7 +471,7 @@ private:
   /// (graph-fuse-activation): the epilogue applies it to every float result
   /// tile in ACC, as the standalone ops do (RELU; MAX, then MIN).
   struct FloatActivation {
-    StringRef kind;  // "", "relu" or "clip"
+    Activation kind = Activation::None;
     std::optional<float> lo, hi;
   };
   FloatActivation activation;

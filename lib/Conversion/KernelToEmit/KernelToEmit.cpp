@@ -113,17 +113,17 @@ Value KernelLowering::gmOf(Value tensor) {
 const CaseSpace &lowering::viewSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
-    s.signatures.push_back({"T->T", {{"T", ct::movable()}}, {"graph.reshape"}});
+    s.signatures.push_back({"T->T", {{"T", ct::movable()}}, opNames<graph::ReshapeOp>()});
     const std::pair<const char *, const char *> stored[] = {
         {"i8", "qi8"},       {"ui8", "qui8"},       {"i32", "qi32"},
         {"i8", "qi8/axis"},  {"ui8", "qui8/axis"},  {"i32", "qi32/axis"}};
     for (auto [plain, quant] : stored) {
-      s.signatures.push_back({std::string(plain) + "->" + quant, {}, {"graph.storage_cast"}});
-      s.signatures.push_back({std::string(quant) + "->" + plain, {}, {"graph.storage_cast"}});
+      s.signatures.push_back({std::string(plain) + "->" + quant, {}, opNames<graph::StorageCastOp>()});
+      s.signatures.push_back({std::string(quant) + "->" + plain, {}, opNames<graph::StorageCastOp>()});
     }
     // A storage cast is quantized by nature; a reshape only where fused.
     support::CaseRule rule = quantizedOnlyWhereFused();
-    rule.where = cond::all({cond::op({"graph.reshape"}), rule.where});
+    rule.where = cond::all({cond::op(opNames<graph::ReshapeOp>()), rule.where});
     s.rules = {rule};
     return s;
   }();
@@ -332,12 +332,12 @@ LogicalResult KernelLowering::run(func::FuncOp func) {
   };
   for (BlockArgument arg : body.getArguments())
     if (failed(checkBoundary(arg, "graph input",
-                             func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "graph.name"),
+                             func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), graph::kBoundaryNameAttr),
                              arg.getArgNumber())))
       return failure();
   for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
     if (failed(checkBoundary(v, "graph output",
-                             func.getResultAttrOfType<StringAttr>(unsigned(i), "graph.name"), i)))
+                             func.getResultAttrOfType<StringAttr>(unsigned(i), graph::kBoundaryNameAttr), i)))
       return failure();
     // A constant returned as it is: copied, so checked here.
     if (std::optional<int64_t> bad = outsideInt32(v))
@@ -361,7 +361,7 @@ LogicalResult KernelLowering::run(func::FuncOp func) {
   llvm::StringSet<> observed;
   // Inputs.
   for (BlockArgument arg : body.getArguments()) {
-    auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "graph.name");
+    auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), graph::kBoundaryNameAttr);
     e.loc = arg.getLoc();
     std::string fallback = "input_" + std::to_string(arg.getArgNumber());
     gm[arg] = ioBuffer(MemorySpace::INPUT, inputBytes, name ? name.getValue() : StringRef(fallback),
@@ -374,7 +374,7 @@ LogicalResult KernelLowering::run(func::FuncOp func) {
   SmallVector<std::pair<Value, Value>> copies;
   llvm::DenseSet<Value> claimed;
   for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
-    auto name = func.getResultAttrOfType<StringAttr>(unsigned(i), "graph.name");
+    auto name = func.getResultAttrOfType<StringAttr>(unsigned(i), graph::kBoundaryNameAttr);
     e.loc = v.getLoc();
     std::string fallback = "output_" + std::to_string(i);
     Value out = ioBuffer(MemorySpace::OUTPUT, outputBytes,

@@ -57,8 +57,8 @@ const CaseSpace &lowering::compareSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
     s.signatures = {{"T,T->i1", {{"T", ct::plain()}}}};
-    s.properties = {flagProperty("broadcast")};
-    s.rules = {never(cond::all({cond::negate(cond::op({"graph.equal"})), cond::operand(0, ct::kBool)}),
+    s.properties = {kBroadcast.declare()};
+    s.rules = {never(cond::all({cond::negate(cond::op(opNames<graph::EqualOp>())), cond::operand(0, ct::kBool)}),
                      "ONNX orders numbers only; bools compare for equality")};
     return s;
   }();
@@ -72,7 +72,7 @@ LogicalResult lowering::selectCompare(LoweringCase &c, const target::TargetInfo 
   if (l != r || !plainStorable(l))
     return op->emitOpError() << "comparison of " << l << " and " << r
                              << " has no NPU lowering yet (two plain operands of one type)";
-  c.flag("broadcast", broadcasts(op));
+  c.flag(kBroadcast, broadcasts(op));
   return success();
 }
 
@@ -95,10 +95,10 @@ LogicalResult KernelLowering::lowerCompare(const LoweringCase &c) {
 const CaseSpace &lowering::logicSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
-    s.signatures = {{"i1,i1->i1", {}, {"graph.and", "graph.or", "graph.xor"}},
-                    {"i1->i1", {}, {"graph.not"}}};
-    s.properties = {flagProperty("broadcast")};
-    s.rules = {never(cond::all({cond::op({"graph.not"}), cond::flag("broadcast")}),
+    s.signatures = {{"i1,i1->i1", {}, opNames<graph::AndOp, graph::OrOp, graph::XorOp>()},
+                    {"i1->i1", {}, opNames<graph::NotOp>()}};
+    s.properties = {kBroadcast.declare()};
+    s.rules = {never(cond::all({cond::op(opNames<graph::NotOp>()), kBroadcast()}),
                      "a unary op has nothing to broadcast")};
     return s;
   }();
@@ -113,7 +113,7 @@ LogicalResult lowering::selectLogic(LoweringCase &c, const target::TargetInfo &)
       return op->emitOpError() << op->getName().stripDialect() << " of "
                                << tensorOf(v).getElementType()
                                << " has no NPU lowering (bool operands)";
-  c.flag("broadcast", broadcasts(op));
+  c.flag(kBroadcast, broadcasts(op));
   return success();
 }
 
@@ -140,7 +140,7 @@ const CaseSpace &lowering::whereSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
     s.signatures = {{"i1,T,T->T", {{"T", ct::plain()}}}};
-    s.properties = {flagProperty("broadcast")};
+    s.properties = {kBroadcast.declare()};
     return s;
   }();
   return space;
@@ -154,7 +154,7 @@ LogicalResult lowering::selectWhere(LoweringCase &c, const target::TargetInfo &)
   if (x != y || !plainStorable(x))
     return op->emitOpError() << "Where of " << x << " and " << y
                              << " has no NPU lowering yet (two plain operands of one type)";
-  c.flag("broadcast", broadcasts(op));
+  c.flag(kBroadcast, broadcasts(op));
   return success();
 }
 
@@ -211,45 +211,46 @@ StringRef storageName(StringRef name) {
 /// i32; bool to int8), `to-bool` (x != 0), `truncate` (a float to an
 /// integer: toward zero, then V_CAST saturates), `convert` (V_CAST: an
 /// integer widened or made float, f32 and f16 to each other, round to
-/// nearest even); empty for a narrowing integer cast, which ONNX wraps and
+/// nearest even); none for a narrowing integer cast, which ONNX wraps and
 /// V_CAST would saturate: it has no lowering. The selector and the case
 /// space both ask this.
-StringRef lowering::castConversion(StringRef from, StringRef to) {
+std::optional<Conversion> lowering::castConversion(StringRef from, StringRef to) {
   auto fr = integerRange(from), tr = integerRange(to);
   bool sameStorage = storageName(from) == storageName(to);
   if (to == "i1")
-    return from == "i1" ? "copy" : "to-bool";
+    return from == "i1" ? Conversion::Copy : Conversion::ToBool;
   if (!fr && tr)
-    return "truncate";
+    return Conversion::Truncate;
   if (fr && tr) {
     bool widens = tr->first <= fr->first && fr->second <= tr->second;
     // int64 and uint32 values are int32 on chip: int64 <-> int32 is a copy.
     // (Only signed: a uint32 or uint16 is not an int64's storage value.)
     bool narrowedAlready = (from == "i64" && to == "i32") || (to == "i64" && from == "i32");
     if (!widens && !narrowedAlready)
-      return "";
-    return sameStorage ? "copy" : "convert";
+      return std::nullopt;
+    return sameStorage ? Conversion::Copy : Conversion::Convert;
   }
-  return sameStorage ? "copy" : "convert";
+  return sameStorage ? Conversion::Copy : Conversion::Convert;
 }
 
 const CaseSpace &lowering::castSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
     s.signatures = {{"A->B", {{"A", ct::plain()}, {"B", ct::plain()}}}};
-    s.properties = {choiceProperty("conversion", {"copy", "to-bool", "truncate", "convert"})};
+    s.properties = {kConversion.declare()};
     s.rules = {never(cond::custom("a cast to its own type", [](const support::CasePoint &p) {
                  return p.operands[0] == p.results[0];
                }), "a Cast to the type it has folds away"),
                refused(cond::custom("a narrowing integer cast",
                                     [](const support::CasePoint &p) {
-                                      return castConversion(p.operands[0], p.results[0]).empty();
+                                      return !castConversion(p.operands[0], p.results[0]);
                                     }),
                        "ONNX wraps and V_CAST saturates"),
                never(cond::custom("conversion other than the types decide",
                                   [](const support::CasePoint &p) {
-                                    StringRef how = castConversion(p.operands[0], p.results[0]);
-                                    return !how.empty() && StringRef(p.get("conversion").data(), p.get("conversion").size()) != how;
+                                    std::optional<Conversion> how =
+                                        castConversion(p.operands[0], p.results[0]);
+                                    return how && StringRef(p.get(kConversion.name.str())) != kConversion.spell(*how);
                                   }),
                      "the conversion follows from the two types")};
     return s;
@@ -267,11 +268,11 @@ LogicalResult lowering::selectCast(LoweringCase &c, const target::TargetInfo &) 
                              << " has no NPU lowering (plain f32, f16 and integer types of up to "
                                 "32 bits, bool and int64)";
   std::string fromName = caseTypeName(from), toName = caseTypeName(to);
-  StringRef how = castConversion(fromName, toName);
-  if (how.empty())
+  std::optional<Conversion> how = castConversion(fromName, toName);
+  if (!how)
     return op->emitOpError() << "narrowing integer Cast from " << from << " to " << to
                              << " has no NPU lowering yet (ONNX wraps; V_CAST saturates)";
-  c.choose("conversion", how);
+  c.choose(kConversion, *how);
   return success();
 }
 
@@ -280,9 +281,9 @@ LogicalResult KernelLowering::lowerCast(const LoweringCase &c) {
   ArrayRef<int64_t> shape = tensorOf(op.getResult()).getShape();
   Type from = storageOf(tensorOf(op.getInput()).getElementType());
   Type to = storageOf(tensorOf(op.getResult()).getElementType());
-  StringRef how = c.get("conversion");
+  Conversion how = c.get(kConversion);
   Value zero;
-  if (how == "to-bool") {
+  if (how == Conversion::ToBool) {
     auto zt = RankedTensorType::get({1, 1}, from);
     Attribute z = llvm::isa<FloatType>(from) ? Attribute(FloatAttr::get(from, 0.0))
                                              : Attribute(IntegerAttr::get(from, 0));
@@ -290,12 +291,12 @@ LogicalResult KernelLowering::lowerCast(const LoweringCase &c) {
   }
   int64_t eb = bytesOf(from) + bytesOf(to);
   Value out = resultBuffer(op.getResult());
-  return elementwise(op, shape, {broadcastOperand(op.getInput(), shape)}, out, {how == "truncate" ? 2 * eb : eb, 3},
+  return elementwise(op, shape, {broadcastOperand(op.getInput(), shape)}, out, {how == Conversion::Truncate ? 2 * eb : eb, 3},
                      [&](EwTiles &tl) {
                        Value x = tl.in[0];
-                       if (how == "copy")
+                       if (how == Conversion::Copy)
                          return;
-                       if (how == "to-bool") {
+                       if (how == Conversion::ToBool) {
                          Value z = e.tile(MemorySpace::LM, 1, 1, from);
                          e.dma(zero, z);
                          Value d = e.tile(MemorySpace::LM, tl.rows, tl.cols, b.getIntegerType(8));
@@ -303,7 +304,7 @@ LogicalResult KernelLowering::lowerCast(const LoweringCase &c) {
                          tl.out = d;
                          return;
                        }
-                       if (how == "truncate") {
+                       if (how == Conversion::Truncate) {
                          // trunc(x) = sign(x) * floor(|x|), exact in x's type.
                          Value s = e.tile(MemorySpace::LM, tl.rows, tl.cols, from);
                          e.vun(VUnFunc::SIGN, x, s);
@@ -338,7 +339,7 @@ const CaseSpace &lowering::argSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
     s.signatures = {{"T->i64", {{"T", ct::concat({{"f32"}, ct::kInt})}}}};
-    s.properties = {choiceProperty("layout", {"rows", "columns"}), flagProperty("last")};
+    s.properties = {kLayout.declare(), kLast.declare()};
     return s;
   }();
   return space;
@@ -355,8 +356,8 @@ LogicalResult lowering::selectArg(LoweringCase &c, const target::TargetInfo &) {
   (void)outer;
   if (r > INT32_MAX)
     return op->emitOpError() << "reduces " << r << " elements; indices are int32 on the NPU";
-  c.choose("layout", inner == 1 ? "rows" : "columns");
-  c.flag("last", op->getAttrOfType<BoolAttr>("select_last_index").getValue());
+  c.choose(kLayout, inner == 1 ? Layout::Rows : Layout::Columns);
+  c.flag(kLast, op->getAttrOfType<BoolAttr>("select_last_index").getValue());
   return success();
 }
 
@@ -366,8 +367,8 @@ LogicalResult lowering::selectArg(LoweringCase &c, const target::TargetInfo &) {
 LogicalResult KernelLowering::lowerArg(const LoweringCase &c) {
   Operation *op = c.op;
   auto [outer, r, inner] = argExtents(op);
-  bool isMax = llvm::isa<graph::ArgMaxOp>(op), last = c.is("last");
-  bool rows = c.get("layout") == "rows";
+  bool isMax = llvm::isa<graph::ArgMaxOp>(op), last = c.is(kLast);
+  bool rows = c.get(kLayout) == Layout::Rows;
   Value x = gmOf(op->getOperand(0)), y = resultBuffer(op->getResult(0));
   Type xe = cast<BufferType>(x.getType()).getElementType(), i32 = b.getIntegerType(32);
   int64_t ex = bytesOf(xe);

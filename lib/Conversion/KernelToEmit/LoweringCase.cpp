@@ -40,9 +40,8 @@ bool LoweringCase::flag(StringRef name, bool value) {
   return value;
 }
 
-StringRef LoweringCase::choose(StringRef name, StringRef value) {
+void LoweringCase::choose(StringRef name, StringRef value) {
   props.push_back({name.str(), value.str(), false});
-  return props.back().value;
 }
 
 const LoweringCase::Property &LoweringCase::lookup(StringRef name, bool wantFlag) const {
@@ -91,8 +90,8 @@ npuc::support::CaseRule npuc::emit::lowering::quantizedOnlyWhereFused() {
 }
 
 npuc::support::CaseRule npuc::emit::lowering::biasIsThirdOperand() {
-  return never(cond::any({cond::all({cond::flag("bias"), cond::operandCount(2)}),
-                          cond::all({cond::flag("bias", false), cond::operandCount(3)})}),
+  return never(cond::any({cond::all({kBias(), cond::operandCount(2)}),
+                          cond::all({kBias(false), cond::operandCount(3)})}),
                "bias is whether the bias operand is present");
 }
 

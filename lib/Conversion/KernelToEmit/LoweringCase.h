@@ -26,6 +26,7 @@
 #ifndef NPUC_LIB_CONVERSION_KERNELTOEMIT_LOWERINGCASE_H
 #define NPUC_LIB_CONVERSION_KERNELTOEMIT_LOWERINGCASE_H
 
+#include "CaseProperties.h"
 #include "npuc/Base/Target.h"
 #include "npuc/Support/CaseSpace.h"
 
@@ -41,10 +42,15 @@ namespace npuc::emit::lowering {
 namespace ct = support::casetypes;
 namespace cond = support::cond;
 using support::CaseSpace;
-using support::choiceProperty;
-using support::flagProperty;
 using support::never;
 using support::refused;
+
+/// The names of the ops `Ops` as a case space lists them: their ODS names,
+/// so that an op renamed or removed stops npuc compiling, not matching.
+template <typename... Ops>
+std::vector<std::string> opNames() {
+  return {Ops::getOperationName().str()...};
+}
 
 /// The discardable attribute select-lowering-cases writes on each op.
 inline constexpr llvm::StringLiteral kCaseAttr = "npuc.case";
@@ -57,17 +63,24 @@ class LoweringCase {
 public:
   explicit LoweringCase(mlir::Operation *op);
 
-  /// Records a two-way property; returns `value`.
-  bool flag(llvm::StringRef name, bool value);
-  /// Records a many-way property; returns `value`, which stays valid as long
-  /// as the case (later properties do not move earlier ones).
-  llvm::StringRef choose(llvm::StringRef name, llvm::StringRef value);
+  /// Records a flag (CaseProperties.h); returns `value`.
+  bool flag(const Flag &f, bool value) { return flag(f.name, value); }
+  /// Records a choice; returns `value`.
+  template <typename E, size_t N>
+  E choose(const Choice<E, N> &ch, E value) {
+    choose(ch.name, ch.spell(value));
+    return value;
+  }
 
   /// The value recorded for a flag or a choice. Asking for a property the
   /// selector did not record is a bug in the lowering (the key would not say
   /// what the code depends on) and stops the compiler with that message.
-  bool is(llvm::StringRef name) const;
-  llvm::StringRef get(llvm::StringRef name) const;
+  bool is(const Flag &f) const { return is(f.name); }
+  template <typename E, size_t N>
+  E get(const Choice<E, N> &ch) const {
+    // Recorded by choose() from a value of E, so its spelling parses back.
+    return *ch.parse(get(ch.name));
+  }
 
   /// The case as its parts (npuc/Support/CaseSpace.h); a variadic operand
   /// group names its distinct types once.
@@ -82,6 +95,10 @@ private:
     std::string name, value;
     bool isFlag;
   };
+  bool flag(llvm::StringRef name, bool value);
+  void choose(llvm::StringRef name, llvm::StringRef value);
+  bool is(llvm::StringRef name) const;
+  llvm::StringRef get(llvm::StringRef name) const;
   const Property &lookup(llvm::StringRef name, bool wantFlag) const;
   std::deque<Property> props;
 };

@@ -88,7 +88,7 @@ void KernelLowering::epilogue(Value acc, int64_t rows, int64_t cols, Value biasG
   // tile row, broadcast along it), then a fused activation.
   if (biasGM)
     e.vbin(VBinFunc::ADD, acc, loadBias({t.params.VectorAlign, eb}), acc);
-  if (activation.kind == "relu" && !fused)
+  if (activation.kind == Activation::Relu && !fused)
     e.vun(VUnFunc::RELU, acc, acc);
   if (activation.lo)
     e.vbini(VBinFunc::MAX, acc, b.getF32FloatAttr(*activation.lo), acc);
@@ -129,12 +129,12 @@ LogicalResult checkMatmulShapes(Operation *op, ArrayRef<int64_t> as, ArrayRef<in
 
 /// How an integer kernel's accumulator becomes its result: not at all (an
 /// int32 result), one multiplier, or a table per result column or row.
-StringRef requantMode(qk::RequantAttr rq, int64_t resultRank) {
+Requant requantMode(qk::RequantAttr rq, int64_t resultRank) {
   if (!rq)
-    return "none";
+    return Requant::None;
   if (!rq.isPerChannel())
-    return "tensor";
-  return rq.getAxis() == resultRank - 2 ? "row" : "column";
+    return Requant::Tensor;
+  return rq.getAxis() == resultRank - 2 ? Requant::Row : Requant::Column;
 }
 } // namespace
 
@@ -142,26 +142,26 @@ const CaseSpace &lowering::matmulSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
     const ct::List bytes = {"i8", "ui8"};
-    s.signatures = {{"f32,f32->f32", {}, {"graph.matmul"}},
-                    {"f16,f16->R", {{"R", ct::kFloat}}, {"graph.matmul"}},
-                    {"A,W->R", {{"A", bytes}, {"W", bytes}, {"R", {"i8", "ui8", "i32"}}}, {"qk.matmul"}},
-                    {"A,W,i32->R", {{"A", bytes}, {"W", bytes}, {"R", {"i8", "ui8", "i32"}}}, {"qk.matmul"}}};
-    auto kernel = cond::op({"qk.matmul"});
-    s.properties = {choiceProperty("requant", {"none", "tensor", "row", "column"}, kernel),
-                    flagProperty("bias", kernel), flagProperty("batch"), flagProperty("batched-rhs")};
+    s.signatures = {{"f32,f32->f32", {}, opNames<graph::MatMulOp>()},
+                    {"f16,f16->R", {{"R", ct::kFloat}}, opNames<graph::MatMulOp>()},
+                    {"A,W->R", {{"A", bytes}, {"W", bytes}, {"R", {"i8", "ui8", "i32"}}}, opNames<qk::MatMulOp>()},
+                    {"A,W,i32->R", {{"A", bytes}, {"W", bytes}, {"R", {"i8", "ui8", "i32"}}}, opNames<qk::MatMulOp>()}};
+    auto kernel = cond::op(opNames<qk::MatMulOp>());
+    s.properties = {kMatmulRequant.declare(kernel),
+                    kBias.declare(kernel), kBatch.declare(), kBatchedRhs.declare()};
     s.rules = {
-        never(cond::any({cond::all({cond::choice("requant", {"none"}), cond::result(0, {"i8", "ui8"})}),
-                         cond::all({cond::choice("requant", {"tensor", "row", "column"}),
+        never(cond::any({cond::all({kMatmulRequant({Requant::None}), cond::result(0, {"i8", "ui8"})}),
+                         cond::all({kMatmulRequant({Requant::Tensor, Requant::Row, Requant::Column}),
                                     cond::result(0, {"i32"})})}),
               "an int32 result is the accumulator, an 8-bit one is requantized"),
         biasIsThirdOperand(),
-        never(cond::all({cond::flag("bias"), cond::any({cond::flag("batch"), cond::flag("batched-rhs")})}),
+        never(cond::all({kBias(), cond::any({kBatch(), kBatchedRhs()})}),
               "graph-to-qk folds a bias into a product of 2-D operands only"),
-        never(cond::all({cond::choice("requant", {"row"}), cond::flag("batch")}),
+        never(cond::all({kMatmulRequant({Requant::Row}), kBatch()}),
               "per-row requantization follows 2-D weights on the left"),
-        never(cond::all({cond::choice("requant", {"row"}), cond::flag("bias")}),
+        never(cond::all({kMatmulRequant({Requant::Row}), kBias()}),
               "graph-to-qk folds a bias per column (weights on the right) only"),
-        never(cond::all({cond::choice("requant", {"none"}), cond::flag("bias")}),
+        never(cond::all({kMatmulRequant({Requant::None}), kBias()}),
               "an int32 result comes from MatMulInteger, which takes no bias (graph-to-qk folds a "
               "bias into 8-bit results only)")};
     return s;
@@ -186,11 +186,11 @@ LogicalResult lowering::selectMatmul(LoweringCase &c, const target::TargetInfo &
       failed(checkMatmulShapes(op, tensorOf(lhs).getShape(), tensorOf(rhs).getShape())))
     return failure();
   if (auto mm = dyn_cast<qk::MatMulOp>(op)) {
-    c.choose("requant", requantMode(mm.getRequantAttr(), tensorOf(result).getRank()));
-    c.flag("bias", bool(mm.getBias()));
+    c.choose(kMatmulRequant, requantMode(mm.getRequantAttr(), tensorOf(result).getRank()));
+    c.flag(kBias, bool(mm.getBias()));
   }
-  c.flag("batch", tensorOf(lhs).getRank() > 2);
-  c.flag("batched-rhs", tensorOf(rhs).getRank() > 2);
+  c.flag(kBatch, tensorOf(lhs).getRank() > 2);
+  c.flag(kBatchedRhs, tensorOf(rhs).getRank() > 2);
   return success();
 }
 
@@ -209,11 +209,11 @@ const CaseSpace &lowering::gemmSpace() {
                     {"f32,f32,f32->f32"},
                     {"f16,f16->R", {{"R", ct::kFloat}}},
                     {"f16,f16,f32->R", {{"R", ct::kFloat}}}};
-    s.properties = {flagProperty("transA"), flagProperty("transB"), flagProperty("alpha"),
-                    choiceProperty("c", {"none", "matrix", "broadcast"}),
-                    flagProperty("beta", cond::choice("c", {"matrix", "broadcast"}))};
-    s.rules = {never(cond::any({cond::all({cond::choice("c", {"none"}), cond::operandCount(3)}),
-                                cond::all({cond::choice("c", {"matrix", "broadcast"}),
+    s.properties = {kTransA.declare(), kTransB.declare(), kAlpha.declare(),
+                    kAddend.declare(),
+                    kBeta.declare(kAddend({Addend::Matrix, Addend::Broadcast}))};
+    s.rules = {never(cond::any({cond::all({kAddend({Addend::None}), cond::operandCount(3)}),
+                                cond::all({kAddend({Addend::Matrix, Addend::Broadcast}),
                                            cond::operandCount(2)})}),
                      "c is whether the addend operand is present, and its shape")};
     return s;
@@ -230,25 +230,25 @@ LogicalResult lowering::selectGemm(LoweringCase &c, const target::TargetInfo &) 
   if (failed(checkMatrixTypes(c.op, tensorOf(gemm.getA()).getElementType(),
                               tensorOf(gemm.getB()).getElementType())))
     return failure();
-  c.flag("transA", gemm.getTransA());
-  c.flag("transB", gemm.getTransB());
-  c.flag("alpha", gemm.getAlphaAttr().getValueAsDouble() != 1.0);
-  StringRef addend = "none";
+  c.flag(kTransA, gemm.getTransA());
+  c.flag(kTransB, gemm.getTransB());
+  c.flag(kAlpha, gemm.getAlphaAttr().getValueAsDouble() != 1.0);
+  Addend addend = Addend::None;
   if (Value cv = gemm.getC())
-    addend = tensorOf(cv).getShape() == tensorOf(gemm.getResult()).getShape() ? "matrix"
-                                                                               : "broadcast";
-  if (c.choose("c", addend) != "none")
-    c.flag("beta", gemm.getBetaAttr().getValueAsDouble() != 1.0);
+    addend = tensorOf(cv).getShape() == tensorOf(gemm.getResult()).getShape() ? Addend::Matrix
+                                                                               : Addend::Broadcast;
+  if (c.choose(kAddend, addend) != Addend::None)
+    c.flag(kBeta, gemm.getBetaAttr().getValueAsDouble() != 1.0);
   return success();
 }
 
 LogicalResult KernelLowering::lowerGemm(const LoweringCase &c) {
   auto gemm = cast<graph::GemmOp>(c.op);
-  Value addend = c.get("c") == "none" ? Value() : gmOf(gemm.getC());
+  Value addend = c.get(kAddend) == Addend::None ? Value() : gmOf(gemm.getC());
   return lowerMatmul(c, gemm.getA(), gemm.getB(), Value(), gemm.getResult(), 0, 0, {},
-                     c.is("transA"), c.is("transB"),
-                     c.is("alpha") ? float(gemm.getAlphaAttr().getValueAsDouble()) : 1.0f, addend,
-                     addend && c.is("beta") ? float(gemm.getBetaAttr().getValueAsDouble()) : 1.0f);
+                     c.is(kTransA), c.is(kTransB),
+                     c.is(kAlpha) ? float(gemm.getAlphaAttr().getValueAsDouble()) : 1.0f, addend,
+                     addend && c.is(kBeta) ? float(gemm.getBetaAttr().getValueAsDouble()) : 1.0f);
 }
 
 
@@ -465,7 +465,7 @@ LogicalResult KernelLowering::lowerMatmul(const LoweringCase &c, Value lhs, Valu
   // Per-channel requantization runs along the result's columns (weights on
   // the right) or its rows (weights on the left: the channel axis moved with
   // them); a bias is per column. transA/transB are the problem's (matmulProblem).
-  bool perRow = rq && c.get("requant") == "row";
+  bool perRow = rq && c.get(kMatmulRequant) == Requant::Row;
   std::optional<MatmulProblem> p = matmulProblem(c.op);
   if (p && (p->transA != transA || p->transB != transB))
     return c.op->emitOpError("internal error: the matrix problem disagrees with the case on "

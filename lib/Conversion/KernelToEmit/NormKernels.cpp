@@ -61,10 +61,10 @@ const CaseSpace &lowering::layerNormSpace() {
                     {"f32,f32,f32->f32,f32,f32"},
                     {"A,f32->B,f32,f32", {{"A", ct::kQuant}, {"B", ct::kQuant}}},
                     {"A,f32,f32->B,f32,f32", {{"A", ct::kQuant}, {"B", ct::kQuant}}}};
-    s.properties = {flagProperty("bias"), flagProperty("mean"), flagProperty("inv-std-dev")};
+    s.properties = {kBias.declare(), kMean.declare(), kInvStdDev.declare()};
     s.rules = {biasIsThirdOperand(),
                never(cond::all({cond::operand(0, ct::kQuant),
-                                cond::any({cond::flag("mean"), cond::flag("inv-std-dev")})}),
+                                cond::any({kMean(), kInvStdDev()})}),
                      "graph-fuse-qdq quantizes a LayerNormalization only while its Mean and "
                      "InvStdDev are unused"),
                quantizedOnlyWhereFused()};
@@ -109,9 +109,9 @@ LogicalResult lowering::selectLayerNorm(LoweringCase &c, const target::TargetInf
                              << " elements, more than one tile holds (" << *why
                              << "); a two-pass LayerNormalization has no lowering yet";
   (void)outer;
-  c.flag("bias", bool(op.getBias()));
-  c.flag("mean", !op.getMean().use_empty());
-  c.flag("inv-std-dev", !op.getInvStdDev().use_empty());
+  c.flag(kBias, bool(op.getBias()));
+  c.flag(kMean, !op.getMean().use_empty());
+  c.flag(kInvStdDev, !op.getInvStdDev().use_empty());
   return success();
 }
 
@@ -129,8 +129,8 @@ LogicalResult KernelLowering::lowerLayerNorm(const LoweringCase &c) {
   auto xt = cast<BufferType>(x.getType());
   Type sy = cast<BufferType>(y.getType()).getElementType();
   int64_t ex = xt.getElementBytes(), ey = bytesOf(sy);
-  Value mean = c.is("mean") ? resultBuffer(op.getMean()) : Value();
-  Value inv = c.is("inv-std-dev") ? resultBuffer(op.getInvStdDev()) : Value();
+  Value mean = c.is(kMean) ? resultBuffer(op.getMean()) : Value();
+  Value inv = c.is(kInvStdDev) ? resultBuffer(op.getInvStdDev()) : Value();
   float eps = float(op.getEpsilonAttr().getValueAsDouble());
   // A [1, r] (or [1, 1]) f32 tile of scale or bias, broadcast along the rows.
   auto rowVector = [&](Value v) {
@@ -169,7 +169,7 @@ LogicalResult KernelLowering::lowerLayerNorm(const LoweringCase &c) {
     e.vun(VUnFunc::RECIP, s, s);
     e.vbin(VBinFunc::MUL, f, s, f);
     e.vbin(VBinFunc::MUL, f, rowVector(op.getScale()), f);
-    if (c.is("bias"))
+    if (c.is(kBias))
       e.vbin(VBinFunc::ADD, f, rowVector(op.getBias()), f);
     Value to = e.view(y, o * (r * ey), {rows, r}, {r * ey, ey});
     e.dma(fromF32(f, qy, sy), to);

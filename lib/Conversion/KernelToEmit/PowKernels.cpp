@@ -51,20 +51,20 @@ std::optional<double> constantExponent(Value y) {
 
 /// How a constant exponent is computed: exactly by IEEE operations, or
 /// through exp and log.
-StringRef constantForm(double k) {
+PowForm constantForm(double k) {
   if (k == 1.0)
-    return "identity";
+    return PowForm::Identity;
   if (k == 2.0)
-    return "square";
+    return PowForm::Square;
   if (k == 3.0)
-    return "cube";
+    return PowForm::Cube;
   if (k == 0.5)
-    return "sqrt";
+    return PowForm::Sqrt;
   if (k == -1.0)
-    return "reciprocal";
+    return PowForm::Reciprocal;
   if (k == 0.0)
-    return "one";
-  return "exp-log";
+    return PowForm::One;
+  return PowForm::ExpLog;
 }
 } // namespace
 
@@ -73,17 +73,16 @@ const CaseSpace &lowering::powSpace() {
     CaseSpace s;
     s.signatures = {{"f32,E->f32", {{"E", {"f32", "i8", "ui8", "i16", "ui16", "i32", "ui32"}}}}};
     s.properties = {
-        choiceProperty("exponent", {"constant", "tensor"}),
-        choiceProperty("form", {"identity", "square", "cube", "sqrt", "reciprocal", "one", "exp-log"},
-                       cond::choice("exponent", {"constant"})),
-        flagProperty("integer-exponent", cond::choice("exponent", {"tensor"})),
-        flagProperty("broadcast", cond::choice("exponent", {"tensor"}))};
-    s.rules = {never(cond::all({cond::choice("form", {"sqrt"}), cond::negate(cond::operand(1, {"f32"}))}),
+        kExponent.declare(),
+        kPowForm.declare(kExponent({Exponent::Constant})),
+        kIntegerExponent.declare(kExponent({Exponent::Tensor})),
+        kBroadcast.declare(kExponent({Exponent::Tensor}))};
+    s.rules = {never(cond::all({kPowForm({PowForm::Sqrt}), cond::negate(cond::operand(1, {"f32"}))}),
                      "an integer exponent is not 1/2"),
-               never(cond::all({cond::choice("form", {"reciprocal"}), cond::operand(1, {"ui8", "ui16", "ui32"})}),
+               never(cond::all({kPowForm({PowForm::Reciprocal}), cond::operand(1, {"ui8", "ui16", "ui32"})}),
                      "an unsigned exponent is not -1"),
-               never(cond::any({cond::all({cond::flag("integer-exponent"), cond::operand(1, {"f32"})}),
-                                cond::all({cond::flag("integer-exponent", false),
+               never(cond::any({cond::all({kIntegerExponent(), cond::operand(1, {"f32"})}),
+                                cond::all({kIntegerExponent(false),
                                            cond::negate(cond::operand(1, {"f32"}))})}),
                      "integer-exponent is the exponent's type")};
     return s;
@@ -104,14 +103,14 @@ LogicalResult lowering::selectPow(LoweringCase &c, const target::TargetInfo &) {
                              << " exponent has no NPU lowering yet (f32 or a 32-bit or narrower "
                                 "integer)";
   if (std::optional<double> k = constantExponent(op.getRhs())) {
-    c.choose("exponent", "constant");
-    c.choose("form", constantForm(*k));
+    c.choose(kExponent, Exponent::Constant);
+    c.choose(kPowForm, constantForm(*k));
     return success();
   }
-  c.choose("exponent", "tensor");
-  c.flag("integer-exponent", !ye.isF32());
+  c.choose(kExponent, Exponent::Tensor);
+  c.flag(kIntegerExponent, !ye.isF32());
   ArrayRef<int64_t> shape = tensorOf(op.getResult()).getShape();
-  c.flag("broadcast", tensorOf(op.getLhs()).getShape() != shape ||
+  c.flag(kBroadcast, tensorOf(op.getLhs()).getShape() != shape ||
                           tensorOf(op.getRhs()).getShape() != shape);
   return success();
 }
@@ -124,27 +123,27 @@ LogicalResult KernelLowering::lowerPow(const LoweringCase &c) {
     ArrayRef<int64_t> s = cast<BufferType>(like.getType()).getShape();
     return e.tile(MemorySpace::LM, s[0], s[1], b.getF32Type());
   };
-  if (c.get("exponent") == "constant") {
+  if (c.get(kExponent) == Exponent::Constant) {
     double k = *constantExponent(y);
-    StringRef form = c.get("form");
-    return lowerF32Map(op, x, res, form == "exp-log" ? 8 : 3, [&](Value f) {
-      if (form == "square") {
+    PowForm form = c.get(kPowForm);
+    return lowerF32Map(op, x, res, form == PowForm::ExpLog ? 8 : 3, [&](Value f) {
+      if (form == PowForm::Square) {
         e.vbin(VBinFunc::MUL, f, f, f);
-      } else if (form == "cube") {
+      } else if (form == PowForm::Cube) {
         Value g = scratch(f);
         e.vbin(VBinFunc::MUL, f, f, g);
         e.vbin(VBinFunc::MUL, g, f, f);
-      } else if (form == "sqrt") {
+      } else if (form == PowForm::Sqrt) {
         e.vun(VUnFunc::SQRT, f, f);
-      } else if (form == "reciprocal") {
+      } else if (form == PowForm::Reciprocal) {
         e.vun(VUnFunc::RECIP, f, f);
-      } else if (form == "one") {
+      } else if (form == PowForm::One) {
         // sign(|x|) is 1, or 0 for a zero; times 0 plus 1 is 1 (NaN stays NaN).
         e.vun(VUnFunc::ABS, f, f);
         e.vun(VUnFunc::SIGN, f, f);
         e.vbini(VBinFunc::MUL, f, f32(0.0f), f);
         e.vbini(VBinFunc::ADD, f, f32(1.0f), f);
-      } else if (form == "exp-log") {
+      } else if (form == PowForm::ExpLog) {
         // |x|^k = exp(k * log|x|); an odd integer k keeps x's sign (a zero
         // base counts as positive); a non-integer k of a negative base is
         // NaN through log of the negative base itself.
@@ -179,7 +178,7 @@ LogicalResult KernelLowering::lowerPow(const LoweringCase &c) {
   EwWork work{7 * 4, 28};
   return elementwise(op, shape, ins, out, work, [&](EwTiles &tl) {
     Value f = tl.in[0], yv = tl.in[1];
-    if (c.is("integer-exponent")) {
+    if (c.is(kIntegerExponent)) {
       auto yt = cast<BufferType>(yv.getType());
       Value g = e.tile(MemorySpace::LM, yt.getShape()[0], yt.getShape()[1], b.getF32Type());
       e.cast(yv, g);

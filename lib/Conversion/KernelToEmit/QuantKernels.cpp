@@ -61,8 +61,8 @@ LogicalResult selectQDQ(LoweringCase &c, Type quantized) {
                                << " is outside [" << isa::limit::V_DEQUANT::zp_min << ", "
                                << isa::limit::V_DEQUANT::zp_max
                                << "], the range V_QUANT and V_DEQUANT take";
-  if (c.choose("params", q->axis < 0 ? "tensor" : "axis") == "axis")
-    c.flag("params-per-row", paramsPerRow(tensorOf(c.op->getResult(0)).getShape(), q->axis));
+  if (c.choose(kParams, q->axis < 0 ? Params::Tensor : Params::Axis) == Params::Axis)
+    c.flag(kParamsPerRow, paramsPerRow(tensorOf(c.op->getResult(0)).getShape(), q->axis));
   return success();
 }
 } // namespace
@@ -72,15 +72,15 @@ namespace {
 CaseSpace qdqSpace(const char *pattern, ct::List quantTypes, int quantSlot) {
   CaseSpace s;
   s.signatures.push_back({pattern, {{"Q", std::move(quantTypes)}}});
-  s.properties = {choiceProperty("params", {"tensor", "axis"}),
-                  flagProperty("params-per-row", cond::choice("params", {"axis"}))};
+  s.properties = {kParams.declare(), kParamsPerRow.declare(kParams({Params::Axis}))};
   auto perAxis = [quantSlot](const support::CasePoint &p) {
     const std::string &t = quantSlot == 0 ? p.operands[0] : p.results[0];
     return t.size() > 5 && t.compare(t.size() - 5, 5, "/axis") == 0;
   };
   s.rules = {never(cond::custom("params other than the type's quantization",
                                 [perAxis](const support::CasePoint &p) {
-                                  return (p.get("params") == "axis") != perAxis(p);
+                                  return (StringRef(p.get(kParams.name.str())) == kParams.spell(Params::Axis)) !=
+                                         perAxis(p);
                                 }),
                    "params is how the type is quantized (per tensor or per axis)")};
   return s;
@@ -111,9 +111,9 @@ LogicalResult KernelLowering::lowerQuantize(const LoweringCase &c) {
   auto q = quantOf(tensorOf(op.getResult()).getElementType());
   ArrayRef<int64_t> shape = tensorOf(op.getResult()).getShape();
   SmallVector<EwOperand> ins{broadcastOperand(op.getInput(), shape)};
-  bool perAxis = c.get("params") == "axis";
+  bool perAxis = c.get(kParams) == Params::Axis;
   if (perAxis)
-    ins.append(perAxisParams(*q, shape, c.is("params-per-row"), /*zeroPointsFirst=*/false,
+    ins.append(perAxisParams(*q, shape, c.is(kParamsPerRow), /*zeroPointsFirst=*/false,
                              [&](ArrayRef<float> v) { return f32Constant(v); }));
   Value out = resultBuffer(op.getResult());
   Type st = cast<BufferType>(out.getType()).getElementType();
@@ -150,8 +150,8 @@ const CaseSpace &lowering::requantizeSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
     s.signatures.push_back({"A->B", {{"A", ct::kQuant}, {"B", ct::kQuant}}});
-    s.properties = {choiceProperty("form", {"top-bit", "f32"})};
-    s.rules = {never(cond::all({cond::choice("form", {"top-bit"}),
+    s.properties = {kRequantForm.declare()};
+    s.rules = {never(cond::all({kRequantForm({RequantForm::TopBit}),
                                 cond::negate(cond::any(
                                     {cond::all({cond::operand(0, {"qi8"}), cond::result(0, {"qui8"})}),
                                      cond::all({cond::operand(0, {"qui8"}), cond::result(0, {"qi8"})})}))}),
@@ -167,7 +167,7 @@ LogicalResult lowering::selectRequantize(LoweringCase &c, const target::TargetIn
   auto qi = quantOf(in), qo = quantOf(out);
   if (!qi || !qo || qi->axis >= 0 || qo->axis >= 0)
     return c.op->emitOpError("requantizes per-tensor quantized tensors only");
-  c.choose("form", flipsTopBit(in, out) ? "top-bit" : "f32");
+  c.choose(kRequantForm, flipsTopBit(in, out) ? RequantForm::TopBit : RequantForm::F32);
   return success();
 }
 
@@ -183,7 +183,7 @@ LogicalResult KernelLowering::lowerRequantize(const LoweringCase &c) {
   SmallVector<EwOperand> ins{broadcastOperand(op->getOperand(0), shape)};
   Value out = resultBuffer(op->getResult(0));
   Type st = cast<BufferType>(out.getType()).getElementType();
-  if (c.get("form") == "top-bit")
+  if (c.get(kRequantForm) == RequantForm::TopBit)
     return elementwise(op, shape, ins, out, {2, 1}, [&](EwTiles &tl) {
       Value y = e.retype(tl.in[0], st);
       // The immediate as the element reads: 0x80 is 128 as uint8, -128 as int8.
@@ -203,9 +203,9 @@ LogicalResult KernelLowering::lowerDequantize(const LoweringCase &c) {
   auto q = quantOf(tensorOf(op.getInput()).getElementType());
   ArrayRef<int64_t> shape = tensorOf(op.getResult()).getShape();
   SmallVector<EwOperand> ins{broadcastOperand(op.getInput(), shape)};
-  bool perAxis = c.get("params") == "axis";
+  bool perAxis = c.get(kParams) == Params::Axis;
   if (perAxis)
-    ins.append(perAxisParams(*q, shape, c.is("params-per-row"), /*zeroPointsFirst=*/true,
+    ins.append(perAxisParams(*q, shape, c.is(kParamsPerRow), /*zeroPointsFirst=*/true,
                              [&](ArrayRef<float> v) { return f32Constant(v); }));
   Value out = resultBuffer(op.getResult());
   return elementwise(op, shape, ins, out, {4 * 4 + 4, perAxis ? 3 : 1}, [&](EwTiles &tl) {

@@ -96,13 +96,12 @@ const CaseSpace &lowering::reduceSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
     s.signatures = {{"f32->f32"}, {"A->B", {{"A", ct::kQuant}, {"B", ct::kQuant}}}};
-    s.properties = {choiceProperty("layout", {"rows", "columns"}),
-                    flagProperty("two-pass", cond::choice("layout", {"rows"}))};
+    s.properties = {kLayout.declare(), kTwoPass.declare(kLayout({Layout::Rows}))};
     s.rules = {
-        never(cond::all({cond::op({"graph.global_average_pool", "graph.global_max_pool"}),
-                         cond::choice("layout", {"columns"})}),
+        never(cond::all({cond::op(opNames<graph::GlobalAveragePoolOp, graph::GlobalMaxPoolOp>()),
+                         kLayout({Layout::Columns})}),
               "global pooling reduces the innermost axes"),
-        refused(cond::all({cond::op({"graph.reduce_log_sum_exp"}), cond::flag("two-pass")}),
+        refused(cond::all({cond::op(opNames<graph::ReduceLogSumExpOp>()), kTwoPass()}),
                 "log-sum-exp needs the whole row's maximum before its first partial sum"),
         quantizedOnlyWhereFused()};
     return s;
@@ -135,9 +134,9 @@ LogicalResult lowering::selectReduce(LoweringCase &c, const target::TargetInfo &
   int64_t ey = bytesOf(storageOf(tensorOf(s.result).getElementType()));
   ElementwiseTiling oneRow;
   oneRow.tile = {1, 1, 1, s.r};
-  if (c.choose("layout", s.inner == 1 ? "rows" : "columns") == "rows") {
+  if (c.choose(kLayout, s.inner == 1 ? Layout::Rows : Layout::Columns) == Layout::Rows) {
     bool twoPass = checkTiling(reduceRows(s, ex, ey), oneRow, t).has_value();
-    c.flag("two-pass", twoPass);
+    c.flag(kTwoPass, twoPass);
     // Partials combine by the reduction's own function; exp(x - max) needs
     // the max of the whole row before the first partial.
     if (twoPass && s.pre == ReduceSpec::Pre::ShiftedExp)
@@ -204,8 +203,8 @@ LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
       e.vbin(VBinFunc::ADD, d, m, d);
     e.dma(fromF32(d, qy, sy), dst);
   };
-  if (c.get("layout") == "rows") {
-    if (c.is("two-pass")) {
+  if (c.get(kLayout) == Layout::Rows) {
+    if (c.is(kTwoPass)) {
       // Rows longer than a tile: chunks of rc elements reduce to partials,
       // stored one [1, R] row per chunk, then the partials reduce along rows
       // (SUM, MAX and MIN combine with themselves; a mean divides once).
@@ -261,7 +260,7 @@ const CaseSpace &lowering::softmaxSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
     s.signatures = {{"f32->f32"}, {"A->B", {{"A", ct::kQuant}, {"B", ct::kQuant}}}};
-    s.properties = {choiceProperty("layout", {"rows", "columns"})};
+    s.properties = {kLayout.declare()};
     s.rules = {quantizedOnlyWhereFused()};
     return s;
   }();
@@ -284,7 +283,7 @@ LogicalResult lowering::selectSoftmax(LoweringCase &c, const target::TargetInfo 
   int64_t inner = 1;
   for (size_t i = size_t(axis) + 1; i < shape.size(); ++i)
     inner *= shape[i];
-  c.choose("layout", inner == 1 ? "rows" : "columns");
+  c.choose(kLayout, inner == 1 ? Layout::Rows : Layout::Columns);
   auto qx = quantOf(tensorOf(input).getElementType());
   auto qy = quantOf(tensorOf(result).getElementType());
   if ((qx && qx->axis >= 0) || (qy && qy->axis >= 0) || bool(qx) != bool(qy))
@@ -336,7 +335,7 @@ LogicalResult KernelLowering::lowerSoftmax(const LoweringCase &c) {
       e.vbin(VBinFunc::DIV, f, sum, f);
     }
   };
-  if (c.get("layout") == "columns") {
+  if (c.get(kLayout) == Layout::Columns) {
     // Per column of a block: r rows in, r rows out, a share of the [1, cols]
     // max and sum.
     ElementwiseProblem p = columnProblem(
@@ -408,19 +407,19 @@ const CaseSpace &lowering::poolSpace() {
     CaseSpace s;
     s.signatures = {{"f32->f32"},
                     {"A->B", {{"A", ct::kQuant}, {"B", ct::kQuant}}},
-                    {"T->T", {{"T", {"i8", "ui8"}}}, {"graph.max_pool"}}};
-    s.properties = {choiceProperty("rank", {"1d", "2d"}),
-                    flagProperty("integer"),
-                    flagProperty("padded"),
-                    flagProperty("ceil-extra"),
-                    flagProperty("strided"),
-                    flagProperty("dilated"),
-                    flagProperty("count-include-pad", cond::op({"graph.average_pool"}))};
-    s.rules = {never(cond::any({cond::all({cond::flag("integer"), cond::operand(0, ct::kQuant)}),
-                                cond::all({cond::flag("integer"), cond::operand(0, {"f32"})}),
-                                cond::all({cond::flag("integer", false), cond::operand(0, {"i8", "ui8"})})}),
+                    {"T->T", {{"T", {"i8", "ui8"}}}, opNames<graph::MaxPoolOp>()}};
+    s.properties = {kPoolRank.declare(),
+                    kInteger.declare(),
+                    kPadded.declare(),
+                    kCeilExtra.declare(),
+                    kStrided.declare(),
+                    kDilated.declare(),
+                    kCountIncludePad.declare(cond::op(opNames<graph::AveragePoolOp>()))};
+    s.rules = {never(cond::any({cond::all({kInteger(), cond::operand(0, ct::kQuant)}),
+                                cond::all({kInteger(), cond::operand(0, {"f32"})}),
+                                cond::all({kInteger(false), cond::operand(0, {"i8", "ui8"})})}),
                      "integer is the max pooling of plain 8-bit integers"),
-               never(cond::all({cond::flag("ceil-extra"), cond::flag("strided", false)}),
+               never(cond::all({kCeilExtra(), kStrided(false)}),
                      "with stride 1, ceil_mode adds no window"),
                quantizedOnlyWhereFused()};
     return s;
@@ -449,15 +448,15 @@ LogicalResult lowering::selectPool(LoweringCase &c, const target::TargetInfo &) 
   int64_t OH = inType.getRank() == 3 ? 1 : ys[2], OW = ys.back();
   int64_t needH = (OH - 1) * p.strides[0] + (p.kernel[0] - 1) * p.dil[0] + 1;
   int64_t needW = (OW - 1) * p.strides[1] + (p.kernel[1] - 1) * p.dil[1] + 1;
-  c.choose("rank", inType.getRank() == 3 ? "1d" : "2d");
-  c.flag("integer", integerMax);
-  c.flag("padded", llvm::any_of(p.pads, [](int64_t v) { return v != 0; }));
+  c.choose(kPoolRank, inType.getRank() == 3 ? PoolRank::OneD : PoolRank::TwoD);
+  c.flag(kInteger, integerMax);
+  c.flag(kPadded, llvm::any_of(p.pads, [](int64_t v) { return v != 0; }));
   // ceil_mode's last window runs past the padding: more fill beyond it.
-  c.flag("ceil-extra", needH > H + p.pads[0] + p.pads[2] || needW > W + p.pads[1] + p.pads[3]);
-  c.flag("strided", llvm::any_of(p.strides, [](int64_t v) { return v != 1; }));
-  c.flag("dilated", llvm::any_of(p.dil, [](int64_t v) { return v != 1; }));
+  c.flag(kCeilExtra, needH > H + p.pads[0] + p.pads[2] || needW > W + p.pads[1] + p.pads[3]);
+  c.flag(kStrided, llvm::any_of(p.strides, [](int64_t v) { return v != 1; }));
+  c.flag(kDilated, llvm::any_of(p.dil, [](int64_t v) { return v != 1; }));
   if (!p.isMax)
-    c.flag("count-include-pad", p.countIncludePad);
+    c.flag(kCountIncludePad, p.countIncludePad);
   return success();
 }
 
@@ -519,7 +518,7 @@ LogicalResult KernelLowering::lowerPool(const LoweringCase &c) {
   auto xt = cast<BufferType>(X.getType());
   Type sy = cast<BufferType>(Y.getType()).getElementType();
   // 1-D pooling is 2-D pooling of height 1.
-  if (c.get("rank") == "1d") {
+  if (c.get(kPoolRank) == PoolRank::OneD) {
     auto add1 = [&](Value v) {
       auto bt = cast<BufferType>(v.getType());
       SmallVector<int64_t> s4{bt.getShape()[0], bt.getShape()[1], 1, bt.getShape()[2]};
@@ -559,7 +558,7 @@ LogicalResult KernelLowering::lowerPool(const LoweringCase &c) {
                                count(ow, p.KW, p.sw, p.dw, pads[1], p.W, pads[3])));
     den = f32Constant(values);
   }
-  bool integerMax = c.is("integer");
+  bool integerMax = c.is(kInteger);
   windowTiles(p, *tl, X, fill, [&](const WindowTile &w) {
     int64_t chans = w.chans, n = w.rows * p.OW;
     // The image as V_DW reads it: as stored, or its exact f32 values.

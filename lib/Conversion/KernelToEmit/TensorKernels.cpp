@@ -37,7 +37,7 @@ const CaseSpace &lowering::concatSpace() {
     s.signatures = {{"T...->T", {{"T", ct::plain()}}},
                     {"A...->B", {{"A", ct::kQuant}, {"B", ct::kQuant}}},
                     {"A,B...->C", {{"A", ct::kQuant}, {"B", ct::kQuant}, {"C", ct::kQuant}}}};
-    s.properties = {flagProperty("requantize")};
+    s.properties = {kRequantize.declare()};
     auto sameTypes = cond::custom("the inputs have the result's type", [](const support::CasePoint &p) {
       return p.operands.size() == 1 && p.operands[0] == p.results[0];
     });
@@ -45,9 +45,9 @@ const CaseSpace &lowering::concatSpace() {
         never(cond::custom("two variadic types that are one", [](const support::CasePoint &p) {
                 return p.operands.size() == 2 && p.operands[0] == p.operands[1];
               }), "the key names each type of the inputs once"),
-        never(cond::all({cond::flag("requantize"), cond::operand(0, ct::plain())}),
+        never(cond::all({kRequantize(), cond::operand(0, ct::plain())}),
               "plain values have no quantization to change"),
-        never(cond::all({cond::flag("requantize", false), cond::negate(sameTypes)}),
+        never(cond::all({kRequantize(false), cond::negate(sameTypes)}),
               "an input stored in another type than the result is requantized"),
         quantizedOnlyWhereFused()};
     return s;
@@ -68,7 +68,7 @@ LogicalResult lowering::selectConcat(LoweringCase &c, const target::TargetInfo &
       return c.op->emitOpError("quantized concat needs per-tensor quantized inputs and result");
     requantize |= !sameQuant(tensorOf(in).getElementType(), tensorOf(cat.getResult()).getElementType());
   }
-  c.flag("requantize", requantize);
+  c.flag(kRequantize, requantize);
   return success();
 }
 
@@ -84,7 +84,7 @@ LogicalResult KernelLowering::lowerConcat(const LoweringCase &c) {
     auto qx = quantOf(tensorOf(in).getElementType());
     Value dst = e.view(out, offset * ot.getStrides()[size_t(axis)], shape, ot.getStrides());
     bool requantize =
-        c.is("requantize") && !sameQuant(tensorOf(in).getElementType(), tensorOf(cat.getResult()).getElementType());
+        c.is(kRequantize) && !sameQuant(tensorOf(in).getElementType(), tensorOf(cat.getResult()).getElementType());
     if (failed(elementwise(c.op, shape, {broadcastOperand(in, shape)}, dst,
                            EwWork{requantize ? 10 : 2, requantize ? 2 : 0},
                            [&](EwTiles &tl) {
@@ -163,7 +163,7 @@ static FailureOr<SmallVector<SmallVector<graph::shapes::IndexRun>>> sliceRuns(gr
 const CaseSpace &lowering::sliceSpace() {
   static const CaseSpace space = [] {
     CaseSpace s = copySpace();
-    s.properties = {flagProperty("strided"), flagProperty("reversed")};
+    s.properties = {kStrided.declare(), kReversed.declare()};
     return s;
   }();
   return space;
@@ -178,8 +178,8 @@ LogicalResult lowering::selectSlice(LoweringCase &c, const target::TargetInfo &)
     strided |= step > 1 || step < -1;
     reversed |= step < 0;
   }
-  c.flag("strided", strided);
-  c.flag("reversed", reversed);
+  c.flag(kStrided, strided);
+  c.flag(kReversed, reversed);
   return success();
 }
 
@@ -243,7 +243,7 @@ static FailureOr<SmallVector<SmallVector<graph::shapes::IndexRun>>> padRuns(grap
 const CaseSpace &lowering::padSpace() {
   static const CaseSpace space = [] {
     CaseSpace s = copySpace();
-    s.properties = {choiceProperty("mode", {"constant", "reflect", "edge", "wrap"})};
+    s.properties = {kPadMode.declare()};
     return s;
   }();
   return space;
@@ -251,12 +251,12 @@ const CaseSpace &lowering::padSpace() {
 
 LogicalResult lowering::selectPad(LoweringCase &c, const target::TargetInfo &) {
   auto pad = cast<graph::PadOp>(c.op);
-  StringRef mode = pad.getMode();
-  if (mode != "constant" && mode != "reflect" && mode != "edge" && mode != "wrap")
-    return c.op->emitOpError() << "pad mode '" << mode << "' has no NPU lowering";
-  if (mode != "constant" && failed(padRuns(pad)))
+  std::optional<PadMode> mode = kPadMode.parse(pad.getMode());
+  if (!mode)
+    return c.op->emitOpError() << "pad mode '" << pad.getMode() << "' has no NPU lowering";
+  if (*mode != PadMode::Constant && failed(padRuns(pad)))
     return failure();
-  c.choose("mode", mode);
+  c.choose(kPadMode, *mode);
   return success();
 }
 
@@ -335,11 +335,8 @@ std::optional<int64_t> nearestSource(int64_t o, int64_t in, int64_t out, double 
 const CaseSpace &lowering::resizeSpace() {
   static const CaseSpace space = [] {
     CaseSpace s = copySpace();
-    s.properties = {choiceProperty("mode", {"nearest"}),
-                    choiceProperty("coordinates", {"half_pixel", "pytorch_half_pixel", "align_corners",
-                                                   "asymmetric", "tf_half_pixel_for_nn"}),
-                    choiceProperty("rounding", {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"}),
-                    flagProperty("runs")};
+    s.properties = {kResizeMode.declare(), kCoordinates.declare(), kRounding.declare(),
+                    kRuns.declare()};
     return s;
   }();
   return space;
@@ -371,12 +368,17 @@ LogicalResult lowering::selectResize(LoweringCase &c, const target::TargetInfo &
     if (failed(nests))
       return failure();
   }
-  c.choose("mode", "nearest");
-  c.choose("coordinates", ctm);
-  c.choose("rounding", nm);
+  std::optional<Coordinates> coordinates = kCoordinates.parse(ctm);
+  std::optional<Rounding> rounding = kRounding.parse(nm);
+  if (!coordinates || !rounding)
+    return c.op->emitOpError() << "resize with coordinate transformation '" << ctm
+                               << "' and nearest mode '" << nm << "' has no NPU lowering yet";
+  c.choose(kResizeMode, ResizeMode::Nearest);
+  c.choose(kCoordinates, *coordinates);
+  c.choose(kRounding, *rounding);
   // Not a whole-number replication: copies over runs of output indices
   // whose sources advance by one stride each (resizeRuns).
-  c.flag("runs", !replicateAll);
+  c.flag(kRuns, !replicateAll);
   return success();
 }
 
@@ -420,7 +422,7 @@ LogicalResult KernelLowering::lowerResize(const LoweringCase &c) {
   SmallVector<int64_t> shape, strides;
   Value src = gmOf(rs.getInput());
   auto st = cast<BufferType>(src.getType());
-  if (c.is("runs")) {
+  if (c.is(kRuns)) {
     SmallVector<SmallVector<graph::shapes::IndexRun>> runs;
     if (failed(resizeRuns(c.op, &runs)))
       return failure();
@@ -477,7 +479,7 @@ const CaseSpace &lowering::gatherSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
     s.signatures = {{"T,I->T", {{"T", ct::movable()}, {"I", {"i32", "i64"}}}}};
-    s.properties = {flagProperty("runs")};
+    s.properties = {kRuns.declare()};
     s.rules = {quantizedOnlyWhereFused()};
     return s;
   }();
@@ -488,7 +490,7 @@ LogicalResult lowering::selectGather(LoweringCase &c, const target::TargetInfo &
   FailureOr<SmallVector<graph::shapes::IndexRun>> runs = gatherRuns(cast<graph::GatherOp>(c.op));
   if (failed(runs))
     return failure();
-  c.flag("runs", runs->size() > 1);
+  c.flag(kRuns, runs->size() > 1);
   return success();
 }
 
