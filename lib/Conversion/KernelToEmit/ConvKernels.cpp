@@ -35,6 +35,13 @@ Window windowOf(ArrayRef<int64_t> weightShape) {
   return weightShape[2] * weightShape[3] == 1 ? Window::OneByOne : Window::KByK;
 }
 
+/// A float product with the weights on the left: its bias is per row.
+ProductContract weightsOnTheLeft() {
+  ProductContract k;
+  k.biasPerRow = true;
+  return k;
+}
+
 bool anyNot(ArrayRef<int64_t> values, int64_t v) {
   return llvm::any_of(values, [&](int64_t x) { return x != v; });
 }
@@ -158,8 +165,10 @@ LogicalResult KernelLowering::lowerConv(const LoweringCase &c) {
     auto [X, W, B, Y] = buffers(conv.getInput(), conv.getWeight(), conv.getBias(), conv.getResult());
     if (pointwise) {
       qk::RequantAttr rq = conv.getRequantAttr();
-      return lowerMatmulBuffers(c.op, W, X, B, Y, conv.getWeightZp()[0], conv.getInputZp(), rq,
-                                rq && rq.isPerChannel(), true, 1.0f, Value(), 1.0f);
+      ProductContract k;
+      k.azp = conv.getWeightZp()[0], k.bzp = conv.getInputZp(), k.rq = rq;
+      k.perRow = rq && rq.isPerChannel(), k.biasPerRow = true;
+      return lowerMatmulBuffers(c.op, {W, X, B, Y}, k);
     }
     return lowerConvBuffers(c.op, plan, X, W, B, Y, conv.getStrides(), conv.getPads(),
                             conv.getDilations(), conv.getGroups(), conv.getInputZp(),
@@ -168,7 +177,7 @@ LogicalResult KernelLowering::lowerConv(const LoweringCase &c) {
   auto conv = cast<graph::ConvOp>(c.op);
   auto [X, W, B, Y] = buffers(conv.getX(), conv.getW(), conv.getBias(), conv.getResult());
   if (pointwise)
-    return lowerMatmulBuffers(c.op, W, X, B, Y, 0, 0, {}, false, true, 1.0f, Value(), 1.0f);
+    return lowerMatmulBuffers(c.op, {W, X, B, Y}, weightsOnTheLeft());
   return lowerConvBuffers(c.op, plan, X, W, B, Y, conv.getStrides(), conv.getPads(),
                           conv.getDilations(), conv.getGroup(), 0, 0, {});
 }
@@ -342,7 +351,7 @@ LogicalResult KernelLowering::lowerDepthToSpace(graph::ConvTransposeOp op) {
   SmallVector<int64_t> rShape{N, M, HW};
   Value R = e.alloc(MemorySpace::ARENA, rShape, b.getF32Type(), denseStrides(rShape, 4));
   Value X = e.view(gmOf(op.getX()), 0, {N, Cin, HW}, {Cin * HW * 4, HW * 4, 4});
-  if (failed(lowerMatmulBuffers(op, A, X, bias, R, 0, 0, {}, false, true, 1.0f, Value(), 1.0f)))
+  if (failed(lowerMatmulBuffers(op, {A, X, bias, R}, weightsOnTheLeft())))
     return failure();
   Value Y = resultBuffer(op.getResult());
   SmallVector<int64_t> shape{H, KH, KW, W}, src{W * 4, KW * HW * 4, HW * 4, 4};

@@ -269,6 +269,22 @@ struct Im2colProduct {
   int64_t OW, khw;
 };
 
+/// The GM buffers of a matrix product C = A x B (+ Bias).
+struct ProductBuffers {
+  Value a, b, bias, c;
+};
+/// What a matrix product computes beyond A x B: the operands' zero points,
+/// the requantization (per row with `perRow`: weights on the left), a bias
+/// per row or per column, and Gemm's alpha and beta * addend.
+struct ProductContract {
+  int64_t azp = 0, bzp = 0;
+  qk::RequantAttr rq;
+  bool perRow = false, biasPerRow = false;
+  float alpha = 1.0f;
+  Value addend;
+  float beta = 1.0f;
+};
+
 class KernelLowering;
 /// One op's lowering: the op it handles (its name, for the evidence and
 /// --list-cases, and its TypeID, for the dispatch), its selector and its
@@ -412,13 +428,12 @@ private:
   /// and beta * `addend` (broadcast to [M, N]) is added before the store.
   /// A matrix product of GM buffers as npuc.tiling says (MatmulTiling.h's
   /// problem of `op`): C = A x B per batch, then the epilogue.
-  LogicalResult lowerMatmulBuffers(Operation *op, Value A, Value B, Value Bias, Value C,
-                                   int64_t azp, int64_t bzp, qk::RequantAttr rq, bool perRow,
-                                   bool biasPerRow, float alpha, Value addend, float beta);
+  LogicalResult lowerMatmulBuffers(Operation *op, const ProductBuffers &buf,
+                                   const ProductContract &k);
+  /// A matrix product of tensors: `k` without perRow, which the case says;
+  /// transA/transB are the problem's (matmulProblem), checked against `c`.
   LogicalResult lowerMatmul(const LoweringCase &c, Value lhs, Value rhs, Value bias, Value result,
-                            int64_t azp, int64_t bzp, qk::RequantAttr rq, bool transA = false,
-                            bool transB = false, float alpha = 1.0f, Value addend = {},
-                            float beta = 1.0f);
+                            ProductContract k, bool transA = false, bool transB = false);
   LogicalResult lowerConvBuffers(Operation *op, const ConvPlan &plan, Value X, Value W,
                                  Value Bias, Value Y, ArrayRef<int64_t> strides,
                                  ArrayRef<int64_t> pads, ArrayRef<int64_t> dil, int64_t groups,

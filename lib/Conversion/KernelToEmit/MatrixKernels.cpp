@@ -196,10 +196,10 @@ LogicalResult lowering::selectMatmul(LoweringCase &c, const target::TargetInfo &
 
 LogicalResult KernelLowering::lowerMatmulOp(const LoweringCase &c) {
   if (auto mm = dyn_cast<qk::MatMulOp>(c.op))
-    return lowerMatmul(c, mm.getLhs(), mm.getRhs(), mm.getBias(), mm.getResult(), mm.getLhsZp(),
-                       mm.getRhsZp()[0], mm.getRequantAttr());
+    return lowerMatmul(c, mm.getLhs(), mm.getRhs(), mm.getBias(), mm.getResult(),
+                       {mm.getLhsZp(), mm.getRhsZp()[0], mm.getRequantAttr()});
   auto mm = cast<graph::MatMulOp>(c.op);
-  return lowerMatmul(c, mm.getLhs(), mm.getRhs(), Value(), mm.getResult(), 0, 0, {});
+  return lowerMatmul(c, mm.getLhs(), mm.getRhs(), Value(), mm.getResult(), {});
 }
 
 const CaseSpace &lowering::gemmSpace() {
@@ -245,10 +245,12 @@ LogicalResult lowering::selectGemm(LoweringCase &c, const target::TargetInfo &) 
 LogicalResult KernelLowering::lowerGemm(const LoweringCase &c) {
   auto gemm = cast<graph::GemmOp>(c.op);
   Value addend = c.get(kAddend) == Addend::None ? Value() : gmOf(gemm.getC());
-  return lowerMatmul(c, gemm.getA(), gemm.getB(), Value(), gemm.getResult(), 0, 0, {},
-                     c.is(kTransA), c.is(kTransB),
-                     c.is(kAlpha) ? float(gemm.getAlphaAttr().getValueAsDouble()) : 1.0f, addend,
-                     addend && c.is(kBeta) ? float(gemm.getBetaAttr().getValueAsDouble()) : 1.0f);
+  ProductContract k;
+  k.alpha = c.is(kAlpha) ? float(gemm.getAlphaAttr().getValueAsDouble()) : 1.0f;
+  k.addend = addend;
+  k.beta = addend && c.is(kBeta) ? float(gemm.getBetaAttr().getValueAsDouble()) : 1.0f;
+  return lowerMatmul(c, gemm.getA(), gemm.getB(), Value(), gemm.getResult(), k, c.is(kTransA),
+                     c.is(kTransB));
 }
 
 
@@ -459,27 +461,28 @@ std::optional<MatmulProblem> lowering::matmulProblem(Operation *op) {
 }
 
 LogicalResult KernelLowering::lowerMatmul(const LoweringCase &c, Value lhs, Value rhs, Value bias,
-                                          Value result, int64_t azp, int64_t bzp,
-                                          qk::RequantAttr rq, bool transA, bool transB,
-                                          float alpha, Value addend, float beta) {
+                                          Value result, ProductContract k, bool transA,
+                                          bool transB) {
   // Per-channel requantization runs along the result's columns (weights on
   // the right) or its rows (weights on the left: the channel axis moved with
   // them); a bias is per column. transA/transB are the problem's (matmulProblem).
-  bool perRow = rq && c.get(kMatmulRequant) == Requant::Row;
+  k.perRow = k.rq && c.get(kMatmulRequant) == Requant::Row;
   std::optional<MatmulProblem> p = matmulProblem(c.op);
   if (p && (p->transA != transA || p->transB != transB))
     return c.op->emitOpError("internal error: the matrix problem disagrees with the case on "
                              "transposed operands");
   Value out = resultBuffer(result), biasBuf = bias ? gmOf(bias) : Value(), rhsBuf = gmOf(rhs);
-  return lowerMatmulBuffers(c.op, gmOf(lhs), rhsBuf, biasBuf, out, azp, bzp, rq, perRow, false,
-                            alpha, addend, beta);
+  return lowerMatmulBuffers(c.op, {gmOf(lhs), rhsBuf, biasBuf, out}, k);
 }
 
-LogicalResult KernelLowering::lowerMatmulBuffers(Operation *op, Value A, Value B, Value Bias,
-                                                 Value C, int64_t azp, int64_t bzp,
-                                                 qk::RequantAttr rq, bool perRow,
-                                                 bool biasPerRow, float alpha, Value addend,
-                                                 float beta) {
+LogicalResult KernelLowering::lowerMatmulBuffers(Operation *op, const ProductBuffers &buf,
+                                                 const ProductContract &k) {
+  Value A = buf.a, B = buf.b, Bias = buf.bias, C = buf.c;
+  int64_t azp = k.azp, bzp = k.bzp;
+  qk::RequantAttr rq = k.rq;
+  bool perRow = k.perRow, biasPerRow = k.biasPerRow;
+  float alpha = k.alpha, beta = k.beta;
+  Value addend = k.addend;
   auto at = cast<BufferType>(A.getType()), bt = cast<BufferType>(B.getType()),
        ct = cast<BufferType>(C.getType());
   std::optional<MatmulProblem> problem = matmulProblem(op);
