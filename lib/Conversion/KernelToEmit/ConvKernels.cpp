@@ -129,8 +129,8 @@ LogicalResult lowering::selectConv(LoweringCase &c, const target::TargetInfo &) 
 }
 
 LogicalResult KernelLowering::lowerConv(const LoweringCase &c) {
-  // The fused activation, for this op's epilogues only.
-  activation = FloatActivation();
+  // The fused activation, for this op's epilogues.
+  FloatActivation activation;
   if (auto conv = dyn_cast<graph::ConvOp>(c.op); conv && c.get(kActivation) != Activation::None) {
     activation.kind = c.get(kActivation);
     if (FloatAttr lo = conv.getActivationMinAttr())
@@ -138,7 +138,6 @@ LogicalResult KernelLowering::lowerConv(const LoweringCase &c) {
     if (FloatAttr hi = conv.getActivationMaxAttr())
       activation.hi = float(hi.getValueAsDouble());
   }
-  llvm::scope_exit reset([&] { activation = FloatActivation(); });
   ConvPlan plan;
   plan.depthwise = c.get(kConvKind) == ConvKind::Depthwise;
   plan.padded = c.is(kPadded);
@@ -157,9 +156,11 @@ LogicalResult KernelLowering::lowerConv(const LoweringCase &c) {
     ConvOperands o = *convOperands(c.op);
     auto conv = dyn_cast<qk::Conv2DOp>(c.op);
     Value y = resultBuffer(o.y), bias = o.b ? gmOf(o.b) : Value();
-    return lowerWindowConv(c.op, *cp, gmOf(o.x), bias, y,
-                           conv ? conv.getInputZp() : 0, conv ? conv.getWeightZp()[0] : 0,
-                           conv ? conv.getRequantAttr() : qk::RequantAttr());
+    ConvContract k;
+    if (conv)
+      k.xzp = conv.getInputZp(), k.wzp = conv.getWeightZp()[0], k.rq = conv.getRequantAttr();
+    k.activation = activation;
+    return lowerWindowConv(c.op, *cp, gmOf(o.x), bias, y, k);
   }
   if (auto conv = dyn_cast<qk::Conv2DOp>(c.op)) {
     auto [X, W, B, Y] = buffers(conv.getInput(), conv.getWeight(), conv.getBias(), conv.getResult());
@@ -170,16 +171,20 @@ LogicalResult KernelLowering::lowerConv(const LoweringCase &c) {
       k.perRow = rq && rq.isPerChannel(), k.biasPerRow = true;
       return lowerMatmulBuffers(c.op, {W, X, B, Y}, k);
     }
-    return lowerConvBuffers(c.op, plan, X, W, B, Y, conv.getStrides(), conv.getPads(),
-                            conv.getDilations(), conv.getGroups(), conv.getInputZp(),
-                            conv.getWeightZp()[0], conv.getRequantAttr());
+    return lowerConvBuffers(c.op, plan, {X, W, B, Y},
+                            {conv.getStrides(), conv.getPads(), conv.getDilations(), conv.getGroups()},
+                            {conv.getInputZp(), conv.getWeightZp()[0], conv.getRequantAttr(), {}});
   }
   auto conv = cast<graph::ConvOp>(c.op);
   auto [X, W, B, Y] = buffers(conv.getX(), conv.getW(), conv.getBias(), conv.getResult());
-  if (pointwise)
-    return lowerMatmulBuffers(c.op, {W, X, B, Y}, weightsOnTheLeft());
-  return lowerConvBuffers(c.op, plan, X, W, B, Y, conv.getStrides(), conv.getPads(),
-                          conv.getDilations(), conv.getGroup(), 0, 0, {});
+  if (pointwise) {
+    ProductContract k = weightsOnTheLeft();
+    k.activation = activation;
+    return lowerMatmulBuffers(c.op, {W, X, B, Y}, k);
+  }
+  return lowerConvBuffers(c.op, plan, {X, W, B, Y},
+                          {conv.getStrides(), conv.getPads(), conv.getDilations(), conv.getGroup()},
+                          {0, 0, {}, activation});
 }
 
 const CaseSpace &lowering::convTransposeSpace() {
@@ -318,8 +323,8 @@ LogicalResult KernelLowering::lowerConvTranspose(const LoweringCase &c) {
   plan.depthwise = c.get(kConvKind) == ConvKind::Depthwise;
   plan.window1x1 = !plan.depthwise && c.get(kWindow) == Window::OneByOne;
   Value y = resultBuffer(op.getResult());
-  return lowerConvBuffers(op, plan, Z, Wt, op.getBias() ? gmOf(op.getBias()) : Value(), y, ones,
-                          zeros, dl, g, 0, 0, {});
+  return lowerConvBuffers(op, plan, {Z, Wt, op.getBias() ? gmOf(op.getBias()) : Value(), y},
+                          {ones, zeros, dl, g}, {});
 }
 
 /// isDepthToSpace's ConvTranspose: Y' [n] [(co, a, b)] [i, j] =
@@ -364,11 +369,13 @@ LogicalResult KernelLowering::lowerDepthToSpace(graph::ConvTransposeOp op) {
   return success();
 }
 
-LogicalResult KernelLowering::lowerConvBuffers(Operation *op, const ConvPlan &plan, Value X,
-                                               Value W, Value Bias, Value Y,
-                                               ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
-                                               ArrayRef<int64_t> dil, int64_t groups, int64_t xzp,
-                                               int64_t wzp, qk::RequantAttr rq) {
+LogicalResult KernelLowering::lowerConvBuffers(Operation *op, const ConvPlan &plan,
+                                               const ConvBuffers &buf, const ConvGeometry &geometry,
+                                               const ConvContract &k) {
+  Value X = buf.x, W = buf.w, Bias = buf.bias, Y = buf.y;
+  ArrayRef<int64_t> strides = geometry.strides, pads = geometry.pads, dil = geometry.dilations;
+  int64_t groups = geometry.groups, xzp = k.xzp, wzp = k.wzp;
+  qk::RequantAttr rq = k.rq;
   auto xt = cast<BufferType>(X.getType()), wt = cast<BufferType>(W.getType());
   auto yt = cast<BufferType>(Y.getType());
   int64_t N = xt.getShape()[0], C = xt.getShape()[1];
@@ -376,7 +383,7 @@ LogicalResult KernelLowering::lowerConvBuffers(Operation *op, const ConvPlan &pl
   int64_t OH = yt.getShape()[2], OW = yt.getShape()[3], Mg = M / groups;
   int64_t ex = xt.getElementBytes(), ey = yt.getElementBytes();
   if (plan.depthwise)  // pads on the way into LM
-    return lowerDepthwise(op, X, W, Bias, Y, xzp, wzp, rq);
+    return lowerDepthwise(op, buf, k);
   // Padding first: a padded copy in the arena, filled with the input zero
   // point so that padded taps contribute (zp - zp) * w = 0.
   if (plan.padded) {
@@ -457,7 +464,7 @@ LogicalResult KernelLowering::lowerConvBuffers(Operation *op, const ConvPlan &pl
     // rows are contiguous in y (whole rows, or one partial row).
     Offset oc = g * Mg + m0;
     Value dst = e.view(Y, (((n * M + oc) * OH + oh0) * OW + ow0) * ey, {m, nc}, {ey, OH * OW * ey});
-    epilogue(acc, m, nc, Bias, oc, rq, params, dst);
+    epilogue(acc, m, nc, dst, {Bias, rq, params, false, false, false, k.activation}, 0, oc);
   };
   // The tiles as loops over [batch, group, row tiles, column tiles, channel
   // tiles]: full and remainder tiles of each tiled dimension get a loop each.
@@ -583,8 +590,9 @@ Value KernelLowering::zeroRow(Type element, int64_t n) {
 }
 
 LogicalResult KernelLowering::lowerWindowConv(Operation *op, const ConvProblem &p, Value X,
-                                              Value Bias, Value Y, int64_t xzp, int64_t wzp,
-                                              qk::RequantAttr rq) {
+                                              Value Bias, Value Y, const ConvContract &k) {
+  int64_t xzp = k.xzp, wzp = k.wzp;
+  qk::RequantAttr rq = k.rq;
   FailureOr<ConvTiling> chosen = windowConvTiling(op, p);
   if (failed(chosen))
     return failure();
@@ -700,7 +708,8 @@ LogicalResult KernelLowering::lowerWindowConv(Operation *op, const ConvProblem &
       e.matmul(aT, bT, acc, biasFirst || j > 0, xzp, wzp);
     }
     Value dst = e.view(Y, ((n * M + oc) * w.OH + oh0) * (w.OW * ey), {m, nc}, {ey, w.OH * w.OW * ey});
-    epilogue(acc, m, nc, biasFirst ? Value() : Bias, oc, rq, params, dst);
+    epilogue(acc, m, nc, dst,
+             {biasFirst ? Value() : Bias, rq, params, false, false, false, k.activation}, 0, oc);
   };
   // Loops over [batch, group, channel tiles, row tiles], one per tile shape.
   int64_t full = p.outChannels / tl.outChannels, rest = p.outChannels % tl.outChannels;
@@ -775,8 +784,11 @@ void KernelLowering::windowTiles(const DepthwiseProblem &p, const DepthwiseTilin
   }
 }
 
-LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Value Bias, Value Y,
-                                             int64_t xzp, int64_t wzp, qk::RequantAttr rq) {
+LogicalResult KernelLowering::lowerDepthwise(Operation *op, const ConvBuffers &buf,
+                                             const ConvContract &k) {
+  Value X = buf.x, W = buf.w, Bias = buf.bias, Y = buf.y;
+  int64_t xzp = k.xzp, wzp = k.wzp;
+  qk::RequantAttr rq = k.rq;
   std::optional<DepthwiseProblem> problem = depthwiseProblem(op);
   if (!problem)
     return op->emitOpError("internal error: not a depthwise convolution");
@@ -839,7 +851,7 @@ LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Va
         e.dma(e.view(Bias, w.c0 * eb, {chans, 1}, {eb, eb}), biasTile);
       }
     }
-    bool relu = fuse && activation.kind == Activation::Relu;
+    bool relu = fuse && k.activation.kind == Activation::Relu;
     // The window in blocks V_DW's fields hold (one, unless it is wider than
     // 15), each from its own corner of the image, the later ones accumulating.
     bool first = true;
@@ -870,12 +882,13 @@ LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Va
                        {chans, w.rows * p.OW}, {p.OH * p.OW * ey, ey});
     if (fuse) {
       // What is left of the epilogue: a clip's bounds, then the store.
-      epilogue(acc, chans, w.rows * p.OW, Value(), Offset(0), rq, Value(), dst, true, w.c0, false,
-               /*fused=*/true);
+      epilogue(acc, chans, w.rows * p.OW, dst, {Value(), rq, Value(), true, false, true, k.activation},
+               w.c0);
       return;
     }
     if (!tl->resident) {
-      epilogue(acc, chans, w.rows * p.OW, Bias, Offset(0), rq, params, dst, true, w.c0, bool(Bias));
+      epilogue(acc, chans, w.rows * p.OW, dst,
+               {Bias, rq, params, true, bool(Bias), false, k.activation}, w.c0);
       return;
     }
     // The chunk's resident bias and table: views the epilogue reads in LM.
@@ -887,7 +900,8 @@ LogicalResult KernelLowering::lowerDepthwise(Operation *op, Value X, Value W, Va
     }
     if (residentParams)
       table = e.view(residentParams, w.chunk * pitch.params, {chans, tiling::kParamBytes}, {tiling::kParamBytes, 1});
-    epilogue(acc, chans, w.rows * p.OW, bias, Offset(0), rq, table, dst, true, Offset(0), bool(Bias));
+    epilogue(acc, chans, w.rows * p.OW, dst,
+             {bias, rq, table, true, bool(Bias), false, k.activation});
   });
   return success();
 }

@@ -269,13 +269,56 @@ struct Im2colProduct {
   int64_t OW, khw;
 };
 
+/// A Relu or Clip fused into an f32 convolution (graph-fuse-activation): the
+/// epilogue applies it to every float result tile in ACC, as the standalone
+/// ops do (RELU; MAX, then MIN).
+struct FloatActivation {
+  Activation kind = Activation::None;
+  std::optional<float> lo, hi;
+};
+
+/// What a kernel's epilogue does to each accumulator tile before the store:
+/// the bias (per column, or per row with `biasPerRow`) and the
+/// requantization (per tensor, or by a table per column, per row with
+/// `perRow`) through the MATRIX output stage; for a float result the bias on
+/// VECTOR and the fused activation. The bias and the table are GM buffers,
+/// or LM ones already resident (used as they are). With `fused`, the bias and
+/// a Relu were applied with the products (v_dw): only a clip's bounds and the
+/// store are left.
+struct Epilogue {
+  Value bias;
+  qk::RequantAttr rq;
+  Value params;
+  bool perRow = false, biasPerRow = false, fused = false;
+  FloatActivation activation;
+};
+
+/// A convolution's zero points, requantization and fused activation.
+struct ConvContract {
+  int64_t xzp = 0, wzp = 0;
+  qk::RequantAttr rq;
+  FloatActivation activation;
+};
+
+/// The GM buffers of a convolution Y = X * W (+ Bias).
+struct ConvBuffers {
+  Value x, w, bias, y;
+};
+
+/// A convolution's strides, pads, dilations and groups.
+struct ConvGeometry {
+  ArrayRef<int64_t> strides, pads, dilations;
+  int64_t groups = 1;
+};
+
 /// The GM buffers of a matrix product C = A x B (+ Bias).
 struct ProductBuffers {
   Value a, b, bias, c;
 };
 /// What a matrix product computes beyond A x B: the operands' zero points,
 /// the requantization (per row with `perRow`: weights on the left), a bias
-/// per row or per column, and Gemm's alpha and beta * addend.
+/// per row or per column, Gemm's alpha and beta * addend, and a float
+/// convolution's fused activation (a pointwise one is a product).
 struct ProductContract {
   int64_t azp = 0, bzp = 0;
   qk::RequantAttr rq;
@@ -283,6 +326,7 @@ struct ProductContract {
   float alpha = 1.0f;
   Value addend;
   float beta = 1.0f;
+  FloatActivation activation;
 };
 
 class KernelLowering;
@@ -434,16 +478,13 @@ private:
   /// transA/transB are the problem's (matmulProblem), checked against `c`.
   LogicalResult lowerMatmul(const LoweringCase &c, Value lhs, Value rhs, Value bias, Value result,
                             ProductContract k, bool transA = false, bool transB = false);
-  LogicalResult lowerConvBuffers(Operation *op, const ConvPlan &plan, Value X, Value W,
-                                 Value Bias, Value Y, ArrayRef<int64_t> strides,
-                                 ArrayRef<int64_t> pads, ArrayRef<int64_t> dil, int64_t groups,
-                                 int64_t xzp, int64_t wzp, qk::RequantAttr rq);
-  LogicalResult lowerDepthwise(Operation *op, Value X, Value W, Value Bias, Value Y, int64_t xzp,
-                               int64_t wzp, qk::RequantAttr rq);
+  LogicalResult lowerConvBuffers(Operation *op, const ConvPlan &plan, const ConvBuffers &buf,
+                                 const ConvGeometry &geometry, const ConvContract &k);
+  LogicalResult lowerDepthwise(Operation *op, const ConvBuffers &buf, const ConvContract &k);
   LogicalResult lowerDepthToSpace(graph::ConvTransposeOp op);
   /// A convProblem by the tiling select-tiling chose (ConvTiling.h).
   LogicalResult lowerWindowConv(Operation *op, const ConvProblem &p, Value X, Value Bias, Value Y,
-                                int64_t xzp, int64_t wzp, qk::RequantAttr rq);
+                                const ConvContract &k);
   /// The window conv's tiling as select-tiling wrote it, checked.
   FailureOr<ConvTiling> windowConvTiling(Operation *op, const ConvProblem &p);
   /// The tiling select-tiling wrote on `op` (kTilingAttr), whose tile has
@@ -471,25 +512,12 @@ private:
   /// per tile the image, padded with `fill` on its way into LM, then `tile`.
   void windowTiles(const DepthwiseProblem &p, const DepthwiseTiling &tl, Value X, int64_t fill,
                    const std::function<void(const WindowTile &)> &tile);
-  /// The kernel epilogue of a [rows, cols] accumulator tile: bias (per
-  /// column, or per row with `biasPerRow`) and requantization (per tensor,
-  /// or by a table per column, per row with `perRow`) through the MATRIX
-  /// output stage; for a float result the bias on VECTOR; then DMA_OUT to
-  /// `dst` (a 2-D GM view).
-  /// With `fused`, the bias and a Relu were applied with the products
-  /// (v_dw): only a clip's bounds and the store are left.
-  void epilogue(Value acc, int64_t rows, int64_t cols, Value biasGM, Offset col0,
-                qk::RequantAttr rq, Value paramsGM, Value dst, bool perRow = false,
-                Offset row0 = 0, bool biasPerRow = false, bool fused = false);
+  /// The epilogue `ep` of a [rows, cols] accumulator tile whose first row
+  /// and column are `row0` and `col0` of the result's channels (where the
+  /// bias and the table are read), then DMA_OUT to `dst` (a 2-D GM view).
+  void epilogue(Value acc, int64_t rows, int64_t cols, Value dst, const Epilogue &ep,
+                Offset row0 = 0, Offset col0 = 0);
   Value requantTable(qk::RequantAttr rq, int64_t channels);
-  /// A Relu or Clip fused into the f32 convolution being lowered
-  /// (graph-fuse-activation): the epilogue applies it to every float result
-  /// tile in ACC, as the standalone ops do (RELU; MAX, then MIN).
-  struct FloatActivation {
-    Activation kind = Activation::None;
-    std::optional<float> lo, hi;
-  };
-  FloatActivation activation;
 };
 
 } // namespace npuc::emit::lowering

@@ -38,9 +38,12 @@ Value KernelLowering::requantTable(qk::RequantAttr rq, int64_t channels) {
   return constant(DenseElementsAttr::get(type, ArrayRef<int8_t>(bytes)), type);
 }
 
-void KernelLowering::epilogue(Value acc, int64_t rows, int64_t cols, Value biasGM, Offset col0,
-                              qk::RequantAttr rq, Value paramsGM, Value dst, bool perRow,
-                              Offset row0, bool biasPerRow, bool fused) {
+void KernelLowering::epilogue(Value acc, int64_t rows, int64_t cols, Value dst, const Epilogue &ep,
+                              Offset row0, Offset col0) {
+  Value biasGM = ep.bias, paramsGM = ep.params;
+  qk::RequantAttr rq = ep.rq;
+  bool perRow = ep.perRow, biasPerRow = ep.biasPerRow;
+  const FloatActivation &activation = ep.activation;
   Type accType = cast<BufferType>(acc.getType()).getElementType();
   int64_t eb = biasGM ? cast<BufferType>(biasGM.getType()).getElementBytes() : 0;
   // The bias row (per column) or column (per row) of this tile, from GM; a
@@ -88,7 +91,7 @@ void KernelLowering::epilogue(Value acc, int64_t rows, int64_t cols, Value biasG
   // tile row, broadcast along it), then a fused activation.
   if (biasGM)
     e.vbin(VBinFunc::ADD, acc, loadBias({t.params.VectorAlign, eb}), acc);
-  if (activation.kind == Activation::Relu && !fused)
+  if (activation.kind == Activation::Relu && !ep.fused)
     e.vun(VUnFunc::RELU, acc, acc);
   if (activation.lo)
     e.vbini(VBinFunc::MAX, acc, b.getF32FloatAttr(*activation.lo), acc);
@@ -557,7 +560,7 @@ LogicalResult KernelLowering::lowerMatmulBuffers(Operation *op, const ProductBuf
       e.vbin(VBinFunc::ADD, acc, cTile, acc);
     }
     Value dst = e.view(C, ((bi * M + m0) * N + n0) * ec, {mc, nc}, {N * ec, ec});
-    epilogue(acc, mc, nc, Bias, n0, rq, params, dst, perRow, m0, biasPerRow);
+    epilogue(acc, mc, nc, dst, {Bias, rq, params, perRow, biasPerRow, false, k.activation}, m0, n0);
   };
   // The tiles as up to four loops (full and remainder tiles along M and N
   // have different shapes), each over [batch, row tiles, column tiles].
