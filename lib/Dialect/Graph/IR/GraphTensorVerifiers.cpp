@@ -195,7 +195,7 @@ LogicalResult graph::verifyDepthSpace(Operation *op) {
   ArrayRef<int64_t> xs = shapeOf(in);
   if (xs.size() != 4 || b < 1)
     return op->emitOpError() << "expects a 4-D input and blocksize >= 1";
-  bool toSpace = op->getName().getStringRef() == "graph.depth_to_space";
+  bool toSpace = isa<DepthToSpaceOp>(op);
   if (toSpace) {
     StringRef mode = op->getAttrOfType<StringAttr>("mode").getValue();
     if (mode != "DCR" && mode != "CRD")
@@ -289,7 +289,7 @@ LogicalResult graph::verifyLayerNorm(Operation *op) {
 }
 
 LogicalResult graph::verifyRecurrent(Operation *op) {
-  bool lstm = op->getName().getStringRef() == "graph.lstm";
+  bool lstm = isa<LSTMOp>(op);
   int64_t gates = lstm ? 4 : 3;
   ArrayRef<int64_t> x = shapeOf(op->getOperand(0)), w = shapeOf(op->getOperand(1)),
                     r = shapeOf(op->getOperand(2));
