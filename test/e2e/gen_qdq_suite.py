@@ -166,7 +166,7 @@ md.save("qdq_pad", [h.make_tensor_value_info("x", F32, [1, 3, 4, 5])],
         [h.make_tensor_value_info("y", I8, [1, 3, 7, 8])], [x], [y])
 
 # DequantizeLinear straight into QuantizeLinear at another scale and type
-# (graph.requantize, its f32 form): uint8 at 0.02 to int8 at 0.05.
+# (qk.requantize, its f32 form): uint8 at 0.02 to int8 at 0.05.
 md = Model()
 x = rng.uniform(-2, 3, (2, 3, 5)).astype(np.float32)
 dx = md.qdq("x", 0.02, 100, np.uint8)

@@ -283,4 +283,4 @@ BUILDERS.update({op: build_logic for op in LOGIC})
 BUILDERS.update({"graph.gelu": build_gelu, "graph.clip": build_clip, "graph.leaky_relu": build_leaky_relu,
                  "graph.where": build_where, "graph.cast": build_cast, "graph.pow": build_pow,
                  "graph.quantize": build_quantize, "graph.dequantize": build_dequantize,
-                 "graph.requantize": build_requantize})
+                 "qk.requantize": build_requantize})

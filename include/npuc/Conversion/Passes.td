@@ -21,7 +21,8 @@ def ConvertGraphToQK : Pass<"convert-graph-to-qk"> {
     represent, a bias at another scale, or an accumulator that could overflow
     int32 for the real K (the value ledger) is an error at the op, i.e. at its
     ONNX node, not a raw encoder field later (contract D12). Ops that are not
-    quantized stay graph ops.
+    quantized stay graph ops. A graph.requantize becomes a qk.requantize whose
+    form (top_bit or f32) is decided here.
   }];
   let dependentDialects = ["::npuc::qk::QKDialect", "::npuc::graph::GraphDialect"];
 }

@@ -11,7 +11,7 @@
 // for the real contraction length K. Violations are errors at the op.
 //
 // One OpConversionPattern per kernel (ConvToKernel, MatMulToKernel,
-// DequantizedMatMulToKernel) under the dialect-conversion driver; the
+// DequantizedMatMulToKernel, RequantizeToKernel) under the dialect-conversion driver; the
 // ConversionTarget (kernelTarget) says which graph ops they rewrite.
 //
 //===----------------------------------------------------------------------===//
@@ -535,7 +535,26 @@ struct DequantizedMatMulToKernel : KernelPattern<graph::MatMulOp> {
   }
 };
 
-/// Which ops the patterns rewrite. Every graph op but these two is legal. A
+/// A graph.requantize is a qk.requantize whose form states how it is
+/// computed: a flip of each byte's top bit where the two types allow it
+/// exactly, the f32 steps of DequantizeLinear and QuantizeLinear otherwise.
+struct RequantizeToKernel : KernelPattern<graph::RequantizeOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult matchAndRewrite(graph::RequantizeOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type in = op.getInput().getType().getElementType();
+    Type out = op.getResult().getType().getElementType();
+    auto form = qk::RequantizeOp::flipsTopBit(in, out) ? qk::RequantizeForm::TopBit
+                                                       : qk::RequantizeForm::F32;
+    rewriter.replaceOpWithNewOp<qk::RequantizeOp>(
+        op, op.getResult().getType(), adaptor.getInput(),
+        qk::RequantizeFormAttr::get(op.getContext(), form));
+    return success();
+  }
+};
+
+/// Which ops the patterns rewrite. A graph.requantize always becomes a
+/// kernel (illegal). Every other graph op but these two is legal. A
 /// quantized convolution or matmul is converted or refused at its node (its
 /// pattern reports why); its legality is left open rather than illegal so
 /// that every refused node is reported, not only the first (the framework
@@ -544,6 +563,7 @@ struct DequantizedMatMulToKernel : KernelPattern<graph::MatMulOp> {
 ConversionTarget kernelTarget(MLIRContext &context) {
   ConversionTarget target(context);
   target.addLegalDialect<graph::GraphDialect, qk::QKDialect>();
+  target.addIllegalOp<graph::RequantizeOp>();
   target.addDynamicallyLegalOp<graph::ConvOp>([](graph::ConvOp op) -> std::optional<bool> {
     if (quantizedOperands(op.getX(), op.getW(), op.getResult()))
       return std::nullopt;
@@ -563,7 +583,8 @@ struct ConvertGraphToQKPass : npuc::impl::ConvertGraphToQKBase<ConvertGraphToQKP
     MLIRContext *context = &getContext();
     Reported reported;
     RewritePatternSet patterns(context);
-    patterns.add<ConvToKernel, MatMulToKernel, DequantizedMatMulToKernel>(context, reported);
+    patterns.add<ConvToKernel, MatMulToKernel, DequantizedMatMulToKernel, RequantizeToKernel>(
+        context, reported);
     ConversionTarget target = kernelTarget(*context);
     ConversionConfig config;
     config.foldingMode = DialectConversionFoldingMode::Never;

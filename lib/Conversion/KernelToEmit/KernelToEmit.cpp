@@ -167,7 +167,7 @@ const std::vector<OpLowering> &opLowerings() {
       opLowering<graph::ReshapeOp>(selectView, &L::lowerView, viewSpace),
       opLowering<graph::QuantizeOp>(selectQuantize, &L::lowerQuantize, quantizeSpace),
       opLowering<graph::DequantizeOp>(selectDequantize, &L::lowerDequantize, dequantizeSpace),
-      opLowering<graph::RequantizeOp>(selectRequantize, &L::lowerRequantize, requantizeSpace),
+      opLowering<qk::RequantizeOp>(selectRequantize, &L::lowerRequantize, requantizeSpace),
       opLowering<graph::AddOp>(selectBinary, &L::lowerBinary, binarySpace),
       opLowering<graph::SubOp>(selectBinary, &L::lowerBinary, binarySpace),
       opLowering<graph::MulOp>(selectBinary, &L::lowerBinary, binarySpace),

@@ -132,20 +132,6 @@ LogicalResult KernelLowering::lowerQuantize(const LoweringCase &c) {
   });
 }
 
-namespace {
-/// Whether requantizing from `in` to `out` (8-bit, per tensor) moves every
-/// value by exactly 128 between uint8 and int8 at one scale: then
-/// saturate(round(x - zp_in) + zp_out) is x with its top bit flipped, for
-/// every x (no value saturates, no rounding happens).
-bool flipsTopBit(Type in, Type out) {
-  auto a = dyn_cast<quant::UniformQuantizedType>(in), b = dyn_cast<quant::UniformQuantizedType>(out);
-  if (!a || !b || a.getScale() != b.getScale() || a.getStorageTypeIntegralWidth() != 8 ||
-      b.getStorageTypeIntegralWidth() != 8 || a.isSigned() == b.isSigned())
-    return false;
-  return b.getZeroPoint() - a.getZeroPoint() == (a.isSigned() ? 128 : -128);
-}
-} // namespace
-
 const CaseSpace &lowering::requantizeSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
@@ -161,13 +147,16 @@ const CaseSpace &lowering::requantizeSpace() {
   return space;
 }
 
+/// The form is the kernel's (convert-graph-to-qk decided it; the verifier
+/// holds top_bit to types that allow it).
 LogicalResult lowering::selectRequantize(LoweringCase &c, const target::TargetInfo &) {
-  Type in = tensorOf(c.op->getOperand(0)).getElementType();
-  Type out = tensorOf(c.op->getResult(0)).getElementType();
-  auto qi = quantOf(in), qo = quantOf(out);
+  auto op = cast<qk::RequantizeOp>(c.op);
+  auto qi = quantOf(op.getInput().getType().getElementType());
+  auto qo = quantOf(op.getResult().getType().getElementType());
   if (!qi || !qo || qi->axis >= 0 || qo->axis >= 0)
     return c.op->emitOpError("requantizes per-tensor quantized tensors only");
-  c.choose(kRequantForm, flipsTopBit(in, out) ? RequantForm::TopBit : RequantForm::F32);
+  c.choose(kRequantForm, op.getForm() == qk::RequantizeForm::TopBit ? RequantForm::TopBit
+                                                                     : RequantForm::F32);
   return success();
 }
 

@@ -237,3 +237,19 @@ func.func @dequantized_classifier_float_bias_stays(%a: tensor<1x4x!quant.uniform
   %y = graph.quantize %s : (tensor<1x2xf32>) -> tensor<1x2x!quant.uniform<i8:f32, 0.5:1>>
   return %y : tensor<1x2x!quant.uniform<i8:f32, 0.5:1>>
 }
+
+// -----
+
+// A graph.requantize always becomes a qk.requantize, its form decided here:
+// top_bit where the types differ only in signedness at one scale with zero
+// points 128 apart (every value exact), f32 steps otherwise (here the zero
+// points are 127 apart, as TFLite's uint8 inputs to int8 are not).
+// CHECK-LABEL: func.func @requantize_forms
+// CHECK: qk.requantize %arg0 {form = #qk.requantize_form<top_bit>} : (tensor<4x!quant.uniform<u8:f32, 2.500000e-01:128>>) -> tensor<4x!quant.uniform<i8:f32, 2.500000e-01>>
+// CHECK: qk.requantize %arg1 {form = #qk.requantize_form<f32>} : (tensor<4x!quant.uniform<u8:f32, 2.500000e-01:127>>) -> tensor<4x!quant.uniform<i8:f32, 2.500000e-01>>
+// CHECK-NOT: graph.requantize
+func.func @requantize_forms(%a: tensor<4x!quant.uniform<u8:f32, 0.25:128>>, %b: tensor<4x!quant.uniform<u8:f32, 0.25:127>>) -> (tensor<4x!quant.uniform<i8:f32, 0.25>>, tensor<4x!quant.uniform<i8:f32, 0.25>>) {
+  %x = graph.requantize %a : (tensor<4x!quant.uniform<u8:f32, 0.25:128>>) -> tensor<4x!quant.uniform<i8:f32, 0.25>>
+  %y = graph.requantize %b : (tensor<4x!quant.uniform<u8:f32, 0.25:127>>) -> tensor<4x!quant.uniform<i8:f32, 0.25>>
+  return %x, %y : tensor<4x!quant.uniform<i8:f32, 0.25>>, tensor<4x!quant.uniform<i8:f32, 0.25>>
+}

@@ -1,8 +1,9 @@
-// graph.requantize (graph-fuse-qdq's DequantizeLinear -> QuantizeLinear) in
-// one pass: at one scale from uint8 to int8 or back, with zero points 128
-// apart, every value keeps its bits but the top one (a XOR of 0x80, the
-// immediate as the elements read it); otherwise the dequantization and the
-// quantization of the two ops on the tile in LM, the f32 values never in GM.
+// qk.requantize (graph-fuse-qdq's DequantizeLinear -> QuantizeLinear, made a
+// kernel by convert-graph-to-qk) in one pass: in the top_bit form (one scale,
+// uint8 to int8 or back, zero points 128 apart) every value keeps its bits
+// but the top one (a XOR of 0x80, the immediate as the elements read it); in
+// the f32 form the dequantization and the quantization of the two ops on the
+// tile in LM, the f32 values never in GM.
 // RUN: npuc-opt %s -split-input-file -select-tiling --convert-kernel-to-emit -verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: emit.program target "npu-v1"
@@ -13,7 +14,7 @@
 // CHECK:      emit.dma {{.*}} -> <output, 1x1x1x16xi8
 func.func @main(%x: tensor<2x8xui8> {graph.name = "x"}) -> (tensor<2x8xi8> {graph.name = "y"}) {
   %q = graph.storage_cast %x : (tensor<2x8xui8>) -> tensor<2x8x!quant.uniform<u8:f32, 0.25:127>>
-  %r = graph.requantize %q : (tensor<2x8x!quant.uniform<u8:f32, 0.25:127>>) -> tensor<2x8x!quant.uniform<i8:f32, 0.25:-1>>
+  %r = qk.requantize %q {form = #qk.requantize_form<top_bit>} : (tensor<2x8x!quant.uniform<u8:f32, 0.25:127>>) -> tensor<2x8x!quant.uniform<i8:f32, 0.25:-1>>
   %y = graph.storage_cast %r : (tensor<2x8x!quant.uniform<i8:f32, 0.25:-1>>) -> tensor<2x8xi8>
   return %y : tensor<2x8xi8>
 }
@@ -28,7 +29,7 @@ func.func @main(%x: tensor<2x8xui8> {graph.name = "x"}) -> (tensor<2x8xi8> {grap
 // CHECK:      emit.cast %[[F]] -> %{{.*}} {scale = 2.500000e-01 : f32, zp = 1 : i64} : <lm, 1x16xf32, {{.*}}> -> <lm, 1x16xi8
 func.func @main(%x: tensor<2x8xi8> {graph.name = "x"}) -> (tensor<2x8xi8> {graph.name = "y"}) {
   %q = graph.storage_cast %x : (tensor<2x8xi8>) -> tensor<2x8x!quant.uniform<i8:f32, 0.5:3>>
-  %r = graph.requantize %q : (tensor<2x8x!quant.uniform<i8:f32, 0.5:3>>) -> tensor<2x8x!quant.uniform<i8:f32, 0.25:1>>
+  %r = qk.requantize %q {form = #qk.requantize_form<f32>} : (tensor<2x8x!quant.uniform<i8:f32, 0.5:3>>) -> tensor<2x8x!quant.uniform<i8:f32, 0.25:1>>
   %y = graph.storage_cast %r : (tensor<2x8x!quant.uniform<i8:f32, 0.25:1>>) -> tensor<2x8xi8>
   return %y : tensor<2x8xi8>
 }
@@ -38,7 +39,7 @@ func.func @main(%x: tensor<2x8xi8> {graph.name = "x"}) -> (tensor<2x8xi8> {graph
 func.func @main(%x: tensor<2x8xi8> {graph.name = "x"}) -> (tensor<2x8xi8> {graph.name = "y"}) {
   %q = graph.storage_cast %x : (tensor<2x8xi8>) -> tensor<2x8x!quant.uniform<i8:f32:0, {0.5:3, 0.25:3}>>
   // expected-error @+1 {{requantizes per-tensor quantized tensors only}}
-  %r = graph.requantize %q : (tensor<2x8x!quant.uniform<i8:f32:0, {0.5:3, 0.25:3}>>) -> tensor<2x8x!quant.uniform<i8:f32, 0.25:1>>
+  %r = qk.requantize %q {form = #qk.requantize_form<f32>} : (tensor<2x8x!quant.uniform<i8:f32:0, {0.5:3, 0.25:3}>>) -> tensor<2x8x!quant.uniform<i8:f32, 0.25:1>>
   %y = graph.storage_cast %r : (tensor<2x8x!quant.uniform<i8:f32, 0.25:1>>) -> tensor<2x8xi8>
   return %y : tensor<2x8xi8>
 }

@@ -262,3 +262,38 @@ func.func @tiling_entry() attributes {t = #qk.tiling<tile = [4], buffers = 1, or
   // expected-error@-1 {{unknown tiling entry 'order' (expected space, tile, buffers, cycles, gm_bytes, resident or stacked)}}
   return
 }
+
+// -----
+
+// top_bit only where flipping the top bit is the requantization: here the
+// zero points are 127 apart.
+func.func @requantize_top_bit_zero_points(%x: tensor<4x!quant.uniform<u8:f32, 0.25:127>>) -> tensor<4x!quant.uniform<i8:f32, 0.25>> {
+  // expected-error @+1 {{form top_bit needs per-tensor 8-bit types of one scale, opposite signedness and zero points 128 apart, got '!quant.uniform<u8:f32, 2.500000e-01:127>' -> '!quant.uniform<i8:f32, 2.500000e-01>'}}
+  %y = qk.requantize %x {form = #qk.requantize_form<top_bit>} : (tensor<4x!quant.uniform<u8:f32, 0.25:127>>) -> tensor<4x!quant.uniform<i8:f32, 0.25>>
+  return %y : tensor<4x!quant.uniform<i8:f32, 0.25>>
+}
+
+// -----
+
+func.func @requantize_top_bit_scales(%x: tensor<4x!quant.uniform<u8:f32, 0.25:128>>) -> tensor<4x!quant.uniform<i8:f32, 0.5>> {
+  // expected-error @+1 {{form top_bit needs per-tensor 8-bit types of one scale}}
+  %y = qk.requantize %x {form = #qk.requantize_form<top_bit>} : (tensor<4x!quant.uniform<u8:f32, 0.25:128>>) -> tensor<4x!quant.uniform<i8:f32, 0.5>>
+  return %y : tensor<4x!quant.uniform<i8:f32, 0.5>>
+}
+
+// -----
+
+func.func @requantize_shape(%x: tensor<4x!quant.uniform<u8:f32, 0.25:128>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.25>> {
+  // expected-error @+1 {{result shape 2x2 differs from the input's 4}}
+  %y = qk.requantize %x {form = #qk.requantize_form<f32>} : (tensor<4x!quant.uniform<u8:f32, 0.25:128>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.25>>
+  return %y : tensor<2x2x!quant.uniform<i8:f32, 0.25>>
+}
+
+// -----
+
+func.func @requantize_form_unknown(%x: tensor<4x!quant.uniform<u8:f32, 0.25:128>>) -> tensor<4x!quant.uniform<i8:f32, 0.25>> {
+  // expected-error @+2 {{expected ::npuc::qk::RequantizeForm to be one of: f32, top_bit}}
+  // expected-error @+1 {{failed to parse QK_RequantizeFormAttr parameter 'value'}}
+  %y = qk.requantize %x {form = #qk.requantize_form<half>} : (tensor<4x!quant.uniform<u8:f32, 0.25:128>>) -> tensor<4x!quant.uniform<i8:f32, 0.25>>
+  return %y : tensor<4x!quant.uniform<i8:f32, 0.25>>
+}

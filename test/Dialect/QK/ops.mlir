@@ -65,3 +65,15 @@ func.func @tilings(%a: tensor<4x3xi8>, %b: tensor<3x2xi8>) -> tensor<4x2xi8> {
   %0 = qk.matmul %a, %b {lhs_zp = 0 : i64, rhs_zp = array<i64: 0>, acc_type = i32, requant = #qk.requant<multiplier = [1], lshift = [0], rshift = [0], zp = 0, clamp = [-128, 127], axis = -1, rounding = half_away_from_zero>, npuc.tiling = #qk.tiling<stacked, tile = [4, 2, 3], resident, buffers = 1>, npuc.loop_tiling = [#qk.tiling<space = [1, 1, 4, 2], tile = [1, 1, 2, 2], buffers = 2, cycles = 100, gm_bytes = 64>]} : (tensor<4x3xi8>, tensor<3x2xi8>) -> tensor<4x2xi8>
   return %0 : tensor<4x2xi8>
 }
+
+// -----
+
+// Both forms of qk.requantize.
+// CHECK-LABEL: func.func @requantize
+// CHECK: qk.requantize %{{.*}} {form = #qk.requantize_form<top_bit>} : (tensor<4x!quant.uniform<u8:f32, 2.500000e-01:128>>) -> tensor<4x!quant.uniform<i8:f32, 2.500000e-01>>
+// CHECK: qk.requantize %{{.*}} {form = #qk.requantize_form<f32>} : (tensor<4x!quant.uniform<i8:f32, 2.500000e-01>>) -> tensor<4x!quant.uniform<i8:f32, 5.000000e-01:3>>
+func.func @requantize(%x: tensor<4x!quant.uniform<u8:f32, 0.25:128>>) -> tensor<4x!quant.uniform<i8:f32, 0.5:3>> {
+  %y = qk.requantize %x {form = #qk.requantize_form<top_bit>} : (tensor<4x!quant.uniform<u8:f32, 0.25:128>>) -> tensor<4x!quant.uniform<i8:f32, 0.25>>
+  %z = qk.requantize %y {form = #qk.requantize_form<f32>} : (tensor<4x!quant.uniform<i8:f32, 0.25>>) -> tensor<4x!quant.uniform<i8:f32, 0.5:3>>
+  return %z : tensor<4x!quant.uniform<i8:f32, 0.5:3>>
+}

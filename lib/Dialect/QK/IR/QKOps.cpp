@@ -148,3 +148,27 @@ LogicalResult MatMulOp::verify() {
 
 #define GET_OP_CLASSES
 #include "npuc/Dialect/QK/IR/QKOps.cpp.inc"
+
+/// Requantizing from `in` to `out` (8-bit, per tensor) moves every value by
+/// exactly 128 between uint8 and int8 at one scale: then
+/// saturate(round(x - zp_in) + zp_out) is x with its top bit flipped, for
+/// every x (no value saturates, no rounding happens).
+bool RequantizeOp::flipsTopBit(Type in, Type out) {
+  auto a = dyn_cast<quant::UniformQuantizedType>(in), b = dyn_cast<quant::UniformQuantizedType>(out);
+  if (!a || !b || a.getScale() != b.getScale() || a.getStorageTypeIntegralWidth() != 8 ||
+      b.getStorageTypeIntegralWidth() != 8 || a.isSigned() == b.isSigned())
+    return false;
+  return b.getZeroPoint() - a.getZeroPoint() == (a.isSigned() ? 128 : -128);
+}
+
+LogicalResult RequantizeOp::verify() {
+  if (shapeOf(getInput()) != shapeOf(getResult()))
+    return emitOpError() << "result shape " << sh::str(shapeOf(getResult()))
+                         << " differs from the input's " << sh::str(shapeOf(getInput()));
+  if (getForm() == RequantizeForm::TopBit &&
+      !flipsTopBit(elementOf(getInput()), elementOf(getResult())))
+    return emitOpError() << "form top_bit needs per-tensor 8-bit types of one scale, opposite "
+                            "signedness and zero points 128 apart, got "
+                         << elementOf(getInput()) << " -> " << elementOf(getResult());
+  return success();
+}

@@ -20,6 +20,17 @@ def QK_Rounding : I32EnumAttr<"Rounding", "rounding of a requantizing right shif
 }
 def QK_RoundingAttr : EnumAttr<QK_Dialect, QK_Rounding, "rounding">;
 
+// How an 8-bit requantization is computed (qk.requantize).
+def QK_RequantizeForm : I32EnumAttr<"RequantizeForm", "the computation of a requantization", [
+    I32EnumAttrCase<"F32", 0, "f32">,
+    I32EnumAttrCase<"TopBit", 1, "top_bit">]> {
+  let cppNamespace = "::npuc::qk";
+  let genSpecializedAttr = 0;
+}
+def QK_RequantizeFormAttr : EnumAttr<QK_Dialect, QK_RequantizeForm, "requantize_form"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
 def QK_RequantAttr : AttrDef<QK_Dialect, "Requant"> {
   let mnemonic = "requant";
   let summary = "int32 -> narrow integer requantization, per tensor or per channel";

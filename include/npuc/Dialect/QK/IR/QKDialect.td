@@ -18,6 +18,9 @@ def QK_Dialect : Dialect {
     tensors (i8, ui8, i32, f32) and its attributes say exactly how the result is
     computed: zero points, accumulator type, the requantization multiplier and
     shifts per channel or per tensor, rounding, clamp bounds and operand layout.
+    A kernel that computes through f32 on quantized values (qk.requantize)
+    takes the quantized tensor types, whose scales and zero points are then
+    part of its contract, and states which computation it is as an attribute.
     Two kernels with equal attributes compute equal bits; nothing about the
     arithmetic is left to the op's name.
   }];

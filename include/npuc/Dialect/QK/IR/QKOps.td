@@ -8,9 +8,13 @@
 #define NPUC_DIALECT_QK_IR_QKOPS_TD
 
 include "npuc/Dialect/QK/IR/QKAttributes.td"
+include "npuc/Dialect/Graph/IR/GraphTypes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def QK_IntTensor : StaticShapeTensorOf<[I8, UI8, I32]>;
+// A quantized tensor: its scale and zero point are part of a kernel's
+// contract where the kernel computes through f32 on the values they define.
+def QK_QuantTensor : StaticShapeTensorOf<[Graph_QuantType]>;
 def QK_NarrowTensor : StaticShapeTensorOf<[I8, UI8]>;
 
 class QK_Op<string mnemonic, list<Trait> traits = []>
@@ -50,6 +54,33 @@ def QK_MatMulOp : QK_Op<"matmul"> {
                    TypeAttr:$acc_type, OptionalAttr<QK_RequantAttr>:$requant);
   let results = (outs QK_IntTensor:$result);
   let assemblyFormat = "$lhs `,` $rhs (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
+}
+
+def QK_RequantizeOp : QK_Op<"requantize"> {
+  let summary = "a quantized tensor quantized again (DequantizeLinear then QuantizeLinear)";
+  let description = [{
+    result = saturate(round_half_even(f32(x - zp_in) * scale_in / scale_out) + zp_out),
+    each step in f32 as ONNX's two ops compute it, the f32 tensor between them
+    never stored (`form = f32`). With `form = top_bit` the two types differ
+    only in signedness, at one scale with zero points 128 apart: the result
+    is the input's bytes with their top bit flipped, which is the same value
+    exactly. The scales and zero points are the operand's and the result's
+    quantized types.
+
+    ```mlir
+    %y = qk.requantize %x {form = #qk.requantize_form<top_bit>}
+        : (tensor<4x!quant.uniform<u8:f32, 0.25:128>>) -> tensor<4x!quant.uniform<i8:f32, 0.25>>
+    ```
+  }];
+  let arguments = (ins QK_QuantTensor:$input, QK_RequantizeFormAttr:$form);
+  let results = (outs QK_QuantTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    /// Whether requantizing `in` to `out` (quantized element types) is a
+    /// flip of each byte's top bit: per tensor, 8 bits, one scale, opposite
+    /// signedness, zero points 128 apart.
+    static bool flipsTopBit(::mlir::Type in, ::mlir::Type out);
+  }];
 }
 
 #endif
