@@ -1,14 +1,17 @@
 #!/usr/bin/python3
 """Moves the evidence of one lowering-case op to another: every row of the
-evidence table (lib/Support/OpEvidence.tsv) whose case key is OLD(...)
-becomes NEW(...), with the same types, properties, level, ONNX ops and
-tests, and each grid test the row names is renamed to the directory
-test/grid/gen_grid.py gives the new key. For a family moved from a graph op
-to a qk kernel (docs/architecture.md, "The lowering today, and the open
-work"), when the kernel's cases are the graph op's cases under a new name.
+evidence table (lib/Support/OpEvidence.tsv) whose case key is OLD(...){...}
+becomes NEW(...){PROP,...}, with the same types, properties (after PROP, a
+property the new op records first, such as the function of a kernel several
+graph ops became), level, ONNX ops and tests, and each grid test the row
+names is renamed to the directory test/grid/gen_grid.py gives the new key.
+For a family moved from graph ops to a qk kernel (docs/architecture.md, "The
+lowering today, and the open work"), when the kernel's cases are the graph
+op's cases under the new name; `npuc --list-cases` before and after says so.
 scripts/update-supported-ops.sh regenerates the same rows from the tests.
 
-usage: rename-case-op.py OLD NEW [TSV]   e.g. graph.requantize qk.requantize
+usage: rename-case-op.py OLD NEW [PROP] [--tsv TSV]
+  e.g. graph.requantize qk.requantize;  graph.add qk.binary fn=ADD
 """
 import hashlib
 import os
@@ -21,12 +24,27 @@ def grid_dir(key):
     return "grid/" + os.path.join(op, hashlib.sha256(key.encode()).hexdigest()[:12])
 
 
+def renamed_key(key, old, new, prop):
+    rest = key[len(old):]
+    if not prop:
+        return new + rest
+    if "{" in rest:
+        i = rest.index("{")
+        return new + rest[: i + 1] + prop + ("," if rest[i + 1] != "}" else "") + rest[i + 1:]
+    return new + rest + "{" + prop + "}"
+
+
 def main(argv):
-    if len(argv) not in (3, 4):
-        sys.exit(__doc__.strip().splitlines()[-1])
-    old, new = argv[1], argv[2]
-    path = argv[3] if len(argv) == 4 else os.path.join(os.path.dirname(__file__), "..", "lib",
-                                                        "Support", "OpEvidence.tsv")
+    args = argv[1:]
+    path = os.path.join(os.path.dirname(__file__), "..", "lib", "Support", "OpEvidence.tsv")
+    if "--tsv" in args:
+        i = args.index("--tsv")
+        path = args[i + 1]
+        del args[i : i + 2]
+    if len(args) not in (2, 3):
+        sys.exit(__doc__.strip().splitlines()[-2])
+    old, new = args[0], args[1]
+    prop = args[2] if len(args) == 3 else ""
     lines = open(path).read().splitlines()
     out, moved = [], 0
     for line in lines:
@@ -35,7 +53,7 @@ def main(argv):
             out.append(line)
             continue
         key = fields[0]
-        renamed = new + key[len(old):]
+        renamed = renamed_key(key, old, new, prop)
         tests = [grid_dir(renamed) if t == grid_dir(key) else t for t in fields[4].split(",")]
         out.append("\t".join([renamed] + fields[1:4] + [",".join(tests)]))
         moved += 1

@@ -70,6 +70,7 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
   a.add(graph::createGraphFuseActivation());
   if (options.floatType == "fp16")
     a.add(graph::createGraphComputeF16());
+  a.add(createConvertElementwiseToQK());
   a.add(createSetTarget(SetTargetOptions{options.target}));
   a.add(createSelectLoweringCases());
   a.add(createCheckCaseSpaces());

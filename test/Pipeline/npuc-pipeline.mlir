@@ -2,11 +2,13 @@
 // RUN: npuc-opt %npuc_src/examples/residual.mlir --npuc-pipeline=until=kernel | FileCheck %s
 // RUN: npuc-opt %npuc_src/examples/residual.mlir --npuc-pipeline | FileCheck %s --check-prefix=ENC
 
-// The exported "x - 0" is gone, the conv, the skip add and the relu remain.
+// The exported "x - 0" is gone, the conv, the skip add (the kernel
+// qk.binary ADD) and the relu remain.
 // CHECK-LABEL: func.func @main
 // CHECK:       %[[C:.*]] = graph.conv %arg0
 // CHECK-NOT:   graph.sub
-// CHECK:       %[[A:.*]] = graph.add %[[C]], %arg0
+// CHECK-NOT:   qk.binary {{.*}}SUB
+// CHECK:       %[[A:.*]] = qk.binary %[[C]], %arg0 {fn = #qk.binary_fn<ADD>
 // CHECK:       graph.relu %[[A]]
 
 // The whole pipeline ends with one enc op per instruction, the float conv on

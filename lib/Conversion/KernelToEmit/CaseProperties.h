@@ -15,6 +15,7 @@
 #ifndef NPUC_LIB_CONVERSION_KERNELTOEMIT_CASEPROPERTIES_H
 #define NPUC_LIB_CONVERSION_KERNELTOEMIT_CASEPROPERTIES_H
 
+#include "npuc/Dialect/QK/IR/QKOps.h"
 #include "npuc/Support/CaseSpace.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -240,6 +241,17 @@ inline constexpr auto kPadMode = choice<PadMode>(
     "mode", Alternative<PadMode>{PadMode::Constant, "constant"},
     Alternative<PadMode>{PadMode::Reflect, "reflect"}, Alternative<PadMode>{PadMode::Edge, "edge"},
     Alternative<PadMode>{PadMode::Wrap, "wrap"});
+
+/// qk.binary's function, spelled as the ISA names it.
+inline constexpr auto kBinaryFn = choice<qk::BinaryFn>(
+    "fn", Alternative<qk::BinaryFn>{qk::BinaryFn::ADD, "ADD"},
+    Alternative<qk::BinaryFn>{qk::BinaryFn::SUB, "SUB"},
+    Alternative<qk::BinaryFn>{qk::BinaryFn::MUL, "MUL"},
+    Alternative<qk::BinaryFn>{qk::BinaryFn::DIV, "DIV"},
+    Alternative<qk::BinaryFn>{qk::BinaryFn::MAX, "MAX"},
+    Alternative<qk::BinaryFn>{qk::BinaryFn::MIN, "MIN"},
+    Alternative<qk::BinaryFn>{qk::BinaryFn::SHL, "SHL"},
+    Alternative<qk::BinaryFn>{qk::BinaryFn::SRA, "SRA"});
 
 /// Resize's mode, coordinate transformation and nearest rounding (ONNX's
 /// names): the sampling formula the selector evaluates depends on them.

@@ -243,19 +243,19 @@ Value KernelLowering::fromF32(Value f, const std::optional<Quant> &q, Type stora
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// The VECTOR function of a binary graph op; none for PRelu, which is
+// qk.binary's function and VECTOR's are one ISA enum (ISA_VBinFuncCases).
+static_assert(int(qk::BinaryFn::ADD) == int(VBinFunc::ADD) &&
+                  int(qk::BinaryFn::MIN) == int(VBinFunc::MIN) &&
+                  int(qk::BinaryFn::XOR) == int(VBinFunc::XOR) &&
+                  int(qk::BinaryFn::SRA) == int(VBinFunc::SRA),
+              "qk.binary's functions are VECTOR's, numbered alike");
+
+/// The VECTOR function of a binary kernel; none for PRelu, which is
 /// composed of several.
 std::optional<VBinFunc> binaryFunction(Operation *op) {
-  return llvm::TypeSwitch<Operation *, std::optional<VBinFunc>>(op)
-      .Case([](graph::AddOp) { return VBinFunc::ADD; })
-      .Case([](graph::SubOp) { return VBinFunc::SUB; })
-      .Case([](graph::MulOp) { return VBinFunc::MUL; })
-      .Case([](graph::DivOp) { return VBinFunc::DIV; })
-      .Case([](graph::MaxOp) { return VBinFunc::MAX; })
-      .Case([](graph::MinOp) { return VBinFunc::MIN; })
-      .Case([](graph::ShiftLeftOp) { return VBinFunc::SHL; })
-      .Case([](graph::ShiftRightOp) { return VBinFunc::SRA; })
-      .Default([](Operation *) { return std::nullopt; });
+  if (auto k = llvm::dyn_cast<qk::BinaryOp>(op))
+    return VBinFunc(k.getFn());
+  return std::nullopt;
 }
 
 /// The name of a binary op's function in diagnostics.
@@ -288,24 +288,32 @@ std::optional<VUnFunc> unaryFunction(Operation *op) {
 const CaseSpace &lowering::binarySpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
-    const std::vector<std::string> arithmetic = opNames<graph::AddOp, graph::SubOp, graph::MulOp, graph::DivOp, graph::MaxOp, graph::MinOp, graph::PReluOp>();
-    const std::vector<std::string> shifts = opNames<graph::ShiftLeftOp, graph::ShiftRightOp>();
-    s.signatures = {{"T,T->T", {{"T", ct::kFloat}}, arithmetic},
-                    {"T,T->T", {{"T", ct::kInt}}, arithmetic},
-                    {"A,B->C", {{"A", ct::kQuant}, {"B", ct::kQuant}, {"C", ct::kQuant}}, arithmetic},
-                    {"T,T->T", {{"T", {"ui8", "ui16", "ui32"}}}, shifts}};
-    s.properties = {kBroadcast.declare()};
+    const std::vector<std::string> both = opNames<qk::BinaryOp, graph::PReluOp>();
+    const ct::List unsignedInts = {"ui8", "ui16", "ui32"};
+    s.signatures = {{"T,T->T", {{"T", ct::kFloat}}, both},
+                    {"T,T->T", {{"T", ct::kInt}}, both},
+                    {"A,B->C", {{"A", ct::kQuant}, {"B", ct::kQuant}, {"C", ct::kQuant}}, both}};
+    s.properties = {kBinaryFn.declare(cond::op(opNames<qk::BinaryOp>())), kBroadcast.declare()};
+    using F = qk::BinaryFn;
+    auto quantized = cond::any({cond::operand(0, ct::kQuant), cond::operand(1, ct::kQuant),
+                                cond::result(0, ct::kQuant)});
     s.rules = {
         refused(cond::all({cond::op(opNames<graph::PReluOp>()), cond::operand(0, ct::concat({{"f16"}, ct::kInt}))}),
                 "PRelu lowers for f32 and per-tensor quantized operands"),
-        refused(cond::all({cond::op(opNames<graph::DivOp>()), cond::operand(0, ct::concat({{"f16"}, ct::kQuant}))}),
+        refused(cond::all({kBinaryFn({F::DIV}), cond::operand(0, ct::concat({{"f16"}, ct::kQuant}))}),
                 "division lowers for f32 and integers stored as i32"),
-        refused(cond::all({cond::op(opNames<graph::AddOp, graph::SubOp, graph::MulOp, graph::ShiftLeftOp>()),
-                           cond::operand(0, {"ui32"})}),
+        refused(cond::all({kBinaryFn({F::ADD, F::SUB, F::MUL, F::SHL}), cond::operand(0, {"ui32"})}),
                 "uint32 results leave the int32 they are stored as"),
-        refused(cond::all({cond::op(opNames<graph::MulOp>()), cond::operand(0, {"ui16"})}),
+        refused(cond::all({kBinaryFn({F::MUL}), cond::operand(0, {"ui16"})}),
                 "a uint16 product leaves the int32 it is stored as"),
-        quantizedOnlyWhereFused()};
+        // graph-fuse-qdq quantizes Add, Sub and Mul (graph::fusesQDQ); the
+        // other functions and PRelu stay f32 between DequantizeLinear and
+        // QuantizeLinear.
+        never(cond::all({quantized, cond::any({cond::op(opNames<graph::PReluOp>()),
+                                               kBinaryFn({F::DIV, F::MAX, F::MIN, F::SHL, F::SRA})})}),
+              "the op stays f32 between DequantizeLinear and QuantizeLinear"),
+        never(cond::all({kBinaryFn({F::SHL, F::SRA}), cond::negate(cond::operand(0, unsignedInts))}),
+              "BitShift is of unsigned integers")};
     return s;
   }();
   return space;
@@ -315,6 +323,13 @@ const CaseSpace &lowering::binarySpace() {
 /// dequantized values; broadcasting operands read with zero strides (L5).
 LogicalResult lowering::selectBinary(LoweringCase &c, const target::TargetInfo &) {
   Operation *op = c.op;
+  if (auto k = llvm::dyn_cast<qk::BinaryOp>(op)) {
+    if (kBinaryFn.spell(k.getFn()).empty())
+      return op->emitOpError() << "function " << qk::stringifyBinaryFn(k.getFn())
+                               << " has no NPU lowering as qk.binary (And, Or and Xor lower as "
+                                  "the graph's logic ops)";
+    c.choose(kBinaryFn, k.getFn());
+  }
   Value lhs = op->getOperand(0), rhs = op->getOperand(1), res = op->getResult(0);
   auto ql = quantOf(tensorOf(lhs).getElementType()), qr = quantOf(tensorOf(rhs).getElementType());
   auto qy = quantOf(tensorOf(res).getElementType());

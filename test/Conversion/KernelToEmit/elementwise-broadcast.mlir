@@ -3,7 +3,7 @@
 // Mul: it moves to the right) is one value per tile row: a [3, 1] column,
 // one DMA of 3 values 4 bytes apart, broadcast along each row by VECTOR,
 // where a [3, 20] tile would pay a GM burst per element.
-// RUN: npuc-opt %s -select-tiling --convert-kernel-to-emit | FileCheck %s
+// RUN: npuc-opt %s -convert-elementwise-to-qk -select-tiling --convert-kernel-to-emit | FileCheck %s
 
 // CHECK:      %[[S:.*]] = emit.alloc {name = "s", offset = 256 : i64} : <input, 1x3x1x1xf32, strides = [12, 4, 4, 4]>
 // CHECK:      emit.for

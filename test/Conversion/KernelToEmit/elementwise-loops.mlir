@@ -4,7 +4,7 @@
 // slots, pipelined, 16,384 bytes apart. The scalar constant, on the left of a
 // commutative Mul, moves to the right and is loaded as one value per tile row
 // ([1, 1], broadcast by VECTOR), not gathered per element.
-// RUN: npuc-opt %s -select-tiling --convert-kernel-to-emit | FileCheck %s
+// RUN: npuc-opt %s -convert-elementwise-to-qk -select-tiling --convert-kernel-to-emit | FileCheck %s
 
 // CHECK:      %[[C:.*]] = emit.constant dense<2.000000e+00> : tensor<f32>
 // CHECK:      emit.for %[[T:.*]] basis [1, 1, 1, 20] range [0, 20) attributes {buffers = 2 : i64, pipeline} {

@@ -1,5 +1,5 @@
-// RUN: npuc-opt %s -split-input-file --pass-pipeline="builtin.module(select-tiling,convert-kernel-to-emit,emit.program(emit-multi-buffer,emit-pipeline,emit-lower-loops))" -verify-diagnostics | FileCheck %s
-// RUN: npuc-opt %s -split-input-file --pass-pipeline="builtin.module(set-target{target=npu-v1-tiny},select-tiling,convert-kernel-to-emit,emit.program(emit-multi-buffer,emit-pipeline,emit-lower-loops))" -verify-diagnostics | FileCheck %s --check-prefix=TINY
+// RUN: npuc-opt %s -split-input-file --pass-pipeline="builtin.module(convert-elementwise-to-qk,select-tiling,convert-kernel-to-emit,emit.program(emit-multi-buffer,emit-pipeline,emit-lower-loops))" -verify-diagnostics | FileCheck %s
+// RUN: npuc-opt %s -split-input-file --pass-pipeline="builtin.module(set-target{target=npu-v1-tiny},convert-elementwise-to-qk,select-tiling,convert-kernel-to-emit,emit.program(emit-multi-buffer,emit-pipeline,emit-lower-loops))" -verify-diagnostics | FileCheck %s --check-prefix=TINY
 
 // A per-tensor int8 matmul: the input and output are runtime tensors of their
 // regions; the weights a constant; A and B land in 64-byte-pitched LM tiles,

@@ -3,7 +3,7 @@
 // operand types that the graph verifiers already reject never reach it; the
 // first case of each such pair pins that. (An int64 constant outside int32
 // is refused later, by convert-kernel-to-emit: see logic.mlir.)
-// RUN: npuc-opt %s -split-input-file -select-lowering-cases -verify-diagnostics
+// RUN: npuc-opt %s -split-input-file -convert-elementwise-to-qk -select-lowering-cases -verify-diagnostics
 
 // f32 against int32 is refused by graph.less's verifier, before any lowering.
 func.func @less_f32_i32(%x: tensor<4xf32>, %y: tensor<4xi32>) -> tensor<4xi1> {
@@ -139,7 +139,7 @@ func.func @argmin_quant(%x: tensor<3x4x!quant.uniform<i8:f32, 0.5>>) -> tensor<3
 
 // uint32 Add and uint16 Mul leave the int32 they are stored as.
 func.func @add_ui32(%x: tensor<4xui32>, %y: tensor<4xui32>) -> tensor<4xui32> {
-  // expected-error @+1 {{'graph.add' op elementwise ADD on 'ui32' has no NPU lowering (its results leave the int32 it is stored as)}}
+  // expected-error @+1 {{'qk.binary' op elementwise ADD on 'ui32' has no NPU lowering (its results leave the int32 it is stored as)}}
   %0 = graph.add %x, %y : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xui32>
   return %0 : tensor<4xui32>
 }
@@ -147,7 +147,7 @@ func.func @add_ui32(%x: tensor<4xui32>, %y: tensor<4xui32>) -> tensor<4xui32> {
 // -----
 
 func.func @mul_ui16(%x: tensor<4xui16>, %y: tensor<4xui16>) -> tensor<4xui16> {
-  // expected-error @+1 {{'graph.mul' op elementwise MUL on 'ui16' has no NPU lowering (its results leave the int32 it is stored as)}}
+  // expected-error @+1 {{'qk.binary' op elementwise MUL on 'ui16' has no NPU lowering (its results leave the int32 it is stored as)}}
   %0 = graph.mul %x, %y : (tensor<4xui16>, tensor<4xui16>) -> tensor<4xui16>
   return %0 : tensor<4xui16>
 }
@@ -160,4 +160,14 @@ func.func @cast_i64_ui32(%x: tensor<4xi64>) -> tensor<4xui32> {
   // expected-error @+1 {{'graph.cast' op narrowing integer Cast from 'i64' to 'ui32' has no NPU lowering yet (ONNX wraps; V_CAST saturates)}}
   %0 = graph.cast %x : (tensor<4xi64>) -> tensor<4xui32>
   return %0 : tensor<4xui32>
+}
+
+// -----
+
+// qk.binary's AND, OR and XOR (ISA functions no graph op becomes: the logic
+// ops lower as themselves) have no lowering as the kernel.
+func.func @main(%x: tensor<4xi32> {graph.name = "x"}) -> (tensor<4xi32> {graph.name = "y"}) {
+  // expected-error @+1 {{'qk.binary' op function AND has no NPU lowering as qk.binary (And, Or and Xor lower as the graph's logic ops)}}
+  %0 = qk.binary %x, %x {fn = #qk.binary_fn<AND>} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
 }

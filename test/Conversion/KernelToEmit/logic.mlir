@@ -1,5 +1,5 @@
-// RUN: npuc-opt %s -split-input-file --pass-pipeline="builtin.module(select-tiling,convert-kernel-to-emit,emit.program(emit-multi-buffer,emit-pipeline,emit-lower-loops))" -verify-diagnostics | FileCheck %s
-// RUN: npuc-opt %s -split-input-file --pass-pipeline="builtin.module(set-target{target=npu-v1-tiny},select-tiling,convert-kernel-to-emit,emit.program(emit-multi-buffer,emit-pipeline,emit-lower-loops))" -verify-diagnostics | FileCheck %s --check-prefix=TINY
+// RUN: npuc-opt %s -split-input-file --pass-pipeline="builtin.module(convert-elementwise-to-qk,select-tiling,convert-kernel-to-emit,emit.program(emit-multi-buffer,emit-pipeline,emit-lower-loops))" -verify-diagnostics | FileCheck %s
+// RUN: npuc-opt %s -split-input-file --pass-pipeline="builtin.module(set-target{target=npu-v1-tiny},convert-elementwise-to-qk,select-tiling,convert-kernel-to-emit,emit.program(emit-multi-buffer,emit-pipeline,emit-lower-loops))" -verify-diagnostics | FileCheck %s --check-prefix=TINY
 
 // The lowerings of LogicKernels.cpp (comparisons, And/Or/Xor/Not, Where,
 // Cast, ArgMax/ArgMin) and the integer elementwise ops of
@@ -373,7 +373,7 @@ func.func @main(%x: tensor<3x4xi8> {graph.name = "x"}, %y: tensor<3x4xi8> {graph
 // (its int32 storage would change the value).
 func.func @main(%x: tensor<4xi64> {graph.name = "x"}) -> (tensor<4xi64> {graph.name = "y"}) {
   %c = graph.constant dense<[1, -2147483648, 2147483648, 2147483647]> : tensor<4xi64>
-  // expected-error @+1 {{'graph.add' op takes the 'i64' constant 2147483648, outside int32, the type 'i64' is narrowed to on the NPU}}
+  // expected-error @+1 {{'qk.binary' op takes the 'i64' constant 2147483648, outside int32, the type 'i64' is narrowed to on the NPU}}
   %0 = graph.add %x, %c : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
   return %0 : tensor<4xi64>
 }
@@ -398,7 +398,7 @@ func.func @main(%x: tensor<4xi64> {graph.name = "x"}) -> (tensor<4xi64> {graph.n
 // (not -1).
 func.func @main(%x: tensor<4xui32> {graph.name = "x"}) -> (tensor<4xui32> {graph.name = "y"}) {
   %c = graph.constant dense<[1, 2, 4294967295, 3]> : tensor<4xui32>
-  // expected-error @+1 {{'graph.add' op takes the 'ui32' constant 4294967295, outside int32, the type 'ui32' is narrowed to on the NPU}}
+  // expected-error @+1 {{'qk.binary' op takes the 'ui32' constant 4294967295, outside int32, the type 'ui32' is narrowed to on the NPU}}
   %0 = graph.add %x, %c : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xui32>
   return %0 : tensor<4xui32>
 }

@@ -2,8 +2,8 @@
 // key of npuc's evidence: the op, its element types, and every property its
 // lowering branches on, recorded both ways. Like IREE's strategy-selection
 // tests, each case below pins the choice for a representative op.
-// RUN: npuc-opt %s -split-input-file -select-lowering-cases -verify-diagnostics | FileCheck %s
-// RUN: npuc-opt %s -split-input-file -set-target=target=npu-v1-tiny -select-lowering-cases -verify-diagnostics | FileCheck %s --check-prefix=TINY
+// RUN: npuc-opt %s -split-input-file -convert-elementwise-to-qk -select-lowering-cases -verify-diagnostics | FileCheck %s
+// RUN: npuc-opt %s -split-input-file -set-target=target=npu-v1-tiny -convert-elementwise-to-qk -select-lowering-cases -verify-diagnostics | FileCheck %s --check-prefix=TINY
 
 // A dense, padded 3x3 f32 convolution with a bias; a dilated depthwise one
 // (each channel its own group) differs in kind and dilation, and has no window
@@ -44,8 +44,8 @@ func.func @qconv(%x: tensor<1x3x5x7xui8>, %w: tensor<2x3x3x3xi8>) -> tensor<1x2x
 // and the Relu's case space declares it never integer); a per-axis
 // QuantizeLinear loads its parameters per row when the axis is not innermost.
 // CHECK-LABEL: func.func @elementwise
-// CHECK: graph.add {{.*}}npuc.case = "graph.add(f32,f32->f32){broadcast}"
-// CHECK: graph.add {{.*}}npuc.case = "graph.add(f32,f32->f32){!broadcast}"
+// CHECK: qk.binary {{.*}}npuc.case = "qk.binary(f32,f32->f32){fn=ADD,broadcast}"
+// CHECK: qk.binary {{.*}}npuc.case = "qk.binary(f32,f32->f32){fn=ADD,!broadcast}"
 // CHECK: graph.relu {{.*}}npuc.case = "graph.relu(qi8->qi8){integer}"
 // CHECK: graph.relu {{.*}}npuc.case = "graph.relu(qi8->qi8){!integer}"
 // CHECK: graph.relu {{.*}}npuc.case = "graph.relu(qi8->qui8){!integer}"
@@ -210,9 +210,9 @@ func.func @reduce_steps(%x: tensor<3x2x2xf32>, %r: tensor<2x16384xf32>)
 // CHECK: graph.cast {{.*}}npuc.case = "graph.cast(f16->f16){conversion=copy}"
 // CHECK: graph.argmin {{.*}}npuc.case = "graph.argmin(f32->i64){layout=rows,last}"
 // CHECK: graph.argmax {{.*}}npuc.case = "graph.argmax(i32->i64){layout=columns,!last}"
-// CHECK: graph.sub {{.*}}npuc.case = "graph.sub(ui8,ui8->ui8){!broadcast}"
-// CHECK: graph.mul {{.*}}npuc.case = "graph.mul(i16,i16->i16){!broadcast}"
-// CHECK: graph.div {{.*}}npuc.case = "graph.div(i32,i32->i32){!broadcast}"
+// CHECK: qk.binary {{.*}}npuc.case = "qk.binary(ui8,ui8->ui8){fn=SUB,!broadcast}"
+// CHECK: qk.binary {{.*}}npuc.case = "qk.binary(i16,i16->i16){fn=MUL,!broadcast}"
+// CHECK: qk.binary {{.*}}npuc.case = "qk.binary(i32,i32->i32){fn=DIV,!broadcast}"
 // TINY-LABEL: func.func @logic
 // TINY: graph.cast {{.*}}npuc.case = "graph.cast(f32->i64){conversion=truncate}"
 // TINY: graph.argmax {{.*}}npuc.case = "graph.argmax(i32->i64){layout=columns,!last}"

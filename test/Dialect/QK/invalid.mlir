@@ -297,3 +297,28 @@ func.func @requantize_form_unknown(%x: tensor<4x!quant.uniform<u8:f32, 0.25:128>
   %y = qk.requantize %x {form = #qk.requantize_form<half>} : (tensor<4x!quant.uniform<u8:f32, 0.25:128>>) -> tensor<4x!quant.uniform<i8:f32, 0.25>>
   return %y : tensor<4x!quant.uniform<i8:f32, 0.25>>
 }
+
+// -----
+
+func.func @binary_shapes(%a: tensor<2x4xf32>, %b: tensor<3xf32>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{operand shapes 2x4 and 3 do not broadcast}}
+  %0 = qk.binary %a, %b {fn = #qk.binary_fn<ADD>} : (tensor<2x4xf32>, tensor<3xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @binary_result(%a: tensor<2x4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{result shape 4 is not the operands' broadcast shape 2x4}}
+  %0 = qk.binary %a, %b {fn = #qk.binary_fn<ADD>} : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @binary_fn(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+2 {{expected ::npuc::qk::BinaryFn to be one of: ADD, SUB, MUL, DIV, MAX, MIN, AND, OR, XOR, SHL, SRA}}
+  // expected-error @+1 {{failed to parse QK_BinaryFnAttr parameter 'value'}}
+  %0 = qk.binary %a, %b {fn = #qk.binary_fn<POW>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -77,3 +77,13 @@ func.func @requantize(%x: tensor<4x!quant.uniform<u8:f32, 0.25:128>>) -> tensor<
   %z = qk.requantize %y {form = #qk.requantize_form<f32>} : (tensor<4x!quant.uniform<i8:f32, 0.25>>) -> tensor<4x!quant.uniform<i8:f32, 0.5:3>>
   return %z : tensor<4x!quant.uniform<i8:f32, 0.5:3>>
 }
+
+// -----
+
+// qk.binary: the ISA's function names, broadcasting operands.
+// CHECK-LABEL: func.func @binary
+// CHECK: qk.binary %{{.*}}, %{{.*}} {fn = #qk.binary_fn<SRA>} : (tensor<2x4xui16>, tensor<4xui16>) -> tensor<2x4xui16>
+func.func @binary(%a: tensor<2x4xui16>, %b: tensor<4xui16>) -> tensor<2x4xui16> {
+  %0 = qk.binary %a, %b {fn = #qk.binary_fn<SRA>} : (tensor<2x4xui16>, tensor<4xui16>) -> tensor<2x4xui16>
+  return %0 : tensor<2x4xui16>
+}

@@ -172,3 +172,16 @@ LogicalResult RequantizeOp::verify() {
                          << elementOf(getInput()) << " -> " << elementOf(getResult());
   return success();
 }
+
+LogicalResult BinaryOp::verify() {
+  auto shape = sh::broadcast(shapeOf(getLhs()), shapeOf(getRhs()));
+  if (!shape) {
+    llvm::consumeError(shape.takeError());
+    return emitOpError() << "operand shapes " << sh::str(shapeOf(getLhs())) << " and "
+                         << sh::str(shapeOf(getRhs())) << " do not broadcast";
+  }
+  if (ArrayRef<int64_t>(*shape) != shapeOf(getResult()))
+    return emitOpError() << "result shape " << sh::str(shapeOf(getResult()))
+                         << " is not the operands' broadcast shape " << sh::str(*shape);
+  return success();
+}

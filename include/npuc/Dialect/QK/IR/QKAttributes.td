@@ -10,6 +10,7 @@
 include "npuc/Dialect/QK/IR/QKDialect.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
+include "npuc/Dialect/QK/IR/ISAEnumCases.td"
 
 // The one rounding V_REQUANT and MM_OUT implement (docs/numerics.md), stated
 // in every #qk.requant so the contract reads whole.
@@ -19,6 +20,16 @@ def QK_Rounding : I32EnumAttr<"Rounding", "rounding of a requantizing right shif
   let genSpecializedAttr = 0;
 }
 def QK_RoundingAttr : EnumAttr<QK_Dialect, QK_Rounding, "rounding">;
+
+// qk.binary's function: the ISA's VECTOR binary functions (ISA.td, through
+// npuc-tblgen), numbered as the ISA numbers them.
+def QK_BinaryFn : I32EnumAttr<"BinaryFn", "VECTOR binary function", ISA_VBinFuncCases<0, 0>.cases> {
+  let cppNamespace = "::npuc::qk";
+  let genSpecializedAttr = 0;
+}
+def QK_BinaryFnAttr : EnumAttr<QK_Dialect, QK_BinaryFn, "binary_fn"> {
+  let assemblyFormat = "`<` $value `>`";
+}
 
 // How an 8-bit requantization is computed (qk.requantize).
 def QK_RequantizeForm : I32EnumAttr<"RequantizeForm", "the computation of a requantization", [

@@ -56,6 +56,31 @@ def QK_MatMulOp : QK_Op<"matmul"> {
   let assemblyFormat = "$lhs `,` $rhs (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
 }
 
+// Any tensor a binary kernel takes: f32, f16, integers, quantized.
+def QK_AnyTensor : StaticShapeTensorOf<[Graph_Element]>;
+
+def QK_BinaryOp : QK_Op<"binary"> {
+  let summary = "an elementwise binary function of two tensors, with broadcasting";
+  let description = [{
+    result = fn(lhs, rhs), the operands broadcast to the result's shape
+    (multidirectional, as ONNX's), `fn` a VECTOR binary function of the ISA.
+    f32 and f16 operands are computed in their IEEE precision; integers
+    stored as i32 exactly, then saturated to int32, narrower ones wrapped to
+    their width as ONNX's integers are (SHL and SRA are unsigned integers'
+    bit shifts, a shift by the width or more giving 0); per-tensor quantized
+    operands and result on their exact dequantized values in f32, quantized
+    half to even, the scales and zero points being the types'.
+
+    ```mlir
+    %y = qk.binary %a, %b {fn = #qk.binary_fn<ADD>}
+        : (tensor<1x8xf32>, tensor<8xf32>) -> tensor<1x8xf32>
+    ```
+  }];
+  let arguments = (ins QK_AnyTensor:$lhs, QK_AnyTensor:$rhs, QK_BinaryFnAttr:$fn);
+  let results = (outs QK_AnyTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
+
 def QK_RequantizeOp : QK_Op<"requantize"> {
   let summary = "a quantized tensor quantized again (DequantizeLinear then QuantizeLinear)";
   let description = [{

@@ -1,0 +1,38 @@
+// convert-elementwise-to-qk: each binary graph op becomes qk.binary with the
+// VECTOR function it computes, its operands and result types as they were
+// (f32, f16, integers, quantized); PRelu (several functions) stays a graph op.
+// RUN: npuc-opt %s -split-input-file --convert-elementwise-to-qk | FileCheck %s
+
+// CHECK-LABEL: func.func @functions
+// CHECK: qk.binary %arg0, %arg1 {fn = #qk.binary_fn<ADD>} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+// CHECK: qk.binary %{{.*}}, %arg1 {fn = #qk.binary_fn<SUB>}
+// CHECK: qk.binary %{{.*}}, %arg1 {fn = #qk.binary_fn<MUL>}
+// CHECK: qk.binary %{{.*}}, %arg1 {fn = #qk.binary_fn<DIV>}
+// CHECK: qk.binary %{{.*}}, %arg1 {fn = #qk.binary_fn<MAX>}
+// CHECK: qk.binary %{{.*}}, %arg1 {fn = #qk.binary_fn<MIN>}
+// CHECK: graph.prelu
+// CHECK-NOT: graph.add
+func.func @functions(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
+  %0 = graph.add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %1 = graph.sub %0, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %2 = graph.mul %1, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %3 = graph.div %2, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %4 = graph.max %3, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %5 = graph.min %4, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %6 = graph.prelu %5, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %6 : tensor<2x3xf32>
+}
+
+// -----
+
+// Bit shifts of unsigned integers, and a quantized Add keeping its types.
+// CHECK-LABEL: func.func @shifts_and_quantized
+// CHECK: qk.binary %arg0, %arg1 {fn = #qk.binary_fn<SHL>} : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+// CHECK: qk.binary %{{.*}}, %arg1 {fn = #qk.binary_fn<SRA>} : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+// CHECK: qk.binary %arg2, %arg2 {fn = #qk.binary_fn<ADD>} : (tensor<4x!quant.uniform<i8:f32, 5.000000e-01>>, tensor<4x!quant.uniform<i8:f32, 5.000000e-01>>) -> tensor<4x!quant.uniform<i8:f32, 1.000000e+00>>
+func.func @shifts_and_quantized(%x: tensor<4xui8>, %n: tensor<4xui8>, %q: tensor<4x!quant.uniform<i8:f32, 0.5>>) -> (tensor<4xui8>, tensor<4x!quant.uniform<i8:f32, 1.0>>) {
+  %0 = graph.shift_left %x, %n : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  %1 = graph.shift_right %0, %n : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  %2 = graph.add %q, %q : (tensor<4x!quant.uniform<i8:f32, 0.5>>, tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4x!quant.uniform<i8:f32, 1.0>>
+  return %1, %2 : tensor<4xui8>, tensor<4x!quant.uniform<i8:f32, 1.0>>
+}
