@@ -9,7 +9,7 @@
 // CHECK-NOT:   graph.sub
 // CHECK-NOT:   qk.binary {{.*}}SUB
 // CHECK:       %[[A:.*]] = qk.binary %[[C]], %arg0 {fn = #qk.binary_fn<ADD>
-// CHECK:       graph.relu %[[A]]
+// CHECK:       qk.map %[[A]]
 
 // The whole pipeline ends with one enc op per instruction, the float conv on
 // MATRIX, the skip add and the relu on VECTOR, the result to the output region.

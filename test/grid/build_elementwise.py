@@ -78,8 +78,18 @@ def build_binary(case, net):
     float_tolerance(net, a_t, exact=op != "graph.div" or not is_float(a_t))
 
 
+# qk.map's functions as the graph ops (and ONNX ops) they come from.
+UNARY_FN = {"RELU": "graph.relu", "SIGMOID": "graph.sigmoid", "TANH": "graph.tanh",
+            "EXP": "graph.exp", "LOG": "graph.log", "NEG": "graph.neg", "ABS": "graph.abs",
+            "SIGN": "graph.sign", "SQRT": "graph.sqrt", "RECIP": "graph.reciprocal",
+            "ERF": "graph.erf", "FLOOR": "graph.floor", "CEIL": "graph.ceil",
+            "ROUND": "graph.round", "COPY": "graph.identity"}
+
+
 def build_unary(case, net):
     op = case["op"]
+    if op == "qk.map":
+        op = UNARY_FN[case["props"]["fn"]]
     x_t, y_t = case["operands"][0], case["results"][0]
     shape = shape_of(net)
     domain = {"graph.log": "positive", "graph.sqrt": "positive", "graph.reciprocal": "nonzero"}.get(op, "any")
@@ -284,7 +294,8 @@ def build_requantize(case, net):
 
 BUILDERS = {}
 BUILDERS.update({"qk.binary": build_binary, "graph.prelu": build_binary})
-BUILDERS.update({op: build_unary for op in UNARY})
+BUILDERS.update({"qk.map": build_unary, "graph.hard_sigmoid": build_unary,
+                 "graph.hard_swish": build_unary})
 BUILDERS.update({op: build_compare for op in COMPARE})
 BUILDERS.update({op: build_logic for op in LOGIC})
 BUILDERS.update({"graph.gelu": build_gelu, "graph.clip": build_clip, "graph.leaky_relu": build_leaky_relu,

@@ -2,9 +2,10 @@
 //
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
-// One OpConversionPattern per graph op (BinaryToKernel<OpTy, fn>): the op
-// becomes qk.binary with the VECTOR function it computes; nothing else about
-// it changes (operands, result type, location).
+// One OpConversionPattern per graph op (BinaryToKernel<OpTy, fn>,
+// MapToKernel<OpTy, fn>): the op becomes qk.binary or qk.map with the VECTOR
+// function it computes; nothing else about it changes (operands, result
+// type, location).
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +37,18 @@ struct BinaryToKernel : OpConversionPattern<OpTy> {
   }
 };
 
+/// A unary graph op as the qk.map of its function.
+template <typename OpTy, qk::UnaryFn fn>
+struct MapToKernel : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<qk::MapOp>(op, op.getResult().getType(), adaptor.getInput(),
+                                           qk::UnaryFnAttr::get(op.getContext(), fn));
+    return success();
+  }
+};
+
 struct ConvertElementwiseToQKPass
     : npuc::impl::ConvertElementwiseToQKBase<ConvertElementwiseToQKPass> {
   void runOnOperation() override {
@@ -49,10 +62,29 @@ struct ConvertElementwiseToQKPass
                  BinaryToKernel<graph::MinOp, qk::BinaryFn::MIN>,
                  BinaryToKernel<graph::ShiftLeftOp, qk::BinaryFn::SHL>,
                  BinaryToKernel<graph::ShiftRightOp, qk::BinaryFn::SRA>>(context);
+    patterns.add<MapToKernel<graph::ReluOp, qk::UnaryFn::RELU>,
+                 MapToKernel<graph::SigmoidOp, qk::UnaryFn::SIGMOID>,
+                 MapToKernel<graph::TanhOp, qk::UnaryFn::TANH>,
+                 MapToKernel<graph::ExpOp, qk::UnaryFn::EXP>,
+                 MapToKernel<graph::LogOp, qk::UnaryFn::LOG>,
+                 MapToKernel<graph::NegOp, qk::UnaryFn::NEG>,
+                 MapToKernel<graph::AbsOp, qk::UnaryFn::ABS>,
+                 MapToKernel<graph::SignOp, qk::UnaryFn::SIGN>,
+                 MapToKernel<graph::SqrtOp, qk::UnaryFn::SQRT>,
+                 MapToKernel<graph::ReciprocalOp, qk::UnaryFn::RECIP>,
+                 MapToKernel<graph::ErfOp, qk::UnaryFn::ERF>,
+                 MapToKernel<graph::FloorOp, qk::UnaryFn::FLOOR>,
+                 MapToKernel<graph::CeilOp, qk::UnaryFn::CEIL>,
+                 MapToKernel<graph::RoundOp, qk::UnaryFn::ROUND>,
+                 MapToKernel<graph::IdentityOp, qk::UnaryFn::COPY>>(context);
     ConversionTarget target(*context);
     target.addLegalDialect<graph::GraphDialect, qk::QKDialect>();
     target.addIllegalOp<graph::AddOp, graph::SubOp, graph::MulOp, graph::DivOp, graph::MaxOp,
                         graph::MinOp, graph::ShiftLeftOp, graph::ShiftRightOp>();
+    target.addIllegalOp<graph::ReluOp, graph::SigmoidOp, graph::TanhOp, graph::ExpOp, graph::LogOp,
+                        graph::NegOp, graph::AbsOp, graph::SignOp, graph::SqrtOp,
+                        graph::ReciprocalOp, graph::ErfOp, graph::FloorOp, graph::CeilOp,
+                        graph::RoundOp, graph::IdentityOp>();
     ConversionConfig config;
     config.foldingMode = DialectConversionFoldingMode::Never;
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns), config)))

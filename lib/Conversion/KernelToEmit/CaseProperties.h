@@ -253,6 +253,24 @@ inline constexpr auto kBinaryFn = choice<qk::BinaryFn>(
     Alternative<qk::BinaryFn>{qk::BinaryFn::SHL, "SHL"},
     Alternative<qk::BinaryFn>{qk::BinaryFn::SRA, "SRA"});
 
+/// qk.map's function, spelled as the ISA names it (RSQRT is no graph op's).
+inline constexpr auto kUnaryFn = choice<qk::UnaryFn>(
+    "fn", Alternative<qk::UnaryFn>{qk::UnaryFn::COPY, "COPY"},
+    Alternative<qk::UnaryFn>{qk::UnaryFn::NEG, "NEG"},
+    Alternative<qk::UnaryFn>{qk::UnaryFn::ABS, "ABS"},
+    Alternative<qk::UnaryFn>{qk::UnaryFn::SIGN, "SIGN"},
+    Alternative<qk::UnaryFn>{qk::UnaryFn::RELU, "RELU"},
+    Alternative<qk::UnaryFn>{qk::UnaryFn::FLOOR, "FLOOR"},
+    Alternative<qk::UnaryFn>{qk::UnaryFn::CEIL, "CEIL"},
+    Alternative<qk::UnaryFn>{qk::UnaryFn::ROUND, "ROUND"},
+    Alternative<qk::UnaryFn>{qk::UnaryFn::SQRT, "SQRT"},
+    Alternative<qk::UnaryFn>{qk::UnaryFn::RECIP, "RECIP"},
+    Alternative<qk::UnaryFn>{qk::UnaryFn::EXP, "EXP"},
+    Alternative<qk::UnaryFn>{qk::UnaryFn::LOG, "LOG"},
+    Alternative<qk::UnaryFn>{qk::UnaryFn::TANH, "TANH"},
+    Alternative<qk::UnaryFn>{qk::UnaryFn::SIGMOID, "SIGMOID"},
+    Alternative<qk::UnaryFn>{qk::UnaryFn::ERF, "ERF"});
+
 /// Resize's mode, coordinate transformation and nearest rounding (ONNX's
 /// names): the sampling formula the selector evaluates depends on them.
 enum class ResizeMode { Nearest };

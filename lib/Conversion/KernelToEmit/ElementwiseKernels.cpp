@@ -263,25 +263,16 @@ std::string binaryFunctionName(std::optional<VBinFunc> func) {
   return func ? stringifyVBinFunc(*func).str() : "PRELU";
 }
 
-/// The VECTOR function of a unary graph op.
+static_assert(int(qk::UnaryFn::COPY) == int(VUnFunc::COPY) &&
+                  int(qk::UnaryFn::RELU) == int(VUnFunc::RELU) &&
+                  int(qk::UnaryFn::ERF) == int(VUnFunc::ERF),
+              "qk.map's functions are VECTOR's, numbered alike");
+
+/// The VECTOR function of a map kernel.
 std::optional<VUnFunc> unaryFunction(Operation *op) {
-  return llvm::TypeSwitch<Operation *, std::optional<VUnFunc>>(op)
-      .Case([](graph::ReluOp) { return VUnFunc::RELU; })
-      .Case([](graph::SigmoidOp) { return VUnFunc::SIGMOID; })
-      .Case([](graph::TanhOp) { return VUnFunc::TANH; })
-      .Case([](graph::ExpOp) { return VUnFunc::EXP; })
-      .Case([](graph::LogOp) { return VUnFunc::LOG; })
-      .Case([](graph::NegOp) { return VUnFunc::NEG; })
-      .Case([](graph::AbsOp) { return VUnFunc::ABS; })
-      .Case([](graph::SignOp) { return VUnFunc::SIGN; })
-      .Case([](graph::SqrtOp) { return VUnFunc::SQRT; })
-      .Case([](graph::ReciprocalOp) { return VUnFunc::RECIP; })
-      .Case([](graph::ErfOp) { return VUnFunc::ERF; })
-      .Case([](graph::FloorOp) { return VUnFunc::FLOOR; })
-      .Case([](graph::CeilOp) { return VUnFunc::CEIL; })
-      .Case([](graph::RoundOp) { return VUnFunc::ROUND; })
-      .Case([](graph::IdentityOp) { return VUnFunc::COPY; })
-      .Default([](Operation *) { return std::nullopt; });
+  if (auto k = llvm::dyn_cast<qk::MapOp>(op))
+    return VUnFunc(k.getFn());
+  return std::nullopt;
 }
 } // namespace
 
@@ -519,6 +510,16 @@ const CaseSpace &lowering::f32MapSpace() {
   return space;
 }
 
+namespace {
+/// What diagnostics call a map: a kernel by its function ("sigmoid"), a
+/// graph op by its name ("hard_sigmoid").
+std::string mapName(Operation *op) {
+  if (auto k = llvm::dyn_cast<qk::MapOp>(op))
+    return StringRef(qk::stringifyUnaryFn(k.getFn())).lower();
+  return op->getName().stripDialect().str();
+}
+} // namespace
+
 /// An elementwise map through f32: f32 in and out, or per-tensor quantized
 /// input and result (lowerF32Map).
 LogicalResult lowering::selectF32Map(LoweringCase &c, const target::TargetInfo &) {
@@ -527,10 +528,10 @@ LogicalResult lowering::selectF32Map(LoweringCase &c, const target::TargetInfo &
   auto qx = quantOf(el), qy = quantOf(tensorOf(op->getResult(0)).getElementType());
   if (qx || qy) {
     if (!qx || !qy || qx->axis >= 0 || qy->axis >= 0)
-      return op->emitOpError() << "quantized " << op->getName().stripDialect()
+      return op->emitOpError() << "quantized " << mapName(op)
                                << " needs per-tensor quantized input and result";
   } else if (!el.isF32() && !el.isF16()) {
-    return op->emitOpError() << op->getName().stripDialect() << " on " << el
+    return op->emitOpError() << mapName(op) << " on " << el
                              << " has no NPU lowering yet (f32, f16, or per-tensor quantized)";
   }
   return success();
@@ -559,9 +560,16 @@ LogicalResult lowering::selectGelu(LoweringCase &c, const target::TargetInfo &t)
 
 const CaseSpace &lowering::unarySpace() {
   static const CaseSpace space = [] {
-    CaseSpace s = f32MapTypes();
-    s.properties = {kInteger.declare(cond::op(opNames<graph::ReluOp>()))};
-    s.rules.push_back(never(cond::op(opNames<graph::IdentityOp>()),
+    using F = qk::UnaryFn;
+    CaseSpace s;
+    s.signatures = {{"T->T", {{"T", ct::kFloat}}}, {"A->B", {{"A", ct::kQuant}, {"B", ct::kQuant}}}};
+    s.properties = {kUnaryFn.declare(), kInteger.declare(kUnaryFn({F::RELU}))};
+    // graph-fuse-qdq quantizes Relu, Sigmoid, Tanh and Abs (graph::fusesQDQ);
+    // the other functions stay f32 between DequantizeLinear and QuantizeLinear.
+    s.rules.push_back(never(cond::all({cond::operand(0, ct::kQuant),
+                                       cond::negate(kUnaryFn({F::RELU, F::SIGMOID, F::TANH, F::ABS}))}),
+                            "the op stays f32 between DequantizeLinear and QuantizeLinear"));
+    s.rules.push_back(never(kUnaryFn({F::COPY}),
                             "graph.identity folds to its input (an Identity's types are equal)"));
     s.rules.push_back(never(cond::all({kInteger(),
                                 cond::custom("input and result types differ or are not quantized",
@@ -578,9 +586,14 @@ const CaseSpace &lowering::unarySpace() {
 /// Unary ops map through f32; a quantized Relu whose input and result share
 /// their quantization is max(q, zp) on the integers instead, exactly.
 LogicalResult lowering::selectUnary(LoweringCase &c, const target::TargetInfo &t) {
+  auto op = cast<qk::MapOp>(c.op);
+  if (kUnaryFn.spell(op.getFn()).empty())
+    return op->emitOpError() << "function " << qk::stringifyUnaryFn(op.getFn())
+                             << " has no NPU lowering as qk.map";
+  qk::UnaryFn fn = c.choose(kUnaryFn, op.getFn());
   if (failed(selectF32Map(c, t)))
     return failure();
-  if (llvm::isa<graph::ReluOp>(c.op)) {
+  if (fn == qk::UnaryFn::RELU) {
     Type x = tensorOf(c.op->getOperand(0)).getElementType();
     c.flag(kInteger, quantOf(x) && sameQuant(x, tensorOf(c.op->getResult(0)).getElementType()));
   }
@@ -593,7 +606,7 @@ LogicalResult KernelLowering::lowerUnary(const LoweringCase &c) {
   std::optional<VUnFunc> func = unaryFunction(op);
   if (!func)
     return op->emitOpError("npuc's internal error: no VECTOR function for this unary op");
-  if (llvm::isa<graph::ReluOp>(op) && c.is(kInteger)) {
+  if (c.get(kUnaryFn) == qk::UnaryFn::RELU && c.is(kInteger)) {
     int64_t zp = quantOf(tensorOf(x).getElementType())->zeroPoints[0];
     ArrayRef<int64_t> shape = tensorOf(res).getShape();
     Value out = resultBuffer(res);

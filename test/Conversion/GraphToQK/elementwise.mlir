@@ -1,6 +1,7 @@
 // convert-elementwise-to-qk: each binary graph op becomes qk.binary with the
 // VECTOR function it computes, its operands and result types as they were
 // (f32, f16, integers, quantized); PRelu (several functions) stays a graph op.
+// Unary ops become qk.map likewise.
 // RUN: npuc-opt %s -split-input-file --convert-elementwise-to-qk | FileCheck %s
 
 // CHECK-LABEL: func.func @functions
@@ -35,4 +36,22 @@ func.func @shifts_and_quantized(%x: tensor<4xui8>, %n: tensor<4xui8>, %q: tensor
   %1 = graph.shift_right %0, %n : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
   %2 = graph.add %q, %q : (tensor<4x!quant.uniform<i8:f32, 0.5>>, tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4x!quant.uniform<i8:f32, 1.0>>
   return %1, %2 : tensor<4xui8>, tensor<4x!quant.uniform<i8:f32, 1.0>>
+}
+
+// -----
+
+// The unary ops are qk.map of their VECTOR function; a quantized Relu keeps
+// its types (the lowering's integer case reads them).
+// CHECK-LABEL: func.func @maps
+// CHECK: qk.map %arg0 {fn = #qk.unary_fn<SIGMOID>} : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK: qk.map %{{.*}} {fn = #qk.unary_fn<RECIP>}
+// CHECK: qk.map %{{.*}} {fn = #qk.unary_fn<ROUND>}
+// CHECK: qk.map %arg1 {fn = #qk.unary_fn<RELU>} : (tensor<4x!quant.uniform<i8:f32, 5.000000e-01:1>>) -> tensor<4x!quant.uniform<i8:f32, 5.000000e-01:1>>
+// CHECK-NOT: graph.sigmoid
+func.func @maps(%x: tensor<4xf32>, %q: tensor<4x!quant.uniform<i8:f32, 0.5:1>>) -> (tensor<4xf32>, tensor<4x!quant.uniform<i8:f32, 0.5:1>>) {
+  %0 = graph.sigmoid %x : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = graph.reciprocal %0 : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = graph.round %1 : (tensor<4xf32>) -> tensor<4xf32>
+  %3 = graph.relu %q : (tensor<4x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<4x!quant.uniform<i8:f32, 0.5:1>>
+  return %2, %3 : tensor<4xf32>, tensor<4x!quant.uniform<i8:f32, 0.5:1>>
 }

@@ -3,20 +3,20 @@
 // it), reported once per case as an internal error, whatever the evidence
 // says. The cases here are set by hand, as a selector that drifted from its
 // declaration would set them.
-// RUN: npuc-opt %s -split-input-file -check-case-spaces -verify-diagnostics
-// RUN: npuc-opt %s -split-input-file -set-target=target=npu-v1-tiny -check-case-spaces -verify-diagnostics
+// RUN: npuc-opt %s -split-input-file -convert-elementwise-to-qk -check-case-spaces -verify-diagnostics
+// RUN: npuc-opt %s -split-input-file -set-target=target=npu-v1-tiny -convert-elementwise-to-qk -check-case-spaces -verify-diagnostics
 // What select-lowering-cases writes is inside its space, on both targets:
 // the pass passes (it overwrites the hand-set cases too).
-// RUN: npuc-opt %s -split-input-file -select-lowering-cases -check-case-spaces -o /dev/null
-// RUN: npuc-opt %s -split-input-file -set-target=target=npu-v1-tiny -select-lowering-cases -check-case-spaces -o /dev/null
+// RUN: npuc-opt %s -split-input-file -convert-elementwise-to-qk -select-lowering-cases -check-case-spaces -o /dev/null
+// RUN: npuc-opt %s -split-input-file -set-target=target=npu-v1-tiny -convert-elementwise-to-qk -select-lowering-cases -check-case-spaces -o /dev/null
 
 func.func @outside(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
-  // expected-error @+1 {{lowering case graph.sigmoid(f64->f64){} lies outside the case space its lowering declares (its types (f64->f64) are not among the declared signatures); npuc's internal error: please report it with the model and `npuc --identity`}}
-  %a = graph.sigmoid %x {npuc.case = "graph.sigmoid(f64->f64){}"} : (tensor<2x8xf32>) -> tensor<2x8xf32>
-  // expected-error @+1 {{lowering case graph.sigmoid(f32->f32){bogus} lies outside the case space its lowering declares (property 'bogus' is not declared)}}
-  %b = graph.sigmoid %a {npuc.case = "graph.sigmoid(f32->f32){bogus}"} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  // expected-error @+1 {{lowering case qk.map(f64->f64){fn=SIGMOID} lies outside the case space its lowering declares (its types (f64->f64) are not among the declared signatures); npuc's internal error: please report it with the model and `npuc --identity`}}
+  %a = qk.map %x {fn = #qk.unary_fn<SIGMOID>, npuc.case = "qk.map(f64->f64){fn=SIGMOID}"} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  // expected-error @+1 {{lowering case qk.map(f32->f32){fn=SIGMOID,bogus} lies outside the case space its lowering declares (property 'bogus' is not declared)}}
+  %b = qk.map %a {fn = #qk.unary_fn<SIGMOID>, npuc.case = "qk.map(f32->f32){fn=SIGMOID,bogus}"} : (tensor<2x8xf32>) -> tensor<2x8xf32>
   // Inside the space: no error, verified or not.
-  %c = graph.sigmoid %b {npuc.case = "graph.sigmoid(f32->f32){}"} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %c = qk.map %b {fn = #qk.unary_fn<SIGMOID>, npuc.case = "qk.map(f32->f32){fn=SIGMOID}"} : (tensor<2x8xf32>) -> tensor<2x8xf32>
   return %c : tensor<2x8xf32>
 }
 

@@ -159,7 +159,7 @@ func.func @main(%a: tensor<1x4x8xf32>, %b: tensor<3x8x16xf32>) -> tensor<3x4x16x
 
 // Empty tensors are a diagnostic, not a division by zero in the tiler.
 func.func @main(%x: tensor<2x0xf32>) -> tensor<2x0xf32> {
-  // expected-error @+1 {{'graph.relu' op has a tensor with no elements ('tensor<2x0xf32>'); empty tensors have no NPU lowering}}
+  // expected-error @+1 {{'qk.map' op has a tensor with no elements ('tensor<2x0xf32>'); empty tensors have no NPU lowering}}
   %y = graph.relu %x : (tensor<2x0xf32>) -> tensor<2x0xf32>
   return %y : tensor<2x0xf32>
 }

@@ -171,3 +171,12 @@ func.func @main(%x: tensor<4xi32> {graph.name = "x"}) -> (tensor<4xi32> {graph.n
   %0 = qk.binary %x, %x {fn = #qk.binary_fn<AND>} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   return %0 : tensor<4xi32>
 }
+
+// -----
+
+// qk.map's RSQRT (an ISA function no graph op becomes) has no lowering as the kernel.
+func.func @main(%x: tensor<4xf32> {graph.name = "x"}) -> (tensor<4xf32> {graph.name = "y"}) {
+  // expected-error @+1 {{'qk.map' op function RSQRT has no NPU lowering as qk.map}}
+  %0 = qk.map %x {fn = #qk.unary_fn<RSQRT>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -46,9 +46,9 @@ func.func @qconv(%x: tensor<1x3x5x7xui8>, %w: tensor<2x3x3x3xi8>) -> tensor<1x2x
 // CHECK-LABEL: func.func @elementwise
 // CHECK: qk.binary {{.*}}npuc.case = "qk.binary(f32,f32->f32){fn=ADD,broadcast}"
 // CHECK: qk.binary {{.*}}npuc.case = "qk.binary(f32,f32->f32){fn=ADD,!broadcast}"
-// CHECK: graph.relu {{.*}}npuc.case = "graph.relu(qi8->qi8){integer}"
-// CHECK: graph.relu {{.*}}npuc.case = "graph.relu(qi8->qi8){!integer}"
-// CHECK: graph.relu {{.*}}npuc.case = "graph.relu(qi8->qui8){!integer}"
+// CHECK: qk.map {{.*}}npuc.case = "qk.map(qi8->qi8){fn=RELU,integer}"
+// CHECK: qk.map {{.*}}npuc.case = "qk.map(qi8->qi8){fn=RELU,!integer}"
+// CHECK: qk.map {{.*}}npuc.case = "qk.map(qi8->qui8){fn=RELU,!integer}"
 // CHECK: graph.quantize {{.*}}npuc.case = "graph.quantize(f32->qi8/axis){params=axis,params-per-row}"
 // CHECK: graph.quantize {{.*}}npuc.case = "graph.quantize(f32->qi8/axis){params=axis,!params-per-row}"
 func.func @elementwise(%a: tensor<2x8xf32>, %b: tensor<8xf32>, %q: tensor<2x8x!quant.uniform<i8:f32, 0.5:1>>)

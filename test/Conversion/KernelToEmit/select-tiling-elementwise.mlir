@@ -3,8 +3,8 @@
 // iteration space, how each operand walks it, its work per element) and the
 // op gets `npuc.loop_tiling`, one entry per nest in the order the lowering
 // emits them.
-// RUN: npuc-opt %s -split-input-file -select-tiling | FileCheck %s
-// RUN: npuc-opt %s -split-input-file -set-target=target=npu-v1-tiny -select-tiling | FileCheck %s --check-prefix=TINY
+// RUN: npuc-opt %s -split-input-file -convert-elementwise-to-qk -select-tiling | FileCheck %s
+// RUN: npuc-opt %s -split-input-file -set-target=target=npu-v1-tiny -convert-elementwise-to-qk -select-tiling | FileCheck %s --check-prefix=TINY
 
 // GELU on 1x8x3072 f32 (gelu_tf2onnx): one contiguous run of 24,576
 // elements, in three tiles of 8192 with two rotating slots. By hand from
@@ -78,7 +78,7 @@ func.func @bn(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
 
 // A tensor of 32 elements is one tile and one buffer: 200 + 2 + 5 + 200 + 2.
 // CHECK-LABEL: func.func @small
-// CHECK: graph.relu {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 1, 32], tile = [1, 1, 1, 32], buffers = 1, cycles = 409, gm_bytes = 256>]
+// CHECK: qk.map {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 1, 32], tile = [1, 1, 1, 32], buffers = 1, cycles = 409, gm_bytes = 256>]
 func.func @small(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %y = graph.relu %a : (tensor<4x8xf32>) -> tensor<4x8xf32>
   return %y : tensor<4x8xf32>

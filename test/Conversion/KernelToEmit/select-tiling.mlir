@@ -1,7 +1,7 @@
 // select-tiling: the cost model (MatmulTiling.h) picks each matrix product's
 // tiles and buffer count and writes them as `npuc.tiling`, with its estimate.
-// RUN: npuc-opt %s -split-input-file -select-tiling | FileCheck %s
-// RUN: npuc-opt %s -split-input-file -set-target=target=npu-v1-tiny -select-tiling | FileCheck %s --check-prefix=TINY
+// RUN: npuc-opt %s -split-input-file -convert-elementwise-to-qk -select-tiling | FileCheck %s
+// RUN: npuc-opt %s -split-input-file -set-target=target=npu-v1-tiny -convert-elementwise-to-qk -select-tiling | FileCheck %s --check-prefix=TINY
 
 // One 64x64x64 int8 tile is the whole product: nothing to overlap, so one
 // buffer. Its estimate, by hand from docs/target.md "Timing" on npu-v1: DMA

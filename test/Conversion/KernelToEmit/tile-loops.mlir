@@ -2,7 +2,7 @@
 // tiles, as `npuc.tiling` (select-tiling) says, and never chooses a tile of
 // its own: full and remainder tiles get a loop each; buffers = 2 asks for
 // rotating slots and pipelining (the emit passes do both).
-// RUN: npuc-opt %s -split-input-file --convert-kernel-to-emit -verify-diagnostics | FileCheck %s
+// RUN: npuc-opt %s -split-input-file -convert-elementwise-to-qk --convert-kernel-to-emit -verify-diagnostics | FileCheck %s
 
 // 5 rows in tiles of 2: a loop over 2 full row tiles, then one of the last row.
 // CHECK-LABEL: emit.program target "npu-v1"
@@ -63,7 +63,7 @@ func.func @main(%a: tensor<5x8xf32> {graph.name = "a"}, %b: tensor<8x16xf32> {gr
 // CHECK-NEXT: emit.for %{{.*}} basis [1, 1, 1, 1] range [0, 1) {
 // CHECK-NEXT:   emit.alloc : <lm, 1x20xf32, strides = [96, 4]>
 func.func @main(%a: tensor<4x80xf32> {graph.name = "a"}) -> (tensor<4x80xf32> {graph.name = "y"}) {
-  %y = graph.relu %a {npuc.loop_tiling = [#qk.tiling<space = [1, 1, 1, 320], tile = [1, 1, 1, 100], buffers = 1>]} : (tensor<4x80xf32>) -> tensor<4x80xf32>
+  %y = qk.map %a {fn = #qk.unary_fn<RELU>, npuc.loop_tiling = [#qk.tiling<space = [1, 1, 1, 320], tile = [1, 1, 1, 100], buffers = 1>]} : (tensor<4x80xf32>) -> tensor<4x80xf32>
   return %y : tensor<4x80xf32>
 }
 
@@ -72,7 +72,7 @@ func.func @main(%a: tensor<4x80xf32> {graph.name = "a"}) -> (tensor<4x80xf32> {g
 // A tiling chosen for another iteration space is refused, not followed.
 func.func @main(%a: tensor<4x80xf32> {graph.name = "a"}) -> (tensor<4x80xf32> {graph.name = "y"}) {
   // expected-error @+1 {{internal error: npuc.loop_tiling entry 0 was chosen for the iteration space [1, 1, 4, 80]; the lowering walks [1, 1, 1, 320]}}
-  %y = graph.relu %a {npuc.loop_tiling = [#qk.tiling<space = [1, 1, 4, 80], tile = [1, 1, 1, 80], buffers = 1>]} : (tensor<4x80xf32>) -> tensor<4x80xf32>
+  %y = qk.map %a {fn = #qk.unary_fn<RELU>, npuc.loop_tiling = [#qk.tiling<space = [1, 1, 4, 80], tile = [1, 1, 1, 80], buffers = 1>]} : (tensor<4x80xf32>) -> tensor<4x80xf32>
   return %y : tensor<4x80xf32>
 }
 
@@ -81,7 +81,7 @@ func.func @main(%a: tensor<4x80xf32> {graph.name = "a"}) -> (tensor<4x80xf32> {g
 // So is a tile VECTOR cannot take, or one larger than the space.
 func.func @main(%a: tensor<4x80xf32> {graph.name = "a"}) -> (tensor<4x80xf32> {graph.name = "y"}) {
   // expected-error @+1 {{npuc.loop_tiling entry 0 [1, 1, 1, 640] x 1 cannot run here: its tile's dimension 3 (640) is outside [1, 320]}}
-  %y = graph.relu %a {npuc.loop_tiling = [#qk.tiling<space = [1, 1, 1, 320], tile = [1, 1, 1, 640], buffers = 1>]} : (tensor<4x80xf32>) -> tensor<4x80xf32>
+  %y = qk.map %a {fn = #qk.unary_fn<RELU>, npuc.loop_tiling = [#qk.tiling<space = [1, 1, 1, 320], tile = [1, 1, 1, 640], buffers = 1>]} : (tensor<4x80xf32>) -> tensor<4x80xf32>
   return %y : tensor<4x80xf32>
 }
 

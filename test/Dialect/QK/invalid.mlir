@@ -322,3 +322,11 @@ func.func @binary_fn(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
   %0 = qk.binary %a, %b {fn = #qk.binary_fn<POW>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @map_shape(%a: tensor<2x4xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{result shape 8 differs from the input's 2x4}}
+  %0 = qk.map %a {fn = #qk.unary_fn<EXP>} : (tensor<2x4xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}

@@ -87,3 +87,12 @@ func.func @binary(%a: tensor<2x4xui16>, %b: tensor<4xui16>) -> tensor<2x4xui16> 
   %0 = qk.binary %a, %b {fn = #qk.binary_fn<SRA>} : (tensor<2x4xui16>, tensor<4xui16>) -> tensor<2x4xui16>
   return %0 : tensor<2x4xui16>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @map
+// CHECK: qk.map %{{.*}} {fn = #qk.unary_fn<TANH>} : (tensor<2x4xf16>) -> tensor<2x4xf16>
+func.func @map(%a: tensor<2x4xf16>) -> tensor<2x4xf16> {
+  %0 = qk.map %a {fn = #qk.unary_fn<TANH>} : (tensor<2x4xf16>) -> tensor<2x4xf16>
+  return %0 : tensor<2x4xf16>
+}

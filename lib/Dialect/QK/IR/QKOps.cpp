@@ -185,3 +185,10 @@ LogicalResult BinaryOp::verify() {
                          << " is not the operands' broadcast shape " << sh::str(*shape);
   return success();
 }
+
+LogicalResult MapOp::verify() {
+  if (shapeOf(getInput()) != shapeOf(getResult()))
+    return emitOpError() << "result shape " << sh::str(shapeOf(getResult()))
+                         << " differs from the input's " << sh::str(shapeOf(getInput()));
+  return success();
+}

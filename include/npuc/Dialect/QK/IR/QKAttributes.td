@@ -31,6 +31,15 @@ def QK_BinaryFnAttr : EnumAttr<QK_Dialect, QK_BinaryFn, "binary_fn"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+// qk.map's function: the ISA's VECTOR unary functions.
+def QK_UnaryFn : I32EnumAttr<"UnaryFn", "VECTOR unary function", ISA_VUnFuncCases<0, 0>.cases> {
+  let cppNamespace = "::npuc::qk";
+  let genSpecializedAttr = 0;
+}
+def QK_UnaryFnAttr : EnumAttr<QK_Dialect, QK_UnaryFn, "unary_fn"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
 // How an 8-bit requantization is computed (qk.requantize).
 def QK_RequantizeForm : I32EnumAttr<"RequantizeForm", "the computation of a requantization", [
     I32EnumAttrCase<"F32", 0, "f32">,

@@ -81,6 +81,25 @@ def QK_BinaryOp : QK_Op<"binary"> {
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
 }
 
+def QK_MapOp : QK_Op<"map"> {
+  let summary = "an elementwise unary function of a tensor";
+  let description = [{
+    result = fn(input), `fn` a VECTOR unary function of the ISA, computed on
+    the f32 value of each element (an f16 one converted, computed in f32 and
+    rounded to fp16 once; a per-tensor quantized one dequantized exactly and
+    the result quantized half to even, the scales and zero points being the
+    types'), except RELU of a quantized input whose result keeps its
+    quantization: max(q, zp) on the integers, exactly.
+
+    ```mlir
+    %y = qk.map %x {fn = #qk.unary_fn<SIGMOID>} : (tensor<1x8xf32>) -> tensor<1x8xf32>
+    ```
+  }];
+  let arguments = (ins QK_AnyTensor:$input, QK_UnaryFnAttr:$fn);
+  let results = (outs QK_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
 def QK_RequantizeOp : QK_Op<"requantize"> {
   let summary = "a quantized tensor quantized again (DequantizeLinear then QuantizeLinear)";
   let description = [{
