@@ -39,6 +39,8 @@ def main(argv):
     path = os.path.join(os.path.dirname(__file__), "..", "lib", "Support", "OpEvidence.tsv")
     if "--tsv" in args:
         i = args.index("--tsv")
+        if i + 1 >= len(args):
+            sys.exit("rename-case-op: --tsv needs a file")
         path = args[i + 1]
         del args[i : i + 2]
     if len(args) not in (2, 3):
@@ -59,6 +61,16 @@ def main(argv):
         moved += 1
     if not moved:
         sys.exit("rename-case-op: no case of %s in %s" % (old, path))
+    bad = [l for l in out if not l.startswith("#") and len(l.split("\t")) != 5]
+    if bad:
+        sys.exit("rename-case-op: %s has rows that are not five fields, e.g. %r" % (path, bad[0][:80]))
+    seen = set()
+    for l in out:
+        if not l.startswith("#"):
+            k = tuple(l.split("\t")[:2])
+            if k in seen:
+                sys.exit("rename-case-op: %s on %s would be listed twice" % k)
+            seen.add(k)
     # The table is sorted by key, then target (npuc-conformance writes it so).
     header = [l for l in out if l.startswith("#")]
     rows = sorted((l for l in out if not l.startswith("#")),

@@ -524,13 +524,9 @@ struct DequantizedMatMulToKernel : KernelPattern<graph::MatMulOp> {
     rewriter.replaceOp(c->q, back);
     rewriter.eraseOp(c->add);
     rewriter.eraseOp(op);
-    // A dequantization only the replaced ops read goes with them.
-    llvm::SmallSetVector<Operation *, 3> dequantized;
-    for (graph::DequantizeOp dq : {c->lhsDq, c->rhsDq, c->biasDq})
-      if (dq && llvm::all_of(dq->getUsers(), [&](Operation *u) { return u == op || u == c->add; }))
-        dequantized.insert(dq);
-    for (Operation *dq : dequantized)
-      rewriter.eraseOp(dq);
+    // A dequantization only the replaced ops read goes with them, after the
+    // conversion (eraseUnusedDequantizations): the driver defers erasures,
+    // so a use list read here still holds another chain's replaced ops.
     return success();
   }
 };
@@ -590,7 +586,21 @@ struct ConvertGraphToQKPass : npuc::impl::ConvertGraphToQKBase<ConvertGraphToQKP
     config.foldingMode = DialectConversionFoldingMode::Never;
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns), config)) ||
         reported.any)
-      signalPassFailure();
+      return signalPassFailure();
+    eraseUnusedDequantizations();
+  }
+
+  /// The dequantizations the classifier kernels left without users (every
+  /// other one had users before the pass: the graph passes before it erase
+  /// dead ops).
+  void eraseUnusedDequantizations() {
+    SmallVector<graph::DequantizeOp> unused;
+    getOperation()->walk([&](graph::DequantizeOp dq) {
+      if (dq->use_empty())
+        unused.push_back(dq);
+    });
+    for (graph::DequantizeOp dq : unused)
+      dq->erase();
   }
 };
 } // namespace

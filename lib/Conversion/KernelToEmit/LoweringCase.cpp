@@ -54,6 +54,12 @@ const LoweringCase::Property &LoweringCase::lookup(StringRef name, bool wantFlag
                            "', which its selector did not record in the lowering case");
 }
 
+void LoweringCase::undeclaredValue(StringRef name) const {
+  llvm::report_fatal_error(llvm::Twine("npuc internal error: the selector of ") +
+                           op->getName().getStringRef() + " records a value of '" + name +
+                           "' its Choice does not declare");
+}
+
 bool LoweringCase::is(StringRef name) const { return lookup(name, true).value == "1"; }
 
 StringRef LoweringCase::get(StringRef name) const { return lookup(name, false).value; }

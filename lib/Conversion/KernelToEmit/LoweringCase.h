@@ -68,7 +68,10 @@ public:
   /// Records a choice; returns `value`.
   template <typename E, size_t N>
   E choose(const Choice<E, N> &ch, E value) {
-    choose(ch.name, ch.spell(value));
+    llvm::StringRef spelling = ch.spell(value);
+    if (spelling.empty())
+      undeclaredValue(ch.name);
+    choose(ch.name, spelling);
     return value;
   }
 
@@ -100,6 +103,9 @@ private:
   bool is(llvm::StringRef name) const;
   llvm::StringRef get(llvm::StringRef name) const;
   const Property &lookup(llvm::StringRef name, bool wantFlag) const;
+  /// Stops the compiler: the selector recorded a value its Choice does not
+  /// declare (the key could not spell it).
+  [[noreturn]] void undeclaredValue(llvm::StringRef name) const;
   std::deque<Property> props;
 };
 

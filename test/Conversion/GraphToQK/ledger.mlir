@@ -253,3 +253,27 @@ func.func @requantize_forms(%a: tensor<4x!quant.uniform<u8:f32, 0.25:128>>, %b: 
   %y = graph.requantize %b : (tensor<4x!quant.uniform<u8:f32, 0.25:127>>) -> tensor<4x!quant.uniform<i8:f32, 0.25>>
   return %x, %y : tensor<4x!quant.uniform<i8:f32, 0.25>>, tensor<4x!quant.uniform<i8:f32, 0.25>>
 }
+
+// -----
+
+// One DequantizeLinear feeding two classifier chains (two heads on the same
+// features): both become kernels, and the dequantization goes once nothing
+// reads it (the driver defers erasures, so it is removed after the
+// conversion, not by the first chain's pattern).
+// CHECK-LABEL: func.func @two_heads
+// CHECK-COUNT-2: qk.matmul
+// CHECK-NOT: graph.dequantize
+func.func @two_heads(%a: tensor<1x4x!quant.uniform<i8:f32, 0.5>>) -> (tensor<1x2x!quant.uniform<i8:f32, 0.5:1>>, tensor<1x2x!quant.uniform<i8:f32, 0.5:1>>) {
+  %w = graph.constant dense<1> : tensor<4x2xi8> -> tensor<4x2x!quant.uniform<i8:f32, 0.25>>
+  %bq = graph.constant dense<[8, -8]> : tensor<2xi32> -> tensor<2x!quant.uniform<i32:f32, 0.125>>
+  %x = graph.dequantize %a : (tensor<1x4x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x4xf32>
+  %wf = graph.dequantize %w : (tensor<4x2x!quant.uniform<i8:f32, 0.25>>) -> tensor<4x2xf32>
+  %bf = graph.dequantize %bq : (tensor<2x!quant.uniform<i32:f32, 0.125>>) -> tensor<2xf32>
+  %m = graph.matmul %x, %wf : (tensor<1x4xf32>, tensor<4x2xf32>) -> tensor<1x2xf32>
+  %s = graph.add %m, %bf : (tensor<1x2xf32>, tensor<2xf32>) -> tensor<1x2xf32>
+  %y = graph.quantize %s : (tensor<1x2xf32>) -> tensor<1x2x!quant.uniform<i8:f32, 0.5:1>>
+  %m2 = graph.matmul %x, %wf : (tensor<1x4xf32>, tensor<4x2xf32>) -> tensor<1x2xf32>
+  %s2 = graph.add %m2, %bf : (tensor<1x2xf32>, tensor<2xf32>) -> tensor<1x2xf32>
+  %y2 = graph.quantize %s2 : (tensor<1x2xf32>) -> tensor<1x2x!quant.uniform<i8:f32, 0.5:1>>
+  return %y, %y2 : tensor<1x2x!quant.uniform<i8:f32, 0.5:1>>, tensor<1x2x!quant.uniform<i8:f32, 0.5:1>>
+}
