@@ -46,19 +46,7 @@ std::optional<IntTensor> npuc::onnx_import::expandInts(const IntTensor &t, Array
 }
 
 DenseElementsAttr npuc::onnx_import::toAttr(const IntTensor &t) {
-  auto type = RankedTensorType::get(t.shape, t.element);
-  if (t.element.isInteger(1)) {
-    SmallVector<bool> bits;
-    for (int64_t v : t.data)
-      bits.push_back(v != 0);
-    return DenseElementsAttr::get(type, ArrayRef<bool>(bits));
-  }
-  unsigned width = t.element.getIntOrFloatBitWidth();
-  SmallVector<APInt> values;
-  for (int64_t v : t.data)
-    values.push_back(APInt(width, uint64_t(v), /*isSigned=*/!t.element.isUnsignedInteger(),
-                           /*implicitTrunc=*/true));
-  return DenseElementsAttr::get(type, values);
+  return graph::intElements(RankedTensorType::get(t.shape, t.element), t.data);
 }
 
 std::optional<IntTensor> npuc::onnx_import::broadcastInts(const IntTensor &a, const IntTensor &b,

@@ -40,18 +40,7 @@ DenseElementsAttr write(const Folded &t) {
     }
     return DenseElementsAttr::get(type, ArrayRef<double>(t.f));
   }
-  if (t.element.isInteger(1)) {
-    SmallVector<bool> bits;
-    for (int64_t v : t.i)
-      bits.push_back(v != 0);
-    return DenseElementsAttr::get(type, ArrayRef<bool>(bits));
-  }
-  unsigned width = t.element.getIntOrFloatBitWidth();
-  SmallVector<APInt> values;
-  for (int64_t v : t.i)
-    values.push_back(APInt(width, uint64_t(v), /*isSigned=*/!t.element.isUnsignedInteger(),
-                           /*implicitTrunc=*/true));
-  return DenseElementsAttr::get(type, values);
+  return intElements(type, t.i);
 }
 
 /// `v` wrapped to the width and signedness of integer type `t` (i1: 0 or 1).
@@ -255,6 +244,22 @@ std::optional<Num> eval::castTo(Num v, Type to) {
     return Num::real(round(v.f, to));
   // One rounding, from the integer itself to the destination's precision.
   return Num::real(to.isF32() ? double(float(v.i)) : double(v.i));
+}
+
+DenseElementsAttr npuc::graph::intElements(RankedTensorType type, ArrayRef<int64_t> values) {
+  Type element = type.getElementType();
+  if (element.isInteger(1)) {
+    SmallVector<bool> bits;
+    for (int64_t v : values)
+      bits.push_back(v != 0);
+    return DenseElementsAttr::get(type, ArrayRef<bool>(bits));
+  }
+  unsigned width = element.getIntOrFloatBitWidth();
+  SmallVector<APInt> ints;
+  for (int64_t v : values)
+    ints.push_back(APInt(width, uint64_t(v), /*isSigned=*/!element.isUnsignedInteger(),
+                         /*implicitTrunc=*/true));
+  return DenseElementsAttr::get(type, ints);
 }
 
 std::optional<DenseElementsAttr> npuc::graph::foldToConstant(Operation *op) {

@@ -23,6 +23,10 @@ namespace npuc::graph {
 /// Results larger than this are not evaluated (they stay ops).
 inline constexpr uint64_t kMaxFoldedElements = uint64_t(1) << 22;
 
+/// An integer or boolean constant of `type` (i1: nonzero is true; other
+/// widths truncated to the element's).
+mlir::DenseElementsAttr intElements(mlir::RankedTensorType type, llvm::ArrayRef<int64_t> values);
+
 /// The value of `op` when every operand is a constant and its folder
 /// evaluates it to a constant; none otherwise, and none for an op with a
 /// quantized operand or result (quantization is not evaluated before
