@@ -171,9 +171,11 @@ LogicalResult KernelLowering::lowerConv(const LoweringCase &c) {
       k.perRow = rq && rq.isPerChannel(), k.biasPerRow = true;
       return lowerMatmulBuffers(c.op, {W, X, B, Y}, k);
     }
-    return lowerConvBuffers(c.op, plan, {X, W, B, Y},
-                            {conv.getStrides(), conv.getPads(), conv.getDilations(), conv.getGroups()},
-                            {conv.getInputZp(), conv.getWeightZp()[0], conv.getRequantAttr(), {}});
+    ConvGeometry geometry{conv.getStrides(), conv.getPads(), conv.getDilations(),
+                          static_cast<int64_t>(conv.getGroups())};
+    ConvContract contract{static_cast<int64_t>(conv.getInputZp()), conv.getWeightZp()[0],
+                          conv.getRequantAttr(), {}};
+    return lowerConvBuffers(c.op, plan, {X, W, B, Y}, geometry, contract);
   }
   auto conv = cast<graph::ConvOp>(c.op);
   auto [X, W, B, Y] = buffers(conv.getX(), conv.getW(), conv.getBias(), conv.getResult());
@@ -182,9 +184,9 @@ LogicalResult KernelLowering::lowerConv(const LoweringCase &c) {
     k.activation = activation;
     return lowerMatmulBuffers(c.op, {W, X, B, Y}, k);
   }
-  return lowerConvBuffers(c.op, plan, {X, W, B, Y},
-                          {conv.getStrides(), conv.getPads(), conv.getDilations(), conv.getGroup()},
-                          {0, 0, {}, activation});
+  ConvGeometry geometry{conv.getStrides(), conv.getPads(), conv.getDilations(),
+                        static_cast<int64_t>(conv.getGroup())};
+  return lowerConvBuffers(c.op, plan, {X, W, B, Y}, geometry, {0, 0, {}, activation});
 }
 
 const CaseSpace &lowering::convTransposeSpace() {

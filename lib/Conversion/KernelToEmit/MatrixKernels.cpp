@@ -200,7 +200,7 @@ LogicalResult lowering::selectMatmul(LoweringCase &c, const target::TargetInfo &
 LogicalResult KernelLowering::lowerMatmulOp(const LoweringCase &c) {
   if (auto mm = dyn_cast<qk::MatMulOp>(c.op))
     return lowerMatmul(c, mm.getLhs(), mm.getRhs(), mm.getBias(), mm.getResult(),
-                       {mm.getLhsZp(), mm.getRhsZp()[0], mm.getRequantAttr()});
+                       {static_cast<int64_t>(mm.getLhsZp()), mm.getRhsZp()[0], mm.getRequantAttr()});
   auto mm = cast<graph::MatMulOp>(c.op);
   return lowerMatmul(c, mm.getLhs(), mm.getRhs(), Value(), mm.getResult(), {});
 }
