@@ -16,8 +16,8 @@ UNARY = {"graph.relu": "Relu", "graph.sigmoid": "Sigmoid", "graph.tanh": "Tanh",
 # Unary functions IEEE arithmetic gives exactly (the NPU must too).
 EXACT_UNARY = {"graph.relu", "graph.neg", "graph.abs", "graph.sign", "graph.floor", "graph.ceil",
                "graph.round", "graph.identity"}
-COMPARE = {"graph.equal": "Equal", "graph.less": "Less", "graph.less_or_equal": "LessOrEqual",
-           "graph.greater": "Greater", "graph.greater_or_equal": "GreaterOrEqual"}
+# qk.compare's fn: the ONNX comparison of each predicate.
+COMPARE_FN = {"EQ": "Equal", "LT": "Less", "LE": "LessOrEqual", "GT": "Greater", "GE": "GreaterOrEqual"}
 LOGIC = {"graph.and": "And", "graph.or": "Or", "graph.xor": "Xor", "graph.not": "Not"}
 
 SHAPES = [(2, 3, 5, 7), (1, 8, 37, 65), (1, 4, 33, 129), (3, 1, 17, 24)]
@@ -161,7 +161,7 @@ def build_compare(case, net):
         fa = net.feeds[-2].reshape(-1)
         fb = net.feeds[-1].reshape(-1)
         fb[: fb.size // 2] = fa[: fb.size // 2]
-    net.value_out("i1", net.node(COMPARE[case["op"]], [a, b]))
+    net.value_out("i1", net.node(COMPARE_FN[case["props"]["fn"]], [a, b]))
     net.exact = True
 
 
@@ -296,7 +296,7 @@ BUILDERS = {}
 BUILDERS.update({"qk.binary": build_binary, "graph.prelu": build_binary})
 BUILDERS.update({"qk.map": build_unary, "graph.hard_sigmoid": build_unary,
                  "graph.hard_swish": build_unary})
-BUILDERS.update({op: build_compare for op in COMPARE})
+BUILDERS.update({"qk.compare": build_compare})
 BUILDERS.update({op: build_logic for op in LOGIC})
 BUILDERS.update({"graph.gelu": build_gelu, "graph.clip": build_clip, "graph.leaky_relu": build_leaky_relu,
                  "graph.where": build_where, "graph.cast": build_cast, "graph.pow": build_pow,

@@ -18,7 +18,7 @@ LONG_ROW = 300_000
 def domain_of(op):
     """All-negative inputs for maxima (a maximum that starts at 0 is wrong on
     them), all-positive for minima and logarithms."""
-    if op in ("graph.reduce_max", "graph.global_max_pool", "graph.argmax", "graph.max_pool"):
+    if op in ("graph.reduce_max", "graph.global_max_pool", "graph.argmax", "qk.pool/max"):
         return "negative"
     if op in ("graph.reduce_min", "graph.reduce_log_sum", "graph.argmin"):
         return "positive"
@@ -83,7 +83,7 @@ def build_softmax(case, net):
     rows = case["props"]["layout"] == "rows"
     shape, axis = ((4, 7, 33), -1) if rows else ((2, 9, 17), 1)
     x = net.value_in(x_t, shape)
-    op = "Softmax" if case["op"] == "graph.softmax" else "LogSoftmax"
+    op = "LogSoftmax" if case["props"]["log"] else "Softmax"
     net.value_out(y_t, net.node(op, [x], axis=axis))
 
 
@@ -123,26 +123,26 @@ def pool_geometry(props):
 
 
 def build_pool(case, net):
-    op = case["op"]
+    fn = case["props"]["fn"]
     x_t, y_t = case["operands"][0], case["results"][0]
     props = case["props"]
     k, s, d, p, ceil, size = pool_geometry(props)
     one_d = props["rank"] == "1d"
     shape = (2, 3, size) if one_d else (2, 3, size, size + 5)
     spatial = 1 if one_d else 2
-    x = net.value_in(x_t, shape, domain_of(op))
+    x = net.value_in(x_t, shape, domain_of("qk.pool/" + fn))
     attrs = {"kernel_shape": [k] * spatial, "strides": [s] * spatial, "pads": [p] * (2 * spatial),
              "ceil_mode": ceil}
     if props["dilated"]:
         attrs["dilations"] = [d] * spatial
     net.opset = 19
-    if op == "graph.average_pool":
+    if fn == "average":
         attrs["count_include_pad"] = int(props["count-include-pad"])
         y = net.node("AveragePool", [x], **attrs)
     else:
         y = net.node("MaxPool", [x], **attrs)
     net.value_out(y_t, y)
-    if op == "graph.max_pool":
+    if fn == "max":
         net.exact = True
 
 
@@ -186,8 +186,8 @@ def build_layer_norm(case, net):
 
 
 BUILDERS = {op: build_reduce for op in list(REDUCE) + list(GLOBAL)}
-BUILDERS.update({"graph.softmax": build_softmax, "graph.log_softmax": build_softmax,
+BUILDERS.update({"qk.softmax": build_softmax,
                  "graph.argmax": build_arg, "graph.argmin": build_arg,
-                 "graph.max_pool": build_pool, "graph.average_pool": build_pool,
+                 "qk.pool": build_pool,
                  "graph.batch_norm": build_channel_params, "graph.channel_affine": build_channel_params,
                  "graph.layer_norm": build_layer_norm})

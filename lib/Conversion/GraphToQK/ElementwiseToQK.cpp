@@ -3,9 +3,9 @@
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
 // One OpConversionPattern per graph op (BinaryToKernel<OpTy, fn>,
-// MapToKernel<OpTy, fn>): the op becomes qk.binary or qk.map with the VECTOR
-// function it computes; nothing else about it changes (operands, result
-// type, location).
+// CompareToKernel<OpTy, fn>, MapToKernel<OpTy, fn>): the op becomes
+// qk.binary, qk.compare or qk.map with the VECTOR function it computes;
+// nothing else about it changes (operands, result type, location).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,18 +24,22 @@ using namespace mlir;
 using namespace npuc;
 
 namespace {
-/// A binary graph op as the qk.binary of its function.
-template <typename OpTy, qk::BinaryFn fn>
-struct BinaryToKernel : OpConversionPattern<OpTy> {
+/// A graph op of two operands as the kernel KernelTy (qk.binary,
+/// qk.compare) of the function `fn`.
+template <typename OpTy, typename KernelTy, auto fn>
+struct TwoOperandsToKernel : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<qk::BinaryOp>(op, op.getResult().getType(), adaptor.getLhs(),
-                                              adaptor.getRhs(),
-                                              qk::BinaryFnAttr::get(op.getContext(), fn));
+    rewriter.replaceOpWithNewOp<KernelTy>(op, op.getResult().getType(), adaptor.getLhs(),
+                                          adaptor.getRhs(), fn);
     return success();
   }
 };
+template <typename OpTy, qk::BinaryFn fn>
+using BinaryToKernel = TwoOperandsToKernel<OpTy, qk::BinaryOp, fn>;
+template <typename OpTy, qk::CompareFn fn>
+using CompareToKernel = TwoOperandsToKernel<OpTy, qk::CompareOp, fn>;
 
 /// A unary graph op as the qk.map of its function.
 template <typename OpTy, qk::UnaryFn fn>
@@ -77,6 +81,11 @@ struct ConvertElementwiseToQKPass
                  MapToKernel<graph::CeilOp, qk::UnaryFn::CEIL>,
                  MapToKernel<graph::RoundOp, qk::UnaryFn::ROUND>,
                  MapToKernel<graph::IdentityOp, qk::UnaryFn::COPY>>(context);
+    patterns.add<CompareToKernel<graph::EqualOp, qk::CompareFn::EQ>,
+                 CompareToKernel<graph::LessOp, qk::CompareFn::LT>,
+                 CompareToKernel<graph::LessOrEqualOp, qk::CompareFn::LE>,
+                 CompareToKernel<graph::GreaterOp, qk::CompareFn::GT>,
+                 CompareToKernel<graph::GreaterOrEqualOp, qk::CompareFn::GE>>(context);
     ConversionTarget target(*context);
     target.addLegalDialect<graph::GraphDialect, qk::QKDialect>();
     target.addIllegalOp<graph::AddOp, graph::SubOp, graph::MulOp, graph::DivOp, graph::MaxOp,
@@ -85,6 +94,8 @@ struct ConvertElementwiseToQKPass
                         graph::NegOp, graph::AbsOp, graph::SignOp, graph::SqrtOp,
                         graph::ReciprocalOp, graph::ErfOp, graph::FloorOp, graph::CeilOp,
                         graph::RoundOp, graph::IdentityOp>();
+    target.addIllegalOp<graph::EqualOp, graph::LessOp, graph::LessOrEqualOp, graph::GreaterOp,
+                        graph::GreaterOrEqualOp>();
     ConversionConfig config;
     config.foldingMode = DialectConversionFoldingMode::Never;
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns), config)))

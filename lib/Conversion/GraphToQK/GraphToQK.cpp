@@ -12,9 +12,12 @@
 //
 // One OpConversionPattern per kernel (ConvToKernel, MatMulToKernel,
 // DequantizedMatMulToKernel, RequantizeToKernel) under the dialect-conversion driver; the
-// ConversionTarget (kernelTarget) says which graph ops they rewrite.
+// ConversionTarget (kernelTarget) says which graph ops they rewrite. The
+// other families' patterns are in their own files (Patterns.h).
 //
 //===----------------------------------------------------------------------===//
+
+#include "Patterns.h"
 
 #include "npuc/Conversion/Passes.h"
 #include "npuc/Base/Numerics.h"
@@ -582,6 +585,7 @@ struct ConvertGraphToQKPass : npuc::impl::ConvertGraphToQKBase<ConvertGraphToQKP
     patterns.add<ConvToKernel, MatMulToKernel, DequantizedMatMulToKernel, RequantizeToKernel>(
         context, reported);
     ConversionTarget target = kernelTarget(*context);
+    graph_to_qk::populateReducePatterns(patterns, target);
     ConversionConfig config;
     config.foldingMode = DialectConversionFoldingMode::Never;
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns), config)) ||

@@ -121,6 +121,8 @@ inline constexpr Flag kMean{"mean"};
 inline constexpr Flag kInvStdDev{"inv-std-dev"};
 /// Pow with an integer exponent tensor.
 inline constexpr Flag kIntegerExponent{"integer-exponent"};
+/// qk.softmax's log (LogSoftmax).
+inline constexpr Flag kLog{"log"};
 /// A reduction over rows in two passes (a running value, then the result).
 inline constexpr Flag kTwoPass{"two-pass"};
 /// Pooling: output windows past the padded input (ceil_mode), and
@@ -235,6 +237,10 @@ enum class PoolRank { OneD, TwoD };
 inline constexpr auto kPoolRank = choice<PoolRank>("rank", Alternative<PoolRank>{PoolRank::OneD, "1d"},
                                                    Alternative<PoolRank>{PoolRank::TwoD, "2d"});
 
+/// qk.pool's function.
+inline constexpr auto kPoolFn = choice<qk::PoolFn>("fn", Alternative<qk::PoolFn>{qk::PoolFn::MAX, "max"},
+                                                   Alternative<qk::PoolFn>{qk::PoolFn::AVERAGE, "average"});
+
 /// Pad's mode.
 enum class PadMode { Constant, Reflect, Edge, Wrap };
 inline constexpr auto kPadMode = choice<PadMode>(
@@ -252,6 +258,15 @@ inline constexpr auto kBinaryFn = choice<qk::BinaryFn>(
     Alternative<qk::BinaryFn>{qk::BinaryFn::MIN, "MIN"},
     Alternative<qk::BinaryFn>{qk::BinaryFn::SHL, "SHL"},
     Alternative<qk::BinaryFn>{qk::BinaryFn::SRA, "SRA"});
+
+/// qk.compare's predicate, spelled as the ISA names it (the five ONNX's
+/// comparisons are; NE, LTU and GEU are no graph op's).
+inline constexpr auto kCompareFn = choice<qk::CompareFn>(
+    "fn", Alternative<qk::CompareFn>{qk::CompareFn::EQ, "EQ"},
+    Alternative<qk::CompareFn>{qk::CompareFn::LT, "LT"},
+    Alternative<qk::CompareFn>{qk::CompareFn::LE, "LE"},
+    Alternative<qk::CompareFn>{qk::CompareFn::GT, "GT"},
+    Alternative<qk::CompareFn>{qk::CompareFn::GE, "GE"});
 
 /// qk.map's function, spelled as the ISA names it (RSQRT is no graph op's).
 inline constexpr auto kUnaryFn = choice<qk::UnaryFn>(

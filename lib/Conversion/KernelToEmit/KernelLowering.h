@@ -53,7 +53,7 @@ std::optional<MatmulProblem> matmulProblem(Operation *op);
 /// VECTOR, or nullopt.
 std::optional<DepthwiseProblem> depthwiseProblem(Operation *op);
 
-/// The pooling (graph.max_pool, graph.average_pool) `op` lowers to on V_DW
+/// The pooling (qk.pool) `op` lowers to on V_DW
 /// (func MAX or SUM), or nullopt.
 std::optional<DepthwiseProblem> poolProblem(Operation *op);
 

@@ -17,17 +17,11 @@ using namespace npuc::emit;
 using namespace npuc::emit::lowering;
 
 namespace {
-CmpFunc compareFunction(Operation *op) {
-  if (llvm::isa<graph::EqualOp>(op))
-    return CmpFunc::EQ;
-  if (llvm::isa<graph::LessOp>(op))
-    return CmpFunc::LT;
-  if (llvm::isa<graph::LessOrEqualOp>(op))
-    return CmpFunc::LE;
-  if (llvm::isa<graph::GreaterOp>(op))
-    return CmpFunc::GT;
-  return CmpFunc::GE;
-}
+// qk.compare's predicate and V_CMP's are one ISA enum (ISA_CmpFuncCases).
+static_assert(int(qk::CompareFn::EQ) == int(CmpFunc::EQ) &&
+                  int(qk::CompareFn::GE) == int(CmpFunc::GE) &&
+                  int(qk::CompareFn::GEU) == int(CmpFunc::GEU),
+              "qk.compare's predicates are V_CMP's, numbered alike");
 
 VBinFunc logicFunction(Operation *op) {
   return llvm::isa<graph::AndOp>(op)  ? VBinFunc::AND
@@ -57,8 +51,9 @@ const CaseSpace &lowering::compareSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
     s.signatures = {{"T,T->i1", {{"T", ct::plain()}}}};
-    s.properties = {kBroadcast.declare()};
-    s.rules = {never(cond::all({cond::negate(cond::op(opNames<graph::EqualOp>())), cond::operand(0, ct::kBool)}),
+    s.properties = {kCompareFn.declare(), kBroadcast.declare()};
+    s.rules = {never(cond::all({cond::negate(kCompareFn({qk::CompareFn::EQ})),
+                                cond::operand(0, ct::kBool)}),
                      "ONNX orders numbers only; bools compare for equality")};
     return s;
   }();
@@ -67,7 +62,8 @@ const CaseSpace &lowering::compareSpace() {
 
 /// Both operands of one plain storable type (V_CMP compares them as it).
 LogicalResult lowering::selectCompare(LoweringCase &c, const target::TargetInfo &) {
-  Operation *op = c.op;
+  auto op = cast<qk::CompareOp>(c.op);
+  c.choose(kCompareFn, op.getFn());
   Type l = tensorOf(op->getOperand(0)).getElementType(), r = tensorOf(op->getOperand(1)).getElementType();
   if (l != r || !plainStorable(l))
     return op->emitOpError() << "comparison of " << l << " and " << r
@@ -79,7 +75,7 @@ LogicalResult lowering::selectCompare(LoweringCase &c, const target::TargetInfo 
 LogicalResult KernelLowering::lowerCompare(const LoweringCase &c) {
   Operation *op = c.op;
   ArrayRef<int64_t> shape = tensorOf(op->getResult(0)).getShape();
-  CmpFunc func = compareFunction(op);
+  CmpFunc func = CmpFunc(c.get(kCompareFn));
   Type i8 = b.getIntegerType(8);
   Value out = resultBuffer(op->getResult(0));
   return elementwise(op, shape,

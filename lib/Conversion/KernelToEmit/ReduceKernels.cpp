@@ -260,8 +260,10 @@ const CaseSpace &lowering::softmaxSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
     s.signatures = {{"f32->f32"}, {"A->B", {{"A", ct::kQuant}, {"B", ct::kQuant}}}};
-    s.properties = {kLayout.declare()};
-    s.rules = {quantizedOnlyWhereFused()};
+    s.properties = {kLog.declare(), kLayout.declare()};
+    s.rules = {never(cond::all({kLog(), cond::operand(0, ct::kQuant)}),
+                     "LogSoftmax stays f32 between DequantizeLinear and QuantizeLinear "
+                     "(graph-fuse-qdq quantizes Softmax only)")};
     return s;
   }();
   return space;
@@ -271,11 +273,11 @@ const CaseSpace &lowering::softmaxSpace() {
 /// (x - max) - log(sum), ONNX's order of operations; per row when the axis
 /// is innermost, per column of each block otherwise.
 LogicalResult lowering::selectSoftmax(LoweringCase &c, const target::TargetInfo &) {
-  Operation *op = c.op;
-  bool log = llvm::isa<graph::LogSoftmaxOp>(op);
+  auto op = cast<qk::SoftmaxOp>(c.op);
+  bool log = c.flag(kLog, op.getLog());
   StringRef name = log ? "log-softmax" : "softmax";
-  Value input = op->getOperand(0), result = op->getResult(0);
-  int64_t axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
+  Value input = op.getInput(), result = op.getResult();
+  int64_t axis = op.getAxisAttr().getInt();
   // The verifier keeps the axis in [0, rank). Rows when it is the innermost
   // (of more than one element), columns otherwise: the max and the sum
   // reduce along the tile's rows.
@@ -294,13 +296,13 @@ LogicalResult lowering::selectSoftmax(LoweringCase &c, const target::TargetInfo 
 }
 
 LogicalResult KernelLowering::lowerSoftmax(const LoweringCase &c) {
-  Operation *op = c.op;
-  bool log = llvm::isa<graph::LogSoftmaxOp>(op);
-  Value input = op->getOperand(0), result = op->getResult(0);
+  auto op = cast<qk::SoftmaxOp>(c.op);
+  bool log = c.is(kLog);
+  Value input = op.getInput(), result = op.getResult();
   ArrayRef<int64_t> shape = tensorOf(input).getShape();
   auto qx = quantOf(tensorOf(input).getElementType());
   auto qy = quantOf(tensorOf(result).getElementType());
-  int64_t axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
+  int64_t axis = op.getAxisAttr().getInt();
   int64_t r = shape[size_t(axis)], outer = 1, inner = 1;
   for (size_t i = 0; i < shape.size(); ++i)
     if (int64_t(i) != axis)
@@ -377,21 +379,16 @@ struct PoolSpec {
   bool isMax, countIncludePad;
 };
 
-PoolSpec poolSpec(Operation *op) {
+PoolSpec poolSpec(qk::PoolOp op) {
   PoolSpec p;
-  p.input = op->getOperand(0);
-  p.result = op->getResult(0);
-  p.isMax = llvm::isa<graph::MaxPoolOp>(op);
-  auto ints = [&](StringRef name) {
-    ArrayRef<int64_t> v = op->getAttrOfType<DenseI64ArrayAttr>(name).asArrayRef();
-    return SmallVector<int64_t>(v.begin(), v.end());
-  };
-  p.kernel = ints("kernel_shape");
-  p.strides = ints("strides");
-  p.pads = ints("pads");
-  p.dil = ints("dilations");
-  auto cip = op->getAttrOfType<BoolAttr>("count_include_pad");
-  p.countIncludePad = cip && cip.getValue();
+  p.input = op.getInput();
+  p.result = op.getResult();
+  p.isMax = op.getFn() == qk::PoolFn::MAX;
+  p.kernel.assign(op.getKernelShape().begin(), op.getKernelShape().end());
+  p.strides.assign(op.getStrides().begin(), op.getStrides().end());
+  p.pads.assign(op.getPads().begin(), op.getPads().end());
+  p.dil.assign(op.getDilations().begin(), op.getDilations().end());
+  p.countIncludePad = op.getCountIncludePad();
   if (tensorOf(p.input).getRank() == 3) {
     p.kernel = {1, p.kernel[0]};
     p.strides = {1, p.strides[0]};
@@ -407,21 +404,25 @@ const CaseSpace &lowering::poolSpace() {
     CaseSpace s;
     s.signatures = {{"f32->f32"},
                     {"A->B", {{"A", ct::kQuant}, {"B", ct::kQuant}}},
-                    {"T->T", {{"T", {"i8", "ui8"}}}, opNames<graph::MaxPoolOp>()}};
-    s.properties = {kPoolRank.declare(),
+                    {"T->T", {{"T", {"i8", "ui8"}}}}};
+    s.properties = {kPoolFn.declare(),
+                    kPoolRank.declare(),
                     kInteger.declare(),
                     kPadded.declare(),
                     kCeilExtra.declare(),
                     kStrided.declare(),
                     kDilated.declare(),
-                    kCountIncludePad.declare(cond::op(opNames<graph::AveragePoolOp>()))};
+                    kCountIncludePad.declare(kPoolFn({qk::PoolFn::AVERAGE}))};
     s.rules = {never(cond::any({cond::all({kInteger(), cond::operand(0, ct::kQuant)}),
                                 cond::all({kInteger(), cond::operand(0, {"f32"})}),
                                 cond::all({kInteger(false), cond::operand(0, {"i8", "ui8"})})}),
                      "integer is the max pooling of plain 8-bit integers"),
+               never(cond::all({kInteger(), kPoolFn({qk::PoolFn::AVERAGE})}),
+                     "integer is the max pooling of plain 8-bit integers"),
                never(cond::all({kCeilExtra(), kStrided(false)}),
-                     "with stride 1, ceil_mode adds no window"),
-               quantizedOnlyWhereFused()};
+                     "with stride 1, ceil_mode adds no window")};
+    // Quantized: graph-fuse-qdq quantizes MaxPool and AveragePool, the two
+    // functions of qk.pool.
     return s;
   }();
   return space;
@@ -431,8 +432,9 @@ const CaseSpace &lowering::poolSpace() {
 /// (exact dequantized values), or plain 8-bit integers for max pooling (exact
 /// on the integers themselves).
 LogicalResult lowering::selectPool(LoweringCase &c, const target::TargetInfo &) {
-  Operation *op = c.op;
+  auto op = cast<qk::PoolOp>(c.op);
   PoolSpec p = poolSpec(op);
+  c.choose(kPoolFn, op.getFn());
   auto inType = tensorOf(p.input), outType = tensorOf(p.result);
   auto qx = quantOf(inType.getElementType()), qy = quantOf(outType.getElementType());
   if ((qx && qx->axis >= 0) || (qy && qy->axis >= 0) || bool(qx) != bool(qy))
@@ -461,9 +463,10 @@ LogicalResult lowering::selectPool(LoweringCase &c, const target::TargetInfo &) 
 }
 
 std::optional<DepthwiseProblem> lowering::poolProblem(Operation *op) {
-  if (!llvm::isa<graph::MaxPoolOp, graph::AveragePoolOp>(op))
+  auto pool = dyn_cast<qk::PoolOp>(op);
+  if (!pool)
     return std::nullopt;
-  PoolSpec ps = poolSpec(op);
+  PoolSpec ps = poolSpec(pool);
   auto inType = tensorOf(ps.input), outType = tensorOf(ps.result);
   auto qx = quantOf(inType.getElementType());
   Type sx = storageOf(inType.getElementType());
@@ -505,7 +508,7 @@ std::optional<DepthwiseProblem> lowering::poolProblem(Operation *op) {
 /// denominator: the taps inside the padded input (count_include_pad) or
 /// inside the input, a compile-time [OH, OW] table.
 LogicalResult KernelLowering::lowerPool(const LoweringCase &c) {
-  Operation *op = c.op;
+  auto op = cast<qk::PoolOp>(c.op);
   PoolSpec spec = poolSpec(op);
   std::optional<DepthwiseProblem> problem = poolProblem(op);
   if (!problem)

@@ -1,7 +1,7 @@
 // convert-elementwise-to-qk: each binary graph op becomes qk.binary with the
 // VECTOR function it computes, its operands and result types as they were
 // (f32, f16, integers, quantized); PRelu (several functions) stays a graph op.
-// Unary ops become qk.map likewise.
+// Unary ops become qk.map likewise, comparisons qk.compare.
 // RUN: npuc-opt %s -split-input-file --convert-elementwise-to-qk | FileCheck %s
 
 // CHECK-LABEL: func.func @functions
@@ -54,4 +54,25 @@ func.func @maps(%x: tensor<4xf32>, %q: tensor<4x!quant.uniform<i8:f32, 0.5:1>>) 
   %2 = graph.round %1 : (tensor<4xf32>) -> tensor<4xf32>
   %3 = graph.relu %q : (tensor<4x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<4x!quant.uniform<i8:f32, 0.5:1>>
   return %2, %3 : tensor<4xf32>, tensor<4x!quant.uniform<i8:f32, 0.5:1>>
+}
+
+// -----
+
+// Comparisons become qk.compare with the V_CMP predicate.
+// CHECK-LABEL: func.func @compare
+// CHECK: qk.compare %arg0, %arg1 {fn = #qk.compare_fn<EQ>} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+// CHECK: qk.compare %arg0, %arg1 {fn = #qk.compare_fn<LT>}
+// CHECK: qk.compare %arg0, %arg1 {fn = #qk.compare_fn<LE>}
+// CHECK: qk.compare %arg0, %arg1 {fn = #qk.compare_fn<GT>}
+// CHECK: qk.compare %arg0, %arg1 {fn = #qk.compare_fn<GE>}
+// CHECK: qk.compare %arg2, %arg2 {fn = #qk.compare_fn<EQ>} : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+// CHECK-NOT: graph.
+func.func @compare(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %c: tensor<4xi1>) -> (tensor<2x3xi1>, tensor<2x3xi1>, tensor<2x3xi1>, tensor<2x3xi1>, tensor<2x3xi1>, tensor<4xi1>) {
+  %0 = graph.equal %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+  %1 = graph.less %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+  %2 = graph.less_or_equal %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+  %3 = graph.greater %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+  %4 = graph.greater_or_equal %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+  %5 = graph.equal %c, %c : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return %0, %1, %2, %3, %4, %5 : tensor<2x3xi1>, tensor<2x3xi1>, tensor<2x3xi1>, tensor<2x3xi1>, tensor<2x3xi1>, tensor<4xi1>
 }

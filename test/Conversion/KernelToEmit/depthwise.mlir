@@ -72,7 +72,7 @@ func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}, %w: tensor<2x1x3x3xf
 // CHECK-NEXT:   emit.depthwise MAX %[[IMG]] -> %[[S]] {dilations = array<i64: 1, 1>, kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>}
 // CHECK:        emit.dma %[[R]] -> %{{.*}} : <lm, 2x9xf32, strides = [64, 4]> -> <output, 2x9xf32, strides = [36, 4]>
 func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf32> {graph.name = "y"}) {
-  %y = graph.max_pool %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ceil_mode = false, npuc.tiling = #qk.tiling<tile = [2, 3], buffers = 1>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
+  %y = qk.pool %x {fn = #qk.pool_fn<max>, kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ceil_mode = false, count_include_pad = false, npuc.tiling = #qk.tiling<tile = [2, 3], buffers = 1>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
   return %y : tensor<1x2x3x3xf32>
 }
 
@@ -118,6 +118,6 @@ func.func @main(%x: tensor<1x5x5x5xf32> {graph.name = "x"}, %w: tensor<5x1x3x3xf
 
 func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf32> {graph.name = "y"}) {
   // expected-error @+1 {{npuc.tiling [2, 3] x 1 cannot run here: resident parameters need a multiply-accumulate whose window is one v_dw block}}
-  %y = graph.max_pool %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ceil_mode = false, npuc.tiling = #qk.tiling<tile = [2, 3], buffers = 1, resident>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
+  %y = qk.pool %x {fn = #qk.pool_fn<max>, kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ceil_mode = false, count_include_pad = false, npuc.tiling = #qk.tiling<tile = [2, 3], buffers = 1, resident>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
   return %y : tensor<1x2x3x3xf32>
 }

@@ -108,7 +108,7 @@ func.func @main(%x: tensor<1x3x4x5xf32> {graph.name = "x"}) -> (tensor<1x3x4x5xf
 // CHECK-NEXT: emit.vun LOG %[[S]] -> %[[S]]
 // CHECK-NEXT: emit.vbin SUB %[[F]], %[[S]] -> %[[F]]
 func.func @main(%x: tensor<3x10xf32> {graph.name = "x"}) -> (tensor<3x10xf32> {graph.name = "y"}) {
-  %y = graph.log_softmax %x {axis = 1 : i64} : (tensor<3x10xf32>) -> tensor<3x10xf32>
+  %y = qk.softmax %x {axis = 1 : i64, log = true} : (tensor<3x10xf32>) -> tensor<3x10xf32>
   return %y : tensor<3x10xf32>
 }
 

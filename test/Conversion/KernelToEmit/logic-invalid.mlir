@@ -17,7 +17,7 @@ func.func @less_f32_i32(%x: tensor<4xf32>, %y: tensor<4xi32>) -> tensor<4xi1> {
 // A quantized operand against an f32 one passes the verifier (both express
 // f32) but V_CMP compares two operands of one plain storage type.
 func.func @less_quant_f32(%x: tensor<4x!quant.uniform<i8:f32, 0.5>>, %y: tensor<4xf32>) -> tensor<4xi1> {
-  // expected-error @+1 {{'graph.less' op comparison of '!quant.uniform<i8:f32, 5.000000e-01>' and 'f32' has no NPU lowering yet (two plain operands of one type)}}
+  // expected-error @+1 {{'qk.compare' op comparison of '!quant.uniform<i8:f32, 5.000000e-01>' and 'f32' has no NPU lowering yet (two plain operands of one type)}}
   %0 = graph.less %x, %y : (tensor<4x!quant.uniform<i8:f32, 0.5>>, tensor<4xf32>) -> tensor<4xi1>
   return %0 : tensor<4xi1>
 }
@@ -26,7 +26,7 @@ func.func @less_quant_f32(%x: tensor<4x!quant.uniform<i8:f32, 0.5>>, %y: tensor<
 
 // One type, but not one a model file stores.
 func.func @equal_f64(%x: tensor<4xf64>, %y: tensor<4xf64>) -> tensor<4xi1> {
-  // expected-error @+1 {{'graph.equal' op comparison of 'f64' and 'f64' has no NPU lowering yet (two plain operands of one type)}}
+  // expected-error @+1 {{'qk.compare' op comparison of 'f64' and 'f64' has no NPU lowering yet (two plain operands of one type)}}
   %0 = graph.equal %x, %y : (tensor<4xf64>, tensor<4xf64>) -> tensor<4xi1>
   return %0 : tensor<4xi1>
 }

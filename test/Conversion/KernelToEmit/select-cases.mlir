@@ -197,8 +197,8 @@ func.func @reduce_steps(%x: tensor<3x2x2xf32>, %r: tensor<2x16384xf32>)
 // V_CAST); ArgMax/ArgMin's layout (rows: the reduced axis innermost) and
 // select_last_index. Integer binary ops key on their types only.
 // CHECK-LABEL: func.func @logic
-// CHECK: graph.greater_or_equal {{.*}}npuc.case = "graph.greater_or_equal(f32,f32->i1){broadcast}"
-// CHECK: graph.equal {{.*}}npuc.case = "graph.equal(i64,i64->i1){!broadcast}"
+// CHECK: qk.compare {{.*}}npuc.case = "qk.compare(f32,f32->i1){fn=GE,broadcast}"
+// CHECK: qk.compare {{.*}}npuc.case = "qk.compare(i64,i64->i1){fn=EQ,!broadcast}"
 // CHECK: graph.xor {{.*}}npuc.case = "graph.xor(i1,i1->i1){!broadcast}"
 // CHECK: graph.where {{.*}}npuc.case = "graph.where(i1,f32,f32->f32){broadcast}"
 // CHECK: graph.cast {{.*}}npuc.case = "graph.cast(f32->i64){conversion=truncate}"

@@ -100,11 +100,11 @@ func.func @passthrough(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // of 12 heads), tiles of whole rows only. 128 rows per tile with two slots on
 // npu-v1, 32 on npu-v1-tiny; the lowering loops over them (tile-loops.mlir).
 // CHECK-LABEL: func.func @softmax
-// CHECK: graph.softmax {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 1536, 128], tile = [1, 1, 128, 128], buffers = 2, cycles = 27742, gm_bytes = 1572864>]
+// CHECK: qk.softmax {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 1536, 128], tile = [1, 1, 128, 128], buffers = 2, cycles = 27742, gm_bytes = 1572864>]
 // TINY-LABEL: func.func @softmax
 // TINY: space = [1, 1, 1536, 128], tile = [1, 1, 32, 128], buffers = {{[0-9]+}}{{[^>]*}}>]
 func.func @softmax(%x: tensor<12x128x128xf32>) -> tensor<12x128x128xf32> {
-  %y = graph.softmax %x {axis = 2 : i64} : (tensor<12x128x128xf32>) -> tensor<12x128x128xf32>
+  %y = qk.softmax %x {axis = 2 : i64, log = false} : (tensor<12x128x128xf32>) -> tensor<12x128x128xf32>
   return %y : tensor<12x128x128xf32>
 }
 

@@ -123,9 +123,9 @@ func.func @depthwise(%x: tensor<1x32x112x112xui8>, %w: tensor<32x1x3x3xui8>, %b:
 // 9 taps at 4 bytes are 4 + ceil(648 / 256) = 7 VECTOR cycles, the 72 result
 // bytes 2 cycles: 200 + 4 + 7 + 200 + 2 = 413 cycles, 272 GM bytes.
 // CHECK-LABEL: func.func @pool
-// CHECK: graph.max_pool {{.*}}npuc.tiling = #qk.tiling<tile = [2, 3], buffers = 1, cycles = 413, gm_bytes = 272>
+// CHECK: qk.pool {{.*}}npuc.tiling = #qk.tiling<tile = [2, 3], buffers = 1, cycles = 413, gm_bytes = 272>
 func.func @pool(%x: tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32> {
-  %y = graph.max_pool %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ceil_mode = false} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
+  %y = qk.pool %x {fn = #qk.pool_fn<max>, kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ceil_mode = false, count_include_pad = false} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
   return %y : tensor<1x2x3x3xf32>
 }
 

@@ -106,7 +106,7 @@ func.func @main(%a: tensor<4x80xf32> {graph.name = "a"}) -> (tensor<4x80xf32> {g
 // CHECK-NEXT: emit.for %{{.*}} basis [1] range [0, 1) {
 // CHECK-NEXT:   emit.alloc : <lm, 2x16xf32, strides = [64, 4]>
 func.func @main(%a: tensor<10x16xf32> {graph.name = "a"}) -> (tensor<10x16xf32> {graph.name = "y"}) {
-  %y = graph.softmax %a {axis = 1 : i64, npuc.loop_tiling = [#qk.tiling<space = [1, 1, 10, 16], tile = [1, 1, 4, 16], buffers = 2>]} : (tensor<10x16xf32>) -> tensor<10x16xf32>
+  %y = qk.softmax %a {axis = 1 : i64, log = false, npuc.loop_tiling = [#qk.tiling<space = [1, 1, 10, 16], tile = [1, 1, 4, 16], buffers = 2>]} : (tensor<10x16xf32>) -> tensor<10x16xf32>
   return %y : tensor<10x16xf32>
 }
 
@@ -115,7 +115,7 @@ func.func @main(%a: tensor<10x16xf32> {graph.name = "a"}) -> (tensor<10x16xf32> 
 // A tile that cuts a softmax row is refused.
 func.func @main(%a: tensor<10x16xf32> {graph.name = "a"}) -> (tensor<10x16xf32> {graph.name = "y"}) {
   // expected-error @+1 {{npuc.loop_tiling entry 0 [1, 1, 4, 8] x 1 cannot run here: its tile cuts rows of 16 to 8; the body needs them whole}}
-  %y = graph.softmax %a {axis = 1 : i64, npuc.loop_tiling = [#qk.tiling<space = [1, 1, 10, 16], tile = [1, 1, 4, 8], buffers = 1>]} : (tensor<10x16xf32>) -> tensor<10x16xf32>
+  %y = qk.softmax %a {axis = 1 : i64, log = false, npuc.loop_tiling = [#qk.tiling<space = [1, 1, 10, 16], tile = [1, 1, 4, 8], buffers = 1>]} : (tensor<10x16xf32>) -> tensor<10x16xf32>
   return %y : tensor<10x16xf32>
 }
 

@@ -330,3 +330,67 @@ func.func @map_shape(%a: tensor<2x4xf32>) -> tensor<8xf32> {
   %0 = qk.map %a {fn = #qk.unary_fn<EXP>} : (tensor<2x4xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+func.func @pool_shape(%a: tensor<1x3x6x7xf32>) -> tensor<1x3x3x4xf32> {
+  // expected-error @+1 {{result shape 1x3x3x4 does not match the expected 1x3x3x3}}
+  %0 = qk.pool %a {fn = #qk.pool_fn<max>, kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false, count_include_pad = false} : (tensor<1x3x6x7xf32>) -> tensor<1x3x3x4xf32>
+  return %0 : tensor<1x3x3x4xf32>
+}
+
+// -----
+
+func.func @pool_count_include_pad(%a: tensor<1x3x6x6xf32>) -> tensor<1x3x3x3xf32> {
+  // expected-error @+1 {{count_include_pad is an average pooling's}}
+  %0 = qk.pool %a {fn = #qk.pool_fn<max>, kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false, count_include_pad = true} : (tensor<1x3x6x6xf32>) -> tensor<1x3x3x3xf32>
+  return %0 : tensor<1x3x3x3xf32>
+}
+
+// -----
+
+func.func @pool_rank(%a: tensor<3x6xf32>) -> tensor<3x3xf32> {
+  // expected-error @+1 {{input of rank 2 has no spatial axis (rank >= 3)}}
+  %0 = qk.pool %a {fn = #qk.pool_fn<max>, kernel_shape = array<i64: 2>, strides = array<i64: 2>, pads = array<i64: 0, 0>, dilations = array<i64: 1>, ceil_mode = false, count_include_pad = false} : (tensor<3x6xf32>) -> tensor<3x3xf32>
+  return %0 : tensor<3x3xf32>
+}
+
+// -----
+
+func.func @pool_window(%a: tensor<1x3x6x6xf32>) -> tensor<1x3x3x3xf32> {
+  // expected-error @+1 {{kernel has 1 entries, expected 2}}
+  %0 = qk.pool %a {fn = #qk.pool_fn<average>, kernel_shape = array<i64: 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = false, count_include_pad = false} : (tensor<1x3x6x6xf32>) -> tensor<1x3x3x3xf32>
+  return %0 : tensor<1x3x3x3xf32>
+}
+
+// -----
+
+func.func @softmax_axis(%a: tensor<5x3xf32>) -> tensor<5x3xf32> {
+  // expected-error @+1 {{axis -1 is outside [0, 2)}}
+  %0 = qk.softmax %a {axis = -1 : i64, log = false} : (tensor<5x3xf32>) -> tensor<5x3xf32>
+  return %0 : tensor<5x3xf32>
+}
+
+// -----
+
+func.func @softmax_shape(%a: tensor<5x3xf32>) -> tensor<15xf32> {
+  // expected-error @+1 {{result shape 15 differs from the input's 5x3}}
+  %0 = qk.softmax %a {axis = 1 : i64, log = false} : (tensor<5x3xf32>) -> tensor<15xf32>
+  return %0 : tensor<15xf32>
+}
+
+// -----
+
+func.func @compare_result(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xi8> {
+  // expected-error @+1 {{result elements are 'i8', expected i1}}
+  %0 = qk.compare %a, %b {fn = #qk.compare_fn<EQ>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
+func.func @compare_shape(%a: tensor<2x4xf32>, %b: tensor<3xf32>) -> tensor<2x4xi1> {
+  // expected-error @+1 {{operand shapes 2x4 and 3 do not broadcast}}
+  %0 = qk.compare %a, %b {fn = #qk.compare_fn<LT>} : (tensor<2x4xf32>, tensor<3xf32>) -> tensor<2x4xi1>
+  return %0 : tensor<2x4xi1>
+}

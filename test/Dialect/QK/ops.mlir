@@ -96,3 +96,32 @@ func.func @map(%a: tensor<2x4xf16>) -> tensor<2x4xf16> {
   %0 = qk.map %a {fn = #qk.unary_fn<TANH>} : (tensor<2x4xf16>) -> tensor<2x4xf16>
   return %0 : tensor<2x4xf16>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @pool
+// CHECK: qk.pool %{{.*}} {ceil_mode = true, count_include_pad = true, dilations = array<i64: 1, 1>, fn = #qk.pool_fn<average>
+// CHECK: qk.pool %{{.*}} {ceil_mode = false, count_include_pad = false, dilations = array<i64: 2>, fn = #qk.pool_fn<max>
+func.func @pool(%a: tensor<1x3x6x7x!quant.uniform<i8:f32, 0.5:-3>>, %b: tensor<2x4x9xui8>) -> (tensor<1x3x3x4x!quant.uniform<i8:f32, 0.25>>, tensor<2x4x6xui8>) {
+  %0 = qk.pool %a {fn = #qk.pool_fn<average>, kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = true, count_include_pad = true} : (tensor<1x3x6x7x!quant.uniform<i8:f32, 0.5:-3>>) -> tensor<1x3x3x4x!quant.uniform<i8:f32, 0.25>>
+  %1 = qk.pool %b {fn = #qk.pool_fn<max>, kernel_shape = array<i64: 3>, strides = array<i64: 1>, pads = array<i64: 1, 0>, dilations = array<i64: 2>, ceil_mode = false, count_include_pad = false} : (tensor<2x4x9xui8>) -> tensor<2x4x6xui8>
+  return %0, %1 : tensor<1x3x3x4x!quant.uniform<i8:f32, 0.25>>, tensor<2x4x6xui8>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @softmax
+// CHECK: qk.softmax %{{.*}} {axis = 0 : i64, log = true} : (tensor<5x3xf32>) -> tensor<5x3xf32>
+func.func @softmax(%a: tensor<5x3xf32>) -> tensor<5x3xf32> {
+  %0 = qk.softmax %a {axis = 0 : i64, log = true} : (tensor<5x3xf32>) -> tensor<5x3xf32>
+  return %0 : tensor<5x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @compare
+// CHECK: qk.compare %{{.*}}, %{{.*}} {fn = #qk.compare_fn<GE>} : (tensor<2x4xi32>, tensor<4xi32>) -> tensor<2x4xi1>
+func.func @compare(%a: tensor<2x4xi32>, %b: tensor<4xi32>) -> tensor<2x4xi1> {
+  %0 = qk.compare %a, %b {fn = #qk.compare_fn<GE>} : (tensor<2x4xi32>, tensor<4xi32>) -> tensor<2x4xi1>
+  return %0 : tensor<2x4xi1>
+}

@@ -173,22 +173,64 @@ LogicalResult RequantizeOp::verify() {
   return success();
 }
 
-LogicalResult BinaryOp::verify() {
-  auto shape = sh::broadcast(shapeOf(getLhs()), shapeOf(getRhs()));
+namespace {
+/// The result of an elementwise kernel of two operands has their
+/// (multidirectional) broadcast shape.
+LogicalResult verifyBroadcastResult(Operation *op, Value lhs, Value rhs, Value result) {
+  auto shape = sh::broadcast(shapeOf(lhs), shapeOf(rhs));
   if (!shape) {
     llvm::consumeError(shape.takeError());
-    return emitOpError() << "operand shapes " << sh::str(shapeOf(getLhs())) << " and "
-                         << sh::str(shapeOf(getRhs())) << " do not broadcast";
+    return op->emitOpError() << "operand shapes " << sh::str(shapeOf(lhs)) << " and "
+                             << sh::str(shapeOf(rhs)) << " do not broadcast";
   }
-  if (ArrayRef<int64_t>(*shape) != shapeOf(getResult()))
-    return emitOpError() << "result shape " << sh::str(shapeOf(getResult()))
-                         << " is not the operands' broadcast shape " << sh::str(*shape);
+  if (ArrayRef<int64_t>(*shape) != shapeOf(result))
+    return op->emitOpError() << "result shape " << sh::str(shapeOf(result))
+                             << " is not the operands' broadcast shape " << sh::str(*shape);
   return success();
+}
+} // namespace
+
+LogicalResult BinaryOp::verify() {
+  return verifyBroadcastResult(*this, getLhs(), getRhs(), getResult());
+}
+
+LogicalResult CompareOp::verify() {
+  if (!elementOf(getResult()).isInteger(1))
+    return emitOpError() << "result elements are " << elementOf(getResult()) << ", expected i1";
+  return verifyBroadcastResult(*this, getLhs(), getRhs(), getResult());
 }
 
 LogicalResult MapOp::verify() {
   if (shapeOf(getInput()) != shapeOf(getResult()))
     return emitOpError() << "result shape " << sh::str(shapeOf(getResult()))
                          << " differs from the input's " << sh::str(shapeOf(getInput()));
+  return success();
+}
+
+LogicalResult PoolOp::verify() {
+  ArrayRef<int64_t> xs = shapeOf(getInput());
+  if (xs.size() < 3)
+    return emitOpError() << "input of rank " << xs.size() << " has no spatial axis (rank >= 3)";
+  if (getCountIncludePad() && getFn() != PoolFn::AVERAGE)
+    return emitOpError("count_include_pad is an average pooling's");
+  sh::WindowParams p{getKernelShape(), getStrides(), getPads(), getDilations(), getCeilMode()};
+  auto spatial = sh::window(xs.drop_front(2), p);
+  if (!spatial)
+    return emitOpError(llvm::toString(spatial.takeError()));
+  sh::Shape want{xs[0], xs[1]};
+  want.append(spatial->begin(), spatial->end());
+  if (ArrayRef<int64_t>(want) != shapeOf(getResult()))
+    return emitOpError() << "result shape " << sh::str(shapeOf(getResult()))
+                         << " does not match the expected " << sh::str(want);
+  return success();
+}
+
+LogicalResult SoftmaxOp::verify() {
+  if (shapeOf(getInput()) != shapeOf(getResult()))
+    return emitOpError() << "result shape " << sh::str(shapeOf(getResult()))
+                         << " differs from the input's " << sh::str(shapeOf(getInput()));
+  int64_t axis = getAxisAttr().getInt(), rank = int64_t(shapeOf(getInput()).size());
+  if (axis < 0 || axis >= rank)
+    return emitOpError() << "axis " << axis << " is outside [0, " << rank << ")";
   return success();
 }

@@ -40,6 +40,15 @@ def QK_UnaryFnAttr : EnumAttr<QK_Dialect, QK_UnaryFn, "unary_fn"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+// qk.compare's predicate: V_CMP's comparison, numbered as the ISA numbers it.
+def QK_CompareFn : I32EnumAttr<"CompareFn", "V_CMP comparison", ISA_CmpFuncCases<0, 0>.cases> {
+  let cppNamespace = "::npuc::qk";
+  let genSpecializedAttr = 0;
+}
+def QK_CompareFnAttr : EnumAttr<QK_Dialect, QK_CompareFn, "compare_fn"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
 // How an 8-bit requantization is computed (qk.requantize).
 def QK_RequantizeForm : I32EnumAttr<"RequantizeForm", "the computation of a requantization", [
     I32EnumAttrCase<"F32", 0, "f32">,
@@ -48,6 +57,17 @@ def QK_RequantizeForm : I32EnumAttr<"RequantizeForm", "the computation of a requ
   let genSpecializedAttr = 0;
 }
 def QK_RequantizeFormAttr : EnumAttr<QK_Dialect, QK_RequantizeForm, "requantize_form"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+// A pooling window's function (qk.pool).
+def QK_PoolFn : I32EnumAttr<"PoolFn", "a pooling window's function", [
+    I32EnumAttrCase<"MAX", 0, "max">,
+    I32EnumAttrCase<"AVERAGE", 1, "average">]> {
+  let cppNamespace = "::npuc::qk";
+  let genSpecializedAttr = 0;
+}
+def QK_PoolFnAttr : EnumAttr<QK_Dialect, QK_PoolFn, "pool_fn"> {
   let assemblyFormat = "`<` $value `>`";
 }
 

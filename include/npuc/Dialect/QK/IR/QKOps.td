@@ -81,6 +81,26 @@ def QK_BinaryOp : QK_Op<"binary"> {
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
 }
 
+def QK_CompareOp : QK_Op<"compare"> {
+  let summary = "an elementwise comparison of two tensors, with broadcasting, to bool";
+  let description = [{
+    result = fn(lhs, rhs) as a bool (stored as one byte, 0 or 1), the
+    operands broadcast to the result's shape (multidirectional, as ONNX's),
+    `fn` a V_CMP comparison of the ISA (EQ, LT, LE, GT, GE for ONNX's Equal,
+    Less, LessOrEqual, Greater, GreaterOrEqual), on the operands' values
+    exactly: f32 and f16 as IEEE numbers (NaN equal to nothing), integers as
+    their type's signedness says, bools as 0 and 1.
+
+    ```mlir
+    %y = qk.compare %a, %b {fn = #qk.compare_fn<LT>}
+        : (tensor<1x8xf32>, tensor<8xf32>) -> tensor<1x8xi1>
+    ```
+  }];
+  let arguments = (ins QK_AnyTensor:$lhs, QK_AnyTensor:$rhs, QK_CompareFnAttr:$fn);
+  let results = (outs QK_AnyTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
+
 def QK_MapOp : QK_Op<"map"> {
   let summary = "an elementwise unary function of a tensor";
   let description = [{
@@ -96,6 +116,55 @@ def QK_MapOp : QK_Op<"map"> {
     ```
   }];
   let arguments = (ins QK_AnyTensor:$input, QK_UnaryFnAttr:$fn);
+  let results = (outs QK_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def QK_PoolOp : QK_Op<"pool"> {
+  let summary = "max or average pooling over sliding windows (N, C, spatial axes...)";
+  let description = [{
+    result[n, c, o...] = fn over the window's taps, tap i of output o at
+    input position o * stride + i * dilation - pad_begin on each spatial
+    axis, as ONNX's MaxPool and AveragePool define them. `max`: the largest
+    tap inside the input (padding never wins). `average`: the sum of the
+    taps inside the input divided by their number, or by the number inside
+    the padded input with `count_include_pad`. `ceil_mode` adds the output
+    windows that start inside the input or its begin padding beyond the
+    floor count. f32 is computed in f32; per-tensor quantized input and
+    result on the exact dequantized values (a max on the stored values,
+    which is the same, dequantization being monotonic), quantized half to
+    even with the result type's scale and zero point; plain 8-bit integers
+    (max only) on the integers.
+
+    ```mlir
+    %y = qk.pool %x {fn = #qk.pool_fn<max>, kernel_shape = array<i64: 2, 2>,
+        strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>,
+        dilations = array<i64: 1, 1>, ceil_mode = false, count_include_pad = false}
+        : (tensor<1x8x4x4xf32>) -> tensor<1x8x2x2xf32>
+    ```
+  }];
+  let arguments = (ins QK_AnyTensor:$input, QK_PoolFnAttr:$fn, DenseI64ArrayAttr:$kernel_shape,
+                   DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                   DenseI64ArrayAttr:$dilations, BoolAttr:$ceil_mode, BoolAttr:$count_include_pad);
+  let results = (outs QK_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def QK_SoftmaxOp : QK_Op<"softmax"> {
+  let summary = "softmax or log-softmax along one axis";
+  let description = [{
+    Along `axis`, in f32 and in ONNX's order of operations: with m the
+    maximum of the elements, result = exp(x - m) / sum(exp(x - m)), or with
+    `log`, result = (x - m) - log(sum(exp(x - m))). EXP and LOG are VECTOR's
+    (docs/numerics.md). Per-tensor quantized input and result are computed on
+    the exact dequantized values, the result quantized half to even with its
+    type's scale and zero point.
+
+    ```mlir
+    %y = qk.softmax %x {axis = 1, log = false} : (tensor<2x10xf32>) -> tensor<2x10xf32>
+    ```
+  }];
+  let arguments = (ins QK_AnyTensor:$input, I64Attr:$axis, BoolAttr:$log);
   let results = (outs QK_AnyTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }

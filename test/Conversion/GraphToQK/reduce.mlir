@@ -1,0 +1,47 @@
+// convert-graph-to-qk: graph.max_pool and graph.average_pool become qk.pool
+// with the window's function, the window (kernel, strides, pads,
+// dilations, ceil_mode; count_include_pad, false for a max) and the types
+// as they were: f32, quantized, plain 8-bit integers. graph.softmax and
+// graph.log_softmax become qk.softmax along their axis.
+// RUN: npuc-opt %s -split-input-file --convert-graph-to-qk | FileCheck %s
+
+// CHECK-LABEL: func.func @max
+// CHECK: %[[Y:.*]] = qk.pool %arg0 {ceil_mode = true, count_include_pad = false, dilations = array<i64: 1, 2>, fn = #qk.pool_fn<max>, kernel_shape = array<i64: 3, 2>, pads = array<i64: 1, 0, 1, 0>, strides = array<i64: 2, 2>} : (tensor<1x3x7x8xf32>) -> tensor<1x3x4x4xf32>
+// CHECK: return %[[Y]]
+// CHECK-NOT: graph.max_pool
+func.func @max(%x: tensor<1x3x7x8xf32>) -> tensor<1x3x4x4xf32> {
+  %y = graph.max_pool %x {kernel_shape = array<i64: 3, 2>, strides = array<i64: 2, 2>, pads = array<i64: 1, 0, 1, 0>, dilations = array<i64: 1, 2>, ceil_mode = true} : (tensor<1x3x7x8xf32>) -> tensor<1x3x4x4xf32>
+  return %y : tensor<1x3x4x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @average
+// CHECK: qk.pool %arg0 {ceil_mode = false, count_include_pad = true, dilations = array<i64: 1>, fn = #qk.pool_fn<average>, kernel_shape = array<i64: 3>, pads = array<i64: 1, 1>, strides = array<i64: 1>} : (tensor<2x4x9x!quant.uniform<u8:f32, 2.500000e-01:128>>) -> tensor<2x4x9x!quant.uniform<u8:f32, 5.000000e-01:120>>
+func.func @average(%x: tensor<2x4x9x!quant.uniform<u8:f32, 0.25:128>>) -> tensor<2x4x9x!quant.uniform<u8:f32, 0.5:120>> {
+  %y = graph.average_pool %x {kernel_shape = array<i64: 3>, strides = array<i64: 1>, pads = array<i64: 1, 1>, dilations = array<i64: 1>, ceil_mode = false, count_include_pad = true} : (tensor<2x4x9x!quant.uniform<u8:f32, 0.25:128>>) -> tensor<2x4x9x!quant.uniform<u8:f32, 0.5:120>>
+  return %y : tensor<2x4x9x!quant.uniform<u8:f32, 0.5:120>>
+}
+
+// -----
+
+// Pooling that has no NPU lowering converts all the same: the lowering's
+// selector, not the conversion, refuses it (3-D pooling here).
+// CHECK-LABEL: func.func @three_d
+// CHECK: qk.pool %arg0 {{.*}}fn = #qk.pool_fn<max>{{.*}} : (tensor<1x1x4x4x4xi8>) -> tensor<1x1x2x2x2xi8>
+func.func @three_d(%x: tensor<1x1x4x4x4xi8>) -> tensor<1x1x2x2x2xi8> {
+  %y = graph.max_pool %x {kernel_shape = array<i64: 2, 2, 2>, strides = array<i64: 2, 2, 2>, pads = array<i64: 0, 0, 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1>, ceil_mode = false} : (tensor<1x1x4x4x4xi8>) -> tensor<1x1x2x2x2xi8>
+  return %y : tensor<1x1x2x2x2xi8>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @softmax
+// CHECK: %[[S:.*]] = qk.softmax %arg0 {axis = 1 : i64, log = false} : (tensor<2x10x3x!quant.uniform<i8:f32, 1.000000e-01>>) -> tensor<2x10x3x!quant.uniform<u8:f32, 3.906250e-03>>
+// CHECK: qk.softmax %arg1 {axis = 2 : i64, log = true} : (tensor<2x10x3xf32>) -> tensor<2x10x3xf32>
+// CHECK-NOT: graph.
+func.func @softmax(%x: tensor<2x10x3x!quant.uniform<i8:f32, 0.1>>, %z: tensor<2x10x3xf32>) -> (tensor<2x10x3x!quant.uniform<u8:f32, 0.00390625>>, tensor<2x10x3xf32>) {
+  %y = graph.softmax %x {axis = 1 : i64} : (tensor<2x10x3x!quant.uniform<i8:f32, 0.1>>) -> tensor<2x10x3x!quant.uniform<u8:f32, 0.00390625>>
+  %l = graph.log_softmax %z {axis = 2 : i64} : (tensor<2x10x3xf32>) -> tensor<2x10x3xf32>
+  return %y, %l : tensor<2x10x3x!quant.uniform<u8:f32, 0.00390625>>, tensor<2x10x3xf32>
+}
