@@ -299,6 +299,6 @@ BUILDERS.update({"qk.map": build_unary, "graph.hard_sigmoid": build_unary,
 BUILDERS.update({"qk.compare": build_compare})
 BUILDERS.update({op: build_logic for op in LOGIC})
 BUILDERS.update({"graph.gelu": build_gelu, "graph.clip": build_clip, "graph.leaky_relu": build_leaky_relu,
-                 "graph.where": build_where, "graph.cast": build_cast, "graph.pow": build_pow,
+                 "qk.select": build_where, "qk.cast": build_cast, "graph.pow": build_pow,
                  "graph.quantize": build_quantize, "graph.dequantize": build_dequantize,
                  "qk.requantize": build_requantize})

@@ -18,9 +18,9 @@ LONG_ROW = 300_000
 def domain_of(op):
     """All-negative inputs for maxima (a maximum that starts at 0 is wrong on
     them), all-positive for minima and logarithms."""
-    if op in ("graph.reduce_max", "graph.global_max_pool", "graph.argmax", "qk.pool/max"):
+    if op in ("graph.reduce_max", "graph.global_max_pool", "qk.arg_reduce/MAX", "qk.pool/max"):
         return "negative"
-    if op in ("graph.reduce_min", "graph.reduce_log_sum", "graph.argmin"):
+    if op in ("graph.reduce_min", "graph.reduce_log_sum", "qk.arg_reduce/MIN"):
         return "positive"
     return "any"
 
@@ -95,7 +95,7 @@ def build_arg(case, net):
     # repeated extremes: first and last index differ
     feed = net.feeds[-1]
     feed.reshape(-1)[::3] = feed.reshape(-1)[0]
-    op = "ArgMax" if case["op"] == "graph.argmax" else "ArgMin"
+    op = "ArgMax" if case["props"]["fn"] == "MAX" else "ArgMin"
     y = net.node(op, [x], axis=axis, keepdims=1, select_last_index=int(case["props"]["last"]))
     net.value_out("i64", y)
     net.exact = True
@@ -152,7 +152,7 @@ def build_channel_params(case, net):
     c = shape[1]
     pshape = (c, 1, 1) if per_row else (c,)
     x = net.value_in("f32", shape)
-    if case["op"] == "graph.batch_norm":
+    if case["op"] == "qk.batch_norm":
         scale = net.const(net.random(np.float32, (c,)))
         bias = net.const(net.random(np.float32, (c,)))
         mean = net.const(net.random(np.float32, (c,)))
@@ -187,7 +187,7 @@ def build_layer_norm(case, net):
 
 BUILDERS = {op: build_reduce for op in list(REDUCE) + list(GLOBAL)}
 BUILDERS.update({"qk.softmax": build_softmax,
-                 "graph.argmax": build_arg, "graph.argmin": build_arg,
+                 "qk.arg_reduce": build_arg,
                  "qk.pool": build_pool,
-                 "graph.batch_norm": build_channel_params, "graph.channel_affine": build_channel_params,
-                 "graph.layer_norm": build_layer_norm})
+                 "qk.batch_norm": build_channel_params, "qk.channel_affine": build_channel_params,
+                 "qk.layer_norm": build_layer_norm})

@@ -10,7 +10,7 @@
 include "mlir/Pass/PassBase.td"
 
 def ConvertGraphToQK : Pass<"convert-graph-to-qk"> {
-  let summary = "Quantized graph convolutions and matmuls to qk kernels with their ledgers, pooling to qk.pool";
+  let summary = "Quantized convolutions and matmuls to qk kernels with their ledgers; pooling, softmax, arg reductions and normalizations to theirs";
   let description = [{
     A graph.conv or 2-D graph.matmul whose operands and result are quantized
     becomes a qk kernel whose attributes hold the whole contract, derived by
@@ -24,7 +24,9 @@ def ConvertGraphToQK : Pass<"convert-graph-to-qk"> {
     quantized stay graph ops. A graph.requantize becomes a qk.requantize whose
     form (top_bit or f32) is decided here, graph.max_pool and average_pool
     become qk.pool (fn max or average) of any element type, their window as
-    it is.
+    it is, graph.softmax and log_softmax qk.softmax, graph.argmax and argmin
+    qk.arg_reduce, graph.layer_norm, batch_norm and channel_affine the qk
+    kernels of those names.
   }];
   let dependentDialects = ["::npuc::qk::QKDialect", "::npuc::graph::GraphDialect"];
 }
@@ -34,7 +36,7 @@ def ConvertElementwiseToQK : Pass<"convert-elementwise-to-qk"> {
   let description = [{
     graph.add, sub, mul, div, max, min, shift_left and shift_right become
     qk.binary, graph.equal, less, less_or_equal, greater and greater_or_equal
-    qk.compare, and graph.relu, sigmoid, tanh, exp, log, neg, abs, sign, sqrt,
+    qk.compare, graph.where qk.select, graph.cast qk.cast, and graph.relu, sigmoid, tanh, exp, log, neg, abs, sign, sqrt,
     reciprocal, erf, floor, ceil, round and identity qk.map, with the VECTOR
     function (`fn`, the ISA's enum) each computes, their operands and result
     as they are (f32, f16, integers, per-tensor quantized). It runs after graph-compute-f16, whose fp16 rewrite matches

@@ -5,7 +5,8 @@
 // One OpConversionPattern per graph op (BinaryToKernel<OpTy, fn>,
 // CompareToKernel<OpTy, fn>, MapToKernel<OpTy, fn>): the op becomes
 // qk.binary, qk.compare or qk.map with the VECTOR function it computes;
-// nothing else about it changes (operands, result type, location).
+// Where becomes qk.select and Cast qk.cast. Nothing else about an op
+// changes (operands, result type, location).
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,6 +54,28 @@ struct MapToKernel : OpConversionPattern<OpTy> {
   }
 };
 
+/// Where as qk.select.
+struct WhereToKernel : OpConversionPattern<graph::WhereOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(graph::WhereOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<qk::SelectOp>(op, op.getResult().getType(), adaptor.getCond(),
+                                              adaptor.getX(), adaptor.getY());
+    return success();
+  }
+};
+
+/// Cast as qk.cast (graph-compute-f16 writes casts too: this pass runs after
+/// it).
+struct CastToKernel : OpConversionPattern<graph::CastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(graph::CastOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<qk::CastOp>(op, op.getResult().getType(), adaptor.getInput());
+    return success();
+  }
+};
+
 struct ConvertElementwiseToQKPass
     : npuc::impl::ConvertElementwiseToQKBase<ConvertElementwiseToQKPass> {
   void runOnOperation() override {
@@ -86,6 +109,7 @@ struct ConvertElementwiseToQKPass
                  CompareToKernel<graph::LessOrEqualOp, qk::CompareFn::LE>,
                  CompareToKernel<graph::GreaterOp, qk::CompareFn::GT>,
                  CompareToKernel<graph::GreaterOrEqualOp, qk::CompareFn::GE>>(context);
+    patterns.add<WhereToKernel, CastToKernel>(context);
     ConversionTarget target(*context);
     target.addLegalDialect<graph::GraphDialect, qk::QKDialect>();
     target.addIllegalOp<graph::AddOp, graph::SubOp, graph::MulOp, graph::DivOp, graph::MaxOp,
@@ -95,7 +119,7 @@ struct ConvertElementwiseToQKPass
                         graph::ReciprocalOp, graph::ErfOp, graph::FloorOp, graph::CeilOp,
                         graph::RoundOp, graph::IdentityOp>();
     target.addIllegalOp<graph::EqualOp, graph::LessOp, graph::LessOrEqualOp, graph::GreaterOp,
-                        graph::GreaterOrEqualOp>();
+                        graph::GreaterOrEqualOp, graph::WhereOp, graph::CastOp>();
     ConversionConfig config;
     config.foldingMode = DialectConversionFoldingMode::Never;
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns), config)))

@@ -15,8 +15,11 @@
 
 namespace npuc::graph_to_qk {
 
-/// Pooling and softmax: graph.max_pool and graph.average_pool become
-/// qk.pool, graph.softmax and graph.log_softmax qk.softmax.
+/// Pooling, softmax, arg reductions and normalizations: graph.max_pool and
+/// graph.average_pool become qk.pool, graph.softmax and graph.log_softmax
+/// qk.softmax, graph.argmax and graph.argmin qk.arg_reduce, graph.layer_norm,
+/// batch_norm and channel_affine qk.layer_norm, batch_norm and
+/// channel_affine.
 void populateReducePatterns(mlir::RewritePatternSet &patterns, mlir::ConversionTarget &target);
 
 } // namespace npuc::graph_to_qk

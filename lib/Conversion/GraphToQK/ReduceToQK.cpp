@@ -1,12 +1,14 @@
-//===- ReduceToQK.cpp - Pooling and softmax graph ops to qk kernels -------===//
+//===- ReduceToQK.cpp - Pooling, softmax, arg and normalizations to qk ----===//
 //
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
 // One OpConversionPattern per graph op: MaxPool and AveragePool become
 // qk.pool with the window's function, the window (kernel, strides, pads,
 // dilations, ceil_mode, count_include_pad) as it is; Softmax and LogSoftmax
-// become qk.softmax along their axis. The operand, the result type and the
-// location stay as they are.
+// become qk.softmax along their axis, ArgMax and ArgMin qk.arg_reduce (MAX,
+// MIN), LayerNormalization qk.layer_norm, BatchNormalization qk.batch_norm
+// and graph.channel_affine qk.channel_affine. The operands, the result types
+// and the location stay as they are.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,13 +49,66 @@ struct SoftmaxToKernel : OpConversionPattern<OpTy> {
     return success();
   }
 };
+
+/// ArgMax (MAX) or ArgMin (MIN) as qk.arg_reduce.
+template <typename OpTy, qk::ReduceFn fn>
+struct ArgToKernel : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<qk::ArgReduceOp>(
+        op, op.getResult().getType(), adaptor.getInput(), qk::ReduceFnAttr::get(op.getContext(), fn),
+        op.getAxisAttr(), op.getKeepdimsAttr(), op.getSelectLastIndexAttr());
+    return success();
+  }
+};
+
+/// LayerNormalization as qk.layer_norm (stash_type is 1: the importer
+/// refuses any other).
+struct LayerNormToKernel : OpConversionPattern<graph::LayerNormOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(graph::LayerNormOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<qk::LayerNormOp>(op, op->getResultTypes(), adaptor.getX(),
+                                                 adaptor.getScale(), adaptor.getBias(),
+                                                 op.getAxisAttr(), op.getEpsilonAttr());
+    return success();
+  }
+};
+
+/// BatchNormalization (inference) as qk.batch_norm.
+struct BatchNormToKernel : OpConversionPattern<graph::BatchNormOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(graph::BatchNormOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<qk::BatchNormOp>(op, op.getResult().getType(), adaptor.getX(),
+                                                 adaptor.getScale(), adaptor.getBias(),
+                                                 adaptor.getMean(), adaptor.getVar(),
+                                                 op.getEpsilonAttr());
+    return success();
+  }
+};
+
+/// graph.channel_affine as qk.channel_affine.
+struct ChannelAffineToKernel : OpConversionPattern<graph::ChannelAffineOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(graph::ChannelAffineOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<qk::ChannelAffineOp>(op, op.getResult().getType(), adaptor.getX(),
+                                                     adaptor.getScale(), adaptor.getBias());
+    return success();
+  }
+};
 } // namespace
 
 void graph_to_qk::populateReducePatterns(RewritePatternSet &patterns, ConversionTarget &target) {
   patterns.add<PoolToKernel<graph::MaxPoolOp, qk::PoolFn::MAX>,
                PoolToKernel<graph::AveragePoolOp, qk::PoolFn::AVERAGE>,
-               SoftmaxToKernel<graph::SoftmaxOp, false>, SoftmaxToKernel<graph::LogSoftmaxOp, true>>(
-      patterns.getContext());
+               SoftmaxToKernel<graph::SoftmaxOp, false>, SoftmaxToKernel<graph::LogSoftmaxOp, true>,
+               ArgToKernel<graph::ArgMaxOp, qk::ReduceFn::MAX>,
+               ArgToKernel<graph::ArgMinOp, qk::ReduceFn::MIN>, LayerNormToKernel,
+               BatchNormToKernel, ChannelAffineToKernel>(patterns.getContext());
   target.addIllegalOp<graph::MaxPoolOp, graph::AveragePoolOp, graph::SoftmaxOp,
-                      graph::LogSoftmaxOp>();
+                      graph::LogSoftmaxOp, graph::ArgMaxOp, graph::ArgMinOp,
+                      graph::LayerNormOp, graph::BatchNormOp, graph::ChannelAffineOp>();
 }

@@ -268,6 +268,11 @@ inline constexpr auto kCompareFn = choice<qk::CompareFn>(
     Alternative<qk::CompareFn>{qk::CompareFn::GT, "GT"},
     Alternative<qk::CompareFn>{qk::CompareFn::GE, "GE"});
 
+/// qk.arg_reduce's function (SUM selects no element).
+inline constexpr auto kArgFn = choice<qk::ReduceFn>("fn",
+                                                    Alternative<qk::ReduceFn>{qk::ReduceFn::MAX, "MAX"},
+                                                    Alternative<qk::ReduceFn>{qk::ReduceFn::MIN, "MIN"});
+
 /// qk.map's function, spelled as the ISA names it (RSQRT is no graph op's).
 inline constexpr auto kUnaryFn = choice<qk::UnaryFn>(
     "fn", Alternative<qk::UnaryFn>{qk::UnaryFn::COPY, "COPY"},

@@ -781,15 +781,15 @@ LogicalResult KernelLowering::lowerF32Map(Operation *op, Value x, Value res, int
 const CaseSpace &lowering::channelParamsSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
-    s.signatures = {{"f32,f32,f32,f32,f32->f32", {}, opNames<graph::BatchNormOp>()},
-                    {"f32,f32,f32->f32", {}, opNames<graph::ChannelAffineOp>()}};
+    s.signatures = {{"f32,f32,f32,f32,f32->f32", {}, opNames<qk::BatchNormOp>()},
+                    {"f32,f32,f32->f32", {}, opNames<qk::ChannelAffineOp>()}};
     s.properties = {kParamsPerRow.declare()};
     return s;
   }();
   return space;
 }
 
-/// BatchNormalization and graph.channel_affine: f32 tensors of rank >= 2
+/// BatchNormalization and channel-affine (qk.batch_norm, qk.channel_affine): f32 tensors of rank >= 2
 /// whose parameters hold one value per channel (axis 1).
 LogicalResult lowering::selectChannelParams(LoweringCase &c, const target::TargetInfo &) {
   auto xt = tensorOf(c.op->getOperand(0));
@@ -814,7 +814,7 @@ EwOperand KernelLowering::perChannelOperand(const LoweringCase &c, Value v, Arra
 /// ONNX's inference form, step by step in f32: scale * (x - mean) /
 /// sqrt(var + epsilon) + bias.
 LogicalResult KernelLowering::lowerBatchNorm(const LoweringCase &c) {
-  auto bn = cast<graph::BatchNormOp>(c.op);
+  auto bn = cast<qk::BatchNormOp>(c.op);
   ArrayRef<int64_t> shape = tensorOf(bn.getX()).getShape();
   SmallVector<EwOperand> ins{broadcastOperand(bn.getX(), shape), perChannelOperand(c, bn.getScale(), shape),
                              perChannelOperand(c, bn.getBias(), shape),
@@ -835,7 +835,7 @@ LogicalResult KernelLowering::lowerBatchNorm(const LoweringCase &c) {
 /// x * scale, rounded to f32, + bias, rounded to f32: the Mul and Add it
 /// replaces, in one pass.
 LogicalResult KernelLowering::lowerChannelAffine(const LoweringCase &c) {
-  auto op = cast<graph::ChannelAffineOp>(c.op);
+  auto op = cast<qk::ChannelAffineOp>(c.op);
   ArrayRef<int64_t> shape = tensorOf(op.getX()).getShape();
   SmallVector<EwOperand> ins{broadcastOperand(op.getX(), shape), perChannelOperand(c, op.getScale(), shape),
                              perChannelOperand(c, op.getBias(), shape)};

@@ -145,7 +145,7 @@ const CaseSpace &lowering::whereSpace() {
 /// x and y of one plain storable type; the condition's bytes become a mask
 /// with the data's row pitch (V_SEL reads it so).
 LogicalResult lowering::selectWhere(LoweringCase &c, const target::TargetInfo &) {
-  auto op = cast<graph::WhereOp>(c.op);
+  auto op = cast<qk::SelectOp>(c.op);
   Type x = tensorOf(op.getX()).getElementType(), y = tensorOf(op.getY()).getElementType();
   if (x != y || !plainStorable(x))
     return op->emitOpError() << "Where of " << x << " and " << y
@@ -155,7 +155,7 @@ LogicalResult lowering::selectWhere(LoweringCase &c, const target::TargetInfo &)
 }
 
 LogicalResult KernelLowering::lowerWhere(const LoweringCase &c) {
-  auto op = cast<graph::WhereOp>(c.op);
+  auto op = cast<qk::SelectOp>(c.op);
   ArrayRef<int64_t> shape = tensorOf(op.getResult()).getShape();
   int64_t ex = bytesOf(storageOf(tensorOf(op.getX()).getElementType()));
   SmallVector<EwOperand> ins{broadcastOperand(op.getCond(), shape), broadcastOperand(op.getX(), shape),
@@ -257,7 +257,7 @@ const CaseSpace &lowering::castSpace() {
 /// A Cast between plain types the model file can store, converted as
 /// castConversion says.
 LogicalResult lowering::selectCast(LoweringCase &c, const target::TargetInfo &) {
-  auto op = cast<graph::CastOp>(c.op);
+  auto op = cast<qk::CastOp>(c.op);
   Type from = tensorOf(op.getInput()).getElementType(), to = tensorOf(op.getResult()).getElementType();
   if (!plainStorable(from) || !plainStorable(to))
     return op->emitOpError() << "Cast from " << from << " to " << to
@@ -273,7 +273,7 @@ LogicalResult lowering::selectCast(LoweringCase &c, const target::TargetInfo &) 
 }
 
 LogicalResult KernelLowering::lowerCast(const LoweringCase &c) {
-  auto op = cast<graph::CastOp>(c.op);
+  auto op = cast<qk::CastOp>(c.op);
   ArrayRef<int64_t> shape = tensorOf(op.getResult()).getShape();
   Type from = storageOf(tensorOf(op.getInput()).getElementType());
   Type to = storageOf(tensorOf(op.getResult()).getElementType());
@@ -320,9 +320,9 @@ LogicalResult KernelLowering::lowerCast(const LoweringCase &c) {
 
 namespace {
 /// outer x r x inner around the reduced axis.
-std::array<int64_t, 3> argExtents(Operation *op) {
-  ArrayRef<int64_t> shape = tensorOf(op->getOperand(0)).getShape();
-  int64_t axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
+std::array<int64_t, 3> argExtents(qk::ArgReduceOp op) {
+  ArrayRef<int64_t> shape = tensorOf(op.getInput()).getShape();
+  int64_t axis = op.getAxisAttr().getInt();
   std::array<int64_t, 3> x{1, shape[size_t(axis)], 1};
   for (size_t i = 0; i < shape.size(); ++i)
     if (int64_t(i) != axis)
@@ -335,7 +335,7 @@ const CaseSpace &lowering::argSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
     s.signatures = {{"T->i64", {{"T", ct::concat({{"f32"}, ct::kInt})}}}};
-    s.properties = {kLayout.declare(), kLast.declare()};
+    s.properties = {kArgFn.declare(), kLayout.declare(), kLast.declare()};
     return s;
   }();
   return space;
@@ -343,17 +343,18 @@ const CaseSpace &lowering::argSpace() {
 
 /// f32 or plain integer input; rows (the reduced axis innermost) or columns.
 LogicalResult lowering::selectArg(LoweringCase &c, const target::TargetInfo &) {
-  Operation *op = c.op;
-  Type el = tensorOf(op->getOperand(0)).getElementType();
+  auto op = cast<qk::ArgReduceOp>(c.op);
+  c.choose(kArgFn, op.getFn());
+  Type el = tensorOf(op.getInput()).getElementType();
   if (!plainStorable(el) || el.isF16())
-    return op->emitOpError() << op->getName().stripDialect() << " of " << el
+    return op->emitOpError() << (op.getFn() == qk::ReduceFn::MAX ? "argmax" : "argmin") << " of " << el
                              << " has no NPU lowering yet (f32 or plain integers)";
   auto [outer, r, inner] = argExtents(op);
   (void)outer;
   if (r > INT32_MAX)
     return op->emitOpError() << "reduces " << r << " elements; indices are int32 on the NPU";
   c.choose(kLayout, inner == 1 ? Layout::Rows : Layout::Columns);
-  c.flag(kLast, op->getAttrOfType<BoolAttr>("select_last_index").getValue());
+  c.flag(kLast, op.getSelectLastIndex());
   return success();
 }
 
@@ -361,11 +362,11 @@ LogicalResult lowering::selectArg(LoweringCase &c, const target::TargetInfo &) {
 // masked element's index, the others r (first index: then the minimum) or
 // -1 (last index: the maximum). Indices are int32, stored for int64.
 LogicalResult KernelLowering::lowerArg(const LoweringCase &c) {
-  Operation *op = c.op;
+  auto op = cast<qk::ArgReduceOp>(c.op);
   auto [outer, r, inner] = argExtents(op);
-  bool isMax = llvm::isa<graph::ArgMaxOp>(op), last = c.is(kLast);
+  bool isMax = c.get(kArgFn) == qk::ReduceFn::MAX, last = c.is(kLast);
   bool rows = c.get(kLayout) == Layout::Rows;
-  Value x = gmOf(op->getOperand(0)), y = resultBuffer(op->getResult(0));
+  Value x = gmOf(op.getInput()), y = resultBuffer(op.getResult());
   Type xe = cast<BufferType>(x.getType()).getElementType(), i32 = b.getIntegerType(32);
   int64_t ex = bytesOf(xe);
   SmallVector<int32_t> iota(static_cast<size_t>(r), 0);

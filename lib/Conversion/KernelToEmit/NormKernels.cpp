@@ -17,7 +17,7 @@ using namespace npuc::emit::lowering;
 
 namespace {
 /// outer rows of r normalized elements each.
-std::pair<int64_t, int64_t> normalizedRows(graph::LayerNormOp op) {
+std::pair<int64_t, int64_t> normalizedRows(qk::LayerNormOp op) {
   ArrayRef<int64_t> shape = tensorOf(op.getX()).getShape();
   int64_t axis = op.getAxis(), outer = 1, r = 1;
   for (size_t i = 0; i < shape.size(); ++i)
@@ -36,7 +36,7 @@ int64_t elementsOf(Value v) {
 /// [1, r] scale and bias. VECTOR passes: the conversion, three sums, two
 /// subtractions, the square, the scaling by 1/stddev, the scale, the bias
 /// and the quantization.
-ElementwiseProblem layerNormRows(graph::LayerNormOp op, int64_t ex, int64_t ey) {
+ElementwiseProblem layerNormRows(qk::LayerNormOp op, int64_t ex, int64_t ey) {
   auto [outer, r] = normalizedRows(op);
   // LM per element: the loaded row, its f32 copy (when it is quantized), the
   // squares and the quantized result (f32 results are stored from the copy).
@@ -66,8 +66,7 @@ const CaseSpace &lowering::layerNormSpace() {
                never(cond::all({cond::operand(0, ct::kQuant),
                                 cond::any({kMean(), kInvStdDev()})}),
                      "graph-fuse-qdq quantizes a LayerNormalization only while its Mean and "
-                     "InvStdDev are unused"),
-               quantizedOnlyWhereFused()};
+                     "InvStdDev are unused")};
     return s;
   }();
   return space;
@@ -76,7 +75,7 @@ const CaseSpace &lowering::layerNormSpace() {
 /// f32 or per-tensor quantized input and result; scale and bias of the
 /// normalized shape or of one value; rows that fit a tile whole.
 LogicalResult lowering::selectLayerNorm(LoweringCase &c, const target::TargetInfo &t) {
-  auto op = cast<graph::LayerNormOp>(c.op);
+  auto op = cast<qk::LayerNormOp>(c.op);
   auto qx = quantOf(tensorOf(op.getX()).getElementType());
   auto qy = quantOf(tensorOf(op.getResult()).getElementType());
   if ((qx && qx->axis >= 0) || (qy && qy->axis >= 0) || bool(qx) != bool(qy))
@@ -120,7 +119,7 @@ LogicalResult lowering::selectLayerNorm(LoweringCase &c, const target::TargetInf
 // inv = 1 / sqrt(var + epsilon), y = d * inv * scale + bias; Mean and
 // InvStdDev stored where used.
 LogicalResult KernelLowering::lowerLayerNorm(const LoweringCase &c) {
-  auto op = cast<graph::LayerNormOp>(c.op);
+  auto op = cast<qk::LayerNormOp>(c.op);
   auto [outer, r] = normalizedRows(op);
   (void)outer;
   auto qx = quantOf(tensorOf(op.getX()).getElementType());

@@ -1,7 +1,8 @@
 // convert-elementwise-to-qk: each binary graph op becomes qk.binary with the
 // VECTOR function it computes, its operands and result types as they were
 // (f32, f16, integers, quantized); PRelu (several functions) stays a graph op.
-// Unary ops become qk.map likewise, comparisons qk.compare.
+// Unary ops become qk.map likewise, comparisons qk.compare, Where qk.select
+// and Cast qk.cast.
 // RUN: npuc-opt %s -split-input-file --convert-elementwise-to-qk | FileCheck %s
 
 // CHECK-LABEL: func.func @functions
@@ -75,4 +76,20 @@ func.func @compare(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %c: tensor<4xi1>) -> 
   %4 = graph.greater_or_equal %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
   %5 = graph.equal %c, %c : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
   return %0, %1, %2, %3, %4, %5 : tensor<2x3xi1>, tensor<2x3xi1>, tensor<2x3xi1>, tensor<2x3xi1>, tensor<2x3xi1>, tensor<4xi1>
+}
+
+// -----
+
+// Where becomes qk.select, Cast qk.cast, operands and types as they were
+// (a cast to f64 too: the lowering's selector, not the conversion, refuses it).
+// CHECK-LABEL: func.func @select_cast
+// CHECK: %[[S:.*]] = qk.select %arg0, %arg1, %arg2 : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+// CHECK: %[[C:.*]] = qk.cast %[[S]] : (tensor<2x3xf32>) -> tensor<2x3xi32>
+// CHECK: qk.cast %[[S]] : (tensor<2x3xf32>) -> tensor<2x3xf64>
+// CHECK-NOT: graph.
+func.func @select_cast(%c: tensor<2x3xi1>, %x: tensor<2x3xf32>, %y: tensor<3xf32>) -> (tensor<2x3xi32>, tensor<2x3xf64>) {
+  %0 = graph.where %c, %x, %y : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %1 = graph.cast %0 : (tensor<2x3xf32>) -> tensor<2x3xi32>
+  %2 = graph.cast %0 : (tensor<2x3xf32>) -> tensor<2x3xf64>
+  return %1, %2 : tensor<2x3xi32>, tensor<2x3xf64>
 }

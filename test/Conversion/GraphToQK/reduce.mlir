@@ -2,7 +2,9 @@
 // with the window's function, the window (kernel, strides, pads,
 // dilations, ceil_mode; count_include_pad, false for a max) and the types
 // as they were: f32, quantized, plain 8-bit integers. graph.softmax and
-// graph.log_softmax become qk.softmax along their axis.
+// graph.log_softmax become qk.softmax along their axis, graph.argmax and
+// graph.argmin qk.arg_reduce (MAX, MIN); graph.layer_norm, batch_norm and
+// channel_affine the qk kernels of those names.
 // RUN: npuc-opt %s -split-input-file --convert-graph-to-qk | FileCheck %s
 
 // CHECK-LABEL: func.func @max
@@ -44,4 +46,40 @@ func.func @softmax(%x: tensor<2x10x3x!quant.uniform<i8:f32, 0.1>>, %z: tensor<2x
   %y = graph.softmax %x {axis = 1 : i64} : (tensor<2x10x3x!quant.uniform<i8:f32, 0.1>>) -> tensor<2x10x3x!quant.uniform<u8:f32, 0.00390625>>
   %l = graph.log_softmax %z {axis = 2 : i64} : (tensor<2x10x3xf32>) -> tensor<2x10x3xf32>
   return %y, %l : tensor<2x10x3x!quant.uniform<u8:f32, 0.00390625>>, tensor<2x10x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @arg
+// CHECK: qk.arg_reduce %arg0 {axis = 1 : i64, fn = #qk.reduce_fn<MAX>, keepdims = true, select_last_index = false} : (tensor<3x5xf32>) -> tensor<3x1xi64>
+// CHECK: qk.arg_reduce %arg0 {axis = 0 : i64, fn = #qk.reduce_fn<MIN>, keepdims = false, select_last_index = true} : (tensor<3x5xf32>) -> tensor<5xi64>
+// CHECK-NOT: graph.
+func.func @arg(%x: tensor<3x5xf32>) -> (tensor<3x1xi64>, tensor<5xi64>) {
+  %0 = graph.argmax %x {axis = 1 : i64, keepdims = true, select_last_index = false} : (tensor<3x5xf32>) -> tensor<3x1xi64>
+  %1 = graph.argmin %x {axis = 0 : i64, keepdims = false, select_last_index = true} : (tensor<3x5xf32>) -> tensor<5xi64>
+  return %0, %1 : tensor<3x1xi64>, tensor<5xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @layer_norm
+// CHECK: %[[Y:.*]], %[[M:.*]], %{{.*}} = qk.layer_norm %arg0, %arg1, %arg2 {axis = 2 : i64, epsilon = 9.99999974E-6 : f32} : (tensor<2x4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<2x4x8xf32>, tensor<2x4x1xf32>, tensor<2x4x1xf32>)
+// CHECK: %[[Q:.*]], %{{.*}}, %{{.*}} = qk.layer_norm %arg3, %arg1 {axis = 1 : i64, epsilon = 1.000000e-03 : f32} : (tensor<3x8x!quant.uniform<i8:f32, 5.000000e-01>>, tensor<8xf32>) -> (tensor<3x8x!quant.uniform<i8:f32, 2.500000e-01>>, tensor<3x1xf32>, tensor<3x1xf32>)
+// CHECK: return %[[Y]], %[[M]], %[[Q]]
+func.func @layer_norm(%x: tensor<2x4x8xf32>, %s: tensor<8xf32>, %b: tensor<8xf32>, %q: tensor<3x8x!quant.uniform<i8:f32, 0.5>>) -> (tensor<2x4x8xf32>, tensor<2x4x1xf32>, tensor<3x8x!quant.uniform<i8:f32, 0.25>>) {
+  %y, %m, %i = graph.layer_norm %x, %s, %b {axis = 2 : i64, epsilon = 1.0e-5 : f32, stash_type = 1 : i64} : (tensor<2x4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<2x4x8xf32>, tensor<2x4x1xf32>, tensor<2x4x1xf32>)
+  %z, %m2, %i2 = graph.layer_norm %q, %s {axis = 1 : i64, epsilon = 1.0e-3 : f32, stash_type = 1 : i64} : (tensor<3x8x!quant.uniform<i8:f32, 0.5>>, tensor<8xf32>) -> (tensor<3x8x!quant.uniform<i8:f32, 0.25>>, tensor<3x1xf32>, tensor<3x1xf32>)
+  return %y, %m, %z : tensor<2x4x8xf32>, tensor<2x4x1xf32>, tensor<3x8x!quant.uniform<i8:f32, 0.25>>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @channel_params
+// CHECK: %[[N:.*]] = qk.batch_norm %arg0, %arg1, %arg2, %arg3, %arg4 {epsilon = 9.99999974E-6 : f32} : (tensor<1x4x3x3xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x3x3xf32>
+// CHECK: qk.channel_affine %[[N]], %arg1, %arg2 : (tensor<1x4x3x3xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x3x3xf32>
+// CHECK-NOT: graph.
+func.func @channel_params(%x: tensor<1x4x3x3xf32>, %s: tensor<4xf32>, %b: tensor<4xf32>, %m: tensor<4xf32>, %v: tensor<4xf32>) -> tensor<1x4x3x3xf32> {
+  %0 = graph.batch_norm %x, %s, %b, %m, %v {epsilon = 1.0e-5 : f32} : (tensor<1x4x3x3xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x3x3xf32>
+  %1 = graph.channel_affine %0, %s, %b : (tensor<1x4x3x3xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x3x3xf32>
+  return %1 : tensor<1x4x3x3xf32>
 }

@@ -22,7 +22,7 @@ func.func @main(%x: tensor<32x512x1x1xf32>) -> tensor<32x512x1x1xf32> {
   %b = graph.constant dense<0.5> : tensor<512xf32>
   %m = graph.constant dense<0.25> : tensor<512xf32>
   %v = graph.constant dense<4.0> : tensor<512xf32>
-  %y = graph.batch_norm %x, %s, %b, %m, %v {epsilon = 1.0e-5 : f32} : (tensor<32x512x1x1xf32>, tensor<512xf32>, tensor<512xf32>, tensor<512xf32>, tensor<512xf32>) -> tensor<32x512x1x1xf32>
+  %y = qk.batch_norm %x, %s, %b, %m, %v {epsilon = 1.0e-5 : f32} : (tensor<32x512x1x1xf32>, tensor<512xf32>, tensor<512xf32>, tensor<512xf32>, tensor<512xf32>) -> tensor<32x512x1x1xf32>
   return %y : tensor<32x512x1x1xf32>
 }
 

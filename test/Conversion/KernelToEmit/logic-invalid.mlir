@@ -61,7 +61,7 @@ func.func @where_f32_f16(%c: tensor<4xi1>, %x: tensor<4xf32>, %y: tensor<4xf16>)
 
 // A quantized x with an f32 y reaches the selector, which wants one plain type.
 func.func @where_quant_f32(%c: tensor<4xi1>, %x: tensor<4x!quant.uniform<i8:f32, 0.5>>, %y: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'graph.where' op Where of '!quant.uniform<i8:f32, 5.000000e-01>' and 'f32' has no NPU lowering yet (two plain operands of one type)}}
+  // expected-error @+1 {{'qk.select' op Where of '!quant.uniform<i8:f32, 5.000000e-01>' and 'f32' has no NPU lowering yet (two plain operands of one type)}}
   %0 = graph.where %c, %x, %y : (tensor<4xi1>, tensor<4x!quant.uniform<i8:f32, 0.5>>, tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -69,7 +69,7 @@ func.func @where_quant_f32(%c: tensor<4xi1>, %x: tensor<4x!quant.uniform<i8:f32,
 // -----
 
 func.func @where_f64(%c: tensor<4xi1>, %x: tensor<4xf64>, %y: tensor<4xf64>) -> tensor<4xf64> {
-  // expected-error @+1 {{'graph.where' op Where of 'f64' and 'f64' has no NPU lowering yet (two plain operands of one type)}}
+  // expected-error @+1 {{'qk.select' op Where of 'f64' and 'f64' has no NPU lowering yet (two plain operands of one type)}}
   %0 = graph.where %c, %x, %y : (tensor<4xi1>, tensor<4xf64>, tensor<4xf64>) -> tensor<4xf64>
   return %0 : tensor<4xf64>
 }
@@ -78,7 +78,7 @@ func.func @where_f64(%c: tensor<4xi1>, %x: tensor<4xf64>, %y: tensor<4xf64>) -> 
 
 // A narrowing integer Cast wraps in ONNX; V_CAST would saturate.
 func.func @cast_i32_i8(%x: tensor<4xi32>) -> tensor<4xi8> {
-  // expected-error @+1 {{'graph.cast' op narrowing integer Cast from 'i32' to 'i8' has no NPU lowering yet (ONNX wraps; V_CAST saturates)}}
+  // expected-error @+1 {{'qk.cast' op narrowing integer Cast from 'i32' to 'i8' has no NPU lowering yet (ONNX wraps; V_CAST saturates)}}
   %0 = graph.cast %x : (tensor<4xi32>) -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }
@@ -87,7 +87,7 @@ func.func @cast_i32_i8(%x: tensor<4xi32>) -> tensor<4xi8> {
 
 // int64 to int8 narrows too: only int64 <-> int32 (one storage) is a copy.
 func.func @cast_i64_i8(%x: tensor<4xi64>) -> tensor<4xi8> {
-  // expected-error @+1 {{'graph.cast' op narrowing integer Cast from 'i64' to 'i8' has no NPU lowering yet (ONNX wraps; V_CAST saturates)}}
+  // expected-error @+1 {{'qk.cast' op narrowing integer Cast from 'i64' to 'i8' has no NPU lowering yet (ONNX wraps; V_CAST saturates)}}
   %0 = graph.cast %x : (tensor<4xi64>) -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }
@@ -96,7 +96,7 @@ func.func @cast_i64_i8(%x: tensor<4xi64>) -> tensor<4xi8> {
 
 // uint16 holds values int16 cannot, though both are 16 bits.
 func.func @cast_ui16_i16(%x: tensor<4xui16>) -> tensor<4xi16> {
-  // expected-error @+1 {{'graph.cast' op narrowing integer Cast from 'ui16' to 'i16' has no NPU lowering yet (ONNX wraps; V_CAST saturates)}}
+  // expected-error @+1 {{'qk.cast' op narrowing integer Cast from 'ui16' to 'i16' has no NPU lowering yet (ONNX wraps; V_CAST saturates)}}
   %0 = graph.cast %x : (tensor<4xui16>) -> tensor<4xi16>
   return %0 : tensor<4xi16>
 }
@@ -105,7 +105,7 @@ func.func @cast_ui16_i16(%x: tensor<4xui16>) -> tensor<4xi16> {
 
 // No f64 on the NPU (nor in a model file).
 func.func @cast_f32_f64(%x: tensor<4xf32>) -> tensor<4xf64> {
-  // expected-error @+1 {{'graph.cast' op Cast from 'f32' to 'f64' has no NPU lowering (plain f32, f16 and integer types of up to 32 bits, bool and int64)}}
+  // expected-error @+1 {{'qk.cast' op Cast from 'f32' to 'f64' has no NPU lowering (plain f32, f16 and integer types of up to 32 bits, bool and int64)}}
   %0 = graph.cast %x : (tensor<4xf32>) -> tensor<4xf64>
   return %0 : tensor<4xf64>
 }
@@ -113,7 +113,7 @@ func.func @cast_f32_f64(%x: tensor<4xf32>) -> tensor<4xf64> {
 // -----
 
 func.func @cast_bf16_f32(%x: tensor<4xbf16>) -> tensor<4xf32> {
-  // expected-error @+1 {{'graph.cast' op Cast from 'bf16' to 'f32' has no NPU lowering (plain f32, f16 and integer types of up to 32 bits, bool and int64)}}
+  // expected-error @+1 {{'qk.cast' op Cast from 'bf16' to 'f32' has no NPU lowering (plain f32, f16 and integer types of up to 32 bits, bool and int64)}}
   %0 = graph.cast %x : (tensor<4xbf16>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -122,16 +122,16 @@ func.func @cast_bf16_f32(%x: tensor<4xbf16>) -> tensor<4xf32> {
 
 // ArgMax and ArgMin take f32 or plain integers: no f16 (nor quantized) input.
 func.func @argmax_f16(%x: tensor<3x4xf16>) -> tensor<3x1xi64> {
-  // expected-error @+1 {{'graph.argmax' op argmax of 'f16' has no NPU lowering yet (f32 or plain integers)}}
-  %0 = graph.argmax %x {axis = 1 : i64, keepdims = true, select_last_index = false} : (tensor<3x4xf16>) -> tensor<3x1xi64>
+  // expected-error @+1 {{'qk.arg_reduce' op argmax of 'f16' has no NPU lowering yet (f32 or plain integers)}}
+  %0 = qk.arg_reduce %x {fn = #qk.reduce_fn<MAX>, axis = 1 : i64, keepdims = true, select_last_index = false} : (tensor<3x4xf16>) -> tensor<3x1xi64>
   return %0 : tensor<3x1xi64>
 }
 
 // -----
 
 func.func @argmin_quant(%x: tensor<3x4x!quant.uniform<i8:f32, 0.5>>) -> tensor<3x1xi64> {
-  // expected-error @+1 {{'graph.argmin' op argmin of '!quant.uniform<i8:f32, 5.000000e-01>' has no NPU lowering yet (f32 or plain integers)}}
-  %0 = graph.argmin %x {axis = 1 : i64, keepdims = true, select_last_index = true} : (tensor<3x4x!quant.uniform<i8:f32, 0.5>>) -> tensor<3x1xi64>
+  // expected-error @+1 {{'qk.arg_reduce' op argmin of '!quant.uniform<i8:f32, 5.000000e-01>' has no NPU lowering yet (f32 or plain integers)}}
+  %0 = qk.arg_reduce %x {fn = #qk.reduce_fn<MIN>, axis = 1 : i64, keepdims = true, select_last_index = true} : (tensor<3x4x!quant.uniform<i8:f32, 0.5>>) -> tensor<3x1xi64>
   return %0 : tensor<3x1xi64>
 }
 
@@ -157,7 +157,7 @@ func.func @mul_ui16(%x: tensor<4xui16>, %y: tensor<4xui16>) -> tensor<4xui16> {
 // int64 to uint32 narrows (ONNX wraps -1 to 4294967295): refused, though
 // both are stored as i32.
 func.func @cast_i64_ui32(%x: tensor<4xi64>) -> tensor<4xui32> {
-  // expected-error @+1 {{'graph.cast' op narrowing integer Cast from 'i64' to 'ui32' has no NPU lowering yet (ONNX wraps; V_CAST saturates)}}
+  // expected-error @+1 {{'qk.cast' op narrowing integer Cast from 'i64' to 'ui32' has no NPU lowering yet (ONNX wraps; V_CAST saturates)}}
   %0 = graph.cast %x : (tensor<4xi64>) -> tensor<4xui32>
   return %0 : tensor<4xui32>
 }

@@ -270,8 +270,8 @@ func.func @main(%x: tensor<3x4xi64> {graph.name = "x"}) -> (tensor<3x4xi32> {gra
 // TINY:       emit.constant dense<-1> : tensor<1x1xi32>
 // TINY:       emit.reduce MAX cols {{.*}} : <lm, 3x5xi32, strides = [32, 4]> -> <lm, 3x1xi32, strides = [32, 4]>
 func.func @main(%x: tensor<3x5xf32> {graph.name = "x"}) -> (tensor<3x1xi64> {graph.name = "first"}, tensor<3xi64> {graph.name = "last"}) {
-  %0 = graph.argmax %x {axis = 1 : i64, keepdims = true, select_last_index = false} : (tensor<3x5xf32>) -> tensor<3x1xi64>
-  %1 = graph.argmax %x {axis = 1 : i64, keepdims = false, select_last_index = true} : (tensor<3x5xf32>) -> tensor<3xi64>
+  %0 = qk.arg_reduce %x {fn = #qk.reduce_fn<MAX>, axis = 1 : i64, keepdims = true, select_last_index = false} : (tensor<3x5xf32>) -> tensor<3x1xi64>
+  %1 = qk.arg_reduce %x {fn = #qk.reduce_fn<MAX>, axis = 1 : i64, keepdims = false, select_last_index = true} : (tensor<3x5xf32>) -> tensor<3xi64>
   return %0, %1 : tensor<3x1xi64>, tensor<3xi64>
 }
 
@@ -311,8 +311,8 @@ func.func @main(%x: tensor<3x5xf32> {graph.name = "x"}) -> (tensor<3x1xi64> {gra
 // TINY:       emit.constant dense<-1> : tensor<1x1xi32>
 // TINY:       emit.reduce MAX rows {{.*}} : <lm, 3x4xi32, strides = [32, 4]> -> <lm, 1x4xi32, strides = [32, 4]>
 func.func @main(%x: tensor<2x3x4xf32> {graph.name = "x"}) -> (tensor<2x1x4xi64> {graph.name = "first"}, tensor<2x1x4xi64> {graph.name = "last"}) {
-  %0 = graph.argmax %x {axis = 1 : i64, keepdims = true, select_last_index = false} : (tensor<2x3x4xf32>) -> tensor<2x1x4xi64>
-  %1 = graph.argmax %x {axis = 1 : i64, keepdims = true, select_last_index = true} : (tensor<2x3x4xf32>) -> tensor<2x1x4xi64>
+  %0 = qk.arg_reduce %x {fn = #qk.reduce_fn<MAX>, axis = 1 : i64, keepdims = true, select_last_index = false} : (tensor<2x3x4xf32>) -> tensor<2x1x4xi64>
+  %1 = qk.arg_reduce %x {fn = #qk.reduce_fn<MAX>, axis = 1 : i64, keepdims = true, select_last_index = true} : (tensor<2x3x4xf32>) -> tensor<2x1x4xi64>
   return %0, %1 : tensor<2x1x4xi64>, tensor<2x1x4xi64>
 }
 
@@ -435,6 +435,6 @@ func.func @main(%x: tensor<4xui16> {graph.name = "x"}, %y: tensor<4xui16> {graph
 // TINY-LABEL: emit.program target "npu-v1-tiny"
 // TINY:       emit.reduce MIN cols
 func.func @main(%x: tensor<512x2048xf32> {graph.name = "x"}) -> (tensor<512x1xi64> {graph.name = "i"}) {
-  %0 = graph.argmax %x {axis = 1 : i64, keepdims = true, select_last_index = false} : (tensor<512x2048xf32>) -> tensor<512x1xi64>
+  %0 = qk.arg_reduce %x {fn = #qk.reduce_fn<MAX>, axis = 1 : i64, keepdims = true, select_last_index = false} : (tensor<512x2048xf32>) -> tensor<512x1xi64>
   return %0 : tensor<512x1xi64>
 }

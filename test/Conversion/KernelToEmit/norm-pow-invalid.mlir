@@ -25,8 +25,8 @@ func.func @pow_i64_exponent(%x: tensor<3xf32>, %y: tensor<3xi64>) -> tensor<3xf3
 // A scale that broadcasts along the normalized axes: [1, 8] over the
 // normalized [4, 8] (r = 32) is valid ONNX but has 8 values, neither r nor 1.
 func.func @layer_norm_partial_scale(%x: tensor<2x4x8xf32>, %s: tensor<1x8xf32>) -> tensor<2x4x8xf32> {
-  // expected-error @+1 {{'graph.layer_norm' op scale of 8 elements broadcasts along the normalized axes; only one value per normalized element (32) or a single value has a lowering yet}}
-  %y, %m, %i = graph.layer_norm %x, %s {axis = 1 : i64, epsilon = 9.99999974E-6 : f32, stash_type = 1 : i64} : (tensor<2x4x8xf32>, tensor<1x8xf32>) -> (tensor<2x4x8xf32>, tensor<2x1x1xf32>, tensor<2x1x1xf32>)
+  // expected-error @+1 {{'qk.layer_norm' op scale of 8 elements broadcasts along the normalized axes; only one value per normalized element (32) or a single value has a lowering yet}}
+  %y, %m, %i = qk.layer_norm %x, %s {axis = 1 : i64, epsilon = 9.99999974E-6 : f32} : (tensor<2x4x8xf32>, tensor<1x8xf32>) -> (tensor<2x4x8xf32>, tensor<2x1x1xf32>, tensor<2x1x1xf32>)
   return %y : tensor<2x4x8xf32>
 }
 
@@ -34,8 +34,8 @@ func.func @layer_norm_partial_scale(%x: tensor<2x4x8xf32>, %s: tensor<1x8xf32>) 
 
 // The same for the bias ([4, 1]: 4 values), the scale being one per element.
 func.func @layer_norm_partial_bias(%x: tensor<2x4x8xf32>, %s: tensor<4x8xf32>, %b: tensor<4x1xf32>) -> tensor<2x4x8xf32> {
-  // expected-error @+1 {{'graph.layer_norm' op bias of 4 elements broadcasts along the normalized axes; only one value per normalized element (32) or a single value has a lowering yet}}
-  %y, %m, %i = graph.layer_norm %x, %s, %b {axis = 1 : i64, epsilon = 9.99999974E-6 : f32, stash_type = 1 : i64} : (tensor<2x4x8xf32>, tensor<4x8xf32>, tensor<4x1xf32>) -> (tensor<2x4x8xf32>, tensor<2x1x1xf32>, tensor<2x1x1xf32>)
+  // expected-error @+1 {{'qk.layer_norm' op bias of 4 elements broadcasts along the normalized axes; only one value per normalized element (32) or a single value has a lowering yet}}
+  %y, %m, %i = qk.layer_norm %x, %s, %b {axis = 1 : i64, epsilon = 9.99999974E-6 : f32} : (tensor<2x4x8xf32>, tensor<4x8xf32>, tensor<4x1xf32>) -> (tensor<2x4x8xf32>, tensor<2x1x1xf32>, tensor<2x1x1xf32>)
   return %y : tensor<2x4x8xf32>
 }
 
@@ -64,7 +64,7 @@ func.func @log_sum_exp_two_axes(%x: tensor<4x2x32768xf32>) -> tensor<4x1x1xf32> 
 
 // Normalized axes [4, 32768] from axis 1: rows of 131,072, beyond VECTOR.
 func.func @layer_norm_long_row_vector(%x: tensor<2x4x32768xf32>, %s: tensor<1xf32>) -> tensor<2x4x32768xf32> {
-  // expected-error @+1 {{'graph.layer_norm' op normalizes rows of 131072 elements, more than one tile holds (its tiles are 1 x 131072; VECTOR takes at most 65535 x 65535); a two-pass LayerNormalization has no lowering yet}}
-  %y, %m, %i = graph.layer_norm %x, %s {axis = 1 : i64, epsilon = 9.99999974E-6 : f32, stash_type = 1 : i64} : (tensor<2x4x32768xf32>, tensor<1xf32>) -> (tensor<2x4x32768xf32>, tensor<2x1x1xf32>, tensor<2x1x1xf32>)
+  // expected-error @+1 {{'qk.layer_norm' op normalizes rows of 131072 elements, more than one tile holds (its tiles are 1 x 131072; VECTOR takes at most 65535 x 65535); a two-pass LayerNormalization has no lowering yet}}
+  %y, %m, %i = qk.layer_norm %x, %s {axis = 1 : i64, epsilon = 9.99999974E-6 : f32} : (tensor<2x4x32768xf32>, tensor<1xf32>) -> (tensor<2x4x32768xf32>, tensor<2x1x1xf32>, tensor<2x1x1xf32>)
   return %y : tensor<2x4x32768xf32>
 }

@@ -51,7 +51,7 @@
 // TINY:       emit.dma %{{.*}} -> %{{.*}} : <lm, 4x1xf32, strides = [32, 4]> -> <output, 4x1xf32, strides = [4, 4]>
 // TINY-NEXT:  }
 func.func @main(%x: tensor<4x32xf32> {graph.name = "x"}, %w: tensor<32xf32> {graph.name = "w"}, %b: tensor<32xf32> {graph.name = "b"}) -> (tensor<4x32xf32> {graph.name = "y"}, tensor<4x1xf32> {graph.name = "mean"}) {
-  %y, %mean, %inv = graph.layer_norm %x, %w, %b {axis = 1 : i64, epsilon = 9.99999974E-6 : f32, stash_type = 1 : i64} : (tensor<4x32xf32>, tensor<32xf32>, tensor<32xf32>) -> (tensor<4x32xf32>, tensor<4x1xf32>, tensor<4x1xf32>)
+  %y, %mean, %inv = qk.layer_norm %x, %w, %b {axis = 1 : i64, epsilon = 9.99999974E-6 : f32} : (tensor<4x32xf32>, tensor<32xf32>, tensor<32xf32>) -> (tensor<4x32xf32>, tensor<4x1xf32>, tensor<4x1xf32>)
   return %y, %mean : tensor<4x32xf32>, tensor<4x1xf32>
 }
 
@@ -83,7 +83,7 @@ func.func @main(%x: tensor<4x32xf32> {graph.name = "x"}, %w: tensor<32xf32> {gra
 // TINY-NEXT:  }
 func.func @main(%x: tensor<4x32xf32> {graph.name = "x"}) -> (tensor<4x32xf32> {graph.name = "y"}) {
   %w = graph.constant dense<2.0> : tensor<1xf32>
-  %y, %mean, %inv = graph.layer_norm %x, %w {axis = 1 : i64, epsilon = 1.0e-03 : f32, stash_type = 1 : i64} : (tensor<4x32xf32>, tensor<1xf32>) -> (tensor<4x32xf32>, tensor<4x1xf32>, tensor<4x1xf32>)
+  %y, %mean, %inv = qk.layer_norm %x, %w {axis = 1 : i64, epsilon = 1.0e-03 : f32} : (tensor<4x32xf32>, tensor<1xf32>) -> (tensor<4x32xf32>, tensor<4x1xf32>, tensor<4x1xf32>)
   return %y : tensor<4x32xf32>
 }
 
@@ -115,7 +115,7 @@ func.func @main(%x: tensor<4x32xf32> {graph.name = "x"}) -> (tensor<4x32xf32> {g
 // TINY-NEXT:  emit.dma
 // TINY-NEXT:  }
 func.func @main(%x: tensor<64x1024xf32> {graph.name = "x"}, %w: tensor<1024xf32> {graph.name = "w"}) -> (tensor<64x1024xf32> {graph.name = "y"}, tensor<64x1xf32> {graph.name = "mean"}, tensor<64x1xf32> {graph.name = "inv"}) {
-  %y, %mean, %inv = graph.layer_norm %x, %w {axis = 1 : i64, epsilon = 9.99999974E-6 : f32, stash_type = 1 : i64} : (tensor<64x1024xf32>, tensor<1024xf32>) -> (tensor<64x1024xf32>, tensor<64x1xf32>, tensor<64x1xf32>)
+  %y, %mean, %inv = qk.layer_norm %x, %w {axis = 1 : i64, epsilon = 9.99999974E-6 : f32} : (tensor<64x1024xf32>, tensor<1024xf32>) -> (tensor<64x1024xf32>, tensor<64x1xf32>, tensor<64x1xf32>)
   return %y, %mean, %inv : tensor<64x1024xf32>, tensor<64x1xf32>, tensor<64x1xf32>
 }
 

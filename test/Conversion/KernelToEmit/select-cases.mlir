@@ -99,14 +99,14 @@ func.func @unlowered(%x: tensor<4x2000xi8>, %i: tensor<2xi64>) -> (tensor<4x2xi8
 // of the second, neither of the quantized third (types qi8 in, f32 scale and
 // bias, f32 statistics).
 // CHECK-LABEL: func.func @layer_norms
-// CHECK: graph.layer_norm {{.*}}npuc.case = "graph.layer_norm(f32,f32,f32->f32,f32,f32){bias,mean,!inv-std-dev}"
-// CHECK: graph.layer_norm {{.*}}npuc.case = "graph.layer_norm(f32,f32->f32,f32,f32){!bias,!mean,inv-std-dev}"
-// CHECK: graph.layer_norm {{.*}}npuc.case = "graph.layer_norm(qi8,f32,f32->qi8,f32,f32){bias,!mean,!inv-std-dev}"
+// CHECK: qk.layer_norm {{.*}}npuc.case = "qk.layer_norm(f32,f32,f32->f32,f32,f32){bias,mean,!inv-std-dev}"
+// CHECK: qk.layer_norm {{.*}}npuc.case = "qk.layer_norm(f32,f32->f32,f32,f32){!bias,!mean,inv-std-dev}"
+// CHECK: qk.layer_norm {{.*}}npuc.case = "qk.layer_norm(qi8,f32,f32->qi8,f32,f32){bias,!mean,!inv-std-dev}"
 func.func @layer_norms(%x: tensor<4x32xf32>, %s: tensor<32xf32>, %b: tensor<32xf32>, %q: tensor<4x32x!quant.uniform<i8:f32, 0.5:1>>)
     -> (tensor<4x32xf32>, tensor<4x1xf32>, tensor<4x32xf32>, tensor<4x1xf32>, tensor<4x32x!quant.uniform<i8:f32, 0.25:0>>) {
-  %y, %m, %i = graph.layer_norm %x, %s, %b {axis = 1 : i64, epsilon = 9.99999974E-6 : f32, stash_type = 1 : i64} : (tensor<4x32xf32>, tensor<32xf32>, tensor<32xf32>) -> (tensor<4x32xf32>, tensor<4x1xf32>, tensor<4x1xf32>)
-  %z, %n, %j = graph.layer_norm %x, %s {axis = 1 : i64, epsilon = 9.99999974E-6 : f32, stash_type = 1 : i64} : (tensor<4x32xf32>, tensor<32xf32>) -> (tensor<4x32xf32>, tensor<4x1xf32>, tensor<4x1xf32>)
-  %w, %o, %k = graph.layer_norm %q, %s, %b {axis = 1 : i64, epsilon = 9.99999974E-6 : f32, stash_type = 1 : i64} : (tensor<4x32x!quant.uniform<i8:f32, 0.5:1>>, tensor<32xf32>, tensor<32xf32>) -> (tensor<4x32x!quant.uniform<i8:f32, 0.25:0>>, tensor<4x1xf32>, tensor<4x1xf32>)
+  %y, %m, %i = qk.layer_norm %x, %s, %b {axis = 1 : i64, epsilon = 9.99999974E-6 : f32} : (tensor<4x32xf32>, tensor<32xf32>, tensor<32xf32>) -> (tensor<4x32xf32>, tensor<4x1xf32>, tensor<4x1xf32>)
+  %z, %n, %j = qk.layer_norm %x, %s {axis = 1 : i64, epsilon = 9.99999974E-6 : f32} : (tensor<4x32xf32>, tensor<32xf32>) -> (tensor<4x32xf32>, tensor<4x1xf32>, tensor<4x1xf32>)
+  %w, %o, %k = qk.layer_norm %q, %s, %b {axis = 1 : i64, epsilon = 9.99999974E-6 : f32} : (tensor<4x32x!quant.uniform<i8:f32, 0.5:1>>, tensor<32xf32>, tensor<32xf32>) -> (tensor<4x32x!quant.uniform<i8:f32, 0.25:0>>, tensor<4x1xf32>, tensor<4x1xf32>)
   return %y, %m, %z, %j, %w : tensor<4x32xf32>, tensor<4x1xf32>, tensor<4x32xf32>, tensor<4x1xf32>, tensor<4x32x!quant.uniform<i8:f32, 0.25:0>>
 }
 
@@ -200,22 +200,22 @@ func.func @reduce_steps(%x: tensor<3x2x2xf32>, %r: tensor<2x16384xf32>)
 // CHECK: qk.compare {{.*}}npuc.case = "qk.compare(f32,f32->i1){fn=GE,broadcast}"
 // CHECK: qk.compare {{.*}}npuc.case = "qk.compare(i64,i64->i1){fn=EQ,!broadcast}"
 // CHECK: graph.xor {{.*}}npuc.case = "graph.xor(i1,i1->i1){!broadcast}"
-// CHECK: graph.where {{.*}}npuc.case = "graph.where(i1,f32,f32->f32){broadcast}"
-// CHECK: graph.cast {{.*}}npuc.case = "graph.cast(f32->i64){conversion=truncate}"
-// CHECK: graph.cast {{.*}}npuc.case = "graph.cast(f32->i1){conversion=to-bool}"
-// CHECK: graph.cast {{.*}}npuc.case = "graph.cast(i64->i32){conversion=copy}"
-// CHECK: graph.cast {{.*}}npuc.case = "graph.cast(i32->i64){conversion=copy}"
-// CHECK: graph.cast {{.*}}npuc.case = "graph.cast(i1->f32){conversion=convert}"
-// CHECK: graph.cast {{.*}}npuc.case = "graph.cast(ui8->i32){conversion=convert}"
-// CHECK: graph.cast {{.*}}npuc.case = "graph.cast(f16->f16){conversion=copy}"
-// CHECK: graph.argmin {{.*}}npuc.case = "graph.argmin(f32->i64){layout=rows,last}"
-// CHECK: graph.argmax {{.*}}npuc.case = "graph.argmax(i32->i64){layout=columns,!last}"
+// CHECK: qk.select {{.*}}npuc.case = "qk.select(i1,f32,f32->f32){broadcast}"
+// CHECK: qk.cast {{.*}}npuc.case = "qk.cast(f32->i64){conversion=truncate}"
+// CHECK: qk.cast {{.*}}npuc.case = "qk.cast(f32->i1){conversion=to-bool}"
+// CHECK: qk.cast {{.*}}npuc.case = "qk.cast(i64->i32){conversion=copy}"
+// CHECK: qk.cast {{.*}}npuc.case = "qk.cast(i32->i64){conversion=copy}"
+// CHECK: qk.cast {{.*}}npuc.case = "qk.cast(i1->f32){conversion=convert}"
+// CHECK: qk.cast {{.*}}npuc.case = "qk.cast(ui8->i32){conversion=convert}"
+// CHECK: qk.cast {{.*}}npuc.case = "qk.cast(f16->f16){conversion=copy}"
+// CHECK: qk.arg_reduce {{.*}}npuc.case = "qk.arg_reduce(f32->i64){fn=MIN,layout=rows,last}"
+// CHECK: qk.arg_reduce {{.*}}npuc.case = "qk.arg_reduce(i32->i64){fn=MAX,layout=columns,!last}"
 // CHECK: qk.binary {{.*}}npuc.case = "qk.binary(ui8,ui8->ui8){fn=SUB,!broadcast}"
 // CHECK: qk.binary {{.*}}npuc.case = "qk.binary(i16,i16->i16){fn=MUL,!broadcast}"
 // CHECK: qk.binary {{.*}}npuc.case = "qk.binary(i32,i32->i32){fn=DIV,!broadcast}"
 // TINY-LABEL: func.func @logic
-// TINY: graph.cast {{.*}}npuc.case = "graph.cast(f32->i64){conversion=truncate}"
-// TINY: graph.argmax {{.*}}npuc.case = "graph.argmax(i32->i64){layout=columns,!last}"
+// TINY: qk.cast {{.*}}npuc.case = "qk.cast(f32->i64){conversion=truncate}"
+// TINY: qk.arg_reduce {{.*}}npuc.case = "qk.arg_reduce(i32->i64){fn=MAX,layout=columns,!last}"
 func.func @logic(%x: tensor<3x4xf32>, %v: tensor<4xf32>, %b: tensor<3x4xi1>, %i: tensor<3x4xi64>, %h: tensor<3x4xf16>, %u: tensor<3x4xui8>, %s: tensor<3x4xi16>, %j: tensor<3x4xi32>)
     -> (tensor<3x4xi1>, tensor<3x4xi1>, tensor<3x4xi1>, tensor<3x4xf32>, tensor<3x4xi64>, tensor<3x4xi1>, tensor<3x4xi32>, tensor<3x4xi64>, tensor<3x4xf32>, tensor<3x4xi32>, tensor<3x4xf16>, tensor<3x1xi64>, tensor<1x4xi64>, tensor<3x4xui8>, tensor<3x4xi16>, tensor<3x4xi32>) {
   %0 = graph.greater_or_equal %x, %v : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3x4xi1>
@@ -229,8 +229,8 @@ func.func @logic(%x: tensor<3x4xf32>, %v: tensor<4xf32>, %b: tensor<3x4xi1>, %i:
   %8 = graph.cast %b : (tensor<3x4xi1>) -> tensor<3x4xf32>
   %9 = graph.cast %u : (tensor<3x4xui8>) -> tensor<3x4xi32>
   %10 = graph.cast %h : (tensor<3x4xf16>) -> tensor<3x4xf16>
-  %11 = graph.argmin %x {axis = 1 : i64, keepdims = true, select_last_index = true} : (tensor<3x4xf32>) -> tensor<3x1xi64>
-  %12 = graph.argmax %j {axis = 0 : i64, keepdims = true, select_last_index = false} : (tensor<3x4xi32>) -> tensor<1x4xi64>
+  %11 = qk.arg_reduce %x {fn = #qk.reduce_fn<MIN>, axis = 1 : i64, keepdims = true, select_last_index = true} : (tensor<3x4xf32>) -> tensor<3x1xi64>
+  %12 = qk.arg_reduce %j {fn = #qk.reduce_fn<MAX>, axis = 0 : i64, keepdims = true, select_last_index = false} : (tensor<3x4xi32>) -> tensor<1x4xi64>
   %13 = graph.sub %u, %u : (tensor<3x4xui8>, tensor<3x4xui8>) -> tensor<3x4xui8>
   %14 = graph.mul %s, %s : (tensor<3x4xi16>, tensor<3x4xi16>) -> tensor<3x4xi16>
   %15 = graph.div %j, %j : (tensor<3x4xi32>, tensor<3x4xi32>) -> tensor<3x4xi32>

@@ -62,7 +62,7 @@ func.func @concat(%a: tensor<1x16x40x40xf32>, %b: tensor<1x8x40x40xf32>) -> tens
 // are one value per row, so a tile is whole rows of pixels (channels along
 // the rows); the tiny target also cuts the rows.
 // CHECK-LABEL: func.func @bn
-// CHECK: graph.batch_norm {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 64, 3136], tile = [1, 1, 4, 3136], buffers = 2{{.*}}>]
+// CHECK: qk.batch_norm {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 64, 3136], tile = [1, 1, 4, 3136], buffers = 2{{.*}}>]
 // TINY-LABEL: func.func @bn
 // TINY: space = [1, 1, 64, 3136], tile = [1, 1, 8, 320], buffers = {{[0-9]+}}{{[^>]*}}>]
 func.func @bn(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
@@ -70,7 +70,7 @@ func.func @bn(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
   %b = graph.constant dense<0.5> : tensor<64xf32>
   %m = graph.constant dense<0.25> : tensor<64xf32>
   %v = graph.constant dense<4.0> : tensor<64xf32>
-  %y = graph.batch_norm %x, %s, %b, %m, %v {epsilon = 1.0e-5 : f32} : (tensor<1x64x56x56xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<1x64x56x56xf32>
+  %y = qk.batch_norm %x, %s, %b, %m, %v {epsilon = 1.0e-5 : f32} : (tensor<1x64x56x56xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<1x64x56x56xf32>
   return %y : tensor<1x64x56x56xf32>
 }
 

@@ -394,3 +394,75 @@ func.func @compare_shape(%a: tensor<2x4xf32>, %b: tensor<3xf32>) -> tensor<2x4xi
   %0 = qk.compare %a, %b {fn = #qk.compare_fn<LT>} : (tensor<2x4xf32>, tensor<3xf32>) -> tensor<2x4xi1>
   return %0 : tensor<2x4xi1>
 }
+
+// -----
+
+func.func @arg_reduce_sum(%a: tensor<2x3xf32>) -> tensor<2x1xi64> {
+  // expected-error @+1 {{fn SUM selects no element; an arg reduction is MAX or MIN}}
+  %0 = qk.arg_reduce %a {fn = #qk.reduce_fn<SUM>, axis = 1 : i64, keepdims = true, select_last_index = false} : (tensor<2x3xf32>) -> tensor<2x1xi64>
+  return %0 : tensor<2x1xi64>
+}
+
+// -----
+
+func.func @arg_reduce_shape(%a: tensor<2x3xf32>) -> tensor<2x1xi64> {
+  // expected-error @+1 {{result shape 2x1 does not match the expected 2}}
+  %0 = qk.arg_reduce %a {fn = #qk.reduce_fn<MAX>, axis = 1 : i64, keepdims = false, select_last_index = false} : (tensor<2x3xf32>) -> tensor<2x1xi64>
+  return %0 : tensor<2x1xi64>
+}
+
+// -----
+
+func.func @arg_reduce_axis(%a: tensor<2x3xf32>) -> tensor<2x1xi64> {
+  // expected-error @+1 {{axis 2 is outside [0, 2)}}
+  %0 = qk.arg_reduce %a {fn = #qk.reduce_fn<MAX>, axis = 2 : i64, keepdims = true, select_last_index = false} : (tensor<2x3xf32>) -> tensor<2x1xi64>
+  return %0 : tensor<2x1xi64>
+}
+
+// -----
+
+func.func @layer_norm_statistics(%x: tensor<2x8xf32>, %s: tensor<8xf32>) -> tensor<2x8xf32> {
+  // expected-error @+1 {{mean is 'f16'; the statistics are f32 (stash_type 1)}}
+  %y:3 = qk.layer_norm %x, %s {axis = 1 : i64, epsilon = 1.0e-5 : f32} : (tensor<2x8xf32>, tensor<8xf32>) -> (tensor<2x8xf32>, tensor<2x1xf16>, tensor<2x1xf32>)
+  return %y#0 : tensor<2x8xf32>
+}
+
+// -----
+
+func.func @layer_norm_scale(%x: tensor<2x8xf32>, %s: tensor<4xf32>) -> tensor<2x8xf32> {
+  // expected-error @+1 {{shapes 4 and 8 do not broadcast: dimension 0 of the result is 4 vs 8}}
+  %y:3 = qk.layer_norm %x, %s {axis = 1 : i64, epsilon = 1.0e-5 : f32} : (tensor<2x8xf32>, tensor<4xf32>) -> (tensor<2x8xf32>, tensor<2x1xf32>, tensor<2x1xf32>)
+  return %y#0 : tensor<2x8xf32>
+}
+
+// -----
+
+func.func @batch_norm_epsilon(%x: tensor<2x3xf32>, %p: tensor<3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{epsilon must be finite and >= 0, got -1}}
+  %0 = qk.batch_norm %x, %p, %p, %p, %p {epsilon = -1.0 : f32} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @channel_affine_params(%x: tensor<2x3xf32>, %p: tensor<2xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{scale shape 2 does not match the expected 3}}
+  %0 = qk.channel_affine %x, %p, %p : (tensor<2x3xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @select_shape(%c: tensor<3xi1>, %x: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{do not broadcast}}
+  %0 = qk.select %c, %x, %x : (tensor<3xi1>, tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @cast_quantized(%x: tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4xf32> {
+  // expected-error @+1 {{casts plain values; quantize, dequantize or storage_cast change quantized ones}}
+  %0 = qk.cast %x : (tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -125,3 +125,43 @@ func.func @compare(%a: tensor<2x4xi32>, %b: tensor<4xi32>) -> tensor<2x4xi1> {
   %0 = qk.compare %a, %b {fn = #qk.compare_fn<GE>} : (tensor<2x4xi32>, tensor<4xi32>) -> tensor<2x4xi1>
   return %0 : tensor<2x4xi1>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @arg_reduce
+// CHECK: qk.arg_reduce %{{.*}} {axis = 2 : i64, fn = #qk.reduce_fn<MIN>, keepdims = false, select_last_index = true} : (tensor<2x3x4xi8>) -> tensor<2x3xi64>
+func.func @arg_reduce(%a: tensor<2x3x4xi8>) -> tensor<2x3xi64> {
+  %0 = qk.arg_reduce %a {fn = #qk.reduce_fn<MIN>, axis = 2 : i64, keepdims = false, select_last_index = true} : (tensor<2x3x4xi8>) -> tensor<2x3xi64>
+  return %0 : tensor<2x3xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @layer_norm
+// CHECK: qk.layer_norm %{{.*}}, %{{.*}} {axis = 1 : i64, epsilon = 9.99999974E-6 : f32} : (tensor<2x8xf32>, tensor<1xf32>) -> (tensor<2x8xf32>, tensor<2x1xf32>, tensor<2x1xf32>)
+func.func @layer_norm(%x: tensor<2x8xf32>, %s: tensor<1xf32>) -> tensor<2x8xf32> {
+  %y:3 = qk.layer_norm %x, %s {axis = 1 : i64, epsilon = 1.0e-5 : f32} : (tensor<2x8xf32>, tensor<1xf32>) -> (tensor<2x8xf32>, tensor<2x1xf32>, tensor<2x1xf32>)
+  return %y#0 : tensor<2x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @channel_params
+// CHECK: qk.batch_norm
+// CHECK: qk.channel_affine %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+func.func @channel_params(%x: tensor<2x3xf32>, %p: tensor<3xf32>) -> tensor<2x3xf32> {
+  %0 = qk.batch_norm %x, %p, %p, %p, %p {epsilon = 1.0e-3 : f32} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %1 = qk.channel_affine %0, %p, %p : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %1 : tensor<2x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @select_cast
+// CHECK: qk.select %{{.*}}, %{{.*}}, %{{.*}} : (tensor<4xi1>, tensor<2x4xi8>, tensor<1xi8>) -> tensor<2x4xi8>
+// CHECK: qk.cast %{{.*}} : (tensor<2x4xi8>) -> tensor<2x4xf16>
+func.func @select_cast(%c: tensor<4xi1>, %x: tensor<2x4xi8>, %y: tensor<1xi8>) -> tensor<2x4xf16> {
+  %0 = qk.select %c, %x, %y : (tensor<4xi1>, tensor<2x4xi8>, tensor<1xi8>) -> tensor<2x4xi8>
+  %1 = qk.cast %0 : (tensor<2x4xi8>) -> tensor<2x4xf16>
+  return %1 : tensor<2x4xf16>
+}

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "npuc/Dialect/QK/IR/QKOps.h"
+#include "npuc/Dialect/Graph/IR/GraphOps.h"
 #include "npuc/Dialect/Graph/IR/GraphShapes.h"
 
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
@@ -234,3 +235,35 @@ LogicalResult SoftmaxOp::verify() {
     return emitOpError() << "axis " << axis << " is outside [0, " << rank << ")";
   return success();
 }
+
+LogicalResult ArgReduceOp::verify() {
+  if (getFn() == ReduceFn::SUM)
+    return emitOpError("fn SUM selects no element; an arg reduction is MAX or MIN");
+  ArrayRef<int64_t> in = shapeOf(getInput());
+  int64_t axis = getAxisAttr().getInt(), rank = int64_t(in.size());
+  if (axis < 0 || axis >= rank)
+    return emitOpError() << "axis " << axis << " is outside [0, " << rank << ")";
+  sh::Shape want(in.begin(), in.end());
+  if (getKeepdims())
+    want[size_t(axis)] = 1;
+  else
+    want.erase(want.begin() + axis);
+  if (ArrayRef<int64_t>(want) != shapeOf(getResult()))
+    return emitOpError() << "result shape " << sh::str(shapeOf(getResult()))
+                         << " does not match the expected " << sh::str(want);
+  return success();
+}
+
+/// The operands, attributes and results of graph.layer_norm, in its order:
+/// its verifier states the shapes once for both.
+LogicalResult LayerNormOp::verify() { return graph::verifyLayerNorm(*this); }
+
+/// graph.batch_norm's and graph.channel_affine's operands and attributes, in
+/// their order: their verifiers state the shapes once for both dialects.
+LogicalResult BatchNormOp::verify() { return graph::verifyBatchNorm(*this); }
+LogicalResult ChannelAffineOp::verify() { return graph::verifyChannelAffine(*this); }
+
+/// graph.where's and graph.cast's operands in their order: one verifier each
+/// for both dialects.
+LogicalResult SelectOp::verify() { return graph::verifyWhere(*this); }
+LogicalResult CastOp::verify() { return graph::verifyCast(*this); }

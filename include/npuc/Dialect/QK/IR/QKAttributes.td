@@ -49,6 +49,15 @@ def QK_CompareFnAttr : EnumAttr<QK_Dialect, QK_CompareFn, "compare_fn"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+// A VECTOR reduction's function (qk.arg_reduce), numbered as the ISA numbers it.
+def QK_ReduceFn : I32EnumAttr<"ReduceFn", "VECTOR reduction", ISA_ReduceFuncCases<0, 0>.cases> {
+  let cppNamespace = "::npuc::qk";
+  let genSpecializedAttr = 0;
+}
+def QK_ReduceFnAttr : EnumAttr<QK_Dialect, QK_ReduceFn, "reduce_fn"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
 // How an 8-bit requantization is computed (qk.requantize).
 def QK_RequantizeForm : I32EnumAttr<"RequantizeForm", "the computation of a requantization", [
     I32EnumAttrCase<"F32", 0, "f32">,

@@ -101,6 +101,44 @@ def QK_CompareOp : QK_Op<"compare"> {
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
 }
 
+def QK_SelectOp : QK_Op<"select"> {
+  let summary = "cond ? x : y elementwise, with three-way broadcasting (ONNX Where, V_SEL)";
+  let description = [{
+    Each element of the result is x's where `cond` is true and y's where it
+    is false, the three operands broadcast to the result's shape
+    (multidirectional, as ONNX's); the values are copied, not computed. The
+    shapes are checked as graph.where's (one verifier).
+
+    ```mlir
+    %r = qk.select %c, %x, %y : (tensor<2x8xi1>, tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+    ```
+  }];
+  let arguments = (ins StaticShapeTensorOf<[I1]>:$cond, QK_AnyTensor:$x, QK_AnyTensor:$y);
+  let results = (outs QK_AnyTensor:$result);
+  let assemblyFormat = "$cond `,` $x `,` $y attr-dict `:` functional-type(operands, results)";
+}
+
+def QK_CastOp : QK_Op<"cast"> {
+  let summary = "an elementwise conversion of plain values to another element type (ONNX Cast)";
+  let description = [{
+    Each element converted to the result's element type as ONNX's Cast
+    converts it: to bool, x != 0; float to integer, truncated toward zero;
+    integer to a wider integer, exactly; to a float type, rounded to
+    nearest even.
+    What the conversion is follows from the two types alone, so the op has
+    no attribute. Quantized types are not cast (graph.quantize,
+    dequantize and storage_cast change them); the shapes and types are
+    checked as graph.cast's (one verifier).
+
+    ```mlir
+    %r = qk.cast %x : (tensor<2x8xf32>) -> tensor<2x8xi32>
+    ```
+  }];
+  let arguments = (ins QK_AnyTensor:$input);
+  let results = (outs QK_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
 def QK_MapOp : QK_Op<"map"> {
   let summary = "an elementwise unary function of a tensor";
   let description = [{
@@ -167,6 +205,89 @@ def QK_SoftmaxOp : QK_Op<"softmax"> {
   let arguments = (ins QK_AnyTensor:$input, I64Attr:$axis, BoolAttr:$log);
   let results = (outs QK_AnyTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def QK_ArgReduceOp : QK_Op<"arg_reduce"> {
+  let summary = "the index of the maximum or minimum along one axis (ArgMax, ArgMin)";
+  let description = [{
+    result = the index along `axis` of the element the reduction `fn` (MAX
+    or MIN) selects, the first such index, or the last with
+    `select_last_index`; the axis kept as extent 1 with `keepdims`, removed
+    otherwise. Elements compare as their type's values (f32, plain
+    integers); indices are int64.
+
+    ```mlir
+    %i = qk.arg_reduce %x {fn = #qk.reduce_fn<MAX>, axis = 1 : i64, keepdims = true,
+        select_last_index = false} : (tensor<3x5xf32>) -> tensor<3x1xi64>
+    ```
+  }];
+  let arguments = (ins QK_AnyTensor:$input, QK_ReduceFnAttr:$fn, I64Attr:$axis,
+                   BoolAttr:$keepdims, BoolAttr:$select_last_index);
+  let results = (outs StaticShapeTensorOf<[I64]>:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def QK_LayerNormOp : QK_Op<"layer_norm"> {
+  let summary = "layer normalization over the axes from `axis` to the last";
+  let description = [{
+    Per row of the normalized axes, in f32 and in the order ONNX's
+    definition writes the steps (contract N9): mean = sum(x) / n, d = x -
+    mean, var = sum(d * d) / n, inv_std_dev = 1 / sqrt(var + epsilon),
+    result = d * inv_std_dev * scale + bias (`bias` optional). `mean` and
+    `inv_std_dev` are f32 with the normalized axes 1, written where used.
+    Per-tensor quantized input and result are computed on the exact
+    dequantized values, the result quantized half to even. The shapes are
+    checked as graph.layer_norm's (one verifier).
+
+    ```mlir
+    %y, %m, %i = qk.layer_norm %x, %s, %b {axis = 2 : i64, epsilon = 1.0e-05 : f32}
+        : (tensor<2x5x8xf32>, tensor<8xf32>, tensor<8xf32>)
+        -> (tensor<2x5x8xf32>, tensor<2x5x1xf32>, tensor<2x5x1xf32>)
+    ```
+  }];
+  let arguments = (ins QK_AnyTensor:$x, QK_AnyTensor:$scale, Optional<QK_AnyTensor>:$bias,
+                   I64Attr:$axis, F32Attr:$epsilon);
+  let results = (outs QK_AnyTensor:$result, QK_AnyTensor:$mean, QK_AnyTensor:$inv_std_dev);
+  let assemblyFormat = "$x `,` $scale (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
+}
+
+def QK_BatchNormOp : QK_Op<"batch_norm"> {
+  let summary = "inference batch normalization with one parameter per channel (axis 1)";
+  let description = [{
+    result = scale * (x - mean) / sqrt(var + epsilon) + bias, in f32, each
+    step rounded as ONNX's definition orders them, the parameters one value
+    per channel (axis 1) broadcast along every other axis. The shapes are
+    checked as graph.batch_norm's (one verifier).
+
+    ```mlir
+    %y = qk.batch_norm %x, %s, %b, %m, %v {epsilon = 1.0e-05 : f32}
+        : (tensor<1x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
+        -> tensor<1x4x8x8xf32>
+    ```
+  }];
+  let arguments = (ins QK_AnyTensor:$x, QK_AnyTensor:$scale, QK_AnyTensor:$bias,
+                   QK_AnyTensor:$mean, QK_AnyTensor:$var, F32Attr:$epsilon);
+  let results = (outs QK_AnyTensor:$result);
+  let assemblyFormat = "$x `,` $scale `,` $bias `,` $mean `,` $var attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
+def QK_ChannelAffineOp : QK_Op<"channel_affine"> {
+  let summary = "x * scale + bias with one scale and bias per channel (axis 1)";
+  let description = [{
+    result = x * scale rounded to f32, + bias rounded to f32: the Mul and Add
+    graph.channel_affine stands for (contract N8), in one pass, the
+    parameters broadcast along every axis but 1. The shapes are checked as
+    graph.channel_affine's (one verifier).
+
+    ```mlir
+    %y = qk.channel_affine %x, %s, %b
+        : (tensor<1x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+    ```
+  }];
+  let arguments = (ins QK_AnyTensor:$x, QK_AnyTensor:$scale, QK_AnyTensor:$bias);
+  let results = (outs QK_AnyTensor:$result);
+  let assemblyFormat = "$x `,` $scale `,` $bias attr-dict `:` functional-type(operands, results)";
 }
 
 def QK_RequantizeOp : QK_Op<"requantize"> {
