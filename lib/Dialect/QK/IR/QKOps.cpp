@@ -208,50 +208,22 @@ LogicalResult MapOp::verify() {
   return success();
 }
 
+/// graph.max_pool's and average_pool's window attributes, by the same names:
+/// graph::verifyPool checks the result shape against the window for both.
 LogicalResult PoolOp::verify() {
-  ArrayRef<int64_t> xs = shapeOf(getInput());
-  if (xs.size() < 3)
-    return emitOpError() << "input of rank " << xs.size() << " has no spatial axis (rank >= 3)";
   if (getCountIncludePad() && getFn() != PoolFn::AVERAGE)
     return emitOpError("count_include_pad is an average pooling's");
-  sh::WindowParams p{getKernelShape(), getStrides(), getPads(), getDilations(), getCeilMode()};
-  auto spatial = sh::window(xs.drop_front(2), p);
-  if (!spatial)
-    return emitOpError(llvm::toString(spatial.takeError()));
-  sh::Shape want{xs[0], xs[1]};
-  want.append(spatial->begin(), spatial->end());
-  if (ArrayRef<int64_t>(want) != shapeOf(getResult()))
-    return emitOpError() << "result shape " << sh::str(shapeOf(getResult()))
-                         << " does not match the expected " << sh::str(want);
-  return success();
+  return graph::verifyPool(*this);
 }
 
-LogicalResult SoftmaxOp::verify() {
-  if (shapeOf(getInput()) != shapeOf(getResult()))
-    return emitOpError() << "result shape " << sh::str(shapeOf(getResult()))
-                         << " differs from the input's " << sh::str(shapeOf(getInput()));
-  int64_t axis = getAxisAttr().getInt(), rank = int64_t(shapeOf(getInput()).size());
-  if (axis < 0 || axis >= rank)
-    return emitOpError() << "axis " << axis << " is outside [0, " << rank << ")";
-  return success();
-}
+/// The shape and axis rule of graph.softmax (graph::verifyAxisUnary).
+LogicalResult SoftmaxOp::verify() { return graph::verifyAxisUnary(*this); }
 
+/// The shape rule of graph.argmax (graph::verifyArgReduce: axis, keepdims).
 LogicalResult ArgReduceOp::verify() {
   if (getFn() == ReduceFn::SUM)
     return emitOpError("fn SUM selects no element; an arg reduction is MAX or MIN");
-  ArrayRef<int64_t> in = shapeOf(getInput());
-  int64_t axis = getAxisAttr().getInt(), rank = int64_t(in.size());
-  if (axis < 0 || axis >= rank)
-    return emitOpError() << "axis " << axis << " is outside [0, " << rank << ")";
-  sh::Shape want(in.begin(), in.end());
-  if (getKeepdims())
-    want[size_t(axis)] = 1;
-  else
-    want.erase(want.begin() + axis);
-  if (ArrayRef<int64_t>(want) != shapeOf(getResult()))
-    return emitOpError() << "result shape " << sh::str(shapeOf(getResult()))
-                         << " does not match the expected " << sh::str(want);
-  return success();
+  return graph::verifyArgReduce(*this);
 }
 
 /// The operands, attributes and results of graph.layer_norm, in its order:
