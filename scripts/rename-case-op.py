@@ -10,7 +10,15 @@ lowering today, and the open work"), when the kernel's cases are the graph
 op's cases under the new name; `npuc --list-cases` before and after says so.
 scripts/update-supported-ops.sh regenerates the same rows from the tests.
 
-usage: rename-case-op.py OLD NEW [PROP] [--tsv TSV]
+With --merge, a renamed key may be one the table already lists (two graph
+ops that became the same kernel case, as GlobalAveragePool and ReduceMean
+became qk.reduce's SUM with mean): the rows merge as npuc-conformance merges
+the tests of one case, the best level with its tests, the ONNX ops of both.
+A row lists five tests and counts the others ("+N more"); a merged row's
+count adds both counts, an upper bound (a test counted in both rows is
+counted twice) until update-supported-ops.sh regenerates the table.
+
+usage: rename-case-op.py OLD NEW [PROP] [--merge] [--tsv TSV]
   e.g. graph.requantize qk.requantize;  graph.add qk.binary fn=ADD
 """
 import hashlib
@@ -34,8 +42,41 @@ def renamed_key(key, old, new, prop):
     return new + rest + "{" + prop + "}"
 
 
+LEVELS = {"reached": 0, "lowered": 1, "verified": 2}
+
+
+def split_tests(field):
+    """The listed tests and the count of the others."""
+    tests = field.split(",") if field else []
+    more = 0
+    if tests and tests[-1].startswith("+") and tests[-1].endswith(" more"):
+        more = int(tests.pop()[1:-5])
+    return tests, more
+
+
+def merged(a, b):
+    """Two rows of one key and target as one (npuc-conformance's Results.cpp:
+    the best level keeps its tests; the ONNX ops of both)."""
+    fa, fb = a.split("\t"), b.split("\t")
+    ops = ",".join(sorted(set(fa[3].split(",")) | set(fb[3].split(","))))
+    la, lb = LEVELS[fa[2]], LEVELS[fb[2]]
+    rows = [f for f, l in ((fa, la), (fb, lb)) if l == max(la, lb)]
+    listed, more = set(), 0
+    for f in rows:
+        t, m = split_tests(f[4])
+        listed |= set(t)
+        more += m
+    tests = sorted(listed)
+    more += max(0, len(tests) - 5)
+    field = ",".join(tests[:5]) + (",+%d more" % more if more else "")
+    return "\t".join([fa[0], fa[1], rows[0][2], ops, field])
+
+
 def main(argv):
     args = argv[1:]
+    merge = "--merge" in args
+    if merge:
+        args.remove("--merge")
     path = os.path.join(os.path.dirname(__file__), "..", "lib", "Support", "OpEvidence.tsv")
     if "--tsv" in args:
         i = args.index("--tsv")
@@ -64,16 +105,17 @@ def main(argv):
     bad = [l for l in out if not l.startswith("#") and len(l.split("\t")) != 5]
     if bad:
         sys.exit("rename-case-op: %s has rows that are not five fields, e.g. %r" % (path, bad[0][:80]))
-    seen = set()
+    seen = {}
     for l in out:
         if not l.startswith("#"):
             # A row of key "-" is an ONNX op's evidence with no case (a
             # constant folded at compile time): one per op and target.
             fields = l.split("\t")
             k = tuple(fields[:2]) if fields[0] != "-" else tuple(fields[:2] + fields[3:4])
-            if k in seen:
-                sys.exit("rename-case-op: %s on %s would be listed twice" % k)
-            seen.add(k)
+            if k in seen and not (merge and fields[0] != "-"):
+                sys.exit("rename-case-op: %s on %s would be listed twice (--merge merges)" % k[:2])
+            seen[k] = merged(seen[k], l) if k in seen else l
+    out = [l for l in out if l.startswith("#")] + list(seen.values())
     # The table is sorted by key, then target (npuc-conformance writes it so).
     header = [l for l in out if l.startswith("#")]
     rows = sorted((l for l in out if not l.startswith("#")),

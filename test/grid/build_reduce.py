@@ -4,12 +4,14 @@ import numpy as np
 
 from grid_net import Unbuildable, is_quant
 
-REDUCE = {"graph.reduce_mean": "ReduceMean", "graph.reduce_sum": "ReduceSum",
-          "graph.reduce_max": "ReduceMax", "graph.reduce_min": "ReduceMin",
-          "graph.reduce_l1": "ReduceL1", "graph.reduce_l2": "ReduceL2",
-          "graph.reduce_sum_square": "ReduceSumSquare", "graph.reduce_log_sum": "ReduceLogSum",
-          "graph.reduce_log_sum_exp": "ReduceLogSumExp"}
-GLOBAL = {"graph.global_average_pool": "GlobalAveragePool", "graph.global_max_pool": "GlobalMaxPool"}
+# qk.reduce's (fn, pre, post) as the ONNX reduction that computes it; the
+# global poolings are the SUM with mean and the MAX over the spatial axes,
+# the same cases as ReduceMean's and ReduceMax's.
+REDUCE = {("SUM", "none", "none"): "ReduceSum", ("SUM", "none", "mean"): "ReduceMean",
+          ("MAX", None, None): "ReduceMax", ("MIN", None, None): "ReduceMin",
+          ("SUM", "abs", "none"): "ReduceL1", ("SUM", "square", "sqrt"): "ReduceL2",
+          ("SUM", "square", "none"): "ReduceSumSquare", ("SUM", "none", "log"): "ReduceLogSum",
+          ("SUM", "shifted-exp", "log-plus-max"): "ReduceLogSumExp"}
 # A row longer than one tile holds on either target (LM: 1 MiB on npu-v1):
 # f32 rows of this many elements take two passes.
 LONG_ROW = 300_000
@@ -18,9 +20,9 @@ LONG_ROW = 300_000
 def domain_of(op):
     """All-negative inputs for maxima (a maximum that starts at 0 is wrong on
     them), all-positive for minima and logarithms."""
-    if op in ("graph.reduce_max", "graph.global_max_pool", "qk.arg_reduce/MAX", "qk.pool/max"):
+    if op in ("ReduceMax", "qk.arg_reduce/MAX", "qk.pool/max"):
         return "negative"
-    if op in ("graph.reduce_min", "graph.reduce_log_sum", "qk.arg_reduce/MIN"):
+    if op in ("ReduceMin", "ReduceLogSum", "qk.arg_reduce/MIN"):
         return "positive"
     return "any"
 
@@ -32,45 +34,38 @@ def sum_tolerance(net, op, axes):
     relative, a square root halves it relative to its value)."""
     x = net.feeds[-1].astype(np.float64)
     count = int(np.prod([x.shape[a] for a in axes]))
-    if op in ("graph.reduce_sum_square", "graph.reduce_l2"):
+    if op in ("ReduceSumSquare", "ReduceL2"):
         terms = x * x
-    elif op == "graph.reduce_log_sum_exp":
+    elif op == "ReduceLogSumExp":
         terms = np.exp(x - x.max(axis=axes, keepdims=True))
     else:
         terms = np.abs(x)
     s = terms.sum(axis=axes)
     bound = 2.0 ** -20 * s
-    if op in ("graph.reduce_mean", "graph.global_average_pool"):
+    if op == "ReduceMean":
         bound = bound / count
-    elif op == "graph.reduce_l2":
+    elif op == "ReduceL2":
         bound = bound / (2 * np.sqrt(np.maximum(s, 1e-30)))
-    elif op in ("graph.reduce_log_sum", "graph.reduce_log_sum_exp"):
+    elif op in ("ReduceLogSum", "ReduceLogSumExp"):
         bound = bound / np.maximum(s, 1e-30)
     net.atol = 1e-5 + float(bound.max())
 
 
 def build_reduce(case, net):
-    op = case["op"]
     x_t, y_t = case["operands"][0], case["results"][0]
     props = case["props"]
-    rows = props["layout"] == "rows"
-    if op in GLOBAL:
-        shape = (1, 2, 550, 550) if props.get("two-pass") else (2, 3, 9, 13)
-        x = net.value_in(x_t, shape, domain_of(op))
-        y = net.node(GLOBAL[op], [x])
-        axes = (2, 3)
+    op = REDUCE[(props["fn"], props.get("pre"), props.get("post"))]
+    if props["layout"] == "rows":
+        shape = (1, 2, LONG_ROW) if props.get("two-pass") else (3, 5, 37)
+        axes = [2]
     else:
-        if rows:
-            shape = (1, 2, LONG_ROW) if props.get("two-pass") else (3, 5, 37)
-            axes = [2]
-        else:
-            shape = (2, 19, 33)
-            axes = [1]
-        x = net.value_in(x_t, shape, domain_of(op))
-        net.opset = 18
-        y = net.node(REDUCE[op], [x, net.const(np.asarray(axes, np.int64), "axes")], keepdims=1)
+        shape = (2, 19, 33)
+        axes = [1]
+    x = net.value_in(x_t, shape, domain_of(op))
+    net.opset = 18
+    y = net.node(op, [x, net.const(np.asarray(axes, np.int64), "axes")], keepdims=1)
     net.value_out(y_t, y)
-    if op in ("graph.reduce_max", "graph.reduce_min", "graph.global_max_pool"):
+    if op in ("ReduceMax", "ReduceMin"):
         net.exact = True
     elif not is_quant(x_t):
         sum_tolerance(net, op, tuple(axes))
@@ -185,9 +180,9 @@ def build_layer_norm(case, net):
         net.value_out("f32", inv)
 
 
-BUILDERS = {op: build_reduce for op in list(REDUCE) + list(GLOBAL)}
-BUILDERS.update({"qk.softmax": build_softmax,
-                 "qk.arg_reduce": build_arg,
-                 "qk.pool": build_pool,
-                 "qk.batch_norm": build_channel_params, "qk.channel_affine": build_channel_params,
-                 "qk.layer_norm": build_layer_norm})
+BUILDERS = {"qk.reduce": build_reduce,
+            "qk.softmax": build_softmax,
+            "qk.arg_reduce": build_arg,
+            "qk.pool": build_pool,
+            "qk.batch_norm": build_channel_params, "qk.channel_affine": build_channel_params,
+            "qk.layer_norm": build_layer_norm}

@@ -25,8 +25,10 @@ def ConvertGraphToQK : Pass<"convert-graph-to-qk"> {
     form (top_bit or f32) is decided here, graph.max_pool and average_pool
     become qk.pool (fn max or average) of any element type, their window as
     it is, graph.softmax and log_softmax qk.softmax, graph.argmax and argmin
-    qk.arg_reduce, graph.layer_norm, batch_norm and channel_affine the qk
-    kernels of those names.
+    qk.arg_reduce, every graph.reduce_* (but reduce_prod) and the global
+    poolings qk.reduce (fn SUM, MAX or MIN with the steps before and after
+    it), graph.layer_norm, batch_norm and channel_affine the qk kernels of
+    those names.
   }];
   let dependentDialects = ["::npuc::qk::QKDialect", "::npuc::graph::GraphDialect"];
 }

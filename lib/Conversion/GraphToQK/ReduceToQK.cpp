@@ -6,7 +6,8 @@
 // qk.pool with the window's function, the window (kernel, strides, pads,
 // dilations, ceil_mode, count_include_pad) as it is; Softmax and LogSoftmax
 // become qk.softmax along their axis, ArgMax and ArgMin qk.arg_reduce (MAX,
-// MIN), LayerNormalization qk.layer_norm, BatchNormalization qk.batch_norm
+// MIN), every Reduce* and the global poolings qk.reduce (a VECTOR reduction
+// with the steps ONNX puts before and after it), LayerNormalization qk.layer_norm, BatchNormalization qk.batch_norm
 // and graph.channel_affine qk.channel_affine. The operands, the result types
 // and the location stay as they are.
 //
@@ -63,6 +64,42 @@ struct ArgToKernel : OpConversionPattern<OpTy> {
   }
 };
 
+/// A Reduce* op as qk.reduce: VECTOR's reduction `fn` with the steps ONNX
+/// puts before (pre) and after (post) it, over the op's axes.
+template <typename OpTy, qk::ReduceFn fn, qk::ReducePre pre, qk::ReducePost post>
+struct ReduceToKernel : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    MLIRContext *ctx = op.getContext();
+    rewriter.replaceOpWithNewOp<qk::ReduceOp>(
+        op, op.getResult().getType(), adaptor.getInput(), qk::ReduceFnAttr::get(ctx, fn),
+        qk::ReducePreAttr::get(ctx, pre), qk::ReducePostAttr::get(ctx, post), op.getAxesAttr(),
+        op.getKeepdimsAttr());
+    return success();
+  }
+};
+
+/// GlobalAveragePool (SUM, mean) or GlobalMaxPool (MAX) as qk.reduce over
+/// the spatial axes (2 to the last), kept as extent 1.
+template <typename OpTy, qk::ReduceFn fn, qk::ReducePost post>
+struct GlobalPoolToKernel : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    MLIRContext *ctx = op.getContext();
+    int64_t rank = cast<RankedTensorType>(op.getX().getType()).getRank();
+    SmallVector<int64_t> axes;
+    for (int64_t i = 2; i < rank; ++i)
+      axes.push_back(i);
+    rewriter.replaceOpWithNewOp<qk::ReduceOp>(
+        op, op.getResult().getType(), adaptor.getX(), qk::ReduceFnAttr::get(ctx, fn),
+        qk::ReducePreAttr::get(ctx, qk::ReducePre::None), qk::ReducePostAttr::get(ctx, post),
+        rewriter.getDenseI64ArrayAttr(axes), rewriter.getBoolAttr(true));
+    return success();
+  }
+};
+
 /// LayerNormalization as qk.layer_norm (stash_type is 1: the importer
 /// refuses any other).
 struct LayerNormToKernel : OpConversionPattern<graph::LayerNormOp> {
@@ -108,7 +145,26 @@ void graph_to_qk::populateReducePatterns(RewritePatternSet &patterns, Conversion
                ArgToKernel<graph::ArgMaxOp, qk::ReduceFn::MAX>,
                ArgToKernel<graph::ArgMinOp, qk::ReduceFn::MIN>, LayerNormToKernel,
                BatchNormToKernel, ChannelAffineToKernel>(patterns.getContext());
+  using Fn = qk::ReduceFn;
+  using Pre = qk::ReducePre;
+  using Post = qk::ReducePost;
+  patterns.add<ReduceToKernel<graph::ReduceSumOp, Fn::SUM, Pre::None, Post::None>,
+               ReduceToKernel<graph::ReduceMeanOp, Fn::SUM, Pre::None, Post::Mean>,
+               ReduceToKernel<graph::ReduceMaxOp, Fn::MAX, Pre::None, Post::None>,
+               ReduceToKernel<graph::ReduceMinOp, Fn::MIN, Pre::None, Post::None>,
+               ReduceToKernel<graph::ReduceL1Op, Fn::SUM, Pre::Abs, Post::None>,
+               ReduceToKernel<graph::ReduceL2Op, Fn::SUM, Pre::Square, Post::Sqrt>,
+               ReduceToKernel<graph::ReduceSumSquareOp, Fn::SUM, Pre::Square, Post::None>,
+               ReduceToKernel<graph::ReduceLogSumOp, Fn::SUM, Pre::None, Post::Log>,
+               ReduceToKernel<graph::ReduceLogSumExpOp, Fn::SUM, Pre::ShiftedExp, Post::LogPlusMax>,
+               GlobalPoolToKernel<graph::GlobalAveragePoolOp, Fn::SUM, Post::Mean>,
+               GlobalPoolToKernel<graph::GlobalMaxPoolOp, Fn::MAX, Post::None>>(
+      patterns.getContext());
   target.addIllegalOp<graph::MaxPoolOp, graph::AveragePoolOp, graph::SoftmaxOp,
                       graph::LogSoftmaxOp, graph::ArgMaxOp, graph::ArgMinOp,
-                      graph::LayerNormOp, graph::BatchNormOp, graph::ChannelAffineOp>();
+                      graph::LayerNormOp, graph::BatchNormOp, graph::ChannelAffineOp,
+                      graph::ReduceSumOp, graph::ReduceMeanOp, graph::ReduceMaxOp,
+                      graph::ReduceMinOp, graph::ReduceL1Op, graph::ReduceL2Op,
+                      graph::ReduceSumSquareOp, graph::ReduceLogSumOp, graph::ReduceLogSumExpOp,
+                      graph::GlobalAveragePoolOp, graph::GlobalMaxPoolOp>();
 }

@@ -273,6 +273,24 @@ inline constexpr auto kArgFn = choice<qk::ReduceFn>("fn",
                                                     Alternative<qk::ReduceFn>{qk::ReduceFn::MAX, "MAX"},
                                                     Alternative<qk::ReduceFn>{qk::ReduceFn::MIN, "MIN"});
 
+/// qk.reduce's function, spelled as the ISA names it, and the steps before
+/// and after a SUM.
+inline constexpr auto kReduceFn = choice<qk::ReduceFn>(
+    "fn", Alternative<qk::ReduceFn>{qk::ReduceFn::SUM, "SUM"},
+    Alternative<qk::ReduceFn>{qk::ReduceFn::MAX, "MAX"},
+    Alternative<qk::ReduceFn>{qk::ReduceFn::MIN, "MIN"});
+inline constexpr auto kReducePre = choice<qk::ReducePre>(
+    "pre", Alternative<qk::ReducePre>{qk::ReducePre::None, "none"},
+    Alternative<qk::ReducePre>{qk::ReducePre::Abs, "abs"},
+    Alternative<qk::ReducePre>{qk::ReducePre::Square, "square"},
+    Alternative<qk::ReducePre>{qk::ReducePre::ShiftedExp, "shifted-exp"});
+inline constexpr auto kReducePost = choice<qk::ReducePost>(
+    "post", Alternative<qk::ReducePost>{qk::ReducePost::None, "none"},
+    Alternative<qk::ReducePost>{qk::ReducePost::Mean, "mean"},
+    Alternative<qk::ReducePost>{qk::ReducePost::Sqrt, "sqrt"},
+    Alternative<qk::ReducePost>{qk::ReducePost::Log, "log"},
+    Alternative<qk::ReducePost>{qk::ReducePost::LogPlusMax, "log-plus-max"});
+
 /// qk.map's function, spelled as the ISA names it (RSQRT is no graph op's).
 inline constexpr auto kUnaryFn = choice<qk::UnaryFn>(
     "fn", Alternative<qk::UnaryFn>{qk::UnaryFn::COPY, "COPY"},

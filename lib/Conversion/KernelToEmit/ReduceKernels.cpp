@@ -23,52 +23,36 @@ using namespace npuc::emit::lowering;
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// What a reduction computes: its input, the contiguous block of axes it
-/// reduces, the VECTOR function and whether it divides by the count, and the
-/// elementwise steps ONNX puts before and after it (ReduceL1's |x|,
-/// ReduceL2's square and root, ReduceLogSum's log, ReduceLogSumExp's exp).
+// qk.reduce's function and VECTOR's are one ISA enum (ISA_ReduceFuncCases).
+static_assert(int(qk::ReduceFn::SUM) == int(ReduceFunc::SUM) &&
+                  int(qk::ReduceFn::MAX) == int(ReduceFunc::MAX) &&
+                  int(qk::ReduceFn::MIN) == int(ReduceFunc::MIN),
+              "qk.reduce's functions are VECTOR's, numbered alike");
+
+/// What a qk.reduce computes: its input, the contiguous block of axes it
+/// reduces, the VECTOR function, and the elementwise steps before (|x|,
+/// x * x, exp(x - max) with the max of the same elements, stable for any
+/// input range) and after it (/ count, sqrt, log, log then + max).
 struct ReduceSpec {
-  /// Before the reduction: |x|, x * x, or exp(x - max) with the max of the
-  /// same elements (ReduceLogSumExp, stable for any input range).
-  enum class Pre { None, Abs, Square, ShiftedExp };
-  /// After it: sqrt, log, or log then + max (ReduceLogSumExp).
-  enum class Post { None, Sqrt, Log, LogPlusMax };
+  using Pre = qk::ReducePre;
+  using Post = qk::ReducePost;
   Value input, result;
   SmallVector<int64_t> axes;
   ReduceFunc func = ReduceFunc::SUM;
-  bool mean = false;
   Pre pre = Pre::None;
   Post post = Post::None;
   /// outer x r x inner, r the reduced elements per output.
   int64_t outer = 1, r = 1, inner = 1;
 };
 
-ReduceSpec reduceSpec(Operation *op) {
+ReduceSpec reduceSpec(qk::ReduceOp op) {
   ReduceSpec s;
-  s.input = op->getOperand(0);
-  s.result = op->getResult(0);
-  int64_t rank = tensorOf(s.input).getRank();
-  if (llvm::isa<graph::GlobalAveragePoolOp, graph::GlobalMaxPoolOp>(op))
-    for (int64_t i = 2; i < rank; ++i)
-      s.axes.push_back(i);
-  else if (auto axes = op->getAttrOfType<DenseI64ArrayAttr>("axes"))
-    s.axes.assign(axes.asArrayRef().begin(), axes.asArrayRef().end());
-  s.func = llvm::isa<graph::GlobalMaxPoolOp, graph::ReduceMaxOp>(op) ? ReduceFunc::MAX
-           : llvm::isa<graph::ReduceMinOp>(op)                        ? ReduceFunc::MIN
-                                                                      : ReduceFunc::SUM;
-  s.mean = llvm::isa<graph::GlobalAveragePoolOp, graph::ReduceMeanOp>(op);
-  if (llvm::isa<graph::ReduceL1Op>(op))
-    s.pre = ReduceSpec::Pre::Abs;
-  if (llvm::isa<graph::ReduceSumSquareOp, graph::ReduceL2Op>(op))
-    s.pre = ReduceSpec::Pre::Square;
-  if (llvm::isa<graph::ReduceL2Op>(op))
-    s.post = ReduceSpec::Post::Sqrt;
-  if (llvm::isa<graph::ReduceLogSumOp>(op))
-    s.post = ReduceSpec::Post::Log;
-  if (llvm::isa<graph::ReduceLogSumExpOp>(op)) {
-    s.pre = ReduceSpec::Pre::ShiftedExp;
-    s.post = ReduceSpec::Post::LogPlusMax;
-  }
+  s.input = op.getInput();
+  s.result = op.getResult();
+  s.axes.assign(op.getAxes().begin(), op.getAxes().end());
+  s.func = ReduceFunc(op.getFn());
+  s.pre = op.getPre();
+  s.post = op.getPost();
   ArrayRef<int64_t> shape = tensorOf(s.input).getShape();
   if (!s.axes.empty())
     for (size_t i = 0; i < shape.size(); ++i)
@@ -96,14 +80,34 @@ const CaseSpace &lowering::reduceSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
     s.signatures = {{"f32->f32"}, {"A->B", {{"A", ct::kQuant}, {"B", ct::kQuant}}}};
-    s.properties = {kLayout.declare(), kTwoPass.declare(kLayout({Layout::Rows}))};
+    using Pre = qk::ReducePre;
+    using Post = qk::ReducePost;
+    s.properties = {kReduceFn.declare(), kReducePre.declare(kReduceFn({qk::ReduceFn::SUM})),
+                    kReducePost.declare(kReduceFn({qk::ReduceFn::SUM})), kLayout.declare(),
+                    kTwoPass.declare(kLayout({Layout::Rows}))};
     s.rules = {
-        never(cond::all({cond::op(opNames<graph::GlobalAveragePoolOp, graph::GlobalMaxPoolOp>()),
-                         kLayout({Layout::Columns})}),
-              "global pooling reduces the innermost axes"),
-        refused(cond::all({cond::op(opNames<graph::ReduceLogSumExpOp>()), kTwoPass()}),
+        // The (pre, post) pairs of ONNX's SUM reductions: ReduceSum, Mean,
+        // LogSum (none: none, mean, log), L1 (abs: none), SumSquare and L2
+        // (square: none, sqrt), LogSumExp (shifted-exp: log-plus-max).
+        never(cond::all({kReduceFn({qk::ReduceFn::SUM}),
+                         cond::negate(cond::any(
+                             {cond::all({kReducePre({Pre::None}),
+                                         kReducePost({Post::None, Post::Mean, Post::Log})}),
+                              cond::all({kReducePre({Pre::Abs}), kReducePost({Post::None})}),
+                              cond::all({kReducePre({Pre::Square}),
+                                         kReducePost({Post::None, Post::Sqrt})}),
+                              cond::all({kReducePre({Pre::ShiftedExp}),
+                                         kReducePost({Post::LogPlusMax})})}))}),
+              "no ONNX reduction computes this pair of steps around its sum"),
+        refused(cond::all({kReducePre({Pre::ShiftedExp}), kTwoPass()}),
                 "log-sum-exp needs the whole row's maximum before its first partial sum"),
-        quantizedOnlyWhereFused()};
+        // graph-fuse-qdq quantizes ReduceMean, ReduceMax, ReduceMin and the
+        // global poolings (graph::fusesQDQ): the others stay f32.
+        never(cond::all({cond::any({cond::operand(0, ct::kQuant), cond::result(0, ct::kQuant)}),
+                         kReduceFn({qk::ReduceFn::SUM}),
+                         cond::negate(cond::all({kReducePre({Pre::None}),
+                                                 kReducePost({Post::Mean})}))}),
+              "the op stays f32 between DequantizeLinear and QuantizeLinear")};
     return s;
   }();
   return space;
@@ -114,8 +118,13 @@ const CaseSpace &lowering::reduceSpace() {
 /// columns (a stride between the reduced elements); rows longer than a tile
 /// take two passes, partials per chunk then the partials.
 LogicalResult lowering::selectReduce(LoweringCase &c, const target::TargetInfo &t) {
-  Operation *op = c.op;
+  auto op = cast<qk::ReduceOp>(c.op);
   ReduceSpec s = reduceSpec(op);
+  c.choose(kReduceFn, op.getFn());
+  if (op.getFn() == qk::ReduceFn::SUM) {
+    c.choose(kReducePre, s.pre);
+    c.choose(kReducePost, s.post);
+  }
   for (size_t i = 1; i < s.axes.size(); ++i)
     if (s.axes[i] != s.axes[i - 1] + 1)
       return op->emitOpError("reduces non-adjacent axes; only one contiguous block of axes "
@@ -148,10 +157,10 @@ LogicalResult lowering::selectReduce(LoweringCase &c, const target::TargetInfo &
 }
 
 LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
-  Operation *op = c.op;
+  auto op = cast<qk::ReduceOp>(c.op);
   ReduceSpec spec = reduceSpec(op);
   ReduceFunc func = spec.func;
-  bool mean = spec.mean;
+  bool mean = spec.post == ReduceSpec::Post::Mean;
   int64_t outer = spec.outer, r = spec.r, inner = spec.inner;
   auto qx = quantOf(tensorOf(spec.input).getElementType());
   auto qy = quantOf(tensorOf(spec.result).getElementType());

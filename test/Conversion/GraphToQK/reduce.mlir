@@ -4,7 +4,9 @@
 // as they were: f32, quantized, plain 8-bit integers. graph.softmax and
 // graph.log_softmax become qk.softmax along their axis, graph.argmax and
 // graph.argmin qk.arg_reduce (MAX, MIN); graph.layer_norm, batch_norm and
-// channel_affine the qk kernels of those names.
+// channel_affine the qk kernels of those names. Every graph.reduce_* and the
+// global poolings become qk.reduce: VECTOR's reduction with the steps before
+// and after it, the global poolings over the spatial axes, kept.
 // RUN: npuc-opt %s -split-input-file --convert-graph-to-qk | FileCheck %s
 
 // CHECK-LABEL: func.func @max
@@ -58,6 +60,45 @@ func.func @arg(%x: tensor<3x5xf32>) -> (tensor<3x1xi64>, tensor<5xi64>) {
   %0 = graph.argmax %x {axis = 1 : i64, keepdims = true, select_last_index = false} : (tensor<3x5xf32>) -> tensor<3x1xi64>
   %1 = graph.argmin %x {axis = 0 : i64, keepdims = false, select_last_index = true} : (tensor<3x5xf32>) -> tensor<5xi64>
   return %0, %1 : tensor<3x1xi64>, tensor<5xi64>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @reductions
+// CHECK: qk.reduce %arg0 {axes = array<i64: 1>, fn = #qk.reduce_fn<SUM>, keepdims = false, post = #qk.reduce_post<none>, pre = #qk.reduce_pre<none>} : (tensor<2x3x4xf32>) -> tensor<2x4xf32>
+// CHECK: qk.reduce %arg0 {axes = array<i64: 1, 2>, fn = #qk.reduce_fn<SUM>, keepdims = true, post = #qk.reduce_post<mean>, pre = #qk.reduce_pre<none>} : (tensor<2x3x4xf32>) -> tensor<2x1x1xf32>
+// CHECK: qk.reduce %arg0 {axes = array<i64: 2>, fn = #qk.reduce_fn<MAX>, keepdims = true, post = #qk.reduce_post<none>, pre = #qk.reduce_pre<none>} : (tensor<2x3x4xf32>) -> tensor<2x3x1xf32>
+// CHECK: qk.reduce %arg0 {axes = array<i64: 0>, fn = #qk.reduce_fn<MIN>, keepdims = false, post = #qk.reduce_post<none>, pre = #qk.reduce_pre<none>} : (tensor<2x3x4xf32>) -> tensor<3x4xf32>
+// CHECK: qk.reduce %arg0 {axes = array<i64: 2>, fn = #qk.reduce_fn<SUM>, keepdims = false, post = #qk.reduce_post<none>, pre = #qk.reduce_pre<abs>} : (tensor<2x3x4xf32>) -> tensor<2x3xf32>
+// CHECK: qk.reduce %arg0 {axes = array<i64: 2>, fn = #qk.reduce_fn<SUM>, keepdims = false, post = #qk.reduce_post<sqrt>, pre = #qk.reduce_pre<square>} : (tensor<2x3x4xf32>) -> tensor<2x3xf32>
+// CHECK: qk.reduce %arg0 {axes = array<i64: 2>, fn = #qk.reduce_fn<SUM>, keepdims = false, post = #qk.reduce_post<none>, pre = #qk.reduce_pre<square>} : (tensor<2x3x4xf32>) -> tensor<2x3xf32>
+// CHECK: qk.reduce %arg0 {axes = array<i64: 2>, fn = #qk.reduce_fn<SUM>, keepdims = false, post = #qk.reduce_post<log>, pre = #qk.reduce_pre<none>} : (tensor<2x3x4xf32>) -> tensor<2x3xf32>
+// CHECK: qk.reduce %arg0 {axes = array<i64: 2>, fn = #qk.reduce_fn<SUM>, keepdims = false, post = #qk.reduce_post<log_plus_max>, pre = #qk.reduce_pre<shifted_exp>} : (tensor<2x3x4xf32>) -> tensor<2x3xf32>
+// CHECK-NOT: graph.
+func.func @reductions(%x: tensor<2x3x4xf32>) -> (tensor<2x4xf32>, tensor<2x1x1xf32>, tensor<2x3x1xf32>, tensor<3x4xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  %0 = graph.reduce_sum %x {axes = array<i64: 1>, keepdims = false} : (tensor<2x3x4xf32>) -> tensor<2x4xf32>
+  %1 = graph.reduce_mean %x {axes = array<i64: 1, 2>, keepdims = true} : (tensor<2x3x4xf32>) -> tensor<2x1x1xf32>
+  %2 = graph.reduce_max %x {axes = array<i64: 2>, keepdims = true} : (tensor<2x3x4xf32>) -> tensor<2x3x1xf32>
+  %3 = graph.reduce_min %x {axes = array<i64: 0>, keepdims = false} : (tensor<2x3x4xf32>) -> tensor<3x4xf32>
+  %4 = graph.reduce_l1 %x {axes = array<i64: 2>, keepdims = false} : (tensor<2x3x4xf32>) -> tensor<2x3xf32>
+  %5 = graph.reduce_l2 %x {axes = array<i64: 2>, keepdims = false} : (tensor<2x3x4xf32>) -> tensor<2x3xf32>
+  %6 = graph.reduce_sum_square %x {axes = array<i64: 2>, keepdims = false} : (tensor<2x3x4xf32>) -> tensor<2x3xf32>
+  %7 = graph.reduce_log_sum %x {axes = array<i64: 2>, keepdims = false} : (tensor<2x3x4xf32>) -> tensor<2x3xf32>
+  %8 = graph.reduce_log_sum_exp %x {axes = array<i64: 2>, keepdims = false} : (tensor<2x3x4xf32>) -> tensor<2x3xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<2x4xf32>, tensor<2x1x1xf32>, tensor<2x3x1xf32>, tensor<3x4xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// GlobalAveragePool is the mean, GlobalMaxPool the maximum, over the spatial
+// axes (2 to the last) kept as extent 1; quantized types stay.
+// CHECK-LABEL: func.func @global_pools
+// CHECK: qk.reduce %arg0 {axes = array<i64: 2, 3>, fn = #qk.reduce_fn<SUM>, keepdims = true, post = #qk.reduce_post<mean>, pre = #qk.reduce_pre<none>} : (tensor<1x8x5x7x!quant.uniform<u8:f32, 5.000000e-01:3>>) -> tensor<1x8x1x1x!quant.uniform<u8:f32, 2.500000e-01:1>>
+// CHECK: qk.reduce %arg1 {axes = array<i64: 2>, fn = #qk.reduce_fn<MAX>, keepdims = true, post = #qk.reduce_post<none>, pre = #qk.reduce_pre<none>} : (tensor<2x3x9xf32>) -> tensor<2x3x1xf32>
+func.func @global_pools(%q: tensor<1x8x5x7x!quant.uniform<u8:f32, 0.5:3>>, %x: tensor<2x3x9xf32>) -> (tensor<1x8x1x1x!quant.uniform<u8:f32, 0.25:1>>, tensor<2x3x1xf32>) {
+  %0 = graph.global_average_pool %q : (tensor<1x8x5x7x!quant.uniform<u8:f32, 0.5:3>>) -> tensor<1x8x1x1x!quant.uniform<u8:f32, 0.25:1>>
+  %1 = graph.global_max_pool %x : (tensor<2x3x9xf32>) -> tensor<2x3x1xf32>
+  return %0, %1 : tensor<1x8x1x1x!quant.uniform<u8:f32, 0.25:1>>, tensor<2x3x1xf32>
 }
 
 // -----

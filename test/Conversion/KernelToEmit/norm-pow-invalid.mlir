@@ -45,8 +45,8 @@ func.func @layer_norm_partial_bias(%x: tensor<2x4x8xf32>, %s: tensor<4x8xf32>, %
 // passes on npu-v1 (beyond VECTOR's 65,535 columns), and exp(x - max) needs
 // the whole row's max before the first partial.
 func.func @log_sum_exp_long_row(%x: tensor<1x1x262144xf32>) -> tensor<1x1x1xf32> {
-  // expected-error @+1 {{'graph.reduce_log_sum_exp' op reduces rows of 262144 elements, more than one tile holds; log-sum-exp takes no two-pass lowering yet}}
-  %0 = graph.reduce_log_sum_exp %x {axes = array<i64: 2>, keepdims = true} : (tensor<1x1x262144xf32>) -> tensor<1x1x1xf32>
+  // expected-error @+1 {{'qk.reduce' op reduces rows of 262144 elements, more than one tile holds; log-sum-exp takes no two-pass lowering yet}}
+  %0 = qk.reduce %x {fn = #qk.reduce_fn<SUM>, pre = #qk.reduce_pre<shifted_exp>, post = #qk.reduce_post<log_plus_max>, axes = array<i64: 2>, keepdims = true} : (tensor<1x1x262144xf32>) -> tensor<1x1x1xf32>
   return %0 : tensor<1x1x1xf32>
 }
 
@@ -55,8 +55,8 @@ func.func @log_sum_exp_long_row(%x: tensor<1x1x262144xf32>) -> tensor<1x1x1xf32>
 // The row is the whole block of reduced axes: [2, 32768] of [4, 2, 32768] is
 // 65,536 elements, one more than VECTOR's extent.
 func.func @log_sum_exp_two_axes(%x: tensor<4x2x32768xf32>) -> tensor<4x1x1xf32> {
-  // expected-error @+1 {{'graph.reduce_log_sum_exp' op reduces rows of 65536 elements, more than one tile holds; log-sum-exp takes no two-pass lowering yet}}
-  %0 = graph.reduce_log_sum_exp %x {axes = array<i64: 1, 2>, keepdims = true} : (tensor<4x2x32768xf32>) -> tensor<4x1x1xf32>
+  // expected-error @+1 {{'qk.reduce' op reduces rows of 65536 elements, more than one tile holds; log-sum-exp takes no two-pass lowering yet}}
+  %0 = qk.reduce %x {fn = #qk.reduce_fn<SUM>, pre = #qk.reduce_pre<shifted_exp>, post = #qk.reduce_post<log_plus_max>, axes = array<i64: 1, 2>, keepdims = true} : (tensor<4x2x32768xf32>) -> tensor<4x1x1xf32>
   return %0 : tensor<4x1x1xf32>
 }
 

@@ -139,7 +139,7 @@ func.func @main(%x: tensor<64x1024xf32> {graph.name = "x"}, %w: tensor<1024xf32>
 // TINY-NEXT:  emit.reduce SUM cols
 // TINY-NEXT:  emit.vun SQRT
 func.func @main(%x: tensor<3x2x2xf32> {graph.name = "data"}) -> (tensor<3x2x1xf32> {graph.name = "reduced"}) {
-  %0 = graph.reduce_l2 %x {axes = array<i64: 2>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x2x1xf32>
+  %0 = qk.reduce %x {fn = #qk.reduce_fn<SUM>, pre = #qk.reduce_pre<square>, post = #qk.reduce_post<sqrt>, axes = array<i64: 2>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x2x1xf32>
   return %0 : tensor<3x2x1xf32>
 }
 
@@ -168,7 +168,7 @@ func.func @main(%x: tensor<3x2x2xf32> {graph.name = "data"}) -> (tensor<3x2x1xf3
 // TINY-NEXT:  emit.vun LOG
 // TINY-NEXT:  emit.vbin ADD
 func.func @main(%x: tensor<4x8xf32> {graph.name = "x"}) -> (tensor<4x1xf32> {graph.name = "y"}) {
-  %0 = graph.reduce_log_sum_exp %x {axes = array<i64: 1>, keepdims = true} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+  %0 = qk.reduce %x {fn = #qk.reduce_fn<SUM>, pre = #qk.reduce_pre<shifted_exp>, post = #qk.reduce_post<log_plus_max>, axes = array<i64: 1>, keepdims = true} : (tensor<4x8xf32>) -> tensor<4x1xf32>
   return %0 : tensor<4x1xf32>
 }
 
@@ -191,7 +191,7 @@ func.func @main(%x: tensor<4x8xf32> {graph.name = "x"}) -> (tensor<4x1xf32> {gra
 // TINY-LABEL: emit.program target "npu-v1-tiny"
 // TINY-COUNT-3: emit.reduce MAX rows
 func.func @main(%x: tensor<3x2x2xf32> {graph.name = "data"}) -> (tensor<3x1x2xf32> {graph.name = "reduced"}) {
-  %0 = graph.reduce_log_sum_exp %x {axes = array<i64: 1>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x1x2xf32>
+  %0 = qk.reduce %x {fn = #qk.reduce_fn<SUM>, pre = #qk.reduce_pre<shifted_exp>, post = #qk.reduce_post<log_plus_max>, axes = array<i64: 1>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x1x2xf32>
   return %0 : tensor<3x1x2xf32>
 }
 

@@ -72,11 +72,11 @@ func.func @elementwise(%a: tensor<2x8xf32>, %b: tensor<8xf32>, %q: tensor<2x8x!q
 // LM in one pass, npu-v1-tiny's (131,072) only in two (partials, then the
 // partials).
 // CHECK-LABEL: func.func @reduce
-// CHECK: graph.reduce_sum {{.*}}npuc.case = "graph.reduce_sum(f32->f32){layout=rows,!two-pass}"
+// CHECK: qk.reduce {{.*}}npuc.case = "qk.reduce(f32->f32){fn=SUM,pre=none,post=none,layout=rows,!two-pass}"
 // TINY-LABEL: func.func @reduce
-// TINY: graph.reduce_sum {{.*}}npuc.case = "graph.reduce_sum(f32->f32){layout=rows,two-pass}"
+// TINY: qk.reduce {{.*}}npuc.case = "qk.reduce(f32->f32){fn=SUM,pre=none,post=none,layout=rows,two-pass}"
 func.func @reduce(%x: tensor<2x16384xf32>) -> tensor<2xf32> {
-  %y = graph.reduce_sum %x {axes = array<i64: 1>, keepdims = false} : (tensor<2x16384xf32>) -> tensor<2xf32>
+  %y = qk.reduce %x {fn = #qk.reduce_fn<SUM>, pre = #qk.reduce_pre<none>, post = #qk.reduce_post<none>, axes = array<i64: 1>, keepdims = false} : (tensor<2x16384xf32>) -> tensor<2xf32>
   return %y : tensor<2xf32>
 }
 
@@ -162,28 +162,28 @@ func.func @pows(%x: tensor<4x8xf32>, %e: tensor<4x8xf32>, %k: tensor<8xi32>, %s:
 // 16,384-element ReduceL2 rows take two passes on npu-v1-tiny only, like
 // @reduce's ReduceSum (the square is in place: no more LM).
 // CHECK-LABEL: func.func @reduce_steps
-// CHECK: graph.reduce_l2 {{.*}}npuc.case = "graph.reduce_l2(f32->f32){layout=rows,!two-pass}"
-// CHECK: graph.reduce_l2 {{.*}}npuc.case = "graph.reduce_l2(f32->f32){layout=columns}"
-// CHECK: graph.reduce_l2 {{.*}}npuc.case = "graph.reduce_l2(f32->f32){layout=rows,!two-pass}"
-// CHECK: graph.reduce_l1 {{.*}}npuc.case = "graph.reduce_l1(f32->f32){layout=rows,!two-pass}"
-// CHECK: graph.reduce_sum_square {{.*}}npuc.case = "graph.reduce_sum_square(f32->f32){layout=rows,!two-pass}"
-// CHECK: graph.reduce_log_sum {{.*}}npuc.case = "graph.reduce_log_sum(f32->f32){layout=rows,!two-pass}"
-// CHECK: graph.reduce_log_sum_exp {{.*}}npuc.case = "graph.reduce_log_sum_exp(f32->f32){layout=rows,!two-pass}"
-// CHECK: graph.reduce_log_sum_exp {{.*}}npuc.case = "graph.reduce_log_sum_exp(f32->f32){layout=columns}"
+// CHECK: qk.reduce {{.*}}npuc.case = "qk.reduce(f32->f32){fn=SUM,pre=square,post=sqrt,layout=rows,!two-pass}"
+// CHECK: qk.reduce {{.*}}npuc.case = "qk.reduce(f32->f32){fn=SUM,pre=square,post=sqrt,layout=columns}"
+// CHECK: qk.reduce {{.*}}npuc.case = "qk.reduce(f32->f32){fn=SUM,pre=square,post=sqrt,layout=rows,!two-pass}"
+// CHECK: qk.reduce {{.*}}npuc.case = "qk.reduce(f32->f32){fn=SUM,pre=abs,post=none,layout=rows,!two-pass}"
+// CHECK: qk.reduce {{.*}}npuc.case = "qk.reduce(f32->f32){fn=SUM,pre=square,post=none,layout=rows,!two-pass}"
+// CHECK: qk.reduce {{.*}}npuc.case = "qk.reduce(f32->f32){fn=SUM,pre=none,post=log,layout=rows,!two-pass}"
+// CHECK: qk.reduce {{.*}}npuc.case = "qk.reduce(f32->f32){fn=SUM,pre=shifted-exp,post=log-plus-max,layout=rows,!two-pass}"
+// CHECK: qk.reduce {{.*}}npuc.case = "qk.reduce(f32->f32){fn=SUM,pre=shifted-exp,post=log-plus-max,layout=columns}"
 // TINY-LABEL: func.func @reduce_steps
-// TINY: graph.reduce_l2 {{.*}}npuc.case = "graph.reduce_l2(f32->f32){layout=rows,!two-pass}"
-// TINY: graph.reduce_l2 {{.*}}npuc.case = "graph.reduce_l2(f32->f32){layout=columns}"
-// TINY: graph.reduce_l2 {{.*}}npuc.case = "graph.reduce_l2(f32->f32){layout=rows,two-pass}"
+// TINY: qk.reduce {{.*}}npuc.case = "qk.reduce(f32->f32){fn=SUM,pre=square,post=sqrt,layout=rows,!two-pass}"
+// TINY: qk.reduce {{.*}}npuc.case = "qk.reduce(f32->f32){fn=SUM,pre=square,post=sqrt,layout=columns}"
+// TINY: qk.reduce {{.*}}npuc.case = "qk.reduce(f32->f32){fn=SUM,pre=square,post=sqrt,layout=rows,two-pass}"
 func.func @reduce_steps(%x: tensor<3x2x2xf32>, %r: tensor<2x16384xf32>)
     -> (tensor<3x2x1xf32>, tensor<3x1x2xf32>, tensor<2xf32>, tensor<3x2x1xf32>, tensor<3x2x1xf32>, tensor<3x2x1xf32>, tensor<3x2x1xf32>, tensor<3x1x2xf32>) {
-  %0 = graph.reduce_l2 %x {axes = array<i64: 2>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x2x1xf32>
-  %1 = graph.reduce_l2 %x {axes = array<i64: 1>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x1x2xf32>
-  %2 = graph.reduce_l2 %r {axes = array<i64: 1>, keepdims = false} : (tensor<2x16384xf32>) -> tensor<2xf32>
-  %3 = graph.reduce_l1 %x {axes = array<i64: 2>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x2x1xf32>
-  %4 = graph.reduce_sum_square %x {axes = array<i64: 2>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x2x1xf32>
-  %5 = graph.reduce_log_sum %x {axes = array<i64: 2>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x2x1xf32>
-  %6 = graph.reduce_log_sum_exp %x {axes = array<i64: 2>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x2x1xf32>
-  %7 = graph.reduce_log_sum_exp %x {axes = array<i64: 1>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x1x2xf32>
+  %0 = qk.reduce %x {fn = #qk.reduce_fn<SUM>, pre = #qk.reduce_pre<square>, post = #qk.reduce_post<sqrt>, axes = array<i64: 2>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x2x1xf32>
+  %1 = qk.reduce %x {fn = #qk.reduce_fn<SUM>, pre = #qk.reduce_pre<square>, post = #qk.reduce_post<sqrt>, axes = array<i64: 1>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x1x2xf32>
+  %2 = qk.reduce %r {fn = #qk.reduce_fn<SUM>, pre = #qk.reduce_pre<square>, post = #qk.reduce_post<sqrt>, axes = array<i64: 1>, keepdims = false} : (tensor<2x16384xf32>) -> tensor<2xf32>
+  %3 = qk.reduce %x {fn = #qk.reduce_fn<SUM>, pre = #qk.reduce_pre<abs>, post = #qk.reduce_post<none>, axes = array<i64: 2>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x2x1xf32>
+  %4 = qk.reduce %x {fn = #qk.reduce_fn<SUM>, pre = #qk.reduce_pre<square>, post = #qk.reduce_post<none>, axes = array<i64: 2>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x2x1xf32>
+  %5 = qk.reduce %x {fn = #qk.reduce_fn<SUM>, pre = #qk.reduce_pre<none>, post = #qk.reduce_post<log>, axes = array<i64: 2>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x2x1xf32>
+  %6 = qk.reduce %x {fn = #qk.reduce_fn<SUM>, pre = #qk.reduce_pre<shifted_exp>, post = #qk.reduce_post<log_plus_max>, axes = array<i64: 2>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x2x1xf32>
+  %7 = qk.reduce %x {fn = #qk.reduce_fn<SUM>, pre = #qk.reduce_pre<shifted_exp>, post = #qk.reduce_post<log_plus_max>, axes = array<i64: 1>, keepdims = true} : (tensor<3x2x2xf32>) -> tensor<3x1x2xf32>
   return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<3x2x1xf32>, tensor<3x1x2xf32>, tensor<2xf32>, tensor<3x2x1xf32>, tensor<3x2x1xf32>, tensor<3x2x1xf32>, tensor<3x2x1xf32>, tensor<3x1x2xf32>
 }
 

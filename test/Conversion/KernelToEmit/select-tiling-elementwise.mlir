@@ -113,11 +113,11 @@ func.func @softmax(%x: tensor<12x128x128xf32>) -> tensor<12x128x128xf32> {
 // A reduction along rows: whole rows in, one value per row out (the result's
 // access is per row: 4 bytes a row, gm_bytes = the input + 8 x 4).
 // CHECK-LABEL: func.func @mean
-// CHECK: graph.reduce_mean {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 8, 3072], tile = [1, 1, 4, 3072], buffers = 2, cycles = 2930, gm_bytes = 98336>]
+// CHECK: qk.reduce {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 8, 3072], tile = [1, 1, 4, 3072], buffers = 2, cycles = 2930, gm_bytes = 98336>]
 // TINY-LABEL: func.func @mean
 // TINY: space = [1, 1, 8, 3072], tile = [1, 1, 2, 3072], buffers = {{[0-9]+}}{{[^>]*}}>]
 func.func @mean(%x: tensor<1x8x3072xf32>) -> tensor<1x8x1xf32> {
-  %y = graph.reduce_mean %x {axes = array<i64: 2>, keepdims = true} : (tensor<1x8x3072xf32>) -> tensor<1x8x1xf32>
+  %y = qk.reduce %x {fn = #qk.reduce_fn<SUM>, pre = #qk.reduce_pre<none>, post = #qk.reduce_post<mean>, axes = array<i64: 2>, keepdims = true} : (tensor<1x8x3072xf32>) -> tensor<1x8x1xf32>
   return %y : tensor<1x8x1xf32>
 }
 
@@ -127,11 +127,11 @@ func.func @mean(%x: tensor<1x8x3072xf32>) -> tensor<1x8x1xf32> {
 // tile is all 64 rows of a run of pixels, its result one row, so GM bytes
 // are the input and one row of results: 802,816 + 3136 x 4.
 // CHECK-LABEL: func.func @channels
-// CHECK: graph.reduce_mean {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 64, 3136], tile = [1, 1, 64, 392], buffers = 2, cycles = 16100, gm_bytes = 815360>]
+// CHECK: qk.reduce {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 64, 3136], tile = [1, 1, 64, 392], buffers = 2, cycles = 16100, gm_bytes = 815360>]
 // TINY-LABEL: func.func @channels
 // TINY: space = [1, 1, 64, 3136], tile = [1, 1, 64, 64], buffers = {{[0-9]+}}{{[^>]*}}>]
 func.func @channels(%x: tensor<1x64x56x56xf32>) -> tensor<1x1x56x56xf32> {
-  %y = graph.reduce_mean %x {axes = array<i64: 1>, keepdims = true} : (tensor<1x64x56x56xf32>) -> tensor<1x1x56x56xf32>
+  %y = qk.reduce %x {fn = #qk.reduce_fn<SUM>, pre = #qk.reduce_pre<none>, post = #qk.reduce_post<mean>, axes = array<i64: 1>, keepdims = true} : (tensor<1x64x56x56xf32>) -> tensor<1x1x56x56xf32>
   return %y : tensor<1x1x56x56xf32>
 }
 
@@ -141,11 +141,11 @@ func.func @channels(%x: tensor<1x64x56x56xf32>) -> tensor<1x1x56x56xf32> {
 // cases), in tiles of a run of columns, one partial per run and row, one
 // buffer. npu-v1 takes runs of 32,768; npu-v1-tiny's LM runs of 7288.
 // CHECK-LABEL: func.func @long_rows
-// CHECK: graph.reduce_max {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 2, 65536], tile = [1, 1, 2, 32768], buffers = 1, cycles = 17218, gm_bytes = 524304>]
+// CHECK: qk.reduce {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 2, 65536], tile = [1, 1, 2, 32768], buffers = 1, cycles = 17218, gm_bytes = 524304>]
 // TINY-LABEL: func.func @long_rows
 // TINY: space = [1, 1, 2, 65536], tile = [1, 1, 2, 7288], buffers = {{[0-9]+}}{{[^>]*}}>]
 func.func @long_rows(%x: tensor<2x65536xf32>) -> tensor<2xf32> {
-  %y = graph.reduce_max %x {axes = array<i64: 1>, keepdims = false} : (tensor<2x65536xf32>) -> tensor<2xf32>
+  %y = qk.reduce %x {fn = #qk.reduce_fn<MAX>, pre = #qk.reduce_pre<none>, post = #qk.reduce_post<none>, axes = array<i64: 1>, keepdims = false} : (tensor<2x65536xf32>) -> tensor<2xf32>
   return %y : tensor<2xf32>
 }
 

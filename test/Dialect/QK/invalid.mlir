@@ -466,3 +466,27 @@ func.func @cast_quantized(%x: tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4
   %0 = qk.cast %x : (tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @reduce_max_with_steps(%x: tensor<2x3xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{fn MAX takes no step before or after it, got pre square and post none}}
+  %0 = qk.reduce %x {fn = #qk.reduce_fn<MAX>, pre = #qk.reduce_pre<square>, post = #qk.reduce_post<none>, axes = array<i64: 1>, keepdims = false} : (tensor<2x3xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @reduce_exp_without_log(%x: tensor<2x3xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{pre shifted_exp and post log_plus_max come together, got pre shifted_exp and post log}}
+  %0 = qk.reduce %x {fn = #qk.reduce_fn<SUM>, pre = #qk.reduce_pre<shifted_exp>, post = #qk.reduce_post<log>, axes = array<i64: 1>, keepdims = false} : (tensor<2x3xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @reduce_shape(%x: tensor<2x3xf32>) -> tensor<2x1xf32> {
+  // expected-error @+1 {{result shape 2x1 does not match the expected 2}}
+  %0 = qk.reduce %x {fn = #qk.reduce_fn<SUM>, pre = #qk.reduce_pre<none>, post = #qk.reduce_post<mean>, axes = array<i64: 1>, keepdims = false} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+  return %0 : tensor<2x1xf32>
+}

@@ -137,6 +137,17 @@ func.func @arg_reduce(%a: tensor<2x3x4xi8>) -> tensor<2x3xi64> {
 
 // -----
 
+// CHECK-LABEL: func.func @reduce
+// CHECK: qk.reduce %{{.*}} {axes = array<i64: 1, 2>, fn = #qk.reduce_fn<SUM>, keepdims = false, post = #qk.reduce_post<log_plus_max>, pre = #qk.reduce_pre<shifted_exp>} : (tensor<2x3x4xf32>) -> tensor<2xf32>
+// CHECK: qk.reduce %{{.*}} {axes = array<i64: 2>, fn = #qk.reduce_fn<MIN>, keepdims = true, post = #qk.reduce_post<none>, pre = #qk.reduce_pre<none>} : (tensor<2x3x4x!quant.uniform<i8:f32, 5.000000e-01>>) -> tensor<2x3x1x!quant.uniform<i8:f32, 5.000000e-01>>
+func.func @reduce(%a: tensor<2x3x4xf32>, %q: tensor<2x3x4x!quant.uniform<i8:f32, 0.5>>) -> (tensor<2xf32>, tensor<2x3x1x!quant.uniform<i8:f32, 0.5>>) {
+  %0 = qk.reduce %a {fn = #qk.reduce_fn<SUM>, pre = #qk.reduce_pre<shifted_exp>, post = #qk.reduce_post<log_plus_max>, axes = array<i64: 1, 2>, keepdims = false} : (tensor<2x3x4xf32>) -> tensor<2xf32>
+  %1 = qk.reduce %q {fn = #qk.reduce_fn<MIN>, pre = #qk.reduce_pre<none>, post = #qk.reduce_post<none>, axes = array<i64: 2>, keepdims = true} : (tensor<2x3x4x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x3x1x!quant.uniform<i8:f32, 0.5>>
+  return %0, %1 : tensor<2xf32>, tensor<2x3x1x!quant.uniform<i8:f32, 0.5>>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @layer_norm
 // CHECK: qk.layer_norm %{{.*}}, %{{.*}} {axis = 1 : i64, epsilon = 9.99999974E-6 : f32} : (tensor<2x8xf32>, tensor<1xf32>) -> (tensor<2x8xf32>, tensor<2x1xf32>, tensor<2x1xf32>)
 func.func @layer_norm(%x: tensor<2x8xf32>, %s: tensor<1xf32>) -> tensor<2x8xf32> {

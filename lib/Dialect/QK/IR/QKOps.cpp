@@ -220,6 +220,21 @@ LogicalResult PoolOp::verify() {
 LogicalResult SoftmaxOp::verify() { return graph::verifyAxisUnary(*this); }
 
 /// The shape rule of graph.argmax (graph::verifyArgReduce: axis, keepdims).
+/// graph.reduce_*'s operand and attributes (axes, keepdims): their verifier
+/// states the shapes once for both. The steps around the reduction belong
+/// to a SUM, and exp(x - max) comes with the log + max that undoes it.
+LogicalResult ReduceOp::verify() {
+  if (getFn() != ReduceFn::SUM && (getPre() != ReducePre::None || getPost() != ReducePost::None))
+    return emitOpError() << "fn " << stringifyReduceFn(getFn()) << " takes no step before or "
+                         << "after it, got pre " << stringifyReducePre(getPre()) << " and post "
+                         << stringifyReducePost(getPost());
+  if ((getPre() == ReducePre::ShiftedExp) != (getPost() == ReducePost::LogPlusMax))
+    return emitOpError() << "pre shifted_exp and post log_plus_max come together, got pre "
+                         << stringifyReducePre(getPre()) << " and post "
+                         << stringifyReducePost(getPost());
+  return graph::verifyReduce(*this);
+}
+
 LogicalResult ArgReduceOp::verify() {
   if (getFn() == ReduceFn::SUM)
     return emitOpError("fn SUM selects no element; an arg reduction is MAX or MIN");

@@ -49,12 +49,44 @@ def QK_CompareFnAttr : EnumAttr<QK_Dialect, QK_CompareFn, "compare_fn"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
-// A VECTOR reduction's function (qk.arg_reduce), numbered as the ISA numbers it.
+// A VECTOR reduction's function (qk.reduce, qk.arg_reduce), numbered as the
+// ISA numbers it.
 def QK_ReduceFn : I32EnumAttr<"ReduceFn", "VECTOR reduction", ISA_ReduceFuncCases<0, 0>.cases> {
   let cppNamespace = "::npuc::qk";
   let genSpecializedAttr = 0;
 }
 def QK_ReduceFnAttr : EnumAttr<QK_Dialect, QK_ReduceFn, "reduce_fn"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+// The elementwise step qk.reduce applies before a SUM: |x| (ReduceL1),
+// x * x (ReduceL2, ReduceSumSquare), or exp(x - max) with the maximum of the
+// same reduced elements (ReduceLogSumExp).
+def QK_ReducePre : I32EnumAttr<"ReducePre", "the step before a reduction", [
+    I32EnumAttrCase<"None", 0, "none">,
+    I32EnumAttrCase<"Abs", 1, "abs">,
+    I32EnumAttrCase<"Square", 2, "square">,
+    I32EnumAttrCase<"ShiftedExp", 3, "shifted_exp">]> {
+  let cppNamespace = "::npuc::qk";
+  let genSpecializedAttr = 0;
+}
+def QK_ReducePreAttr : EnumAttr<QK_Dialect, QK_ReducePre, "reduce_pre"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+// The step qk.reduce applies after a SUM: divide by the count (ReduceMean,
+// GlobalAveragePool), sqrt (ReduceL2), log (ReduceLogSum), or log then add
+// the maximum shifted_exp subtracted (ReduceLogSumExp).
+def QK_ReducePost : I32EnumAttr<"ReducePost", "the step after a reduction", [
+    I32EnumAttrCase<"None", 0, "none">,
+    I32EnumAttrCase<"Mean", 1, "mean">,
+    I32EnumAttrCase<"Sqrt", 2, "sqrt">,
+    I32EnumAttrCase<"Log", 3, "log">,
+    I32EnumAttrCase<"LogPlusMax", 4, "log_plus_max">]> {
+  let cppNamespace = "::npuc::qk";
+  let genSpecializedAttr = 0;
+}
+def QK_ReducePostAttr : EnumAttr<QK_Dialect, QK_ReducePost, "reduce_post"> {
   let assemblyFormat = "`<` $value `>`";
 }
 

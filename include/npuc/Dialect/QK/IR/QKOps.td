@@ -207,6 +207,33 @@ def QK_SoftmaxOp : QK_Op<"softmax"> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
+def QK_ReduceOp : QK_Op<"reduce"> {
+  let summary = "a reduction over a block of axes, with its steps before and after";
+  let description = [{
+    result = post(fn over `axes` of pre(input)), in f32: `fn` is VECTOR's
+    reduction (SUM, MAX, MIN); `pre` (|x|, x * x, exp(x - max)) and `post`
+    (/ count, sqrt, log, log + max) are the elementwise steps ONNX's
+    reductions put around a SUM, so every ONNX reduction and global pooling
+    is one (fn, pre, post): ReduceMean and GlobalAveragePool are SUM and
+    mean, ReduceMax and GlobalMaxPool MAX, ReduceL2 SUM of square then
+    sqrt, ReduceLogSumExp SUM of shifted_exp then log_plus_max. The axes
+    are kept as extent 1 with `keepdims`. Per-tensor quantized input and
+    result are computed on the exact dequantized values, the result
+    quantized half to even. The shapes are checked as graph.reduce_mean's
+    (one verifier).
+
+    ```mlir
+    %m = qk.reduce %x {fn = #qk.reduce_fn<SUM>, pre = #qk.reduce_pre<none>,
+        post = #qk.reduce_post<mean>, axes = array<i64: 2, 3>, keepdims = true}
+        : (tensor<1x8x7x7xf32>) -> tensor<1x8x1x1xf32>
+    ```
+  }];
+  let arguments = (ins QK_AnyTensor:$input, QK_ReduceFnAttr:$fn, QK_ReducePreAttr:$pre,
+                   QK_ReducePostAttr:$post, DenseI64ArrayAttr:$axes, BoolAttr:$keepdims);
+  let results = (outs QK_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
 def QK_ArgReduceOp : QK_Op<"arg_reduce"> {
   let summary = "the index of the maximum or minimum along one axis (ArgMax, ArgMin)";
   let description = [{
