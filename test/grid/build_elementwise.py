@@ -18,7 +18,8 @@ EXACT_UNARY = {"graph.relu", "graph.neg", "graph.abs", "graph.sign", "graph.floo
                "graph.round", "graph.identity"}
 # qk.compare's fn: the ONNX comparison of each predicate.
 COMPARE_FN = {"EQ": "Equal", "LT": "Less", "LE": "LessOrEqual", "GT": "Greater", "GE": "GreaterOrEqual"}
-LOGIC = {"graph.and": "And", "graph.or": "Or", "graph.xor": "Xor", "graph.not": "Not"}
+# qk.binary's logical functions (of bools) as ONNX ops.
+LOGIC_FN = {"AND": "And", "OR": "Or", "XOR": "Xor"}
 
 SHAPES = [(2, 3, 5, 7), (1, 8, 37, 65), (1, 4, 33, 129), (3, 1, 17, 24)]
 
@@ -51,6 +52,8 @@ BINARY_FN = {"ADD": "graph.add", "SUB": "graph.sub", "MUL": "graph.mul", "DIV": 
 
 def build_binary(case, net):
     op = case["op"]
+    if op == "qk.binary" and case["props"]["fn"] in LOGIC_FN:
+        return build_logic(case, net)
     if op == "qk.binary":
         op = BINARY_FN[case["props"]["fn"]]
     a_t, b_t = case["operands"]
@@ -169,11 +172,11 @@ def build_logic(case, net):
     op = case["op"]
     shape = shape_of(net)
     a = net.value_in("i1", shape)
-    if op == "graph.not":
+    if op == "qk.not":
         y = net.node("Not", [a])
     else:
         bshape = broadcast_shape(net, shape) if case["props"]["broadcast"] else shape
-        y = net.node(LOGIC[op], [a, net.value_in("i1", bshape)])
+        y = net.node(LOGIC_FN[case["props"]["fn"]], [a, net.value_in("i1", bshape)])
     net.value_out("i1", y)
     net.exact = True
 
@@ -297,7 +300,7 @@ BUILDERS.update({"qk.binary": build_binary, "graph.prelu": build_binary})
 BUILDERS.update({"qk.map": build_unary, "graph.hard_sigmoid": build_unary,
                  "graph.hard_swish": build_unary})
 BUILDERS.update({"qk.compare": build_compare})
-BUILDERS.update({op: build_logic for op in LOGIC})
+BUILDERS.update({"qk.not": build_logic})
 BUILDERS.update({"graph.gelu": build_gelu, "graph.clip": build_clip, "graph.leaky_relu": build_leaky_relu,
                  "qk.select": build_where, "qk.cast": build_cast, "graph.pow": build_pow,
                  "graph.quantize": build_quantize, "graph.dequantize": build_dequantize,

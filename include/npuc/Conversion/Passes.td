@@ -36,13 +36,16 @@ def ConvertGraphToQK : Pass<"convert-graph-to-qk"> {
 def ConvertElementwiseToQK : Pass<"convert-elementwise-to-qk"> {
   let summary = "Elementwise graph ops to qk kernels whose attributes name their function";
   let description = [{
-    graph.add, sub, mul, div, max, min, shift_left and shift_right become
-    qk.binary, graph.equal, less, less_or_equal, greater and greater_or_equal
-    qk.compare, graph.where qk.select, graph.cast qk.cast, and graph.relu, sigmoid, tanh, exp, log, neg, abs, sign, sqrt,
-    reciprocal, erf, floor, ceil, round and identity qk.map, with the VECTOR
-    function (`fn`, the ISA's enum) each computes, their operands and result
-    as they are (f32, f16, integers, per-tensor quantized). It runs after graph-compute-f16, whose fp16 rewrite matches
-    the graph ops. PRelu (several VECTOR functions) stays a graph op.
+    graph.add, sub, mul, div, max, min, shift_left and shift_right (and the
+    logic of bools: and, or, xor) become qk.binary, graph.equal, less,
+    less_or_equal, greater and greater_or_equal qk.compare, graph.not
+    qk.not, graph.where qk.select, graph.cast qk.cast, and graph.relu,
+    sigmoid, tanh, exp, log, neg, abs, sign, sqrt, reciprocal, erf, floor,
+    ceil, round and identity qk.map, with the VECTOR function (`fn`, the
+    ISA's enum) each computes, their operands and result as they are (f32,
+    f16, integers, bools, per-tensor quantized). It runs after
+    graph-compute-f16, whose fp16 rewrite matches the graph ops. PRelu
+    (several VECTOR functions) stays a graph op.
   }];
   let dependentDialects = ["::npuc::qk::QKDialect", "::npuc::graph::GraphDialect"];
 }

@@ -4,8 +4,9 @@
 //
 // One OpConversionPattern per graph op (BinaryToKernel<OpTy, fn>,
 // CompareToKernel<OpTy, fn>, MapToKernel<OpTy, fn>): the op becomes
-// qk.binary, qk.compare or qk.map with the VECTOR function it computes;
-// Where becomes qk.select and Cast qk.cast. Nothing else about an op
+// qk.binary, qk.compare or qk.map with the VECTOR function it computes
+// (And, Or and Xor of bools are qk.binary's AND, OR and XOR); Not becomes
+// qk.not, Where qk.select and Cast qk.cast. Nothing else about an op
 // changes (operands, result type, location).
 //
 //===----------------------------------------------------------------------===//
@@ -65,6 +66,16 @@ struct WhereToKernel : OpConversionPattern<graph::WhereOp> {
   }
 };
 
+/// Not as qk.not.
+struct NotToKernel : OpConversionPattern<graph::NotOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(graph::NotOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<qk::NotOp>(op, op.getResult().getType(), adaptor.getInput());
+    return success();
+  }
+};
+
 /// Cast as qk.cast (graph-compute-f16 writes casts too: this pass runs after
 /// it).
 struct CastToKernel : OpConversionPattern<graph::CastOp> {
@@ -88,7 +99,10 @@ struct ConvertElementwiseToQKPass
                  BinaryToKernel<graph::MaxOp, qk::BinaryFn::MAX>,
                  BinaryToKernel<graph::MinOp, qk::BinaryFn::MIN>,
                  BinaryToKernel<graph::ShiftLeftOp, qk::BinaryFn::SHL>,
-                 BinaryToKernel<graph::ShiftRightOp, qk::BinaryFn::SRA>>(context);
+                 BinaryToKernel<graph::ShiftRightOp, qk::BinaryFn::SRA>,
+                 BinaryToKernel<graph::AndOp, qk::BinaryFn::AND>,
+                 BinaryToKernel<graph::OrOp, qk::BinaryFn::OR>,
+                 BinaryToKernel<graph::XorOp, qk::BinaryFn::XOR>>(context);
     patterns.add<MapToKernel<graph::ReluOp, qk::UnaryFn::RELU>,
                  MapToKernel<graph::SigmoidOp, qk::UnaryFn::SIGMOID>,
                  MapToKernel<graph::TanhOp, qk::UnaryFn::TANH>,
@@ -109,11 +123,12 @@ struct ConvertElementwiseToQKPass
                  CompareToKernel<graph::LessOrEqualOp, qk::CompareFn::LE>,
                  CompareToKernel<graph::GreaterOp, qk::CompareFn::GT>,
                  CompareToKernel<graph::GreaterOrEqualOp, qk::CompareFn::GE>>(context);
-    patterns.add<WhereToKernel, CastToKernel>(context);
+    patterns.add<NotToKernel, WhereToKernel, CastToKernel>(context);
     ConversionTarget target(*context);
     target.addLegalDialect<graph::GraphDialect, qk::QKDialect>();
     target.addIllegalOp<graph::AddOp, graph::SubOp, graph::MulOp, graph::DivOp, graph::MaxOp,
-                        graph::MinOp, graph::ShiftLeftOp, graph::ShiftRightOp>();
+                        graph::MinOp, graph::ShiftLeftOp, graph::ShiftRightOp, graph::AndOp,
+                        graph::OrOp, graph::XorOp, graph::NotOp>();
     target.addIllegalOp<graph::ReluOp, graph::SigmoidOp, graph::TanhOp, graph::ExpOp, graph::LogOp,
                         graph::NegOp, graph::AbsOp, graph::SignOp, graph::SqrtOp,
                         graph::ReciprocalOp, graph::ErfOp, graph::FloorOp, graph::CeilOp,

@@ -248,7 +248,8 @@ inline constexpr auto kPadMode = choice<PadMode>(
     Alternative<PadMode>{PadMode::Reflect, "reflect"}, Alternative<PadMode>{PadMode::Edge, "edge"},
     Alternative<PadMode>{PadMode::Wrap, "wrap"});
 
-/// qk.binary's function, spelled as the ISA names it.
+/// qk.binary's function, spelled as the ISA names it (AND, OR and XOR of
+/// bools, the others of numbers).
 inline constexpr auto kBinaryFn = choice<qk::BinaryFn>(
     "fn", Alternative<qk::BinaryFn>{qk::BinaryFn::ADD, "ADD"},
     Alternative<qk::BinaryFn>{qk::BinaryFn::SUB, "SUB"},
@@ -256,6 +257,9 @@ inline constexpr auto kBinaryFn = choice<qk::BinaryFn>(
     Alternative<qk::BinaryFn>{qk::BinaryFn::DIV, "DIV"},
     Alternative<qk::BinaryFn>{qk::BinaryFn::MAX, "MAX"},
     Alternative<qk::BinaryFn>{qk::BinaryFn::MIN, "MIN"},
+    Alternative<qk::BinaryFn>{qk::BinaryFn::AND, "AND"},
+    Alternative<qk::BinaryFn>{qk::BinaryFn::OR, "OR"},
+    Alternative<qk::BinaryFn>{qk::BinaryFn::XOR, "XOR"},
     Alternative<qk::BinaryFn>{qk::BinaryFn::SHL, "SHL"},
     Alternative<qk::BinaryFn>{qk::BinaryFn::SRA, "SRA"});
 

@@ -258,6 +258,12 @@ std::optional<VBinFunc> binaryFunction(Operation *op) {
   return std::nullopt;
 }
 
+/// AND, OR and XOR: the logic of bools (LogicKernels.cpp).
+bool isLogical(qk::BinaryOp op) {
+  qk::BinaryFn fn = op.getFn();
+  return fn == qk::BinaryFn::AND || fn == qk::BinaryFn::OR || fn == qk::BinaryFn::XOR;
+}
+
 /// The name of a binary op's function in diagnostics.
 std::string binaryFunctionName(std::optional<VBinFunc> func) {
   return func ? stringifyVBinFunc(*func).str() : "PRELU";
@@ -283,12 +289,19 @@ const CaseSpace &lowering::binarySpace() {
     const ct::List unsignedInts = {"ui8", "ui16", "ui32"};
     s.signatures = {{"T,T->T", {{"T", ct::kFloat}}, both},
                     {"T,T->T", {{"T", ct::kInt}}, both},
-                    {"A,B->C", {{"A", ct::kQuant}, {"B", ct::kQuant}, {"C", ct::kQuant}}, both}};
+                    {"A,B->C", {{"A", ct::kQuant}, {"B", ct::kQuant}, {"C", ct::kQuant}}, both},
+                    {"i1,i1->i1", {}, opNames<qk::BinaryOp>()}};
     s.properties = {kBinaryFn.declare(cond::op(opNames<qk::BinaryOp>())), kBroadcast.declare()};
     using F = qk::BinaryFn;
+    auto logical = kBinaryFn({F::AND, F::OR, F::XOR});
     auto quantized = cond::any({cond::operand(0, ct::kQuant), cond::operand(1, ct::kQuant),
                                 cond::result(0, ct::kQuant)});
     s.rules = {
+        // ONNX's And, Or and Xor are of bools, its other functions of numbers.
+        never(cond::all({logical, cond::negate(cond::operand(0, ct::kBool))}),
+              "And, Or and Xor are of bools"),
+        never(cond::all({cond::operand(0, ct::kBool), cond::negate(logical)}),
+              "bools have only the logical functions"),
         refused(cond::all({cond::op(opNames<graph::PReluOp>()), cond::operand(0, ct::concat({{"f16"}, ct::kInt}))}),
                 "PRelu lowers for f32 and per-tensor quantized operands"),
         refused(cond::all({kBinaryFn({F::DIV}), cond::operand(0, ct::concat({{"f16"}, ct::kQuant}))}),
@@ -312,14 +325,12 @@ const CaseSpace &lowering::binarySpace() {
 
 /// f32, or per-tensor quantized operands and result computed on their exact
 /// dequantized values; broadcasting operands read with zero strides (L5).
-LogicalResult lowering::selectBinary(LoweringCase &c, const target::TargetInfo &) {
+LogicalResult lowering::selectBinary(LoweringCase &c, const target::TargetInfo &t) {
   Operation *op = c.op;
   if (auto k = llvm::dyn_cast<qk::BinaryOp>(op)) {
-    if (kBinaryFn.spell(k.getFn()).empty())
-      return op->emitOpError() << "function " << qk::stringifyBinaryFn(k.getFn())
-                               << " has no NPU lowering as qk.binary (And, Or and Xor lower as "
-                                  "the graph's logic ops)";
     c.choose(kBinaryFn, k.getFn());
+    if (isLogical(k))
+      return selectLogic(c, t);
   }
   Value lhs = op->getOperand(0), rhs = op->getOperand(1), res = op->getResult(0);
   auto ql = quantOf(tensorOf(lhs).getElementType()), qr = quantOf(tensorOf(rhs).getElementType());
@@ -362,6 +373,8 @@ LogicalResult lowering::selectBinary(LoweringCase &c, const target::TargetInfo &
 
 LogicalResult KernelLowering::lowerBinary(const LoweringCase &c) {
   Operation *op = c.op;
+  if (auto k = llvm::dyn_cast<qk::BinaryOp>(op); k && isLogical(k))
+    return lowerLogic(c);
   Value lhs = op->getOperand(0), rhs = op->getOperand(1), res = op->getResult(0);
   ArrayRef<int64_t> shape = tensorOf(res).getShape();
   auto ql = quantOf(tensorOf(lhs).getElementType()), qr = quantOf(tensorOf(rhs).getElementType());

@@ -194,7 +194,7 @@ const support::CaseSpace &powSpace();
 LogicalResult selectCompare(LoweringCase &c, const target::TargetInfo &t);
 const support::CaseSpace &compareSpace();
 LogicalResult selectLogic(LoweringCase &c, const target::TargetInfo &t);
-const support::CaseSpace &logicSpace();
+const support::CaseSpace &notSpace();
 LogicalResult selectWhere(LoweringCase &c, const target::TargetInfo &t);
 const support::CaseSpace &whereSpace();
 LogicalResult selectCast(LoweringCase &c, const target::TargetInfo &t);

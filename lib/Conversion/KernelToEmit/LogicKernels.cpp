@@ -23,12 +23,6 @@ static_assert(int(qk::CompareFn::EQ) == int(CmpFunc::EQ) &&
                   int(qk::CompareFn::GEU) == int(CmpFunc::GEU),
               "qk.compare's predicates are V_CMP's, numbered alike");
 
-VBinFunc logicFunction(Operation *op) {
-  return llvm::isa<graph::AndOp>(op)  ? VBinFunc::AND
-         : llvm::isa<graph::OrOp>(op) ? VBinFunc::OR
-                                      : VBinFunc::XOR;
-}
-
 /// Whether operands and result differ in shape (broadcast by zero strides).
 bool broadcasts(Operation *op) {
   ArrayRef<int64_t> shape = tensorOf(op->getResult(0)).getShape();
@@ -37,6 +31,12 @@ bool broadcasts(Operation *op) {
 }
 
 /// A plain (not quantized) element type the model file can store.
+/// The ONNX op a logic kernel is, in diagnostics.
+std::string logicName(Operation *op) {
+  auto binary = llvm::dyn_cast<qk::BinaryOp>(op);
+  return binary ? qk::stringifyBinaryFn(binary.getFn()).str() : std::string("NOT");
+}
+
 bool plainStorable(Type element) {
   return !quantOf(element) && isModelStorage(storageOf(element));
 }
@@ -88,26 +88,26 @@ LogicalResult KernelLowering::lowerCompare(const LoweringCase &c) {
                      });
 }
 
-const CaseSpace &lowering::logicSpace() {
+/// qk.not's cases; qk.binary's AND, OR and XOR are cases of qk.binary's
+/// space (binarySpace), selected and lowered below.
+const CaseSpace &lowering::notSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
-    s.signatures = {{"i1,i1->i1", {}, opNames<graph::AndOp, graph::OrOp, graph::XorOp>()},
-                    {"i1->i1", {}, opNames<graph::NotOp>()}};
+    s.signatures = {{"i1->i1"}};
     s.properties = {kBroadcast.declare()};
-    s.rules = {never(cond::all({cond::op(opNames<graph::NotOp>()), kBroadcast()}),
-                     "a unary op has nothing to broadcast")};
+    s.rules = {never(kBroadcast(), "a unary op has nothing to broadcast")};
     return s;
   }();
   return space;
 }
 
-/// And, Or, Xor and Not of bool tensors: bitwise on their 0/1 bytes.
+/// qk.binary's AND, OR and XOR and qk.not, of bool tensors: bitwise on their
+/// 0/1 bytes.
 LogicalResult lowering::selectLogic(LoweringCase &c, const target::TargetInfo &) {
   Operation *op = c.op;
   for (Value v : op->getOperands())
     if (!tensorOf(v).getElementType().isInteger(1))
-      return op->emitOpError() << op->getName().stripDialect() << " of "
-                               << tensorOf(v).getElementType()
+      return op->emitOpError() << logicName(op) << " of " << tensorOf(v).getElementType()
                                << " has no NPU lowering (bool operands)";
   c.flag(kBroadcast, broadcasts(op));
   return success();
@@ -119,12 +119,12 @@ LogicalResult KernelLowering::lowerLogic(const LoweringCase &c) {
   SmallVector<EwOperand> ins;
   for (Value v : op->getOperands())
     ins.push_back(broadcastOperand(v, shape));
-  bool isNot = llvm::isa<graph::NotOp>(op);
+  auto binary = llvm::dyn_cast<qk::BinaryOp>(op);
   return elementwise(op, shape, ins, resultBuffer(op->getResult(0)), {3, 1}, [&](EwTiles &tl) {
-    if (isNot)
+    if (!binary)
       e.vbini(VBinFunc::XOR, tl.in[0], b.getIntegerAttr(b.getIntegerType(8), 1), tl.in[0]);
     else
-      e.vbin(logicFunction(op), tl.in[0], tl.in[1], tl.in[0]);
+      e.vbin(VBinFunc(binary.getFn()), tl.in[0], tl.in[1], tl.in[0]);
   });
 }
 

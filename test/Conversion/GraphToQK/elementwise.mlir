@@ -1,8 +1,8 @@
 // convert-elementwise-to-qk: each binary graph op becomes qk.binary with the
 // VECTOR function it computes, its operands and result types as they were
 // (f32, f16, integers, quantized); PRelu (several functions) stays a graph op.
-// Unary ops become qk.map likewise, comparisons qk.compare, Where qk.select
-// and Cast qk.cast.
+// Unary ops become qk.map likewise, comparisons qk.compare, And, Or and Xor
+// qk.binary's AND, OR and XOR, Not qk.not, Where qk.select and Cast qk.cast.
 // RUN: npuc-opt %s -split-input-file --convert-elementwise-to-qk | FileCheck %s
 
 // CHECK-LABEL: func.func @functions
@@ -92,4 +92,25 @@ func.func @select_cast(%c: tensor<2x3xi1>, %x: tensor<2x3xf32>, %y: tensor<3xf32
   %1 = graph.cast %0 : (tensor<2x3xf32>) -> tensor<2x3xi32>
   %2 = graph.cast %0 : (tensor<2x3xf32>) -> tensor<2x3xf64>
   return %1, %2 : tensor<2x3xi32>, tensor<2x3xf64>
+}
+
+// -----
+
+// And, Or and Xor are qk.binary's logical functions, Not is qk.not; a Not
+// of i8 (no ONNX model's) converts too, for the lowering to refuse at the
+// node.
+// CHECK-LABEL: func.func @logic
+// CHECK: %[[A:.*]] = qk.binary %arg0, %arg1 {fn = #qk.binary_fn<AND>} : (tensor<2x3xi1>, tensor<3xi1>) -> tensor<2x3xi1>
+// CHECK: %[[O:.*]] = qk.binary %[[A]], %arg0 {fn = #qk.binary_fn<OR>} : (tensor<2x3xi1>, tensor<2x3xi1>) -> tensor<2x3xi1>
+// CHECK: %[[X:.*]] = qk.binary %[[O]], %arg0 {fn = #qk.binary_fn<XOR>} : (tensor<2x3xi1>, tensor<2x3xi1>) -> tensor<2x3xi1>
+// CHECK: %[[N:.*]] = qk.not %[[X]] : (tensor<2x3xi1>) -> tensor<2x3xi1>
+// CHECK: qk.not %arg2 : (tensor<4xi8>) -> tensor<4xi8>
+// CHECK-NOT: graph.
+func.func @logic(%a: tensor<2x3xi1>, %b: tensor<3xi1>, %c: tensor<4xi8>) -> (tensor<2x3xi1>, tensor<4xi8>) {
+  %0 = graph.and %a, %b : (tensor<2x3xi1>, tensor<3xi1>) -> tensor<2x3xi1>
+  %1 = graph.or %0, %a : (tensor<2x3xi1>, tensor<2x3xi1>) -> tensor<2x3xi1>
+  %2 = graph.xor %1, %a : (tensor<2x3xi1>, tensor<2x3xi1>) -> tensor<2x3xi1>
+  %3 = graph.not %2 : (tensor<2x3xi1>) -> tensor<2x3xi1>
+  %4 = graph.not %c : (tensor<4xi8>) -> tensor<4xi8>
+  return %3, %4 : tensor<2x3xi1>, tensor<4xi8>
 }

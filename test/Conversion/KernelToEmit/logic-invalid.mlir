@@ -35,7 +35,7 @@ func.func @equal_f64(%x: tensor<4xf64>, %y: tensor<4xf64>) -> tensor<4xi1> {
 
 // And, Or, Xor and Not lower for bool operands only (ONNX allows no other).
 func.func @and_i8(%x: tensor<4xi8>, %y: tensor<4xi8>) -> tensor<4xi8> {
-  // expected-error @+1 {{'graph.and' op and of 'i8' has no NPU lowering (bool operands)}}
+  // expected-error @+1 {{'qk.binary' op AND of 'i8' has no NPU lowering (bool operands)}}
   %0 = graph.and %x, %y : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }
@@ -43,7 +43,7 @@ func.func @and_i8(%x: tensor<4xi8>, %y: tensor<4xi8>) -> tensor<4xi8> {
 // -----
 
 func.func @not_i8(%x: tensor<4xi8>) -> tensor<4xi8> {
-  // expected-error @+1 {{'graph.not' op not of 'i8' has no NPU lowering (bool operands)}}
+  // expected-error @+1 {{'qk.not' op NOT of 'i8' has no NPU lowering (bool operands)}}
   %0 = graph.not %x : (tensor<4xi8>) -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }
@@ -164,11 +164,11 @@ func.func @cast_i64_ui32(%x: tensor<4xi64>) -> tensor<4xui32> {
 
 // -----
 
-// qk.binary's AND, OR and XOR (ISA functions no graph op becomes: the logic
-// ops lower as themselves) have no lowering as the kernel.
+// qk.binary's AND, OR and XOR are the logic of bools; of integers (no graph
+// op makes them) they have no lowering.
 func.func @main(%x: tensor<4xi32> {graph.name = "x"}) -> (tensor<4xi32> {graph.name = "y"}) {
-  // expected-error @+1 {{'qk.binary' op function AND has no NPU lowering as qk.binary (And, Or and Xor lower as the graph's logic ops)}}
-  %0 = qk.binary %x, %x {fn = #qk.binary_fn<AND>} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  // expected-error @+1 {{'qk.binary' op OR of 'i32' has no NPU lowering (bool operands)}}
+  %0 = qk.binary %x, %x {fn = #qk.binary_fn<OR>} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   return %0 : tensor<4xi32>
 }
 

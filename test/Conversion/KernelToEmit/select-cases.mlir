@@ -199,7 +199,7 @@ func.func @reduce_steps(%x: tensor<3x2x2xf32>, %r: tensor<2x16384xf32>)
 // CHECK-LABEL: func.func @logic
 // CHECK: qk.compare {{.*}}npuc.case = "qk.compare(f32,f32->i1){fn=GE,broadcast}"
 // CHECK: qk.compare {{.*}}npuc.case = "qk.compare(i64,i64->i1){fn=EQ,!broadcast}"
-// CHECK: graph.xor {{.*}}npuc.case = "graph.xor(i1,i1->i1){!broadcast}"
+// CHECK: qk.binary {{.*}}npuc.case = "qk.binary(i1,i1->i1){fn=XOR,!broadcast}"
 // CHECK: qk.select {{.*}}npuc.case = "qk.select(i1,f32,f32->f32){broadcast}"
 // CHECK: qk.cast {{.*}}npuc.case = "qk.cast(f32->i64){conversion=truncate}"
 // CHECK: qk.cast {{.*}}npuc.case = "qk.cast(f32->i1){conversion=to-bool}"

@@ -490,3 +490,11 @@ func.func @reduce_shape(%x: tensor<2x3xf32>) -> tensor<2x1xf32> {
   %0 = qk.reduce %x {fn = #qk.reduce_fn<SUM>, pre = #qk.reduce_pre<none>, post = #qk.reduce_post<mean>, axes = array<i64: 1>, keepdims = false} : (tensor<2x3xf32>) -> tensor<2x1xf32>
   return %0 : tensor<2x1xf32>
 }
+
+// -----
+
+func.func @not_type(%x: tensor<4xi1>) -> tensor<4xi8> {
+  // expected-error @+1 {{requires the same type for all operands and results}}
+  %0 = qk.not %x : (tensor<4xi1>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}

@@ -10,6 +10,7 @@
 include "npuc/Dialect/QK/IR/QKAttributes.td"
 include "npuc/Dialect/Graph/IR/GraphTypes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 
 def QK_IntTensor : StaticShapeTensorOf<[I8, UI8, I32]>;
 // A quantized tensor: its scale and zero point are part of a kernel's
@@ -156,6 +157,25 @@ def QK_MapOp : QK_Op<"map"> {
   let arguments = (ins QK_AnyTensor:$input, QK_UnaryFnAttr:$fn);
   let results = (outs QK_AnyTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def QK_NotOp : QK_Op<"not", [SameOperandsAndResultType]> {
+  let summary = "logical negation of a bool tensor (ONNX Not)";
+  let description = [{
+    result = !input on bools, stored one byte each (0 or 1): VECTOR's XOR of
+    each byte with 1. And, Or and Xor are qk.binary's AND, OR and XOR. Of
+    any other element type (which ONNX's Not does not take) the lowering's
+    selector refuses it at the node.
+
+    ```mlir
+    %y = qk.not %x : (tensor<2x3xi1>) -> tensor<2x3xi1>
+    ```
+  }];
+  let arguments = (ins QK_AnyTensor:$input);
+  let results = (outs QK_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  // SameOperandsAndResultType states the whole contract.
+  let hasVerifier = 0;
 }
 
 def QK_PoolOp : QK_Op<"pool"> {
