@@ -51,7 +51,7 @@ BINARY_FN = {"ADD": "graph.add", "SUB": "graph.sub", "MUL": "graph.mul", "DIV": 
 
 
 def build_binary(case, net):
-    op = case["op"]
+    op = KERNEL_OPS.get(case["op"], case["op"])
     if op == "qk.binary" and case["props"]["fn"] in LOGIC_FN:
         return build_logic(case, net)
     if op == "qk.binary":
@@ -81,6 +81,10 @@ def build_binary(case, net):
     float_tolerance(net, a_t, exact=op != "graph.div" or not is_float(a_t))
 
 
+# Kernels of one graph op each, as that op.
+KERNEL_OPS = {"qk.prelu": "graph.prelu", "qk.hard_sigmoid": "graph.hard_sigmoid",
+              "qk.hard_swish": "graph.hard_swish"}
+
 # qk.map's functions as the graph ops (and ONNX ops) they come from.
 UNARY_FN = {"RELU": "graph.relu", "SIGMOID": "graph.sigmoid", "TANH": "graph.tanh",
             "EXP": "graph.exp", "LOG": "graph.log", "NEG": "graph.neg", "ABS": "graph.abs",
@@ -90,7 +94,7 @@ UNARY_FN = {"RELU": "graph.relu", "SIGMOID": "graph.sigmoid", "TANH": "graph.tan
 
 
 def build_unary(case, net):
-    op = case["op"]
+    op = KERNEL_OPS.get(case["op"], case["op"])
     if op == "qk.map":
         op = UNARY_FN[case["props"]["fn"]]
     x_t, y_t = case["operands"][0], case["results"][0]
@@ -296,12 +300,11 @@ def build_requantize(case, net):
 
 
 BUILDERS = {}
-BUILDERS.update({"qk.binary": build_binary, "graph.prelu": build_binary})
-BUILDERS.update({"qk.map": build_unary, "graph.hard_sigmoid": build_unary,
-                 "graph.hard_swish": build_unary})
+BUILDERS.update({"qk.binary": build_binary, "qk.prelu": build_binary})
+BUILDERS.update({"qk.map": build_unary, "qk.hard_sigmoid": build_unary, "qk.hard_swish": build_unary})
 BUILDERS.update({"qk.compare": build_compare})
 BUILDERS.update({"qk.not": build_logic})
-BUILDERS.update({"graph.gelu": build_gelu, "graph.clip": build_clip, "graph.leaky_relu": build_leaky_relu,
-                 "qk.select": build_where, "qk.cast": build_cast, "graph.pow": build_pow,
-                 "graph.quantize": build_quantize, "graph.dequantize": build_dequantize,
+BUILDERS.update({"qk.gelu": build_gelu, "qk.clip": build_clip, "qk.leaky_relu": build_leaky_relu,
+                 "qk.select": build_where, "qk.cast": build_cast, "qk.pow": build_pow,
+                 "qk.quantize": build_quantize, "qk.dequantize": build_dequantize,
                  "qk.requantize": build_requantize})

@@ -39,13 +39,17 @@ def ConvertElementwiseToQK : Pass<"convert-elementwise-to-qk"> {
     graph.add, sub, mul, div, max, min, shift_left and shift_right (and the
     logic of bools: and, or, xor) become qk.binary, graph.equal, less,
     less_or_equal, greater and greater_or_equal qk.compare, graph.not
-    qk.not, graph.where qk.select, graph.cast qk.cast, and graph.relu,
+    qk.not, graph.where qk.select, graph.cast qk.cast, graph.quantize and
+    dequantize qk.quantize and qk.dequantize (after graph-fold-dequantize),
+    and graph.relu,
     sigmoid, tanh, exp, log, neg, abs, sign, sqrt, reciprocal, erf, floor,
     ceil, round and identity qk.map, with the VECTOR function (`fn`, the
     ISA's enum) each computes, their operands and result as they are (f32,
-    f16, integers, bools, per-tensor quantized). It runs after
-    graph-compute-f16, whose fp16 rewrite matches the graph ops. PRelu
-    (several VECTOR functions) stays a graph op.
+    f16, integers, bools, per-tensor quantized). The maps composed of
+    several functions, graph.clip, leaky_relu, hard_sigmoid, hard_swish and
+    gelu, and graph.prelu and pow become the qk kernels of those names. It
+    runs after graph-compute-f16 and graph-fuse-activation, which match the
+    graph ops.
   }];
   let dependentDialects = ["::npuc::qk::QKDialect", "::npuc::graph::GraphDialect"];
 }

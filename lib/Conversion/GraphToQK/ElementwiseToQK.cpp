@@ -6,7 +6,10 @@
 // CompareToKernel<OpTy, fn>, MapToKernel<OpTy, fn>): the op becomes
 // qk.binary, qk.compare or qk.map with the VECTOR function it computes
 // (And, Or and Xor of bools are qk.binary's AND, OR and XOR); Not becomes
-// qk.not, Where qk.select and Cast qk.cast. Nothing else about an op
+// qk.not, Where qk.select and Cast qk.cast, QuantizeLinear and
+// DequantizeLinear qk.quantize and qk.dequantize; the maps composed of
+// several functions (Clip, LeakyRelu, HardSigmoid, HardSwish, Gelu) and
+// PRelu and Pow the kernels of those names. Nothing else about an op
 // changes (operands, result type, location).
 //
 //===----------------------------------------------------------------------===//
@@ -66,23 +69,80 @@ struct WhereToKernel : OpConversionPattern<graph::WhereOp> {
   }
 };
 
-/// Not as qk.not.
-struct NotToKernel : OpConversionPattern<graph::NotOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(graph::NotOp op, OpAdaptor adaptor,
+/// An op of one operand as the kernel KernelTy that takes the same operand
+/// and result: Not, Cast (graph-compute-f16 writes casts too: this pass runs
+/// after it), QuantizeLinear and DequantizeLinear (after
+/// graph-fold-dequantize, which folds graph.dequantize of constants).
+template <typename OpTy, typename KernelTy>
+struct SameOperandToKernel : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<qk::NotOp>(op, op.getResult().getType(), adaptor.getInput());
+    rewriter.replaceOpWithNewOp<KernelTy>(op, op.getResult().getType(), adaptor.getInput());
     return success();
   }
 };
 
-/// Cast as qk.cast (graph-compute-f16 writes casts too: this pass runs after
-/// it).
-struct CastToKernel : OpConversionPattern<graph::CastOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(graph::CastOp op, OpAdaptor adaptor,
+/// An op of two operands as the kernel KernelTy of the same operands: PRelu,
+/// Pow.
+template <typename OpTy, typename KernelTy>
+struct SameOperandsToKernel : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<qk::CastOp>(op, op.getResult().getType(), adaptor.getInput());
+    rewriter.replaceOpWithNewOp<KernelTy>(op, op.getResult().getType(), adaptor.getLhs(),
+                                          adaptor.getRhs());
+    return success();
+  }
+};
+
+/// Clip as qk.clip, its bounds as they are (absent where ONNX left one out).
+struct ClipToKernel : OpConversionPattern<graph::ClipOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(graph::ClipOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<qk::ClipOp>(op, op.getResult().getType(), adaptor.getInput(),
+                                            op.getMinAttr(), op.getMaxAttr());
+    return success();
+  }
+};
+
+/// LeakyRelu as qk.leaky_relu.
+struct LeakyReluToKernel : OpConversionPattern<graph::LeakyReluOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(graph::LeakyReluOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<qk::LeakyReluOp>(op, op.getResult().getType(), adaptor.getInput(),
+                                                 op.getAlphaAttr());
+    return success();
+  }
+};
+
+/// HardSigmoid as qk.hard_sigmoid.
+struct HardSigmoidToKernel : OpConversionPattern<graph::HardSigmoidOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(graph::HardSigmoidOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<qk::HardSigmoidOp>(op, op.getResult().getType(),
+                                                   adaptor.getInput(), op.getAlphaAttr(),
+                                                   op.getBetaAttr());
+    return success();
+  }
+};
+
+/// Gelu as qk.gelu, its approximate string ("none" or "tanh", as the
+/// importer holds it) as the enum.
+struct GeluToKernel : OpConversionPattern<graph::GeluOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(graph::GeluOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    std::optional<qk::GeluApproximation> form =
+        qk::symbolizeGeluApproximation(op.getApproximate());
+    if (!form)
+      return rewriter.notifyMatchFailure(op, "approximate is neither none nor tanh");
+    rewriter.replaceOpWithNewOp<qk::GeluOp>(
+        op, op.getResult().getType(), adaptor.getInput(),
+        qk::GeluApproximationAttr::get(op.getContext(), *form));
     return success();
   }
 };
@@ -123,7 +183,14 @@ struct ConvertElementwiseToQKPass
                  CompareToKernel<graph::LessOrEqualOp, qk::CompareFn::LE>,
                  CompareToKernel<graph::GreaterOp, qk::CompareFn::GT>,
                  CompareToKernel<graph::GreaterOrEqualOp, qk::CompareFn::GE>>(context);
-    patterns.add<NotToKernel, WhereToKernel, CastToKernel>(context);
+    patterns.add<WhereToKernel, SameOperandToKernel<graph::NotOp, qk::NotOp>,
+                 SameOperandToKernel<graph::CastOp, qk::CastOp>,
+                 SameOperandToKernel<graph::QuantizeOp, qk::QuantizeOp>,
+                 SameOperandToKernel<graph::DequantizeOp, qk::DequantizeOp>>(context);
+    patterns.add<ClipToKernel, LeakyReluToKernel, HardSigmoidToKernel, GeluToKernel,
+                 SameOperandToKernel<graph::HardSwishOp, qk::HardSwishOp>,
+                 SameOperandsToKernel<graph::PReluOp, qk::PReluOp>,
+                 SameOperandsToKernel<graph::PowOp, qk::PowOp>>(context);
     ConversionTarget target(*context);
     target.addLegalDialect<graph::GraphDialect, qk::QKDialect>();
     target.addIllegalOp<graph::AddOp, graph::SubOp, graph::MulOp, graph::DivOp, graph::MaxOp,
@@ -134,7 +201,15 @@ struct ConvertElementwiseToQKPass
                         graph::ReciprocalOp, graph::ErfOp, graph::FloorOp, graph::CeilOp,
                         graph::RoundOp, graph::IdentityOp>();
     target.addIllegalOp<graph::EqualOp, graph::LessOp, graph::LessOrEqualOp, graph::GreaterOp,
-                        graph::GreaterOrEqualOp, graph::WhereOp, graph::CastOp>();
+                        graph::GreaterOrEqualOp, graph::WhereOp, graph::CastOp,
+                        graph::QuantizeOp, graph::DequantizeOp>();
+    target.addIllegalOp<graph::ClipOp, graph::LeakyReluOp, graph::HardSigmoidOp,
+                        graph::HardSwishOp, graph::PReluOp, graph::PowOp>();
+    // A Gelu of another approximation (the importer makes none) stays, for
+    // the lowering to refuse at the node.
+    target.addDynamicallyLegalOp<graph::GeluOp>([](graph::GeluOp op) {
+      return !qk::symbolizeGeluApproximation(op.getApproximate());
+    });
     ConversionConfig config;
     config.foldingMode = DialectConversionFoldingMode::Never;
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns), config)))

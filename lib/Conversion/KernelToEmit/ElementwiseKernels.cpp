@@ -285,7 +285,7 @@ std::optional<VUnFunc> unaryFunction(Operation *op) {
 const CaseSpace &lowering::binarySpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
-    const std::vector<std::string> both = opNames<qk::BinaryOp, graph::PReluOp>();
+    const std::vector<std::string> both = opNames<qk::BinaryOp, qk::PReluOp>();
     const ct::List unsignedInts = {"ui8", "ui16", "ui32"};
     s.signatures = {{"T,T->T", {{"T", ct::kFloat}}, both},
                     {"T,T->T", {{"T", ct::kInt}}, both},
@@ -302,7 +302,7 @@ const CaseSpace &lowering::binarySpace() {
               "And, Or and Xor are of bools"),
         never(cond::all({cond::operand(0, ct::kBool), cond::negate(logical)}),
               "bools have only the logical functions"),
-        refused(cond::all({cond::op(opNames<graph::PReluOp>()), cond::operand(0, ct::concat({{"f16"}, ct::kInt}))}),
+        refused(cond::all({cond::op(opNames<qk::PReluOp>()), cond::operand(0, ct::concat({{"f16"}, ct::kInt}))}),
                 "PRelu lowers for f32 and per-tensor quantized operands"),
         refused(cond::all({kBinaryFn({F::DIV}), cond::operand(0, ct::concat({{"f16"}, ct::kQuant}))}),
                 "division lowers for f32 and integers stored as i32"),
@@ -313,7 +313,7 @@ const CaseSpace &lowering::binarySpace() {
         // graph-fuse-qdq quantizes Add, Sub and Mul (graph::fusesQDQ); the
         // other functions and PRelu stay f32 between DequantizeLinear and
         // QuantizeLinear.
-        never(cond::all({quantized, cond::any({cond::op(opNames<graph::PReluOp>()),
+        never(cond::all({quantized, cond::any({cond::op(opNames<qk::PReluOp>()),
                                                kBinaryFn({F::DIV, F::MAX, F::MIN, F::SHL, F::SRA})})}),
               "the op stays f32 between DequantizeLinear and QuantizeLinear"),
         never(cond::all({kBinaryFn({F::SHL, F::SRA}), cond::negate(cond::operand(0, unsignedInts))}),
@@ -509,11 +509,18 @@ void KernelLowering::shiftUnsigned(EwTiles &tl, VBinFunc func, unsigned width) {
 }
 
 namespace {
-/// f32 or f16 in and out, or per-tensor quantized input and result.
+/// f32 or f16 in and out, or per-tensor quantized input and result: of the
+/// kernels graph-fuse-qdq's ops become (graph::fusesQDQ: Clip, LeakyRelu,
+/// HardSigmoid, HardSwish); Gelu stays f32 between DequantizeLinear and
+/// QuantizeLinear.
 CaseSpace f32MapTypes() {
   CaseSpace s;
   s.signatures = {{"T->T", {{"T", ct::kFloat}}}, {"A->B", {{"A", ct::kQuant}, {"B", ct::kQuant}}}};
-  s.rules = {quantizedOnlyWhereFused()};
+  s.rules = {never(
+      cond::all({cond::any({cond::operand(0, ct::kQuant), cond::result(0, ct::kQuant)}),
+                 cond::negate(cond::op(
+                     opNames<qk::ClipOp, qk::LeakyReluOp, qk::HardSigmoidOp, qk::HardSwishOp>()))}),
+      "the op stays f32 between DequantizeLinear and QuantizeLinear")};
   return s;
 }
 } // namespace
@@ -561,13 +568,11 @@ const CaseSpace &lowering::geluSpace() {
 
 /// GELU maps through f32 in its erf form ('none') or its tanh form.
 LogicalResult lowering::selectGelu(LoweringCase &c, const target::TargetInfo &t) {
-  auto gelu = cast<graph::GeluOp>(c.op);
-  if (gelu.getApproximate() != "none" && gelu.getApproximate() != "tanh")
-    return c.op->emitOpError() << "Gelu with approximate = '" << gelu.getApproximate()
-                               << "' has no NPU lowering ('none' or 'tanh')";
+  auto gelu = cast<qk::GeluOp>(c.op);
   if (failed(selectF32Map(c, t)))
     return failure();
-  c.choose(kGeluForm, gelu.getApproximate() == "tanh" ? GeluForm::Tanh : GeluForm::Erf);
+  c.choose(kGeluForm, gelu.getApproximate() == qk::GeluApproximation::Tanh ? GeluForm::Tanh
+                                                                           : GeluForm::Erf);
   return success();
 }
 
@@ -646,7 +651,7 @@ const CaseSpace &lowering::clipSpace() {
 /// requantization instead, convert-graph-to-qk): a bound ONNX leaves out is
 /// not applied.
 LogicalResult lowering::selectClip(LoweringCase &c, const target::TargetInfo &t) {
-  auto clip = cast<graph::ClipOp>(c.op);
+  auto clip = cast<qk::ClipOp>(c.op);
   // Plain integers clamp exactly on their storage (bounds beyond it are
   // its limits: an int64 is an int32 on chip).
   Type el = tensorOf(clip.getInput()).getElementType();
@@ -659,7 +664,7 @@ LogicalResult lowering::selectClip(LoweringCase &c, const target::TargetInfo &t)
 }
 
 LogicalResult KernelLowering::lowerClip(const LoweringCase &c) {
-  auto clip = cast<graph::ClipOp>(c.op);
+  auto clip = cast<qk::ClipOp>(c.op);
   Type el = tensorOf(clip.getInput()).getElementType();
   if (llvm::isa<IntegerType>(el) && !quantOf(el)) {
     auto st = cast<IntegerType>(storageOf(el));
@@ -701,13 +706,13 @@ const CaseSpace &lowering::leakyReluSpace() {
 LogicalResult lowering::selectLeakyRelu(LoweringCase &c, const target::TargetInfo &t) {
   if (failed(selectF32Map(c, t)))
     return failure();
-  auto lr = cast<graph::LeakyReluOp>(c.op);
+  auto lr = cast<qk::LeakyReluOp>(c.op);
   c.choose(kSelect, lr.getAlphaAttr().getValueAsDouble() <= 1.0 ? Select::Max : Select::Min);
   return success();
 }
 
 LogicalResult KernelLowering::lowerLeakyRelu(const LoweringCase &c) {
-  auto lr = cast<graph::LeakyReluOp>(c.op);
+  auto lr = cast<qk::LeakyReluOp>(c.op);
   float alpha = float(lr.getAlphaAttr().getValueAsDouble());
   return lowerF32Map(c.op, lr.getInput(), lr.getResult(), 2, [&](Value f) {
     auto ft = cast<BufferType>(f.getType());
@@ -729,7 +734,7 @@ void hardSigmoid(Emitter &e, Value f, Value into, float alpha, float beta) {
 } // namespace
 
 LogicalResult KernelLowering::lowerHardSigmoid(const LoweringCase &c) {
-  auto hs = cast<graph::HardSigmoidOp>(c.op);
+  auto hs = cast<qk::HardSigmoidOp>(c.op);
   return lowerF32Map(c.op, hs.getInput(), hs.getResult(), 4, [&](Value f) {
     hardSigmoid(e, f, f, float(hs.getAlphaAttr().getValueAsDouble()),
                 float(hs.getBetaAttr().getValueAsDouble()));

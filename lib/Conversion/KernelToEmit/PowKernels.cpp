@@ -93,7 +93,7 @@ const CaseSpace &lowering::powSpace() {
 /// f32 bases and results; the exponent f32 or an integer, a constant of one
 /// value (its form recorded) or a tensor (broadcast like any binary op).
 LogicalResult lowering::selectPow(LoweringCase &c, const target::TargetInfo &) {
-  auto op = cast<graph::PowOp>(c.op);
+  auto op = cast<qk::PowOp>(c.op);
   Type xe = tensorOf(op.getLhs()).getElementType(), ye = tensorOf(op.getRhs()).getElementType();
   if (!xe.isF32() || !tensorOf(op.getResult()).getElementType().isF32())
     return op->emitOpError() << "Pow of " << xe
@@ -116,7 +116,7 @@ LogicalResult lowering::selectPow(LoweringCase &c, const target::TargetInfo &) {
 }
 
 LogicalResult KernelLowering::lowerPow(const LoweringCase &c) {
-  auto op = cast<graph::PowOp>(c.op);
+  auto op = cast<qk::PowOp>(c.op);
   Value x = op.getLhs(), y = op.getRhs(), res = op.getResult();
   auto f32 = [&](float v) { return b.getF32FloatAttr(v); };
   auto scratch = [&](Value like) {

@@ -2,7 +2,7 @@
 //
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
-// Q, DQ and the requantization of graph.requantize on VECTOR, per tensor or
+// Q, DQ and the requantization of qk.requantize on VECTOR, per tensor or
 // per axis (docs/numerics.md); the elementwise loop nests they run in are in
 // ElementwiseKernels.cpp.
 //
@@ -100,14 +100,14 @@ const CaseSpace &lowering::dequantizeSpace() {
 }
 
 LogicalResult lowering::selectQuantize(LoweringCase &c, const target::TargetInfo &) {
-  auto op = cast<graph::QuantizeOp>(c.op);
+  auto op = cast<qk::QuantizeOp>(c.op);
   if (!tensorOf(op.getInput()).getElementType().isF32())
     return op.emitOpError("quantizes f32 inputs only");
   return selectQDQ(c, tensorOf(op.getResult()).getElementType());
 }
 
 LogicalResult KernelLowering::lowerQuantize(const LoweringCase &c) {
-  auto op = cast<graph::QuantizeOp>(c.op);
+  auto op = cast<qk::QuantizeOp>(c.op);
   auto q = quantOf(tensorOf(op.getResult()).getElementType());
   ArrayRef<int64_t> shape = tensorOf(op.getResult()).getShape();
   SmallVector<EwOperand> ins{broadcastOperand(op.getInput(), shape)};
@@ -161,8 +161,8 @@ LogicalResult lowering::selectRequantize(LoweringCase &c, const target::TargetIn
 }
 
 /// The top-bit form: one XOR of 0x80 per byte. The f32 form: the
-/// dequantization and the quantization of graph.dequantize and
-/// graph.quantize in one pass (the same instructions, so the same values),
+/// dequantization and the quantization of qk.dequantize and
+/// qk.quantize in one pass (the same instructions, so the same values),
 /// the f32 values never leaving LM.
 LogicalResult KernelLowering::lowerRequantize(const LoweringCase &c) {
   Operation *op = c.op;
@@ -188,7 +188,7 @@ LogicalResult lowering::selectDequantize(LoweringCase &c, const target::TargetIn
 }
 
 LogicalResult KernelLowering::lowerDequantize(const LoweringCase &c) {
-  auto op = cast<graph::DequantizeOp>(c.op);
+  auto op = cast<qk::DequantizeOp>(c.op);
   auto q = quantOf(tensorOf(op.getInput()).getElementType());
   ArrayRef<int64_t> shape = tensorOf(op.getResult()).getShape();
   SmallVector<EwOperand> ins{broadcastOperand(op.getInput(), shape)};

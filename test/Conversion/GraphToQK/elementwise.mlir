@@ -1,8 +1,9 @@
 // convert-elementwise-to-qk: each binary graph op becomes qk.binary with the
 // VECTOR function it computes, its operands and result types as they were
-// (f32, f16, integers, quantized); PRelu (several functions) stays a graph op.
+// (f32, f16, integers, quantized); PRelu (several functions) becomes qk.prelu.
 // Unary ops become qk.map likewise, comparisons qk.compare, And, Or and Xor
-// qk.binary's AND, OR and XOR, Not qk.not, Where qk.select and Cast qk.cast.
+// qk.binary's AND, OR and XOR, Not qk.not, Where qk.select, Cast qk.cast,
+// QuantizeLinear and DequantizeLinear qk.quantize and qk.dequantize.
 // RUN: npuc-opt %s -split-input-file --convert-elementwise-to-qk | FileCheck %s
 
 // CHECK-LABEL: func.func @functions
@@ -12,8 +13,8 @@
 // CHECK: qk.binary %{{.*}}, %arg1 {fn = #qk.binary_fn<DIV>}
 // CHECK: qk.binary %{{.*}}, %arg1 {fn = #qk.binary_fn<MAX>}
 // CHECK: qk.binary %{{.*}}, %arg1 {fn = #qk.binary_fn<MIN>}
-// CHECK: graph.prelu
-// CHECK-NOT: graph.add
+// CHECK: qk.prelu %{{.*}}, %arg1 : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+// CHECK-NOT: graph.
 func.func @functions(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
   %0 = graph.add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   %1 = graph.sub %0, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
@@ -113,4 +114,53 @@ func.func @logic(%a: tensor<2x3xi1>, %b: tensor<3xi1>, %c: tensor<4xi8>) -> (ten
   %3 = graph.not %2 : (tensor<2x3xi1>) -> tensor<2x3xi1>
   %4 = graph.not %c : (tensor<4xi8>) -> tensor<4xi8>
   return %3, %4 : tensor<2x3xi1>, tensor<4xi8>
+}
+
+// -----
+
+// QuantizeLinear and DequantizeLinear: per tensor and per axis, the types as
+// they were.
+// CHECK-LABEL: func.func @qdq
+// CHECK: %[[Q:.*]] = qk.quantize %arg0 : (tensor<2x8xf32>) -> tensor<2x8x!quant.uniform<i8:f32:0, {5.000000e-01:1,2.500000e-01:2}>>
+// CHECK: qk.dequantize %[[Q]] : (tensor<2x8x!quant.uniform<i8:f32:0, {5.000000e-01:1,2.500000e-01:2}>>) -> tensor<2x8xf32>
+// CHECK: qk.quantize %arg0 : (tensor<2x8xf32>) -> tensor<2x8x!quant.uniform<u8:f32, 1.250000e-01:128>>
+// CHECK-NOT: graph.
+func.func @qdq(%x: tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<2x8x!quant.uniform<u8:f32, 0.125:128>>) {
+  %0 = graph.quantize %x : (tensor<2x8xf32>) -> tensor<2x8x!quant.uniform<i8:f32:0, {0.5:1, 0.25:2}>>
+  %1 = graph.dequantize %0 : (tensor<2x8x!quant.uniform<i8:f32:0, {0.5:1, 0.25:2}>>) -> tensor<2x8xf32>
+  %2 = graph.quantize %x : (tensor<2x8xf32>) -> tensor<2x8x!quant.uniform<u8:f32, 0.125:128>>
+  return %1, %2 : tensor<2x8xf32>, tensor<2x8x!quant.uniform<u8:f32, 0.125:128>>
+}
+
+// -----
+
+// The maps composed of several VECTOR functions become the kernels of their
+// names, attributes as they were (Gelu's approximate as the enum); Pow too.
+// CHECK-LABEL: func.func @composed_maps
+// CHECK: %[[C:.*]] = qk.clip %arg0 {max = 6.000000e+00 : f64} : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK: %[[L:.*]] = qk.leaky_relu %[[C]] {alpha = 1.000000e-01 : f32} : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK: %[[S:.*]] = qk.hard_sigmoid %[[L]] {alpha = 2.000000e-01 : f32, beta = 5.000000e-01 : f32} : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK: %[[W:.*]] = qk.hard_swish %[[S]] : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK: %[[G:.*]] = qk.gelu %[[W]] {approximate = #qk.gelu_approximation<tanh>} : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK: qk.pow %[[G]], %arg1 : (tensor<4xf32>, tensor<i32>) -> tensor<4xf32>
+// CHECK-NOT: graph.
+func.func @composed_maps(%x: tensor<4xf32>, %e: tensor<i32>) -> tensor<4xf32> {
+  %0 = graph.clip %x {max = 6.0 : f64} : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = graph.leaky_relu %0 {alpha = 0.1 : f32} : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = graph.hard_sigmoid %1 {alpha = 0.2 : f32, beta = 0.5 : f32} : (tensor<4xf32>) -> tensor<4xf32>
+  %3 = graph.hard_swish %2 : (tensor<4xf32>) -> tensor<4xf32>
+  %4 = graph.gelu %3 {approximate = "tanh"} : (tensor<4xf32>) -> tensor<4xf32>
+  %5 = graph.pow %4, %e : (tensor<4xf32>, tensor<i32>) -> tensor<4xf32>
+  return %5 : tensor<4xf32>
+}
+
+// -----
+
+// A Gelu of an approximation ONNX does not define (the importer makes none)
+// stays a graph op, for the lowering to refuse at the node.
+// CHECK-LABEL: func.func @gelu_other
+// CHECK: graph.gelu %arg0 {approximate = "cubic"}
+func.func @gelu_other(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = graph.gelu %x {approximate = "cubic"} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
 }

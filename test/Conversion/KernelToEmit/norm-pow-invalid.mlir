@@ -5,8 +5,8 @@
 
 // Pow of integer bases (ONNX's test_pow_types_int32_int32): f32 bases only.
 func.func @pow_int_bases(%x: tensor<3xi32>, %y: tensor<3xi32>) -> tensor<3xi32> {
-  // expected-error @+1 {{'graph.pow' op Pow of 'i32' bases has no NPU lowering yet (f32 bases only)}}
-  %0 = graph.pow %x, %y : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  // expected-error @+1 {{'qk.pow' op Pow of 'i32' bases has no NPU lowering yet (f32 bases only)}}
+  %0 = qk.pow %x, %y : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
   return %0 : tensor<3xi32>
 }
 
@@ -15,8 +15,8 @@ func.func @pow_int_bases(%x: tensor<3xi32>, %y: tensor<3xi32>) -> tensor<3xi32> 
 // An i64 exponent (ONNX's test_pow_types_float32_int64): the exponent is f32
 // or an integer of at most 32 bits.
 func.func @pow_i64_exponent(%x: tensor<3xf32>, %y: tensor<3xi64>) -> tensor<3xf32> {
-  // expected-error @+1 {{'graph.pow' op Pow with a 'i64' exponent has no NPU lowering yet (f32 or a 32-bit or narrower integer)}}
-  %0 = graph.pow %x, %y : (tensor<3xf32>, tensor<3xi64>) -> tensor<3xf32>
+  // expected-error @+1 {{'qk.pow' op Pow with a 'i64' exponent has no NPU lowering yet (f32 or a 32-bit or narrower integer)}}
+  %0 = qk.pow %x, %y : (tensor<3xf32>, tensor<3xi64>) -> tensor<3xf32>
   return %0 : tensor<3xf32>
 }
 

@@ -210,7 +210,7 @@ func.func @main(%x: tensor<3x2x2xf32> {graph.name = "data"}) -> (tensor<3x1x2xf3
 // TINY:       }
 func.func @main(%x: tensor<4x8xf32> {graph.name = "x"}) -> (tensor<4x8xf32> {graph.name = "y"}) {
   %two = graph.constant dense<2.0> : tensor<f32>
-  %0 = graph.pow %x, %two : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  %0 = qk.pow %x, %two : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
 
@@ -229,7 +229,7 @@ func.func @main(%x: tensor<4x8xf32> {graph.name = "x"}) -> (tensor<4x8xf32> {gra
 // TINY:       }
 func.func @main(%x: tensor<4x8xf32> {graph.name = "x"}) -> (tensor<4x8xf32> {graph.name = "y"}) {
   %h = graph.constant dense<0.5> : tensor<1xf32>
-  %0 = graph.pow %x, %h : (tensor<4x8xf32>, tensor<1xf32>) -> tensor<4x8xf32>
+  %0 = qk.pow %x, %h : (tensor<4x8xf32>, tensor<1xf32>) -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
 
@@ -279,6 +279,6 @@ func.func @main(%x: tensor<4x8xf32> {graph.name = "x"}) -> (tensor<4x8xf32> {gra
 // TINY-NEXT:  emit.vbin MUL
 // TINY-NEXT:  emit.vun EXP
 func.func @main(%x: tensor<3x4x5xf32> {graph.name = "x"}, %y: tensor<3x4x5xf32> {graph.name = "y"}) -> (tensor<3x4x5xf32> {graph.name = "z"}) {
-  %0 = graph.pow %x, %y : (tensor<3x4x5xf32>, tensor<3x4x5xf32>) -> tensor<3x4x5xf32>
+  %0 = qk.pow %x, %y : (tensor<3x4x5xf32>, tensor<3x4x5xf32>) -> tensor<3x4x5xf32>
   return %0 : tensor<3x4x5xf32>
 }

@@ -49,8 +49,8 @@ func.func @qconv(%x: tensor<1x3x5x7xui8>, %w: tensor<2x3x3x3xi8>) -> tensor<1x2x
 // CHECK: qk.map {{.*}}npuc.case = "qk.map(qi8->qi8){fn=RELU,integer}"
 // CHECK: qk.map {{.*}}npuc.case = "qk.map(qi8->qi8){fn=RELU,!integer}"
 // CHECK: qk.map {{.*}}npuc.case = "qk.map(qi8->qui8){fn=RELU,!integer}"
-// CHECK: graph.quantize {{.*}}npuc.case = "graph.quantize(f32->qi8/axis){params=axis,params-per-row}"
-// CHECK: graph.quantize {{.*}}npuc.case = "graph.quantize(f32->qi8/axis){params=axis,!params-per-row}"
+// CHECK: qk.quantize {{.*}}npuc.case = "qk.quantize(f32->qi8/axis){params=axis,params-per-row}"
+// CHECK: qk.quantize {{.*}}npuc.case = "qk.quantize(f32->qi8/axis){params=axis,!params-per-row}"
 func.func @elementwise(%a: tensor<2x8xf32>, %b: tensor<8xf32>, %q: tensor<2x8x!quant.uniform<i8:f32, 0.5:1>>)
     -> (tensor<2x8xf32>, tensor<2x8x!quant.uniform<i8:f32, 0.5:1>>, tensor<2x8x!quant.uniform<i8:f32, 0.25:1>>,
         tensor<2x8x!quant.uniform<u8:f32, 0.5:1>>, tensor<2x8x!quant.uniform<i8:f32:0, {0.5:1, 0.25:2}>>, tensor<2x8x!quant.uniform<i8:f32:1, {0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5}>>) {
@@ -117,17 +117,17 @@ func.func @layer_norms(%x: tensor<4x32xf32>, %s: tensor<32xf32>, %b: tensor<32xf
 // a constant of several values too, is a tensor exponent, with whether it is
 // an integer (converted to f32 in LM) and whether an operand broadcasts.
 // CHECK-LABEL: func.func @pows
-// CHECK: graph.pow {{.*}}npuc.case = "graph.pow(f32,f32->f32){exponent=constant,form=square}"
-// CHECK: graph.pow {{.*}}npuc.case = "graph.pow(f32,i32->f32){exponent=constant,form=cube}"
-// CHECK: graph.pow {{.*}}npuc.case = "graph.pow(f32,f32->f32){exponent=constant,form=sqrt}"
-// CHECK: graph.pow {{.*}}npuc.case = "graph.pow(f32,f32->f32){exponent=constant,form=reciprocal}"
-// CHECK: graph.pow {{.*}}npuc.case = "graph.pow(f32,f32->f32){exponent=constant,form=one}"
-// CHECK: graph.pow {{.*}}npuc.case = "graph.pow(f32,f32->f32){exponent=constant,form=identity}"
-// CHECK: graph.pow {{.*}}npuc.case = "graph.pow(f32,f32->f32){exponent=constant,form=exp-log}"
-// CHECK: graph.pow {{.*}}npuc.case = "graph.pow(f32,f32->f32){exponent=tensor,!integer-exponent,!broadcast}"
-// CHECK: graph.pow {{.*}}npuc.case = "graph.pow(f32,i32->f32){exponent=tensor,integer-exponent,broadcast}"
-// CHECK: graph.pow {{.*}}npuc.case = "graph.pow(f32,f32->f32){exponent=tensor,!integer-exponent,broadcast}"
-// CHECK: graph.pow {{.*}}npuc.case = "graph.pow(f32,f32->f32){exponent=tensor,!integer-exponent,broadcast}"
+// CHECK: qk.pow {{.*}}npuc.case = "qk.pow(f32,f32->f32){exponent=constant,form=square}"
+// CHECK: qk.pow {{.*}}npuc.case = "qk.pow(f32,i32->f32){exponent=constant,form=cube}"
+// CHECK: qk.pow {{.*}}npuc.case = "qk.pow(f32,f32->f32){exponent=constant,form=sqrt}"
+// CHECK: qk.pow {{.*}}npuc.case = "qk.pow(f32,f32->f32){exponent=constant,form=reciprocal}"
+// CHECK: qk.pow {{.*}}npuc.case = "qk.pow(f32,f32->f32){exponent=constant,form=one}"
+// CHECK: qk.pow {{.*}}npuc.case = "qk.pow(f32,f32->f32){exponent=constant,form=identity}"
+// CHECK: qk.pow {{.*}}npuc.case = "qk.pow(f32,f32->f32){exponent=constant,form=exp-log}"
+// CHECK: qk.pow {{.*}}npuc.case = "qk.pow(f32,f32->f32){exponent=tensor,!integer-exponent,!broadcast}"
+// CHECK: qk.pow {{.*}}npuc.case = "qk.pow(f32,i32->f32){exponent=tensor,integer-exponent,broadcast}"
+// CHECK: qk.pow {{.*}}npuc.case = "qk.pow(f32,f32->f32){exponent=tensor,!integer-exponent,broadcast}"
+// CHECK: qk.pow {{.*}}npuc.case = "qk.pow(f32,f32->f32){exponent=tensor,!integer-exponent,broadcast}"
 // CHECK-NOT: graph.constant {{.*}}npuc.case
 func.func @pows(%x: tensor<4x8xf32>, %e: tensor<4x8xf32>, %k: tensor<8xi32>, %s: tensor<f32>)
     -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>,

@@ -17,7 +17,7 @@
 // Smaller tiles lose: tiles of 2048 turn every (400 + 128 + 180 + 128) / 2 =
 // 418 cycles, twelve of them.
 // CHECK-LABEL: func.func @gelu
-// CHECK: graph.gelu {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 1, 24576], tile = [1, 1, 1, 8192], buffers = 2, cycles = 4168, gm_bytes = 196608>]
+// CHECK: qk.gelu {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 1, 24576], tile = [1, 1, 1, 8192], buffers = 2, cycles = 4168, gm_bytes = 196608>]
 // On npu-v1-tiny (128 KiB of LM) tiles of 2048.
 // TINY-LABEL: func.func @gelu
 // TINY: npuc.loop_tiling = [#qk.tiling<space = [1, 1, 1, 24576], tile = [1, 1, 1, 2048], buffers = 2, cycles = 13546, gm_bytes = 196608>]

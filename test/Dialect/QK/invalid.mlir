@@ -498,3 +498,35 @@ func.func @not_type(%x: tensor<4xi1>) -> tensor<4xi8> {
   %0 = qk.not %x : (tensor<4xi1>) -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }
+
+// -----
+
+func.func @quantize_shape(%x: tensor<2x8xf32>) -> tensor<8x2x!quant.uniform<i8:f32, 0.5>> {
+  // expected-error @+1 {{result shape 8x2 does not match the expected 2x8}}
+  %0 = qk.quantize %x : (tensor<2x8xf32>) -> tensor<8x2x!quant.uniform<i8:f32, 0.5>>
+  return %0 : tensor<8x2x!quant.uniform<i8:f32, 0.5>>
+}
+
+// -----
+
+func.func @dequantize_result(%x: tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4xi8> {
+  // expected-error @+1 {{result #0 must be statically shaped tensor of floating-point values}}
+  %0 = qk.dequantize %x : (tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
+func.func @clip_bounds(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{min 2.000000e+00 exceeds max 1.000000e+00}}
+  %0 = qk.clip %x {min = 2.0 : f64, max = 1.0 : f64} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @prelu_shape(%x: tensor<2x3xf32>, %s: tensor<4xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{do not broadcast}}
+  %0 = qk.prelu %x, %s : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}

@@ -235,6 +235,21 @@ LogicalResult ReduceOp::verify() {
   return graph::verifyReduce(*this);
 }
 
+/// The maps through f32 and PRelu and Pow take the graph ops' operands and
+/// attributes by the same names: the graph verifiers state their shapes.
+LogicalResult ClipOp::verify() { return graph::verifyClip(*this); }
+LogicalResult LeakyReluOp::verify() { return graph::verifySameShapeUnary(*this); }
+LogicalResult HardSigmoidOp::verify() { return graph::verifySameShapeUnary(*this); }
+LogicalResult HardSwishOp::verify() { return graph::verifySameShapeUnary(*this); }
+LogicalResult GeluOp::verify() { return graph::verifySameShapeUnary(*this); }
+LogicalResult PReluOp::verify() { return graph::verifyBroadcastBinary(*this); }
+LogicalResult PowOp::verify() { return graph::verifyPow(*this); }
+
+/// graph.quantize's and graph.dequantize's operand and result: their
+/// verifier states the shape and type rules once for both dialects.
+LogicalResult QuantizeOp::verify() { return graph::verifyQuantize(*this); }
+LogicalResult DequantizeOp::verify() { return graph::verifyDequantize(*this); }
+
 LogicalResult ArgReduceOp::verify() {
   if (getFn() == ReduceFn::SUM)
     return emitOpError("fn SUM selects no element; an arg reduction is MAX or MIN");

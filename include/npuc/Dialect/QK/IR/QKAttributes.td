@@ -90,6 +90,17 @@ def QK_ReducePostAttr : EnumAttr<QK_Dialect, QK_ReducePost, "reduce_post"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+// GELU's form (qk.gelu): ONNX's approximate = "none" (the erf form) or "tanh".
+def QK_GeluApproximation : I32EnumAttr<"GeluApproximation", "GELU's formula", [
+    I32EnumAttrCase<"None", 0, "none">,
+    I32EnumAttrCase<"Tanh", 1, "tanh">]> {
+  let cppNamespace = "::npuc::qk";
+  let genSpecializedAttr = 0;
+}
+def QK_GeluApproximationAttr : EnumAttr<QK_Dialect, QK_GeluApproximation, "gelu_approximation"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
 // How an 8-bit requantization is computed (qk.requantize).
 def QK_RequantizeForm : I32EnumAttr<"RequantizeForm", "the computation of a requantization", [
     I32EnumAttrCase<"F32", 0, "f32">,

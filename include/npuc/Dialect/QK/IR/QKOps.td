@@ -178,6 +178,105 @@ def QK_NotOp : QK_Op<"not", [SameOperandsAndResultType]> {
   let hasVerifier = 0;
 }
 
+//===----------------------------------------------------------------------===//
+// Maps composed of several VECTOR functions, computed through f32: f32 in
+// and out, f16 converted to f32 and the result rounded once, or per-tensor
+// quantized input and result on the exact dequantized values, the result
+// quantized half to even. Shapes are checked as the graph ops' (one verifier
+// each).
+//===----------------------------------------------------------------------===//
+
+def QK_ClipOp : QK_Op<"clip"> {
+  let summary = "x clamped to [min, max] (ONNX Clip, constant bounds)";
+  let description = [{
+    result = min(max(x, min), max), a bound left out not applied. Plain
+    integers clamp exactly on their storage; floats and quantized values
+    through f32.
+
+    ```mlir
+    %y = qk.clip %x {min = 0.0 : f64, max = 6.0 : f64} : (tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins QK_AnyTensor:$input, OptionalAttr<F64Attr>:$min, OptionalAttr<F64Attr>:$max);
+  let results = (outs QK_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def QK_LeakyReluOp : QK_Op<"leaky_relu"> {
+  let summary = "x < 0 ? alpha * x : x (ONNX LeakyRelu)";
+  let description = [{
+    Computed as max(x, alpha * x) for alpha <= 1 and min(x, alpha * x)
+    otherwise, which is ONNX's select exactly.
+
+    ```mlir
+    %y = qk.leaky_relu %x {alpha = 0.1 : f32} : (tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins QK_AnyTensor:$input, F32Attr:$alpha);
+  let results = (outs QK_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def QK_HardSigmoidOp : QK_Op<"hard_sigmoid"> {
+  let summary = "max(0, min(1, alpha * x + beta)) (ONNX HardSigmoid)";
+  let arguments = (ins QK_AnyTensor:$input, F32Attr:$alpha, F32Attr:$beta);
+  let results = (outs QK_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def QK_HardSwishOp : QK_Op<"hard_swish"> {
+  let summary = "x * max(0, min(1, x / 6 + 1 / 2)) (ONNX HardSwish)";
+  let arguments = (ins QK_AnyTensor:$input);
+  let results = (outs QK_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def QK_GeluOp : QK_Op<"gelu"> {
+  let summary = "GELU in its erf form or its tanh approximation (ONNX Gelu)";
+  let description = [{
+    `none`: x / 2 * (1 + erf(x / sqrt(2))); `tanh`:
+    x / 2 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3))), in ONNX's order.
+
+    ```mlir
+    %y = qk.gelu %x {approximate = #qk.gelu_approximation<tanh>} : (tensor<4xf32>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins QK_AnyTensor:$input, QK_GeluApproximationAttr:$approximate);
+  let results = (outs QK_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def QK_PReluOp : QK_Op<"prelu"> {
+  let summary = "lhs < 0 ? lhs * slope : lhs, slope broadcast to lhs (ONNX PRelu)";
+  let description = [{
+    Computed as slope * min(lhs, 0) + max(lhs, 0), exact where ONNX's select
+    is; f32 and per-tensor quantized operands.
+
+    ```mlir
+    %y = qk.prelu %x, %s : (tensor<1x3x4x4xf32>, tensor<3x1x1xf32>) -> tensor<1x3x4x4xf32>
+    ```
+  }];
+  let arguments = (ins QK_AnyTensor:$lhs, QK_AnyTensor:$rhs);
+  let results = (outs QK_AnyTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
+
+def QK_PowOp : QK_Op<"pow"> {
+  let summary = "lhs ^ rhs (ONNX Pow; the exponent may have another element type)";
+  let description = [{
+    A constant exponent the lowering computes in the cheapest exact form it
+    has (identity, square, cube, sqrt, reciprocal, one), any other as
+    exp(rhs * log(lhs)); an integer exponent tensor by repeated products.
+
+    ```mlir
+    %y = qk.pow %x, %e : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins QK_AnyTensor:$lhs, QK_AnyTensor:$rhs);
+  let results = (outs QK_AnyTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
+
 def QK_PoolOp : QK_Op<"pool"> {
   let summary = "max or average pooling over sliding windows (N, C, spatial axes...)";
   let description = [{
@@ -335,6 +434,40 @@ def QK_ChannelAffineOp : QK_Op<"channel_affine"> {
   let arguments = (ins QK_AnyTensor:$x, QK_AnyTensor:$scale, QK_AnyTensor:$bias);
   let results = (outs QK_AnyTensor:$result);
   let assemblyFormat = "$x `,` $scale `,` $bias attr-dict `:` functional-type(operands, results)";
+}
+
+def QK_QuantizeOp : QK_Op<"quantize"> {
+  let summary = "a float tensor quantized (QuantizeLinear)";
+  let description = [{
+    result = saturate(round_half_even(x / scale) + zp), in f32 as ONNX's
+    QuantizeLinear computes it, the scale and zero point the result's
+    quantized type's: per tensor, or per axis (one pair per index of the
+    type's axis). The shapes and types are checked as graph.quantize's (one
+    verifier); an input other than f32 the lowering refuses at the node.
+
+    ```mlir
+    %q = qk.quantize %x : (tensor<2x8xf32>) -> tensor<2x8x!quant.uniform<i8:f32, 0.05:-3>>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$input);
+  let results = (outs QK_QuantTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def QK_DequantizeOp : QK_Op<"dequantize"> {
+  let summary = "a quantized tensor as floats (DequantizeLinear)";
+  let description = [{
+    result = (f32(x) - zp) * scale, each step one f32 rounding as in ONNX's
+    DequantizeLinear, the scale and zero point the operand's quantized
+    type's, per tensor or per axis. Checked as graph.dequantize.
+
+    ```mlir
+    %x = qk.dequantize %q : (tensor<2x8x!quant.uniform<i8:f32, 0.05:-3>>) -> tensor<2x8xf32>
+    ```
+  }];
+  let arguments = (ins QK_QuantTensor:$input);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
 def QK_RequantizeOp : QK_Op<"requantize"> {
