@@ -3,7 +3,8 @@
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
 // One OpConversionPattern per graph op (BinaryToKernel<OpTy, fn>,
-// CompareToKernel<OpTy, fn>, MapToKernel<OpTy, fn>): the op becomes
+// CompareToKernel<OpTy, fn>, MapToKernel<OpTy, fn>, MirrorToKernel<OpTy,
+// KernelTy> of Patterns.h for a kernel that mirrors its op): the op becomes
 // qk.binary, qk.compare or qk.map with the VECTOR function it computes
 // (And, Or and Xor of bools are qk.binary's AND, OR and XOR); Not becomes
 // qk.not, Where qk.select and Cast qk.cast, QuantizeLinear and
@@ -13,6 +14,8 @@
 // changes (operands, result type, location).
 //
 //===----------------------------------------------------------------------===//
+
+#include "Patterns.h"
 
 #include "npuc/Conversion/Passes.h"
 #include "npuc/Dialect/Graph/IR/GraphOps.h"
@@ -54,78 +57,6 @@ struct MapToKernel : OpConversionPattern<OpTy> {
                                 ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<qk::MapOp>(op, op.getResult().getType(), adaptor.getInput(),
                                            qk::UnaryFnAttr::get(op.getContext(), fn));
-    return success();
-  }
-};
-
-/// Where as qk.select.
-struct WhereToKernel : OpConversionPattern<graph::WhereOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(graph::WhereOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<qk::SelectOp>(op, op.getResult().getType(), adaptor.getCond(),
-                                              adaptor.getX(), adaptor.getY());
-    return success();
-  }
-};
-
-/// An op of one operand as the kernel KernelTy that takes the same operand
-/// and result: Not, Cast (graph-compute-f16 writes casts too: this pass runs
-/// after it), QuantizeLinear and DequantizeLinear (after
-/// graph-fold-dequantize, which folds graph.dequantize of constants).
-template <typename OpTy, typename KernelTy>
-struct SameOperandToKernel : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<KernelTy>(op, op.getResult().getType(), adaptor.getInput());
-    return success();
-  }
-};
-
-/// An op of two operands as the kernel KernelTy of the same operands: PRelu,
-/// Pow.
-template <typename OpTy, typename KernelTy>
-struct SameOperandsToKernel : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<KernelTy>(op, op.getResult().getType(), adaptor.getLhs(),
-                                          adaptor.getRhs());
-    return success();
-  }
-};
-
-/// Clip as qk.clip, its bounds as they are (absent where ONNX left one out).
-struct ClipToKernel : OpConversionPattern<graph::ClipOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(graph::ClipOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<qk::ClipOp>(op, op.getResult().getType(), adaptor.getInput(),
-                                            op.getMinAttr(), op.getMaxAttr());
-    return success();
-  }
-};
-
-/// LeakyRelu as qk.leaky_relu.
-struct LeakyReluToKernel : OpConversionPattern<graph::LeakyReluOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(graph::LeakyReluOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<qk::LeakyReluOp>(op, op.getResult().getType(), adaptor.getInput(),
-                                                 op.getAlphaAttr());
-    return success();
-  }
-};
-
-/// HardSigmoid as qk.hard_sigmoid.
-struct HardSigmoidToKernel : OpConversionPattern<graph::HardSigmoidOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(graph::HardSigmoidOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<qk::HardSigmoidOp>(op, op.getResult().getType(),
-                                                   adaptor.getInput(), op.getAlphaAttr(),
-                                                   op.getBetaAttr());
     return success();
   }
 };
@@ -183,14 +114,23 @@ struct ConvertElementwiseToQKPass
                  CompareToKernel<graph::LessOrEqualOp, qk::CompareFn::LE>,
                  CompareToKernel<graph::GreaterOp, qk::CompareFn::GT>,
                  CompareToKernel<graph::GreaterOrEqualOp, qk::CompareFn::GE>>(context);
-    patterns.add<WhereToKernel, SameOperandToKernel<graph::NotOp, qk::NotOp>,
-                 SameOperandToKernel<graph::CastOp, qk::CastOp>,
-                 SameOperandToKernel<graph::QuantizeOp, qk::QuantizeOp>,
-                 SameOperandToKernel<graph::DequantizeOp, qk::DequantizeOp>>(context);
-    patterns.add<ClipToKernel, LeakyReluToKernel, HardSigmoidToKernel, GeluToKernel,
-                 SameOperandToKernel<graph::HardSwishOp, qk::HardSwishOp>,
-                 SameOperandsToKernel<graph::PReluOp, qk::PReluOp>,
-                 SameOperandsToKernel<graph::PowOp, qk::PowOp>>(context);
+    // Kernels that mirror their graph op (operands and attributes): Not,
+    // Where, Cast (graph-compute-f16 writes casts too: this pass runs after
+    // it), QuantizeLinear and DequantizeLinear (after graph-fold-dequantize,
+    // which folds graph.dequantize of constants), the maps composed of
+    // several functions, PRelu and Pow.
+    using graph_to_qk::MirrorToKernel;
+    patterns.add<MirrorToKernel<graph::NotOp, qk::NotOp>,
+                 MirrorToKernel<graph::WhereOp, qk::SelectOp>,
+                 MirrorToKernel<graph::CastOp, qk::CastOp>,
+                 MirrorToKernel<graph::QuantizeOp, qk::QuantizeOp>,
+                 MirrorToKernel<graph::DequantizeOp, qk::DequantizeOp>,
+                 MirrorToKernel<graph::ClipOp, qk::ClipOp>,
+                 MirrorToKernel<graph::LeakyReluOp, qk::LeakyReluOp>,
+                 MirrorToKernel<graph::HardSigmoidOp, qk::HardSigmoidOp>,
+                 MirrorToKernel<graph::HardSwishOp, qk::HardSwishOp>,
+                 MirrorToKernel<graph::PReluOp, qk::PReluOp>,
+                 MirrorToKernel<graph::PowOp, qk::PowOp>, GeluToKernel>(context);
     ConversionTarget target(*context);
     target.addLegalDialect<graph::GraphDialect, qk::QKDialect>();
     target.addIllegalOp<graph::AddOp, graph::SubOp, graph::MulOp, graph::DivOp, graph::MaxOp,

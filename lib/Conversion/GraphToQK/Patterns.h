@@ -13,7 +13,35 @@
 
 #include "mlir/Transforms/DialectConversion.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 namespace npuc::graph_to_qk {
+
+/// A graph op as the kernel KernelTy that mirrors it: the same operands, the
+/// same result types and the same attributes by the same names (the kernel's
+/// verifier is the graph op's). The op's inherent attributes carry over, all
+/// of them: one the kernel does not declare fails the conversion rather than
+/// be dropped (the ODS builder stores the others in the kernel's
+/// properties); discardable ones stay behind.
+template <typename OpTy, typename KernelTy>
+struct MirrorToKernel : mlir::OpConversionPattern<OpTy> {
+  using mlir::OpConversionPattern<OpTy>::OpConversionPattern;
+  mlir::LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                                      mlir::ConversionPatternRewriter &rewriter) const override {
+    llvm::ArrayRef<mlir::StringAttr> inherent = op->getName().getAttributeNames();
+    llvm::SmallVector<mlir::NamedAttribute> attributes;
+    for (mlir::NamedAttribute a : op->getAttrs()) {
+      if (!llvm::is_contained(inherent, a.getName()))
+        continue;
+      if (!llvm::is_contained(KernelTy::getAttributeNames(), a.getName().getValue()))
+        return rewriter.notifyMatchFailure(op, "the kernel does not declare an attribute of the op");
+      attributes.push_back(a);
+    }
+    rewriter.replaceOpWithNewOp<KernelTy>(op, op->getResultTypes(), adaptor.getOperands(),
+                                          attributes);
+    return mlir::success();
+  }
+};
 
 /// Pooling, softmax, arg reductions and normalizations: graph.max_pool and
 /// graph.average_pool become qk.pool, graph.softmax and graph.log_softmax

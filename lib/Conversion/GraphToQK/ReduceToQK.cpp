@@ -113,29 +113,6 @@ struct LayerNormToKernel : OpConversionPattern<graph::LayerNormOp> {
   }
 };
 
-/// BatchNormalization (inference) as qk.batch_norm.
-struct BatchNormToKernel : OpConversionPattern<graph::BatchNormOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(graph::BatchNormOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<qk::BatchNormOp>(op, op.getResult().getType(), adaptor.getX(),
-                                                 adaptor.getScale(), adaptor.getBias(),
-                                                 adaptor.getMean(), adaptor.getVar(),
-                                                 op.getEpsilonAttr());
-    return success();
-  }
-};
-
-/// graph.channel_affine as qk.channel_affine.
-struct ChannelAffineToKernel : OpConversionPattern<graph::ChannelAffineOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(graph::ChannelAffineOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<qk::ChannelAffineOp>(op, op.getResult().getType(), adaptor.getX(),
-                                                     adaptor.getScale(), adaptor.getBias());
-    return success();
-  }
-};
 } // namespace
 
 void graph_to_qk::populateReducePatterns(RewritePatternSet &patterns, ConversionTarget &target) {
@@ -144,7 +121,8 @@ void graph_to_qk::populateReducePatterns(RewritePatternSet &patterns, Conversion
                SoftmaxToKernel<graph::SoftmaxOp, false>, SoftmaxToKernel<graph::LogSoftmaxOp, true>,
                ArgToKernel<graph::ArgMaxOp, qk::ReduceFn::MAX>,
                ArgToKernel<graph::ArgMinOp, qk::ReduceFn::MIN>, LayerNormToKernel,
-               BatchNormToKernel, ChannelAffineToKernel>(patterns.getContext());
+               MirrorToKernel<graph::BatchNormOp, qk::BatchNormOp>,
+               MirrorToKernel<graph::ChannelAffineOp, qk::ChannelAffineOp>>(patterns.getContext());
   using Fn = qk::ReduceFn;
   using Pre = qk::ReducePre;
   using Post = qk::ReducePost;
