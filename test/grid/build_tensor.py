@@ -18,7 +18,9 @@ def build_view(case, net):
     a_t, b_t = case["operands"][0], case["results"][0]
     quant_opset(net, [a_t, b_t])
     net.exact = True
-    if case["op"] == "graph.reshape":
+    # qk.view between types of one kind is a reshape, between a quantized
+    # and a plain type a storage cast.
+    if is_quant(a_t) == is_quant(b_t):
         x = net.value_in(a_t, (2, 3, 4, 5))
         y = net.node("Reshape", [x, net.const(np.asarray([6, 20], np.int64), "shape")])
         net.value_out(b_t, y, like=x if is_quant(a_t) else None)
@@ -199,7 +201,7 @@ def build_copy_view(case, net):
     net.exact = True
 
 
-BUILDERS = {"graph.reshape": build_view, "graph.storage_cast": build_view,
+BUILDERS = {"qk.view": build_view,
             "graph.concat": build_concat, "graph.transpose": build_transpose,
             "graph.slice": build_slice, "graph.pad": build_pad, "graph.resize": build_resize,
             "graph.gather": build_gather, "graph.expand": build_copy_view, "graph.tile": build_copy_view,

@@ -36,7 +36,9 @@ def ConvertGraphToQK : Pass<"convert-graph-to-qk"> {
 def ConvertElementwiseToQK : Pass<"convert-elementwise-to-qk"> {
   let summary = "Elementwise graph ops to qk kernels whose attributes name their function";
   let description = [{
-    graph.add, sub, mul, div, max, min, shift_left and shift_right (and the
+    graph.reshape and graph.storage_cast (convert-graph-to-qk writes the
+    latter around its kernels) become qk.view; graph.add, sub, mul, div,
+    max, min, shift_left and shift_right (and the
     logic of bools: and, or, xor) become qk.binary, graph.equal, less,
     less_or_equal, greater and greater_or_equal qk.compare, graph.not
     qk.not, graph.where qk.select, graph.cast qk.cast, graph.quantize and

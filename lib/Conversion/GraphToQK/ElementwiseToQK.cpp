@@ -114,13 +114,16 @@ struct ConvertElementwiseToQKPass
                  CompareToKernel<graph::LessOrEqualOp, qk::CompareFn::LE>,
                  CompareToKernel<graph::GreaterOp, qk::CompareFn::GT>,
                  CompareToKernel<graph::GreaterOrEqualOp, qk::CompareFn::GE>>(context);
-    // Kernels that mirror their graph op (operands and attributes): Not,
+    // Kernels that mirror their graph op (operands and attributes): the
+    // views (Reshape, the storage casts convert-graph-to-qk writes too), Not,
     // Where, Cast (graph-compute-f16 writes casts too: this pass runs after
     // it), QuantizeLinear and DequantizeLinear (after graph-fold-dequantize,
     // which folds graph.dequantize of constants), the maps composed of
     // several functions, PRelu and Pow.
     using graph_to_qk::MirrorToKernel;
-    patterns.add<MirrorToKernel<graph::NotOp, qk::NotOp>,
+    patterns.add<MirrorToKernel<graph::ReshapeOp, qk::ViewOp>,
+                 MirrorToKernel<graph::StorageCastOp, qk::ViewOp>,
+                 MirrorToKernel<graph::NotOp, qk::NotOp>,
                  MirrorToKernel<graph::WhereOp, qk::SelectOp>,
                  MirrorToKernel<graph::CastOp, qk::CastOp>,
                  MirrorToKernel<graph::QuantizeOp, qk::QuantizeOp>,
@@ -142,7 +145,8 @@ struct ConvertElementwiseToQKPass
                         graph::RoundOp, graph::IdentityOp>();
     target.addIllegalOp<graph::EqualOp, graph::LessOp, graph::LessOrEqualOp, graph::GreaterOp,
                         graph::GreaterOrEqualOp, graph::WhereOp, graph::CastOp,
-                        graph::QuantizeOp, graph::DequantizeOp>();
+                        graph::QuantizeOp, graph::DequantizeOp, graph::ReshapeOp,
+                        graph::StorageCastOp>();
     target.addIllegalOp<graph::ClipOp, graph::LeakyReluOp, graph::HardSigmoidOp,
                         graph::HardSwishOp, graph::PReluOp, graph::PowOp>();
     // A Gelu of another approximation (the importer makes none) stays, for

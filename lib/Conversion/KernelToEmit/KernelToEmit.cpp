@@ -108,29 +108,26 @@ Value KernelLowering::gmOf(Value tensor) {
 // Views
 //===----------------------------------------------------------------------===//
 
-/// Reshape keeps any type; a storage cast pairs each quantized type with the
-/// integer it is stored as, either way.
+/// A reshape keeps any type; a storage cast pairs each quantized type with
+/// the integer it is stored as, either way. graph-fuse-qdq quantizes
+/// Reshape, so every quantized reshape is reachable.
 const CaseSpace &lowering::viewSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
-    s.signatures.push_back({"T->T", {{"T", ct::movable()}}, opNames<graph::ReshapeOp>()});
+    s.signatures.push_back({"T->T", {{"T", ct::movable()}}});
     const std::pair<const char *, const char *> stored[] = {
         {"i8", "qi8"},       {"ui8", "qui8"},       {"i32", "qi32"},
         {"i8", "qi8/axis"},  {"ui8", "qui8/axis"},  {"i32", "qi32/axis"}};
     for (auto [plain, quant] : stored) {
-      s.signatures.push_back({std::string(plain) + "->" + quant, {}, opNames<graph::StorageCastOp>()});
-      s.signatures.push_back({std::string(quant) + "->" + plain, {}, opNames<graph::StorageCastOp>()});
+      s.signatures.push_back({std::string(plain) + "->" + quant});
+      s.signatures.push_back({std::string(quant) + "->" + plain});
     }
-    // A storage cast is quantized by nature; a reshape only where fused.
-    support::CaseRule rule = quantizedOnlyWhereFused();
-    rule.where = cond::all({cond::op(opNames<graph::ReshapeOp>()), rule.where});
-    s.rules = {rule};
     return s;
   }();
   return space;
 }
 
-/// graph.reshape and graph.storage_cast: the physical layout is dense
+/// qk.view (Reshape and the storage casts): the physical layout is dense
 /// row-major on both sides, so the result is a view of the source's bytes
 /// (of a type a model file stores).
 LogicalResult lowering::selectView(LoweringCase &c, const target::TargetInfo &) {
@@ -163,8 +160,7 @@ namespace {
 const std::vector<OpLowering> &opLowerings() {
   using L = KernelLowering;
   static const std::vector<OpLowering> table = {
-      opLowering<graph::StorageCastOp>(selectView, &L::lowerView, viewSpace),
-      opLowering<graph::ReshapeOp>(selectView, &L::lowerView, viewSpace),
+      opLowering<qk::ViewOp>(selectView, &L::lowerView, viewSpace),
       opLowering<qk::QuantizeOp>(selectQuantize, &L::lowerQuantize, quantizeSpace),
       opLowering<qk::DequantizeOp>(selectDequantize, &L::lowerDequantize, dequantizeSpace),
       opLowering<qk::RequantizeOp>(selectRequantize, &L::lowerRequantize, requantizeSpace),
@@ -340,7 +336,7 @@ LogicalResult KernelLowering::run(func::FuncOp func) {
                          name ? name.getValue() : StringRef(fallback), tensorOf(v));
     // Through views back to the op that computes the bytes.
     Value root = v;
-    while (root.getDefiningOp() && llvm::isa<graph::StorageCastOp, graph::ReshapeOp>(root.getDefiningOp()))
+    while (root.getDefiningOp() && llvm::isa<qk::ViewOp>(root.getDefiningOp()))
       root = root.getDefiningOp()->getOperand(0);
     Operation *def = root.getDefiningOp();
     if (def && !llvm::isa<graph::ConstantOp>(def) && claimed.insert(root).second) {

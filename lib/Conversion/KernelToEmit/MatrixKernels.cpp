@@ -308,10 +308,13 @@ std::optional<MatmulProblem> pointwiseProblem(Operation *op) {
 
 } // namespace
 
-/// The value of a constant tensor, through storage casts, or null.
+/// The value of a constant tensor, through storage casts (views that keep
+/// the shape), or null.
 DenseElementsAttr lowering::constantValue(Value v) {
-  while (auto cast = v.getDefiningOp<graph::StorageCastOp>())
-    v = cast->getOperand(0);
+  for (auto view = v.getDefiningOp<qk::ViewOp>();
+       view && tensorOf(view.getInput()).getShape() == tensorOf(view.getResult()).getShape();
+       view = v.getDefiningOp<qk::ViewOp>())
+    v = view.getInput();
   auto c = v.getDefiningOp<graph::ConstantOp>();
   return c ? llvm::dyn_cast<DenseElementsAttr>(c.getValue()) : DenseElementsAttr();
 }

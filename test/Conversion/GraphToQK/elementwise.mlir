@@ -3,7 +3,8 @@
 // (f32, f16, integers, quantized); PRelu (several functions) becomes qk.prelu.
 // Unary ops become qk.map likewise, comparisons qk.compare, And, Or and Xor
 // qk.binary's AND, OR and XOR, Not qk.not, Where qk.select, Cast qk.cast,
-// QuantizeLinear and DequantizeLinear qk.quantize and qk.dequantize.
+// QuantizeLinear and DequantizeLinear qk.quantize and qk.dequantize, Reshape
+// and the storage casts qk.view.
 // RUN: npuc-opt %s -split-input-file --convert-elementwise-to-qk | FileCheck %s
 
 // CHECK-LABEL: func.func @functions
@@ -163,4 +164,20 @@ func.func @composed_maps(%x: tensor<4xf32>, %e: tensor<i32>) -> tensor<4xf32> {
 func.func @gelu_other(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = graph.gelu %x {approximate = "cubic"} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Reshape and the storage casts are views: qk.view, types as they were (a
+// per-axis quantized reshape keeps its axis where the reshape keeps it).
+// CHECK-LABEL: func.func @views
+// CHECK: %[[Q:.*]] = qk.view %arg0 : (tensor<2x3x4xi8>) -> tensor<2x3x4x!quant.uniform<i8:f32:1, {5.000000e-01,2.500000e-01,1.250000e-01}>>
+// CHECK: %[[R:.*]] = qk.view %[[Q]] : (tensor<2x3x4x!quant.uniform<i8:f32:1, {5.000000e-01,2.500000e-01,1.250000e-01}>>) -> tensor<2x3x2x2x!quant.uniform<i8:f32:1, {5.000000e-01,2.500000e-01,1.250000e-01}>>
+// CHECK: qk.view %[[R]] : (tensor<2x3x2x2x!quant.uniform<i8:f32:1, {5.000000e-01,2.500000e-01,1.250000e-01}>>) -> tensor<2x3x2x2xi8>
+// CHECK-NOT: graph.
+func.func @views(%x: tensor<2x3x4xi8>) -> tensor<2x3x2x2xi8> {
+  %0 = graph.storage_cast %x : (tensor<2x3x4xi8>) -> tensor<2x3x4x!quant.uniform<i8:f32:1, {0.5, 0.25, 0.125}>>
+  %1 = graph.reshape %0 : (tensor<2x3x4x!quant.uniform<i8:f32:1, {0.5, 0.25, 0.125}>>) -> tensor<2x3x2x2x!quant.uniform<i8:f32:1, {0.5, 0.25, 0.125}>>
+  %2 = graph.storage_cast %1 : (tensor<2x3x2x2x!quant.uniform<i8:f32:1, {0.5, 0.25, 0.125}>>) -> tensor<2x3x2x2xi8>
+  return %2 : tensor<2x3x2x2xi8>
 }

@@ -13,9 +13,9 @@
 // CHECK-NOT:  emit.cast
 // CHECK:      emit.dma {{.*}} -> <output, 1x1x1x16xi8
 func.func @main(%x: tensor<2x8xui8> {graph.name = "x"}) -> (tensor<2x8xi8> {graph.name = "y"}) {
-  %q = graph.storage_cast %x : (tensor<2x8xui8>) -> tensor<2x8x!quant.uniform<u8:f32, 0.25:127>>
+  %q = qk.view %x : (tensor<2x8xui8>) -> tensor<2x8x!quant.uniform<u8:f32, 0.25:127>>
   %r = qk.requantize %q {form = #qk.requantize_form<top_bit>} : (tensor<2x8x!quant.uniform<u8:f32, 0.25:127>>) -> tensor<2x8x!quant.uniform<i8:f32, 0.25:-1>>
-  %y = graph.storage_cast %r : (tensor<2x8x!quant.uniform<i8:f32, 0.25:-1>>) -> tensor<2x8xi8>
+  %y = qk.view %r : (tensor<2x8x!quant.uniform<i8:f32, 0.25:-1>>) -> tensor<2x8xi8>
   return %y : tensor<2x8xi8>
 }
 
@@ -28,18 +28,18 @@ func.func @main(%x: tensor<2x8xui8> {graph.name = "x"}) -> (tensor<2x8xi8> {grap
 // CHECK:      emit.cast %{{.*}} -> %[[F:[0-9]+]] {scale = 5.000000e-01 : f32, zp = 3 : i64} : <lm, 1x16xi8, {{.*}}> -> <lm, 1x16xf32
 // CHECK:      emit.cast %[[F]] -> %{{.*}} {scale = 2.500000e-01 : f32, zp = 1 : i64} : <lm, 1x16xf32, {{.*}}> -> <lm, 1x16xi8
 func.func @main(%x: tensor<2x8xi8> {graph.name = "x"}) -> (tensor<2x8xi8> {graph.name = "y"}) {
-  %q = graph.storage_cast %x : (tensor<2x8xi8>) -> tensor<2x8x!quant.uniform<i8:f32, 0.5:3>>
+  %q = qk.view %x : (tensor<2x8xi8>) -> tensor<2x8x!quant.uniform<i8:f32, 0.5:3>>
   %r = qk.requantize %q {form = #qk.requantize_form<f32>} : (tensor<2x8x!quant.uniform<i8:f32, 0.5:3>>) -> tensor<2x8x!quant.uniform<i8:f32, 0.25:1>>
-  %y = graph.storage_cast %r : (tensor<2x8x!quant.uniform<i8:f32, 0.25:1>>) -> tensor<2x8xi8>
+  %y = qk.view %r : (tensor<2x8x!quant.uniform<i8:f32, 0.25:1>>) -> tensor<2x8xi8>
   return %y : tensor<2x8xi8>
 }
 
 // -----
 
 func.func @main(%x: tensor<2x8xi8> {graph.name = "x"}) -> (tensor<2x8xi8> {graph.name = "y"}) {
-  %q = graph.storage_cast %x : (tensor<2x8xi8>) -> tensor<2x8x!quant.uniform<i8:f32:0, {0.5:3, 0.25:3}>>
+  %q = qk.view %x : (tensor<2x8xi8>) -> tensor<2x8x!quant.uniform<i8:f32:0, {0.5:3, 0.25:3}>>
   // expected-error @+1 {{requantizes per-tensor quantized tensors only}}
   %r = qk.requantize %q {form = #qk.requantize_form<f32>} : (tensor<2x8x!quant.uniform<i8:f32:0, {0.5:3, 0.25:3}>>) -> tensor<2x8x!quant.uniform<i8:f32, 0.25:1>>
-  %y = graph.storage_cast %r : (tensor<2x8x!quant.uniform<i8:f32, 0.25:1>>) -> tensor<2x8xi8>
+  %y = qk.view %r : (tensor<2x8x!quant.uniform<i8:f32, 0.25:1>>) -> tensor<2x8xi8>
   return %y : tensor<2x8xi8>
 }

@@ -530,3 +530,19 @@ func.func @prelu_shape(%x: tensor<2x3xf32>, %s: tensor<4xf32>) -> tensor<2x3xf32
   %0 = qk.prelu %x, %s : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+func.func @view_elements(%x: tensor<2x3xf32>) -> tensor<7xf32> {
+  // expected-error @+1 {{input 2x3 has 6 elements, result 7 has 7}}
+  %0 = qk.view %x : (tensor<2x3xf32>) -> tensor<7xf32>
+  return %0 : tensor<7xf32>
+}
+
+// -----
+
+func.func @view_storage(%x: tensor<4xi8>) -> tensor<4x!quant.uniform<u8:f32, 0.5>> {
+  // expected-error @+1 {{storage}}
+  %0 = qk.view %x : (tensor<4xi8>) -> tensor<4x!quant.uniform<u8:f32, 0.5>>
+  return %0 : tensor<4x!quant.uniform<u8:f32, 0.5>>
+}

@@ -245,6 +245,15 @@ LogicalResult GeluOp::verify() { return graph::verifySameShapeUnary(*this); }
 LogicalResult PReluOp::verify() { return graph::verifyBroadcastBinary(*this); }
 LogicalResult PowOp::verify() { return graph::verifyPow(*this); }
 
+/// A view between a quantized and a plain type is a storage cast, any other
+/// a reshape: the graph op's verifier of each.
+LogicalResult ViewOp::verify() {
+  bool quantizedIn = isa<quant::QuantizedType>(elementOf(getInput()));
+  bool quantizedOut = isa<quant::QuantizedType>(elementOf(getResult()));
+  return quantizedIn != quantizedOut ? graph::verifyStorageCast(*this)
+                                     : graph::verifyReshape(*this);
+}
+
 /// graph.quantize's and graph.dequantize's operand and result: their
 /// verifier states the shape and type rules once for both dialects.
 LogicalResult QuantizeOp::verify() { return graph::verifyQuantize(*this); }

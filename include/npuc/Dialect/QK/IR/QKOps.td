@@ -436,6 +436,27 @@ def QK_ChannelAffineOp : QK_Op<"channel_affine"> {
   let assemblyFormat = "$x `,` $scale `,` $bias attr-dict `:` functional-type(operands, results)";
 }
 
+def QK_ViewOp : QK_Op<"view"> {
+  let summary = "the operand's bytes read as another shape or type (Reshape, storage casts)";
+  let description = [{
+    The result is the operand's bytes, dense row-major on both sides: read
+    with another shape of as many elements (Reshape, Flatten, Squeeze,
+    Unsqueeze; a per-axis quantized type keeps its axis where the reshape
+    keeps it whole), or with the same shape as the quantized type the
+    integers are stored as, or back (a storage cast). No value changes. The
+    rules are graph.reshape's and graph.storage_cast's (their verifiers): a
+    view between a quantized and a plain type is a storage cast.
+
+    ```mlir
+    %y = qk.view %x : (tensor<2x3x4xf32>) -> tensor<6x4xf32>
+    %q = qk.view %i : (tensor<8xi8>) -> tensor<8x!quant.uniform<i8:f32, 0.5>>
+    ```
+  }];
+  let arguments = (ins QK_AnyTensor:$input);
+  let results = (outs QK_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
 def QK_QuantizeOp : QK_Op<"quantize"> {
   let summary = "a float tensor quantized (QuantizeLinear)";
   let description = [{
