@@ -43,11 +43,12 @@ struct MirrorToKernel : mlir::OpConversionPattern<OpTy> {
   }
 };
 
-/// Pooling, softmax, arg reductions and normalizations: graph.max_pool and
+/// Pooling, softmax, reductions and normalizations: graph.max_pool and
 /// graph.average_pool become qk.pool, graph.softmax and graph.log_softmax
-/// qk.softmax, graph.argmax and graph.argmin qk.arg_reduce, graph.layer_norm,
-/// batch_norm and channel_affine qk.layer_norm, batch_norm and
-/// channel_affine.
+/// qk.softmax, graph.argmax and graph.argmin qk.arg_reduce, every
+/// graph.reduce_* but reduce_prod and the global poolings qk.reduce,
+/// graph.layer_norm, batch_norm and channel_affine qk.layer_norm, batch_norm
+/// and channel_affine.
 void populateReducePatterns(mlir::RewritePatternSet &patterns, mlir::ConversionTarget &target);
 
 } // namespace npuc::graph_to_qk
