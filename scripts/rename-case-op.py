@@ -18,7 +18,13 @@ A row lists five tests and counts the others ("+N more"); a merged row's
 count adds both counts, an upper bound (a test counted in both rows is
 counted twice) until update-supported-ops.sh regenerates the table.
 
-usage: rename-case-op.py OLD NEW [PROP] [--merge] [--tsv TSV]
+With --map FROM:TO (repeatable), a row whose properties are exactly FROM
+(the text between the key's braces) gets TO instead, before PROP is
+recorded: a kernel whose cases are coarser than the graph op's, as
+qk.copy's `pieces` stands for Slice's `reversed` whatever its `strided`.
+A row of OLD no --map names keeps its properties.
+
+usage: rename-case-op.py OLD NEW [PROP] [--merge] [--map FROM:TO]... [--tsv TSV]
   e.g. graph.requantize qk.requantize;  graph.add qk.binary fn=ADD
 """
 import hashlib
@@ -32,7 +38,16 @@ def grid_dir(key):
     return "grid/" + os.path.join(op, hashlib.sha256(key.encode()).hexdigest()[:12])
 
 
-def renamed_key(key, old, new, prop):
+def mapped_props(key, maps):
+    """The key with its property list replaced by --map's, if one names it."""
+    i = key.index("{")
+    props = key[i + 1 : -1]
+    return key[: i + 1] + maps.get(props, props) + "}"
+
+
+def renamed_key(key, old, new, prop, maps=None):
+    if maps and "{" in key:
+        key = mapped_props(key, maps)
     rest = key[len(old):]
     if not prop:
         return new + rest
@@ -78,6 +93,14 @@ def main(argv):
     if merge:
         args.remove("--merge")
     path = os.path.join(os.path.dirname(__file__), "..", "lib", "Support", "OpEvidence.tsv")
+    maps = {}
+    while "--map" in args:
+        i = args.index("--map")
+        if i + 1 >= len(args) or ":" not in args[i + 1]:
+            sys.exit("rename-case-op: --map needs FROM:TO")
+        frm, to = args[i + 1].split(":", 1)
+        maps[frm] = to
+        del args[i : i + 2]
     if "--tsv" in args:
         i = args.index("--tsv")
         if i + 1 >= len(args):
@@ -96,7 +119,7 @@ def main(argv):
             out.append(line)
             continue
         key = fields[0]
-        renamed = renamed_key(key, old, new, prop)
+        renamed = renamed_key(key, old, new, prop, maps)
         tests = [grid_dir(renamed) if t == grid_dir(key) else t for t in fields[4].split(",")]
         out.append("\t".join([renamed] + fields[1:4] + [",".join(tests)]))
         moved += 1
