@@ -1,6 +1,6 @@
-"""Grid builders of the data-movement cases: views, Concat, Transpose, Slice,
-Pad, Resize, Gather, Expand, Tile, DepthToSpace and SpaceToDepth. Data
-movement is exact: every output is compared bit for bit."""
+"""Grid builders of the data-movement cases: views, Concat, the copies
+(Transpose, Slice, Expand, Tile, DepthToSpace, SpaceToDepth), Pad, Resize
+and Gather. Data movement is exact: every output is compared bit for bit."""
 import math
 
 import numpy as np
@@ -76,15 +76,14 @@ def build_transpose(case, net):
     net.exact = True
 
 
-def build_slice(case, net):
+def build_slice(case, net, reversed_, strided):
     t = case["operands"][0]
     quant_opset(net, [t])
-    props = case["props"]
     shape = (2, 6, 9, 11)
     x = net.value_in(t, shape)
-    step_h = (-2 if props["strided"] else -1) if props["reversed"] else (2 if props["strided"] else 1)
-    starts, ends = ([7, 10], [0, -12]) if props["reversed"] else ([1, 2], [9, 10])
-    steps = [step_h, -1 if props["reversed"] else 1]
+    step_h = (-2 if strided else -1) if reversed_ else (2 if strided else 1)
+    starts, ends = ([7, 10], [0, -12]) if reversed_ else ([1, 2], [9, 10])
+    steps = [step_h, -1 if reversed_ else 1]
     y = net.node("Slice", [x, net.const(np.asarray(starts, np.int64)), net.const(np.asarray(ends, np.int64)),
                            net.const(np.asarray([2, 3], np.int64)), net.const(np.asarray(steps, np.int64))])
     net.value_out(t, y, like=x if is_quant(t) else None)
@@ -181,17 +180,16 @@ def build_gather(case, net):
     net.exact = True
 
 
-def build_copy_view(case, net):
-    op = case["op"]
+def build_copy_view(case, net, op):
     t = case["operands"][0]
     quant_opset(net, [t])
-    if op == "graph.expand":
+    if op == "Expand":
         x = net.value_in(t, (3, 1, 5))
         y = net.node("Expand", [x, net.const(np.asarray([2, 3, 4, 5], np.int64), "shape")])
-    elif op == "graph.tile":
+    elif op == "Tile":
         x = net.value_in(t, (2, 3, 5))
         y = net.node("Tile", [x, net.const(np.asarray([2, 1, 3], np.int64), "repeats")])
-    elif op == "graph.depth_to_space":
+    elif op == "DepthToSpace":
         x = net.value_in(t, (1, 8, 3, 5))
         y = net.node("DepthToSpace", [x], blocksize=2, mode="CRD" if net.rng.integers(2) else "DCR")
     else:
@@ -201,8 +199,27 @@ def build_copy_view(case, net):
     net.exact = True
 
 
+def build_copy(case, net):
+    """qk.copy: a Slice reversed along its last axis for `pieces` (one strided
+    copy per reversed index), else one of the copies of one piece; a
+    quantized copy comes from an op graph-fuse-qdq quantizes (Transpose,
+    Slice, DepthToSpace, SpaceToDepth; not Expand or Tile)."""
+    strided = bool(net.rng.integers(2))
+    if case["props"]["pieces"]:
+        build_slice(case, net, True, strided)
+        return
+    ops = ["Transpose", "Slice", "DepthToSpace", "SpaceToDepth"]
+    if not is_quant(case["operands"][0]):
+        ops += ["Expand", "Tile"]
+    op = ops[int(net.rng.integers(len(ops)))]
+    if op == "Transpose":
+        build_transpose(case, net)
+    elif op == "Slice":
+        build_slice(case, net, False, strided)
+    else:
+        build_copy_view(case, net, op)
+
+
 BUILDERS = {"qk.view": build_view,
-            "graph.concat": build_concat, "graph.transpose": build_transpose,
-            "graph.slice": build_slice, "graph.pad": build_pad, "graph.resize": build_resize,
-            "graph.gather": build_gather, "graph.expand": build_copy_view, "graph.tile": build_copy_view,
-            "graph.depth_to_space": build_copy_view, "graph.space_to_depth": build_copy_view}
+            "graph.concat": build_concat, "qk.copy": build_copy,
+            "graph.pad": build_pad, "graph.resize": build_resize, "graph.gather": build_gather}

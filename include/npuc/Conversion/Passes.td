@@ -49,9 +49,12 @@ def ConvertElementwiseToQK : Pass<"convert-elementwise-to-qk"> {
     ISA's enum) each computes, their operands and result as they are (f32,
     f16, integers, bools, per-tensor quantized). The maps composed of
     several functions, graph.clip, leaky_relu, hard_sigmoid, hard_swish and
-    gelu, and graph.prelu and pow become the qk kernels of those names. It
-    runs after graph-compute-f16 and graph-fuse-activation, which match the
-    graph ops.
+    gelu, and graph.prelu and pow become the qk kernels of those names.
+    graph.transpose, slice, expand, tile, depth_to_space and space_to_depth
+    become qk.copy, their index arithmetic written as address plans; a
+    Slice whose negative step needs more strided copies than a program
+    holds is an error at the op. It runs after graph-compute-f16 and
+    graph-fuse-activation, which match the graph ops.
   }];
   let dependentDialects = ["::npuc::qk::QKDialect", "::npuc::graph::GraphDialect"];
 }
@@ -98,8 +101,8 @@ def SelectTiling : Pass<"select-tiling", "::mlir::ModuleOp"> {
     Depthwise convolutions, pooling and window convolutions are chosen the
     same way (DepthwiseTiling.h, ConvTiling.h).
 
-    Elementwise loop nests (maps, Q/DQ, BatchNorm, and the copies of Concat,
-    Transpose, Slice, Resize and layout changes) are described by the lowering
+    Elementwise loop nests (maps, Q/DQ, BatchNorm, qk.copy's copies and those
+    of Concat, Pad, Resize and Gather) are described by the lowering
     itself: it runs into a scratch program that is discarded, recording each
     nest's canonical 4-D iteration space, operand strides and work per element
     instead of emitting it. ElementwiseTiling.h enumerates tile boxes (columns

@@ -154,6 +154,9 @@ struct ConvertElementwiseToQKPass
     target.addDynamicallyLegalOp<graph::GeluOp>([](graph::GeluOp op) {
       return !qk::symbolizeGeluApproximation(op.getApproximate());
     });
+    graph_to_qk::populateCopyPatterns(patterns, target);
+    if (failed(graph_to_qk::checkCopies(getOperation())))
+      return signalPassFailure();
     ConversionConfig config;
     config.foldingMode = DialectConversionFoldingMode::Never;
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns), config)))

@@ -131,8 +131,8 @@ inline constexpr Flag kCeilExtra{"ceil-extra"};
 inline constexpr Flag kCountIncludePad{"count-include-pad"};
 /// Concat's inputs requantized to the result's quantization.
 inline constexpr Flag kRequantize{"requantize"};
-/// Slice with a negative step.
-inline constexpr Flag kReversed{"reversed"};
+/// qk.copy of more than one strided copy (a Slice with a negative step).
+inline constexpr Flag kPieces{"pieces"};
 /// Copies in runs of more than one element (Resize, Gather).
 inline constexpr Flag kRuns{"runs"};
 

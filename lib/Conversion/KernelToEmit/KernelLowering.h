@@ -206,10 +206,6 @@ LogicalResult selectArg(LoweringCase &c, const target::TargetInfo &t);
 const support::CaseSpace &argSpace();
 LogicalResult selectConcat(LoweringCase &c, const target::TargetInfo &t);
 const support::CaseSpace &concatSpace();
-LogicalResult selectTranspose(LoweringCase &c, const target::TargetInfo &t);
-const support::CaseSpace &transposeSpace();
-LogicalResult selectSlice(LoweringCase &c, const target::TargetInfo &t);
-const support::CaseSpace &sliceSpace();
 LogicalResult selectPad(LoweringCase &c, const target::TargetInfo &t);
 const support::CaseSpace &padSpace();
 LogicalResult selectResize(LoweringCase &c, const target::TargetInfo &t);
@@ -218,9 +214,9 @@ FailureOr<int64_t> resizeRuns(Operation *op, SmallVectorImpl<SmallVector<graph::
 LogicalResult selectGather(LoweringCase &c, const target::TargetInfo &t);
 const support::CaseSpace &gatherSpace();
 FailureOr<SmallVector<graph::shapes::IndexRun>> gatherRuns(graph::GatherOp op);
-/// Expand, Tile, DepthToSpace, SpaceToDepth: copies through strided views.
-LogicalResult selectCopyView(LoweringCase &c, const target::TargetInfo &t);
-const support::CaseSpace &copyViewSpace();
+/// qk.copy: strided copies, one per address plan.
+LogicalResult selectCopy(LoweringCase &c, const target::TargetInfo &t);
+const support::CaseSpace &copySpace();
 LogicalResult selectMatmul(LoweringCase &c, const target::TargetInfo &t);
 const support::CaseSpace &matmulSpace();
 LogicalResult selectGemm(LoweringCase &c, const target::TargetInfo &t);
@@ -388,14 +384,10 @@ public:
   LogicalResult lowerCast(const LoweringCase &c);
   LogicalResult lowerArg(const LoweringCase &c);
   LogicalResult lowerConcat(const LoweringCase &c);
-  LogicalResult lowerTranspose(const LoweringCase &c);
-  LogicalResult lowerSlice(const LoweringCase &c);
   LogicalResult lowerPadOp(const LoweringCase &c);
   LogicalResult lowerResize(const LoweringCase &c);
   LogicalResult lowerGather(const LoweringCase &c);
-  LogicalResult lowerExpand(const LoweringCase &c);
-  LogicalResult lowerTile(const LoweringCase &c);
-  LogicalResult lowerDepthSpace(const LoweringCase &c);
+  LogicalResult lowerCopyOp(const LoweringCase &c);
   LogicalResult lowerMatmulOp(const LoweringCase &c);
   LogicalResult lowerGemm(const LoweringCase &c);
   LogicalResult lowerConv(const LoweringCase &c);

@@ -98,102 +98,19 @@ LogicalResult KernelLowering::lowerConcat(const LoweringCase &c) {
 }
 
 //===----------------------------------------------------------------------===//
-// Transpose and Slice: copies through strided views
+// Copies through strided views
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// A copy of any type a model stores, or of a per-tensor quantized one.
-CaseSpace copySpace() {
+/// A copy of any type a model stores, or of a per-tensor quantized one, on
+/// the graph ops graph-fuse-qdq quantizes.
+CaseSpace movableSpace() {
   CaseSpace s;
   s.signatures = {{"T->T", {{"T", ct::movable()}}}};
   s.rules = {quantizedOnlyWhereFused()};
   return s;
 }
 } // namespace
-
-const CaseSpace &lowering::transposeSpace() {
-  static const CaseSpace space = copySpace();
-  return space;
-}
-
-LogicalResult lowering::selectTranspose(LoweringCase &, const target::TargetInfo &) {
-  return success();
-}
-
-LogicalResult KernelLowering::lowerTranspose(const LoweringCase &c) {
-  auto tr = cast<graph::TransposeOp>(c.op);
-  Value src = gmOf(tr.getInput());
-  auto st = cast<BufferType>(src.getType());
-  SmallVector<int64_t> strides;
-  for (int64_t p : tr.getPerm())
-    strides.push_back(st.getStrides()[size_t(p)]);
-  return lowerCopy(c.op, src, resultBuffer(tr.getResult()), tensorOf(tr.getResult()).getShape(),
-                   strides);
-}
-
-/// A strided window of the input: starts give the offset, steps scale the
-/// strides; the copy keeps coordinates and quantization (contract D13).
-/// Along each axis, the runs a slice reads: one run for a positive step, a
-/// run per output index for a negative one (a view's strides are not
-/// negative); refuses more copies than the limit.
-static FailureOr<SmallVector<SmallVector<graph::shapes::IndexRun>>> sliceRuns(graph::SliceOp sl) {
-  ArrayRef<int64_t> out = tensorOf(sl.getResult()).getShape();
-  SmallVector<SmallVector<graph::shapes::IndexRun>> runs;
-  int64_t copies = 1;
-  for (auto [i, start, step] : llvm::enumerate(sl.getStarts(), sl.getSteps())) {
-    if (step > 0) {
-      runs.push_back({{0, out[i], start, step}});
-      continue;
-    }
-    if (step == 0)
-      return sl->emitOpError() << "slice step 0 on axis " << i;
-    SmallVector<int64_t> src;
-    for (int64_t o = 0; o < out[i]; ++o)
-      src.push_back(start + o * step);
-    runs.push_back(graph::shapes::indexRuns(src));
-    copies *= std::max<int64_t>(1, int64_t(runs.back().size()));
-    if (copies > kMaxCopyNests)
-      return sl->emitOpError() << "slice with step " << step << " on axis " << i
-                               << " needs more than " << kMaxCopyNests
-                               << " strided copies (one per reversed index)";
-  }
-  return runs;
-}
-
-const CaseSpace &lowering::sliceSpace() {
-  static const CaseSpace space = [] {
-    CaseSpace s = copySpace();
-    s.properties = {kStrided.declare(), kReversed.declare()};
-    return s;
-  }();
-  return space;
-}
-
-LogicalResult lowering::selectSlice(LoweringCase &c, const target::TargetInfo &) {
-  auto sl = cast<graph::SliceOp>(c.op);
-  if (failed(sliceRuns(sl)))
-    return failure();
-  bool strided = false, reversed = false;
-  for (int64_t step : sl.getSteps()) {
-    strided |= step > 1 || step < -1;
-    reversed |= step < 0;
-  }
-  c.flag(kStrided, strided);
-  c.flag(kReversed, reversed);
-  return success();
-}
-
-/// A strided window of the input: starts give the offset, steps scale the
-/// strides; a negative step reads one copy per index of that axis, from the
-/// last. The copy keeps coordinates and quantization (contract D13).
-LogicalResult KernelLowering::lowerSlice(const LoweringCase &c) {
-  auto sl = cast<graph::SliceOp>(c.op);
-  FailureOr<SmallVector<SmallVector<graph::shapes::IndexRun>>> runs = sliceRuns(sl);
-  if (failed(runs))
-    return failure();
-  Value dst = resultBuffer(sl.getResult());
-  return lowerRunCopies(c.op, gmOf(sl.getInput()), dst, *runs);
-}
 
 //===----------------------------------------------------------------------===//
 // Pad
@@ -242,7 +159,7 @@ static FailureOr<SmallVector<SmallVector<graph::shapes::IndexRun>>> padRuns(grap
 
 const CaseSpace &lowering::padSpace() {
   static const CaseSpace space = [] {
-    CaseSpace s = copySpace();
+    CaseSpace s = movableSpace();
     s.properties = {kPadMode.declare()};
     return s;
   }();
@@ -334,7 +251,7 @@ std::optional<int64_t> nearestSource(int64_t o, int64_t in, int64_t out, double 
 
 const CaseSpace &lowering::resizeSpace() {
   static const CaseSpace space = [] {
-    CaseSpace s = copySpace();
+    CaseSpace s = movableSpace();
     s.properties = {kResizeMode.declare(), kCoordinates.declare(), kRounding.declare(),
                     kRuns.declare()};
     return s;
@@ -516,73 +433,44 @@ LogicalResult KernelLowering::lowerGather(const LoweringCase &c) {
 }
 
 //===----------------------------------------------------------------------===//
-// Expand, Tile, DepthToSpace, SpaceToDepth: copies through strided views
+// qk.copy: Transpose, Slice, Expand, Tile, DepthToSpace, SpaceToDepth
 //===----------------------------------------------------------------------===//
 
-const CaseSpace &lowering::copyViewSpace() {
-  static const CaseSpace space = copySpace();
+/// Any type a model stores, quantized ones included (graph-fuse-qdq
+/// quantizes Transpose, Slice, DepthToSpace and SpaceToDepth); `pieces`:
+/// more than one strided copy (a Slice with a negative step).
+const CaseSpace &lowering::copySpace() {
+  static const CaseSpace space = [] {
+    CaseSpace s;
+    s.signatures = {{"T->T", {{"T", ct::movable()}}}};
+    s.properties = {kPieces.declare()};
+    return s;
+  }();
   return space;
 }
 
-LogicalResult lowering::selectCopyView(LoweringCase &, const target::TargetInfo &) {
+LogicalResult lowering::selectCopy(LoweringCase &c, const target::TargetInfo &) {
+  c.flag(kPieces, cast<qk::CopyOp>(c.op).getPieces().size() > 1);
   return success();
 }
 
-/// Expand: the input read with stride 0 along every broadcast dimension.
-LogicalResult KernelLowering::lowerExpand(const LoweringCase &c) {
-  Value res = c.op->getResult(0);
-  ArrayRef<int64_t> shape = tensorOf(res).getShape();
-  EwOperand in = broadcastOperand(c.op->getOperand(0), shape);
-  Value dst = resultBuffer(res);
-  return lowerCopy(c.op, e.view(in.gm, 0, shape, in.strides), dst, shape, in.strides);
-}
-
-/// Tile: the result seen as [r0, d0, r1, d1, ...], the input read with
-/// stride 0 along each repeat.
-LogicalResult KernelLowering::lowerTile(const LoweringCase &c) {
-  auto tile = cast<graph::TileOp>(c.op);
-  Value src = gmOf(tile.getInput());
-  auto st = cast<BufferType>(src.getType());
-  ArrayRef<int64_t> in = tensorOf(tile.getInput()).getShape();
-  SmallVector<int64_t> shape, strides;
-  for (auto [axis, r] : llvm::enumerate(tile.getRepeats())) {
-    shape.append({r, in[axis]});
-    strides.append({0, st.getStrides()[axis]});
-  }
-  Value dst = e.view(resultBuffer(tile.getResult()), 0, shape, denseStrides(shape, st.getElementBytes()));
-  return lowerCopy(c.op, e.view(src, 0, shape, strides), dst, shape, strides);
-}
-
-/// DepthToSpace of [N, C, H, W] with block b: y[n, c, h*b + i, w*b + j] =
-/// x[n, ch, h, w] with ch = (i*b + j)*C' + c (DCR) or c*b*b + i*b + j (CRD),
-/// copied over the view [N, C', H, i, W, j]. SpaceToDepth is the inverse of
-/// DCR, copied over [N, i, j, C, H, W]. Strides are the buffers' own.
-LogicalResult KernelLowering::lowerDepthSpace(const LoweringCase &c) {
-  bool toSpace = llvm::isa<graph::DepthToSpaceOp>(c.op);
-  Value src = gmOf(c.op->getOperand(0)), dst = resultBuffer(c.op->getResult(0));
-  int64_t bs = toSpace ? int64_t(cast<graph::DepthToSpaceOp>(c.op).getBlocksize())
-                       : int64_t(cast<graph::SpaceToDepthOp>(c.op).getBlocksize());
+/// Each piece is a strided copy: its maps over the buffers' strides give
+/// the offsets and the strides of the source and result views.
+LogicalResult KernelLowering::lowerCopyOp(const LoweringCase &c) {
+  auto op = cast<qk::CopyOp>(c.op);
+  Value src = gmOf(op.getInput()), dst = resultBuffer(op.getResult());
   ArrayRef<int64_t> ss = cast<BufferType>(src.getType()).getStrides();
   ArrayRef<int64_t> ds = cast<BufferType>(dst.getType()).getStrides();
-  ArrayRef<int64_t> in = tensorOf(c.op->getOperand(0)).getShape();
-  SmallVector<int64_t> shape, from, to;
-  if (toSpace) {
-    ArrayRef<int64_t> deep = in;
-    bool crd = cast<graph::DepthToSpaceOp>(c.op).getMode() == "CRD";
-    int64_t cc = deep[1] / (bs * bs);
-    shape = {deep[0], cc, deep[2], bs, deep[3], bs};
-    from = {ss[0], crd ? bs * bs * ss[1] : ss[1], ss[2], crd ? bs * ss[1] : bs * cc * ss[1], ss[3],
-            crd ? ss[1] : cc * ss[1]};
-    to = {ds[0], ds[1], bs * ds[2], ds[2], bs * ds[3], ds[3]};
-  } else {
-    ArrayRef<int64_t> space = in;  // [N, C, H*b, W*b]
-    int64_t cc = space[1];
-    shape = {space[0], bs, bs, cc, space[2] / bs, space[3] / bs};
-    from = {ss[0], ss[2], ss[3], ss[1], bs * ss[2], bs * ss[3]};
-    to = {ds[0], bs * cc * ds[1], cc * ds[1], ds[1], ds[2], ds[3]};
+  for (Attribute a : op.getPieces()) {
+    auto piece = cast<qk::AddressPlanAttr>(a);
+    auto [srcOff, from] = qk::AddressPlanAttr::address(piece.getSource(), ss);
+    auto [dstOff, to] = qk::AddressPlanAttr::address(piece.getDest(), ds);
+    ArrayRef<int64_t> box = piece.getShape();
+    Value dstView = e.view(dst, dstOff, box, to);
+    if (failed(lowerCopy(c.op, e.view(src, srcOff, box, from), dstView, box, from)))
+      return failure();
   }
-  Value dstView = e.view(dst, 0, shape, to);
-  return lowerCopy(c.op, e.view(src, 0, shape, from), dstView, shape, from);
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,15 +1,15 @@
-// Expand, Tile, DepthToSpace, SpaceToDepth, a Gather by constant indices,
-// a Slice with a negative step and a reflect, edge or wrap Pad lower as
-// copies through
-// strided views of their input and result (lowerCopy): the input is read
-// with stride 0 along every broadcast or repeated dimension, or with the
+// Expand, Tile, DepthToSpace, SpaceToDepth and Slice (qk.copy, their
+// address plans written by convert-elementwise-to-qk; a Slice with a
+// negative step one piece per reversed index), a Gather by constant indices
+// and a reflect, edge or wrap Pad lower as copies through strided views of
+// their input and result (lowerCopy): the input is read with stride 0 along every broadcast or repeated dimension, or with the
 // strides of the block permutation. A view that still has more than the
 // DMA's 4 dimensions once contiguous dimensions merge is split into nests by
 // peeling outer dimensions, each nest a strided copy at its own offset (one
 // `npuc.loop_tiling` entry and one emit.for each); a copy that would need
 // more than 1024 nests is refused.
-// RUN: npuc-opt %s -split-input-file -select-tiling -verify-diagnostics | FileCheck %s --check-prefix=TILING
-// RUN: npuc-opt %s -split-input-file -select-tiling --convert-kernel-to-emit -verify-diagnostics > %t
+// RUN: npuc-opt %s -split-input-file -convert-elementwise-to-qk -select-tiling -verify-diagnostics | FileCheck %s --check-prefix=TILING
+// RUN: npuc-opt %s -split-input-file -convert-elementwise-to-qk -select-tiling --convert-kernel-to-emit -verify-diagnostics > %t
 // RUN: FileCheck %s < %t
 // RUN: FileCheck %s --check-prefix=NESTS < %t
 
@@ -54,7 +54,7 @@
 // Expand [3, 1] -> [2, 3, 4]: stride 0 along the new leading axis and the
 // broadcast last one; one nest.
 // TILING-LABEL: func.func @main
-// TILING: graph.expand %arg0 {npuc.loop_tiling = [#qk.tiling<space = [1, 2, 3, 4], tile = [1, 2, 3, 4], buffers = 1{{.*}}>]}
+// TILING: qk.copy %arg0 {{.*}} {npuc.loop_tiling = [#qk.tiling<space = [1, 2, 3, 4], tile = [1, 2, 3, 4], buffers = 1{{.*}}>]}
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      %[[X:.*]] = emit.alloc {name = "x", offset = 0 : i64} : <input, 3x1xf32, strides = [4, 4]>
 // CHECK:      %[[Y:.*]] = emit.alloc {name = "y", offset = 0 : i64} : <output, 2x3x4xf32, strides = [48, 16, 4]>
@@ -75,7 +75,7 @@ func.func @main(%x: tensor<3x1xf32> {graph.name = "x"}) -> (tensor<2x3x4xf32> {g
 // leaves [3, 2, 2, 3]: 2 x 2 = 4 nests, the input at 0, 0, 24, 24 bytes (the
 // second peeled dimension is a broadcast), the result at 144-byte steps.
 // TILING-LABEL: func.func @main
-// TILING: graph.expand %arg0 {npuc.loop_tiling = [{{(#qk.tiling<space = \[3, 2, 2, 3\], tile = \[3, 2, 2, 3\][^>]*>(, )?){4}\]}}}
+// TILING: qk.copy %arg0 {{.*}} {npuc.loop_tiling = [{{(#qk.tiling<space = \[3, 2, 2, 3\], tile = \[3, 2, 2, 3\][^>]*>(, )?){4}\]}}}
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      %[[IN:.*]] = emit.view %{{.*}}[0] : <input, 2x1x3x1x2x1xf32, strides = [24, 24, 8, 8, 4, 4]> -> <input, 2x2x3x2x2x3xf32, strides = [24, 0, 8, 0, 4, 0]>
 // CHECK-NEXT: emit.view %[[IN]][0] : {{.*}} -> <input, 3x2x2x3xf32, strides = [8, 0, 4, 0]>
@@ -100,7 +100,7 @@ func.func @main(%x: tensor<2x1x3x1x2x1xf32> {graph.name = "x"}) -> (tensor<2x2x3
 // Tile [2, 3] by [3, 2]: the result seen as [r0, d0, r1, d1] = [3, 2, 2, 3],
 // the input read with stride 0 along each repeat; one nest.
 // TILING-LABEL: func.func @main
-// TILING: graph.tile %arg0 {npuc.loop_tiling = [#qk.tiling<space = [3, 2, 2, 3], tile = [3, 2, 2, 3], buffers = 1{{.*}}>], repeats = array<i64: 3, 2>}
+// TILING: qk.copy %arg0 {{.*}} {npuc.loop_tiling = [#qk.tiling<space = [3, 2, 2, 3], tile = [3, 2, 2, 3], buffers = 1{{.*}}>]}
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      emit.view %{{.*}}[0] : <output, 6x6xf32, strides = [24, 4]> -> <output, 3x2x2x3xf32, strides = [48, 24, 12, 4]>
 // CHECK-NEXT: emit.view %{{.*}}[0] : <input, 2x3xf32, strides = [12, 4]> -> <input, 3x2x2x3xf32, strides = [0, 12, 0, 4]>
@@ -118,7 +118,7 @@ func.func @main(%x: tensor<2x3xf32> {graph.name = "x"}) -> (tensor<6x6xf32> {gra
 // Tile of i8 [2, 3, 4, 5] by [1, 1, 1, 2]: the 8-D view's unit repeats drop
 // and the leading [2, 3, 4] rows merge into 24: one 3-D nest.
 // TILING-LABEL: func.func @main
-// TILING: graph.tile %arg0 {npuc.loop_tiling = [#qk.tiling<space = [1, 24, 2, 5], tile = [1, 24, 2, 5], buffers = 1{{.*}}>], repeats = array<i64: 1, 1, 1, 2>}
+// TILING: qk.copy %arg0 {{.*}} {npuc.loop_tiling = [#qk.tiling<space = [1, 24, 2, 5], tile = [1, 24, 2, 5], buffers = 1{{.*}}>]}
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      emit.view %{{.*}}[0] : <input, 2x3x4x5xi8, strides = [60, 20, 5, 1]> -> <input, 1x2x1x3x1x4x2x5xi8, strides = [0, 60, 0, 20, 0, 5, 0, 1]>
 // CHECK-NEXT: emit.for
@@ -138,7 +138,7 @@ func.func @main(%x: tensor<2x3x4x5xi8> {graph.name = "x"}) -> (tensor<2x3x4x10xi
 // writes the result at n x 320 bytes and reads the input at i1 x 240 + i3 x
 // 80, (i0, i1, i2, i3) being n's index in [2, 2, 2, 3].
 // TILING-LABEL: func.func @main
-// TILING: graph.tile %arg0 {npuc.loop_tiling = [{{(#qk.tiling<space = \[2, 4, 2, 5\], tile = \[2, 4, 2, 5\], buffers = 1[^>]*>(, )?){24}\]}}, repeats = array<i64: 2, 2, 2, 2>}
+// TILING: qk.copy %arg0 {{.*}} {npuc.loop_tiling = [{{(#qk.tiling<space = \[2, 4, 2, 5\], tile = \[2, 4, 2, 5\], buffers = 1[^>]*>(, )?){24}\]}}}
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      %[[OUT:.*]] = emit.view %{{.*}}[0] : <output, 4x6x8x10xf32, strides = [1920, 320, 40, 4]> -> <output, 2x2x2x3x2x4x2x5xf32, strides = [3840, 1920, 960, 320, 160, 40, 20, 4]>
 // CHECK-NEXT: %[[IN:.*]] = emit.view %{{.*}}[0] : <input, 2x3x4x5xf32, strides = [240, 80, 20, 4]> -> <input, 2x2x2x3x2x4x2x5xf32, strides = [0, 240, 0, 80, 0, 20, 0, 4]>
@@ -207,7 +207,7 @@ func.func @main(%x: tensor<2x3x4x5xf32> {graph.name = "x"}) -> (tensor<4x6x8x10x
 // x[0, (2i + j) * 2 + c, h, w], copied over [N, C', H, i, W, j] = [1, 2, 2,
 // 2, 3, 2]; C' and H merge (24 = 2 x 12 in both views): one 4-D nest.
 // TILING-LABEL: func.func @main
-// TILING: graph.depth_to_space %arg0 {blocksize = 2 : i64, mode = "DCR", npuc.loop_tiling = [#qk.tiling<space = [4, 2, 3, 2], tile = [4, 2, 3, 2], buffers = 1{{.*}}>]}
+// TILING: qk.copy %arg0 {{.*}} {npuc.loop_tiling = [#qk.tiling<space = [4, 2, 3, 2], tile = [4, 2, 3, 2], buffers = 1{{.*}}>]}
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      emit.view %{{.*}}[0] : <output, 1x2x4x6xf32, strides = [192, 96, 24, 4]> -> <output, 1x2x2x2x3x2xf32, strides = [192, 96, 48, 24, 8, 4]>
 // CHECK-NEXT: emit.view %{{.*}}[0] : <input, 1x8x2x3xf32, strides = [192, 24, 12, 4]> -> <input, 1x2x2x2x3x2xf32, strides = [192, 24, 12, 96, 4, 48]>
@@ -226,7 +226,7 @@ func.func @main(%x: tensor<1x8x2x3xf32> {graph.name = "x"}) -> (tensor<1x2x4x6xf
 // and j are 96, 48 and 24 and nothing merges: [2, 2, 2, 3, 2] is peeled at
 // C' into 2 nests, the second at 96 bytes in both the input and the result.
 // TILING-LABEL: func.func @main
-// TILING: graph.depth_to_space %arg0 {blocksize = 2 : i64, mode = "CRD", npuc.loop_tiling = [#qk.tiling<space = [2, 2, 3, 2], tile = [2, 2, 3, 2], buffers = 1{{.*}}>, #qk.tiling<space = [2, 2, 3, 2], tile = [2, 2, 3, 2], buffers = 1{{.*}}>]}
+// TILING: qk.copy %arg0 {{.*}} {npuc.loop_tiling = [#qk.tiling<space = [2, 2, 3, 2], tile = [2, 2, 3, 2], buffers = 1{{.*}}>, #qk.tiling<space = [2, 2, 3, 2], tile = [2, 2, 3, 2], buffers = 1{{.*}}>]}
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      %[[OUT:.*]] = emit.view %{{.*}}[0] : <output, 1x2x4x6xf32, strides = [192, 96, 24, 4]> -> <output, 1x2x2x2x3x2xf32, strides = [192, 96, 48, 24, 8, 4]>
 // CHECK-NEXT: %[[IN:.*]] = emit.view %{{.*}}[0] : <input, 1x8x2x3xf32, strides = [192, 24, 12, 4]> -> <input, 1x2x2x2x3x2xf32, strides = [192, 96, 12, 48, 4, 24]>
@@ -249,7 +249,7 @@ func.func @main(%x: tensor<1x8x2x3xf32> {graph.name = "x"}) -> (tensor<1x2x4x6xf
 // x[0, c, 2h + i, 2w + j], copied over [N, i, j, C, H', W'] = [1, 2, 2, 2, 2,
 // 3]; C and H' merge (96 = 2 x 48 in, 24 = 2 x 12 out): one 4-D nest.
 // TILING-LABEL: func.func @main
-// TILING: graph.space_to_depth %arg0 {blocksize = 2 : i64, npuc.loop_tiling = [#qk.tiling<space = [2, 2, 4, 3], tile = [2, 2, 4, 3], buffers = 1{{.*}}>]}
+// TILING: qk.copy %arg0 {{.*}} {npuc.loop_tiling = [#qk.tiling<space = [2, 2, 4, 3], tile = [2, 2, 4, 3], buffers = 1{{.*}}>]}
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      emit.view %{{.*}}[0] : <output, 1x8x2x3xf32, strides = [192, 24, 12, 4]> -> <output, 1x2x2x2x2x3xf32, strides = [192, 96, 48, 24, 12, 4]>
 // CHECK-NEXT: emit.view %{{.*}}[0] : <input, 1x2x4x6xf32, strides = [192, 96, 24, 4]> -> <input, 1x2x2x2x2x3xf32, strides = [192, 24, 4, 96, 48, 8]>
@@ -269,10 +269,10 @@ func.func @main(%x: tensor<1x2x4x6xf32> {graph.name = "x"}) -> (tensor<1x8x2x3xf
 // reading the input at 320 + 3 x 80 = 560 (i1 = 1, i3 = 3) and writing at
 // 1023 x 320.
 // TILING-LABEL: func.func @main
-// TILING:            graph.tile %arg0 {npuc.loop_tiling = [
+// TILING:            qk.copy %arg0 {{.*}} {npuc.loop_tiling = [
 // TILING-COUNT-1023: #qk.tiling<space = [2, 4, 2, 5], tile = [2, 4, 2, 5]{{[^>]*}}>, 
 // TILING-NOT:        >, #qk.tiling
-// TILING-SAME:       #qk.tiling<space = [2, 4, 2, 5], tile = [2, 4, 2, 5]{{[^>]*}}>], repeats = array<i64: 64, 2, 2, 2>}
+// TILING-SAME:       #qk.tiling<space = [2, 4, 2, 5], tile = [2, 4, 2, 5]{{[^>]*}}>]}
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      %[[OUT:.*]] = emit.view %{{.*}}[0] : {{.*}} -> <output, 64x2x2x4x2x4x2x5xf32, strides = [5120, 2560, 1280, 320, 160, 40, 20, 4]>
 // CHECK-NEXT: %[[IN:.*]] = emit.view %{{.*}}[0] : {{.*}} -> <input, 64x2x2x4x2x4x2x5xf32, strides = [0, 320, 0, 80, 0, 20, 0, 4]>
@@ -291,7 +291,7 @@ func.func @main(%x: tensor<2x4x4x5xf32> {graph.name = "x"}) -> (tensor<128x8x8x1
 // One repeat more of axis 0 would need 65 x 2 x 2 x 4 = 1040 nests: refused
 // when the nests are described (select-tiling), before any is emitted.
 func.func @main(%x: tensor<2x4x4x5xf32> {graph.name = "x"}) -> (tensor<130x8x8x10xf32> {graph.name = "y"}) {
-  // expected-error @+1 {{'graph.tile' op copies through a strided view of 8 dimensions that needs more than 1024 DMA nests (the DMA moves at most 4 dimensions)}}
+  // expected-error @+1 {{'qk.copy' op copies through a strided view of 8 dimensions that needs more than 1024 DMA nests (the DMA moves at most 4 dimensions)}}
   %y = graph.tile %x {repeats = array<i64: 65, 2, 2, 2>} : (tensor<2x4x4x5xf32>) -> tensor<130x8x8x10xf32>
   return %y : tensor<130x8x8x10xf32>
 }

@@ -84,12 +84,25 @@ func.func @reduce(%x: tensor<2x16384xf32>) -> tensor<2xf32> {
 
 // An op the lowering does not handle is an error at the op, and every such
 // op is reported, not only the first.
-func.func @unlowered(%x: tensor<4x2000xi8>, %i: tensor<2xi64>) -> (tensor<4x2xi8>, tensor<4x2000xi8>) {
+func.func @unlowered(%x: tensor<4x2000xi8>, %i: tensor<2xi64>, %f: tensor<2x8xf32>) -> (tensor<4x2xi8>, tensor<2x8xf32>) {
   // expected-error @+1 {{'graph.gather' op gather of 'i8' data by indices known only at run time has no NPU lowering (constant indices lower)}}
   %g = graph.gather %x, %i {axis = 1 : i64} : (tensor<4x2000xi8>, tensor<2xi64>) -> tensor<4x2xi8>
-  // expected-error @+1 {{slice with step -1 on axis 1 needs more than 1024 strided copies (one per reversed index)}}
+  // expected-error @+1 {{'graph.lrn' op has no NPU lowering yet}}
+  %l = graph.lrn %f {size = 3 : i64, alpha = 1.0e-4 : f32, beta = 0.75 : f32, bias = 1.0 : f32} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %g, %l : tensor<4x2xi8>, tensor<2x8xf32>
+}
+
+// -----
+
+// A Slice reversed along an axis is one strided copy per run of indices:
+// more than a program holds is refused at the node when it would become
+// qk.copy (convert-elementwise-to-qk), every such slice reported.
+func.func @reversed(%x: tensor<4x2000xi8>, %y: tensor<4x3000xi8>) -> (tensor<4x2000xi8>, tensor<4x1500xi8>) {
+  // expected-error @+1 {{'graph.slice' op slice with step -1 on axis 1 needs more than 1024 strided copies (one per reversed index)}}
   %s = graph.slice %x {starts = array<i64: 0, 1999>, ends = array<i64: 4, -1>, steps = array<i64: 1, -1>} : (tensor<4x2000xi8>) -> tensor<4x2000xi8>
-  return %g, %s : tensor<4x2xi8>, tensor<4x2000xi8>
+  // expected-error @+1 {{'graph.slice' op slice with step -2 on axis 1 needs more than 1024 strided copies (one per reversed index)}}
+  %t = graph.slice %y {starts = array<i64: 0, 2999>, ends = array<i64: 4, -1>, steps = array<i64: 1, -2>} : (tensor<4x3000xi8>) -> tensor<4x1500xi8>
+  return %s, %t : tensor<4x2000xi8>, tensor<4x1500xi8>
 }
 
 // -----

@@ -34,7 +34,7 @@ func.func @gelu(%x: tensor<1x8x3072xf32>) -> tensor<1x8x3072xf32> {
 // input DMA reads three long runs, not a burst per element: GM bytes are
 // exactly the tensor twice.
 // CHECK-LABEL: func.func @nchw_to_nhwc
-// CHECK: graph.transpose {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 50176, 3], tile = [1, 1, 3216, 3], buffers = 2, cycles = 6198, gm_bytes = 301056>]
+// CHECK: qk.copy {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 50176, 3], tile = [1, 1, 3216, 3], buffers = 2, cycles = 6198, gm_bytes = 301056>]
 // TINY-LABEL: func.func @nchw_to_nhwc
 // TINY: space = [1, 1, 50176, 3], tile = [1, 1, 402, 3], buffers = {{[0-9]+}}{{[^>]*}}>]
 func.func @nchw_to_nhwc(%x: tensor<1x3x224x224xi8>) -> tensor<1x224x224x3xi8> {

@@ -546,3 +546,83 @@ func.func @view_storage(%x: tensor<4xi8>) -> tensor<4x!quant.uniform<u8:f32, 0.5
   %0 = qk.view %x : (tensor<4xi8>) -> tensor<4x!quant.uniform<u8:f32, 0.5>>
   return %0 : tensor<4x!quant.uniform<u8:f32, 0.5>>
 }
+
+// -----
+
+func.func @copy_rank(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  // expected-error @+1 {{piece 0's source map has 1 coordinates for a tensor of rank 2}}
+  %0 = qk.copy %x [#qk.address_plan<shape = [3, 2], source = (d0, d1) -> (d1), dest = (d0, d1) -> (d0, d1)>] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+func.func @copy_bounds(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  // expected-error @+1 {{piece 0's source reaches index 3 of dimension 1, which has 3}}
+  %0 = qk.copy %x [#qk.address_plan<shape = [3, 2], source = (d0, d1) -> (d1, d0 + 1), dest = (d0, d1) -> (d0, d1)>] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+func.func @copy_dest_bounds(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  // expected-error @+1 {{piece 0's dest reaches index 2 of dimension 1, which has 2}}
+  %0 = qk.copy %x [#qk.address_plan<shape = [3, 2], source = (d0, d1) -> (d1, d0), dest = (d0, d1) -> (d0, d1 + 1)>] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+func.func @copy_count(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  // expected-error @+1 {{pieces write 3 elements; the result has 6}}
+  %0 = qk.copy %x [#qk.address_plan<shape = [3, 1], source = (d0, d1) -> (d1, d0), dest = (d0, d1) -> (d0, d1)>] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+func.func @copy_none(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{needs at least one piece}}
+  %0 = qk.copy %x [] : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @copy_type(%x: tensor<2x3xf32>) -> tensor<2x3xf16> {
+  // expected-error @+1 {{requires the same element type for all operands and results}}
+  %0 = qk.copy %x [#qk.address_plan<shape = [2, 3], source = (d0, d1) -> (d0, d1), dest = (d0, d1) -> (d0, d1)>] : (tensor<2x3xf32>) -> tensor<2x3xf16>
+  return %0 : tensor<2x3xf16>
+}
+
+// -----
+
+func.func @plan_mod(%x: tensor<6xf32>) -> tensor<6xf32> {
+  // expected-error @+1 {{the source coordinate d0 mod 3 is not a constant plus multiples of the indices}}
+  %0 = qk.copy %x [#qk.address_plan<shape = [6], source = (d0) -> (d0 mod 3), dest = (d0) -> (d0)>] : (tensor<6xf32>) -> tensor<6xf32>
+  return %0 : tensor<6xf32>
+}
+
+// -----
+
+func.func @plan_negative(%x: tensor<6xf32>) -> tensor<6xf32> {
+  // expected-error @+1 {{the source coordinate -d0 + 5 has a negative term (a strided view has no negative stride)}}
+  %0 = qk.copy %x [#qk.address_plan<shape = [6], source = (d0) -> (5 - d0), dest = (d0) -> (d0)>] : (tensor<6xf32>) -> tensor<6xf32>
+  return %0 : tensor<6xf32>
+}
+
+// -----
+
+func.func @plan_dims(%x: tensor<6xf32>) -> tensor<6xf32> {
+  // expected-error @+1 {{the dest map takes 2 indices and 0 symbols; the box has 1 indices and there are no symbols}}
+  %0 = qk.copy %x [#qk.address_plan<shape = [6], source = (d0) -> (d0), dest = (d0, d1) -> (d0)>] : (tensor<6xf32>) -> tensor<6xf32>
+  return %0 : tensor<6xf32>
+}
+
+// -----
+
+func.func @plan_extent(%x: tensor<6xf32>) -> tensor<6xf32> {
+  // expected-error @+1 {{address plan extent 0 is not positive}}
+  %0 = qk.copy %x [#qk.address_plan<shape = [0], source = (d0) -> (d0), dest = (d0) -> (d0)>] : (tensor<6xf32>) -> tensor<6xf32>
+  return %0 : tensor<6xf32>
+}

@@ -176,3 +176,15 @@ func.func @select_cast(%c: tensor<4xi1>, %x: tensor<2x4xi8>, %y: tensor<1xi8>) -
   %1 = qk.cast %0 : (tensor<2x4xi8>) -> tensor<2x4xf16>
   return %1 : tensor<2x4xf16>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @copy
+// CHECK: qk.copy %{{.*}} [#qk.address_plan<shape = [2, 1], source = (d0, d1) -> (d0, 1), dest = (d0, d1) -> (d0, d1)>, #qk.address_plan<shape = [2, 1], source = (d0, d1) -> (d0, 0), dest = (d0, d1) -> (d0, d1 + 1)>] : (tensor<2x2xi8>) -> tensor<2x2xi8>
+// CHECK: qk.copy %{{.*}} [#qk.address_plan<shape = [2, 3, 2], source = (d0, d1, d2) -> (d1, 0), dest = (d0, d1, d2) -> (d0 * 3 + d1, d2)>] : (tensor<3x1xf32>) -> tensor<6x2xf32>
+func.func @copy(%x: tensor<2x2xi8>, %y: tensor<3x1xf32>) -> (tensor<2x2xi8>, tensor<6x2xf32>) {
+  %0 = qk.copy %x [#qk.address_plan<shape = [2, 1], source = (d0, d1) -> (d0, 1), dest = (d0, d1) -> (d0, d1)>,
+                   #qk.address_plan<shape = [2, 1], source = (d0, d1) -> (d0, 0), dest = (d0, d1) -> (d0, d1 + 1)>] : (tensor<2x2xi8>) -> tensor<2x2xi8>
+  %1 = qk.copy %y [#qk.address_plan<shape = [2, 3, 2], source = (d0, d1, d2) -> (d1, 0), dest = (d0, d1, d2) -> (d0 * 3 + d1, d2)>] : (tensor<3x1xf32>) -> tensor<6x2xf32>
+  return %0, %1 : tensor<2x2xi8>, tensor<6x2xf32>
+}

@@ -198,3 +198,84 @@ LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << ")";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// AddressPlanAttr
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// `e` as constant + sum(coeffs[i] * d_i), each term scaled by `scale`; fails
+/// on anything else (a symbol, mod, floordiv, ceildiv, a product of indices).
+bool linearForm(AffineExpr e, int64_t scale, SmallVectorImpl<int64_t> &coeffs,
+                int64_t &constant) {
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return constant += scale * c.getValue(), true;
+  if (auto d = dyn_cast<AffineDimExpr>(e))
+    return coeffs[d.getPosition()] += scale, true;
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return false;
+  if (e.getKind() == AffineExprKind::Add)
+    return linearForm(bin.getLHS(), scale, coeffs, constant) &&
+           linearForm(bin.getRHS(), scale, coeffs, constant);
+  if (e.getKind() != AffineExprKind::Mul)
+    return false;
+  // A product is linear when one side is a constant (the canonical form puts
+  // it on the right).
+  if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
+    return linearForm(bin.getLHS(), scale * c.getValue(), coeffs, constant);
+  if (auto c = dyn_cast<AffineConstantExpr>(bin.getLHS()))
+    return linearForm(bin.getRHS(), scale * c.getValue(), coeffs, constant);
+  return false;
+}
+} // namespace
+
+LogicalResult AddressPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                      ArrayRef<int64_t> shape, AffineMap source, AffineMap dest) {
+  if (shape.empty())
+    return emitError() << "an address plan needs at least one index";
+  for (int64_t n : shape)
+    if (n < 1)
+      return emitError() << "address plan extent " << n << " is not positive";
+  for (auto [what, map] : {std::pair<StringRef, AffineMap>{"source", source}, {"dest", dest}}) {
+    if (map.getNumDims() != shape.size() || map.getNumSymbols() != 0)
+      return emitError() << "the " << what << " map takes " << map.getNumDims() << " indices and "
+                         << map.getNumSymbols() << " symbols; the box has " << shape.size()
+                         << " indices and there are no symbols";
+    for (AffineExpr e : map.getResults()) {
+      std::string text;
+      llvm::raw_string_ostream(text) << e;
+      SmallVector<int64_t> coeffs(shape.size(), 0);
+      int64_t constant = 0;
+      if (!linearForm(e, 1, coeffs, constant))
+        return emitError() << "the " << what << " coordinate " << text
+                           << " is not a constant plus multiples of the indices";
+      if (constant < 0 || llvm::any_of(coeffs, [](int64_t c) { return c < 0; }))
+        return emitError() << "the " << what << " coordinate " << text
+                           << " has a negative term (a strided view has no negative stride)";
+    }
+  }
+  return success();
+}
+
+int64_t AddressPlanAttr::getNumElements() const {
+  int64_t n = 1;
+  for (int64_t e : getShape())
+    n *= e;
+  return n;
+}
+
+std::pair<int64_t, SmallVector<int64_t>> AddressPlanAttr::address(AffineMap map,
+                                                                    ArrayRef<int64_t> strides) {
+  int64_t offset = 0;
+  SmallVector<int64_t> out(map.getNumDims(), 0);
+  for (auto [e, stride] : llvm::zip(map.getResults(), strides)) {
+    SmallVector<int64_t> coeffs(map.getNumDims(), 0);
+    int64_t constant = 0;
+    (void)linearForm(e, 1, coeffs, constant);  // the verifier checked the form
+    offset += constant * stride;
+    for (auto [o, c] : llvm::zip(out, coeffs))
+      o += c * stride;
+  }
+  return {offset, out};
+}

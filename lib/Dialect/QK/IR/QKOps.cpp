@@ -278,3 +278,37 @@ LogicalResult ChannelAffineOp::verify() { return graph::verifyChannelAffine(*thi
 /// for both dialects.
 LogicalResult SelectOp::verify() { return graph::verifyWhere(*this); }
 LogicalResult CastOp::verify() { return graph::verifyCast(*this); }
+
+/// Each piece's maps have a coordinate per dimension and keep inside the
+/// tensors (the maps are non-negative and linear: the last index of the box
+/// reaches the farthest element); the pieces write as many elements as the
+/// result holds.
+LogicalResult CopyOp::verify() {
+  if (getPieces().empty())
+    return emitOpError("needs at least one piece");
+  int64_t written = 0;
+  for (auto [i, a] : llvm::enumerate(getPieces())) {
+    auto piece = cast<AddressPlanAttr>(a);
+    for (auto [what, map, shape] :
+         {std::tuple<StringRef, AffineMap, ArrayRef<int64_t>>{"source", piece.getSource(), shapeOf(getInput())},
+          {"dest", piece.getDest(), shapeOf(getResult())}}) {
+      if (map.getNumResults() != shape.size())
+        return emitOpError() << "piece " << i << "'s " << what << " map has "
+                             << map.getNumResults() << " coordinates for a tensor of rank "
+                             << shape.size();
+      SmallVector<int64_t> last;
+      for (int64_t n : piece.getShape())
+        last.push_back(n - 1);
+      SmallVector<int64_t> far = map.compose(last);
+      for (size_t k = 0; k < far.size(); ++k)
+        if (far[k] >= shape[k])
+          return emitOpError() << "piece " << i << "'s " << what << " reaches index " << far[k]
+                               << " of dimension " << k << ", which has " << shape[k];
+    }
+    written += piece.getNumElements();
+  }
+  int64_t n = cast<RankedTensorType>(getResult().getType()).getNumElements();
+  if (written != n)
+    return emitOpError() << "pieces write " << written << " elements; the result has " << n;
+  return success();
+}

@@ -182,4 +182,38 @@ def QK_TilingAttr : AttrDef<QK_Dialect, "Tiling"> {
   let genVerifyDecl = 1;
 }
 
+def QK_AddressPlanAttr : AttrDef<QK_Dialect, "AddressPlan"> {
+  let mnemonic = "address_plan";
+  let summary = "One strided copy of a qk.copy: its iteration space and where each index reads and writes";
+  let description = [{
+    A box of `shape` indices; the index (d0, d1, ...) reads the operand's
+    element `source(d0, d1, ...)` and writes the result's element
+    `dest(d0, d1, ...)`. Both maps are linear in the indices: each
+    coordinate a non-negative constant plus non-negative multiples of the
+    indices (no mod, floordiv or product of indices), so every piece is one
+    strided DMA pattern over any buffer's strides, and a stride of 0 reads
+    an element again (a broadcast).
+
+    ```mlir
+    // Transpose of a 2x3 by perm [1, 0]:
+    #qk.address_plan<shape = [3, 2], source = (d0, d1) -> (d1, d0), dest = (d0, d1) -> (d0, d1)>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape, "::mlir::AffineMap":$source,
+                        "::mlir::AffineMap":$dest);
+  let assemblyFormat = [{
+    `<` `shape` `=` `[` $shape `]` `,` `source` `=` $source `,` `dest` `=` $dest `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The number of indices of the box.
+    int64_t getNumElements() const;
+    /// A linear map's offset and the stride of each index, over a buffer of
+    /// strides `strides` (one per result of the map): the address of index
+    /// d is offset + sum(stride[i] * d[i]).
+    static std::pair<int64_t, llvm::SmallVector<int64_t>>
+    address(::mlir::AffineMap map, llvm::ArrayRef<int64_t> strides);
+  }];
+}
+
 #endif

@@ -457,6 +457,33 @@ def QK_ViewOp : QK_Op<"view"> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
+def QK_CopyOp : QK_Op<"copy", [SameOperandsAndResultElementType]> {
+  let summary = "data movement: the result assembled from strided copies of the operand";
+  let description = [{
+    Each element of the result is one element of the operand, moved
+    unchanged (a quantized value keeps its type): `pieces` lists the strided
+    copies, each a `#qk.address_plan` (a box of indices, where each reads
+    and where it writes). Transpose, Slice, Expand, Tile, DepthToSpace and
+    SpaceToDepth are copies (convert-elementwise-to-qk writes the plans); a
+    Slice with a negative step is one piece per run of reversed indices, as
+    a strided view has no negative stride.
+
+    The verifier checks each map against the shapes (one coordinate per
+    dimension, every index inside the tensor) and that the pieces write as
+    many elements as the result holds.
+
+    ```mlir
+    %y = qk.copy %x [#qk.address_plan<shape = [3, 2], source = (d0, d1) -> (d1, d0),
+                                       dest = (d0, d1) -> (d0, d1)>]
+        : (tensor<2x3xf32>) -> tensor<3x2xf32>
+    ```
+  }];
+  let arguments = (ins QK_AnyTensor:$input,
+                   TypedArrayAttrBase<QK_AddressPlanAttr, "address plans">:$pieces);
+  let results = (outs QK_AnyTensor:$result);
+  let assemblyFormat = "$input $pieces attr-dict `:` functional-type(operands, results)";
+}
+
 def QK_QuantizeOp : QK_Op<"quantize"> {
   let summary = "a float tensor quantized (QuantizeLinear)";
   let description = [{
