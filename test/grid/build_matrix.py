@@ -1,6 +1,6 @@
-"""Grid builders of the matrix-product cases: f32 and fp16 MatMul, Gemm, Conv
-and ConvTranspose, and the integer kernels qk.matmul and qk.conv2d (QDQ
-products, ConvInteger and MatMulInteger).
+"""Grid builders of the matrix-product cases: qk.matmul (f32 and fp16 MatMul,
+QDQ products, MatMulInteger), Gemm, Conv and ConvTranspose, and the integer
+kernel qk.conv2d (QDQ convolutions, ConvInteger).
 
 A quantized product is requantized by MATRIX's output stage in fixed point,
 which rounds exact ties half away from zero (docs/numerics.md, "Fractional
@@ -44,7 +44,7 @@ def build_matmul(case, net):
     m, k, n = pick(net, MATMUL_SHAPES)
     batch = (2,) if props["batch"] else ()
     bbatch = (2,) if props["batched-rhs"] else ()
-    if case["op"] == "graph.matmul":
+    if a_t in ("f32", "f16"):  # qk.matmul's float form
         net.f32_products = True
         x = net.value_in("f32", batch + (m, k))
         w = net.value_in("f32", bbatch + (k, n))
@@ -257,5 +257,5 @@ def build_conv_transpose(case, net):
     net.value_out("f32", y)
 
 
-BUILDERS = {"graph.matmul": build_matmul, "qk.matmul": build_matmul, "graph.gemm": build_gemm,
+BUILDERS = {"qk.matmul": build_matmul, "graph.gemm": build_gemm,
             "graph.conv": build_conv, "qk.conv2d": build_conv, "graph.conv_transpose": build_conv_transpose}

@@ -155,6 +155,7 @@ struct ConvertElementwiseToQKPass
       return !qk::symbolizeGeluApproximation(op.getApproximate());
     });
     graph_to_qk::populateCopyPatterns(patterns, target);
+    graph_to_qk::populateFloatProductPatterns(patterns, target);
     if (failed(graph_to_qk::checkCopies(getOperation())))
       return signalPassFailure();
     ConversionConfig config;

@@ -145,13 +145,14 @@ const CaseSpace &lowering::matmulSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
     const ct::List bytes = {"i8", "ui8"};
-    s.signatures = {{"f32,f32->f32", {}, opNames<graph::MatMulOp>()},
-                    {"f16,f16->R", {{"R", ct::kFloat}}, opNames<graph::MatMulOp>()},
-                    {"A,W->R", {{"A", bytes}, {"W", bytes}, {"R", {"i8", "ui8", "i32"}}}, opNames<qk::MatMulOp>()},
-                    {"A,W,i32->R", {{"A", bytes}, {"W", bytes}, {"R", {"i8", "ui8", "i32"}}}, opNames<qk::MatMulOp>()}};
-    auto kernel = cond::op(opNames<qk::MatMulOp>());
-    s.properties = {kMatmulRequant.declare(kernel),
-                    kBias.declare(kernel), kBatch.declare(), kBatchedRhs.declare()};
+    s.signatures = {{"f32,f32->f32"},
+                    {"f16,f16->R", {{"R", ct::kFloat}}},
+                    {"A,W->R", {{"A", bytes}, {"W", bytes}, {"R", {"i8", "ui8", "i32"}}}},
+                    {"A,W,i32->R", {{"A", bytes}, {"W", bytes}, {"R", {"i8", "ui8", "i32"}}}}};
+    // The integer contract's properties; a float product has none of it.
+    auto integer = cond::operand(0, bytes);
+    s.properties = {kMatmulRequant.declare(integer),
+                    kBias.declare(integer), kBatch.declare(), kBatchedRhs.declare()};
     s.rules = {
         never(cond::any({cond::all({kMatmulRequant({Requant::None}), cond::result(0, {"i8", "ui8"})}),
                          cond::all({kMatmulRequant({Requant::Tensor, Requant::Row, Requant::Column}),
@@ -172,23 +173,21 @@ const CaseSpace &lowering::matmulSpace() {
   return space;
 }
 
-/// qk.matmul (integer, its contract in its attributes) and f32 graph.matmul.
+/// qk.matmul, integer (its contract in its attributes) or float.
 LogicalResult lowering::selectMatmul(LoweringCase &c, const target::TargetInfo &) {
   Operation *op = c.op;
   Value lhs = op->getOperand(0), rhs = op->getOperand(1), result = op->getResult(0);
-  if (auto mm = dyn_cast<qk::MatMulOp>(op)) {
-    ArrayRef<int64_t> zps = mm.getRhsZp();
+  if (auto mm = dyn_cast<qk::MatMulOp>(op); mm && mm.getRhsZp()) {
+    ArrayRef<int64_t> zps = *mm.getRhsZp();
     if (llvm::any_of(zps, [&](int64_t z) { return z != zps[0]; }))
       return op->emitOpError("per-column rhs zero points that differ need a correction term; "
                              "MATRIX subtracts one b_zp");
-  } else if (!llvm::isa<FloatType>(tensorOf(result).getElementType())) {
-    return op->emitOpError("non-float graph.matmul reaches emission unquantized");
   }
   if (failed(checkMatrixTypes(op, storageOf(tensorOf(lhs).getElementType()),
                               storageOf(tensorOf(rhs).getElementType()))) ||
       failed(checkMatmulShapes(op, tensorOf(lhs).getShape(), tensorOf(rhs).getShape())))
     return failure();
-  if (auto mm = dyn_cast<qk::MatMulOp>(op)) {
+  if (auto mm = cast<qk::MatMulOp>(op); mm.getRhsZp()) {
     c.choose(kMatmulRequant, requantMode(mm.getRequantAttr(), tensorOf(result).getRank()));
     c.flag(kBias, bool(mm.getBias()));
   }
@@ -198,11 +197,11 @@ LogicalResult lowering::selectMatmul(LoweringCase &c, const target::TargetInfo &
 }
 
 LogicalResult KernelLowering::lowerMatmulOp(const LoweringCase &c) {
-  if (auto mm = dyn_cast<qk::MatMulOp>(c.op))
-    return lowerMatmul(c, mm.getLhs(), mm.getRhs(), mm.getBias(), mm.getResult(),
-                       {static_cast<int64_t>(mm.getLhsZp()), mm.getRhsZp()[0], mm.getRequantAttr()});
-  auto mm = cast<graph::MatMulOp>(c.op);
-  return lowerMatmul(c, mm.getLhs(), mm.getRhs(), Value(), mm.getResult(), {});
+  auto mm = cast<qk::MatMulOp>(c.op);
+  ProductContract k;
+  if (mm.getRhsZp())  // the integer contract
+    k = {static_cast<int64_t>(*mm.getLhsZp()), (*mm.getRhsZp())[0], mm.getRequantAttr()};
+  return lowerMatmul(c, mm.getLhs(), mm.getRhs(), mm.getBias(), mm.getResult(), k);
 }
 
 const CaseSpace &lowering::gemmSpace() {
@@ -432,8 +431,6 @@ std::optional<MatmulProblem> lowering::matmulProblem(Operation *op) {
     p.requant = bool(rq);
     p.requantTable = rq && rq.isPerChannel();
     p.requantPerRow = p.requantTable && rq.getAxis() == tensorOf(result).getRank() - 2;
-  } else if (auto mm = dyn_cast<graph::MatMulOp>(op)) {
-    lhs = mm.getLhs(), rhs = mm.getRhs(), result = mm.getResult();
   } else if (auto gemm = dyn_cast<graph::GemmOp>(op)) {
     lhs = gemm.getA(), rhs = gemm.getB(), result = gemm.getResult();
     p.transA = gemm.getTransA(), p.transB = gemm.getTransB();

@@ -150,7 +150,7 @@ func.func @main(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
 // Broadcast batch dimensions are not lowered: a diagnostic, never a product
 // that skips or misreads batches.
 func.func @main(%a: tensor<1x4x8xf32>, %b: tensor<3x8x16xf32>) -> tensor<3x4x16xf32> {
-  // expected-error @+1 {{'graph.matmul' op matrix products of shapes 1x4x8 and 3x8x16 have no NPU lowering yet}}
+  // expected-error @+1 {{'qk.matmul' op matrix products of shapes 1x4x8 and 3x8x16 have no NPU lowering yet}}
   %y = graph.matmul %a, %b : (tensor<1x4x8xf32>, tensor<3x8x16xf32>) -> tensor<3x4x16xf32>
   return %y : tensor<3x4x16xf32>
 }

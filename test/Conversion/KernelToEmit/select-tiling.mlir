@@ -45,7 +45,7 @@ func.func @large(%x: tensor<512x2048xi8>) -> tensor<512x512xi8> {
 // f32 on an A = 16 array (npu-v1): the 100x20 result in one tile, K = 33 in
 // chunks of the array side.
 // CHECK-LABEL: func.func @f32
-// CHECK: graph.matmul {{.*}}npuc.tiling = #qk.tiling<tile = [100, 20, 16], buffers = 1{{.*}}>
+// CHECK: qk.matmul {{.*}}npuc.tiling = #qk.tiling<tile = [100, 20, 16], buffers = 1{{.*}}>
 func.func @f32(%a: tensor<100x33xf32>, %b: tensor<33x20xf32>) -> tensor<100x20xf32> {
   %y = graph.matmul %a, %b : (tensor<100x33xf32>, tensor<33x20xf32>) -> tensor<100x20xf32>
   return %y : tensor<100x20xf32>

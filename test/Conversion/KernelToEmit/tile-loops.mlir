@@ -22,7 +22,7 @@
 // CHECK:        emit.view %{{.*}}[128] : <input, 5x8xf32, strides = [32, 4]> -> <input, 1x8xf32, strides = [32, 4]>
 // CHECK:        emit.view %{{.*}}[256] : <output, 5x16xf32, strides = [64, 4]> -> <output, 1x16xf32, strides = [64, 4]>
 func.func @main(%a: tensor<5x8xf32> {graph.name = "a"}, %b: tensor<8x16xf32> {graph.name = "b"}) -> (tensor<5x16xf32> {graph.name = "y"}) {
-  %y = graph.matmul %a, %b {npuc.tiling = #qk.tiling<tile = [2, 16, 8], buffers = 2>} : (tensor<5x8xf32>, tensor<8x16xf32>) -> tensor<5x16xf32>
+  %y = qk.matmul %a, %b {acc_type = f32, npuc.tiling = #qk.tiling<tile = [2, 16, 8], buffers = 2>} : (tensor<5x8xf32>, tensor<8x16xf32>) -> tensor<5x16xf32>
   return %y : tensor<5x16xf32>
 }
 
@@ -30,7 +30,7 @@ func.func @main(%a: tensor<5x8xf32> {graph.name = "a"}, %b: tensor<8x16xf32> {gr
 
 func.func @main(%a: tensor<5x8xf32> {graph.name = "a"}, %b: tensor<8x16xf32> {graph.name = "b"}) -> (tensor<5x16xf32> {graph.name = "y"}) {
   // expected-error @+1 {{npuc.tiling [5000, 16, 8] x 1 cannot run here: tile 5000x16x8 is outside the MATRIX extent fields [1, 4095]}}
-  %y = graph.matmul %a, %b {npuc.tiling = #qk.tiling<tile = [5000, 16, 8], buffers = 1>} : (tensor<5x8xf32>, tensor<8x16xf32>) -> tensor<5x16xf32>
+  %y = qk.matmul %a, %b {acc_type = f32, npuc.tiling = #qk.tiling<tile = [5000, 16, 8], buffers = 1>} : (tensor<5x8xf32>, tensor<8x16xf32>) -> tensor<5x16xf32>
   return %y : tensor<5x16xf32>
 }
 
@@ -38,15 +38,15 @@ func.func @main(%a: tensor<5x8xf32> {graph.name = "a"}, %b: tensor<8x16xf32> {gr
 
 func.func @main(%a: tensor<4096x8xf32> {graph.name = "a"}, %b: tensor<8x64xf32> {graph.name = "b"}) -> (tensor<4096x64xf32> {graph.name = "y"}) {
   // expected-error @+1 {{npuc.tiling [4095, 64, 8] x 2 cannot run here: its accumulators take 2096640 bytes of ACC; npu-v1 has 262144}}
-  %y = graph.matmul %a, %b {npuc.tiling = #qk.tiling<tile = [4095, 64, 8], buffers = 2>} : (tensor<4096x8xf32>, tensor<8x64xf32>) -> tensor<4096x64xf32>
+  %y = qk.matmul %a, %b {acc_type = f32, npuc.tiling = #qk.tiling<tile = [4095, 64, 8], buffers = 2>} : (tensor<4096x8xf32>, tensor<8x64xf32>) -> tensor<4096x64xf32>
   return %y : tensor<4096x64xf32>
 }
 
 // -----
 
 func.func @main(%a: tensor<5x8xf32> {graph.name = "a"}, %b: tensor<8x16xf32> {graph.name = "b"}) -> (tensor<5x16xf32> {graph.name = "y"}) {
-  // expected-error @+1 {{'graph.matmul' op internal error: no tiling (npuc.tiling); select-tiling chooses it before this lowering}}
-  %y = graph.matmul %a, %b : (tensor<5x8xf32>, tensor<8x16xf32>) -> tensor<5x16xf32>
+  // expected-error @+1 {{'qk.matmul' op internal error: no tiling (npuc.tiling); select-tiling chooses it before this lowering}}
+  %y = qk.matmul %a, %b {acc_type = f32} : (tensor<5x8xf32>, tensor<8x16xf32>) -> tensor<5x16xf32>
   return %y : tensor<5x16xf32>
 }
 

@@ -626,3 +626,51 @@ func.func @plan_extent(%x: tensor<6xf32>) -> tensor<6xf32> {
   %0 = qk.copy %x [#qk.address_plan<shape = [0], source = (d0) -> (d0), dest = (d0) -> (d0)>] : (tensor<6xf32>) -> tensor<6xf32>
   return %0 : tensor<6xf32>
 }
+
+// -----
+
+func.func @float_matmul_types(%a: tensor<4x8xf32>, %b: tensor<8x3xf16>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{a float product takes operands of one float type and gives that type (or f32 of f16 operands), got 'f32' x 'f16' -> 'f32'}}
+  %y = qk.matmul %a, %b {acc_type = f32} : (tensor<4x8xf32>, tensor<8x3xf16>) -> tensor<4x3xf32>
+  return %y : tensor<4x3xf32>
+}
+
+// -----
+
+func.func @float_matmul_zp(%a: tensor<4x8xf32>, %b: tensor<8x3xf32>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{a float product has no bias, zero points or requantization}}
+  %y = qk.matmul %a, %b {acc_type = f32, lhs_zp = 0 : i64} : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
+  return %y : tensor<4x3xf32>
+}
+
+// -----
+
+func.func @float_matmul_acc(%a: tensor<4x8xf32>, %b: tensor<8x3xf32>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{accumulator type 'i32' is not supported for float products (expected f32)}}
+  %y = qk.matmul %a, %b {acc_type = i32} : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
+  return %y : tensor<4x3xf32>
+}
+
+// -----
+
+func.func @float_matmul_shape(%a: tensor<4x8xf32>, %b: tensor<7x3xf32>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{contraction dimensions differ}}
+  %y = qk.matmul %a, %b {acc_type = f32} : (tensor<4x8xf32>, tensor<7x3xf32>) -> tensor<4x3xf32>
+  return %y : tensor<4x3xf32>
+}
+
+// -----
+
+func.func @integer_matmul_zp(%a: tensor<4x8xi8>, %b: tensor<8x3xi8>) -> tensor<4x3xi32> {
+  // expected-error @+1 {{an integer product states its zero points (lhs_zp, rhs_zp)}}
+  %y = qk.matmul %a, %b {acc_type = i32} : (tensor<4x8xi8>, tensor<8x3xi8>) -> tensor<4x3xi32>
+  return %y : tensor<4x3xi32>
+}
+
+// -----
+
+func.func @integer_matmul_float_result(%a: tensor<4x8xi8>, %b: tensor<8x3xi8>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{an integer product gives integers, not 'f32'}}
+  %y = qk.matmul %a, %b {acc_type = i32, lhs_zp = 0 : i64, rhs_zp = array<i64: 0>} : (tensor<4x8xi8>, tensor<8x3xi8>) -> tensor<4x3xf32>
+  return %y : tensor<4x3xf32>
+}

@@ -188,3 +188,13 @@ func.func @copy(%x: tensor<2x2xi8>, %y: tensor<3x1xf32>) -> (tensor<2x2xi8>, ten
   %1 = qk.copy %y [#qk.address_plan<shape = [2, 3, 2], source = (d0, d1, d2) -> (d1, 0), dest = (d0, d1, d2) -> (d0 * 3 + d1, d2)>] : (tensor<3x1xf32>) -> tensor<6x2xf32>
   return %0, %1 : tensor<2x2xi8>, tensor<6x2xf32>
 }
+
+// -----
+
+// The float form of qk.matmul: f32 accumulation, no integer contract.
+// CHECK-LABEL: func.func @float_matmul
+// CHECK: qk.matmul %{{.*}}, %{{.*}} {acc_type = f32} : (tensor<4x8xf16>, tensor<8x3xf16>) -> tensor<4x3xf32>
+func.func @float_matmul(%a: tensor<4x8xf16>, %b: tensor<8x3xf16>) -> tensor<4x3xf32> {
+  %y = qk.matmul %a, %b {acc_type = f32} : (tensor<4x8xf16>, tensor<8x3xf16>) -> tensor<4x3xf32>
+  return %y : tensor<4x3xf32>
+}

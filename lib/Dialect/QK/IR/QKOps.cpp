@@ -113,7 +113,26 @@ LogicalResult Conv2DOp::verify() {
   return verifyRequant(*this, getRequantAttr(), getResult(), 1, w[0]);
 }
 
+/// The float form: graph.matmul's shapes (its verifier: batch dimensions
+/// broadcast as ONNX's; the lowering refuses the ones it does not lower at
+/// the node), no integer contract, f32 accumulation.
+LogicalResult MatMulOp::verifyFloat() {
+  Type lt = elementOf(getLhs()), rt = elementOf(getRhs()), yt = elementOf(getResult());
+  if (lt != rt || !(yt == lt || (lt.isF16() && yt.isF32())))
+    return emitOpError() << "a float product takes operands of one float type and gives that "
+                            "type (or f32 of f16 operands), got "
+                         << lt << " x " << rt << " -> " << yt;
+  if (getBias() || getLhsZpAttr() || getRhsZpAttr() || getRequantAttr())
+    return emitOpError("a float product has no bias, zero points or requantization");
+  if (!getAccType().isF32())
+    return emitOpError() << "accumulator type " << getAccType()
+                         << " is not supported for float products (expected f32)";
+  return graph::verifyMatMul(*this);
+}
+
 LogicalResult MatMulOp::verify() {
+  if (isa<FloatType>(elementOf(getLhs())) || isa<FloatType>(elementOf(getRhs())))
+    return verifyFloat();
   ArrayRef<int64_t> a = shapeOf(getLhs()), b = shapeOf(getRhs());
   if (a.size() < 2 || b.size() < 2 || (a.size() > 2 && b.size() > 2 && b.size() != a.size()))
     return emitOpError() << "lhs and rhs must have rank >= 2, and the same rank when both have "
@@ -133,9 +152,14 @@ LogicalResult MatMulOp::verify() {
   if (shapeOf(getResult()) != ArrayRef<int64_t>(want))
     return emitOpError() << "result shape " << sh::str(shapeOf(getResult()))
                          << " does not match the expected " << sh::str(want);
+  Type lt = elementOf(getLhs()), rt = elementOf(getRhs()), yt = elementOf(getResult());
+  if (!isa<IntegerType>(yt))
+    return emitOpError() << "an integer product gives integers, not " << yt;
+  if (!getLhsZpAttr() || !getRhsZpAttr())
+    return emitOpError("an integer product states its zero points (lhs_zp, rhs_zp)");
   if (failed(verifyBias(*this, getBias(), b[1])) ||
-      failed(checkInRange(*this, "lhs zero point", getLhsZp(), elementOf(getLhs()))) ||
-      failed(verifyZeroPoints(*this, "rhs zero point", getRhsZp(), b[1], elementOf(getRhs()))) ||
+      failed(checkInRange(*this, "lhs zero point", int64_t(*getLhsZp()), lt)) ||
+      failed(verifyZeroPoints(*this, "rhs zero point", *getRhsZp(), b[1], rt)) ||
       failed(verifyAccumulator(*this, getAccType())))
     return failure();
   // Per-channel requantization follows the weights: the result's columns

@@ -41,19 +41,42 @@ def QK_Conv2DOp : QK_Op<"conv2d"> {
   let assemblyFormat = "$input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
 }
 
+// A matrix product's operands and result: 8-bit integers with int32
+// accumulation, or IEEE floats.
+def QK_ProductTensor : StaticShapeTensorOf<[I8, UI8, F32, F16]>;
+def QK_ProductResult : StaticShapeTensorOf<[I8, UI8, I32, F32, F16]>;
+
 def QK_MatMulOp : QK_Op<"matmul"> {
-  let summary = "int8/uint8 [M,K] x [K,N] with int32 accumulation and requantization";
+  let summary = "[M,K] x [K,N]: int8/uint8 with int32 accumulation and requantization, or float";
   let description = [{
-    acc[..., m, n] = bias[n] + sum_k (lhs[..., m, k] - lhs_zp) * (rhs[k, n] - rhs_zp[n]);
-    leading lhs dimensions are a batch over the same rhs. `requant` is per
-    tensor or per output column (the last axis); without it the result is the
-    int32 accumulator (MatMulInteger).
+    Integer: acc[..., m, n] = bias[n] + sum_k (lhs[..., m, k] - lhs_zp) *
+    (rhs[k, n] - rhs_zp[n]) exactly in `acc_type` (i32). `requant` is per
+    tensor, per output column (the last axis) or per output row (weights on
+    the left); without it the result is the int32 accumulator
+    (MatMulInteger).
+
+    Float (MatMul of f32, or of f16 after graph-compute-f16): the same sum
+    of products, accumulated in `acc_type` (f32) and rounded once to the
+    result type (f32, or f16 or f32 of f16 operands); no zero points, bias
+    or requantization.
+
+    Leading dimensions are a batch: of the integer form's lhs over the same
+    rhs, or of both (the same batch dimensions); the float form's shapes are
+    graph.matmul's (batch dimensions broadcast as ONNX's), the lowering
+    refusing at the node the ones it does not lower.
+
+    ```mlir
+    %y = qk.matmul %a, %w {acc_type = f32} : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
+    ```
   }];
-  let arguments = (ins QK_NarrowTensor:$lhs, QK_NarrowTensor:$rhs,
+  let arguments = (ins QK_ProductTensor:$lhs, QK_ProductTensor:$rhs,
                    Optional<StaticShapeTensorOf<[I32]>>:$bias,
-                   I64Attr:$lhs_zp, DenseI64ArrayAttr:$rhs_zp,
+                   OptionalAttr<I64Attr>:$lhs_zp, OptionalAttr<DenseI64ArrayAttr>:$rhs_zp,
                    TypeAttr:$acc_type, OptionalAttr<QK_RequantAttr>:$requant);
-  let results = (outs QK_IntTensor:$result);
+  let results = (outs QK_ProductResult:$result);
+  let extraClassDeclaration = [{
+    ::llvm::LogicalResult verifyFloat();
+  }];
   let assemblyFormat = "$lhs `,` $rhs (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
 }
 
