@@ -2,10 +2,10 @@
 // RUN: npuc-opt %npuc_src/examples/residual.mlir --npuc-pipeline=until=kernel | FileCheck %s
 // RUN: npuc-opt %npuc_src/examples/residual.mlir --npuc-pipeline | FileCheck %s --check-prefix=ENC
 
-// The exported "x - 0" is gone, the conv, the skip add (the kernel
+// The exported "x - 0" is gone, the conv (the kernel qk.conv2d), the skip add (the kernel
 // qk.binary ADD) and the relu remain.
 // CHECK-LABEL: func.func @main
-// CHECK:       %[[C:.*]] = graph.conv %arg0
+// CHECK:       %[[C:.*]] = qk.conv2d %arg0
 // CHECK-NOT:   graph.sub
 // CHECK-NOT:   qk.binary {{.*}}SUB
 // CHECK:       %[[A:.*]] = qk.binary %[[C]], %arg0 {fn = #qk.binary_fn<ADD>

@@ -1,6 +1,6 @@
 """Grid builders of the matrix-product cases: qk.matmul (f32 and fp16 MatMul,
-QDQ products, MatMulInteger), Gemm, Conv and ConvTranspose, and the integer
-kernel qk.conv2d (QDQ convolutions, ConvInteger).
+QDQ products, MatMulInteger), qk.conv2d (f32 and fp16 Conv, QDQ convolutions,
+ConvInteger), Gemm and ConvTranspose.
 
 A quantized product is requantized by MATRIX's output stage in fixed point,
 which rounds exact ties half away from zero (docs/numerics.md, "Fractional
@@ -153,7 +153,7 @@ def build_conv(case, net):
     n, c, h, w_, m, group, kh, kw, s, d, p = conv_geometry(net, props)
     attrs = {"group": group, "strides": s, "dilations": d, "pads": p, "kernel_shape": [kh, kw]}
     wshape = (m, c // group, kh, kw)
-    if case["op"] == "graph.conv":
+    if case["operands"][0] in ("f32", "f16"):  # qk.conv2d's float form
         net.f32_products = True
         x = net.value_in("f32", (n, c, h, w_))
         w = net.value_in("f32", wshape, const=True)
@@ -258,4 +258,4 @@ def build_conv_transpose(case, net):
 
 
 BUILDERS = {"qk.matmul": build_matmul, "graph.gemm": build_gemm,
-            "graph.conv": build_conv, "qk.conv2d": build_conv, "graph.conv_transpose": build_conv_transpose}
+            "qk.conv2d": build_conv, "graph.conv_transpose": build_conv_transpose}

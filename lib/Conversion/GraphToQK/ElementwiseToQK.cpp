@@ -156,7 +156,10 @@ struct ConvertElementwiseToQKPass
     });
     graph_to_qk::populateCopyPatterns(patterns, target);
     graph_to_qk::populateFloatProductPatterns(patterns, target);
-    if (failed(graph_to_qk::checkCopies(getOperation())))
+    // Every refused node is reported, not only those of the first check.
+    bool refused = failed(graph_to_qk::checkCopies(getOperation()));
+    refused |= failed(graph_to_qk::checkProducts(getOperation()));
+    if (refused)
       return signalPassFailure();
     ConversionConfig config;
     config.foldingMode = DialectConversionFoldingMode::Never;

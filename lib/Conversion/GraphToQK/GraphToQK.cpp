@@ -370,7 +370,8 @@ struct ConvToKernel : KernelPattern<graph::ConvOp> {
         rewriter, loc, resultType, in, weight, *biasValue, op.getStridesAttr(), op.getPadsAttr(),
         op.getDilationsAttr(), op.getGroupAttr(), rewriter.getI64IntegerAttr(x->zeroPoints[0]),
         rewriter.getDenseI64ArrayAttr(w->zeroPoints), TypeAttr::get(rewriter.getIntegerType(32)),
-        *rq);
+        *rq, /*activation=*/qk::FusedActivationAttr(), /*activation_min=*/FloatAttr(),
+        /*activation_max=*/FloatAttr());
     replaceWithKernel(rewriter, op, activation, kernel.getResult());
     return success();
   }

@@ -54,9 +54,13 @@ void populateReducePatterns(mlir::RewritePatternSet &patterns, mlir::ConversionT
 /// Data movement: graph.transpose, slice, expand, tile, depth_to_space and
 /// space_to_depth become qk.copy, their index arithmetic as address plans.
 void populateCopyPatterns(mlir::RewritePatternSet &patterns, mlir::ConversionTarget &target);
-/// The float forms of the products: a float graph.matmul becomes qk.matmul.
+/// The float forms of the products: a float graph.matmul becomes qk.matmul,
+/// a 2-D float graph.conv qk.conv2d.
 void populateFloatProductPatterns(mlir::RewritePatternSet &patterns,
                                   mlir::ConversionTarget &target);
+/// Reports, at each op, a float convolution qk.conv2d cannot take (not 2-D);
+/// run before the conversion.
+mlir::LogicalResult checkProducts(mlir::Operation *root);
 /// Reports, at each op, a copy that cannot become qk.copy (a Slice of more
 /// pieces than a program holds); run before the conversion.
 mlir::LogicalResult checkCopies(mlir::Operation *root);

@@ -1,10 +1,12 @@
-//===- ProductsToQK.cpp - Float matrix products to qk ---------------------===//
+//===- ProductsToQK.cpp - Float matrix products and convolutions to qk ---===//
 //
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
 // The float forms of the product kernels: a MatMul of f32 (or of f16, after
-// graph-compute-f16) becomes qk.matmul with f32 accumulation and no integer
-// contract. The quantized products became kernels in convert-graph-to-qk;
+// graph-compute-f16) becomes qk.matmul, a 2-D Conv qk.conv2d (with the
+// activation graph-fuse-activation folded into it), with f32 accumulation
+// and no integer contract; a Conv of another rank is refused at the node
+// (checkProducts). The quantized products became kernels in convert-graph-to-qk;
 // these run after the graph passes that match the float graph ops
 // (graph-compute-f16). A product of other types stays, for the lowering to
 // refuse at the node.
@@ -28,6 +30,41 @@ bool isFloatMatMul(graph::MatMulOp op) {
   return isFloatTensor(op.getLhs()) && isFloatTensor(op.getRhs()) && isFloatTensor(op.getResult());
 }
 
+Type elementOf(Value v) { return cast<RankedTensorType>(v.getType()).getElementType(); }
+
+/// A float convolution qk.conv2d's float form states: 2-D (NCHW), input and
+/// weight of one float type, the result of that type (or f32 of f16), an
+/// f32 bias if any.
+bool isFloatConv(graph::ConvOp op) {
+  Type xt = elementOf(op.getX()), wt = elementOf(op.getW()), yt = elementOf(op.getResult());
+  return isa<FloatType>(xt) && xt == wt && (yt == xt || (xt.isF16() && yt.isF32())) &&
+         cast<RankedTensorType>(op.getX().getType()).getRank() == 4 &&
+         (!op.getBias() || elementOf(op.getBias()).isF32());
+}
+
+struct FloatConvToKernel : OpConversionPattern<graph::ConvOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(graph::ConvOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!isFloatConv(op))
+      return rewriter.notifyMatchFailure(op, "not a 2-D float convolution");
+    qk::FusedActivationAttr activation;
+    if (std::optional<StringRef> fused = op.getActivation()) {
+      std::optional<qk::FusedActivation> kind = qk::symbolizeFusedActivation(*fused);
+      if (!kind)
+        return rewriter.notifyMatchFailure(op, "an activation the kernel does not name");
+      activation = qk::FusedActivationAttr::get(op.getContext(), *kind);
+    }
+    rewriter.replaceOpWithNewOp<qk::Conv2DOp>(
+        op, op.getResult().getType(), adaptor.getX(), adaptor.getW(), adaptor.getBias(),
+        op.getStridesAttr(), op.getPadsAttr(), op.getDilationsAttr(), op.getGroupAttr(),
+        /*input_zp=*/IntegerAttr(), /*weight_zp=*/DenseI64ArrayAttr(),
+        TypeAttr::get(rewriter.getF32Type()), /*requant=*/qk::RequantAttr(), activation,
+        op.getActivationMinAttr(), op.getActivationMaxAttr());
+    return success();
+  }
+};
+
 struct FloatMatMulToKernel : OpConversionPattern<graph::MatMulOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(graph::MatMulOp op, OpAdaptor adaptor,
@@ -45,7 +82,19 @@ struct FloatMatMulToKernel : OpConversionPattern<graph::MatMulOp> {
 
 void graph_to_qk::populateFloatProductPatterns(RewritePatternSet &patterns,
                                                ConversionTarget &target) {
-  patterns.add<FloatMatMulToKernel>(patterns.getContext());
+  patterns.add<FloatMatMulToKernel, FloatConvToKernel>(patterns.getContext());
   target.addDynamicallyLegalOp<graph::MatMulOp>(
       [](graph::MatMulOp op) { return !isFloatMatMul(op); });
+  target.addDynamicallyLegalOp<graph::ConvOp>([](graph::ConvOp op) { return !isFloatConv(op); });
+}
+
+LogicalResult graph_to_qk::checkProducts(Operation *root) {
+  bool ok = true;
+  root->walk([&](graph::ConvOp op) {
+    if (isFloatTensor(op.getResult()) && cast<RankedTensorType>(op.getX().getType()).getRank() != 4) {
+      op.emitOpError("convolution lowering handles 2-D (NCHW) inputs");
+      ok = false;
+    }
+  });
+  return success(ok);
 }

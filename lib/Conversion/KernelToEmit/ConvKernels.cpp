@@ -51,20 +51,22 @@ const CaseSpace &lowering::convSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
     const ct::List bytes = {"i8", "ui8"};
-    s.signatures = {{"f32,f32->f32", {}, opNames<graph::ConvOp>()},
-                    {"f32,f32,f32->f32", {}, opNames<graph::ConvOp>()},
-                    {"f16,f16->R", {{"R", ct::kFloat}}, opNames<graph::ConvOp>()},
-                    {"f16,f16,f32->R", {{"R", ct::kFloat}}, opNames<graph::ConvOp>()},
-                    {"X,W->R", {{"X", bytes}, {"W", bytes}, {"R", {"i8", "ui8", "i32"}}}, opNames<qk::Conv2DOp>()},
-                    {"X,W,i32->R", {{"X", bytes}, {"W", bytes}, {"R", {"i8", "ui8", "i32"}}}, opNames<qk::Conv2DOp>()}};
+    s.signatures = {{"f32,f32->f32"},
+                    {"f32,f32,f32->f32"},
+                    {"f16,f16->R", {{"R", ct::kFloat}}},
+                    {"f16,f16,f32->R", {{"R", ct::kFloat}}},
+                    {"X,W->R", {{"X", bytes}, {"W", bytes}, {"R", {"i8", "ui8", "i32"}}}},
+                    {"X,W,i32->R", {{"X", bytes}, {"W", bytes}, {"R", {"i8", "ui8", "i32"}}}}};
+    // The integer form's requantization, the float form's activation.
+    auto integer = cond::operand(0, bytes);
     s.properties = {kConvKind.declare(),
                     kPadded.declare(),
                     kStrided.declare(),
                     kDilated.declare(),
                     kWindow.declare(kConvKind({ConvKind::Dense, ConvKind::Grouped})),
                     kBias.declare(),
-                    kConvRequant.declare(cond::op(opNames<qk::Conv2DOp>())),
-                    kActivation.declare(cond::op(opNames<graph::ConvOp>()))};
+                    kConvRequant.declare(integer),
+                    kActivation.declare(cond::negate(integer))};
     s.rules = {
         biasIsThirdOperand(),
         never(cond::any({cond::all({kConvRequant({Requant::None}), cond::result(0, {"i8", "ui8"})}),
@@ -76,62 +78,47 @@ const CaseSpace &lowering::convSpace() {
   return space;
 }
 
-/// qk.conv2d (integer, NCHW) and f32 graph.conv (2-D): dense, grouped or
-/// depthwise; padded first; strides and dilations in the im2col DMA; a 1x1
-/// window gathered by one 3-D DMA; bias and requantization in the epilogue.
+/// qk.conv2d (NCHW), integer or float: dense, grouped or depthwise; padded
+/// first; strides and dilations in the im2col DMA; a 1x1 window gathered by
+/// one 3-D DMA; bias, requantization and the fused activation in the
+/// epilogue.
 LogicalResult lowering::selectConv(LoweringCase &c, const target::TargetInfo &) {
-  Operation *op = c.op;
-  qk::RequantAttr rq;
-  Value x = op->getOperand(0), w = op->getOperand(1);
-  bool bias;
-  ArrayRef<int64_t> strides, pads, dil;
-  int64_t groups;
-  if (auto conv = dyn_cast<qk::Conv2DOp>(op)) {
-    ArrayRef<int64_t> wzp = conv.getWeightZp();
+  auto conv = cast<qk::Conv2DOp>(c.op);
+  if (conv.isInteger()) {
+    ArrayRef<int64_t> wzp = *conv.getWeightZp();
     if (llvm::any_of(wzp, [&](int64_t z) { return z != wzp[0]; }))
-      return op->emitOpError("per-channel weight zero points that differ need a correction term; "
-                             "MATRIX subtracts one b_zp");
-    rq = conv.getRequantAttr();
-    bias = bool(conv.getBias());
-    strides = conv.getStrides(), pads = conv.getPads(), dil = conv.getDilations();
-    groups = conv.getGroups();
-  } else {
-    auto fconv = cast<graph::ConvOp>(op);
-    if (!llvm::isa<FloatType>(tensorOf(fconv.getResult()).getElementType()))
-      return op->emitOpError("non-float graph.conv reaches emission unquantized");
-    if (tensorOf(fconv.getX()).getRank() != 4)
-      return op->emitOpError("convolution lowering handles 2-D (NCHW) inputs");
-    bias = bool(fconv.getBias());
-    strides = fconv.getStrides(), pads = fconv.getPads(), dil = fconv.getDilations();
-    groups = fconv.getGroup();
+      return conv.emitOpError("per-channel weight zero points that differ need a correction term; "
+                              "MATRIX subtracts one b_zp");
   }
-  if (failed(checkMatrixTypes(op, storageOf(tensorOf(x).getElementType()),
-                              storageOf(tensorOf(w).getElementType()))))
+  if (failed(checkMatrixTypes(conv, storageOf(tensorOf(conv.getInput()).getElementType()),
+                              storageOf(tensorOf(conv.getWeight()).getElementType()))))
     return failure();
-  ArrayRef<int64_t> ws = tensorOf(w).getShape();
+  ArrayRef<int64_t> ws = tensorOf(conv.getWeight()).getShape();
+  int64_t groups = int64_t(conv.getGroups());
   ConvKind kind = c.choose(kConvKind, convKind(groups, ws[1], ws[0] / groups));
-  c.flag(kPadded, anyNot(pads, 0));
-  c.flag(kStrided, anyNot(strides, 1));
-  c.flag(kDilated, anyNot(dil, 1));
+  c.flag(kPadded, anyNot(conv.getPads(), 0));
+  c.flag(kStrided, anyNot(conv.getStrides(), 1));
+  c.flag(kDilated, anyNot(conv.getDilations(), 1));
   if (kind != ConvKind::Depthwise)
     c.choose(kWindow, windowOf(ws));
-  c.flag(kBias, bias);
-  if (llvm::isa<qk::Conv2DOp>(op)) {
+  c.flag(kBias, bool(conv.getBias()));
+  if (conv.isInteger()) {
+    qk::RequantAttr rq = conv.getRequantAttr();
     c.choose(kConvRequant, !rq ? Requant::None : rq.isPerChannel() ? Requant::Channel : Requant::Tensor);
     return success();
   }
-  StringRef fused = cast<graph::ConvOp>(op).getActivation().value_or("none");
-  std::optional<Activation> activation = kActivation.parse(fused);
-  if (!activation)
-    return op->emitOpError() << "fused activation '" << fused << "' has no NPU lowering";
-  c.choose(kActivation, *activation);
+  std::optional<qk::FusedActivation> fused = conv.getActivation();
+  c.choose(kActivation, !fused                                ? Activation::None
+                        : *fused == qk::FusedActivation::Relu ? Activation::Relu
+                                                              : Activation::Clip);
   return success();
 }
 
 LogicalResult KernelLowering::lowerConv(const LoweringCase &c) {
   // The fused activation, for this op's epilogues.
+  auto conv = cast<qk::Conv2DOp>(c.op);
   FloatActivation activation;
-  if (auto conv = dyn_cast<graph::ConvOp>(c.op); conv && c.get(kActivation) != Activation::None) {
+  if (!conv.isInteger() && c.get(kActivation) != Activation::None) {
     activation.kind = c.get(kActivation);
     if (FloatAttr lo = conv.getActivationMinAttr())
       activation.lo = float(lo.getValueAsDouble());
@@ -154,39 +141,34 @@ LogicalResult KernelLowering::lowerConv(const LoweringCase &c) {
   // constant as imported is never placed).
   if (std::optional<ConvProblem> cp = convProblem(c.op)) {
     ConvOperands o = *convOperands(c.op);
-    auto conv = dyn_cast<qk::Conv2DOp>(c.op);
     Value y = resultBuffer(o.y), bias = o.b ? gmOf(o.b) : Value();
     ConvContract k;
-    if (conv)
-      k.xzp = conv.getInputZp(), k.wzp = conv.getWeightZp()[0], k.rq = conv.getRequantAttr();
+    if (conv.isInteger())
+      k.xzp = int64_t(*conv.getInputZp()), k.wzp = (*conv.getWeightZp())[0],
+      k.rq = conv.getRequantAttr();
     k.activation = activation;
     return lowerWindowConv(c.op, *cp, gmOf(o.x), bias, y, k);
   }
-  if (auto conv = dyn_cast<qk::Conv2DOp>(c.op)) {
-    auto [X, W, B, Y] = buffers(conv.getInput(), conv.getWeight(), conv.getBias(), conv.getResult());
+  auto [X, W, B, Y] = buffers(conv.getInput(), conv.getWeight(), conv.getBias(), conv.getResult());
+  ConvGeometry geometry{conv.getStrides(), conv.getPads(), conv.getDilations(),
+                        static_cast<int64_t>(conv.getGroups())};
+  if (!conv.isInteger()) {
     if (pointwise) {
-      qk::RequantAttr rq = conv.getRequantAttr();
-      ProductContract k;
-      k.azp = conv.getWeightZp()[0], k.bzp = conv.getInputZp(), k.rq = rq;
-      k.perRow = rq && rq.isPerChannel(), k.biasPerRow = true;
+      ProductContract k = weightsOnTheLeft();
+      k.activation = activation;
       return lowerMatmulBuffers(c.op, {W, X, B, Y}, k);
     }
-    ConvGeometry geometry{conv.getStrides(), conv.getPads(), conv.getDilations(),
-                          static_cast<int64_t>(conv.getGroups())};
-    ConvContract contract{static_cast<int64_t>(conv.getInputZp()), conv.getWeightZp()[0],
-                          conv.getRequantAttr(), {}};
-    return lowerConvBuffers(c.op, plan, {X, W, B, Y}, geometry, contract);
+    return lowerConvBuffers(c.op, plan, {X, W, B, Y}, geometry, {0, 0, {}, activation});
   }
-  auto conv = cast<graph::ConvOp>(c.op);
-  auto [X, W, B, Y] = buffers(conv.getX(), conv.getW(), conv.getBias(), conv.getResult());
+  int64_t xzp = int64_t(*conv.getInputZp()), wzp = (*conv.getWeightZp())[0];
   if (pointwise) {
-    ProductContract k = weightsOnTheLeft();
-    k.activation = activation;
+    qk::RequantAttr rq = conv.getRequantAttr();
+    ProductContract k;
+    k.azp = wzp, k.bzp = xzp, k.rq = rq;
+    k.perRow = rq && rq.isPerChannel(), k.biasPerRow = true;
     return lowerMatmulBuffers(c.op, {W, X, B, Y}, k);
   }
-  ConvGeometry geometry{conv.getStrides(), conv.getPads(), conv.getDilations(),
-                        static_cast<int64_t>(conv.getGroup())};
-  return lowerConvBuffers(c.op, plan, {X, W, B, Y}, geometry, {0, 0, {}, activation});
+  return lowerConvBuffers(c.op, plan, {X, W, B, Y}, geometry, {xzp, wzp, conv.getRequantAttr(), {}});
 }
 
 const CaseSpace &lowering::convTransposeSpace() {

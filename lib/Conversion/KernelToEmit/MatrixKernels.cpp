@@ -263,12 +263,7 @@ std::optional<ConvOperands> lowering::convOperands(Operation *op) {
     c.groups = conv.getGroups(), c.strides = conv.getStrides(), c.pads = conv.getPads();
     c.dil = conv.getDilations(), c.bias = bool(conv.getBias()), c.rq = conv.getRequantAttr();
     c.b = conv.getBias();
-    c.integer = true;
-  } else if (auto conv = dyn_cast<graph::ConvOp>(op)) {
-    c.x = conv.getX(), c.w = conv.getW(), c.y = conv.getResult();
-    c.groups = conv.getGroup(), c.strides = conv.getStrides(), c.pads = conv.getPads();
-    c.dil = conv.getDilations(), c.bias = bool(conv.getBias());
-    c.b = conv.getBias();
+    c.integer = conv.isInteger();
   } else {
     return std::nullopt;
   }

@@ -3,7 +3,10 @@
 // form: f32 accumulation, no zero points, bias or requantization. Batch
 // dimensions that broadcast stay as they are, for the lowering to refuse at
 // the node; a matmul of plain integers stays a graph op (it has no kernel).
-// RUN: npuc-opt %s -split-input-file --convert-elementwise-to-qk | FileCheck %s
+// A 2-D float graph.conv becomes qk.conv2d's float form, its fused
+// activation (graph-fuse-activation) as #qk.activation with the clip's
+// bounds; a float convolution of another rank is refused at the node.
+// RUN: npuc-opt %s -split-input-file --convert-elementwise-to-qk -verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func.func @f32
 // CHECK: %[[Y:.*]] = qk.matmul %arg0, %arg1 {acc_type = f32} : (tensor<2x4x8xf32>, tensor<8x3xf32>) -> tensor<2x4x3xf32>
@@ -41,4 +44,28 @@ func.func @broadcast_batch(%a: tensor<1x4x8xf32>, %b: tensor<3x8x16xf32>) -> ten
 func.func @integers(%a: tensor<4x8xi32>, %b: tensor<8x3xi32>) -> tensor<4x3xi32> {
   %y = graph.matmul %a, %b : (tensor<4x8xi32>, tensor<8x3xi32>) -> tensor<4x3xi32>
   return %y : tensor<4x3xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @conv
+// CHECK: qk.conv2d %arg0, %arg1, %arg2 {acc_type = f32, activation = #qk.activation<relu>, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+// CHECK: qk.conv2d %arg3, %arg4, %arg2 {acc_type = f32, activation = #qk.activation<clip>, activation_max = 6.000000e+00 : f64, activation_min = 0.000000e+00 : f64, dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x4x8x8xf16>, tensor<4x2x1x1xf16>, tensor<4xf32>) -> tensor<1x4x4x4xf32>
+// CHECK-NOT: graph.conv
+func.func @conv(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>, %h: tensor<1x4x8x8xf16>, %g: tensor<4x2x1x1xf16>) -> (tensor<1x4x8x8xf32>, tensor<1x4x4x4xf32>) {
+  %y = graph.conv %x, %w, %b {activation = "relu", strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+  %z = graph.conv %h, %g, %b {activation = "clip", activation_min = 0.0 : f64, activation_max = 6.0 : f64, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 2 : i64} : (tensor<1x4x8x8xf16>, tensor<4x2x1x1xf16>, tensor<4xf32>) -> tensor<1x4x4x4xf32>
+  return %y, %z : tensor<1x4x8x8xf32>, tensor<1x4x4x4xf32>
+}
+
+// -----
+
+// Every float convolution that is not 2-D is reported, with every other
+// node the pass refuses.
+func.func @conv3d(%x: tensor<1x2x4x4x4xf32>, %w: tensor<2x2x1x1x1xf32>, %s: tensor<4x3000xi8>) -> (tensor<1x2x4x4x4xf32>, tensor<4x1500xi8>) {
+  // expected-error @+1 {{'graph.conv' op convolution lowering handles 2-D (NCHW) inputs}}
+  %y = graph.conv %x, %w {strides = array<i64: 1, 1, 1>, pads = array<i64: 0, 0, 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1>, group = 1 : i64} : (tensor<1x2x4x4x4xf32>, tensor<2x2x1x1x1xf32>) -> tensor<1x2x4x4x4xf32>
+  // expected-error @+1 {{'graph.slice' op slice with step -2 on axis 1 needs more than 1024 strided copies}}
+  %t = graph.slice %s {starts = array<i64: 0, 2999>, ends = array<i64: 4, -1>, steps = array<i64: 1, -2>} : (tensor<4x3000xi8>) -> tensor<4x1500xi8>
+  return %y, %t : tensor<1x2x4x4x4xf32>, tensor<4x1500xi8>
 }

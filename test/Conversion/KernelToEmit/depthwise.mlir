@@ -33,7 +33,7 @@
 // CHECK-NEXT:   emit.dma {{.*}} {fill = 0 : i64, pad_hi = array<i64: 0, 1, 1>, pad_lo = array<i64: 0, 0, 1>}
 // CHECK-NOT:  emit.for
 func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}, %w: tensor<2x1x3x3xf32> {graph.name = "w"}) -> (tensor<1x2x5x5xf32> {graph.name = "y"}) {
-  %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 2 : i64, npuc.tiling = #qk.tiling<tile = [1, 2], buffers = 2>} : (tensor<1x2x5x5xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x5x5xf32>
+  %y = qk.conv2d %x, %w {acc_type = f32, strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 2 : i64, npuc.tiling = #qk.tiling<tile = [1, 2], buffers = 2>} : (tensor<1x2x5x5xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x5x5xf32>
   return %y : tensor<1x2x5x5xf32>
 }
 
@@ -46,7 +46,7 @@ func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}, %w: tensor<2x1x3x3xf
 // CHECK:      %[[C:.*]] = emit.view %{{.*}}[60] : <lm, 1x1x24xf32, strides = [96, 96, 4]> -> <lm, 1x1x9xf32, strides = [96, 96, 4]>
 // CHECK-NEXT: emit.depthwise MAC %[[C]], %{{.*}} -> %[[S]] {accumulate, dilations = array<i64: 1, 1>, kernel = array<i64: 1, 5>, strides = array<i64: 1, 1>}
 func.func @main(%x: tensor<1x1x1x24xf32> {graph.name = "x"}, %w: tensor<1x1x1x20xf32> {graph.name = "w"}) -> (tensor<1x1x1x5xf32> {graph.name = "y"}) {
-  %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = #qk.tiling<tile = [1, 1], buffers = 1>} : (tensor<1x1x1x24xf32>, tensor<1x1x1x20xf32>) -> tensor<1x1x1x5xf32>
+  %y = qk.conv2d %x, %w {acc_type = f32, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, npuc.tiling = #qk.tiling<tile = [1, 1], buffers = 1>} : (tensor<1x1x1x24xf32>, tensor<1x1x1x20xf32>) -> tensor<1x1x1x5xf32>
   return %y : tensor<1x1x1x5xf32>
 }
 
@@ -54,7 +54,7 @@ func.func @main(%x: tensor<1x1x1x24xf32> {graph.name = "x"}, %w: tensor<1x1x1x20
 
 func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}, %w: tensor<2x1x3x3xf32> {graph.name = "w"}) -> (tensor<1x2x5x5xf32> {graph.name = "y"}) {
   // expected-error @+1 {{npuc.tiling [3, 2] x 1 cannot run here: tile 3 channels x 2 rows is outside [1, 2] x [1, 5]}}
-  %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 2 : i64, npuc.tiling = #qk.tiling<tile = [3, 2], buffers = 1>} : (tensor<1x2x5x5xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x5x5xf32>
+  %y = qk.conv2d %x, %w {acc_type = f32, strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 2 : i64, npuc.tiling = #qk.tiling<tile = [3, 2], buffers = 1>} : (tensor<1x2x5x5xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x5x5xf32>
   return %y : tensor<1x2x5x5xf32>
 }
 
@@ -110,7 +110,7 @@ func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf
 // CHECK:        emit.view %[[TAPS]][192] : {{.*}} -> <lm, 1x9xf32, strides = [36, 4]>
 // CHECK-NOT:  emit.for
 func.func @main(%x: tensor<1x5x5x5xf32> {graph.name = "x"}, %w: tensor<5x1x3x3xf32> {graph.name = "w"}, %b: tensor<5xf32> {graph.name = "b"}) -> (tensor<1x5x5x5xf32> {graph.name = "y"}) {
-  %y = graph.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 5 : i64, npuc.tiling = #qk.tiling<tile = [2, 5], buffers = 1, resident>} : (tensor<1x5x5x5xf32>, tensor<5x1x3x3xf32>, tensor<5xf32>) -> tensor<1x5x5x5xf32>
+  %y = qk.conv2d %x, %w, %b {acc_type = f32, strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 5 : i64, npuc.tiling = #qk.tiling<tile = [2, 5], buffers = 1, resident>} : (tensor<1x5x5x5xf32>, tensor<5x1x3x3xf32>, tensor<5xf32>) -> tensor<1x5x5x5xf32>
   return %y : tensor<1x5x5x5xf32>
 }
 

@@ -9,18 +9,18 @@
 // (each channel its own group) differs in kind and dilation, and has no window
 // property (depthwise always gathers its windows per channel).
 // CHECK-LABEL: func.func @convs
-// CHECK: graph.conv {{.*}}npuc.case = "graph.conv(f32,f32,f32->f32){kind=dense,padded,!strided,!dilated,window=kxk,bias,activation=none}"
-// CHECK: graph.conv {{.*}}npuc.case = "graph.conv(f32,f32->f32){kind=depthwise,padded,!strided,dilated,!bias,activation=none}"
-// CHECK: graph.conv {{.*}}npuc.case = "graph.conv(f32,f32->f32){kind=grouped,!padded,strided,!dilated,window=1x1,!bias,activation=none}"
+// CHECK: qk.conv2d {{.*}}npuc.case = "qk.conv2d(f32,f32,f32->f32){kind=dense,padded,!strided,!dilated,window=kxk,bias,activation=none}"
+// CHECK: qk.conv2d {{.*}}npuc.case = "qk.conv2d(f32,f32->f32){kind=depthwise,padded,!strided,dilated,!bias,activation=none}"
+// CHECK: qk.conv2d {{.*}}npuc.case = "qk.conv2d(f32,f32->f32){kind=grouped,!padded,strided,!dilated,window=1x1,!bias,activation=none}"
 // CHECK-NOT: graph.constant {{.*}}npuc.case
 func.func @convs(%x: tensor<1x4x8x8xf32>) -> (tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>, tensor<1x4x4x4xf32>) {
   %w = graph.constant dense<0.5> : tensor<4x4x3x3xf32>
   %b = graph.constant dense<0.25> : tensor<4xf32>
   %d = graph.constant dense<0.5> : tensor<4x1x3x3xf32>
   %g = graph.constant dense<0.5> : tensor<4x2x1x1xf32>
-  %y = graph.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
-  %z = graph.conv %x, %d {strides = array<i64: 1, 1>, pads = array<i64: 2, 2, 2, 2>, dilations = array<i64: 2, 2>, group = 4 : i64} : (tensor<1x4x8x8xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x8x8xf32>
-  %v = graph.conv %x, %g {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 2 : i64} : (tensor<1x4x8x8xf32>, tensor<4x2x1x1xf32>) -> tensor<1x4x4x4xf32>
+  %y = qk.conv2d %x, %w, %b {acc_type = f32, strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+  %z = qk.conv2d %x, %d {acc_type = f32, strides = array<i64: 1, 1>, pads = array<i64: 2, 2, 2, 2>, dilations = array<i64: 2, 2>, groups = 4 : i64} : (tensor<1x4x8x8xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x8x8xf32>
+  %v = qk.conv2d %x, %g {acc_type = f32, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x4x8x8xf32>, tensor<4x2x1x1xf32>) -> tensor<1x4x4x4xf32>
   return %y, %z, %v : tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>, tensor<1x4x4x4xf32>
 }
 

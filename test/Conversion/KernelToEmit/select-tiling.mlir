@@ -81,15 +81,15 @@ func.func @none(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // f32 MACs (4 + ceil(144 * 4 / 256) = 7), 576 bytes out (9):
 // 200 + 10 + 7 + 200 + 9 = 426 cycles and 576 + 4 + 576 = 1156 GM bytes.
 // CHECK-LABEL: func.func @pointwise
-// CHECK: graph.conv {{.*}}npuc.tiling = #qk.tiling<tile = [16, 144, 8], buffers = 1, cycles = 800, gm_bytes = 14336>
-// CHECK: graph.conv {{.*}}npuc.tiling = #qk.tiling<tile = [36, 16, 8], buffers = 1, cycles = 530, gm_bytes = 3968>
+// CHECK: qk.conv2d {{.*}}npuc.tiling = #qk.tiling<tile = [16, 144, 8], buffers = 1, cycles = 800, gm_bytes = 14336>
+// CHECK: qk.conv2d {{.*}}npuc.tiling = #qk.tiling<tile = [36, 16, 8], buffers = 1, cycles = 530, gm_bytes = 3968>
 // CHECK-SAME: -> tensor<1x16x6x6xf32>
-// CHECK: graph.conv {{.*}}npuc.tiling = #qk.tiling<tile = [1, 12], buffers = 1, cycles = 426, gm_bytes = 1156>
+// CHECK: qk.conv2d {{.*}}npuc.tiling = #qk.tiling<tile = [1, 12], buffers = 1, cycles = 426, gm_bytes = 1156>
 // CHECK-SAME: -> tensor<1x1x12x12xf32>
 func.func @pointwise(%x: tensor<1x8x12x12xf32>, %w: tensor<16x8x1x1xf32>, %y: tensor<1x1x12x12xf32>, %v: tensor<1x1x1x1xf32>) -> (tensor<1x16x12x12xf32>, tensor<1x16x6x6xf32>, tensor<1x1x12x12xf32>) {
-  %a = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x8x12x12xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x12x12xf32>
-  %b = graph.conv %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x8x12x12xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x6x6xf32>
-  %c = graph.conv %y, %v {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x1x12x12xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x12x12xf32>
+  %a = qk.conv2d %x, %w {acc_type = f32, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x8x12x12xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x12x12xf32>
+  %b = qk.conv2d %x, %w {acc_type = f32, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x8x12x12xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x6x6xf32>
+  %c = qk.conv2d %y, %v {acc_type = f32, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x1x12x12xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x12x12xf32>
   return %a, %b, %c : tensor<1x16x12x12xf32>, tensor<1x16x6x6xf32>, tensor<1x1x12x12xf32>
 }
 
@@ -142,10 +142,10 @@ func.func @pool(%x: tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32> {
 // result 192 contiguous bytes (3 cycles):
 // 200 + 7 + 70 + 64 + 200 + 3 = 544 cycles and 128 + 288 + 192 = 608 bytes.
 // CHECK-LABEL: func.func @window_conv
-// CHECK: graph.conv {{.*}}npuc.tiling = #qk.tiling<tile = [4, 3, 2], buffers = 1, cycles = 544, gm_bytes = 608>
+// CHECK: qk.conv2d {{.*}}npuc.tiling = #qk.tiling<tile = [4, 3, 2], buffers = 1, cycles = 544, gm_bytes = 608>
 func.func @window_conv(%x: tensor<1x2x4x4xf32>) -> tensor<1x3x4x4xf32> {
   %w = graph.constant dense<1.0> : tensor<3x2x3x3xf32>
-  %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x4x4xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x4x4xf32>
+  %y = qk.conv2d %x, %w {acc_type = f32, strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x2x4x4xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x4x4xf32>
   return %y : tensor<1x3x4x4xf32>
 }
 
@@ -183,11 +183,11 @@ func.func @first_conv(%x: tensor<1x3x224x224xi8>, %b: tensor<32xi32>) -> tensor<
 // On npu-v1-tiny (128 KiB of LM) the weights cannot stay: chunks of 8
 // channels, loaded per tile.
 // CHECK-LABEL: func.func @resident_conv
-// CHECK: graph.conv {{.*}}npuc.tiling = #qk.tiling<tile = [14, 128, 16], buffers = 1, cycles = 492104, gm_bytes = 1421312, resident>
+// CHECK: qk.conv2d {{.*}}npuc.tiling = #qk.tiling<tile = [14, 128, 16], buffers = 1, cycles = 492104, gm_bytes = 1421312, resident>
 // TINY-LABEL: func.func @resident_conv
-// TINY: graph.conv {{.*}}npuc.tiling = #qk.tiling<tile = [7, 32, 8], buffers = 1, cycles = 2358528, gm_bytes = 4710400>
+// TINY: qk.conv2d {{.*}}npuc.tiling = #qk.tiling<tile = [7, 32, 8], buffers = 1, cycles = 2358528, gm_bytes = 4710400>
 func.func @resident_conv(%x: tensor<1x128x28x28xf32>) -> tensor<1x128x28x28xf32> {
   %w = graph.constant dense<1.0> : tensor<128x128x3x3xf32>
-  %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x128x28x28xf32>, tensor<128x128x3x3xf32>) -> tensor<1x128x28x28xf32>
+  %y = qk.conv2d %x, %w {acc_type = f32, strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x128x28x28xf32>, tensor<128x128x3x3xf32>) -> tensor<1x128x28x28xf32>
   return %y : tensor<1x128x28x28xf32>
 }

@@ -130,7 +130,7 @@ func.func @main(%a: tensor<10x16xf32> {graph.name = "a"}) -> (tensor<10x16xf32> 
 // CHECK-NEXT:   emit.alloc : <acc, 12x16xf32, strides = [64, 4]>
 // CHECK:        emit.matmul %{{.*}}, %{{.*}} -> %{{.*}} : <lm, 12x8xf32, strides = [32, 4]>, <lm, 8x16xf32, strides = [64, 4]> -> <acc, 12x16xf32, strides = [64, 4]>
 func.func @main(%x: tensor<1x8x12x12xf32> {graph.name = "x"}, %w: tensor<16x8x1x1xf32> {graph.name = "w"}) -> (tensor<1x16x6x6xf32> {graph.name = "y"}) {
-  %y = graph.conv %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = #qk.tiling<tile = [12, 16, 8], buffers = 2>} : (tensor<1x8x12x12xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x6x6xf32>
+  %y = qk.conv2d %x, %w {acc_type = f32, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, npuc.tiling = #qk.tiling<tile = [12, 16, 8], buffers = 2>} : (tensor<1x8x12x12xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x6x6xf32>
   return %y : tensor<1x16x6x6xf32>
 }
 
@@ -139,6 +139,6 @@ func.func @main(%x: tensor<1x8x12x12xf32> {graph.name = "x"}, %w: tensor<16x8x1x
 // A result tile that is neither whole output rows nor a run of one is refused.
 func.func @main(%x: tensor<1x8x12x12xf32> {graph.name = "x"}, %w: tensor<16x8x1x1xf32> {graph.name = "w"}) -> (tensor<1x16x6x6xf32> {graph.name = "y"}) {
   // expected-error @+1 {{npuc.tiling [8, 16, 8] is not whole windows (1 taps) and whole or part rows (6 columns)}}
-  %y = graph.conv %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = #qk.tiling<tile = [8, 16, 8], buffers = 1>} : (tensor<1x8x12x12xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x6x6xf32>
+  %y = qk.conv2d %x, %w {acc_type = f32, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, npuc.tiling = #qk.tiling<tile = [8, 16, 8], buffers = 1>} : (tensor<1x8x12x12xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x6x6xf32>
   return %y : tensor<1x16x6x6xf32>
 }

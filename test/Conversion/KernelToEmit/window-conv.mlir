@@ -92,7 +92,7 @@ func.func @main(%x: tensor<1x2x3x3xi8> {graph.name = "x"}) -> (tensor<1x2x3x3xi8
 func.func @main(%x: tensor<1x1x3x3xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf32> {graph.name = "y"}) {
   %w = graph.constant dense<1.0> : tensor<2x1x2x2xf32>
   %b = graph.constant dense<[0.5, -0.5]> : tensor<2xf32>
-  %y = graph.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = #qk.tiling<tile = [3, 2, 1], buffers = 1>} : (tensor<1x1x3x3xf32>, tensor<2x1x2x2xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
+  %y = qk.conv2d %x, %w, %b {acc_type = f32, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64, npuc.tiling = #qk.tiling<tile = [3, 2, 1], buffers = 1>} : (tensor<1x1x3x3xf32>, tensor<2x1x2x2xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
   return %y : tensor<1x2x3x3xf32>
 }
 
@@ -101,7 +101,7 @@ func.func @main(%x: tensor<1x1x3x3xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf
 func.func @main(%x: tensor<1x1x3x3xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf32> {graph.name = "y"}) {
   %w = graph.constant dense<1.0> : tensor<2x1x2x2xf32>
   // expected-error @+1 {{npuc.tiling [4, 2, 1] x 1 cannot run here: tile 4 rows x 2 channels (chunks of 1) is outside [1, 3] x [1, 2] ([1, 1])}}
-  %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = #qk.tiling<tile = [4, 2, 1], buffers = 1>} : (tensor<1x1x3x3xf32>, tensor<2x1x2x2xf32>) -> tensor<1x2x3x3xf32>
+  %y = qk.conv2d %x, %w {acc_type = f32, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64, npuc.tiling = #qk.tiling<tile = [4, 2, 1], buffers = 1>} : (tensor<1x1x3x3xf32>, tensor<2x1x2x2xf32>) -> tensor<1x2x3x3xf32>
   return %y : tensor<1x2x3x3xf32>
 }
 
@@ -110,7 +110,7 @@ func.func @main(%x: tensor<1x1x3x3xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf
 func.func @main(%x: tensor<1x1x3x3xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf32> {graph.name = "y"}) {
   %w = graph.constant dense<1.0> : tensor<2x1x2x2xf32>
   // expected-error @+1 {{internal error: no tiling (npuc.tiling); select-tiling chooses it before this lowering}}
-  %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x1x3x3xf32>, tensor<2x1x2x2xf32>) -> tensor<1x2x3x3xf32>
+  %y = qk.conv2d %x, %w {acc_type = f32, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x1x3x3xf32>, tensor<2x1x2x2xf32>) -> tensor<1x2x3x3xf32>
   return %y : tensor<1x2x3x3xf32>
 }
 
@@ -132,7 +132,7 @@ func.func @main(%x: tensor<1x1x3x3xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf
 func.func @main(%x: tensor<1x1x3x3xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf32> {graph.name = "y"}) {
   %w = graph.constant dense<1.0> : tensor<2x1x2x2xf32>
   %b = graph.constant dense<[0.5, -0.5]> : tensor<2xf32>
-  %y = graph.conv %x, %w, %b {activation = "relu", strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = #qk.tiling<tile = [3, 2, 1], buffers = 1>} : (tensor<1x1x3x3xf32>, tensor<2x1x2x2xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
+  %y = qk.conv2d %x, %w, %b {acc_type = f32, activation = #qk.activation<relu>, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64, npuc.tiling = #qk.tiling<tile = [3, 2, 1], buffers = 1>} : (tensor<1x1x3x3xf32>, tensor<2x1x2x2xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
   return %y : tensor<1x2x3x3xf32>
 }
 
@@ -140,7 +140,7 @@ func.func @main(%x: tensor<1x1x3x3xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf
 
 func.func @main(%x: tensor<1x1x3x3xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf32> {graph.name = "y"}) {
   %w = graph.constant dense<1.0> : tensor<2x1x2x2xf32>
-  %y = graph.conv %x, %w {activation = "clip", activation_min = 0.0 : f64, activation_max = 6.0 : f64, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = #qk.tiling<tile = [3, 2, 1], buffers = 1>} : (tensor<1x1x3x3xf32>, tensor<2x1x2x2xf32>) -> tensor<1x2x3x3xf32>
+  %y = qk.conv2d %x, %w {acc_type = f32, activation = #qk.activation<clip>, activation_min = 0.0 : f64, activation_max = 6.0 : f64, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64, npuc.tiling = #qk.tiling<tile = [3, 2, 1], buffers = 1>} : (tensor<1x1x3x3xf32>, tensor<2x1x2x2xf32>) -> tensor<1x2x3x3xf32>
   return %y : tensor<1x2x3x3xf32>
 }
 
@@ -207,6 +207,6 @@ func.func @main(%x: tensor<1x2x3x3xi8> {graph.name = "x"}) -> (tensor<1x2x3x3xi8
 // CHECK:      emit.matmul %{{.*}}, %[[R]] -> %{{.*}} : <lm, 3x16xf32, strides = [64, 4]>, <lm, 16x16xf32, strides = [64, 4]>
 func.func @main(%x: tensor<1x1x4x4xf32> {graph.name = "x"}) -> (tensor<1x16x3x3xf32> {graph.name = "y"}) {
   %w = graph.constant dense<1.0> : tensor<16x1x2x2xf32>
-  %y = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64, npuc.tiling = #qk.tiling<tile = [1, 16, 1], buffers = 1, resident>} : (tensor<1x1x4x4xf32>, tensor<16x1x2x2xf32>) -> tensor<1x16x3x3xf32>
+  %y = qk.conv2d %x, %w {acc_type = f32, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, npuc.tiling = #qk.tiling<tile = [1, 16, 1], buffers = 1, resident>} : (tensor<1x1x4x4xf32>, tensor<16x1x2x2xf32>) -> tensor<1x16x3x3xf32>
   return %y : tensor<1x16x3x3xf32>
 }

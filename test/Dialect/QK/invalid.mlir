@@ -674,3 +674,51 @@ func.func @integer_matmul_float_result(%a: tensor<4x8xi8>, %b: tensor<8x3xi8>) -
   %y = qk.matmul %a, %b {acc_type = i32, lhs_zp = 0 : i64, rhs_zp = array<i64: 0>} : (tensor<4x8xi8>, tensor<8x3xi8>) -> tensor<4x3xf32>
   return %y : tensor<4x3xf32>
 }
+
+// -----
+
+func.func @float_conv_bias(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xi32>) -> tensor<1x4x8x8xf32> {
+  // expected-error @+1 {{a float convolution's bias is f32, not 'i32'}}
+  %y = qk.conv2d %x, %w, %b {acc_type = f32, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xi32>) -> tensor<1x4x8x8xf32>
+  return %y : tensor<1x4x8x8xf32>
+}
+
+// -----
+
+func.func @float_conv_zp(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32> {
+  // expected-error @+1 {{a float convolution has no zero points or requantization}}
+  %y = qk.conv2d %x, %w {acc_type = f32, input_zp = 0 : i64, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
+  return %y : tensor<1x4x8x8xf32>
+}
+
+// -----
+
+func.func @float_conv_bounds(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32> {
+  // expected-error @+1 {{activation bounds belong to a clip}}
+  %y = qk.conv2d %x, %w {acc_type = f32, activation = #qk.activation<relu>, activation_max = 6.0 : f64, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
+  return %y : tensor<1x4x8x8xf32>
+}
+
+// -----
+
+func.func @float_conv_types(%x: tensor<1x3x8x8xf16>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32> {
+  // expected-error @+1 {{a float convolution takes input and weight of one float type and gives that type (or f32 of f16 operands), got 'f16' x 'f32' -> 'f32'}}
+  %y = qk.conv2d %x, %w {acc_type = f32, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x3x8x8xf16>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
+  return %y : tensor<1x4x8x8xf32>
+}
+
+// -----
+
+func.func @integer_conv_activation(%x: tensor<1x3x8x8xi8>, %w: tensor<4x3x3x3xi8>) -> tensor<1x4x8x8xi32> {
+  // expected-error @+1 {{an integer convolution clamps in its requantization, not by an activation}}
+  %y = qk.conv2d %x, %w {acc_type = i32, activation = #qk.activation<relu>, input_zp = 0 : i64, weight_zp = array<i64: 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x3x8x8xi8>, tensor<4x3x3x3xi8>) -> tensor<1x4x8x8xi32>
+  return %y : tensor<1x4x8x8xi32>
+}
+
+// -----
+
+func.func @integer_conv_zp(%x: tensor<1x3x8x8xi8>, %w: tensor<4x3x3x3xi8>) -> tensor<1x4x8x8xi32> {
+  // expected-error @+1 {{an integer convolution states its zero points (input_zp, weight_zp)}}
+  %y = qk.conv2d %x, %w {acc_type = i32, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x3x8x8xi8>, tensor<4x3x3x3xi8>) -> tensor<1x4x8x8xi32>
+  return %y : tensor<1x4x8x8xi32>
+}

@@ -198,3 +198,14 @@ func.func @float_matmul(%a: tensor<4x8xf16>, %b: tensor<8x3xf16>) -> tensor<4x3x
   %y = qk.matmul %a, %b {acc_type = f32} : (tensor<4x8xf16>, tensor<8x3xf16>) -> tensor<4x3xf32>
   return %y : tensor<4x3xf32>
 }
+
+// -----
+
+// The float form of qk.conv2d: an f32 bias, f32 accumulation, a fused
+// activation.
+// CHECK-LABEL: func.func @float_conv
+// CHECK: qk.conv2d %{{.*}}, %{{.*}}, %{{.*}} {acc_type = f32, activation = #qk.activation<clip>, activation_max = 6.000000e+00 : f64, activation_min = 0.000000e+00 : f64, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+func.func @float_conv(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x8x8xf32> {
+  %y = qk.conv2d %x, %w, %b {acc_type = f32, activation = #qk.activation<clip>, activation_min = 0.0 : f64, activation_max = 6.0 : f64, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+  return %y : tensor<1x4x8x8xf32>
+}

@@ -104,13 +104,45 @@ LogicalResult Conv2DOp::verify() {
   if (shapeOf(getResult()) != ArrayRef<int64_t>(want))
     return emitOpError() << "result shape " << sh::str(shapeOf(getResult()))
                          << " does not match the expected " << sh::str(want);
-  if (failed(verifyBias(*this, getBias(), w[0])) ||
-      failed(checkInRange(*this, "input zero point", getInputZp(), elementOf(getInput()))) ||
-      failed(verifyZeroPoints(*this, "weight zero point", getWeightZp(), w[0],
-                              elementOf(getWeight()))) ||
+  if (failed(verifyBias(*this, getBias(), w[0])))
+    return failure();
+  return verifyContract();
+}
+
+/// The integer form's zero points, accumulator and requantization, or the
+/// float form's types, accumulator and activation.
+LogicalResult Conv2DOp::verifyContract() {
+  Type xt = elementOf(getInput()), wt = elementOf(getWeight()), yt = elementOf(getResult());
+  Type bt = getBias() ? elementOf(getBias()) : Type();
+  int64_t channels = shapeOf(getWeight())[0];
+  if (isa<FloatType>(xt) || isa<FloatType>(wt)) {
+    if (xt != wt || !(yt == xt || (xt.isF16() && yt.isF32())))
+      return emitOpError() << "a float convolution takes input and weight of one float type and "
+                              "gives that type (or f32 of f16 operands), got "
+                           << xt << " x " << wt << " -> " << yt;
+    if (bt && !bt.isF32())
+      return emitOpError() << "a float convolution's bias is f32, not " << bt;
+    if (getInputZpAttr() || getWeightZpAttr() || getRequantAttr())
+      return emitOpError("a float convolution has no zero points or requantization");
+    if (!getAccType().isF32())
+      return emitOpError() << "accumulator type " << getAccType()
+                           << " is not supported for float convolutions (expected f32)";
+    bool clip = getActivation() == FusedActivation::Clip;
+    if (!clip && (getActivationMinAttr() || getActivationMaxAttr()))
+      return emitOpError("activation bounds belong to a clip");
+    return success();
+  }
+  if (!isa<IntegerType>(yt) || (bt && !bt.isSignlessInteger(32)))
+    return emitOpError() << "an integer convolution gives integers from an i32 bias, not " << yt;
+  if (!getInputZpAttr() || !getWeightZpAttr())
+    return emitOpError("an integer convolution states its zero points (input_zp, weight_zp)");
+  if (getActivationAttr() || getActivationMinAttr() || getActivationMaxAttr())
+    return emitOpError("an integer convolution clamps in its requantization, not by an activation");
+  if (failed(checkInRange(*this, "input zero point", int64_t(*getInputZp()), xt)) ||
+      failed(verifyZeroPoints(*this, "weight zero point", *getWeightZp(), channels, wt)) ||
       failed(verifyAccumulator(*this, getAccType())))
     return failure();
-  return verifyRequant(*this, getRequantAttr(), getResult(), 1, w[0]);
+  return verifyRequant(*this, getRequantAttr(), getResult(), 1, channels);
 }
 
 /// The float form: graph.matmul's shapes (its verifier: batch dimensions

@@ -101,6 +101,19 @@ def QK_GeluApproximationAttr : EnumAttr<QK_Dialect, QK_GeluApproximation, "gelu_
   let assemblyFormat = "`<` $value `>`";
 }
 
+// The activation a float convolution applies to its sums (qk.conv2d's
+// float form, folded by graph-fuse-activation): max(x, 0), or a clip to
+// [activation_min, activation_max].
+def QK_FusedActivation : I32EnumAttr<"FusedActivation", "a float convolution's fused activation", [
+    I32EnumAttrCase<"Relu", 0, "relu">,
+    I32EnumAttrCase<"Clip", 1, "clip">]> {
+  let cppNamespace = "::npuc::qk";
+  let genSpecializedAttr = 0;
+}
+def QK_FusedActivationAttr : EnumAttr<QK_Dialect, QK_FusedActivation, "activation"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
 // How an 8-bit requantization is computed (qk.requantize).
 def QK_RequantizeForm : I32EnumAttr<"RequantizeForm", "the computation of a requantization", [
     I32EnumAttrCase<"F32", 0, "f32">,

@@ -23,28 +23,49 @@ class QK_Op<string mnemonic, list<Trait> traits = []>
   let hasVerifier = 1;
 }
 
-def QK_Conv2DOp : QK_Op<"conv2d"> {
-  let summary = "int8/uint8 2-D convolution with int32 accumulation and requantization";
-  let description = [{
-    acc[n, m, y, x] = bias[m] + sum (in - input_zp) * (w - weight_zp[m]) over the
-    window of group g = m / (M / groups), exactly in `acc_type`; the result is
-    `requant` applied per output channel (axis 1) or per tensor, or, without
-    `requant`, the int32 accumulator itself (ConvInteger).
-  }];
-  let arguments = (ins QK_NarrowTensor:$input, QK_NarrowTensor:$weight,
-                   Optional<StaticShapeTensorOf<[I32]>>:$bias,
-                   DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
-                   DenseI64ArrayAttr:$dilations, I64Attr:$groups,
-                   I64Attr:$input_zp, DenseI64ArrayAttr:$weight_zp,
-                   TypeAttr:$acc_type, OptionalAttr<QK_RequantAttr>:$requant);
-  let results = (outs QK_IntTensor:$result);
-  let assemblyFormat = "$input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
-}
-
 // A matrix product's operands and result: 8-bit integers with int32
 // accumulation, or IEEE floats.
 def QK_ProductTensor : StaticShapeTensorOf<[I8, UI8, F32, F16]>;
 def QK_ProductResult : StaticShapeTensorOf<[I8, UI8, I32, F32, F16]>;
+
+def QK_Conv2DOp : QK_Op<"conv2d"> {
+  let summary = "2-D convolution: int8/uint8 with int32 accumulation and requantization, or float";
+  let description = [{
+    Integer: acc[n, m, y, x] = bias[m] + sum (in - input_zp) * (w -
+    weight_zp[m]) over the window of group g = m / (M / groups), exactly in
+    `acc_type` (i32); the result is `requant` applied per output channel
+    (axis 1) or per tensor, or, without `requant`, the int32 accumulator
+    itself (ConvInteger).
+
+    Float (Conv of f32, or of f16 after graph-compute-f16): the same sums,
+    accumulated in `acc_type` (f32) from an f32 `bias`, then the fused
+    `activation` (graph-fuse-activation: relu, or clip to
+    [activation_min, activation_max]), rounded once to the result type (f32,
+    or f16 or f32 of f16 operands); no zero points or requantization.
+
+    ```mlir
+    %y = qk.conv2d %x, %w, %b {acc_type = f32, activation = #qk.activation<relu>,
+                               dilations = array<i64: 1, 1>, groups = 1 : i64,
+                               pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>}
+        : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+    ```
+  }];
+  let arguments = (ins QK_ProductTensor:$input, QK_ProductTensor:$weight,
+                   Optional<StaticShapeTensorOf<[I32, F32]>>:$bias,
+                   DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                   DenseI64ArrayAttr:$dilations, I64Attr:$groups,
+                   OptionalAttr<I64Attr>:$input_zp, OptionalAttr<DenseI64ArrayAttr>:$weight_zp,
+                   TypeAttr:$acc_type, OptionalAttr<QK_RequantAttr>:$requant,
+                   OptionalAttr<QK_FusedActivationAttr>:$activation,
+                   OptionalAttr<F64Attr>:$activation_min, OptionalAttr<F64Attr>:$activation_max);
+  let results = (outs QK_ProductResult:$result);
+  let assemblyFormat = "$input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    /// The integer form (it states its zero points).
+    bool isInteger() { return bool(getInputZpAttr()); }
+    ::llvm::LogicalResult verifyContract();
+  }];
+}
 
 def QK_MatMulOp : QK_Op<"matmul"> {
   let summary = "[M,K] x [K,N]: int8/uint8 with int32 accumulation and requantization, or float";
