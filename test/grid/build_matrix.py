@@ -258,4 +258,4 @@ def build_conv_transpose(case, net):
 
 
 BUILDERS = {"qk.matmul": build_matmul, "graph.gemm": build_gemm,
-            "qk.conv2d": build_conv, "graph.conv_transpose": build_conv_transpose}
+            "qk.conv2d": build_conv, "qk.conv_transpose": build_conv_transpose}

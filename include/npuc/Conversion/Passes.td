@@ -49,7 +49,8 @@ def ConvertElementwiseToQK : Pass<"convert-elementwise-to-qk"> {
     ISA's enum) each computes, their operands and result as they are (f32,
     f16, integers, bools, per-tensor quantized). The maps composed of
     several functions, graph.clip, leaky_relu, hard_sigmoid, hard_swish and
-    gelu, and graph.prelu and pow become the qk kernels of those names.
+    gelu, and graph.prelu, pow and conv_transpose become the qk kernels of
+    those names.
     graph.transpose, slice, expand, tile, depth_to_space and space_to_depth
     become qk.copy, their index arithmetic written as address plans; a
     Slice whose negative step needs more strided copies than a program

@@ -10,7 +10,9 @@
 // qk.not, Where qk.select and Cast qk.cast, QuantizeLinear and
 // DequantizeLinear qk.quantize and qk.dequantize; the maps composed of
 // several functions (Clip, LeakyRelu, HardSigmoid, HardSwish, Gelu) and
-// PRelu and Pow the kernels of those names. Nothing else about an op
+// PRelu, Pow and ConvTranspose the kernels of those names. Data movement
+// becomes qk.copy (CopyToQK.cpp), a float MatMul or Conv the float form of
+// qk.matmul or qk.conv2d (ProductsToQK.cpp). Nothing else about an op
 // changes (operands, result type, location).
 //
 //===----------------------------------------------------------------------===//
@@ -119,7 +121,7 @@ struct ConvertElementwiseToQKPass
     // Where, Cast (graph-compute-f16 writes casts too: this pass runs after
     // it), QuantizeLinear and DequantizeLinear (after graph-fold-dequantize,
     // which folds graph.dequantize of constants), the maps composed of
-    // several functions, PRelu and Pow.
+    // several functions, PRelu, Pow and ConvTranspose.
     using graph_to_qk::MirrorToKernel;
     patterns.add<MirrorToKernel<graph::ReshapeOp, qk::ViewOp>,
                  MirrorToKernel<graph::StorageCastOp, qk::ViewOp>,
@@ -133,7 +135,8 @@ struct ConvertElementwiseToQKPass
                  MirrorToKernel<graph::HardSigmoidOp, qk::HardSigmoidOp>,
                  MirrorToKernel<graph::HardSwishOp, qk::HardSwishOp>,
                  MirrorToKernel<graph::PReluOp, qk::PReluOp>,
-                 MirrorToKernel<graph::PowOp, qk::PowOp>, GeluToKernel>(context);
+                 MirrorToKernel<graph::PowOp, qk::PowOp>,
+                 MirrorToKernel<graph::ConvTransposeOp, qk::ConvTransposeOp>, GeluToKernel>(context);
     ConversionTarget target(*context);
     target.addLegalDialect<graph::GraphDialect, qk::QKDialect>();
     target.addIllegalOp<graph::AddOp, graph::SubOp, graph::MulOp, graph::DivOp, graph::MaxOp,
@@ -148,7 +151,8 @@ struct ConvertElementwiseToQKPass
                         graph::QuantizeOp, graph::DequantizeOp, graph::ReshapeOp,
                         graph::StorageCastOp>();
     target.addIllegalOp<graph::ClipOp, graph::LeakyReluOp, graph::HardSigmoidOp,
-                        graph::HardSwishOp, graph::PReluOp, graph::PowOp>();
+                        graph::HardSwishOp, graph::PReluOp, graph::PowOp,
+                        graph::ConvTransposeOp>();
     // A Gelu of another approximation (the importer makes none) stays, for
     // the lowering to refuse at the node.
     target.addDynamicallyLegalOp<graph::GeluOp>([](graph::GeluOp op) {

@@ -211,7 +211,7 @@ const CaseSpace &lowering::convTransposeSpace() {
 /// weights flipped in space with input and output channels exchanged per
 /// group. The weights are stored [Cin, Cout / group, kh, kw] (contract L2).
 LogicalResult lowering::selectConvTranspose(LoweringCase &c, const target::TargetInfo &) {
-  auto op = cast<graph::ConvTransposeOp>(c.op);
+  auto op = cast<qk::ConvTransposeOp>(c.op);
   auto xt = tensorOf(op.getX());
   if (!xt.getElementType().isF32() || xt.getRank() != 4)
     return op.emitOpError("ConvTranspose lowers for 2-D f32 inputs (quantized: no kernel yet)");
@@ -246,7 +246,7 @@ LogicalResult lowering::selectConvTranspose(LoweringCase &c, const target::Targe
 /// weights flipped in space with input and output channels exchanged per
 /// group. The weights are stored [Cin, Cout / group, kh, kw] (contract L2).
 LogicalResult KernelLowering::lowerConvTranspose(const LoweringCase &c) {
-  auto op = cast<graph::ConvTransposeOp>(c.op);
+  auto op = cast<qk::ConvTransposeOp>(c.op);
   // A depthwise one records no form: it is always spread.
   if (c.get(kConvKind) != ConvKind::Depthwise && c.get(kTransposedForm) == TransposedForm::DepthToSpace)
     return lowerDepthToSpace(op);
@@ -317,7 +317,7 @@ LogicalResult KernelLowering::lowerConvTranspose(const LoweringCase &c) {
 /// chose its tiles: matmulProblem), into the arena; then per output channel
 /// one copy puts block (a, b) of pixel (i, j) at Y [n] [co] [i kh + a] [j kw + b]:
 /// the copy's DMAs read rows of pixels and write whole output rows.
-LogicalResult KernelLowering::lowerDepthToSpace(graph::ConvTransposeOp op) {
+LogicalResult KernelLowering::lowerDepthToSpace(qk::ConvTransposeOp op) {
   ArrayRef<int64_t> xs = tensorOf(op.getX()).getShape(), ws = tensorOf(op.getW()).getShape();
   int64_t N = xs[0], Cin = xs[1], H = xs[2], W = xs[3], Cout = ws[1], KH = ws[2], KW = ws[3];
   int64_t M = Cout * KH * KW, HW = H * W, OH = H * KH, OW = W * KW;

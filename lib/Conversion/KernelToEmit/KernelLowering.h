@@ -66,7 +66,7 @@ std::optional<ConvProblem> convProblem(Operation *op);
 /// Whether a ConvTranspose's windows do not overlap (kernel = stride, no pads,
 /// dilations or output padding, one group; f32 with constant weights and
 /// bias): a pointwise product and a depth-to-space copy.
-bool isDepthToSpace(graph::ConvTransposeOp op);
+bool isDepthToSpace(qk::ConvTransposeOp op);
 
 /// Whether `op` is a convolution the lowering runs as a matrix product
 /// (pointwise: NCHW, 1x1, stride 1, unpadded, one group).
@@ -473,7 +473,7 @@ private:
   LogicalResult lowerConvBuffers(Operation *op, const ConvPlan &plan, const ConvBuffers &buf,
                                  const ConvGeometry &geometry, const ConvContract &k);
   LogicalResult lowerDepthwise(Operation *op, const ConvBuffers &buf, const ConvContract &k);
-  LogicalResult lowerDepthToSpace(graph::ConvTransposeOp op);
+  LogicalResult lowerDepthToSpace(qk::ConvTransposeOp op);
   /// A convProblem by the tiling select-tiling chose (ConvTiling.h).
   LogicalResult lowerWindowConv(Operation *op, const ConvProblem &p, Value X, Value Bias, Value Y,
                                 const ConvContract &k);

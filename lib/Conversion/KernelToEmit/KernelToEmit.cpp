@@ -193,7 +193,7 @@ const std::vector<OpLowering> &opLowerings() {
       opLowering<qk::MatMulOp>(selectMatmul, &L::lowerMatmulOp, matmulSpace),
       opLowering<graph::GemmOp>(selectGemm, &L::lowerGemm, gemmSpace),
       opLowering<qk::Conv2DOp>(selectConv, &L::lowerConv, convSpace),
-      opLowering<graph::ConvTransposeOp>(selectConvTranspose, &L::lowerConvTranspose,
+      opLowering<qk::ConvTransposeOp>(selectConvTranspose, &L::lowerConvTranspose,
                                          convTransposeSpace),
   };
   return table;

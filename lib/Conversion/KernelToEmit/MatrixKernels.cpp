@@ -342,7 +342,7 @@ std::optional<DepthwiseProblem> windowGeometry(const ConvOperands &c) {
 bool lowering::isPointwise(Operation *op) { return pointwiseProblem(op).has_value(); }
 
 std::optional<DepthwiseProblem> lowering::depthwiseProblem(Operation *op) {
-  if (auto ct = dyn_cast<graph::ConvTransposeOp>(op)) {
+  if (auto ct = dyn_cast<qk::ConvTransposeOp>(op)) {
     // The stride-1 convolution of the spread, padded input (lowerConvTranspose).
     ArrayRef<int64_t> xs = tensorOf(ct.getX()).getShape(), ws = tensorOf(ct.getW()).getShape();
     ArrayRef<int64_t> ys = tensorOf(ct.getResult()).getShape();
@@ -394,7 +394,7 @@ std::optional<ConvProblem> lowering::convProblem(Operation *op) {
 /// every input pixel writes its own kh x kw block of the output, so it is a
 /// pointwise product Y' [(co, a, b)] [pixels] = W' x X followed by a
 /// depth-to-space copy (lowerConvTranspose).
-bool lowering::isDepthToSpace(graph::ConvTransposeOp op) {
+bool lowering::isDepthToSpace(qk::ConvTransposeOp op) {
   auto xt = tensorOf(op.getX());
   ArrayRef<int64_t> ws = tensorOf(op.getW()).getShape(), st = op.getStrides();
   auto wc = op.getW().getDefiningOp<graph::ConstantOp>();
@@ -412,7 +412,7 @@ bool lowering::isDepthToSpace(graph::ConvTransposeOp op) {
 std::optional<MatmulProblem> lowering::matmulProblem(Operation *op) {
   Value lhs, rhs, result;
   MatmulProblem p;
-  if (auto ct = dyn_cast<graph::ConvTransposeOp>(op); ct && isDepthToSpace(ct)) {
+  if (auto ct = dyn_cast<qk::ConvTransposeOp>(op); ct && isDepthToSpace(ct)) {
     ArrayRef<int64_t> xs = tensorOf(ct.getX()).getShape(), ws = tensorOf(ct.getW()).getShape();
     p.batch = xs[0], p.M = ws[1] * ws[2] * ws[3], p.K = xs[1], p.N = xs[2] * xs[3];
     p.aBytes = p.bBytes = p.outBytes = 4, p.mode = isa::MmMode::F32;

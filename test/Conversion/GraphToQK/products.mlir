@@ -69,3 +69,15 @@ func.func @conv3d(%x: tensor<1x2x4x4x4xf32>, %w: tensor<2x2x1x1x1xf32>, %s: tens
   %t = graph.slice %s {starts = array<i64: 0, 2999>, ends = array<i64: 4, -1>, steps = array<i64: 1, -2>} : (tensor<4x3000xi8>) -> tensor<4x1500xi8>
   return %y, %t : tensor<1x2x4x4x4xf32>, tensor<4x1500xi8>
 }
+
+// -----
+
+// ConvTranspose becomes qk.conv_transpose, operands and attributes as they
+// are.
+// CHECK-LABEL: func.func @conv_transpose
+// CHECK: qk.conv_transpose %arg0, %arg1, %arg2 {dilations = array<i64: 1, 1>, group = 1 : i64, output_padding = array<i64: 0, 0>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x2x3x3xf32>, tensor<2x4x2x2xf32>, tensor<4xf32>) -> tensor<1x4x6x6xf32>
+// CHECK-NOT: graph.conv_transpose
+func.func @conv_transpose(%x: tensor<1x2x3x3xf32>, %w: tensor<2x4x2x2xf32>, %b: tensor<4xf32>) -> tensor<1x4x6x6xf32> {
+  %y = graph.conv_transpose %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, group = 1 : i64} : (tensor<1x2x3x3xf32>, tensor<2x4x2x2xf32>, tensor<4xf32>) -> tensor<1x4x6x6xf32>
+  return %y : tensor<1x4x6x6xf32>
+}

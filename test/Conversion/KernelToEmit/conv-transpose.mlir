@@ -25,6 +25,6 @@
 func.func @main(%x: tensor<1x2x2x3xf32> {graph.name = "x"}) -> (tensor<1x1x4x6xf32> {graph.name = "y"}) {
   %w = graph.constant dense<[[[[1.0, 2.0], [3.0, 4.0]]], [[[5.0, 6.0], [7.0, 8.0]]]]> : tensor<2x1x2x2xf32>
   %b = graph.constant dense<[0.5]> : tensor<1xf32>
-  %y = graph.conv_transpose %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, group = 1 : i64} : (tensor<1x2x2x3xf32>, tensor<2x1x2x2xf32>, tensor<1xf32>) -> tensor<1x1x4x6xf32>
+  %y = qk.conv_transpose %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, group = 1 : i64} : (tensor<1x2x2x3xf32>, tensor<2x1x2x2xf32>, tensor<1xf32>) -> tensor<1x1x4x6xf32>
   return %y : tensor<1x1x4x6xf32>
 }

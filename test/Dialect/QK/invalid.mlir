@@ -722,3 +722,11 @@ func.func @integer_conv_zp(%x: tensor<1x3x8x8xi8>, %w: tensor<4x3x3x3xi8>) -> te
   %y = qk.conv2d %x, %w {acc_type = i32, dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x3x8x8xi8>, tensor<4x3x3x3xi8>) -> tensor<1x4x8x8xi32>
   return %y : tensor<1x4x8x8xi32>
 }
+
+// -----
+
+func.func @conv_transpose_shape(%x: tensor<1x2x3x3xf32>, %w: tensor<2x4x2x2xf32>) -> tensor<1x4x5x5xf32> {
+  // expected-error @+1 {{'qk.conv_transpose' op result}}
+  %y = qk.conv_transpose %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, output_padding = array<i64: 0, 0>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x2x3x3xf32>, tensor<2x4x2x2xf32>) -> tensor<1x4x5x5xf32>
+  return %y : tensor<1x4x5x5xf32>
+}

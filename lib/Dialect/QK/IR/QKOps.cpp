@@ -310,6 +310,9 @@ LogicalResult ViewOp::verify() {
                                      : graph::verifyReshape(*this);
 }
 
+/// graph.conv_transpose's operands and attributes, by the same names.
+LogicalResult ConvTransposeOp::verify() { return graph::verifyConvTranspose(*this); }
+
 /// graph.quantize's and graph.dequantize's operand and result: their
 /// verifier states the shape and type rules once for both dialects.
 LogicalResult QuantizeOp::verify() { return graph::verifyQuantize(*this); }

@@ -104,6 +104,34 @@ def QK_MatMulOp : QK_Op<"matmul"> {
 // Any tensor a binary kernel takes: f32, f16, integers, quantized.
 def QK_AnyTensor : StaticShapeTensorOf<[Graph_Element]>;
 
+def QK_ConvTransposeOp : QK_Op<"conv_transpose"> {
+  let summary = "transposed convolution (ConvTranspose)";
+  let description = [{
+    result[n, m, ...] = bias[m] + the sum, over the input positions i and the
+    window taps k with o = stride * i + dilation * k - pad_begin, of x[n, c,
+    i] * w[c, m', k] (c in the group of m, m' = m mod M / group): each input
+    element scattered through the window, the weights stored [C, M / group,
+    k...] (input channels first, contract L2); the result's extent is
+    stride * (D - 1) + output_padding + dilation * (k - 1) + 1 - the pads.
+    The operands, attributes and verifier are graph.conv_transpose's (the
+    importer resolved auto_pad and output_shape to `pads`); the lowering
+    takes 2-D f32 with constant weights and refuses the others at the node.
+
+    ```mlir
+    %y = qk.conv_transpose %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64,
+                                   output_padding = array<i64: 0, 0>,
+                                   pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>}
+        : (tensor<1x2x3x3xf32>, tensor<2x4x2x2xf32>) -> tensor<1x4x6x6xf32>
+    ```
+  }];
+  let arguments = (ins QK_AnyTensor:$x, QK_AnyTensor:$w, Optional<QK_AnyTensor>:$bias,
+                   DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                   DenseI64ArrayAttr:$dilations, DenseI64ArrayAttr:$output_padding,
+                   I64Attr:$group);
+  let results = (outs QK_AnyTensor:$result);
+  let assemblyFormat = "$x `,` $w (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
+}
+
 def QK_BinaryOp : QK_Op<"binary"> {
   let summary = "an elementwise binary function of two tensors, with broadcasting";
   let description = [{
