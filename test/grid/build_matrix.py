@@ -1,6 +1,6 @@
-"""Grid builders of the matrix-product cases: qk.matmul (f32 and fp16 MatMul,
-QDQ products, MatMulInteger), qk.conv2d (f32 and fp16 Conv, QDQ convolutions,
-ConvInteger), Gemm and ConvTranspose.
+"""Grid builders of the matrix-product cases: qk.matmul (f32 and fp16 MatMul
+and Gemm, QDQ products, MatMulInteger), qk.conv2d (f32 and fp16 Conv, QDQ
+convolutions, ConvInteger) and qk.conv_transpose (ConvTranspose).
 
 A quantized product is requantized by MATRIX's output stage in fixed point,
 which rounds exact ties half away from zero (docs/numerics.md, "Fractional
@@ -44,6 +44,11 @@ def build_matmul(case, net):
     m, k, n = pick(net, MATMUL_SHAPES)
     batch = (2,) if props["batch"] else ()
     bbatch = (2,) if props["batched-rhs"] else ()
+    if "transA" in props and (props["transA"] or props["transB"] or props["alpha"]
+                              or props["c"] != "none" or net.rng.integers(2)):
+        # a 2-D float product: Gemm's features, or Gemm without them
+        build_gemm(case, net)
+        return
     if a_t in ("f32", "f16"):  # qk.matmul's float form
         net.f32_products = True
         x = net.value_in("f32", batch + (m, k))
@@ -257,5 +262,5 @@ def build_conv_transpose(case, net):
     net.value_out("f32", y)
 
 
-BUILDERS = {"qk.matmul": build_matmul, "graph.gemm": build_gemm,
+BUILDERS = {"qk.matmul": build_matmul,
             "qk.conv2d": build_conv, "qk.conv_transpose": build_conv_transpose}

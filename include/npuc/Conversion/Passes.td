@@ -54,8 +54,9 @@ def ConvertElementwiseToQK : Pass<"convert-elementwise-to-qk"> {
     graph.transpose, slice, expand, tile, depth_to_space and space_to_depth
     become qk.copy, their index arithmetic written as address plans; a
     Slice whose negative step needs more strided copies than a program
-    holds is an error at the op. A float graph.matmul becomes qk.matmul's
-    float form, a 2-D float graph.conv qk.conv2d's (with its fused
+    holds is an error at the op. A float graph.matmul or graph.gemm becomes
+    qk.matmul's float form (a Gemm of other types is an error at the op), a
+    2-D float graph.conv qk.conv2d's (with its fused
     activation; a float convolution of another rank is an error at the op).
     It runs after graph-compute-f16 and graph-fuse-activation, which match
     the graph ops.

@@ -430,7 +430,8 @@ struct MatMulToKernel : KernelPattern<graph::MatMulOp> {
         rewriter, loc, resultType, storageView(rewriter, loc, op.getLhs(), a->plain),
         storageView(rewriter, loc, op.getRhs(), w->plain), Value(),
         rewriter.getI64IntegerAttr(a->zeroPoints[0]), rewriter.getDenseI64ArrayAttr(w->zeroPoints),
-        TypeAttr::get(rewriter.getIntegerType(32)), *rq);
+        TypeAttr::get(rewriter.getIntegerType(32)), *rq, /*trans_a=*/BoolAttr(),
+        /*trans_b=*/BoolAttr(), /*alpha=*/FloatAttr(), /*beta=*/FloatAttr());
     replaceWithKernel(rewriter, op, activation, kernel.getResult());
     return success();
   }
@@ -522,7 +523,8 @@ struct DequantizedMatMulToKernel : KernelPattern<graph::MatMulOp> {
         rewriter, graph::withoutTensorNames(loc), resultType, storageView(rewriter, loc, a, pa->plain),
         storageView(rewriter, loc, w, pw->plain), *biasValue,
         rewriter.getI64IntegerAttr(pa->zeroPoints[0]), rewriter.getDenseI64ArrayAttr(pw->zeroPoints),
-        TypeAttr::get(rewriter.getIntegerType(32)), *rq);
+        TypeAttr::get(rewriter.getIntegerType(32)), *rq, /*trans_a=*/BoolAttr(),
+        /*trans_b=*/BoolAttr(), /*alpha=*/FloatAttr(), /*beta=*/FloatAttr());
     Value back = graph::StorageCastOp::create(rewriter, loc, c->q.getResult().getType(),
                                               kernel.getResult());
     rewriter.replaceOp(c->q, back);

@@ -3,7 +3,7 @@
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
 // The float forms of the product kernels: a MatMul of f32 (or of f16, after
-// graph-compute-f16) becomes qk.matmul, a 2-D Conv qk.conv2d (with the
+// graph-compute-f16) or a Gemm becomes qk.matmul, a 2-D Conv qk.conv2d (with the
 // activation graph-fuse-activation folded into it), with f32 accumulation
 // and no integer contract; a Conv of another rank is refused at the node
 // (checkProducts). The quantized products became kernels in convert-graph-to-qk;
@@ -74,7 +74,37 @@ struct FloatMatMulToKernel : OpConversionPattern<graph::MatMulOp> {
     rewriter.replaceOpWithNewOp<qk::MatMulOp>(
         op, op.getResult().getType(), adaptor.getLhs(), adaptor.getRhs(), /*bias=*/Value(),
         /*lhs_zp=*/IntegerAttr(), /*rhs_zp=*/DenseI64ArrayAttr(),
-        TypeAttr::get(rewriter.getF32Type()), /*requant=*/qk::RequantAttr());
+        TypeAttr::get(rewriter.getF32Type()), /*requant=*/qk::RequantAttr(), /*trans_a=*/BoolAttr(),
+        /*trans_b=*/BoolAttr(), /*alpha=*/FloatAttr(), /*beta=*/FloatAttr());
+    return success();
+  }
+};
+
+/// A Gemm of floats: f32 (or f16 after graph-compute-f16) a and b, a float
+/// result, an f32 c if any.
+bool isFloatGemm(graph::GemmOp op) {
+  return isFloatTensor(op.getA()) && isFloatTensor(op.getB()) && isFloatTensor(op.getResult()) &&
+         (!op.getC() || elementOf(op.getC()).isF32());
+}
+
+/// Gemm as qk.matmul's float form: c is the addend, the transposes and
+/// scales carried when they are not ONNX's defaults.
+struct FloatGemmToKernel : OpConversionPattern<graph::GemmOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(graph::GemmOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!isFloatGemm(op))
+      return rewriter.notifyMatchFailure(op, "not a float Gemm");
+    auto unlessDefault = [&](FloatAttr f) {
+      return f.getValueAsDouble() == 1.0 ? FloatAttr() : f;
+    };
+    rewriter.replaceOpWithNewOp<qk::MatMulOp>(
+        op, op.getResult().getType(), adaptor.getA(), adaptor.getB(), adaptor.getC(),
+        /*lhs_zp=*/IntegerAttr(), /*rhs_zp=*/DenseI64ArrayAttr(),
+        TypeAttr::get(rewriter.getF32Type()), /*requant=*/qk::RequantAttr(),
+        op.getTransA() ? op.getTransAAttr() : BoolAttr(),
+        op.getTransB() ? op.getTransBAttr() : BoolAttr(), unlessDefault(op.getAlphaAttr()),
+        unlessDefault(op.getBetaAttr()));
     return success();
   }
 };
@@ -82,7 +112,8 @@ struct FloatMatMulToKernel : OpConversionPattern<graph::MatMulOp> {
 
 void graph_to_qk::populateFloatProductPatterns(RewritePatternSet &patterns,
                                                ConversionTarget &target) {
-  patterns.add<FloatMatMulToKernel, FloatConvToKernel>(patterns.getContext());
+  patterns.add<FloatMatMulToKernel, FloatGemmToKernel, FloatConvToKernel>(patterns.getContext());
+  target.addDynamicallyLegalOp<graph::GemmOp>([](graph::GemmOp op) { return !isFloatGemm(op); });
   target.addDynamicallyLegalOp<graph::MatMulOp>(
       [](graph::MatMulOp op) { return !isFloatMatMul(op); });
   target.addDynamicallyLegalOp<graph::ConvOp>([](graph::ConvOp op) { return !isFloatConv(op); });
@@ -93,6 +124,12 @@ LogicalResult graph_to_qk::checkProducts(Operation *root) {
   root->walk([&](graph::ConvOp op) {
     if (isFloatTensor(op.getResult()) && cast<RankedTensorType>(op.getX().getType()).getRank() != 4) {
       op.emitOpError("convolution lowering handles 2-D (NCHW) inputs");
+      ok = false;
+    }
+  });
+  root->walk([&](graph::GemmOp op) {
+    if (!isFloatGemm(op)) {
+      op.emitOpError("Gemm lowers for f32 and f16 (a quantized Gemm has no kernel yet)");
       ok = false;
     }
   });

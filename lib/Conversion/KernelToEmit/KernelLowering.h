@@ -219,8 +219,6 @@ LogicalResult selectCopy(LoweringCase &c, const target::TargetInfo &t);
 const support::CaseSpace &copySpace();
 LogicalResult selectMatmul(LoweringCase &c, const target::TargetInfo &t);
 const support::CaseSpace &matmulSpace();
-LogicalResult selectGemm(LoweringCase &c, const target::TargetInfo &t);
-const support::CaseSpace &gemmSpace();
 LogicalResult selectConv(LoweringCase &c, const target::TargetInfo &t);
 const support::CaseSpace &convSpace();
 LogicalResult selectConvTranspose(LoweringCase &c, const target::TargetInfo &t);
@@ -389,7 +387,6 @@ public:
   LogicalResult lowerGather(const LoweringCase &c);
   LogicalResult lowerCopyOp(const LoweringCase &c);
   LogicalResult lowerMatmulOp(const LoweringCase &c);
-  LogicalResult lowerGemm(const LoweringCase &c);
   LogicalResult lowerConv(const LoweringCase &c);
   LogicalResult lowerConvTranspose(const LoweringCase &c);
 

@@ -191,7 +191,6 @@ const std::vector<OpLowering> &opLowerings() {
       opLowering<graph::ResizeOp>(selectResize, &L::lowerResize, resizeSpace),
       opLowering<graph::GatherOp>(selectGather, &L::lowerGather, gatherSpace),
       opLowering<qk::MatMulOp>(selectMatmul, &L::lowerMatmulOp, matmulSpace),
-      opLowering<graph::GemmOp>(selectGemm, &L::lowerGemm, gemmSpace),
       opLowering<qk::Conv2DOp>(selectConv, &L::lowerConv, convSpace),
       opLowering<qk::ConvTransposeOp>(selectConvTranspose, &L::lowerConvTranspose,
                                          convTransposeSpace),

@@ -130,6 +130,9 @@ LogicalResult checkMatmulShapes(Operation *op, ArrayRef<int64_t> as, ArrayRef<in
   return success();
 }
 
+/// Gemm's alpha or beta as qk.matmul states it: 1 when absent.
+float scaleOf(FloatAttr f) { return f ? float(f.getValueAsDouble()) : 1.0f; }
+
 /// How an integer kernel's accumulator becomes its result: not at all (an
 /// int32 result), one multiplier, or a table per result column or row.
 Requant requantMode(qk::RequantAttr rq, int64_t resultRank) {
@@ -146,13 +149,20 @@ const CaseSpace &lowering::matmulSpace() {
     CaseSpace s;
     const ct::List bytes = {"i8", "ui8"};
     s.signatures = {{"f32,f32->f32"},
+                    {"f32,f32,f32->f32"},
                     {"f16,f16->R", {{"R", ct::kFloat}}},
+                    {"f16,f16,f32->R", {{"R", ct::kFloat}}},
                     {"A,W->R", {{"A", bytes}, {"W", bytes}, {"R", {"i8", "ui8", "i32"}}}},
                     {"A,W,i32->R", {{"A", bytes}, {"W", bytes}, {"R", {"i8", "ui8", "i32"}}}}};
-    // The integer contract's properties; a float product has none of it.
+    // The integer contract's properties; a float product has none of it,
+    // and a 2-D one Gemm's (transposes, alpha, the addend C and its beta).
     auto integer = cond::operand(0, bytes);
+    auto flat = cond::all({cond::negate(integer), kBatch(false), kBatchedRhs(false)});
     s.properties = {kMatmulRequant.declare(integer),
-                    kBias.declare(integer), kBatch.declare(), kBatchedRhs.declare()};
+                    kBias.declare(integer), kBatch.declare(), kBatchedRhs.declare(),
+                    kTransA.declare(flat), kTransB.declare(flat), kAlpha.declare(flat),
+                    kAddend.declare(flat),
+                    kBeta.declare(kAddend({Addend::Matrix, Addend::Broadcast}))};
     s.rules = {
         never(cond::any({cond::all({kMatmulRequant({Requant::None}), cond::result(0, {"i8", "ui8"})}),
                          cond::all({kMatmulRequant({Requant::Tensor, Requant::Row, Requant::Column}),
@@ -167,7 +177,14 @@ const CaseSpace &lowering::matmulSpace() {
               "graph-to-qk folds a bias per column (weights on the right) only"),
         never(cond::all({kMatmulRequant({Requant::None}), kBias()}),
               "an int32 result comes from MatMulInteger, which takes no bias (graph-to-qk folds a "
-              "bias into 8-bit results only)")};
+              "bias into 8-bit results only)"),
+        never(cond::any({cond::all({kAddend({Addend::None}), cond::operandCount(3)}),
+                         cond::all({kAddend({Addend::Matrix, Addend::Broadcast}),
+                                    cond::operandCount(2)})}),
+              "c is whether the addend operand is present, and its shape"),
+        never(cond::all({cond::negate(integer), cond::operandCount(3),
+                         cond::any({kBatch(), kBatchedRhs()})}),
+              "Gemm's addend comes with 2-D operands")};
     return s;
   }();
   return space;
@@ -187,71 +204,44 @@ LogicalResult lowering::selectMatmul(LoweringCase &c, const target::TargetInfo &
                               storageOf(tensorOf(rhs).getElementType()))) ||
       failed(checkMatmulShapes(op, tensorOf(lhs).getShape(), tensorOf(rhs).getShape())))
     return failure();
-  if (auto mm = cast<qk::MatMulOp>(op); mm.getRhsZp()) {
+  auto mm = cast<qk::MatMulOp>(op);
+  if (mm.getRhsZp()) {
     c.choose(kMatmulRequant, requantMode(mm.getRequantAttr(), tensorOf(result).getRank()));
     c.flag(kBias, bool(mm.getBias()));
   }
-  c.flag(kBatch, tensorOf(lhs).getRank() > 2);
-  c.flag(kBatchedRhs, tensorOf(rhs).getRank() > 2);
+  bool batch = c.flag(kBatch, tensorOf(lhs).getRank() > 2);
+  bool batchedRhs = c.flag(kBatchedRhs, tensorOf(rhs).getRank() > 2);
+  if (mm.getRhsZp() || batch || batchedRhs)
+    return success();
+  // A 2-D float product: Gemm's transposes (through transposing DMA views),
+  // alpha on the product, beta * C broadcast to [M, N] by zero strides.
+  c.flag(kTransA, mm.getTransA().value_or(false));
+  c.flag(kTransB, mm.getTransB().value_or(false));
+  c.flag(kAlpha, scaleOf(mm.getAlphaAttr()) != 1.0f);
+  Addend addend = Addend::None;
+  if (Value cv = mm.getBias())
+    addend = tensorOf(cv).getShape() == tensorOf(result).getShape() ? Addend::Matrix
+                                                                     : Addend::Broadcast;
+  if (c.choose(kAddend, addend) != Addend::None)
+    c.flag(kBeta, scaleOf(mm.getBetaAttr()) != 1.0f);
   return success();
 }
 
 LogicalResult KernelLowering::lowerMatmulOp(const LoweringCase &c) {
   auto mm = cast<qk::MatMulOp>(c.op);
   ProductContract k;
-  if (mm.getRhsZp())  // the integer contract
+  if (mm.getRhsZp()) {  // the integer contract
     k = {static_cast<int64_t>(*mm.getLhsZp()), (*mm.getRhsZp())[0], mm.getRequantAttr()};
-  return lowerMatmul(c, mm.getLhs(), mm.getRhs(), mm.getBias(), mm.getResult(), k);
-}
-
-const CaseSpace &lowering::gemmSpace() {
-  static const CaseSpace space = [] {
-    CaseSpace s;
-    s.signatures = {{"f32,f32->f32"},
-                    {"f32,f32,f32->f32"},
-                    {"f16,f16->R", {{"R", ct::kFloat}}},
-                    {"f16,f16,f32->R", {{"R", ct::kFloat}}}};
-    s.properties = {kTransA.declare(), kTransB.declare(), kAlpha.declare(),
-                    kAddend.declare(),
-                    kBeta.declare(kAddend({Addend::Matrix, Addend::Broadcast}))};
-    s.rules = {never(cond::any({cond::all({kAddend({Addend::None}), cond::operandCount(3)}),
-                                cond::all({kAddend({Addend::Matrix, Addend::Broadcast}),
-                                           cond::operandCount(2)})}),
-                     "c is whether the addend operand is present, and its shape")};
-    return s;
-  }();
-  return space;
-}
-
-/// f32 Gemm: transposed operands through transposing DMA views, alpha on the
-/// product, beta * C broadcast to [M, N] by zero strides.
-LogicalResult lowering::selectGemm(LoweringCase &c, const target::TargetInfo &) {
-  auto gemm = cast<graph::GemmOp>(c.op);
-  if (!llvm::isa<FloatType>(tensorOf(gemm.getResult()).getElementType()))
-    return c.op->emitOpError("Gemm lowers for f32 and f16 (a quantized Gemm has no kernel yet)");
-  if (failed(checkMatrixTypes(c.op, tensorOf(gemm.getA()).getElementType(),
-                              tensorOf(gemm.getB()).getElementType())))
-    return failure();
-  c.flag(kTransA, gemm.getTransA());
-  c.flag(kTransB, gemm.getTransB());
-  c.flag(kAlpha, gemm.getAlphaAttr().getValueAsDouble() != 1.0);
-  Addend addend = Addend::None;
-  if (Value cv = gemm.getC())
-    addend = tensorOf(cv).getShape() == tensorOf(gemm.getResult()).getShape() ? Addend::Matrix
-                                                                               : Addend::Broadcast;
-  if (c.choose(kAddend, addend) != Addend::None)
-    c.flag(kBeta, gemm.getBetaAttr().getValueAsDouble() != 1.0);
-  return success();
-}
-
-LogicalResult KernelLowering::lowerGemm(const LoweringCase &c) {
-  auto gemm = cast<graph::GemmOp>(c.op);
-  Value addend = c.get(kAddend) == Addend::None ? Value() : gmOf(gemm.getC());
-  ProductContract k;
-  k.alpha = c.is(kAlpha) ? float(gemm.getAlphaAttr().getValueAsDouble()) : 1.0f;
+    return lowerMatmul(c, mm.getLhs(), mm.getRhs(), mm.getBias(), mm.getResult(), k);
+  }
+  if (c.is(kBatch) || c.is(kBatchedRhs))
+    return lowerMatmul(c, mm.getLhs(), mm.getRhs(), Value(), mm.getResult(), k);
+  // Gemm's form: alpha, beta * C, the transposes.
+  Value addend = c.get(kAddend) == Addend::None ? Value() : gmOf(mm.getBias());
+  k.alpha = c.is(kAlpha) ? scaleOf(mm.getAlphaAttr()) : 1.0f;
   k.addend = addend;
-  k.beta = addend && c.is(kBeta) ? float(gemm.getBetaAttr().getValueAsDouble()) : 1.0f;
-  return lowerMatmul(c, gemm.getA(), gemm.getB(), Value(), gemm.getResult(), k, c.is(kTransA),
+  k.beta = addend && c.is(kBeta) ? scaleOf(mm.getBetaAttr()) : 1.0f;
+  return lowerMatmul(c, mm.getLhs(), mm.getRhs(), Value(), mm.getResult(), k, c.is(kTransA),
                      c.is(kTransB));
 }
 
@@ -426,11 +416,12 @@ std::optional<MatmulProblem> lowering::matmulProblem(Operation *op) {
     p.requant = bool(rq);
     p.requantTable = rq && rq.isPerChannel();
     p.requantPerRow = p.requantTable && rq.getAxis() == tensorOf(result).getRank() - 2;
-  } else if (auto gemm = dyn_cast<graph::GemmOp>(op)) {
-    lhs = gemm.getA(), rhs = gemm.getB(), result = gemm.getResult();
-    p.transA = gemm.getTransA(), p.transB = gemm.getTransB();
-    p.scale = gemm.getAlphaAttr().getValueAsDouble() != 1.0;
-    p.addend = bool(gemm.getC());
+    if (!mm.getRhsZp()) {  // the float form: Gemm's transposes, scale and addend
+      p.bias = false;
+      p.transA = mm.getTransA().value_or(false), p.transB = mm.getTransB().value_or(false);
+      p.scale = scaleOf(mm.getAlphaAttr()) != 1.0f;
+      p.addend = bool(mm.getBias());
+    }
   } else if (std::optional<MatmulProblem> pw = pointwiseProblem(op)) {
     return pw;
   } else {

@@ -81,3 +81,28 @@ func.func @conv_transpose(%x: tensor<1x2x3x3xf32>, %w: tensor<2x4x2x2xf32>, %b: 
   %y = graph.conv_transpose %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, group = 1 : i64} : (tensor<1x2x3x3xf32>, tensor<2x4x2x2xf32>, tensor<4xf32>) -> tensor<1x4x6x6xf32>
   return %y : tensor<1x4x6x6xf32>
 }
+
+// -----
+
+// A float Gemm is qk.matmul's float form: c is the addend, the transposes
+// and scales are carried when they are not ONNX's defaults.
+// CHECK-LABEL: func.func @gemm
+// CHECK: qk.matmul %arg0, %arg1, %arg2 {acc_type = f32, alpha = 5.000000e-01 : f32, trans_b = true} : (tensor<4x8xf32>, tensor<3x8xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+// CHECK: qk.matmul %arg0, %arg3 {acc_type = f32} : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
+// CHECK-NOT: graph.gemm
+func.func @gemm(%a: tensor<4x8xf32>, %b: tensor<3x8xf32>, %c: tensor<3xf32>, %d: tensor<8x3xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>) {
+  %y = graph.gemm %a, %b, %c {alpha = 0.5 : f32, beta = 1.0 : f32, trans_a = false, trans_b = true} : (tensor<4x8xf32>, tensor<3x8xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+  %z = graph.gemm %a, %d {alpha = 1.0 : f32, beta = 1.0 : f32, trans_a = false, trans_b = false} : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
+  return %y, %z : tensor<4x3xf32>, tensor<4x3xf32>
+}
+
+// -----
+
+// A Gemm of other types (graph-fuse-qdq quantizes Gemm) has no kernel yet:
+// refused at the node.
+!q = !quant.uniform<i8:f32, 0.5>
+func.func @quantized_gemm(%a: tensor<4x8x!q>, %b: tensor<8x3x!q>) -> tensor<4x3x!q> {
+  // expected-error @+1 {{'graph.gemm' op Gemm lowers for f32 and f16 (a quantized Gemm has no kernel yet)}}
+  %y = graph.gemm %a, %b {alpha = 1.0 : f32, beta = 1.0 : f32, trans_a = false, trans_b = false} : (tensor<4x8x!q>, tensor<8x3x!q>) -> tensor<4x3x!q>
+  return %y : tensor<4x3x!q>
+}

@@ -6,7 +6,7 @@
 // K in chunks of 32, where f32's is 16) and two-byte operands: one buffer of
 // [64, 96, 32] tiles fits, 65536 GM bytes (x and w once at 2 bytes, y at 4).
 // The tiles in LM are f16, the accumulator f32.
-// CASE: qk.matmul {{.*}}{acc_type = f32, npuc.case = "qk.matmul(f16,f16->f32){!batch,!batched-rhs}"
+// CASE: qk.matmul {{.*}}{acc_type = f32, npuc.case = "qk.matmul(f16,f16->f32){!batch,!batched-rhs,!transA,!transB,!alpha,c=none}"
 // CASE-SAME: npuc.tiling = #qk.tiling<tile = [64, 96, 32], buffers = 1, cycles = 1968, gm_bytes = 65536>
 // CHECK: emit.dma %{{.*}} -> %{{.*}} : <input, 64x32xf16, strides = [256, 2]> -> <lm, 64x32xf16, strides = [64, 2]>
 // CHECK: emit.dma %{{.*}} -> %{{.*}} : <const, 32x96xf16, strides = [192, 2]> -> <lm, 32x96xf16, strides = [192, 2]>

@@ -638,7 +638,7 @@ func.func @float_matmul_types(%a: tensor<4x8xf32>, %b: tensor<8x3xf16>) -> tenso
 // -----
 
 func.func @float_matmul_zp(%a: tensor<4x8xf32>, %b: tensor<8x3xf32>) -> tensor<4x3xf32> {
-  // expected-error @+1 {{a float product has no bias, zero points or requantization}}
+  // expected-error @+1 {{a float product has no zero points or requantization}}
   %y = qk.matmul %a, %b {acc_type = f32, lhs_zp = 0 : i64} : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
   return %y : tensor<4x3xf32>
 }
@@ -729,4 +729,28 @@ func.func @conv_transpose_shape(%x: tensor<1x2x3x3xf32>, %w: tensor<2x4x2x2xf32>
   // expected-error @+1 {{'qk.conv_transpose' op result}}
   %y = qk.conv_transpose %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, output_padding = array<i64: 0, 0>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x2x3x3xf32>, tensor<2x4x2x2xf32>) -> tensor<1x4x5x5xf32>
   return %y : tensor<1x4x5x5xf32>
+}
+
+// -----
+
+func.func @gemm_addend_type(%a: tensor<4x8xf32>, %b: tensor<8x3xf32>, %c: tensor<3xi32>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{a float product's addend is f32, not 'i32'}}
+  %y = qk.matmul %a, %b, %c {acc_type = f32} : (tensor<4x8xf32>, tensor<8x3xf32>, tensor<3xi32>) -> tensor<4x3xf32>
+  return %y : tensor<4x3xf32>
+}
+
+// -----
+
+func.func @gemm_transposed_shape(%a: tensor<4x8xf32>, %b: tensor<8x3xf32>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{contraction dimensions differ: op(a) is 8x4, op(b) is 8x3}}
+  %y = qk.matmul %a, %b {acc_type = f32, trans_a = true} : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
+  return %y : tensor<4x3xf32>
+}
+
+// -----
+
+func.func @integer_gemm(%a: tensor<4x8xi8>, %b: tensor<8x3xi8>) -> tensor<4x3xi32> {
+  // expected-error @+1 {{an integer product has no transposes or scales (Gemm's are float)}}
+  %y = qk.matmul %a, %b {acc_type = i32, alpha = 2.0 : f32, lhs_zp = 0 : i64, rhs_zp = array<i64: 0>} : (tensor<4x8xi8>, tensor<8x3xi8>) -> tensor<4x3xi32>
+  return %y : tensor<4x3xi32>
 }

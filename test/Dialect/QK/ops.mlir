@@ -218,3 +218,13 @@ func.func @conv_transpose(%x: tensor<1x2x3x3xf32>, %w: tensor<2x4x2x2xf32>) -> t
   %y = qk.conv_transpose %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, output_padding = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x2x3x3xf32>, tensor<2x4x2x2xf32>) -> tensor<1x4x7x7xf32>
   return %y : tensor<1x4x7x7xf32>
 }
+
+// -----
+
+// Gemm's form of qk.matmul: transposes, scales, the addend C.
+// CHECK-LABEL: func.func @gemm
+// CHECK: qk.matmul %{{.*}}, %{{.*}}, %{{.*}} {acc_type = f32, alpha = 5.000000e-01 : f32, beta = 2.000000e+00 : f32, trans_a = true} : (tensor<8x4xf32>, tensor<8x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+func.func @gemm(%a: tensor<8x4xf32>, %b: tensor<8x3xf32>, %c: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  %y = qk.matmul %a, %b, %c {acc_type = f32, alpha = 0.5 : f32, beta = 2.0 : f32, trans_a = true} : (tensor<8x4xf32>, tensor<8x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  return %y : tensor<4x3xf32>
+}

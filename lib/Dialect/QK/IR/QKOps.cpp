@@ -154,12 +154,15 @@ LogicalResult MatMulOp::verifyFloat() {
     return emitOpError() << "a float product takes operands of one float type and gives that "
                             "type (or f32 of f16 operands), got "
                          << lt << " x " << rt << " -> " << yt;
-  if (getBias() || getLhsZpAttr() || getRhsZpAttr() || getRequantAttr())
-    return emitOpError("a float product has no bias, zero points or requantization");
+  if (getLhsZpAttr() || getRhsZpAttr() || getRequantAttr())
+    return emitOpError("a float product has no zero points or requantization");
+  if (getBias() && !elementOf(getBias()).isF32())
+    return emitOpError() << "a float product's addend is f32, not " << elementOf(getBias());
   if (!getAccType().isF32())
     return emitOpError() << "accumulator type " << getAccType()
                          << " is not supported for float products (expected f32)";
-  return graph::verifyMatMul(*this);
+  // Gemm's shapes (2-D, transposes, the addend broadcast) or MatMul's.
+  return isGemm() ? graph::verifyGemm(*this) : graph::verifyMatMul(*this);
 }
 
 LogicalResult MatMulOp::verify() {
@@ -189,6 +192,10 @@ LogicalResult MatMulOp::verify() {
     return emitOpError() << "an integer product gives integers, not " << yt;
   if (!getLhsZpAttr() || !getRhsZpAttr())
     return emitOpError("an integer product states its zero points (lhs_zp, rhs_zp)");
+  if (getTransAAttr() || getTransBAttr() || getAlphaAttr() || getBetaAttr())
+    return emitOpError("an integer product has no transposes or scales (Gemm's are float)");
+  if (getBias() && !elementOf(getBias()).isSignlessInteger(32))
+    return emitOpError() << "an integer product's bias is i32, not " << elementOf(getBias());
   if (failed(verifyBias(*this, getBias(), b[1])) ||
       failed(checkInRange(*this, "lhs zero point", int64_t(*getLhsZp()), lt)) ||
       failed(verifyZeroPoints(*this, "rhs zero point", *getRhsZp(), b[1], rt)) ||

@@ -76,10 +76,13 @@ def QK_MatMulOp : QK_Op<"matmul"> {
     the left); without it the result is the int32 accumulator
     (MatMulInteger).
 
-    Float (MatMul of f32, or of f16 after graph-compute-f16): the same sum
-    of products, accumulated in `acc_type` (f32) and rounded once to the
-    result type (f32, or f16 or f32 of f16 operands); no zero points, bias
-    or requantization.
+    Float (MatMul and Gemm of f32, or of f16 after graph-compute-f16):
+    alpha * op(lhs) x op(rhs) + beta * bias, accumulated in `acc_type` (f32)
+    and rounded once to the result type (f32, or f16 or f32 of f16
+    operands); op transposes its operand when `trans_a` / `trans_b` is set,
+    `alpha` and `beta` are 1 when absent, and the f32 `bias` (Gemm's C) is
+    broadcast to [M, N]. The transposes, scales and addend are Gemm's: its
+    operands are 2-D. No zero points or requantization.
 
     Leading dimensions are a batch: of the integer form's lhs over the same
     rhs, or of both (the same batch dimensions); the float form's shapes are
@@ -88,15 +91,24 @@ def QK_MatMulOp : QK_Op<"matmul"> {
 
     ```mlir
     %y = qk.matmul %a, %w {acc_type = f32} : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
+    %g = qk.matmul %a, %v, %c {acc_type = f32, alpha = 5.000000e-01 : f32, trans_b = true}
+        : (tensor<4x8xf32>, tensor<3x8xf32>, tensor<3xf32>) -> tensor<4x3xf32>
     ```
   }];
   let arguments = (ins QK_ProductTensor:$lhs, QK_ProductTensor:$rhs,
-                   Optional<StaticShapeTensorOf<[I32]>>:$bias,
+                   Optional<StaticShapeTensorOf<[I32, F32]>>:$bias,
                    OptionalAttr<I64Attr>:$lhs_zp, OptionalAttr<DenseI64ArrayAttr>:$rhs_zp,
-                   TypeAttr:$acc_type, OptionalAttr<QK_RequantAttr>:$requant);
+                   TypeAttr:$acc_type, OptionalAttr<QK_RequantAttr>:$requant,
+                   OptionalAttr<BoolAttr>:$trans_a, OptionalAttr<BoolAttr>:$trans_b,
+                   OptionalAttr<F32Attr>:$alpha, OptionalAttr<F32Attr>:$beta);
   let results = (outs QK_ProductResult:$result);
   let extraClassDeclaration = [{
     ::llvm::LogicalResult verifyFloat();
+    /// Gemm's form: a transpose, a scale or an addend (2-D operands).
+    bool isGemm() {
+      return getTransAAttr() || getTransBAttr() || getAlphaAttr() || getBetaAttr() ||
+             (getBias() && !getLhsZpAttr());
+    }
   }];
   let assemblyFormat = "$lhs `,` $rhs (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
 }
