@@ -133,13 +133,10 @@ FailureOr<SmallVector<Attribute>> slicePieces(graph::SliceOp op, bool report) {
   }
   MLIRContext *ctx = op.getContext();
   SmallVector<Attribute> pieces;
-  for (int64_t p = 0; p < copies; ++p) {
+  for (const SmallVector<sh::IndexRun> &pick : sh::runCombinations(runs)) {
     SmallVector<int64_t> box(runs.size());
     SmallVector<AffineExpr> source(runs.size()), dest(runs.size());
-    int64_t rem = p;
-    for (size_t k = runs.size(); k-- > 0;) {
-      const sh::IndexRun &r = runs[k][size_t(rem % int64_t(runs[k].size()))];
-      rem /= int64_t(runs[k].size());
+    for (auto [k, r] : llvm::enumerate(pick)) {
       AffineExpr d = getAffineDimExpr(unsigned(k), ctx);
       box[k] = r.length;
       source[k] = d * r.step + r.source;

@@ -537,15 +537,10 @@ LogicalResult KernelLowering::lowerRunCopies(Operation *op, Value src, Value dst
                                              ArrayRef<SmallVector<graph::shapes::IndexRun>> runs) {
   ArrayRef<int64_t> ss = cast<BufferType>(src.getType()).getStrides();
   ArrayRef<int64_t> ds = cast<BufferType>(dst.getType()).getStrides();
-  int64_t nests = 1;
-  for (const auto &axisRuns : runs)
-    nests *= int64_t(axisRuns.size());
-  for (int64_t n = 0; n < nests; ++n) {
-    int64_t srcOff = 0, dstOff = 0, rem = n;
+  for (const SmallVector<graph::shapes::IndexRun> &pick : graph::shapes::runCombinations(runs)) {
+    int64_t srcOff = 0, dstOff = 0;
     SmallVector<int64_t> box(runs.size()), from(runs.size()), to(runs.size());
-    for (size_t k = runs.size(); k-- > 0;) {
-      const graph::shapes::IndexRun &r = runs[k][size_t(rem % int64_t(runs[k].size()))];
-      rem /= int64_t(runs[k].size());
+    for (auto [k, r] : llvm::enumerate(pick)) {
       srcOff += r.source * ss[k];
       dstOff += r.start * ds[k];
       box[k] = r.length;

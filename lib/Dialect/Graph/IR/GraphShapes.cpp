@@ -201,3 +201,21 @@ npuc::graph::shapes::indexRuns(llvm::ArrayRef<int64_t> src) {
   }
   return runs;
 }
+
+llvm::SmallVector<llvm::SmallVector<npuc::graph::shapes::IndexRun>>
+npuc::graph::shapes::runCombinations(llvm::ArrayRef<llvm::SmallVector<IndexRun>> runs) {
+  int64_t count = 1;
+  for (const auto &axisRuns : runs)
+    count *= int64_t(axisRuns.size());
+  llvm::SmallVector<llvm::SmallVector<IndexRun>> out;
+  for (int64_t n = 0; n < count; ++n) {
+    llvm::SmallVector<IndexRun> pick(runs.size());
+    int64_t rem = n;
+    for (size_t k = runs.size(); k-- > 0;) {
+      pick[k] = runs[k][size_t(rem % int64_t(runs[k].size()))];
+      rem /= int64_t(runs[k].size());
+    }
+    out.push_back(std::move(pick));
+  }
+  return out;
+}

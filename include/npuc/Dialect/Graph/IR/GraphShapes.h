@@ -75,6 +75,12 @@ struct IndexRun {
 /// of a constant non-negative step (a decreasing pair starts a new run).
 llvm::SmallVector<IndexRun> indexRuns(llvm::ArrayRef<int64_t> src);
 
+/// One strided copy per combination of one run per axis (`runs[k]` the runs
+/// of axis k), the last axis' runs varying fastest: each entry holds the
+/// combination's run of every axis.
+llvm::SmallVector<llvm::SmallVector<IndexRun>>
+runCombinations(llvm::ArrayRef<llvm::SmallVector<IndexRun>> runs);
+
 /// "1x3x224x224" ("scalar" for rank 0).
 std::string str(llvm::ArrayRef<int64_t> shape);
 } // namespace npuc::graph::shapes
