@@ -22,9 +22,19 @@ With --map FROM:TO (repeatable), a row whose properties are exactly FROM
 (the text between the key's braces) gets TO instead, before PROP is
 recorded: a kernel whose cases are coarser than the graph op's, as
 qk.copy's `pieces` stands for Slice's `reversed` whatever its `strided`.
-A row of OLD no --map names keeps its properties.
+A row of OLD no --map names keeps its properties; with --mapped-only it
+stays OLD's (a graph op whose cases split between two kernels, as Pad's
+constant mode became qk.pad and its other modes qk.copy).
 
-usage: rename-case-op.py OLD NEW [PROP] [--merge] [--map FROM:TO]... [--tsv TSV]
+With --drop-prop NAME (repeatable), NAME (as NAME=VALUE, NAME or !NAME)
+leaves every row's properties first, before --map: a property a kernel no
+longer needs, its choice made by the conversion (Resize's coordinate mode,
+evaluated into qk.copy's address plans). With --drop-operand N, the N-th
+operand's type (from 0) leaves the key's signature: an operand the kernel
+does not take (a Gather's constant indices, in qk.copy's plans).
+
+usage: rename-case-op.py OLD NEW [PROP] [--merge] [--map FROM:TO]... [--mapped-only]
+         [--drop-prop NAME]... [--drop-operand N] [--tsv TSV]
   e.g. graph.requantize qk.requantize;  graph.add qk.binary fn=ADD
 """
 import hashlib
@@ -43,6 +53,23 @@ def mapped_props(key, maps):
     i = key.index("{")
     props = key[i + 1 : -1]
     return key[: i + 1] + maps.get(props, props) + "}"
+
+
+def dropped(key, props, operand):
+    """The key without the properties `props` and the operand `operand`."""
+    if operand is not None:
+        i, j = key.index("("), key.index("->")
+        types = key[i + 1 : j].split(",")
+        if operand >= len(types):
+            sys.exit("rename-case-op: %s has no operand %d" % (key, operand))
+        del types[operand]
+        key = key[: i + 1] + ",".join(types) + key[j:]
+    if props and "{" in key:
+        i = key.index("{")
+        kept = [p for p in key[i + 1 : -1].split(",")
+                if p and p.lstrip("!").split("=")[0] not in props]
+        key = key[: i + 1] + ",".join(kept) + "}"
+    return key
 
 
 def renamed_key(key, old, new, prop, maps=None):
@@ -101,6 +128,23 @@ def main(argv):
         frm, to = args[i + 1].split(":", 1)
         maps[frm] = to
         del args[i : i + 2]
+    mapped_only = "--mapped-only" in args
+    if mapped_only:
+        args.remove("--mapped-only")
+    drop_props = []
+    while "--drop-prop" in args:
+        i = args.index("--drop-prop")
+        if i + 1 >= len(args):
+            sys.exit("rename-case-op: --drop-prop needs a property name")
+        drop_props.append(args[i + 1])
+        del args[i : i + 2]
+    drop_operand = None
+    if "--drop-operand" in args:
+        i = args.index("--drop-operand")
+        if i + 1 >= len(args) or not args[i + 1].isdigit():
+            sys.exit("rename-case-op: --drop-operand needs an operand number")
+        drop_operand = int(args[i + 1])
+        del args[i : i + 2]
     if "--tsv" in args:
         i = args.index("--tsv")
         if i + 1 >= len(args):
@@ -119,7 +163,11 @@ def main(argv):
             out.append(line)
             continue
         key = fields[0]
-        renamed = renamed_key(key, old, new, prop, maps)
+        props = dropped(key, drop_props, drop_operand)
+        if mapped_only and ("{" not in props or props[props.index("{") + 1 : -1] not in maps):
+            out.append(line)
+            continue
+        renamed = renamed_key(props, old, new, prop, maps)
         tests = [grid_dir(renamed) if t == grid_dir(key) else t for t in fields[4].split(",")]
         out.append("\t".join([renamed] + fields[1:4] + [",".join(tests)]))
         moved += 1
