@@ -90,10 +90,10 @@ def build_slice(case, net, reversed_, strided):
     net.exact = True
 
 
-def build_pad(case, net):
+def build_pad(case, net, mode="constant"):
+    """qk.pad: a constant Pad; qk.copy's pieces: a reflect, edge or wrap one."""
     t = case["operands"][0]
     quant_opset(net, [t])
-    mode = case["props"]["mode"]
     shape = (1, 3, 6, 7)
     x = net.value_in(t, shape)
     pads = np.asarray([0, 0, 2, 1, 0, 0, 1, 3], np.int64)
@@ -144,20 +144,30 @@ def replicates(n_in, scale, ctm, nm):
         nearest_source(o, n_in, n_out, scale, ctm, nm) == o // k for o in range(n_out))
 
 
-def build_resize(case, net):
+def build_resize(case, net, runs):
+    """A nearest Resize of a random coordinate mode and rounding: a
+    whole-number replication (one piece), or a sampling that copies runs
+    (more than one piece)."""
     t = case["operands"][0]
     quant_opset(net, [t])
-    props = case["props"]
-    ctm, nm, runs = props["coordinates"], props["rounding"], props["runs"]
-    # (H, scale) pairs to try: a whole-number replication is a copy, any other
-    # sampling copies runs.
-    for h, w, scale in [(4, 5, 2.0), (4, 5, 3.0), (1, 5, 2.0), (6, 8, 1.5), (8, 6, 0.5), (5, 7, 2.5),
-                        (1, 1, 3.0), (4, 6, 1.0), (6, 9, 0.75)]:
-        rep = replicates(h, scale, ctm, nm) and replicates(w, scale, ctm, nm)
-        if rep != runs:
+    modes = [(ctm, nm) for ctm in ["half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric",
+                                   "tf_half_pixel_for_nn"]
+             for nm in ["round_prefer_floor", "round_prefer_ceil", "floor", "ceil"]]
+    start = int(net.rng.integers(len(modes)))
+    # The first (H, W, scale), for the first modes from a random one, whose
+    # sampling is (not) a replication, as `runs` asks.
+    found = None
+    for ctm, nm in modes[start:] + modes[:start]:
+        for h, w, scale in [(4, 5, 2.0), (4, 5, 3.0), (1, 5, 2.0), (6, 8, 1.5), (8, 6, 0.5),
+                            (5, 7, 2.5), (1, 1, 3.0), (6, 9, 0.75)]:
+            if (replicates(h, scale, ctm, nm) and replicates(w, scale, ctm, nm)) != runs:
+                found = (ctm, nm, h, w, scale)
+                break
+        if found:
             break
-    else:
-        raise Unbuildable("no scale gives runs=%s with %s/%s" % (runs, ctm, nm))
+    if not found:
+        raise Unbuildable("no nearest resize gives runs=%s" % runs)
+    ctm, nm, h, w, scale = found
     x = net.value_in(t, (1, 2, h, w))
     scales = net.const(np.asarray([1, 1, scale, scale], np.float32), "scales")
     y = net.node("Resize", [x, "", scales], mode="nearest", coordinate_transformation_mode=ctm,
@@ -166,15 +176,16 @@ def build_resize(case, net):
     net.exact = True
 
 
-def build_gather(case, net):
-    t, i_t = case["operands"]
+def build_gather(case, net, runs):
+    """A Gather by constant indices (int32 or int64): several runs, or one."""
+    t = case["operands"][0]
     quant_opset(net, [t])
     x = net.value_in(t, (3, 8, 5))
-    if case["props"]["runs"]:
+    if runs:
         ids = [5, -8, 2, 2, 7, 0]
     else:
         ids = [1, 2, 3, 4] if net.rng.integers(2) else [6]
-    idx = net.const(np.asarray(ids, {"i32": np.int32, "i64": np.int64}[i_t]), "ids")
+    idx = net.const(np.asarray(ids, np.int32 if net.rng.integers(2) else np.int64), "ids")
     y = net.node("Gather", [x, idx], axis=1)
     net.value_out(t, y, like=x if is_quant(t) else None)
     net.exact = True
@@ -200,26 +211,38 @@ def build_copy_view(case, net, op):
 
 
 def build_copy(case, net):
-    """qk.copy: a Slice reversed along its last axis for `pieces` (one strided
-    copy per reversed index), else one of the copies of one piece; a
-    quantized copy comes from an op graph-fuse-qdq quantizes (Transpose,
-    Slice, DepthToSpace, SpaceToDepth; not Expand or Tile)."""
+    """qk.copy: for `pieces` (more than one strided copy) a Slice reversed
+    along its last axis, a Resize or Gather copying runs, or a reflect,
+    edge or wrap Pad; else one of the copies of one piece. A quantized copy
+    comes from an op graph-fuse-qdq quantizes (not Expand or Tile)."""
     strided = bool(net.rng.integers(2))
+    pick = lambda ops: ops[int(net.rng.integers(len(ops)))]
     if case["props"]["pieces"]:
-        build_slice(case, net, True, strided)
+        op = pick(["Slice", "Resize", "Gather", "reflect", "edge", "wrap"])
+        if op == "Slice":
+            build_slice(case, net, True, strided)
+        elif op == "Resize":
+            build_resize(case, net, True)
+        elif op == "Gather":
+            build_gather(case, net, True)
+        else:
+            build_pad(case, net, op)
         return
-    ops = ["Transpose", "Slice", "DepthToSpace", "SpaceToDepth"]
+    ops = ["Transpose", "Slice", "DepthToSpace", "SpaceToDepth", "Resize", "Gather"]
     if not is_quant(case["operands"][0]):
         ops += ["Expand", "Tile"]
-    op = ops[int(net.rng.integers(len(ops)))]
+    op = pick(ops)
     if op == "Transpose":
         build_transpose(case, net)
     elif op == "Slice":
         build_slice(case, net, False, strided)
+    elif op == "Resize":
+        build_resize(case, net, False)
+    elif op == "Gather":
+        build_gather(case, net, False)
     else:
         build_copy_view(case, net, op)
 
 
-BUILDERS = {"qk.view": build_view,
-            "graph.concat": build_concat, "qk.copy": build_copy,
-            "graph.pad": build_pad, "graph.resize": build_resize, "graph.gather": build_gather}
+BUILDERS = {"qk.view": build_view, "qk.concat": build_concat, "qk.copy": build_copy,
+            "qk.pad": build_pad}

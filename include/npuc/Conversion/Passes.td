@@ -51,15 +51,17 @@ def ConvertElementwiseToQK : Pass<"convert-elementwise-to-qk"> {
     several functions, graph.clip, leaky_relu, hard_sigmoid, hard_swish and
     gelu, and graph.prelu, pow and conv_transpose become the qk kernels of
     those names.
-    graph.transpose, slice, expand, tile, depth_to_space and space_to_depth
-    become qk.copy, their index arithmetic written as address plans; a
-    Slice whose negative step needs more strided copies than a program
-    holds is an error at the op. A float graph.matmul or graph.gemm becomes
-    qk.matmul's float form (a Gemm of other types is an error at the op), a
-    2-D float graph.conv qk.conv2d's (with its fused
-    activation; a float convolution of another rank is an error at the op).
-    It runs after graph-compute-f16 and graph-fuse-activation, which match
-    the graph ops.
+    graph.transpose, slice, expand, tile, depth_to_space, space_to_depth, a
+    nearest graph.resize, a graph.gather by constant indices and a reflect,
+    edge or wrap graph.pad become qk.copy, their index arithmetic written as
+    address plans; a constant graph.pad becomes qk.pad, graph.concat
+    qk.concat. A float graph.matmul or graph.gemm becomes qk.matmul's float
+    form, a 2-D float graph.conv qk.conv2d's (with its fused activation).
+    An op no kernel takes (a Gather by run-time indices, a cubic Resize, a
+    copy of more pieces than a program holds, a quantized Gemm, a 3-D float
+    convolution) stays a graph op, which select-lowering-cases reports with
+    the reason. It runs after graph-compute-f16 and graph-fuse-activation,
+    which match the graph ops.
   }];
   let dependentDialects = ["::npuc::qk::QKDialect", "::npuc::graph::GraphDialect"];
 }
@@ -87,7 +89,9 @@ def SelectLoweringCases : Pass<"select-lowering-cases", "::mlir::ModuleOp"> {
     lowering branches on, recorded both ways (e.g. `padded` or `!padded`).
     An op the lowering does not handle (an op without a lowering, or a form
     of it its selector refuses) is an error at the op, naming what is
-    missing; every such op is reported.
+    missing; every such op is reported. A graph op convert-elementwise-to-qk
+    left (no kernel takes it: a Gather by run-time indices, a cubic Resize)
+    is reported with the conversion's reason (npuc/Conversion/GraphToQK.h).
   }];
 }
 
@@ -106,8 +110,8 @@ def SelectTiling : Pass<"select-tiling", "::mlir::ModuleOp"> {
     Depthwise convolutions, pooling and window convolutions are chosen the
     same way (DepthwiseTiling.h, ConvTiling.h).
 
-    Elementwise loop nests (maps, Q/DQ, BatchNorm, qk.copy's copies and those
-    of Concat, Pad, Resize and Gather) are described by the lowering
+    Elementwise loop nests (maps, Q/DQ, BatchNorm, qk.copy's copies,
+    qk.concat's and qk.pad's) are described by the lowering
     itself: it runs into a scratch program that is discarded, recording each
     nest's canonical 4-D iteration space, operand strides and work per element
     instead of emitting it. ElementwiseTiling.h enumerates tile boxes (columns

@@ -51,19 +51,21 @@ struct MirrorToKernel : mlir::OpConversionPattern<OpTy> {
 /// and channel_affine.
 void populateReducePatterns(mlir::RewritePatternSet &patterns, mlir::ConversionTarget &target);
 
-/// Data movement: graph.transpose, slice, expand, tile, depth_to_space and
-/// space_to_depth become qk.copy, their index arithmetic as address plans.
+/// Data movement: graph.transpose, slice, expand, tile, depth_to_space,
+/// space_to_depth, resize, gather and a reflect, edge or wrap graph.pad
+/// become qk.copy, their index arithmetic as address plans; a constant
+/// graph.pad becomes qk.pad, graph.concat qk.concat.
 void populateCopyPatterns(mlir::RewritePatternSet &patterns, mlir::ConversionTarget &target);
 /// The float forms of the products: a float graph.matmul becomes qk.matmul,
 /// a 2-D float graph.conv qk.conv2d.
 void populateFloatProductPatterns(mlir::RewritePatternSet &patterns,
                                   mlir::ConversionTarget &target);
-/// Reports, at each op, a float convolution qk.conv2d cannot take (not 2-D);
-/// run before the conversion.
-mlir::LogicalResult checkProducts(mlir::Operation *root);
-/// Reports, at each op, a copy that cannot become qk.copy (a Slice of more
-/// pieces than a program holds); run before the conversion.
-mlir::LogicalResult checkCopies(mlir::Operation *root);
+/// Why a graph op stayed a graph op (GraphToQK.h's explainUnconverted): a
+/// float product qk's products do not take (a convolution that is not 2-D,
+/// a quantized Gemm), a copy that cannot be qk.copy (an index known only at
+/// run time, a mode no plan computes, more pieces than a program holds).
+mlir::LogicalResult explainProduct(mlir::Operation *op);
+mlir::LogicalResult explainCopy(mlir::Operation *op);
 
 } // namespace npuc::graph_to_qk
 

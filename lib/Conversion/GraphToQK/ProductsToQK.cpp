@@ -5,16 +5,17 @@
 // The float forms of the product kernels: a MatMul of f32 (or of f16, after
 // graph-compute-f16) or a Gemm becomes qk.matmul, a 2-D Conv qk.conv2d (with the
 // activation graph-fuse-activation folded into it), with f32 accumulation
-// and no integer contract; a Conv of another rank is refused at the node
-// (checkProducts). The quantized products became kernels in convert-graph-to-qk;
-// these run after the graph passes that match the float graph ops
-// (graph-compute-f16). A product of other types stays, for the lowering to
-// refuse at the node.
+// and no integer contract. The quantized products became kernels in
+// convert-graph-to-qk; these run after the graph passes that match the float
+// graph ops (graph-compute-f16). A Conv of another rank or a product of
+// other types stays a graph op, for select-lowering-cases to refuse at the
+// node (explainProduct says why).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Patterns.h"
 
+#include "npuc/Conversion/GraphToQK.h"
 #include "npuc/Dialect/Graph/IR/GraphOps.h"
 #include "npuc/Dialect/QK/IR/QKOps.h"
 
@@ -119,19 +120,18 @@ void graph_to_qk::populateFloatProductPatterns(RewritePatternSet &patterns,
   target.addDynamicallyLegalOp<graph::ConvOp>([](graph::ConvOp op) { return !isFloatConv(op); });
 }
 
-LogicalResult graph_to_qk::checkProducts(Operation *root) {
-  bool ok = true;
-  root->walk([&](graph::ConvOp op) {
-    if (isFloatTensor(op.getResult()) && cast<RankedTensorType>(op.getX().getType()).getRank() != 4) {
-      op.emitOpError("convolution lowering handles 2-D (NCHW) inputs");
-      ok = false;
-    }
-  });
-  root->walk([&](graph::GemmOp op) {
-    if (!isFloatGemm(op)) {
-      op.emitOpError("Gemm lowers for f32 and f16 (a quantized Gemm has no kernel yet)");
-      ok = false;
-    }
-  });
-  return success(ok);
+LogicalResult graph_to_qk::explainProduct(Operation *op) {
+  if (auto conv = dyn_cast<graph::ConvOp>(op);
+      conv && isFloatTensor(conv.getResult()) &&
+      cast<RankedTensorType>(conv.getX().getType()).getRank() != 4)
+    return op->emitOpError("convolution lowering handles 2-D (NCHW) inputs");
+  if (auto gemm = dyn_cast<graph::GemmOp>(op); gemm && !isFloatGemm(gemm))
+    return op->emitOpError("Gemm lowers for f32 and f16 (a quantized Gemm has no kernel yet)");
+  return success();
+}
+
+LogicalResult graph_to_qk::explainUnconverted(Operation *op) {
+  if (failed(explainProduct(op)))
+    return failure();
+  return explainCopy(op);
 }

@@ -129,12 +129,11 @@ inline constexpr Flag kTwoPass{"two-pass"};
 /// AveragePool's count_include_pad.
 inline constexpr Flag kCeilExtra{"ceil-extra"};
 inline constexpr Flag kCountIncludePad{"count-include-pad"};
-/// Concat's inputs requantized to the result's quantization.
+/// qk.concat's inputs requantized to the result's quantization.
 inline constexpr Flag kRequantize{"requantize"};
-/// qk.copy of more than one strided copy (a Slice with a negative step).
+/// qk.copy of more than one strided copy (a Slice with a negative step, a
+/// Resize, Gather or Pad copied in runs).
 inline constexpr Flag kPieces{"pieces"};
-/// Copies in runs of more than one element (Resize, Gather).
-inline constexpr Flag kRuns{"runs"};
 
 //===----------------------------------------------------------------------===//
 // Choices
@@ -241,13 +240,6 @@ inline constexpr auto kPoolRank = choice<PoolRank>("rank", Alternative<PoolRank>
 inline constexpr auto kPoolFn = choice<qk::PoolFn>("fn", Alternative<qk::PoolFn>{qk::PoolFn::MAX, "max"},
                                                    Alternative<qk::PoolFn>{qk::PoolFn::AVERAGE, "average"});
 
-/// Pad's mode.
-enum class PadMode { Constant, Reflect, Edge, Wrap };
-inline constexpr auto kPadMode = choice<PadMode>(
-    "mode", Alternative<PadMode>{PadMode::Constant, "constant"},
-    Alternative<PadMode>{PadMode::Reflect, "reflect"}, Alternative<PadMode>{PadMode::Edge, "edge"},
-    Alternative<PadMode>{PadMode::Wrap, "wrap"});
-
 /// qk.binary's function, spelled as the ISA names it (AND, OR and XOR of
 /// bools, the others of numbers).
 inline constexpr auto kBinaryFn = choice<qk::BinaryFn>(
@@ -312,24 +304,6 @@ inline constexpr auto kUnaryFn = choice<qk::UnaryFn>(
     Alternative<qk::UnaryFn>{qk::UnaryFn::TANH, "TANH"},
     Alternative<qk::UnaryFn>{qk::UnaryFn::SIGMOID, "SIGMOID"},
     Alternative<qk::UnaryFn>{qk::UnaryFn::ERF, "ERF"});
-
-/// Resize's mode, coordinate transformation and nearest rounding (ONNX's
-/// names): the sampling formula the selector evaluates depends on them.
-enum class ResizeMode { Nearest };
-inline constexpr auto kResizeMode =
-    choice<ResizeMode>("mode", Alternative<ResizeMode>{ResizeMode::Nearest, "nearest"});
-enum class Coordinates { HalfPixel, PytorchHalfPixel, AlignCorners, Asymmetric, TfHalfPixelForNN };
-inline constexpr auto kCoordinates = choice<Coordinates>(
-    "coordinates", Alternative<Coordinates>{Coordinates::HalfPixel, "half_pixel"},
-    Alternative<Coordinates>{Coordinates::PytorchHalfPixel, "pytorch_half_pixel"},
-    Alternative<Coordinates>{Coordinates::AlignCorners, "align_corners"},
-    Alternative<Coordinates>{Coordinates::Asymmetric, "asymmetric"},
-    Alternative<Coordinates>{Coordinates::TfHalfPixelForNN, "tf_half_pixel_for_nn"});
-enum class Rounding { RoundPreferFloor, RoundPreferCeil, Floor, Ceil };
-inline constexpr auto kRounding = choice<Rounding>(
-    "rounding", Alternative<Rounding>{Rounding::RoundPreferFloor, "round_prefer_floor"},
-    Alternative<Rounding>{Rounding::RoundPreferCeil, "round_prefer_ceil"},
-    Alternative<Rounding>{Rounding::Floor, "floor"}, Alternative<Rounding>{Rounding::Ceil, "ceil"});
 
 } // namespace npuc::emit::lowering
 

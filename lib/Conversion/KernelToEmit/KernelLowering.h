@@ -208,12 +208,6 @@ LogicalResult selectConcat(LoweringCase &c, const target::TargetInfo &t);
 const support::CaseSpace &concatSpace();
 LogicalResult selectPad(LoweringCase &c, const target::TargetInfo &t);
 const support::CaseSpace &padSpace();
-LogicalResult selectResize(LoweringCase &c, const target::TargetInfo &t);
-const support::CaseSpace &resizeSpace();
-FailureOr<int64_t> resizeRuns(Operation *op, SmallVectorImpl<SmallVector<graph::shapes::IndexRun>> *runs);
-LogicalResult selectGather(LoweringCase &c, const target::TargetInfo &t);
-const support::CaseSpace &gatherSpace();
-FailureOr<SmallVector<graph::shapes::IndexRun>> gatherRuns(graph::GatherOp op);
 /// qk.copy: strided copies, one per address plan.
 LogicalResult selectCopy(LoweringCase &c, const target::TargetInfo &t);
 const support::CaseSpace &copySpace();
@@ -383,8 +377,6 @@ public:
   LogicalResult lowerArg(const LoweringCase &c);
   LogicalResult lowerConcat(const LoweringCase &c);
   LogicalResult lowerPadOp(const LoweringCase &c);
-  LogicalResult lowerResize(const LoweringCase &c);
-  LogicalResult lowerGather(const LoweringCase &c);
   LogicalResult lowerCopyOp(const LoweringCase &c);
   LogicalResult lowerMatmulOp(const LoweringCase &c);
   LogicalResult lowerConv(const LoweringCase &c);
@@ -452,8 +444,6 @@ private:
   void shiftUnsigned(EwTiles &tl, VBinFunc func, unsigned width);
   LogicalResult lowerCopy(Operation *op, Value src, Value dst, ArrayRef<int64_t> shape,
                           ArrayRef<int64_t> srcStrides);
-  LogicalResult lowerRunCopies(Operation *op, Value src, Value dst,
-                               ArrayRef<SmallVector<graph::shapes::IndexRun>> runs);
   LogicalResult lowerPad(Operation *op, Value src, Value dst, ArrayRef<int64_t> inShape,
                          ArrayRef<int64_t> lo, ArrayRef<int64_t> hi, int64_t fill);
   /// [..., M, K] x [K, N] (or batched [..., K, N]); Gemm's transposed

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoweringCase.h"
-#include "npuc/Dialect/Graph/Transforms/Passes.h"
+#include "npuc/Conversion/GraphToQK.h"
 
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -67,7 +67,7 @@ StringRef LoweringCase::get(StringRef name) const { return lookup(name, false).v
 npuc::support::CasePoint LoweringCase::point() const {
   support::CasePoint p;
   p.op = op->getName().getStringRef().str();
-  // A variadic operand group (graph.concat) names its distinct types once.
+  // A variadic operand group (qk.concat) names its distinct types once.
   p.variadic = op->hasTrait<OpTrait::VariadicOperands>();
   for (Type t : op->getOperandTypes()) {
     std::string name = caseTypeName(t);
@@ -82,18 +82,6 @@ npuc::support::CasePoint LoweringCase::point() const {
 }
 
 std::string LoweringCase::key() const { return point().key(); }
-
-npuc::support::CaseRule npuc::emit::lowering::quantizedOnlyWhereFused() {
-  auto quantized = [](const std::vector<std::string> &types) {
-    return llvm::any_of(types, [](const std::string &t) { return !t.empty() && t[0] == 'q'; });
-  };
-  return never(cond::custom("quantized types on an op graph-fuse-qdq does not quantize",
-                            [quantized](const support::CasePoint &p) {
-                              return (quantized(p.operands) || quantized(p.results)) &&
-                                     !graph::fusesQDQ(p.op);
-                            }),
-               "the op stays f32 between DequantizeLinear and QuantizeLinear");
-}
 
 npuc::support::CaseRule npuc::emit::lowering::biasIsThirdOperand() {
   return never(cond::any({cond::all({kBias(), cond::operandCount(2)}),
@@ -114,8 +102,12 @@ LogicalResult npuc::emit::lowering::selectCase(LoweringCase &c, const target::Ta
   if (failed(checkNotEmpty(c.op)))
     return failure();
   Selector select = selectorFor(c.op);
-  if (!select)
+  if (!select) {
+    // A graph op convert-elementwise-to-qk left says why when it can.
+    if (failed(graph_to_qk::explainUnconverted(c.op)))
+      return failure();
     return c.op->emitOpError("has no NPU lowering yet");
+  }
   // 16-bit quantization (QuantizeLinear-21's int16 and uint16): the VECTOR
   // conversions take 8-bit zero points and the boundary stores uint16 as
   // int32, so no op lowers it yet (the verification grid found every such

@@ -123,10 +123,6 @@ using Selector = mlir::LogicalResult (*)(LoweringCase &, const target::TargetInf
 /// no lowering (KernelToEmit.cpp holds the table).
 Selector selectorFor(mlir::Operation *op);
 
-/// The rule of every space whose ops may take quantized types: they occur
-/// only on the ops graph-fuse-qdq gives a quantized form (graph::fusesQDQ);
-/// any other op stays f32 between DequantizeLinear and QuantizeLinear.
-support::CaseRule quantizedOnlyWhereFused();
 
 /// The rule of every space with a `bias` flag: it is whether the bias
 /// operand (the third) is present.

@@ -12,7 +12,6 @@
 #include "npuc/Base/Numerics.h"
 #include "npuc/Dialect/Graph/IR/GraphShapes.h"
 
-#include <cstring>
 
 using namespace mlir;
 using namespace npuc;
@@ -48,8 +47,7 @@ const CaseSpace &lowering::concatSpace() {
         never(cond::all({kRequantize(), cond::operand(0, ct::plain())}),
               "plain values have no quantization to change"),
         never(cond::all({kRequantize(false), cond::negate(sameTypes)}),
-              "an input stored in another type than the result is requantized"),
-        quantizedOnlyWhereFused()};
+              "an input stored in another type than the result is requantized")};
     return s;
   }();
   return space;
@@ -59,7 +57,7 @@ const CaseSpace &lowering::concatSpace() {
 /// differently from the output is requantized through f32 on the way (exact
 /// dequantization, one rounding half to even).
 LogicalResult lowering::selectConcat(LoweringCase &c, const target::TargetInfo &) {
-  auto cat = cast<graph::ConcatOp>(c.op);
+  auto cat = cast<qk::ConcatOp>(c.op);
   auto qy = quantOf(tensorOf(cat.getResult()).getElementType());
   bool requantize = false;
   for (Value in : cat.getInputs()) {
@@ -73,7 +71,7 @@ LogicalResult lowering::selectConcat(LoweringCase &c, const target::TargetInfo &
 }
 
 LogicalResult KernelLowering::lowerConcat(const LoweringCase &c) {
-  auto cat = cast<graph::ConcatOp>(c.op);
+  auto cat = cast<qk::ConcatOp>(c.op);
   Value out = resultBuffer(cat.getResult());
   auto ot = cast<BufferType>(out.getType());
   auto qy = quantOf(tensorOf(cat.getResult()).getElementType());
@@ -98,338 +96,35 @@ LogicalResult KernelLowering::lowerConcat(const LoweringCase &c) {
 }
 
 //===----------------------------------------------------------------------===//
-// Copies through strided views
+// qk.pad: a constant Pad
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// A copy of any type a model stores, or of a per-tensor quantized one, on
-/// the graph ops graph-fuse-qdq quantizes.
-CaseSpace movableSpace() {
-  CaseSpace s;
-  s.signatures = {{"T->T", {{"T", ct::movable()}}}};
-  s.rules = {quantizedOnlyWhereFused()};
-  return s;
-}
-} // namespace
-
-//===----------------------------------------------------------------------===//
-// Pad
-//===----------------------------------------------------------------------===//
-
-/// Along each axis, the runs a reflect, edge or wrap Pad reads: output index
-/// o reads input index o - begin mapped into [0, n) by the mode (reflect
-/// mirrors about the edge elements, edge repeats them, wrap is periodic).
-/// Refuses a negative pad, a reflection wider than the axis, and more copies
-/// than the limit.
-static FailureOr<SmallVector<SmallVector<graph::shapes::IndexRun>>> padRuns(graph::PadOp pad) {
-  ArrayRef<int64_t> in = tensorOf(pad.getInput()).getShape();
-  ArrayRef<int64_t> pads = pad.getPads();
-  StringRef mode = pad.getMode();
-  size_t rank = in.size();
-  SmallVector<SmallVector<graph::shapes::IndexRun>> runs;
-  int64_t copies = 1;
-  for (size_t k = 0; k < rank; ++k) {
-    int64_t n = in[k], lo = pads[k], hi = pads[k + rank];
-    if (lo < 0 || hi < 0)
-      return pad->emitOpError() << "a " << mode << " pad of " << lo << " and " << hi << " on axis " << k
-                                << " has no NPU lowering (negative pads crop; constant mode only)";
-    if (mode == "reflect" && (lo > n - 1 || hi > n - 1) && (lo || hi))
-      return pad->emitOpError() << "a reflect pad of " << lo << " and " << hi << " on axis " << k
-                                << " of " << n << " elements reflects more than the axis holds (at "
-                                << "most " << n - 1 << " each side)";
-    SmallVector<int64_t> src;
-    for (int64_t o = 0; o < n + lo + hi; ++o) {
-      int64_t i = o - lo;
-      if (mode == "reflect")
-        i = i < 0 ? -i : (i >= n ? 2 * (n - 1) - i : i);
-      else if (mode == "edge")
-        i = std::min(std::max<int64_t>(i, 0), n - 1);
-      else
-        i = ((i % n) + n) % n;
-      src.push_back(i);
-    }
-    runs.push_back(graph::shapes::indexRuns(src));
-    copies *= int64_t(runs.back().size());
-    if (copies > kMaxCopyNests)
-      return pad->emitOpError() << "a " << mode << " pad of " << lo << " and " << hi << " on axis " << k
-                                << " needs more than " << kMaxCopyNests << " strided copies";
-  }
-  return runs;
-}
-
+/// Any type a model stores (graph-fuse-qdq quantizes Pad).
 const CaseSpace &lowering::padSpace() {
   static const CaseSpace space = [] {
-    CaseSpace s = movableSpace();
-    s.properties = {kPadMode.declare()};
-    return s;
-  }();
-  return space;
-}
-
-LogicalResult lowering::selectPad(LoweringCase &c, const target::TargetInfo &) {
-  auto pad = cast<graph::PadOp>(c.op);
-  std::optional<PadMode> mode = kPadMode.parse(pad.getMode());
-  if (!mode)
-    return c.op->emitOpError() << "pad mode '" << pad.getMode() << "' has no NPU lowering";
-  if (*mode != PadMode::Constant && failed(padRuns(pad)))
-    return failure();
-  c.choose(kPadMode, *mode);
-  return success();
-}
-
-LogicalResult KernelLowering::lowerPadOp(const LoweringCase &c) {
-  auto pad = cast<graph::PadOp>(c.op);
-  // Reflect, edge and wrap: copies of the input's runs (no fill value).
-  if (pad.getMode() != "constant") {
-    FailureOr<SmallVector<SmallVector<graph::shapes::IndexRun>>> runs = padRuns(pad);
-    if (failed(runs))
-      return failure();
-    Value dst = resultBuffer(pad.getResult());
-    return lowerRunCopies(c.op, gmOf(pad.getInput()), dst, *runs);
-  }
-  ArrayRef<int64_t> pads = pad.getPads();
-  size_t rank = pads.size() / 2;
-  Type el = tensorOf(pad.getResult()).getElementType();
-  double value = pad.getValueAttr().getValueAsDouble();
-  int64_t fill;
-  if (auto q = quantOf(el)) {
-    auto qt = cast<quant::QuantizedType>(el);
-    double v = std::nearbyint(value / q->scales[0]) + double(q->zeroPoints[0]);
-    v = std::min(std::max(v, double(qt.getStorageTypeMin())), double(qt.getStorageTypeMax()));
-    fill = int64_t(v);
-  } else if (el.isF32()) {
-    float f = float(value);
-    uint32_t bits;
-    std::memcpy(&bits, &f, 4);
-    fill = bits;
-  } else if (el.isF16()) {
-    fill = num::floatToHalf(float(value));  // the fill's bits, not its integer value
-  } else {
-    fill = int64_t(value);
-  }
-  fill &= (int64_t(1) << (8 * bytesOf(storageOf(el)))) - 1;
-  Value dst = resultBuffer(pad.getResult());
-  return lowerPad(c.op, gmOf(pad.getInput()), dst,
-                  tensorOf(pad.getInput()).getShape(), pads.take_front(rank), pads.drop_front(rank),
-                  fill);
-}
-
-//===----------------------------------------------------------------------===//
-// Resize
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// The input index nearest-neighbour resizing reads for output index `o`
-/// along an axis (ONNX's coordinate_transformation_mode, then nearest_mode,
-/// clamped), or nullopt for a mode this does not know.
-std::optional<int64_t> nearestSource(int64_t o, int64_t in, int64_t out, double scale,
-                                     StringRef ctm, StringRef nm) {
-  // An axis the resize leaves alone is copied, whatever the coordinate
-  // mode (tf_half_pixel_for_nn would read o + 1/2, rounded up by ceil and
-  // round_prefer_ceil, from every unscaled batch and channel axis): as
-  // onnxruntime and the ONNX reference evaluate it (contract D14).
-  if (in == out && scale == 1.0)
-    return o;
-  std::optional<double> coordinate = graph::shapes::resizeCoordinate(o, in, out, scale, ctm);
-  if (!coordinate)
-    return std::nullopt;
-  double x = *coordinate;
-  double r;
-  if (nm == "floor")
-    r = std::floor(x);
-  else if (nm == "ceil")
-    r = std::ceil(x);
-  else if (nm == "round_prefer_floor")
-    r = x - std::floor(x) == 0.5 ? std::floor(x) : std::round(x);
-  else if (nm == "round_prefer_ceil")
-    r = std::round(x);
-  else
-    return std::nullopt;
-  return std::min<int64_t>(std::max<int64_t>(int64_t(r), 0), in - 1);
-}
-} // namespace
-
-const CaseSpace &lowering::resizeSpace() {
-  static const CaseSpace space = [] {
-    CaseSpace s = movableSpace();
-    s.properties = {kResizeMode.declare(), kCoordinates.declare(), kRounding.declare(),
-                    kRuns.declare()};
-    return s;
-  }();
-  return space;
-}
-
-/// Nearest-neighbour resizing whose sampling is a pure replication: for every
-/// axis, ONNX's coordinate formula evaluated at compile time for every output
-/// index gives floor(o / k) for an integer k. Then the result is the input
-/// read with a zero stride over each k (a copy, contract D14); any other
-/// sampling is a diagnostic naming it. The modes are part of the case: the
-/// formula the selector evaluates depends on them.
-LogicalResult lowering::selectResize(LoweringCase &c, const target::TargetInfo &) {
-  auto rs = cast<graph::ResizeOp>(c.op);
-  if (rs.getMode() != "nearest")
-    return c.op->emitOpError() << "resize mode '" << rs.getMode() << "' has no NPU lowering yet";
-  ArrayRef<int64_t> in = tensorOf(rs.getInput()).getShape();
-  ArrayRef<int64_t> out = tensorOf(rs.getResult()).getShape();
-  StringRef ctm = rs.getCoordinateTransformationMode(), nm = rs.getNearestMode();
-  bool replicateAll = true;
-  for (size_t axis = 0; axis < in.size(); ++axis) {
-    int64_t k = in[axis] > 0 ? out[axis] / in[axis] : 0;
-    bool replicate = k >= 1 && k * in[axis] == out[axis];
-    for (int64_t o = 0; replicate && o < out[axis]; ++o)
-      replicate = nearestSource(o, in[axis], out[axis], rs.getScales()[axis], ctm, nm) == o / k;
-    replicateAll &= replicate;
-  }
-  if (!replicateAll) {
-    FailureOr<int64_t> nests = resizeRuns(c.op, nullptr);
-    if (failed(nests))
-      return failure();
-  }
-  std::optional<Coordinates> coordinates = kCoordinates.parse(ctm);
-  std::optional<Rounding> rounding = kRounding.parse(nm);
-  if (!coordinates || !rounding)
-    return c.op->emitOpError() << "resize with coordinate transformation '" << ctm
-                               << "' and nearest mode '" << nm << "' has no NPU lowering yet";
-  c.choose(kResizeMode, ResizeMode::Nearest);
-  c.choose(kCoordinates, *coordinates);
-  c.choose(kRounding, *rounding);
-  // Not a whole-number replication: copies over runs of output indices
-  // whose sources advance by one stride each (resizeRuns).
-  c.flag(kRuns, !replicateAll);
-  return success();
-}
-
-/// Along each axis, the output indices of a nearest resize split into runs
-/// whose source indices advance by a constant step (0 repeats one input, 1
-/// copies, k > 1 subsamples); each combination of one run per axis is one
-/// strided copy. Returns the number of copies, refusing more than the copy
-/// limit; fills `runs` when given.
-FailureOr<int64_t> lowering::resizeRuns(Operation *op,
-                                        SmallVectorImpl<SmallVector<graph::shapes::IndexRun>> *runs) {
-  auto rs = cast<graph::ResizeOp>(op);
-  ArrayRef<int64_t> in = tensorOf(rs.getInput()).getShape();
-  ArrayRef<int64_t> out = tensorOf(rs.getResult()).getShape();
-  StringRef ctm = rs.getCoordinateTransformationMode(), nm = rs.getNearestMode();
-  int64_t nests = 1;
-  for (size_t axis = 0; axis < in.size(); ++axis) {
-    SmallVector<int64_t> src;
-    for (int64_t o = 0; o < out[axis]; ++o) {
-      std::optional<int64_t> s = nearestSource(o, in[axis], out[axis], rs.getScales()[axis], ctm, nm);
-      if (!s)
-        return op->emitOpError() << "nearest resize with coordinates '" << ctm << "' and rounding '"
-                                 << nm << "' has no NPU lowering";
-      src.push_back(*s);
-    }
-    SmallVector<graph::shapes::IndexRun> axisRuns = graph::shapes::indexRuns(src);
-    nests *= int64_t(axisRuns.size());
-    if (nests > kMaxCopyNests)
-      return op->emitOpError() << "nearest resize along axis " << axis << " (" << in[axis] << " -> "
-                               << out[axis] << ", " << ctm << ", " << nm
-                               << ") needs more than " << kMaxCopyNests << " strided copies";
-    if (runs)
-      runs->push_back(std::move(axisRuns));
-  }
-  return nests;
-}
-
-LogicalResult KernelLowering::lowerResize(const LoweringCase &c) {
-  auto rs = cast<graph::ResizeOp>(c.op);
-  ArrayRef<int64_t> in = tensorOf(rs.getInput()).getShape();
-  ArrayRef<int64_t> out = tensorOf(rs.getResult()).getShape();
-  SmallVector<int64_t> shape, strides;
-  Value src = gmOf(rs.getInput());
-  auto st = cast<BufferType>(src.getType());
-  if (c.is(kRuns)) {
-    SmallVector<SmallVector<graph::shapes::IndexRun>> runs;
-    if (failed(resizeRuns(c.op, &runs)))
-      return failure();
-    return lowerRunCopies(c.op, src, resultBuffer(rs.getResult()), runs);
-  }
-  for (size_t axis = 0; axis < in.size(); ++axis) {
-    shape.append({in[axis], out[axis] / in[axis]});
-    strides.append({st.getStrides()[axis], 0});
-  }
-  Value dst = resultBuffer(rs.getResult());
-  Value dstView = e.view(dst, 0, shape, denseStrides(shape, st.getElementBytes()));
-  return lowerCopy(c.op, e.view(src, 0, shape, strides), dstView, shape, strides);
-}
-
-//===----------------------------------------------------------------------===//
-// Gather by constant indices: copies over runs of indices
-//===----------------------------------------------------------------------===//
-
-/// The runs of a gather whose indices are a constant: the flattened
-/// indices (negatives counted from the end) as runs along the data's axis.
-/// Refuses indices known only at run time, an index outside [-V, V), and
-/// more copies than the limit.
-FailureOr<SmallVector<graph::shapes::IndexRun>> lowering::gatherRuns(graph::GatherOp op) {
-  auto dataType = tensorOf(op.getData());
-  int64_t axis = op.getAxis(), V = dataType.getShape()[size_t(axis)];
-  auto known = op.getIndices().getDefiningOp<graph::ConstantOp>();
-  auto ids = known ? dyn_cast<DenseIntElementsAttr>(known.getValue()) : DenseIntElementsAttr();
-  if (!ids && dataType.getElementType().isF32())
-    return op->emitOpError() << "gather of f32 data by indices known only at run time lowers as a "
-                                "one-hot product (graph-expand-gather), which this one did not "
-                                "become: its one-hot matrix would hold "
-                             << tensorOf(op.getIndices()).getNumElements() << " x " << V
-                             << " elements";
-  if (!ids)
-    return op->emitOpError() << "gather of " << dataType.getElementType()
-                             << " data by indices known only at run time has no NPU lowering "
-                                "(constant indices lower)";
-  SmallVector<int64_t> src;
-  for (const APInt &x : ids.getValues<APInt>()) {
-    int64_t id = x.getSExtValue();
-    if (id < -V || id >= V)
-      return op->emitOpError() << "gather index " << id << " is outside [" << -V << ", " << V
-                               << ") along axis " << axis;
-    src.push_back(id < 0 ? id + V : id);
-  }
-  SmallVector<graph::shapes::IndexRun> runs = graph::shapes::indexRuns(src);
-  if (int64_t(runs.size()) > kMaxCopyNests)
-    return op->emitOpError() << "gather by " << src.size() << " constant indices needs "
-                             << runs.size() << " strided copies, more than " << kMaxCopyNests;
-  return runs;
-}
-
-const CaseSpace &lowering::gatherSpace() {
-  static const CaseSpace space = [] {
     CaseSpace s;
-    s.signatures = {{"T,I->T", {{"T", ct::movable()}, {"I", {"i32", "i64"}}}}};
-    s.properties = {kRuns.declare()};
-    s.rules = {quantizedOnlyWhereFused()};
+    s.signatures = {{"T->T", {{"T", ct::movable()}}}};
     return s;
   }();
   return space;
 }
 
-LogicalResult lowering::selectGather(LoweringCase &c, const target::TargetInfo &) {
-  FailureOr<SmallVector<graph::shapes::IndexRun>> runs = gatherRuns(cast<graph::GatherOp>(c.op));
-  if (failed(runs))
-    return failure();
-  c.flag(kRuns, runs->size() > 1);
-  return success();
-}
+LogicalResult lowering::selectPad(LoweringCase &, const target::TargetInfo &) { return success(); }
 
-/// The data seen with the indices' dimensions as one axis in the gathered
-/// axis' place: one copy per run of indices, every other axis whole.
-LogicalResult KernelLowering::lowerGather(const LoweringCase &c) {
-  auto op = cast<graph::GatherOp>(c.op);
-  FailureOr<SmallVector<graph::shapes::IndexRun>> idRuns = gatherRuns(op);
-  if (failed(idRuns))
-    return failure();
-  ArrayRef<int64_t> ds = tensorOf(op.getData()).getShape();
-  size_t axis = size_t(op.getAxis());
-  int64_t n = tensorOf(op.getIndices()).getNumElements();
-  SmallVector<SmallVector<graph::shapes::IndexRun>> runs;
-  SmallVector<int64_t> outShape(ds.begin(), ds.end());
-  outShape[axis] = n;
-  for (size_t k = 0; k < ds.size(); ++k)
-    runs.push_back(k == axis ? *idRuns : SmallVector<graph::shapes::IndexRun>{{0, ds[k], 0, 1}});
-  Value dst = resultBuffer(op.getResult());
-  auto dt = cast<BufferType>(dst.getType());
-  Value dstView = e.view(dst, 0, outShape, denseStrides(outShape, dt.getElementBytes()));
-  return lowerRunCopies(c.op, gmOf(op.getData()), dstView, runs);
+/// The fill's bits as the result's storage holds them (floats by their IEEE
+/// encoding, integers two's complement, truncated to the storage's width).
+LogicalResult KernelLowering::lowerPadOp(const LoweringCase &c) {
+  auto pad = cast<qk::PadOp>(c.op);
+  Type el = tensorOf(pad.getResult()).getElementType();
+  uint64_t bits = 0;
+  if (auto f = dyn_cast<FloatAttr>(pad.getFill()))
+    bits = f.getValue().bitcastToAPInt().getZExtValue();
+  else
+    bits = cast<IntegerAttr>(pad.getFill()).getValue().getZExtValue();
+  int64_t fill = int64_t(bits & ((uint64_t(1) << (8 * bytesOf(storageOf(el)))) - 1));
+  Value dst = resultBuffer(pad.getResult());
+  return lowerPad(c.op, gmOf(pad.getInput()), dst, tensorOf(pad.getInput()).getShape(),
+                  pad.getLow(), pad.getHigh(), fill);
 }
 
 //===----------------------------------------------------------------------===//
@@ -524,31 +219,6 @@ LogicalResult KernelLowering::lowerCopy(Operation *op, Value src, Value dst, Arr
     EwOperand in{e.view(src, srcOff, inner, innerSrc), SmallVector<int64_t, 4>(innerSrc.begin(), innerSrc.end())};
     if (failed(elementwise(op, inner, {in}, e.view(dst, dstOff, inner, innerDst), EwWork{es, 0},
                            [](EwTiles &) {})))
-      return failure();
-  }
-  return success();
-}
-
-/// One strided copy per combination of one run per axis: along axis k a
-/// run writes its `length` output indices from `start` and reads from
-/// `source` on, `step` input indices apart (src and dst have one axis per
-/// entry of `runs`).
-LogicalResult KernelLowering::lowerRunCopies(Operation *op, Value src, Value dst,
-                                             ArrayRef<SmallVector<graph::shapes::IndexRun>> runs) {
-  ArrayRef<int64_t> ss = cast<BufferType>(src.getType()).getStrides();
-  ArrayRef<int64_t> ds = cast<BufferType>(dst.getType()).getStrides();
-  for (const SmallVector<graph::shapes::IndexRun> &pick : graph::shapes::runCombinations(runs)) {
-    int64_t srcOff = 0, dstOff = 0;
-    SmallVector<int64_t> box(runs.size()), from(runs.size()), to(runs.size());
-    for (auto [k, r] : llvm::enumerate(pick)) {
-      srcOff += r.source * ss[k];
-      dstOff += r.start * ds[k];
-      box[k] = r.length;
-      from[k] = r.step * ss[k];
-      to[k] = ds[k];
-    }
-    Value dstView = e.view(dst, dstOff, box, to);
-    if (failed(lowerCopy(op, e.view(src, srcOff, box, from), dstView, box, from)))
       return failure();
   }
   return success();

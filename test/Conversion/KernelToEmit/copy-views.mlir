@@ -303,7 +303,7 @@ func.func @main(%x: tensor<2x4x4x5xf32> {graph.name = "x"}) -> (tensor<130x8x8x1
 // and [2], one copy each, every other axis whole. Result rows 0, 1-2 and 3
 // at 0, 3 and 9 bytes read input rows 4, 1 and 2 at 12, 3 and 6.
 // TILING-LABEL: func.func @main
-// TILING: graph.gather {{.*}}npuc.loop_tiling = [{{.*}}space = [1, 1, 1, 3]{{.*}}space = [1, 1, 2, 3]{{.*}}space = [1, 1, 1, 3]{{[^#]*}}]
+// TILING: qk.copy {{.*}}npuc.loop_tiling = [{{.*}}space = [1, 1, 1, 3]{{.*}}space = [1, 1, 2, 3]{{.*}}space = [1, 1, 1, 3]{{[^#]*}}]
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      emit.view %{{.*}}[0] : <output, 4x3xi8, strides = [3, 1]> -> <output, 1x3xi8, strides = [3, 1]>
 // CHECK-NEXT: emit.view %{{.*}}[12] : <input, 5x3xi8, strides = [3, 1]> -> <input, 1x3xi8, strides = [0, 1]>

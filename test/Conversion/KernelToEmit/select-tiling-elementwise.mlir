@@ -50,7 +50,7 @@ func.func @nchw_to_nhwc(%x: tensor<1x3x224x224xi8>) -> tensor<1x224x224x3xi8> {
 // + 1600 = 3600): rotating slots cannot hide a start when a slot's load and
 // store take turns.
 // CHECK-LABEL: func.func @concat
-// CHECK: graph.concat {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 1, 25600], tile = [1, 1, 1, 25600], buffers = 1, cycles = 3600, gm_bytes = 204800>, #qk.tiling<space = [1, 1, 1, 12800], tile = [1, 1, 1, 12800], buffers = 1, cycles = 2000, gm_bytes = 102400>]
+// CHECK: qk.concat {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 1, 25600], tile = [1, 1, 1, 25600], buffers = 1, cycles = 3600, gm_bytes = 204800>, #qk.tiling<space = [1, 1, 1, 12800], tile = [1, 1, 1, 12800], buffers = 1, cycles = 2000, gm_bytes = 102400>]
 func.func @concat(%a: tensor<1x16x40x40xf32>, %b: tensor<1x8x40x40xf32>) -> tensor<1x24x40x40xf32> {
   %y = graph.concat %a, %b {axis = 1 : i64} : (tensor<1x16x40x40xf32>, tensor<1x8x40x40xf32>) -> tensor<1x24x40x40xf32>
   return %y : tensor<1x24x40x40xf32>
@@ -156,7 +156,7 @@ func.func @long_rows(%x: tensor<2x65536xf32>) -> tensor<2xf32> {
 // its unrolled code takes one buffer. Nine of the 16 planes of 114 x 114 f32
 // on npu-v1, one plane on npu-v1-tiny.
 // CHECK-LABEL: func.func @pad
-// CHECK: graph.pad {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 16, 112, 114], tile = [1, 9, 112, 114], buffers = 1, cycles = 26336, gm_bytes = 1634304>]
+// CHECK: qk.pad {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 16, 112, 114], tile = [1, 9, 112, 114], buffers = 1, cycles = 26336, gm_bytes = 1634304>]
 // TINY-LABEL: func.func @pad
 // TINY: space = [1, 16, 112, 114], tile = [1, 1, 112, 114], buffers = {{[0-9]+}}{{[^>]*}}>]
 func.func @pad(%x: tensor<1x16x112x112xf32>) -> tensor<1x16x114x114xf32> {

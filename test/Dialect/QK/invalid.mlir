@@ -754,3 +754,53 @@ func.func @integer_gemm(%a: tensor<4x8xi8>, %b: tensor<8x3xi8>) -> tensor<4x3xi3
   %y = qk.matmul %a, %b {acc_type = i32, alpha = 2.0 : f32, lhs_zp = 0 : i64, rhs_zp = array<i64: 0>} : (tensor<4x8xi8>, tensor<8x3xi8>) -> tensor<4x3xi32>
   return %y : tensor<4x3xi32>
 }
+
+// -----
+
+func.func @pad_shape(%x: tensor<2x4xf32>) -> tensor<2x6xf32> {
+  // expected-error @+1 {{result axis 1 has 6 elements, expected 4 + 1 + 2}}
+  %y = qk.pad %x {low = array<i64: 0, 1>, high = array<i64: 0, 2>, fill = 0.0 : f32} : (tensor<2x4xf32>) -> tensor<2x6xf32>
+  return %y : tensor<2x6xf32>
+}
+
+// -----
+
+func.func @pad_counts(%x: tensor<2x4xf32>) -> tensor<2x7xf32> {
+  // expected-error @+1 {{low and high need one count per axis (2), not 1 and 2}}
+  %y = qk.pad %x {low = array<i64: 1>, high = array<i64: 0, 2>, fill = 0.0 : f32} : (tensor<2x4xf32>) -> tensor<2x7xf32>
+  return %y : tensor<2x7xf32>
+}
+
+// -----
+
+func.func @pad_fill_type(%x: tensor<2x4xf16>) -> tensor<2x7xf16> {
+  // expected-error @+1 {{fill has type 'f32', expected 'f16'}}
+  %y = qk.pad %x {low = array<i64: 0, 1>, high = array<i64: 0, 2>, fill = 0.0 : f32} : (tensor<2x4xf16>) -> tensor<2x7xf16>
+  return %y : tensor<2x7xf16>
+}
+
+// -----
+
+// A quantized result's fill is its stored integer (ui8 for an unsigned
+// storage), inside the type's stored range (a narrow range included).
+func.func @pad_quantized_fill(%x: tensor<4x!quant.uniform<u8:f32, 0.5:128>>) -> tensor<5x!quant.uniform<u8:f32, 0.5:128>> {
+  // expected-error @+1 {{fill has type 'i8', expected 'ui8'}}
+  %y = qk.pad %x {low = array<i64: 1>, high = array<i64: 0>, fill = 3 : i8} : (tensor<4x!quant.uniform<u8:f32, 0.5:128>>) -> tensor<5x!quant.uniform<u8:f32, 0.5:128>>
+  return %y : tensor<5x!quant.uniform<u8:f32, 0.5:128>>
+}
+
+// -----
+
+func.func @pad_quantized_range(%x: tensor<4x!quant.uniform<i8<-127:127>:f32, 0.5>>) -> tensor<5x!quant.uniform<i8<-127:127>:f32, 0.5>> {
+  // expected-error @+1 {{fill -128 is outside [-127, 127], the stored range of}}
+  %y = qk.pad %x {low = array<i64: 1>, high = array<i64: 0>, fill = -128 : i8} : (tensor<4x!quant.uniform<i8<-127:127>:f32, 0.5>>) -> tensor<5x!quant.uniform<i8<-127:127>:f32, 0.5>>
+  return %y : tensor<5x!quant.uniform<i8<-127:127>:f32, 0.5>>
+}
+
+// -----
+
+func.func @concat_shape(%a: tensor<1x2xf32>, %b: tensor<2x3xf32>) -> tensor<1x5xf32> {
+  // expected-error @+1 {{input #1 has shape 2x3, which differs from input #0 outside axis 1}}
+  %y = qk.concat %a, %b {axis = 1 : i64} : (tensor<1x2xf32>, tensor<2x3xf32>) -> tensor<1x5xf32>
+  return %y : tensor<1x5xf32>
+}

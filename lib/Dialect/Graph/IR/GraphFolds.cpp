@@ -347,6 +347,26 @@ OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
   });
 }
 
+std::optional<SmallVector<int64_t>> npuc::graph::constantGatherSources(GatherOp op,
+                                                                  std::optional<int64_t> *outside) {
+  auto known = op.getIndices().getDefiningOp<ConstantOp>();
+  auto ids = known ? dyn_cast<DenseIntElementsAttr>(known.getValue()) : DenseIntElementsAttr();
+  if (!ids)
+    return std::nullopt;
+  int64_t V = cast<RankedTensorType>(op.getData().getType()).getShape()[size_t(op.getAxis())];
+  SmallVector<int64_t> src;
+  for (const APInt &x : ids.getValues<APInt>()) {
+    int64_t id = x.getSExtValue();
+    if (id < -V || id >= V) {
+      if (outside)
+        *outside = id;
+      return std::nullopt;
+    }
+    src.push_back(id < 0 ? id + V : id);
+  }
+  return src;
+}
+
 OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
   size_t axis = size_t(getAxis());
   return move(*this, adaptor.getOperands(),

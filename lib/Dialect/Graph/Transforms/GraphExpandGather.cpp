@@ -55,19 +55,8 @@ Value wrapNegative(PatternRewriter &rewriter, Location loc, Value ids, int64_t V
 /// most shapes::kMaxStridedCopies runs: the lowering copies those rows as
 /// they are (any element type, inf and NaN included), which no product beats.
 bool copiesWill(GatherOp op) {
-  auto known = op.getIndices().getDefiningOp<ConstantOp>();
-  auto ids = known ? dyn_cast<DenseIntElementsAttr>(known.getValue()) : DenseIntElementsAttr();
-  if (!ids)
-    return false;
-  int64_t V = cast<RankedTensorType>(op.getData().getType()).getShape()[size_t(op.getAxis())];
-  SmallVector<int64_t> src;
-  for (const APInt &x : ids.getValues<APInt>()) {
-    int64_t id = x.getSExtValue();
-    if (id < -V || id >= V)
-      return false;
-    src.push_back(id < 0 ? id + V : id);
-  }
-  return int64_t(shapes::indexRuns(src).size()) <= shapes::kMaxStridedCopies;
+  std::optional<SmallVector<int64_t>> src = constantGatherSources(op);
+  return src && int64_t(shapes::indexRuns(*src).size()) <= shapes::kMaxStridedCopies;
 }
 
 struct ExpandGather : OpRewritePattern<GatherOp> {

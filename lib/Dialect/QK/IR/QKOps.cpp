@@ -378,3 +378,44 @@ LogicalResult CopyOp::verify() {
     return emitOpError() << "pieces write " << written << " elements; the result has " << n;
   return success();
 }
+
+LogicalResult ConcatOp::verify() { return graph::verifyConcat(*this); }
+
+/// The type `fill` must have for a result of element type `element`: a
+/// quantized type's storage integer (signed or unsigned, as the type is),
+/// otherwise the element type itself.
+static Type fillTypeOf(Type element) {
+  if (auto q = dyn_cast<quant::QuantizedType>(element))
+    return IntegerType::get(element.getContext(), q.getStorageTypeIntegralWidth(),
+                            q.isSigned() ? IntegerType::Signless : IntegerType::Unsigned);
+  return element;
+}
+
+LogicalResult PadOp::verify() {
+  ArrayRef<int64_t> in = shapeOf(getInput()), out = shapeOf(getResult());
+  ArrayRef<int64_t> low = getLow(), high = getHigh();
+  if (low.size() != in.size() || high.size() != in.size())
+    return emitOpError() << "low and high need one count per axis (" << in.size() << "), not "
+                         << low.size() << " and " << high.size();
+  for (size_t k = 0; k < in.size(); ++k)
+    if (out[k] != in[k] + low[k] + high[k])
+      return emitOpError() << "result axis " << k << " has " << out[k] << " elements, expected "
+                           << in[k] << " + " << low[k] << " + " << high[k];
+  Type element = elementOf(getResult());
+  if (auto q = dyn_cast<quant::QuantizedType>(element); q && !isa<quant::UniformQuantizedType>(q))
+    return emitOpError() << "pads a tensor of " << element << "; a quantized pad is per tensor";
+  Type want = fillTypeOf(element);
+  if (getFill().getType() != want)
+    return emitOpError() << "fill has type " << getFill().getType() << ", expected " << want;
+  if (!isa<IntegerAttr, FloatAttr>(getFill()))
+    return emitOpError("fill is not an integer or a float");
+  auto q = dyn_cast<quant::QuantizedType>(element);
+  if (!q)
+    return success();
+  const APInt &v = cast<IntegerAttr>(getFill()).getValue();
+  int64_t fill = q.isSigned() ? v.getSExtValue() : int64_t(v.getZExtValue());
+  if (fill < q.getStorageTypeMin() || fill > q.getStorageTypeMax())
+    return emitOpError() << "fill " << fill << " is outside [" << q.getStorageTypeMin() << ", "
+                         << q.getStorageTypeMax() << "], the stored range of " << element;
+  return success();
+}

@@ -65,4 +65,13 @@ mlir::Type expressedElementType(mlir::Type tensorOrElement);
 #define GET_OP_CLASSES
 #include "npuc/Dialect/Graph/IR/GraphOps.h.inc"
 
+namespace npuc::graph {
+/// The data indices a gather by constant indices reads along its axis, the
+/// indices flattened and a negative one counted from the end; nullopt when
+/// the indices are not a constant or one is outside [-V, V) (then
+/// `*outside`, when given, is that index).
+std::optional<llvm::SmallVector<int64_t>> constantGatherSources(GatherOp op,
+                                                                 std::optional<int64_t> *outside = nullptr);
+} // namespace npuc::graph
+
 #endif

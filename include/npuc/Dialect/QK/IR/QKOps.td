@@ -9,6 +9,7 @@
 
 include "npuc/Dialect/QK/IR/QKAttributes.td"
 include "npuc/Dialect/Graph/IR/GraphTypes.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 
@@ -547,10 +548,13 @@ def QK_CopyOp : QK_Op<"copy", [SameOperandsAndResultElementType]> {
     Each element of the result is one element of the operand, moved
     unchanged (a quantized value keeps its type): `pieces` lists the strided
     copies, each a `#qk.address_plan` (a box of indices, where each reads
-    and where it writes). Transpose, Slice, Expand, Tile, DepthToSpace and
-    SpaceToDepth are copies (convert-elementwise-to-qk writes the plans); a
-    Slice with a negative step is one piece per run of reversed indices, as
-    a strided view has no negative stride.
+    and where it writes). Transpose, Slice, Expand, Tile, DepthToSpace,
+    SpaceToDepth, a nearest Resize, a Gather by constant indices and a
+    reflect, edge or wrap Pad are copies (convert-elementwise-to-qk writes
+    the plans). Where the indices an axis reads are not one arithmetic
+    progression (a Slice with a negative step, a Resize by a fraction, a
+    Gather, a reflecting Pad), the piece is one per combination of runs
+    (graph::shapes::indexRuns), as a strided view has one stride per axis.
 
     The verifier checks each map against the shapes (one coordinate per
     dimension, every index inside the tensor) and that the pieces write as
@@ -566,6 +570,49 @@ def QK_CopyOp : QK_Op<"copy", [SameOperandsAndResultElementType]> {
                    TypedArrayAttrBase<QK_AddressPlanAttr, "address plans">:$pieces);
   let results = (outs QK_AnyTensor:$result);
   let assemblyFormat = "$input $pieces attr-dict `:` functional-type(operands, results)";
+}
+
+def QK_PadOp : QK_Op<"pad", [SameOperandsAndResultElementType]> {
+  let summary = "the operand within a box of a constant (Pad, constant mode)";
+  let description = [{
+    result[i] = input[i - low] where that index is inside the operand, and
+    `fill` elsewhere: `low` and `high` are the elements added before and
+    after each axis (a negative count crops), `fill` the value written, of
+    the result's element type, a quantized result's its stored integer
+    (convert-elementwise-to-qk quantizes ONNX's constant_value half to even
+    and saturates it). The reflect, edge and wrap modes read the operand
+    only and are qk.copy. The lowering pads with DMA_IN's fill and refuses
+    a count outside the DMA's padding range at the node.
+
+    ```mlir
+    %y = qk.pad %x {low = array<i64: 0, 1>, high = array<i64: 0, 2>, fill = 0.0 : f32}
+        : (tensor<2x4xf32>) -> tensor<2x7xf32>
+    ```
+  }];
+  let arguments = (ins QK_AnyTensor:$input, DenseI64ArrayAttr:$low, DenseI64ArrayAttr:$high,
+                   TypedAttrInterface:$fill);
+  let results = (outs QK_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def QK_ConcatOp : QK_Op<"concat"> {
+  let summary = "the inputs joined along `axis` (Concat)";
+  let description = [{
+    The result holds the inputs one after the other along `axis`. An input
+    of the result's type is copied; a per-tensor quantized input of another
+    scale or zero point is requantized on the way, dequantized exactly to
+    f32 and quantized to the result's type half to even (the types carry
+    both quantizations). The operands, `axis` and the verifier are
+    graph.concat's.
+
+    ```mlir
+    %y = qk.concat %a, %b {axis = 1 : i64}
+        : (tensor<1x2xf32>, tensor<1x3xf32>) -> tensor<1x5xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<QK_AnyTensor>:$inputs, I64Attr:$axis);
+  let results = (outs QK_AnyTensor:$result);
+  let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
 }
 
 def QK_QuantizeOp : QK_Op<"quantize"> {
