@@ -300,7 +300,7 @@ const CaseSpace &lowering::binarySpace() {
                 "uint32 results leave the int32 they are stored as"),
         refused(cond::all({kBinaryFn({F::MUL}), cond::operand(0, {"ui16"})}),
                 "a uint16 product leaves the int32 it is stored as"),
-        // graph-fuse-qdq quantizes Add, Sub and Mul (graph::fusesQDQ); the
+        // graph-fuse-qdq quantizes Add, Sub and Mul (isFusable); the
         // other functions and PRelu stay f32 between DequantizeLinear and
         // QuantizeLinear.
         never(cond::all({quantized, cond::any({cond::op(opNames<qk::PReluOp>()),

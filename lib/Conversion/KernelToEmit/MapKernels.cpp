@@ -32,7 +32,7 @@ std::optional<VUnFunc> unaryFunction(Operation *op) {
 
 namespace {
 /// f32 or f16 in and out, or per-tensor quantized input and result: of the
-/// kernels graph-fuse-qdq's ops become (graph::fusesQDQ: Clip, LeakyRelu,
+/// kernels graph-fuse-qdq's ops become (its isFusable: Clip, LeakyRelu,
 /// HardSigmoid, HardSwish); Gelu stays f32 between DequantizeLinear and
 /// QuantizeLinear.
 CaseSpace f32MapTypes() {
@@ -104,7 +104,7 @@ const CaseSpace &lowering::unarySpace() {
     CaseSpace s;
     s.signatures = {{"T->T", {{"T", ct::kFloat}}}, {"A->B", {{"A", ct::kQuant}, {"B", ct::kQuant}}}};
     s.properties = {kUnaryFn.declare(), kInteger.declare(kUnaryFn({F::RELU}))};
-    // graph-fuse-qdq quantizes Relu, Sigmoid, Tanh and Abs (graph::fusesQDQ);
+    // graph-fuse-qdq quantizes Relu, Sigmoid, Tanh and Abs (isFusable);
     // the other functions stay f32 between DequantizeLinear and QuantizeLinear.
     s.rules.push_back(never(cond::all({cond::operand(0, ct::kQuant),
                                        cond::negate(kUnaryFn({F::RELU, F::SIGMOID, F::TANH, F::ABS}))}),

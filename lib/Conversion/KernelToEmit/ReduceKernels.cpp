@@ -102,7 +102,7 @@ const CaseSpace &lowering::reduceSpace() {
         refused(cond::all({kReducePre({Pre::ShiftedExp}), kTwoPass()}),
                 "log-sum-exp needs the whole row's maximum before its first partial sum"),
         // graph-fuse-qdq quantizes ReduceMean, ReduceMax, ReduceMin and the
-        // global poolings (graph::fusesQDQ): the others stay f32.
+        // global poolings (isFusable): the others stay f32.
         never(cond::all({cond::any({cond::operand(0, ct::kQuant), cond::result(0, ct::kQuant)}),
                          kReduceFn({qk::ReduceFn::SUM}),
                          cond::negate(cond::all({kReducePre({Pre::None}),

@@ -170,7 +170,6 @@ struct FoldRequantize : OpRewritePattern<QuantizeOp> {
 
 } // namespace
 
-bool npuc::graph::fusesQDQ(llvm::StringRef name) { return isFusable(name); }
 
 namespace {
 struct GraphFuseQDQPass : npuc::graph::impl::GraphFuseQDQBase<GraphFuseQDQPass> {

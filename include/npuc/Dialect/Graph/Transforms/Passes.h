@@ -17,12 +17,6 @@ class GraphDialect;
 
 #define GEN_PASS_REGISTRATION
 #include "npuc/Dialect/Graph/Transforms/Passes.h.inc"
-
-/// Whether graph-fuse-qdq gives the op named `name` ("graph.add") a
-/// quantized form: dequantize -> op -> quantize becomes one op on quantized
-/// types. Other ops stay f32 between Q/DQ pairs (the lowering's case spaces
-/// ask this).
-bool fusesQDQ(llvm::StringRef name);
 } // namespace npuc::graph
 
 #endif
