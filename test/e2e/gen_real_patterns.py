@@ -21,7 +21,10 @@ stay fixed.
   batched right operand;
 - pad_channels: Pad of the channel axis by more planes than a tile holds
   (MediaPipe);
-- clip_runtime_bounds: Clip whose bounds a ReduceMin/ReduceMax computes.
+- clip_runtime_bounds: Clip whose bounds a ReduceMin/ReduceMax computes;
+- gather_indices_2d, gather_scalar_index: Gather by constant indices of two
+  dimensions (a negative one, a repeat) and of none (the axis goes), copies
+  to the indices as one axis and a view to the result's shape.
 
 Expected outputs come from scripts/onnx_reference (numpy implementations of
 the ONNX definitions), independent of npuc.
@@ -127,3 +130,8 @@ save("clip_runtime_bounds",
      [N("ReduceMin", ["r"], ["lo"], keepdims=0), N("ReduceMax", ["r"], ["hi"], keepdims=0),
       N("Clip", ["x", "lo", "hi"], ["y"])],
      {"x": f32(2, 3, 8, 9) * 2, "r": f32(5)}, ["y"])
+
+save("gather_indices_2d", [N("Gather", ["x", "ids"], ["y"], axis=1)], {"x": f32(3, 7, 5)}, ["y"],
+     [("ids", np.asarray([[6, 0], [2, 2], [-1, 4]], np.int64))])
+save("gather_scalar_index", [N("Gather", ["x", "ids"], ["y"], axis=0)],
+     {"x": rng.integers(-128, 128, (6, 4)).astype(np.int8)}, ["y"], [("ids", np.asarray(-2, np.int64))])

@@ -112,7 +112,8 @@ def SelectTiling : Pass<"select-tiling", "::mlir::ModuleOp"> {
 
     Elementwise loop nests (maps, Q/DQ, BatchNorm, qk.copy's copies,
     qk.concat's and qk.pad's) are described by the lowering
-    itself: it runs into a scratch program that is discarded, recording each
+    itself: it runs into a scratch program that is discarded (the kernels of
+    no loop nest emit nothing there), recording each
     nest's canonical 4-D iteration space, operand strides and work per element
     instead of emitting it. ElementwiseTiling.h enumerates tile boxes (columns
     along the innermost dimension, rows filled in each order of the outer

@@ -343,7 +343,9 @@ public:
   /// Runs the lowering of `func` (into a program the caller discards) and
   /// lists, per op in order, the elementwise loop nests it would emit, which
   /// it records instead of emitting: select-tiling's view of each nest's
-  /// iteration space, built by the code that will walk it.
+  /// iteration space, built by the code that will walk it. A kernel of no
+  /// loop nest (lowerMatmulBuffers, lowerWindowConv, lowerDepthwise,
+  /// lowerPool) returns before it emits anything.
   LogicalResult describe(func::FuncOp func,
                          std::vector<std::pair<Operation *, ElementwiseProblem>> &nests,
                          std::vector<Im2colProduct> &products);
