@@ -216,32 +216,18 @@ def build_copy(case, net):
     edge or wrap Pad; else one of the copies of one piece. A quantized copy
     comes from an op graph-fuse-qdq quantizes (not Expand or Tile)."""
     strided = bool(net.rng.integers(2))
-    pick = lambda ops: ops[int(net.rng.integers(len(ops)))]
-    if case["props"]["pieces"]:
-        op = pick(["Slice", "Resize", "Gather", "reflect", "edge", "wrap"])
-        if op == "Slice":
-            build_slice(case, net, True, strided)
-        elif op == "Resize":
-            build_resize(case, net, True)
-        elif op == "Gather":
-            build_gather(case, net, True)
-        else:
-            build_pad(case, net, op)
-        return
-    ops = ["Transpose", "Slice", "DepthToSpace", "SpaceToDepth", "Resize", "Gather"]
-    if not is_quant(case["operands"][0]):
-        ops += ["Expand", "Tile"]
-    op = pick(ops)
-    if op == "Transpose":
-        build_transpose(case, net)
-    elif op == "Slice":
-        build_slice(case, net, False, strided)
-    elif op == "Resize":
-        build_resize(case, net, False)
-    elif op == "Gather":
-        build_gather(case, net, False)
+    pieces = case["props"]["pieces"]
+    builds = {"Slice": lambda: build_slice(case, net, pieces, strided),
+              "Resize": lambda: build_resize(case, net, pieces),
+              "Gather": lambda: build_gather(case, net, pieces)}
+    if pieces:
+        builds.update({m: (lambda m=m: build_pad(case, net, m)) for m in ("reflect", "edge", "wrap")})
     else:
-        build_copy_view(case, net, op)
+        builds["Transpose"] = lambda: build_transpose(case, net)
+        ops = ["DepthToSpace", "SpaceToDepth"] + ([] if is_quant(case["operands"][0]) else ["Expand", "Tile"])
+        builds.update({o: (lambda o=o: build_copy_view(case, net, o)) for o in ops})
+    names = sorted(builds)
+    builds[names[int(net.rng.integers(len(names)))]]()
 
 
 BUILDERS = {"qk.view": build_view, "qk.concat": build_concat, "qk.copy": build_copy,
