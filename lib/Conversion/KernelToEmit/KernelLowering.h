@@ -392,6 +392,11 @@ private:
   /// While describing: where the loop nests are recorded.
   std::vector<std::pair<Operation *, ElementwiseProblem>> *described = nullptr;
   std::vector<Im2colProduct> *describedProducts = nullptr;
+  /// Whether this run only describes (select-tiling): a kernel of no
+  /// elementwise loop nest and no im2col product (lowerMatmulBuffers,
+  /// lowerWindowConv, lowerDepthwise, lowerPool) then records nothing and
+  /// emits nothing, returning at once.
+  bool describingOnly() const { return described != nullptr; }
   /// Loop nests emitted so far per op (the index into its npuc.loop_tiling).
   DenseMap<Operation *, unsigned> nestsEmitted;
   int64_t inputBytes = 0, outputBytes = 0;

@@ -466,9 +466,7 @@ LogicalResult KernelLowering::lowerMatmul(const LoweringCase &c, Value lhs, Valu
 
 LogicalResult KernelLowering::lowerMatmulBuffers(Operation *op, const ProductBuffers &buf,
                                                  const ProductContract &k) {
-  // Describing (select-tiling): a kernel of no elementwise loop nest
-  // records nothing and emits nothing.
-  if (described)
+  if (describingOnly())
     return success();
   Value A = buf.a, B = buf.b, Bias = buf.bias, C = buf.c;
   int64_t azp = k.azp, bzp = k.bzp;

@@ -527,9 +527,7 @@ LogicalResult KernelLowering::lowerPool(const LoweringCase &c) {
   bool isMax = spec.isMax, countIncludePad = spec.countIncludePad;
   auto qx = quantOf(tensorOf(input).getElementType()), qy = quantOf(tensorOf(result).getElementType());
   Value X = gmOf(input), Y = resultBuffer(result);
-  // Describing (select-tiling): a kernel of no elementwise loop nest
-  // records nothing and emits nothing.
-  if (described)
+  if (describingOnly())
     return success();
   auto xt = cast<BufferType>(X.getType());
   Type sy = cast<BufferType>(Y.getType()).getElementType();

@@ -54,9 +54,7 @@ Value KernelLowering::zeroRow(Type element, int64_t n) {
 
 LogicalResult KernelLowering::lowerWindowConv(Operation *op, const ConvProblem &p, Value X,
                                               Value Bias, Value Y, const ConvContract &k) {
-  // Describing (select-tiling): a kernel of no elementwise loop nest
-  // records nothing and emits nothing.
-  if (described)
+  if (describingOnly())
     return success();
   int64_t xzp = k.xzp, wzp = k.wzp;
   qk::RequantAttr rq = k.rq;
@@ -253,9 +251,7 @@ void KernelLowering::windowTiles(const DepthwiseProblem &p, const DepthwiseTilin
 
 LogicalResult KernelLowering::lowerDepthwise(Operation *op, const ConvBuffers &buf,
                                              const ConvContract &k) {
-  // Describing (select-tiling): a kernel of no elementwise loop nest
-  // records nothing and emits nothing.
-  if (described)
+  if (describingOnly())
     return success();
   Value X = buf.x, W = buf.w, Bias = buf.bias, Y = buf.y;
   int64_t xzp = k.xzp, wzp = k.wzp;
