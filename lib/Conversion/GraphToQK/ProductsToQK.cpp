@@ -66,17 +66,26 @@ struct FloatConvToKernel : OpConversionPattern<graph::ConvOp> {
   }
 };
 
+/// `op` replaced by qk.matmul's float form: f32 accumulation, no zero
+/// points or requantization; Gemm's addend, transposes and scales when
+/// given (null: ONNX's defaults).
+void replaceByFloatProduct(ConversionPatternRewriter &rewriter, Operation *op, Value lhs,
+                           Value rhs, Value addend = Value(), BoolAttr transA = BoolAttr(),
+                           BoolAttr transB = BoolAttr(), FloatAttr alpha = FloatAttr(),
+                           FloatAttr beta = FloatAttr()) {
+  rewriter.replaceOpWithNewOp<qk::MatMulOp>(
+      op, op->getResult(0).getType(), lhs, rhs, addend, /*lhs_zp=*/IntegerAttr(),
+      /*rhs_zp=*/DenseI64ArrayAttr(), TypeAttr::get(rewriter.getF32Type()),
+      /*requant=*/qk::RequantAttr(), transA, transB, alpha, beta);
+}
+
 struct FloatMatMulToKernel : OpConversionPattern<graph::MatMulOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(graph::MatMulOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     if (!isFloatMatMul(op))
       return rewriter.notifyMatchFailure(op, "not a float product");
-    rewriter.replaceOpWithNewOp<qk::MatMulOp>(
-        op, op.getResult().getType(), adaptor.getLhs(), adaptor.getRhs(), /*bias=*/Value(),
-        /*lhs_zp=*/IntegerAttr(), /*rhs_zp=*/DenseI64ArrayAttr(),
-        TypeAttr::get(rewriter.getF32Type()), /*requant=*/qk::RequantAttr(), /*trans_a=*/BoolAttr(),
-        /*trans_b=*/BoolAttr(), /*alpha=*/FloatAttr(), /*beta=*/FloatAttr());
+    replaceByFloatProduct(rewriter, op, adaptor.getLhs(), adaptor.getRhs());
     return success();
   }
 };
@@ -99,13 +108,10 @@ struct FloatGemmToKernel : OpConversionPattern<graph::GemmOp> {
     auto unlessDefault = [&](FloatAttr f) {
       return f.getValueAsDouble() == 1.0 ? FloatAttr() : f;
     };
-    rewriter.replaceOpWithNewOp<qk::MatMulOp>(
-        op, op.getResult().getType(), adaptor.getA(), adaptor.getB(), adaptor.getC(),
-        /*lhs_zp=*/IntegerAttr(), /*rhs_zp=*/DenseI64ArrayAttr(),
-        TypeAttr::get(rewriter.getF32Type()), /*requant=*/qk::RequantAttr(),
-        op.getTransA() ? op.getTransAAttr() : BoolAttr(),
-        op.getTransB() ? op.getTransBAttr() : BoolAttr(), unlessDefault(op.getAlphaAttr()),
-        unlessDefault(op.getBetaAttr()));
+    replaceByFloatProduct(rewriter, op, adaptor.getA(), adaptor.getB(), adaptor.getC(),
+                          op.getTransA() ? op.getTransAAttr() : BoolAttr(),
+                          op.getTransB() ? op.getTransBAttr() : BoolAttr(),
+                          unlessDefault(op.getAlphaAttr()), unlessDefault(op.getBetaAttr()));
     return success();
   }
 };
