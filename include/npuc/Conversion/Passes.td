@@ -98,7 +98,7 @@ def SelectLoweringCases : Pass<"select-lowering-cases", "::mlir::ModuleOp"> {
 def SelectTiling : Pass<"select-tiling", "::mlir::ModuleOp"> {
   let summary = "Choose each matrix product's tiles and buffer count by a cost model";
   let description = [{
-    For every matmul-kind kernel (qk.matmul, graph.matmul, graph.gemm) the
+    For every matrix product (qk.matmul, and a pointwise qk.conv2d) the
     cost model (include/npuc/Schedule/MatmulTiling.h) enumerates tile
     shapes mt x nt x kt (the whole dimension, multiples of the MATRIX array
     side, even splits) and 1 or 2 rotating buffers; keeps those that fit LM,
@@ -110,12 +110,13 @@ def SelectTiling : Pass<"select-tiling", "::mlir::ModuleOp"> {
     Depthwise convolutions, pooling and window convolutions are chosen the
     same way (DepthwiseTiling.h, ConvTiling.h).
 
-    Elementwise loop nests (maps, Q/DQ, BatchNorm, qk.copy's copies,
-    qk.concat's and qk.pad's) are described by the lowering
-    itself: it runs into a scratch program that is discarded (the kernels of
-    no loop nest emit nothing there), recording each
-    nest's canonical 4-D iteration space, operand strides and work per element
-    instead of emitting it. ElementwiseTiling.h enumerates tile boxes (columns
+    Elementwise loop nests (maps, Q/DQ, BatchNorm, reductions, qk.copy's
+    copies, qk.concat's and qk.pad's, the return's copies) and the im2col
+    products of convolutions come from each op's plan (the op table's plan
+    column, `IterationSpaces`): each nest's canonical 4-D iteration space,
+    operand strides and work per element, stated from the op's types and
+    attributes; the lowering walks the same plan, and nothing is lowered to
+    learn it. ElementwiseTiling.h enumerates tile boxes (columns
     along the innermost dimension, rows filled in each order of the outer
     three) and 1 or 2 buffers, fits them against LM and VECTOR's extents,
     estimates them with npuc::timing, and the op gets `npuc.loop_tiling = [#qk.tiling<space

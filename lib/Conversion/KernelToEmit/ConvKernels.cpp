@@ -47,7 +47,150 @@ ProductContract weightsOnTheLeft() {
 bool anyNot(ArrayRef<int64_t> values, int64_t v) {
   return llvm::any_of(values, [&](int64_t x) { return x != v; });
 }
+
+/// What an im2col product reads of its operands: the shapes and storage
+/// types of the (padded) input, the weights and the result.
+struct ConvShapes {
+  SmallVector<int64_t, 4> x, w, y;
+  Type xElement, wElement, yElement;
+};
+
+/// The im2col product of a dense or grouped convolution (lowerConvBuffers):
+/// output pixels by the window's taps of a group's channels, per batch and
+/// group. A result row wider than one MATRIX tile has none.
+FailureOr<Im2colProduct> im2colProduct(Operation *op, const ConvShapes &s, int64_t groups,
+                                       bool bias, qk::RequantAttr rq) {
+  int64_t N = s.x[0], M = s.w[0], Cg = s.w[1], khw = s.w[2] * s.w[3];
+  int64_t OH = s.y[2], OW = s.y[3];
+  if (OW > kMatrixExtentMax)
+    return op->emitOpError() << "output width " << OW << " exceeds one MATRIX tile ("
+                             << kMatrixExtentMax << " rows)";
+  MatmulProblem product;
+  product.batch = N * groups, product.M = OH * OW, product.N = M / groups, product.K = Cg * khw;
+  product.aBytes = bytesOf(s.xElement), product.bBytes = bytesOf(s.wElement);
+  product.outBytes = bytesOf(s.yElement);
+  product.mode = matrixMode(s.xElement, s.wElement);
+  product.batchedB = groups > 1, product.bias = bias, product.requant = bool(rq);
+  product.requantTable = rq && rq.isPerChannel();
+  return Im2colProduct{op, product, OW, khw};
+}
+
+/// The storage shape and type of a tensor.
+std::pair<SmallVector<int64_t, 4>, Type> stored(Value v) {
+  RankedTensorType type = tensorOf(v);
+  return {SmallVector<int64_t, 4>(type.getShape()), storageOf(type.getElementType())};
+}
+
+/// A spread ConvTranspose's geometry (lowerConvTranspose): the zeroed
+/// [N, Cin, Hz, Wz] input with every input row at its stride, placed at
+/// (top, left).
+struct Spread {
+  int64_t N, Cin, H, W, Hz, Wz, top, left;
+  /// The copy of the input into it: [N * Cin, H, W] at (top, left), by strides.
+  SmallVector<int64_t> shape() const { return {N * Cin, H, W}; }
+  SmallVector<int64_t> dstStrides(ArrayRef<int64_t> st) const {
+    return {Hz * Wz * 4, st[0] * Wz * 4, st[1] * 4};
+  }
+};
+Spread spreadOf(qk::ConvTransposeOp op) {
+  ArrayRef<int64_t> xs = tensorOf(op.getX()).getShape(), ws = tensorOf(op.getW()).getShape();
+  ArrayRef<int64_t> st = op.getStrides(), pd = op.getPads(), dl = op.getDilations(),
+                    outPad = op.getOutputPadding();
+  int64_t KH = ws[2], KW = ws[3];
+  Spread s{xs[0], xs[1], xs[2], xs[3], 0, 0, dl[0] * (KH - 1) - pd[0], dl[1] * (KW - 1) - pd[1]};
+  int64_t bottom = dl[0] * (KH - 1) - pd[2] + outPad[0], right = dl[1] * (KW - 1) - pd[3] + outPad[1];
+  s.Hz = (s.H - 1) * st[0] + 1 + s.top + bottom;
+  s.Wz = (s.W - 1) * st[1] + 1 + s.left + right;
+  return s;
+}
+
+/// The zero fill of a spread input: one padded DMA of a single zero makes
+/// each tile, whose store writes the zeros.
+ElementwiseProblem zeroFill(const Spread &s) {
+  ElementwiseProblem fill;
+  fill.shape = {1, 1, s.N * s.Cin * s.Hz, s.Wz};
+  fill.out = {{0, 0, s.Wz * 4, 4}, 4, false};
+  fill.work = {4, 0};
+  fill.maxTile = {1, 1, kDmaPadMax + 1, kDmaPadMax + 1};
+  return fill;
+}
+
+/// A depth-to-space ConvTranspose's copies (lowerDepthToSpace), one per
+/// batch and output channel: [H, KH, KW, W] from the product's rows into
+/// output rows.
+struct DepthToSpaceCopy {
+  SmallVector<int64_t> shape, src, dst;
+};
+DepthToSpaceCopy depthToSpaceCopy(qk::ConvTransposeOp op) {
+  ArrayRef<int64_t> xs = tensorOf(op.getX()).getShape(), ws = tensorOf(op.getW()).getShape();
+  int64_t H = xs[2], W = xs[3], KH = ws[2], KW = ws[3], HW = H * W, OW = W * KW;
+  return {{H, KH, KW, W}, {W * 4, KW * HW * 4, HW * 4, 4}, {KH * OW * 4, OW * 4, 4, KW * 4}};
+}
 } // namespace
+
+/// A window kind, a pointwise or a depthwise convolution has no nest and no
+/// im2col product; the others a padded copy first (planPad) when padded, and
+/// their im2col product.
+LogicalResult lowering::planConv(const LoweringCase &c, const target::TargetInfo &,
+                                 IterationSpaces &s) {
+  auto conv = cast<qk::Conv2DOp>(c.op);
+  if (convProblem(c.op) || isPointwise(c.op) || c.get(kConvKind) == ConvKind::Depthwise)
+    return success();
+  ConvShapes shapes;
+  std::tie(shapes.x, shapes.xElement) = stored(conv.getInput());
+  std::tie(shapes.w, shapes.wElement) = stored(conv.getWeight());
+  std::tie(shapes.y, shapes.yElement) = stored(conv.getResult());
+  if (c.is(kPadded)) {
+    ArrayRef<int64_t> pads = conv.getPads();
+    if (failed(planPad(c.op, shapes.x, {0, 0, pads[0], pads[1]}, {0, 0, pads[2], pads[3]},
+                       bytesOf(shapes.xElement), s)))
+      return failure();
+    shapes.x[2] += pads[0] + pads[2];
+    shapes.x[3] += pads[1] + pads[3];
+  }
+  FailureOr<Im2colProduct> product =
+      im2colProduct(c.op, shapes, int64_t(conv.getGroups()), bool(conv.getBias()),
+                    conv.isInteger() ? conv.getRequantAttr() : qk::RequantAttr());
+  if (failed(product))
+    return failure();
+  s.products.push_back(*product);
+  return success();
+}
+
+/// Depth-to-space: a matrix product, then one copy per batch and output
+/// channel. Spread: the zero fill, the copy of the input into it, then the
+/// convolution's im2col product (none for a depthwise one).
+LogicalResult lowering::planConvTranspose(const LoweringCase &c, const target::TargetInfo &,
+                                          IterationSpaces &s) {
+  auto op = cast<qk::ConvTransposeOp>(c.op);
+  ArrayRef<int64_t> xs = tensorOf(op.getX()).getShape(), ws = tensorOf(op.getW()).getShape();
+  bool depthwise = c.get(kConvKind) == ConvKind::Depthwise;
+  if (!depthwise && c.get(kTransposedForm) == TransposedForm::DepthToSpace) {
+    DepthToSpaceCopy copy = depthToSpaceCopy(op);
+    for (int64_t n = 0; n < xs[0] * ws[1]; ++n)
+      if (failed(planCopy(op, copy.shape, copy.src, copy.dst, 4, s)))
+        return failure();
+    return success();
+  }
+  Spread spread = spreadOf(op);
+  s.nests.push_back(zeroFill(spread));
+  SmallVector<int64_t> shape = spread.shape();
+  if (failed(planCopy(op, shape, denseStrides(shape, 4), spread.dstStrides(op.getStrides()), 4, s)))
+    return failure();
+  if (depthwise)
+    return success();
+  Type f32 = Float32Type::get(op.getContext());
+  int64_t g = op.getGroup();
+  ConvShapes shapes{{spread.N, spread.Cin, spread.Hz, spread.Wz},
+                    {g * ws[1], spread.Cin / g, ws[2], ws[3]},
+                    SmallVector<int64_t, 4>(tensorOf(op.getResult()).getShape()),
+                    f32, f32, f32};
+  FailureOr<Im2colProduct> product = im2colProduct(op, shapes, g, bool(op.getBias()), {});
+  if (failed(product))
+    return failure();
+  s.products.push_back(*product);
+  return success();
+}
 
 const CaseSpace &lowering::convSpace() {
   static const CaseSpace space = [] {
@@ -116,7 +259,7 @@ LogicalResult lowering::selectConv(LoweringCase &c, const target::TargetInfo &) 
   return success();
 }
 
-LogicalResult KernelLowering::lowerConv(const LoweringCase &c) {
+LogicalResult KernelLowering::lowerConv(const LoweringCase &c, const IterationSpaces &planned) {
   // The fused activation, for this op's epilogues.
   auto conv = cast<qk::Conv2DOp>(c.op);
   FloatActivation activation;
@@ -247,21 +390,19 @@ LogicalResult lowering::selectConvTranspose(LoweringCase &c, const target::Targe
 /// (plus output_padding at the end), and convolved with stride 1 by the
 /// weights flipped in space with input and output channels exchanged per
 /// group. The weights are stored [Cin, Cout / group, kh, kw] (contract L2).
-LogicalResult KernelLowering::lowerConvTranspose(const LoweringCase &c) {
+LogicalResult KernelLowering::lowerConvTranspose(const LoweringCase &c,
+                                                 const IterationSpaces &planned) {
   auto op = cast<qk::ConvTransposeOp>(c.op);
   // A depthwise one records no form: it is always spread.
   if (c.get(kConvKind) != ConvKind::Depthwise && c.get(kTransposedForm) == TransposedForm::DepthToSpace)
     return lowerDepthToSpace(op);
-  auto xt = tensorOf(op.getX());
   auto wv = cast<DenseFPElementsAttr>(op.getW().getDefiningOp<graph::ConstantOp>().getValue());
-  ArrayRef<int64_t> xs = xt.getShape(), ws = tensorOf(op.getW()).getShape();
-  ArrayRef<int64_t> st = op.getStrides(), pd = op.getPads(), dl = op.getDilations(),
-                    outPad = op.getOutputPadding();
-  int64_t g = op.getGroup(), N = xs[0], Cin = xs[1], H = xs[2], W = xs[3];
+  ArrayRef<int64_t> ws = tensorOf(op.getW()).getShape();
+  ArrayRef<int64_t> dl = op.getDilations();
+  Spread spread = spreadOf(op);
+  int64_t g = op.getGroup(), N = spread.N, Cin = spread.Cin;
   int64_t Cing = Cin / g, Coutg = ws[1], KH = ws[2], KW = ws[3];
-  int64_t top = dl[0] * (KH - 1) - pd[0], left = dl[1] * (KW - 1) - pd[1];
-  int64_t bottom = dl[0] * (KH - 1) - pd[2] + outPad[0], right = dl[1] * (KW - 1) - pd[3] + outPad[1];
-  int64_t Hz = (H - 1) * st[0] + 1 + top + bottom, Wz = (W - 1) * st[1] + 1 + left + right;
+  int64_t top = spread.top, left = spread.left, Hz = spread.Hz, Wz = spread.Wz;
   // Flipped, transposed weights: W'[g*Coutg + co][ci][kh][kw] = W[g*Cing + ci][co][KH-1-kh][KW-1-kw].
   SmallVector<float> w(wv.getValues<float>().begin(), wv.getValues<float>().end());
   SmallVector<float> wt(w.size());
@@ -277,32 +418,26 @@ LogicalResult KernelLowering::lowerConvTranspose(const LoweringCase &c) {
   // The spread input: zeros, then every input row at its stride.
   SmallVector<int64_t> zshape{N, Cin, Hz, Wz};
   Value Z = e.alloc(MemorySpace::ARENA, zshape, b.getF32Type(), denseStrides(zshape, 4));
-  // A fill: one padded DMA of a single zero makes each tile (its one burst
-  // left out of the model), whose store writes the zeros; tiled by select-tiling.
+  // A fill (zeroFill; its one burst left out of the model), tiled by
+  // select-tiling.
   Value zero = f32Constant({0.0f});
-  ElementwiseProblem fill;
-  fill.shape = {1, 1, N * Cin * Hz, Wz};
-  fill.out = {{0, 0, Wz * 4, 4}, 4, false};
-  fill.work = {4, 0};
-  fill.maxTile = {1, 1, kDmaPadMax + 1, kDmaPadMax + 1};
-  FailureOr<std::optional<ElementwiseTiling>> chosen = tileNest(op, fill);
+  FailureOr<ElementwiseTiling> chosen = nestTiling(op, planned.nests[0]);
   if (failed(chosen))
     return failure();
-  if (*chosen) {
-    int64_t rowsChunk = (*chosen)->tile[2], chunk = (*chosen)->tile[3];
-    for (int64_t r0 = 0; r0 < N * Cin * Hz; r0 += rowsChunk)
-      for (int64_t c0 = 0; c0 < Wz; c0 += chunk) {
-        int64_t rows = std::min(rowsChunk, N * Cin * Hz - r0), cols = std::min(chunk, Wz - c0);
-        Value tileV = e.tile(MemorySpace::LM, rows, cols, b.getF32Type());
-        e.dma(e.view(zero, 0, {1, 1}, {0, 4}), tileV, {0, 0}, {rows - 1, cols - 1}, 0);
-        e.dma(tileV, e.view(Z, (r0 * Wz + c0) * 4, {rows, cols}, {Wz * 4, 4}));
-      }
-  }
+  int64_t rowsChunk = chosen->tile[2], chunk = chosen->tile[3];
+  for (int64_t r0 = 0; r0 < N * Cin * Hz; r0 += rowsChunk)
+    for (int64_t c0 = 0; c0 < Wz; c0 += chunk) {
+      int64_t rows = std::min(rowsChunk, N * Cin * Hz - r0), cols = std::min(chunk, Wz - c0);
+      Value tileV = e.tile(MemorySpace::LM, rows, cols, b.getF32Type());
+      e.dma(e.view(zero, 0, {1, 1}, {0, 4}), tileV, {0, 0}, {rows - 1, cols - 1}, 0);
+      e.dma(tileV, e.view(Z, (r0 * Wz + c0) * 4, {rows, cols}, {Wz * 4, 4}));
+    }
   Value X = gmOf(op.getX());
-  SmallVector<int64_t> spread{N * Cin, H, W};
-  Value spreadView = e.view(Z, (top * Wz + left) * 4, spread, {Hz * Wz * 4, st[0] * Wz * 4, st[1] * 4});
-  if (failed(lowerCopy(op, e.view(X, 0, spread, denseStrides(spread, 4)), spreadView, spread,
-                       denseStrides(spread, 4))))
+  SmallVector<int64_t> shape = spread.shape();
+  SmallVector<int64_t> to = spread.dstStrides(op.getStrides());
+  Value spreadView = e.view(Z, (top * Wz + left) * 4, shape, to);
+  if (failed(lowerCopy(op, e.view(X, 0, shape, denseStrides(shape, 4)), spreadView, shape,
+                       denseStrides(shape, 4))))
     return failure();
   SmallVector<int64_t> ones{1, 1}, zeros{0, 0, 0, 0};
   ConvPlan plan;
@@ -345,11 +480,12 @@ LogicalResult KernelLowering::lowerDepthToSpace(qk::ConvTransposeOp op) {
   if (failed(lowerMatmulBuffers(op, {A, X, bias, R}, weightsOnTheLeft())))
     return failure();
   Value Y = resultBuffer(op.getResult());
-  SmallVector<int64_t> shape{H, KH, KW, W}, src{W * 4, KW * HW * 4, HW * 4, 4};
+  DepthToSpaceCopy copy = depthToSpaceCopy(op);
   for (int64_t n = 0; n < N; ++n)
     for (int64_t co = 0; co < Cout; ++co) {
-      Value to = e.view(Y, (n * Cout + co) * OH * OW * 4, shape, {KH * OW * 4, OW * 4, 4, KW * 4});
-      if (failed(lowerCopy(op, e.view(R, (n * M + co * KH * KW) * HW * 4, shape, src), to, shape, src)))
+      Value to = e.view(Y, (n * Cout + co) * OH * OW * 4, copy.shape, copy.dst);
+      if (failed(lowerCopy(op, e.view(R, (n * M + co * KH * KW) * HW * 4, copy.shape, copy.src), to,
+                           copy.shape, copy.src)))
         return failure();
     }
   return success();
@@ -387,21 +523,17 @@ LogicalResult KernelLowering::lowerConvBuffers(Operation *op, const ConvPlan &pl
   int64_t khw = KH * KW;
   Type accType = llvm::isa<FloatType>(xt.getElementType()) ? Type(b.getF32Type()) : Type(b.getIntegerType(32));
   Value params = rq && rq.isPerChannel() ? requantTable(rq, M) : Value();
-  if (OW > kMatrixExtentMax)
-    return op->emitOpError() << "output width " << OW << " exceeds one MATRIX tile (" << kMatrixExtentMax << " rows)";
   // Tiles, as select-tiling chose them (chooseIm2colTiling): T output rows x
   // wc columns form the MATRIX m dimension; kc input channels x KH x KW the
   // k dimension; nt output channels of the group n.
-  MatmulProblem product;
-  product.batch = N * groups, product.M = OH * OW, product.N = Mg, product.K = Cg * khw;
-  product.aBytes = ex, product.bBytes = wt.getElementBytes(), product.outBytes = ey;
-  product.mode = matrixMode(xt.getElementType(), wt.getElementType());
-  product.batchedB = groups > 1, product.bias = bool(Bias), product.requant = bool(rq);
-  product.requantTable = rq && rq.isPerChannel();
-  if (describedProducts) {
-    describedProducts->push_back({op, product, OW, khw});
-    return success();
-  }
+  auto shapeOf = [](BufferType bt) { return SmallVector<int64_t, 4>(bt.getShape()); };
+  FailureOr<Im2colProduct> im2col =
+      im2colProduct(op, {shapeOf(xt), shapeOf(wt), shapeOf(yt), xt.getElementType(),
+                         wt.getElementType(), yt.getElementType()},
+                    groups, bool(Bias), rq);
+  if (failed(im2col))
+    return failure();
+  const MatmulProblem &product = im2col->problem;
   FailureOr<qk::TilingAttr> tiling = chosenTiling(op, 3, "mt, nt, kt");
   if (failed(tiling))
     return failure();

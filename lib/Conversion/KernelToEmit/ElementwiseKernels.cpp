@@ -27,20 +27,42 @@ using namespace npuc::emit::lowering;
 // Elementwise kernels
 //===----------------------------------------------------------------------===//
 
-EwOperand KernelLowering::broadcastOperand(Value tensor, ArrayRef<int64_t> outShape) {
-  Value buf = gmOf(tensor);
-  auto bt = cast<BufferType>(buf.getType());
-  ArrayRef<int64_t> shape = bt.getShape();
-  EwOperand op{buf, {}};
+EwAccess lowering::broadcastAccess(Value tensor, ArrayRef<int64_t> outShape, bool perRow) {
+  RankedTensorType type = tensorOf(tensor);
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t es = bytesOf(storageOf(type.getElementType()));
+  SmallVector<int64_t> dense = denseStrides(shape, es);
+  EwAccess a{{}, es, perRow};
   size_t lead = outShape.size() - shape.size();
-  for (size_t i = 0; i < outShape.size(); ++i) {
-    if (i < lead || shape[i - lead] == 1)
-      op.strides.push_back(0);
-    else
-      op.strides.push_back(bt.getStrides()[i - lead]);
-  }
-  return op;
+  for (size_t i = 0; i < outShape.size(); ++i)
+    a.strides.push_back(i < lead || shape[i - lead] == 1 ? 0 : dense[i - lead]);
+  return a;
 }
+
+EwAccess lowering::denseAccess(Value tensor) {
+  RankedTensorType type = tensorOf(tensor);
+  int64_t es = bytesOf(storageOf(type.getElementType()));
+  SmallVector<int64_t> dense = denseStrides(type.getShape(), es);
+  return EwAccess{std::vector<int64_t>(dense.begin(), dense.end()), es, false};
+}
+
+EwAccess lowering::axisAccess(size_t rank, int64_t axis, bool perRow) {
+  EwAccess a{std::vector<int64_t>(rank, 0), 4, perRow};
+  a.strides[size_t(axis)] = 4;
+  return a;
+}
+
+LogicalResult lowering::addNest(Operation *op, IterationSpaces &s, ArrayRef<int64_t> shape,
+                                std::vector<EwAccess> ins, EwAccess out, EwWork work) {
+  // The canonical 4-D iteration space (ElementwiseTiling.h).
+  ElementwiseProblem nest;
+  if (std::optional<std::string> why = canonicalize(std::vector<int64_t>(shape.begin(), shape.end()),
+                                                    std::move(ins), std::move(out), work, nest))
+    return op->emitOpError() << *why;
+  s.nests.push_back(std::move(nest));
+  return success();
+}
+
 
 FailureOr<ElementwiseTiling> KernelLowering::nestTiling(Operation *op, const ElementwiseProblem &p) {
   unsigned k = nestsEmitted[op]++;
@@ -66,25 +88,12 @@ FailureOr<ElementwiseTiling> KernelLowering::nestTiling(Operation *op, const Ele
   return tl;
 }
 
-FailureOr<std::optional<ElementwiseTiling>> KernelLowering::tileNest(Operation *op,
-                                                                    const ElementwiseProblem &p) {
-  if (described) {
-    described->push_back({op, p});
-    return std::optional<ElementwiseTiling>();
-  }
-  FailureOr<ElementwiseTiling> chosen = nestTiling(op, p);
-  if (failed(chosen))
-    return failure();
-  return std::optional<ElementwiseTiling>(*chosen);
-}
-
 LogicalResult KernelLowering::rowLoops(
     Operation *op, const ElementwiseProblem &p,
     const std::function<void(int64_t rows, const Offset &first)> &body) {
-  FailureOr<std::optional<ElementwiseTiling>> tiled = tileNest(op, p);
-  if (failed(tiled) || !*tiled)
-    return failed(tiled) ? failure() : success();  // describing: nothing to emit
-  const ElementwiseTiling *chosen = &**tiled;
+  FailureOr<ElementwiseTiling> chosen = nestTiling(op, p);
+  if (failed(chosen))
+    return failure();
   for (auto [size, count, first] : tileParts(p.shape[2], chosen->tile[2])) {
     int64_t buffers = count > 1 ? chosen->buffers : 1;
     e.beginLoop({count}, buffers, buffers > 1);
@@ -97,10 +106,9 @@ LogicalResult KernelLowering::rowLoops(
 LogicalResult KernelLowering::columnLoops(
     Operation *op, const ElementwiseProblem &p,
     const std::function<void(int64_t cols, const Offset &block, const Offset &first)> &body) {
-  FailureOr<std::optional<ElementwiseTiling>> tiled = tileNest(op, p);
-  if (failed(tiled) || !*tiled)
-    return failed(tiled) ? failure() : success();  // describing: nothing to emit
-  const ElementwiseTiling *chosen = &**tiled;
+  FailureOr<ElementwiseTiling> chosen = nestTiling(op, p);
+  if (failed(chosen))
+    return failure();
   // columnProblem's space: [1, outer, r, inner], a tile [1, 1, r, cols].
   int64_t outer = p.shape[1];
   for (auto [cols, count, first] : tileParts(p.shape[3], chosen->tile[3])) {
@@ -112,29 +120,22 @@ LogicalResult KernelLowering::columnLoops(
   return success();
 }
 
-LogicalResult KernelLowering::elementwise(Operation *op, ArrayRef<int64_t> shapeIn,
-                                          ArrayRef<EwOperand> insIn, Value out, EwWork work,
+LogicalResult KernelLowering::elementwise(Operation *op, const ElementwiseProblem &nest,
+                                          ArrayRef<Value> insIn, Value out,
                                           const std::function<void(EwTiles &)> &body) {
-  // The canonical 4-D iteration space (ElementwiseTiling.h).
-  auto outType = cast<BufferType>(out.getType());
-  std::vector<EwAccess> accesses;
-  for (const EwOperand &o : insIn)
-    accesses.push_back({std::vector<int64_t>(o.strides.begin(), o.strides.end()),
-                        cast<BufferType>(o.gm.getType()).getElementBytes(), o.perRow});
-  EwAccess outAccess{std::vector<int64_t>(outType.getStrides().begin(), outType.getStrides().end()),
-                     outType.getElementBytes(), false};
-  ElementwiseProblem nest;
-  if (std::optional<std::string> why =
-          canonicalize(std::vector<int64_t>(shapeIn.begin(), shapeIn.end()), accesses, outAccess,
-                       work, nest))
-    return op->emitOpError() << *why;
+  // The plan assumed each buffer's element size; a buffer of another would
+  // be walked with the wrong strides.
+  for (auto [k, v] : llvm::enumerate(insIn))
+    if (cast<BufferType>(v.getType()).getElementBytes() != nest.ins[k].elemBytes)
+      return op->emitOpError() << "internal error: operand " << k << " of its loop nest has "
+                               << cast<BufferType>(v.getType()).getElementBytes()
+                               << "-byte elements; its plan walks " << nest.ins[k].elemBytes;
   // An empty tensor moves nothing.
   if (nest.empty())
     return success();
-  FailureOr<std::optional<ElementwiseTiling>> tiled = tileNest(op, nest);
-  if (failed(tiled) || !*tiled)
-    return failed(tiled) ? failure() : success();  // describing: nothing to emit
-  const ElementwiseTiling *chosen = &**tiled;
+  FailureOr<ElementwiseTiling> chosen = nestTiling(op, nest);
+  if (failed(chosen))
+    return failure();
   ArrayRef<int64_t> shape = nest.shape;
   SmallVector<ArrayRef<int64_t>> strides;
   for (const EwAccess &a : nest.ins)
@@ -167,20 +168,20 @@ LogicalResult KernelLowering::elementwise(Operation *op, ArrayRef<int64_t> shape
     EwTiles tl;
     tl.rows = c0 * c1 * c2;
     tl.cols = c3;
-    for (auto [k, o] : llvm::enumerate(insIn)) {
-      auto bt = cast<BufferType>(o.gm.getType());
+    for (auto [k, gmIn] : llvm::enumerate(insIn)) {
+      auto bt = cast<BufferType>(gmIn.getType());
       if (nest.ins[k].perRow) {
         int64_t es = bt.getElementBytes();
         Value col = e.alloc(MemorySpace::LM, {tl.rows, 1}, bt.getElementType(), {va, es});
         SmallVector<int64_t> rowBox{c0, c1, c2, 1};
         Value to = e.view(col, 0, rowBox, {c1 * c2 * va, c2 * va, va, es});
-        e.dma(e.view(o.gm, at(strides[k], 3), rowBox, strides[k]), to);
+        e.dma(e.view(gmIn, at(strides[k], 3), rowBox, strides[k]), to);
         tl.in.push_back(col);
         continue;
       }
       Value tileV = e.tile(MemorySpace::LM, tl.rows, tl.cols, bt.getElementType());
       Value to = localBox(tileV);
-      e.dma(gmBox(o.gm, strides[k]), to);
+      e.dma(gmBox(gmIn, strides[k]), to);
       tl.in.push_back(tileV);
     }
     tl.out = nullptr;
@@ -264,6 +265,32 @@ std::optional<VBinFunc> binaryFunction(Operation *op) {
 bool isLogical(qk::BinaryOp op) {
   qk::BinaryFn fn = op.getFn();
   return fn == qk::BinaryFn::AND || fn == qk::BinaryFn::OR || fn == qk::BinaryFn::XOR;
+}
+
+/// Whether an operand's access is constant along the innermost dimension
+/// (a scalar, or a per-channel [1, C, 1, 1] scale or bias broadcast over
+/// H x W): one value per tile row, broadcast by VECTOR (b_bcast), not a tile
+/// gathered a burst per element.
+bool rowConstant(const EwAccess &a) { return a.strides.empty() || a.strides.back() == 0; }
+
+/// Whether a binary op's lowering reads its operands the other way round: a
+/// row-constant left operand of a commutative function moves to the right.
+bool swapsOperands(Operation *op, ArrayRef<int64_t> shape) {
+  std::optional<VBinFunc> func = binaryFunction(op);
+  bool commutative = func == VBinFunc::ADD || func == VBinFunc::MUL || func == VBinFunc::MAX ||
+                     func == VBinFunc::MIN;
+  return commutative && rowConstant(broadcastAccess(op->getOperand(0), shape)) &&
+         !rowConstant(broadcastAccess(op->getOperand(1), shape));
+}
+
+/// Whether a binary op on i8, ui8 or i16 computes in i32 and wraps to the
+/// width (ONNX's modular integers): ADD, SUB, MUL and DIV.
+bool wrapsNarrow(Operation *op) {
+  std::optional<VBinFunc> func = binaryFunction(op);
+  auto narrow = dyn_cast<IntegerType>(storageOf(tensorOf(op->getResult(0)).getElementType()));
+  bool quantized = bool(quantOf(tensorOf(op->getResult(0)).getElementType()));
+  return !quantized && narrow && narrow.getWidth() < 32 && func != VBinFunc::MAX &&
+         func != VBinFunc::MIN && func != VBinFunc::SHL && func != VBinFunc::SRA;
 }
 
 /// The name of a binary op's function in diagnostics.
@@ -361,34 +388,46 @@ LogicalResult lowering::selectBinary(LoweringCase &c, const target::TargetInfo &
   return success();
 }
 
-LogicalResult KernelLowering::lowerBinary(const LoweringCase &c) {
+/// One nest over the result; a row-constant operand loads per row, on the
+/// right (swapsOperands).
+LogicalResult lowering::planBinary(const LoweringCase &c, const target::TargetInfo &t,
+                                   IterationSpaces &s) {
   Operation *op = c.op;
   if (auto k = llvm::dyn_cast<qk::BinaryOp>(op); k && isLogical(k))
-    return lowerLogic(c);
+    return planLogic(c, t, s);
+  Value res = op->getResult(0);
+  ArrayRef<int64_t> shape = tensorOf(res).getShape();
+  std::vector<EwAccess> ins{broadcastAccess(op->getOperand(0), shape),
+                            broadcastAccess(op->getOperand(1), shape)};
+  if (swapsOperands(op, shape))
+    std::swap(ins[0], ins[1]);
+  if (rowConstant(ins[1]) && !rowConstant(ins[0]))
+    ins[1].perRow = true;
+  bool prelu = !binaryFunction(op), wrap = wrapsNarrow(op);
+  bool quantized = bool(quantOf(tensorOf(res).getElementType()));
+  EwWork work{(prelu ? 3 : 2) * 4 + 3 + (wrap ? 8 : 0),
+              (prelu ? 4 : 1) + (quantized ? 3 : 0) + (wrap ? 5 : 0)};
+  return addNest(op, s, shape, std::move(ins), denseAccess(res), work);
+}
+
+LogicalResult KernelLowering::lowerBinary(const LoweringCase &c, const IterationSpaces &planned) {
+  Operation *op = c.op;
+  if (auto k = llvm::dyn_cast<qk::BinaryOp>(op); k && isLogical(k))
+    return lowerLogic(c, planned);
   Value lhs = op->getOperand(0), rhs = op->getOperand(1), res = op->getResult(0);
   ArrayRef<int64_t> shape = tensorOf(res).getShape();
   auto ql = quantOf(tensorOf(lhs).getElementType()), qr = quantOf(tensorOf(rhs).getElementType());
   auto qy = quantOf(tensorOf(res).getElementType());
   bool quantized = bool(qy);
-  SmallVector<EwOperand> ins{broadcastOperand(lhs, shape), broadcastOperand(rhs, shape)};
+  SmallVector<Value> ins{gmOf(lhs), gmOf(rhs)};
   Value out = resultBuffer(res);
   Type st = cast<BufferType>(out.getType()).getElementType();
   std::optional<VBinFunc> func = binaryFunction(op);
   bool prelu = !func;
-  // An operand constant along the innermost dimension (a scalar, or a
-  // per-channel [1, C, 1, 1] scale or bias broadcast over H x W) is one value
-  // per tile row, broadcast by VECTOR (b_bcast), not a tile gathered a burst
-  // per element; on the left of a commutative function it moves to the right
-  // first.
-  auto rowConstant = [](const EwOperand &o) { return o.strides.empty() || o.strides.back() == 0; };
-  bool commutative = func == VBinFunc::ADD || func == VBinFunc::MUL || func == VBinFunc::MAX ||
-                     func == VBinFunc::MIN;
-  if (rowConstant(ins[0]) && !rowConstant(ins[1]) && commutative) {
+  if (swapsOperands(op, shape)) {
     std::swap(ins[0], ins[1]);
     std::swap(ql, qr);
   }
-  if (rowConstant(ins[1]) && !rowConstant(ins[0]))
-    ins[1].perRow = true;
   // a = func(a, b) in f32.
   auto apply = [&](EwTiles &tl, Value a, Value bv) {
     if (!prelu) {
@@ -408,13 +447,10 @@ LogicalResult KernelLowering::lowerBinary(const LoweringCase &c) {
   auto narrow = dyn_cast<IntegerType>(st);
   Type element = tensorOf(res).getElementType();
   bool shift = func == VBinFunc::SHL || func == VBinFunc::SRA;
-  bool wrap = !quantized && narrow && narrow.getWidth() < 32 && func != VBinFunc::MAX &&
-              func != VBinFunc::MIN && !shift;
+  bool wrap = wrapsNarrow(op);
   // uint16, stored as i32: ADD and SUB wrap to 16 bits in place.
   bool wrap16 = !quantized && element.isUnsignedInteger(16) && (func == VBinFunc::ADD || func == VBinFunc::SUB);
-  EwWork work{(prelu ? 3 : 2) * 4 + 3 + (wrap ? 8 : 0),
-              (prelu ? 4 : 1) + (quantized ? 3 : 0) + (wrap ? 5 : 0)};
-  return elementwise(op, shape, ins, out, work, [&](EwTiles &tl) {
+  return elementwise(op, planned.nests[0], ins, out, [&](EwTiles &tl) {
     if (shift) {
       shiftUnsigned(tl, *func, cast<IntegerType>(element).getWidth());
       return;
@@ -526,26 +562,30 @@ LogicalResult lowering::selectChannelParams(LoweringCase &c, const target::Targe
   return success();
 }
 
-/// A per-channel parameter of an op whose operand 0 has `shape`: broadcast
-/// along every axis but 1 by zero strides (never materialized at the
-/// tensor's size in GM, contract N7).
-EwOperand KernelLowering::perChannelOperand(const LoweringCase &c, Value v, ArrayRef<int64_t> shape) {
-  EwOperand o{gmOf(v), SmallVector<int64_t, 4>(shape.size(), 0), c.is(kParamsPerRow)};
-  o.strides[1] = 4;
-  return o;
+/// One nest over x; each per-channel parameter (axis 1) broadcast along
+/// every other axis by zero strides (never materialized at the tensor's size
+/// in GM, contract N7). BatchNorm's body: 6 passes; the channel-affine's: 2.
+LogicalResult lowering::planChannelParams(const LoweringCase &c, const target::TargetInfo &,
+                                          IterationSpaces &s) {
+  Value x = c.op->getOperand(0);
+  ArrayRef<int64_t> shape = tensorOf(x).getShape();
+  std::vector<EwAccess> ins{broadcastAccess(x, shape)};
+  for (size_t k = 1; k < c.op->getNumOperands(); ++k)
+    ins.push_back(axisAccess(shape.size(), 1, c.is(kParamsPerRow)));
+  bool bn = llvm::isa<qk::BatchNormOp>(c.op);
+  return addNest(c.op, s, shape, std::move(ins), denseAccess(c.op->getResult(0)),
+                 bn ? EwWork{24, 6} : EwWork{16, 2});
 }
 
 /// ONNX's inference form, step by step in f32: scale * (x - mean) /
 /// sqrt(var + epsilon) + bias.
-LogicalResult KernelLowering::lowerBatchNorm(const LoweringCase &c) {
+LogicalResult KernelLowering::lowerBatchNorm(const LoweringCase &c,
+                                             const IterationSpaces &planned) {
   auto bn = cast<qk::BatchNormOp>(c.op);
-  ArrayRef<int64_t> shape = tensorOf(bn.getX()).getShape();
-  SmallVector<EwOperand> ins{broadcastOperand(bn.getX(), shape), perChannelOperand(c, bn.getScale(), shape),
-                             perChannelOperand(c, bn.getBias(), shape),
-                             perChannelOperand(c, bn.getMean(), shape),
-                             perChannelOperand(c, bn.getVar(), shape)};
+  SmallVector<Value> ins{gmOf(bn.getX()), gmOf(bn.getScale()), gmOf(bn.getBias()),
+                         gmOf(bn.getMean()), gmOf(bn.getVar())};
   float eps = float(bn.getEpsilonAttr().getValueAsDouble());
-  return elementwise(c.op, shape, ins, resultBuffer(bn.getResult()), {24, 6}, [&](EwTiles &tl) {
+  return elementwise(c.op, planned.nests[0], ins, resultBuffer(bn.getResult()), [&](EwTiles &tl) {
     Value x = tl.in[0], var = tl.in[4];
     e.vbin(VBinFunc::SUB, x, tl.in[3], x);
     e.vbin(VBinFunc::MUL, x, tl.in[1], x);  // IEEE products commute
@@ -558,12 +598,11 @@ LogicalResult KernelLowering::lowerBatchNorm(const LoweringCase &c) {
 
 /// x * scale, rounded to f32, + bias, rounded to f32: the Mul and Add it
 /// replaces, in one pass.
-LogicalResult KernelLowering::lowerChannelAffine(const LoweringCase &c) {
+LogicalResult KernelLowering::lowerChannelAffine(const LoweringCase &c,
+                                                 const IterationSpaces &planned) {
   auto op = cast<qk::ChannelAffineOp>(c.op);
-  ArrayRef<int64_t> shape = tensorOf(op.getX()).getShape();
-  SmallVector<EwOperand> ins{broadcastOperand(op.getX(), shape), perChannelOperand(c, op.getScale(), shape),
-                             perChannelOperand(c, op.getBias(), shape)};
-  return elementwise(c.op, shape, ins, resultBuffer(op.getResult()), {16, 2}, [&](EwTiles &tl) {
+  SmallVector<Value> ins{gmOf(op.getX()), gmOf(op.getScale()), gmOf(op.getBias())};
+  return elementwise(c.op, planned.nests[0], ins, resultBuffer(op.getResult()), [&](EwTiles &tl) {
     e.vbin(VBinFunc::MUL, tl.in[0], tl.in[1], tl.in[0]);
     e.vbin(VBinFunc::ADD, tl.in[0], tl.in[2], tl.in[0]);
   });

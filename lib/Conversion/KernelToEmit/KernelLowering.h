@@ -44,8 +44,8 @@ inline constexpr llvm::StringLiteral kTilingAttr = "npuc.tiling";
 inline constexpr llvm::StringLiteral kLoopTilingAttr = "npuc.loop_tiling";
 
 
-/// The matrix product a matmul-kind op (qk.matmul, graph.matmul, graph.gemm)
-/// lowers to, or nullopt for any other op.
+/// The matrix product a qk.matmul, a pointwise qk.conv2d or a depth-to-space
+/// qk.conv_transpose lowers to, or nullopt for any other op.
 std::optional<MatmulProblem> matmulProblem(Operation *op);
 
 /// The depthwise convolution (one input and one output channel per group,
@@ -122,6 +122,15 @@ inline bool isModelStorage(Type st) {
 
 inline RankedTensorType tensorOf(Value v) { return cast<RankedTensorType>(v.getType()); }
 
+/// outer x r x inner: the elements before `axis`, along it and after it.
+inline std::array<int64_t, 3> aroundAxis(ArrayRef<int64_t> shape, int64_t axis) {
+  std::array<int64_t, 3> x{1, shape[size_t(axis)], 1};
+  for (size_t i = 0; i < shape.size(); ++i)
+    if (int64_t(i) != axis)
+      x[int64_t(i) < axis ? 0 : 2] *= shape[i];
+  return x;
+}
+
 /// Scales and zero points of a quantized type, per tensor or along `axis`.
 using Quant = graph::QuantParameters;
 inline std::optional<Quant> quantOf(Type element) { return graph::quantParameters(element); }
@@ -137,17 +146,19 @@ inline bool sameQuant(Type a, Type b) {
          qa->zeroPoints == qb->zeroPoints;
 }
 
-/// One operand of an elementwise kernel: its GM buffer and its byte strides
-/// against the kernel's 4-D iteration space (0 where it broadcasts).
-struct EwOperand {
-  Value gm;
-  SmallVector<int64_t, 4> strides;
-  /// A per-channel parameter (scale, zero point, BatchNorm operand): when it
-  /// is constant along the tile's columns it is loaded as one value per row,
-  /// a [rows, 1] tile the VECTOR engine broadcasts by address (b_bcast), not
-  /// a copy at the tensor's size (contract N7).
-  bool perRow = false;
-};
+/// How an operand walks an elementwise nest over `outShape`: the dense
+/// strides of its storage (every GM tensor is dense row-major), 0 along the
+/// axes it broadcasts. A `perRow` operand (a per-channel scale, zero point or
+/// BatchNorm parameter constant along the tile's columns) loads one value per
+/// row, a [rows, 1] tile the VECTOR engine broadcasts by address (b_bcast),
+/// not a copy at the tensor's size (contract N7).
+EwAccess broadcastAccess(Value tensor, ArrayRef<int64_t> outShape, bool perRow = false);
+/// How a result (or any tensor walked whole) covers a nest over its own
+/// shape: its dense strides, every dimension's (a size-1 one too).
+EwAccess denseAccess(Value tensor);
+/// A parameter of one f32 value per index of `axis` of a rank-`rank` space
+/// (a per-axis scale or zero point, a per-channel BatchNorm operand).
+EwAccess axisAccess(size_t rank, int64_t axis, bool perRow);
 
 /// The LM tiles an elementwise body works on: one per operand, the output
 /// tile, and the grid.
@@ -218,6 +229,33 @@ const support::CaseSpace &convSpace();
 LogicalResult selectConvTranspose(LoweringCase &c, const target::TargetInfo &t);
 const support::CaseSpace &convTransposeSpace();
 
+struct IterationSpaces;
+/// The plans (IterationSpaces), one per op or family of ops, each defined
+/// next to the lowering that walks it.
+LogicalResult planBinary(const LoweringCase &c, const target::TargetInfo &t, IterationSpaces &s);
+LogicalResult planLogic(const LoweringCase &c, const target::TargetInfo &t, IterationSpaces &s);
+LogicalResult planChannelParams(const LoweringCase &c, const target::TargetInfo &t, IterationSpaces &s);
+LogicalResult planMap(const LoweringCase &c, const target::TargetInfo &t, IterationSpaces &s);
+/// The nest of an f32 map of operand 0 into result 0 (lowerF32Map) whose
+/// body costs VECTOR `bodyPasses` passes over the f32 tile.
+LogicalResult planF32Map(Operation *op, IterationSpaces &s, int64_t bodyPasses);
+LogicalResult planQuantize(const LoweringCase &c, const target::TargetInfo &t, IterationSpaces &s);
+LogicalResult planDequantize(const LoweringCase &c, const target::TargetInfo &t, IterationSpaces &s);
+LogicalResult planRequantize(const LoweringCase &c, const target::TargetInfo &t, IterationSpaces &s);
+LogicalResult planCompare(const LoweringCase &c, const target::TargetInfo &t, IterationSpaces &s);
+LogicalResult planWhere(const LoweringCase &c, const target::TargetInfo &t, IterationSpaces &s);
+LogicalResult planCast(const LoweringCase &c, const target::TargetInfo &t, IterationSpaces &s);
+LogicalResult planArg(const LoweringCase &c, const target::TargetInfo &t, IterationSpaces &s);
+LogicalResult planReduce(const LoweringCase &c, const target::TargetInfo &t, IterationSpaces &s);
+LogicalResult planSoftmax(const LoweringCase &c, const target::TargetInfo &t, IterationSpaces &s);
+LogicalResult planLayerNorm(const LoweringCase &c, const target::TargetInfo &t, IterationSpaces &s);
+LogicalResult planPow(const LoweringCase &c, const target::TargetInfo &t, IterationSpaces &s);
+LogicalResult planConcat(const LoweringCase &c, const target::TargetInfo &t, IterationSpaces &s);
+LogicalResult planPadOp(const LoweringCase &c, const target::TargetInfo &t, IterationSpaces &s);
+LogicalResult planCopyOp(const LoweringCase &c, const target::TargetInfo &t, IterationSpaces &s);
+LogicalResult planConv(const LoweringCase &c, const target::TargetInfo &t, IterationSpaces &s);
+LogicalResult planConvTranspose(const LoweringCase &c, const target::TargetInfo &t, IterationSpaces &s);
+
 /// Whether a per-axis parameter (scale or zero point) is loaded as one value
 /// per tile row: some dimension after the axis has more than one element (it
 /// is constant along the tile's columns); otherwise the axis is the innermost
@@ -249,8 +287,8 @@ struct ConvPlan {
   bool window1x1 = false;  // im2col of a 1x1 window: one 3-D DMA per tile
 };
 
-/// A convolution whose im2col tiles come from GM, as describe() records it
-/// for select-tiling (chooseIm2colTiling).
+/// A convolution whose im2col tiles come from GM, as its plan states it for
+/// select-tiling (chooseIm2colTiling).
 struct Im2colProduct {
   Operation *op;
   MatmulProblem problem;
@@ -317,22 +355,68 @@ struct ProductContract {
   FloatActivation activation;
 };
 
+/// The loop nests and im2col products of one op, in the order its lowering
+/// walks them: what select-tiling tiles. An op's plan states them from its
+/// types, attributes and lowering case alone (every GM tensor is dense
+/// row-major, so nothing else decides them); its lowering walks the same plan.
+struct IterationSpaces {
+  std::vector<ElementwiseProblem> nests;
+  std::vector<Im2colProduct> products;
+};
+/// An op's plan (null for an op of no loop nest and no im2col product).
+using PlanFn = LogicalResult (*)(const LoweringCase &, const target::TargetInfo &, IterationSpaces &);
+/// Appends the canonical nest over `shape` to `s` (ElementwiseTiling.h); a
+/// diagnostic at `op` when the DMA cannot walk it.
+LogicalResult addNest(Operation *op, IterationSpaces &s, ArrayRef<int64_t> shape,
+                      std::vector<EwAccess> ins, EwAccess out, EwWork work);
+/// The plan of `op` under its case `c` (none when it has no loop nest), as
+/// the op table lists it: what select-tiling tiles and the lowering walks.
+LogicalResult planOf(const LoweringCase &c, const target::TargetInfo &t, IterationSpaces &s);
+
+/// The nests of a strided copy of `shape` (lowerCopy): one when the space
+/// fits the DMA's 4 dimensions once contiguous ones merge; otherwise the
+/// outer dimensions up to `peel` are peeled, one nest per index.
+struct CopyPlan {
+  bool peeled = false;
+  size_t peel = 0;
+  int64_t count = 1;
+};
+FailureOr<CopyPlan> planCopy(Operation *op, ArrayRef<int64_t> shape, ArrayRef<int64_t> srcStrides,
+                             ArrayRef<int64_t> dstStrides, int64_t elemBytes, IterationSpaces &s);
+/// A constant Pad of a rank 1-4 tensor (lowerPad) through DMA_IN's padding:
+/// its one nest, checked against the DMA's padding range.
+LogicalResult planPad(Operation *op, ArrayRef<int64_t> inShape, ArrayRef<int64_t> lo,
+                      ArrayRef<int64_t> hi, int64_t elemBytes, IterationSpaces &s);
+/// The copies the function's return makes (a value it returns that is not
+/// computed into its output region: an input, a constant, a value returned
+/// twice), in order.
+SmallVector<std::pair<Value, unsigned>> returnCopies(func::FuncOp func);
+/// The nests of those copies, at the return.
+LogicalResult planReturn(func::FuncOp func, IterationSpaces &s);
+/// What the lowering checks of a function before any op (model-file types
+/// at the boundary, no empty tensor), and of an op's constants; select-tiling
+/// checks the same before it plans.
+LogicalResult checkFunction(func::FuncOp func);
+LogicalResult checkConstants(Operation *op);
+
 class KernelLowering;
 /// One op's lowering: the op it handles (its name, for the evidence and
-/// --list-cases, and its TypeID, for the dispatch), its selector and its
-/// lowering.
+/// --list-cases, and its TypeID, for the dispatch), its selector, its
+/// lowering and its plan.
 struct OpLowering {
   llvm::StringLiteral name;
   TypeID id;
   Selector select;
-  LogicalResult (KernelLowering::*lower)(const LoweringCase &);
+  LogicalResult (KernelLowering::*lower)(const LoweringCase &, const IterationSpaces &);
   SpaceOf space;
+  PlanFn plan;
 };
 /// The lowering of op class OpTy.
 template <typename OpTy>
 OpLowering opLowering(Selector select,
-                      LogicalResult (KernelLowering::*lower)(const LoweringCase &), SpaceOf space) {
-  return {OpTy::getOperationName(), TypeID::get<OpTy>(), select, lower, space};
+                      LogicalResult (KernelLowering::*lower)(const LoweringCase &, const IterationSpaces &),
+                      SpaceOf space, PlanFn plan = nullptr) {
+  return {OpTy::getOperationName(), TypeID::get<OpTy>(), select, lower, space, plan};
 }
 
 class KernelLowering {
@@ -340,63 +424,45 @@ public:
   KernelLowering(OpBuilder &b, const target::TargetInfo &t) : e(b, t), b(b), t(t) {}
 
   LogicalResult run(func::FuncOp func);
-  /// Runs the lowering of `func` (into a program the caller discards) and
-  /// lists, per op in order, the elementwise loop nests it would emit, which
-  /// it records instead of emitting: select-tiling's view of each nest's
-  /// iteration space, built by the code that will walk it. A kernel of no
-  /// loop nest (lowerMatmulBuffers, lowerWindowConv, lowerDepthwise,
-  /// lowerPool) returns before it emits anything.
-  LogicalResult describe(func::FuncOp func,
-                         std::vector<std::pair<Operation *, ElementwiseProblem>> &nests,
-                         std::vector<Im2colProduct> &products);
 
   // The op lowerings, the op table's entries (KernelToEmit.cpp): each lowers
-  // the op of its case and branches on what the case's selector recorded.
-  LogicalResult lowerView(const LoweringCase &c);
-  LogicalResult lowerQuantize(const LoweringCase &c);
-  LogicalResult lowerDequantize(const LoweringCase &c);
-  LogicalResult lowerRequantize(const LoweringCase &c);
-  LogicalResult lowerBinary(const LoweringCase &c);
-  LogicalResult lowerUnary(const LoweringCase &c);
-  LogicalResult lowerClip(const LoweringCase &c);
-  LogicalResult lowerLeakyRelu(const LoweringCase &c);
-  LogicalResult lowerHardSigmoid(const LoweringCase &c);
-  LogicalResult lowerHardSwish(const LoweringCase &c);
-  LogicalResult lowerGelu(const LoweringCase &c);
-  LogicalResult lowerSoftmax(const LoweringCase &c);
-  LogicalResult lowerPool(const LoweringCase &c);
-  LogicalResult lowerReduce(const LoweringCase &c);
-  LogicalResult lowerBatchNorm(const LoweringCase &c);
-  LogicalResult lowerChannelAffine(const LoweringCase &c);
-  /// A per-channel parameter (axis 1 of `shape`) of a BatchNorm or channel-affine.
-  EwOperand perChannelOperand(const LoweringCase &c, Value v, ArrayRef<int64_t> shape);
-  LogicalResult lowerLayerNorm(const LoweringCase &c);
-  LogicalResult lowerPow(const LoweringCase &c);
-  LogicalResult lowerCompare(const LoweringCase &c);
-  LogicalResult lowerLogic(const LoweringCase &c);
-  LogicalResult lowerWhere(const LoweringCase &c);
-  LogicalResult lowerCast(const LoweringCase &c);
-  LogicalResult lowerArg(const LoweringCase &c);
-  LogicalResult lowerConcat(const LoweringCase &c);
-  LogicalResult lowerPadOp(const LoweringCase &c);
-  LogicalResult lowerCopyOp(const LoweringCase &c);
-  LogicalResult lowerMatmulOp(const LoweringCase &c);
-  LogicalResult lowerConv(const LoweringCase &c);
-  LogicalResult lowerConvTranspose(const LoweringCase &c);
+  // the op of its case, branches on what the case's selector recorded and
+  // walks the nests of its plan (`planned`, empty for an op of none).
+  LogicalResult lowerView(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerQuantize(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerDequantize(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerRequantize(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerBinary(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerUnary(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerClip(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerLeakyRelu(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerHardSigmoid(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerHardSwish(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerGelu(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerSoftmax(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerPool(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerReduce(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerBatchNorm(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerChannelAffine(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerLayerNorm(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerPow(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerCompare(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerLogic(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerWhere(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerCast(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerArg(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerConcat(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerPadOp(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerCopyOp(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerMatmulOp(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerConv(const LoweringCase &c, const IterationSpaces &planned);
+  LogicalResult lowerConvTranspose(const LoweringCase &c, const IterationSpaces &planned);
 
 private:
   Emitter e;
   OpBuilder &b;
   const target::TargetInfo &t;
   DenseMap<Value, Value> gm;
-  /// While describing: where the loop nests are recorded.
-  std::vector<std::pair<Operation *, ElementwiseProblem>> *described = nullptr;
-  std::vector<Im2colProduct> *describedProducts = nullptr;
-  /// Whether this run only describes (select-tiling): a kernel of no
-  /// elementwise loop nest and no im2col product (lowerMatmulBuffers,
-  /// lowerWindowConv, lowerDepthwise, lowerPool) then records nothing and
-  /// emits nothing, returning at once.
-  bool describingOnly() const { return described != nullptr; }
   /// Loop nests emitted so far per op (the index into its npuc.loop_tiling).
   DenseMap<Operation *, unsigned> nestsEmitted;
   int64_t inputBytes = 0, outputBytes = 0;
@@ -419,8 +485,10 @@ private:
   /// Selects `op`'s case (checking it against the one select-lowering-cases
   /// recorded, when it ran) and runs the op's lowering.
   LogicalResult lower(Operation *op);
-  LogicalResult elementwise(Operation *op, ArrayRef<int64_t> shape, ArrayRef<EwOperand> ins,
-                            Value out, EwWork work, const std::function<void(EwTiles &)> &body);
+  /// The planned nest `nest` (addNest) over the GM buffers `ins` and `out`:
+  /// per tile, DMA_IN of each operand, `body`, DMA_OUT of the result.
+  LogicalResult elementwise(Operation *op, const ElementwiseProblem &nest, ArrayRef<Value> ins,
+                            Value out, const std::function<void(EwTiles &)> &body);
   /// A nest of whole rows (rowProblem) as tile loops of the rows select-tiling
   /// chose: `body` gets each tile's row count and its first row.
   LogicalResult rowLoops(Operation *op, const ElementwiseProblem &p,
@@ -431,16 +499,14 @@ private:
       Operation *op, const ElementwiseProblem &p,
       const std::function<void(int64_t cols, const Offset &block, const Offset &first)> &body);
   /// The tiling select-tiling chose for `op`'s next elementwise loop nest,
-  /// checked against the problem the lowering walks; while describing, the
-  /// nest is recorded instead and the answer is nullopt (emit nothing).
-  FailureOr<std::optional<ElementwiseTiling>> tileNest(Operation *op, const ElementwiseProblem &p);
+  /// checked against the problem the lowering walks.
   FailureOr<ElementwiseTiling> nestTiling(Operation *op, const ElementwiseProblem &p);
-  EwOperand broadcastOperand(Value tensor, ArrayRef<int64_t> outShape);
   /// An elementwise function of one f32 or per-tensor quantized tensor,
   /// computed in f32 on the exact dequantized values and quantized once
   /// (docs/numerics.md); `body` rewrites the f32 tile in place.
-  /// `bodyPasses` is what `body` costs VECTOR, in passes over the tile.
-  LogicalResult lowerF32Map(Operation *op, Value input, Value result, int64_t bodyPasses,
+  /// `nest` is the map's planned nest (planMap, which states what `body`
+  /// costs VECTOR).
+  LogicalResult lowerF32Map(Operation *op, const ElementwiseProblem &nest, Value input, Value result,
                             const std::function<void(Value)> &body);
   /// A [rows, cols] f32 tile with the real values of `tile`: a cast, then
   /// (q - zp) * scale when `q` is given (each step one f32 rounding, as ONNX).

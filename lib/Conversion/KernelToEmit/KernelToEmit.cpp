@@ -139,7 +139,7 @@ LogicalResult lowering::selectView(LoweringCase &c, const target::TargetInfo &) 
   return success();
 }
 
-LogicalResult KernelLowering::lowerView(const LoweringCase &c) {
+LogicalResult KernelLowering::lowerView(const LoweringCase &c, const IterationSpaces &planned) {
   Operation *op = c.op;
   Value src = gmOf(op->getOperand(0));
   auto type = tensorOf(op->getResult(0));
@@ -161,37 +161,41 @@ const std::vector<OpLowering> &opLowerings() {
   using L = KernelLowering;
   static const std::vector<OpLowering> table = {
       opLowering<qk::ViewOp>(selectView, &L::lowerView, viewSpace),
-      opLowering<qk::QuantizeOp>(selectQuantize, &L::lowerQuantize, quantizeSpace),
-      opLowering<qk::DequantizeOp>(selectDequantize, &L::lowerDequantize, dequantizeSpace),
-      opLowering<qk::RequantizeOp>(selectRequantize, &L::lowerRequantize, requantizeSpace),
-      opLowering<qk::BinaryOp>(selectBinary, &L::lowerBinary, binarySpace),
-      opLowering<qk::PReluOp>(selectBinary, &L::lowerBinary, binarySpace),
-      opLowering<qk::MapOp>(selectUnary, &L::lowerUnary, unarySpace),
-      opLowering<qk::ClipOp>(selectClip, &L::lowerClip, clipSpace),
-      opLowering<qk::LeakyReluOp>(selectLeakyRelu, &L::lowerLeakyRelu, leakyReluSpace),
-      opLowering<qk::HardSigmoidOp>(selectF32Map, &L::lowerHardSigmoid, f32MapSpace),
-      opLowering<qk::HardSwishOp>(selectF32Map, &L::lowerHardSwish, f32MapSpace),
-      opLowering<qk::GeluOp>(selectGelu, &L::lowerGelu, geluSpace),
-      opLowering<qk::SoftmaxOp>(selectSoftmax, &L::lowerSoftmax, softmaxSpace),
+      opLowering<qk::QuantizeOp>(selectQuantize, &L::lowerQuantize, quantizeSpace, planQuantize),
+      opLowering<qk::DequantizeOp>(selectDequantize, &L::lowerDequantize, dequantizeSpace,
+                                   planDequantize),
+      opLowering<qk::RequantizeOp>(selectRequantize, &L::lowerRequantize, requantizeSpace,
+                                   planRequantize),
+      opLowering<qk::BinaryOp>(selectBinary, &L::lowerBinary, binarySpace, planBinary),
+      opLowering<qk::PReluOp>(selectBinary, &L::lowerBinary, binarySpace, planBinary),
+      opLowering<qk::MapOp>(selectUnary, &L::lowerUnary, unarySpace, planMap),
+      opLowering<qk::ClipOp>(selectClip, &L::lowerClip, clipSpace, planMap),
+      opLowering<qk::LeakyReluOp>(selectLeakyRelu, &L::lowerLeakyRelu, leakyReluSpace, planMap),
+      opLowering<qk::HardSigmoidOp>(selectF32Map, &L::lowerHardSigmoid, f32MapSpace, planMap),
+      opLowering<qk::HardSwishOp>(selectF32Map, &L::lowerHardSwish, f32MapSpace, planMap),
+      opLowering<qk::GeluOp>(selectGelu, &L::lowerGelu, geluSpace, planMap),
+      opLowering<qk::SoftmaxOp>(selectSoftmax, &L::lowerSoftmax, softmaxSpace, planSoftmax),
       opLowering<qk::PoolOp>(selectPool, &L::lowerPool, poolSpace),
-      opLowering<qk::ReduceOp>(selectReduce, &L::lowerReduce, reduceSpace),
-      opLowering<qk::BatchNormOp>(selectChannelParams, &L::lowerBatchNorm, channelParamsSpace),
+      opLowering<qk::ReduceOp>(selectReduce, &L::lowerReduce, reduceSpace, planReduce),
+      opLowering<qk::BatchNormOp>(selectChannelParams, &L::lowerBatchNorm, channelParamsSpace,
+                                  planChannelParams),
       opLowering<qk::ChannelAffineOp>(selectChannelParams, &L::lowerChannelAffine,
-                                      channelParamsSpace),
-      opLowering<qk::LayerNormOp>(selectLayerNorm, &L::lowerLayerNorm, layerNormSpace),
-      opLowering<qk::PowOp>(selectPow, &L::lowerPow, powSpace),
-      opLowering<qk::CompareOp>(selectCompare, &L::lowerCompare, compareSpace),
-      opLowering<qk::NotOp>(selectLogic, &L::lowerLogic, notSpace),
-      opLowering<qk::SelectOp>(selectWhere, &L::lowerWhere, whereSpace),
-      opLowering<qk::CastOp>(selectCast, &L::lowerCast, castSpace),
-      opLowering<qk::ArgReduceOp>(selectArg, &L::lowerArg, argSpace),
-      opLowering<qk::CopyOp>(selectCopy, &L::lowerCopyOp, copySpace),
-      opLowering<qk::ConcatOp>(selectConcat, &L::lowerConcat, concatSpace),
-      opLowering<qk::PadOp>(selectPad, &L::lowerPadOp, padSpace),
+                                      channelParamsSpace, planChannelParams),
+      opLowering<qk::LayerNormOp>(selectLayerNorm, &L::lowerLayerNorm, layerNormSpace,
+                                  planLayerNorm),
+      opLowering<qk::PowOp>(selectPow, &L::lowerPow, powSpace, planPow),
+      opLowering<qk::CompareOp>(selectCompare, &L::lowerCompare, compareSpace, planCompare),
+      opLowering<qk::NotOp>(selectLogic, &L::lowerLogic, notSpace, planLogic),
+      opLowering<qk::SelectOp>(selectWhere, &L::lowerWhere, whereSpace, planWhere),
+      opLowering<qk::CastOp>(selectCast, &L::lowerCast, castSpace, planCast),
+      opLowering<qk::ArgReduceOp>(selectArg, &L::lowerArg, argSpace, planArg),
+      opLowering<qk::CopyOp>(selectCopy, &L::lowerCopyOp, copySpace, planCopyOp),
+      opLowering<qk::ConcatOp>(selectConcat, &L::lowerConcat, concatSpace, planConcat),
+      opLowering<qk::PadOp>(selectPad, &L::lowerPadOp, padSpace, planPadOp),
       opLowering<qk::MatMulOp>(selectMatmul, &L::lowerMatmulOp, matmulSpace),
-      opLowering<qk::Conv2DOp>(selectConv, &L::lowerConv, convSpace),
+      opLowering<qk::Conv2DOp>(selectConv, &L::lowerConv, convSpace, planConv),
       opLowering<qk::ConvTransposeOp>(selectConvTranspose, &L::lowerConvTranspose,
-                                         convTransposeSpace),
+                                      convTransposeSpace, planConvTranspose),
   };
   return table;
 }
@@ -209,6 +213,12 @@ const OpLowering *findLowering(Operation *op) {
 Selector lowering::selectorFor(Operation *op) {
   const OpLowering *l = findLowering(op);
   return l ? l->select : nullptr;
+}
+
+LogicalResult lowering::planOf(const LoweringCase &c, const target::TargetInfo &t,
+                              IterationSpaces &s) {
+  const OpLowering *l = findLowering(c.op);
+  return l && l->plan ? l->plan(c, t, s) : success();
 }
 
 const support::CaseSpace *lowering::spaceFor(Operation *op) {
@@ -240,15 +250,21 @@ static std::optional<int64_t> outsideInt32(Value v) {
   return std::nullopt;
 }
 
-LogicalResult KernelLowering::lower(Operation *op) {
-  e.loc = op->getLoc();
-  if (llvm::isa<graph::ConstantOp>(op))
-    return success();  // materialized in CONST when a kernel reads it
+LogicalResult lowering::checkConstants(Operation *op) {
   for (Value v : op->getOperands())
     if (std::optional<int64_t> bad = outsideInt32(v))
       return op->emitOpError() << "takes the " << tensorOf(v).getElementType() << " constant "
                                << *bad << ", outside int32, the type "
                                << tensorOf(v).getElementType() << " is narrowed to on the NPU";
+  return success();
+}
+
+LogicalResult KernelLowering::lower(Operation *op) {
+  e.loc = op->getLoc();
+  if (llvm::isa<graph::ConstantOp>(op))
+    return success();  // materialized in CONST when a kernel reads it
+  if (failed(checkConstants(op)))
+    return failure();
   LoweringCase c(op);
   if (failed(selectCase(c, t)))
     return failure();
@@ -257,10 +273,13 @@ LogicalResult KernelLowering::lower(Operation *op) {
   if (auto selected = op->getAttrOfType<StringAttr>(kCaseAttr); selected && selected != c.key())
     return op->emitOpError() << "internal error: its lowering case changed after selection: "
                              << "selected " << selected.getValue() << ", lowering " << c.key();
-  return (this->*findLowering(op)->lower)(c);
+  IterationSpaces planned;
+  if (failed(planOf(c, t, planned)))
+    return failure();
+  return (this->*findLowering(op)->lower)(c, planned);
 }
 
-LogicalResult KernelLowering::run(func::FuncOp func) {
+LogicalResult lowering::checkFunction(func::FuncOp func) {
   Block &body = func.getBody().front();
   auto ret = cast<func::ReturnOp>(body.getTerminator());
   // A model file's inputs and outputs have its element types (a folded Shape
@@ -300,6 +319,51 @@ LogicalResult KernelLowering::run(func::FuncOp func) {
     if (tensorOf(arg).getNumElements() == 0)
       return emitError(arg.getLoc()) << "graph input " << arg.getArgNumber() << " has no elements ("
                                      << tensorOf(arg) << "); empty tensors have no NPU lowering";
+  return success();
+}
+
+namespace {
+/// The value whose op computes the bytes of `v`: through views.
+Value computedRoot(Value v) {
+  while (v.getDefiningOp() && llvm::isa<qk::ViewOp>(v.getDefiningOp()))
+    v = v.getDefiningOp()->getOperand(0);
+  return v;
+}
+} // namespace
+
+/// The producing op writes straight into the output region when the
+/// returned value is its own result (the first time it is returned);
+/// otherwise a copy does.
+SmallVector<std::pair<Value, unsigned>> lowering::returnCopies(func::FuncOp func) {
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  SmallVector<std::pair<Value, unsigned>> copies;
+  llvm::DenseSet<Value> claimed;
+  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    Value root = computedRoot(v);
+    Operation *def = root.getDefiningOp();
+    if (!def || llvm::isa<graph::ConstantOp>(def) || !claimed.insert(root).second)
+      copies.push_back({v, unsigned(i)});
+  }
+  return copies;
+}
+
+LogicalResult lowering::planReturn(func::FuncOp func, IterationSpaces &s) {
+  Operation *ret = func.getBody().front().getTerminator();
+  for (auto [v, i] : returnCopies(func)) {
+    RankedTensorType type = tensorOf(v);
+    int64_t es = bytesOf(storageOf(type.getElementType()));
+    SmallVector<int64_t> dense = denseStrides(type.getShape(), es);
+    if (failed(planCopy(ret, type.getShape(), dense, dense, es, s)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult KernelLowering::run(func::FuncOp func) {
+  Block &body = func.getBody().front();
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  if (failed(checkFunction(func)))
+    return failure();
   // The ONNX values (graph inputs, then what the ops compute), for tensor
   // dumps (contract L4); a quantized value and its storage view share a name
   // and their bytes: the first, with its quantization, is recorded.
@@ -314,28 +378,26 @@ LogicalResult KernelLowering::run(func::FuncOp func) {
     if (name && observed.insert(name.getValue()).second)
       e.value(gm[arg], name.getValue(), tensorOf(arg).getElementType());
   }
-  // Outputs: the producing op writes straight into the output region when
-  // the returned value is its own result; otherwise a copy does.
+  // Outputs: written in place by the producing op, or copied
+  // (returnCopies).
   SmallVector<std::pair<Value, Value>> copies;
-  llvm::DenseSet<Value> claimed;
+  llvm::DenseSet<unsigned> copied;
+  for (auto [v, i] : returnCopies(func))
+    copied.insert(i);
   for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
     auto name = func.getResultAttrOfType<StringAttr>(unsigned(i), graph::kBoundaryNameAttr);
     e.loc = v.getLoc();
     std::string fallback = "output_" + std::to_string(i);
     Value out = ioBuffer(MemorySpace::OUTPUT, outputBytes,
                          name ? name.getValue() : StringRef(fallback), tensorOf(v));
-    // Through views back to the op that computes the bytes.
-    Value root = v;
-    while (root.getDefiningOp() && llvm::isa<qk::ViewOp>(root.getDefiningOp()))
-      root = root.getDefiningOp()->getOperand(0);
-    Operation *def = root.getDefiningOp();
-    if (def && !llvm::isa<graph::ConstantOp>(def) && claimed.insert(root).second) {
-      auto rt = tensorOf(root);
-      Type st = storageOf(rt.getElementType());
-      gm[root] = e.view(e.retype(out, st), 0, rt.getShape(), denseStrides(rt.getShape(), bytesOf(st)));
-    } else {
+    if (copied.count(unsigned(i))) {
       copies.push_back({v, out});
+      continue;
     }
+    Value root = computedRoot(v);
+    auto rt = tensorOf(root);
+    Type st = storageOf(rt.getElementType());
+    gm[root] = e.view(e.retype(out, st), 0, rt.getShape(), denseStrides(rt.getShape(), bytesOf(st)));
   }
   for (Operation &op : body.without_terminator()) {
     if (failed(lower(&op)))
@@ -358,17 +420,6 @@ LogicalResult KernelLowering::run(func::FuncOp func) {
       return failure();
   }
   return success();
-}
-
-LogicalResult KernelLowering::describe(func::FuncOp func,
-                                       std::vector<std::pair<Operation *, ElementwiseProblem>> &nests,
-                                       std::vector<Im2colProduct> &products) {
-  described = &nests;
-  describedProducts = &products;
-  LogicalResult result = run(func);
-  described = nullptr;
-  describedProducts = nullptr;
-  return result;
 }
 
 const target::TargetInfo *lowering::passTarget(ModuleOp module) {

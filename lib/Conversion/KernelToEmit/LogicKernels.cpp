@@ -72,16 +72,30 @@ LogicalResult lowering::selectCompare(LoweringCase &c, const target::TargetInfo 
   return success();
 }
 
-LogicalResult KernelLowering::lowerCompare(const LoweringCase &c) {
-  Operation *op = c.op;
+namespace {
+/// One nest over the result, every operand broadcast to it.
+LogicalResult planOverResult(Operation *op, IterationSpaces &s, EwWork work) {
   ArrayRef<int64_t> shape = tensorOf(op->getResult(0)).getShape();
+  std::vector<EwAccess> ins;
+  for (Value v : op->getOperands())
+    ins.push_back(broadcastAccess(v, shape));
+  return addNest(op, s, shape, std::move(ins), denseAccess(op->getResult(0)), work);
+}
+} // namespace
+
+/// V_CMP, one pass, into a byte mask.
+LogicalResult lowering::planCompare(const LoweringCase &c, const target::TargetInfo &,
+                                    IterationSpaces &s) {
+  return planOverResult(c.op, s, {9, 1});
+}
+
+LogicalResult KernelLowering::lowerCompare(const LoweringCase &c, const IterationSpaces &planned) {
+  Operation *op = c.op;
   CmpFunc func = CmpFunc(c.get(kCompareFn));
   Type i8 = b.getIntegerType(8);
   Value out = resultBuffer(op->getResult(0));
-  return elementwise(op, shape,
-                     {broadcastOperand(op->getOperand(0), shape),
-                      broadcastOperand(op->getOperand(1), shape)},
-                     out, {9, 1}, [&](EwTiles &tl) {
+  return elementwise(op, planned.nests[0], {gmOf(op->getOperand(0)), gmOf(op->getOperand(1))},
+                     out, [&](EwTiles &tl) {
                        Value d = e.tile(MemorySpace::LM, tl.rows, tl.cols, i8);
                        e.vcmp(func, tl.in[0], tl.in[1], d);
                        tl.out = d;
@@ -113,14 +127,19 @@ LogicalResult lowering::selectLogic(LoweringCase &c, const target::TargetInfo &)
   return success();
 }
 
-LogicalResult KernelLowering::lowerLogic(const LoweringCase &c) {
+/// One bitwise pass over the result.
+LogicalResult lowering::planLogic(const LoweringCase &c, const target::TargetInfo &,
+                                  IterationSpaces &s) {
+  return planOverResult(c.op, s, {3, 1});
+}
+
+LogicalResult KernelLowering::lowerLogic(const LoweringCase &c, const IterationSpaces &planned) {
   Operation *op = c.op;
-  ArrayRef<int64_t> shape = tensorOf(op->getResult(0)).getShape();
-  SmallVector<EwOperand> ins;
+  SmallVector<Value> ins;
   for (Value v : op->getOperands())
-    ins.push_back(broadcastOperand(v, shape));
+    ins.push_back(gmOf(v));
   auto binary = llvm::dyn_cast<qk::BinaryOp>(op);
-  return elementwise(op, shape, ins, resultBuffer(op->getResult(0)), {3, 1}, [&](EwTiles &tl) {
+  return elementwise(op, planned.nests[0], ins, resultBuffer(op->getResult(0)), [&](EwTiles &tl) {
     if (!binary)
       e.vbini(VBinFunc::XOR, tl.in[0], b.getIntegerAttr(b.getIntegerType(8), 1), tl.in[0]);
     else
@@ -154,13 +173,17 @@ LogicalResult lowering::selectWhere(LoweringCase &c, const target::TargetInfo &)
   return success();
 }
 
-LogicalResult KernelLowering::lowerWhere(const LoweringCase &c) {
+/// The condition's mask copied at the data's pitch, then V_SEL.
+LogicalResult lowering::planWhere(const LoweringCase &c, const target::TargetInfo &,
+                                  IterationSpaces &s) {
+  int64_t ex = bytesOf(storageOf(tensorOf(cast<qk::SelectOp>(c.op).getX()).getElementType()));
+  return planOverResult(c.op, s, {2 + 3 * ex, 2});
+}
+
+LogicalResult KernelLowering::lowerWhere(const LoweringCase &c, const IterationSpaces &planned) {
   auto op = cast<qk::SelectOp>(c.op);
-  ArrayRef<int64_t> shape = tensorOf(op.getResult()).getShape();
-  int64_t ex = bytesOf(storageOf(tensorOf(op.getX()).getElementType()));
-  SmallVector<EwOperand> ins{broadcastOperand(op.getCond(), shape), broadcastOperand(op.getX(), shape),
-                             broadcastOperand(op.getY(), shape)};
-  return elementwise(op, shape, ins, resultBuffer(op.getResult()), {2 + 3 * ex, 2},
+  SmallVector<Value> ins{gmOf(op.getCond()), gmOf(op.getX()), gmOf(op.getY())};
+  return elementwise(op, planned.nests[0], ins, resultBuffer(op.getResult()),
                      [&](EwTiles &tl) {
                        Value x = tl.in[1];
                        int64_t pitch = cast<BufferType>(x.getType()).getStrides()[0];
@@ -272,9 +295,18 @@ LogicalResult lowering::selectCast(LoweringCase &c, const target::TargetInfo &) 
   return success();
 }
 
-LogicalResult KernelLowering::lowerCast(const LoweringCase &c) {
+/// One nest; a truncation (sign, abs, floor, multiply, then the cast) holds
+/// a scratch tile of the source type.
+LogicalResult lowering::planCast(const LoweringCase &c, const target::TargetInfo &,
+                                 IterationSpaces &s) {
   auto op = cast<qk::CastOp>(c.op);
-  ArrayRef<int64_t> shape = tensorOf(op.getResult()).getShape();
+  int64_t eb = bytesOf(storageOf(tensorOf(op.getInput()).getElementType())) +
+               bytesOf(storageOf(tensorOf(op.getResult()).getElementType()));
+  return planOverResult(op, s, {c.get(kConversion) == Conversion::Truncate ? 2 * eb : eb, 3});
+}
+
+LogicalResult KernelLowering::lowerCast(const LoweringCase &c, const IterationSpaces &planned) {
+  auto op = cast<qk::CastOp>(c.op);
   Type from = storageOf(tensorOf(op.getInput()).getElementType());
   Type to = storageOf(tensorOf(op.getResult()).getElementType());
   Conversion how = c.get(kConversion);
@@ -285,9 +317,8 @@ LogicalResult KernelLowering::lowerCast(const LoweringCase &c) {
                                              : Attribute(IntegerAttr::get(from, 0));
     zero = constant(DenseElementsAttr::get(zt, z), zt);
   }
-  int64_t eb = bytesOf(from) + bytesOf(to);
   Value out = resultBuffer(op.getResult());
-  return elementwise(op, shape, {broadcastOperand(op.getInput(), shape)}, out, {how == Conversion::Truncate ? 2 * eb : eb, 3},
+  return elementwise(op, planned.nests[0], {gmOf(op.getInput())}, out,
                      [&](EwTiles &tl) {
                        Value x = tl.in[0];
                        if (how == Conversion::Copy)
@@ -319,15 +350,8 @@ LogicalResult KernelLowering::lowerCast(const LoweringCase &c) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// outer x r x inner around the reduced axis.
 std::array<int64_t, 3> argExtents(qk::ArgReduceOp op) {
-  ArrayRef<int64_t> shape = tensorOf(op.getInput()).getShape();
-  int64_t axis = op.getAxisAttr().getInt();
-  std::array<int64_t, 3> x{1, shape[size_t(axis)], 1};
-  for (size_t i = 0; i < shape.size(); ++i)
-    if (int64_t(i) != axis)
-      x[int64_t(i) < axis ? 0 : 2] *= shape[i];
-  return x;
+  return aroundAxis(tensorOf(op.getInput()).getShape(), op.getAxisAttr().getInt());
 }
 } // namespace
 
@@ -358,12 +382,31 @@ LogicalResult lowering::selectArg(LoweringCase &c, const target::TargetInfo &) {
   return success();
 }
 
+/// Per element: the input, the selected indices and the mask (at the
+/// indices' pitch, 4 bytes an element); VECTOR passes: the extreme, the
+/// comparison, the select and the index reduction. Whole rows, or columns
+/// of r rows.
+LogicalResult lowering::planArg(const LoweringCase &c, const target::TargetInfo &,
+                                IterationSpaces &s) {
+  auto op = cast<qk::ArgReduceOp>(c.op);
+  auto [outer, r, inner] = argExtents(op);
+  int64_t ex = bytesOf(storageOf(tensorOf(op.getInput()).getElementType()));
+  if (c.get(kLayout) == Layout::Rows)
+    s.nests.push_back(rowProblem(outer, r, {{0, 0, r * ex, ex}, ex, false}, {{0, 0, 4, 0}, 4, true},
+                                 {ex + 8, 4}));
+  else
+    s.nests.push_back(columnProblem(outer, r, inner, {{0, r * inner * ex, inner * ex, ex}, ex, false},
+                                    {{0, inner * 4, 0, 4}, 4, false}, {ex + 8 + ceilDiv(8 + ex, r), 4}));
+  return success();
+}
+
 // The extreme along the axis; a mask of the elements equal to it; each
 // masked element's index, the others r (first index: then the minimum) or
 // -1 (last index: the maximum). Indices are int32, stored for int64.
-LogicalResult KernelLowering::lowerArg(const LoweringCase &c) {
+LogicalResult KernelLowering::lowerArg(const LoweringCase &c, const IterationSpaces &planned) {
   auto op = cast<qk::ArgReduceOp>(c.op);
   auto [outer, r, inner] = argExtents(op);
+  (void)outer;
   bool isMax = c.get(kArgFn) == qk::ReduceFn::MAX, last = c.is(kLast);
   bool rows = c.get(kLayout) == Layout::Rows;
   Value x = gmOf(op.getInput()), y = resultBuffer(op.getResult());
@@ -395,19 +438,13 @@ LogicalResult KernelLowering::lowerArg(const LoweringCase &c) {
     e.reduce(last ? ReduceFunc::MAX : ReduceFunc::MIN, axis, sel, res);
     e.dma(res, dst);
   };
-  // Per element: the input, the selected indices and the mask (at the
-  // indices' pitch, 4 bytes an element); VECTOR passes:
-  // the extreme, the comparison, the select and the index reduction.
   if (rows)
-    return rowLoops(op, rowProblem(outer, r, {{0, 0, r * ex, ex}, ex, false}, {{0, 0, 4, 0}, 4, true},
-                                   {ex + 8, 4}),
+    return rowLoops(op, planned.nests[0],
                     [&](int64_t n, const Offset &o) {
                       Value to = e.view(y, o * 4, {n, 1}, {4, 4});
                       body(e.view(x, o * (r * ex), {n, r}, {r * ex, ex}), n, r, Axis::COLS, to);
                     });
-  ElementwiseProblem p = columnProblem(outer, r, inner, {{0, r * inner * ex, inner * ex, ex}, ex, false},
-                                       {{0, inner * 4, 0, 4}, 4, false}, {ex + 8 + ceilDiv(8 + ex, r), 4});
-  return columnLoops(op, p, [&](int64_t cols, const Offset &o, const Offset &col) {
+  return columnLoops(op, planned.nests[0], [&](int64_t cols, const Offset &o, const Offset &col) {
     Value to = e.view(y, o * (inner * 4) + col * 4, {1, cols}, {0, 4});
     body(e.view(x, o * (r * inner * ex) + col * ex, {r, cols}, {inner * ex, ex}), r, cols, Axis::ROWS, to);
   });

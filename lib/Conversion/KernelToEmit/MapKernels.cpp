@@ -11,6 +11,8 @@
 
 #include "KernelLowering.h"
 
+#include "llvm/ADT/TypeSwitch.h"
+
 using namespace mlir;
 using namespace npuc;
 using namespace npuc::emit;
@@ -140,23 +142,64 @@ LogicalResult lowering::selectUnary(LoweringCase &c, const target::TargetInfo &t
   return success();
 }
 
-LogicalResult KernelLowering::lowerUnary(const LoweringCase &c) {
+namespace {
+/// A Relu on the stored integers of a quantized tensor (max with the zero
+/// point), or a Clip of plain integers (on their storage): no f32 steps.
+bool onStoredIntegers(const LoweringCase &c) {
+  if (llvm::isa<qk::MapOp>(c.op))
+    return c.get(kUnaryFn) == qk::UnaryFn::RELU && c.is(kInteger);
+  Type el = tensorOf(c.op->getOperand(0)).getElementType();
+  return llvm::isa<qk::ClipOp>(c.op) && llvm::isa<IntegerType>(el) && !quantOf(el);
+}
+
+/// What a map's body costs VECTOR, in passes over the f32 tile.
+int64_t mapPasses(const LoweringCase &c) {
+  return llvm::TypeSwitch<Operation *, int64_t>(c.op)
+      .Case<qk::MapOp>([](auto) { return 1; })
+      .Case<qk::ClipOp, qk::LeakyReluOp>([](auto) { return 2; })
+      .Case<qk::HardSigmoidOp>([](auto) { return 4; })
+      .Case<qk::HardSwishOp>([](auto) { return 5; })
+      .Case<qk::GeluOp>([&](auto) { return c.get(kGeluForm) == GeluForm::Tanh ? 9 : 5; })
+      .Default([](Operation *) { return 0; });
+}
+} // namespace
+
+LogicalResult lowering::planF32Map(Operation *op, IterationSpaces &s, int64_t bodyPasses) {
+  Value x = op->getOperand(0), res = op->getResult(0);
+  ArrayRef<int64_t> shape = tensorOf(res).getShape();
+  auto qx = quantOf(tensorOf(x).getElementType()), qy = quantOf(tensorOf(res).getElementType());
+  EwWork work{14, bodyPasses + (qx ? 1 : 0) + (qy ? 1 : 0)};
+  return addNest(op, s, shape, {broadcastAccess(x, shape)}, denseAccess(res), work);
+}
+
+/// One nest over the result: through f32 (planF32Map), or on the stored
+/// integers (an integer Relu: one pass; an integer Clip: two).
+LogicalResult lowering::planMap(const LoweringCase &c, const target::TargetInfo &,
+                                IterationSpaces &s) {
+  if (!onStoredIntegers(c))
+    return planF32Map(c.op, s, mapPasses(c));
+  ArrayRef<int64_t> shape = tensorOf(c.op->getResult(0)).getShape();
+  return addNest(c.op, s, shape, {broadcastAccess(c.op->getOperand(0), shape)},
+                 denseAccess(c.op->getResult(0)),
+                 EwWork{2, llvm::isa<qk::ClipOp>(c.op) ? 2 : 1});
+}
+
+LogicalResult KernelLowering::lowerUnary(const LoweringCase &c, const IterationSpaces &planned) {
   Operation *op = c.op;
   Value x = op->getOperand(0), res = op->getResult(0);
   std::optional<VUnFunc> func = unaryFunction(op);
   if (!func)
     return op->emitOpError("npuc's internal error: no VECTOR function for this unary op");
-  if (c.get(kUnaryFn) == qk::UnaryFn::RELU && c.is(kInteger)) {
+  if (onStoredIntegers(c)) {
     int64_t zp = quantOf(tensorOf(x).getElementType())->zeroPoints[0];
-    ArrayRef<int64_t> shape = tensorOf(res).getShape();
     Value out = resultBuffer(res);
-    return elementwise(op, shape, {broadcastOperand(x, shape)}, out, {2, 1},
+    return elementwise(op, planned.nests[0], {gmOf(x)}, out,
                        [&](EwTiles &tl) {
                          e.vbini(VBinFunc::MAX, tl.in[0], b.getIntegerAttr(b.getIntegerType(32), zp),
                                  tl.in[0]);
                        });
   }
-  return lowerF32Map(op, x, res, 1, [&](Value f) { e.vun(*func, f, f); });
+  return lowerF32Map(op, planned.nests[0], x, res, [&](Value f) { e.vun(*func, f, f); });
 }
 
 const CaseSpace &lowering::clipSpace() {
@@ -185,10 +228,10 @@ LogicalResult lowering::selectClip(LoweringCase &c, const target::TargetInfo &t)
   return success();
 }
 
-LogicalResult KernelLowering::lowerClip(const LoweringCase &c) {
+LogicalResult KernelLowering::lowerClip(const LoweringCase &c, const IterationSpaces &planned) {
   auto clip = cast<qk::ClipOp>(c.op);
   Type el = tensorOf(clip.getInput()).getElementType();
-  if (llvm::isa<IntegerType>(el) && !quantOf(el)) {
+  if (onStoredIntegers(c)) {
     auto st = cast<IntegerType>(storageOf(el));
     unsigned w = st.getWidth();
     double lo = st.isUnsigned() ? 0.0 : -std::ldexp(1.0, int(w) - 1);
@@ -197,9 +240,8 @@ LogicalResult KernelLowering::lowerClip(const LoweringCase &c) {
       double v = std::min(std::max(a.getValueAsDouble(), lo), hi);
       return b.getIntegerAttr(st, int64_t(v));
     };
-    ArrayRef<int64_t> shape = tensorOf(clip.getResult()).getShape();
     Value out = resultBuffer(clip.getResult());
-    return elementwise(clip, shape, {broadcastOperand(clip.getInput(), shape)}, out, {2, 2},
+    return elementwise(clip, planned.nests[0], {gmOf(clip.getInput())}, out,
                        [&](EwTiles &tl) {
                          if (c.is(kMin))
                            e.vbini(VBinFunc::MAX, tl.in[0], bound(clip.getMinAttr()), tl.in[0]);
@@ -207,7 +249,7 @@ LogicalResult KernelLowering::lowerClip(const LoweringCase &c) {
                            e.vbini(VBinFunc::MIN, tl.in[0], bound(clip.getMaxAttr()), tl.in[0]);
                        });
   }
-  return lowerF32Map(c.op, clip.getInput(), clip.getResult(), 2, [&](Value f) {
+  return lowerF32Map(c.op, planned.nests[0], clip.getInput(), clip.getResult(), [&](Value f) {
     if (c.is(kMin))
       e.vbini(VBinFunc::MAX, f, b.getF32FloatAttr(float(clip.getMinAttr().getValueAsDouble())), f);
     if (c.is(kMax))
@@ -233,10 +275,11 @@ LogicalResult lowering::selectLeakyRelu(LoweringCase &c, const target::TargetInf
   return success();
 }
 
-LogicalResult KernelLowering::lowerLeakyRelu(const LoweringCase &c) {
+LogicalResult KernelLowering::lowerLeakyRelu(const LoweringCase &c,
+                                             const IterationSpaces &planned) {
   auto lr = cast<qk::LeakyReluOp>(c.op);
   float alpha = float(lr.getAlphaAttr().getValueAsDouble());
-  return lowerF32Map(c.op, lr.getInput(), lr.getResult(), 2, [&](Value f) {
+  return lowerF32Map(c.op, planned.nests[0], lr.getInput(), lr.getResult(), [&](Value f) {
     auto ft = cast<BufferType>(f.getType());
     Value ax = e.tile(MemorySpace::LM, ft.getShape()[0], ft.getShape()[1], b.getF32Type());
     e.vbini(VBinFunc::MUL, f, b.getF32FloatAttr(alpha), ax);
@@ -255,16 +298,18 @@ void hardSigmoid(Emitter &e, Value f, Value into, float alpha, float beta) {
 }
 } // namespace
 
-LogicalResult KernelLowering::lowerHardSigmoid(const LoweringCase &c) {
+LogicalResult KernelLowering::lowerHardSigmoid(const LoweringCase &c,
+                                               const IterationSpaces &planned) {
   auto hs = cast<qk::HardSigmoidOp>(c.op);
-  return lowerF32Map(c.op, hs.getInput(), hs.getResult(), 4, [&](Value f) {
+  return lowerF32Map(c.op, planned.nests[0], hs.getInput(), hs.getResult(), [&](Value f) {
     hardSigmoid(e, f, f, float(hs.getAlphaAttr().getValueAsDouble()),
                 float(hs.getBetaAttr().getValueAsDouble()));
   });
 }
 
-LogicalResult KernelLowering::lowerHardSwish(const LoweringCase &c) {
-  return lowerF32Map(c.op, c.op->getOperand(0), c.op->getResult(0), 5, [&](Value f) {
+LogicalResult KernelLowering::lowerHardSwish(const LoweringCase &c,
+                                             const IterationSpaces &planned) {
+  return lowerF32Map(c.op, planned.nests[0], c.op->getOperand(0), c.op->getResult(0), [&](Value f) {
     auto ft = cast<BufferType>(f.getType());
     Value g = e.tile(MemorySpace::LM, ft.getShape()[0], ft.getShape()[1], b.getF32Type());
     hardSigmoid(e, f, g, 1.0f / 6.0f, 0.5f);
@@ -275,9 +320,9 @@ LogicalResult KernelLowering::lowerHardSwish(const LoweringCase &c) {
 // GELU, in f32 steps in the order ONNX writes it and exporters decompose
 // it: (x * 0.5) * (1 + erf(x / sqrt(2))), or in the tanh form
 // (x * 0.5) * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3))).
-LogicalResult KernelLowering::lowerGelu(const LoweringCase &c) {
+LogicalResult KernelLowering::lowerGelu(const LoweringCase &c, const IterationSpaces &planned) {
   bool tanhForm = c.get(kGeluForm) == GeluForm::Tanh;
-  return lowerF32Map(c.op, c.op->getOperand(0), c.op->getResult(0), tanhForm ? 9 : 5, [&](Value f) {
+  return lowerF32Map(c.op, planned.nests[0], c.op->getOperand(0), c.op->getResult(0), [&](Value f) {
     auto ft = cast<BufferType>(f.getType());
     Value g = e.tile(MemorySpace::LM, ft.getShape()[0], ft.getShape()[1], b.getF32Type());
     if (tanhForm) {
@@ -300,14 +345,12 @@ LogicalResult KernelLowering::lowerGelu(const LoweringCase &c) {
   });
 }
 
-LogicalResult KernelLowering::lowerF32Map(Operation *op, Value x, Value res, int64_t bodyPasses,
-                                          const std::function<void(Value)> &body) {
-  ArrayRef<int64_t> shape = tensorOf(res).getShape();
+LogicalResult KernelLowering::lowerF32Map(Operation *op, const ElementwiseProblem &nest, Value x,
+                                          Value res, const std::function<void(Value)> &body) {
   auto qx = quantOf(tensorOf(x).getElementType()), qy = quantOf(tensorOf(res).getElementType());
   Value out = resultBuffer(res);
   Type st = cast<BufferType>(out.getType()).getElementType();
-  EwWork work{14, bodyPasses + (qx ? 1 : 0) + (qy ? 1 : 0)};
-  return elementwise(op, shape, {broadcastOperand(x, shape)}, out, work, [&](EwTiles &tl) {
+  return elementwise(op, nest, {gmOf(x)}, out, [&](EwTiles &tl) {
     Value f = toF32(tl.in[0], qx);
     body(f);
     tl.out = fromF32(f, qy, st);

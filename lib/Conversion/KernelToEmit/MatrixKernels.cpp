@@ -227,7 +227,7 @@ LogicalResult lowering::selectMatmul(LoweringCase &c, const target::TargetInfo &
   return success();
 }
 
-LogicalResult KernelLowering::lowerMatmulOp(const LoweringCase &c) {
+LogicalResult KernelLowering::lowerMatmulOp(const LoweringCase &c, const IterationSpaces &planned) {
   auto mm = cast<qk::MatMulOp>(c.op);
   ProductContract k;
   if (mm.getRhsZp()) {  // the integer contract
@@ -466,8 +466,6 @@ LogicalResult KernelLowering::lowerMatmul(const LoweringCase &c, Value lhs, Valu
 
 LogicalResult KernelLowering::lowerMatmulBuffers(Operation *op, const ProductBuffers &buf,
                                                  const ProductContract &k) {
-  if (describingOnly())
-    return success();
   Value A = buf.a, B = buf.b, Bias = buf.bias, C = buf.c;
   int64_t azp = k.azp, bzp = k.bzp;
   qk::RequantAttr rq = k.rq;

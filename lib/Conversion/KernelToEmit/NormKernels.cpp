@@ -114,11 +114,22 @@ LogicalResult lowering::selectLayerNorm(LoweringCase &c, const target::TargetInf
   return success();
 }
 
+/// One nest of whole rows (layerNormRows).
+LogicalResult lowering::planLayerNorm(const LoweringCase &c, const target::TargetInfo &,
+                                      IterationSpaces &s) {
+  auto op = cast<qk::LayerNormOp>(c.op);
+  int64_t ex = bytesOf(storageOf(tensorOf(op.getX()).getElementType()));
+  int64_t ey = bytesOf(storageOf(tensorOf(op.getResult()).getElementType()));
+  s.nests.push_back(layerNormRows(op, ex, ey));
+  return success();
+}
+
 // Per tile of whole rows, ONNX's steps in f32: mean = sum(x) / r,
 // d = x - mean (corrected by the mean of d), var = sum(d * d) / r,
 // inv = 1 / sqrt(var + epsilon), y = d * inv * scale + bias; Mean and
 // InvStdDev stored where used.
-LogicalResult KernelLowering::lowerLayerNorm(const LoweringCase &c) {
+LogicalResult KernelLowering::lowerLayerNorm(const LoweringCase &c,
+                                             const IterationSpaces &planned) {
   auto op = cast<qk::LayerNormOp>(c.op);
   auto [outer, r] = normalizedRows(op);
   (void)outer;
@@ -140,7 +151,7 @@ LogicalResult KernelLowering::lowerLayerNorm(const LoweringCase &c) {
     e.dma(e.view(g, 0, {1, n}, {n * es, es}), tileV);
     return toF32(tileV, quantOf(tensorOf(v).getElementType()));
   };
-  return rowLoops(op, layerNormRows(op, ex, ey), [&](int64_t rows, const Offset &o) {
+  return rowLoops(op, planned.nests[0], [&](int64_t rows, const Offset &o) {
     Value tileV = e.tile(MemorySpace::LM, rows, r, xt.getElementType());
     e.dma(e.view(x, o * (r * ex), {rows, r}, {r * ex, ex}), tileV);
     Value f = toF32(tileV, qx);

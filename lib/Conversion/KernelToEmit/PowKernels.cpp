@@ -115,7 +115,19 @@ LogicalResult lowering::selectPow(LoweringCase &c, const target::TargetInfo &) {
   return success();
 }
 
-LogicalResult KernelLowering::lowerPow(const LoweringCase &c) {
+/// A constant exponent: an f32 map (exp and log: 8 passes; the others at
+/// most 3). A tensor exponent: one nest over the result, 28 passes.
+LogicalResult lowering::planPow(const LoweringCase &c, const target::TargetInfo &,
+                                IterationSpaces &s) {
+  auto op = cast<qk::PowOp>(c.op);
+  if (c.get(kExponent) == Exponent::Constant)
+    return planF32Map(op, s, c.get(kPowForm) == PowForm::ExpLog ? 8 : 3);
+  ArrayRef<int64_t> shape = tensorOf(op.getResult()).getShape();
+  return addNest(op, s, shape, {broadcastAccess(op.getLhs(), shape), broadcastAccess(op.getRhs(), shape)},
+                 denseAccess(op.getResult()), EwWork{7 * 4, 28});
+}
+
+LogicalResult KernelLowering::lowerPow(const LoweringCase &c, const IterationSpaces &planned) {
   auto op = cast<qk::PowOp>(c.op);
   Value x = op.getLhs(), y = op.getRhs(), res = op.getResult();
   auto f32 = [&](float v) { return b.getF32FloatAttr(v); };
@@ -126,7 +138,7 @@ LogicalResult KernelLowering::lowerPow(const LoweringCase &c) {
   if (c.get(kExponent) == Exponent::Constant) {
     double k = *constantExponent(y);
     PowForm form = c.get(kPowForm);
-    return lowerF32Map(op, x, res, form == PowForm::ExpLog ? 8 : 3, [&](Value f) {
+    return lowerF32Map(op, planned.nests[0], x, res, [&](Value f) {
       if (form == PowForm::Square) {
         e.vbin(VBinFunc::MUL, f, f, f);
       } else if (form == PowForm::Cube) {
@@ -172,11 +184,9 @@ LogicalResult KernelLowering::lowerPow(const LoweringCase &c) {
   // both 0 (0^0 = 1); times -1 for a negative base and an odd integer y;
   // plus sqrt(-(neg * frac(y))), which is NaN for a negative base and a
   // non-integer y and -0 otherwise (p + -0 is p).
-  ArrayRef<int64_t> shape = tensorOf(res).getShape();
-  SmallVector<EwOperand> ins{broadcastOperand(x, shape), broadcastOperand(y, shape)};
+  SmallVector<Value> ins{gmOf(x), gmOf(y)};
   Value out = resultBuffer(res);
-  EwWork work{7 * 4, 28};
-  return elementwise(op, shape, ins, out, work, [&](EwTiles &tl) {
+  return elementwise(op, planned.nests[0], ins, out, [&](EwTiles &tl) {
     Value f = tl.in[0], yv = tl.in[1];
     if (c.is(kIntegerExponent)) {
       auto yt = cast<BufferType>(yv.getType());

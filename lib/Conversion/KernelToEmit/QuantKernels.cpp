@@ -26,24 +26,39 @@ bool lowering::paramsPerRow(ArrayRef<int64_t> shape, int64_t axis) {
 }
 
 namespace {
-/// The per-axis scales and zero points of `q` as f32 operands broadcast along
-/// every other dimension of `shape` (zero strides), loaded per row or not.
-SmallVector<EwOperand> perAxisParams(const Quant &q, ArrayRef<int64_t> shape, bool perRow,
-                                     bool zeroPointsFirst,
-                                     const std::function<Value(ArrayRef<float>)> &constant) {
+/// The per-axis scales and zero points of `q` as f32 constants, in the
+/// order the nest reads them (planQDQ: each broadcast along every other axis
+/// by zero strides, loaded per row or not).
+SmallVector<Value, 2> perAxisParams(const Quant &q, bool zeroPointsFirst,
+                                    const std::function<Value(ArrayRef<float>)> &constant) {
   SmallVector<float> s, z;
   for (auto [sc, zp] : llvm::zip(q.scales, q.zeroPoints)) {
     s.push_back(float(sc));
     z.push_back(float(zp));
   }
-  SmallVector<EwOperand> ins;
+  SmallVector<Value, 2> ins;
   const SmallVector<float> *order[] = {zeroPointsFirst ? &z : &s, zeroPointsFirst ? &s : &z};
-  for (const SmallVector<float> *values : order) {
-    EwOperand o{constant(*values), SmallVector<int64_t, 4>(shape.size(), 0), perRow};
-    o.strides[size_t(q.axis)] = 4;
-    ins.push_back(o);
-  }
+  for (const SmallVector<float> *values : order)
+    ins.push_back(constant(*values));
   return ins;
+}
+
+/// The nest of a Q/DQ over its result: the input, then for a per-axis one
+/// its two parameters (axisAccess); `work` per tensor, `axisWork` per axis.
+LogicalResult planQDQ(const LoweringCase &c, IterationSpaces &s, EwWork work, EwWork axisWork) {
+  Value in = c.op->getOperand(0), res = c.op->getResult(0);
+  ArrayRef<int64_t> shape = tensorOf(res).getShape();
+  std::vector<EwAccess> ins{broadcastAccess(in, shape)};
+  bool perAxis = c.get(kParams) == Params::Axis;
+  if (perAxis) {
+    Type quantized = llvm::isa<qk::QuantizeOp>(c.op) ? tensorOf(res).getElementType()
+                                                     : tensorOf(in).getElementType();
+    int64_t axis = quantOf(quantized)->axis;
+    ins.push_back(axisAccess(shape.size(), axis, c.is(kParamsPerRow)));
+    ins.push_back(axisAccess(shape.size(), axis, c.is(kParamsPerRow)));
+  }
+  return addNest(c.op, s, shape, std::move(ins), denseAccess(res),
+                 perAxis ? axisWork : work);
 }
 
 /// Q/DQ: per tensor, or per axis with the parameters loaded per row or at
@@ -106,18 +121,22 @@ LogicalResult lowering::selectQuantize(LoweringCase &c, const target::TargetInfo
   return selectQDQ(c, tensorOf(op.getResult()).getElementType());
 }
 
-LogicalResult KernelLowering::lowerQuantize(const LoweringCase &c) {
+LogicalResult lowering::planQuantize(const LoweringCase &c, const target::TargetInfo &,
+                                     IterationSpaces &s) {
+  return planQDQ(c, s, {4 * 4 + 1, 1}, {4 * 4 + 1, 4});
+}
+
+LogicalResult KernelLowering::lowerQuantize(const LoweringCase &c, const IterationSpaces &planned) {
   auto op = cast<qk::QuantizeOp>(c.op);
   auto q = quantOf(tensorOf(op.getResult()).getElementType());
-  ArrayRef<int64_t> shape = tensorOf(op.getResult()).getShape();
-  SmallVector<EwOperand> ins{broadcastOperand(op.getInput(), shape)};
+  SmallVector<Value> ins{gmOf(op.getInput())};
   bool perAxis = c.get(kParams) == Params::Axis;
   if (perAxis)
-    ins.append(perAxisParams(*q, shape, c.is(kParamsPerRow), /*zeroPointsFirst=*/false,
+    ins.append(perAxisParams(*q, /*zeroPointsFirst=*/false,
                              [&](ArrayRef<float> v) { return f32Constant(v); }));
   Value out = resultBuffer(op.getResult());
   Type st = cast<BufferType>(out.getType()).getElementType();
-  return elementwise(op, shape, ins, out, {4 * 4 + 1, perAxis ? 4 : 1}, [&](EwTiles &tl) {
+  return elementwise(op, planned.nests[0], ins, out, [&](EwTiles &tl) {
     // y = saturate(round_half_even(x / scale) + zp), in f32 then one cast.
     Value x = tl.in[0];
     if (!perAxis) {
@@ -164,22 +183,32 @@ LogicalResult lowering::selectRequantize(LoweringCase &c, const target::TargetIn
 /// dequantization and the quantization of qk.dequantize and
 /// qk.quantize in one pass (the same instructions, so the same values),
 /// the f32 values never leaving LM.
-LogicalResult KernelLowering::lowerRequantize(const LoweringCase &c) {
+/// One nest: the top bit, one pass; the f32 form, a Q/DQ's work.
+LogicalResult lowering::planRequantize(const LoweringCase &c, const target::TargetInfo &,
+                                       IterationSpaces &s) {
+  ArrayRef<int64_t> shape = tensorOf(c.op->getResult(0)).getShape();
+  bool topBit = c.get(kRequantForm) == RequantForm::TopBit;
+  return addNest(c.op, s, shape, {broadcastAccess(c.op->getOperand(0), shape)},
+                 denseAccess(c.op->getResult(0)),
+                 topBit ? EwWork{2, 1} : EwWork{4 * 4 + 1, 2});
+}
+
+LogicalResult KernelLowering::lowerRequantize(const LoweringCase &c,
+                                              const IterationSpaces &planned) {
   Operation *op = c.op;
   auto qi = quantOf(tensorOf(op->getOperand(0)).getElementType());
   auto qo = quantOf(tensorOf(op->getResult(0)).getElementType());
-  ArrayRef<int64_t> shape = tensorOf(op->getResult(0)).getShape();
-  SmallVector<EwOperand> ins{broadcastOperand(op->getOperand(0), shape)};
+  SmallVector<Value> ins{gmOf(op->getOperand(0))};
   Value out = resultBuffer(op->getResult(0));
   Type st = cast<BufferType>(out.getType()).getElementType();
   if (c.get(kRequantForm) == RequantForm::TopBit)
-    return elementwise(op, shape, ins, out, {2, 1}, [&](EwTiles &tl) {
+    return elementwise(op, planned.nests[0], ins, out, [&](EwTiles &tl) {
       Value y = e.retype(tl.in[0], st);
       // The immediate as the element reads: 0x80 is 128 as uint8, -128 as int8.
       e.vbini(VBinFunc::XOR, y, b.getI32IntegerAttr(st.isUnsignedInteger() ? 128 : -128), y);
       tl.out = y;
     });
-  return elementwise(op, shape, ins, out, {4 * 4 + 1, 2},
+  return elementwise(op, planned.nests[0], ins, out,
                      [&](EwTiles &tl) { tl.out = fromF32(toF32(tl.in[0], qi), qo, st); });
 }
 
@@ -187,17 +216,22 @@ LogicalResult lowering::selectDequantize(LoweringCase &c, const target::TargetIn
   return selectQDQ(c, tensorOf(c.op->getOperand(0)).getElementType());
 }
 
-LogicalResult KernelLowering::lowerDequantize(const LoweringCase &c) {
+LogicalResult lowering::planDequantize(const LoweringCase &c, const target::TargetInfo &,
+                                       IterationSpaces &s) {
+  return planQDQ(c, s, {4 * 4 + 4, 1}, {4 * 4 + 4, 3});
+}
+
+LogicalResult KernelLowering::lowerDequantize(const LoweringCase &c,
+                                              const IterationSpaces &planned) {
   auto op = cast<qk::DequantizeOp>(c.op);
   auto q = quantOf(tensorOf(op.getInput()).getElementType());
-  ArrayRef<int64_t> shape = tensorOf(op.getResult()).getShape();
-  SmallVector<EwOperand> ins{broadcastOperand(op.getInput(), shape)};
+  SmallVector<Value> ins{gmOf(op.getInput())};
   bool perAxis = c.get(kParams) == Params::Axis;
   if (perAxis)
-    ins.append(perAxisParams(*q, shape, c.is(kParamsPerRow), /*zeroPointsFirst=*/true,
+    ins.append(perAxisParams(*q, /*zeroPointsFirst=*/true,
                              [&](ArrayRef<float> v) { return f32Constant(v); }));
   Value out = resultBuffer(op.getResult());
-  return elementwise(op, shape, ins, out, {4 * 4 + 4, perAxis ? 3 : 1}, [&](EwTiles &tl) {
+  return elementwise(op, planned.nests[0], ins, out, [&](EwTiles &tl) {
     // y = (f32(x) - zp) * scale, each step one f32 rounding as in ONNX.
     if (!perAxis) {
       tl.out = toF32(tl.in[0], q);

@@ -156,8 +156,35 @@ LogicalResult lowering::selectReduce(LoweringCase &c, const target::TargetInfo &
   return success();
 }
 
-LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
+/// Rows: whole rows (reduceRows), or with kTwoPass tiles of rows by column
+/// chunks whose partials stay in LM; columns: the r rows of a run of columns
+/// and their f32 copy, plus the [1, cols] results (f32 and stored), a share
+/// of each row.
+LogicalResult lowering::planReduce(const LoweringCase &c, const target::TargetInfo &,
+                                   IterationSpaces &s) {
+  ReduceSpec spec = reduceSpec(cast<qk::ReduceOp>(c.op));
+  int64_t ex = bytesOf(storageOf(tensorOf(spec.input).getElementType()));
+  int64_t ey = bytesOf(storageOf(tensorOf(spec.result).getElementType()));
+  int64_t outer = spec.outer, r = spec.r, inner = spec.inner;
+  if (c.get(kLayout) == Layout::Rows) {
+    ElementwiseProblem p = reduceRows(spec, ex, ey);
+    if (c.is(kTwoPass)) {
+      p.fixed = {0, 0, 0, 0};
+      p.partials = true;
+      p.maxBuffers = 1;
+    }
+    s.nests.push_back(std::move(p));
+    return success();
+  }
+  s.nests.push_back(columnProblem(
+      outer, r, inner, {{0, r * inner * ex, inner * ex, ex}, ex, false},
+      {{0, inner * ey, 0, ey}, ey, false}, {ex + 4 + ceilDiv(4 + ey, r), 4 + prePasses(spec)}));
+  return success();
+}
+
+LogicalResult KernelLowering::lowerReduce(const LoweringCase &c, const IterationSpaces &planned) {
   auto op = cast<qk::ReduceOp>(c.op);
+  const ElementwiseProblem &p = planned.nests[0];
   ReduceSpec spec = reduceSpec(op);
   ReduceFunc func = spec.func;
   bool mean = spec.post == ReduceSpec::Post::Mean;
@@ -218,14 +245,9 @@ LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
       // stored one [1, R] row per chunk, then the partials reduce along rows
       // (SUM, MAX and MIN combine with themselves; a mean divides once).
       // Tiles of R rows by rc columns, as select-tiling chose.
-      ElementwiseProblem p = reduceRows(spec, ex, ey);
-      p.fixed = {0, 0, 0, 0};
-      p.partials = true;
-      p.maxBuffers = 1;
-      FailureOr<std::optional<ElementwiseTiling>> tiled = tileNest(op, p);
-      if (failed(tiled) || !*tiled)
-        return failed(tiled) ? failure() : success();  // describing: nothing to emit
-      const ElementwiseTiling *chosen = &**tiled;
+      FailureOr<ElementwiseTiling> chosen = nestTiling(op, p);
+      if (failed(chosen))
+        return failure();
       int64_t R = chosen->tile[2], rc = chosen->tile[3], nch = ceilDiv(r, rc);
       Type xe = cast<BufferType>(x.getType()).getElementType();
       for (int64_t o = 0; o < outer; o += R) {
@@ -243,7 +265,7 @@ LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
       }
       return success();
     }
-    return rowLoops(op, reduceRows(spec, ex, ey), [&](int64_t rows, const Offset &o) {
+    return rowLoops(op, p, [&](int64_t rows, const Offset &o) {
       Value tileV = e.tile(MemorySpace::LM, rows, r, cast<BufferType>(x.getType()).getElementType());
       e.dma(e.view(x, o * (r * ex), {rows, r}, {r * ex, ex}), tileV);
       Value f = toF32(tileV, qx);
@@ -251,11 +273,6 @@ LogicalResult KernelLowering::lowerReduce(const LoweringCase &c) {
       finish(f, Axis::COLS, e.view(y, o * ey, {rows, 1}, {ey, ey}), m);
     });
   }
-  // Per column: r input rows and their f32 copy, plus the [1, cols] results
-  // (f32 and stored), a share of each row.
-  ElementwiseProblem p = columnProblem(
-      outer, r, inner, {{0, r * inner * ex, inner * ex, ex}, ex, false},
-      {{0, inner * ey, 0, ey}, ey, false}, {ex + 4 + ceilDiv(4 + ey, r), 4 + prePasses(spec)});
   return columnLoops(op, p, [&](int64_t cols, const Offset &o, const Offset &c) {
     Value tileV = e.tile(MemorySpace::LM, r, cols, cast<BufferType>(x.getType()).getElementType());
     e.dma(e.view(x, o * (r * inner * ex) + c * ex, {r, cols}, {inner * ex, ex}), tileV);
@@ -304,18 +321,47 @@ LogicalResult lowering::selectSoftmax(LoweringCase &c, const target::TargetInfo 
   return success();
 }
 
-LogicalResult KernelLowering::lowerSoftmax(const LoweringCase &c) {
+namespace {
+std::array<int64_t, 3> softmaxExtents(qk::SoftmaxOp op) {
+  return aroundAxis(tensorOf(op.getInput()).getShape(), op.getAxisAttr().getInt());
+}
+} // namespace
+
+/// Columns: per column of a block, r rows in, r rows out, a share of the
+/// [1, cols] max and sum. Rows: the input, its f32 copy (log-softmax: and
+/// the exponentials), the stored result and two [rows, 1] tiles (max, sum);
+/// VECTOR passes: the conversions, max, subtract, exp, sum, divide (log:
+/// copy, log, subtract).
+LogicalResult lowering::planSoftmax(const LoweringCase &c, const target::TargetInfo &,
+                                    IterationSpaces &s) {
+  auto op = cast<qk::SoftmaxOp>(c.op);
+  bool log = c.is(kLog);
+  auto [outer, r, inner] = softmaxExtents(op);
+  int64_t ex = bytesOf(storageOf(tensorOf(op.getInput()).getElementType()));
+  int64_t ey = bytesOf(storageOf(tensorOf(op.getResult()).getElementType()));
+  if (c.get(kLayout) == Layout::Columns) {
+    ElementwiseProblem p = columnProblem(
+        outer, r, inner, {{0, r * inner * ex, inner * ex, ex}, ex, false},
+        {{0, r * inner * ey, inner * ey, ey}, ey, false},
+        {ex + (log ? 2 : 1) * 4 + ey + ceilDiv(8, r), log ? 8 : 7});
+    p.out.oneRow = false;
+    s.nests.push_back(std::move(p));
+    return success();
+  }
+  s.nests.push_back(rowProblem(outer, r, {{0, 0, r * ex, ex}, ex, false},
+                               {{0, 0, r * ey, ey}, ey, false},
+                               {ex + (log ? 2 : 1) * 4 + ey, log ? 8 : 7}));
+  return success();
+}
+
+LogicalResult KernelLowering::lowerSoftmax(const LoweringCase &c, const IterationSpaces &planned) {
   auto op = cast<qk::SoftmaxOp>(c.op);
   bool log = c.is(kLog);
   Value input = op.getInput(), result = op.getResult();
-  ArrayRef<int64_t> shape = tensorOf(input).getShape();
   auto qx = quantOf(tensorOf(input).getElementType());
   auto qy = quantOf(tensorOf(result).getElementType());
-  int64_t axis = op.getAxisAttr().getInt();
-  int64_t r = shape[size_t(axis)], outer = 1, inner = 1;
-  for (size_t i = 0; i < shape.size(); ++i)
-    if (int64_t(i) != axis)
-      (int64_t(i) < axis ? outer : inner) *= shape[i];
+  auto [outer, r, inner] = softmaxExtents(op);
+  (void)outer;
   Value x = gmOf(input), y = resultBuffer(result);
   auto xt = cast<BufferType>(x.getType());
   Type sy = cast<BufferType>(y.getType()).getElementType();
@@ -347,14 +393,7 @@ LogicalResult KernelLowering::lowerSoftmax(const LoweringCase &c) {
     }
   };
   if (c.get(kLayout) == Layout::Columns) {
-    // Per column of a block: r rows in, r rows out, a share of the [1, cols]
-    // max and sum.
-    ElementwiseProblem p = columnProblem(
-        outer, r, inner, {{0, r * inner * ex, inner * ex, ex}, ex, false},
-        {{0, r * inner * ey, inner * ey, ey}, ey, false},
-        {ex + (log ? 2 : 1) * 4 + ey + ceilDiv(8, r), log ? 8 : 7});
-    p.out.oneRow = false;
-    return columnLoops(op, p, [&](int64_t cols, const Offset &o, const Offset &col) {
+    return columnLoops(op, planned.nests[0], [&](int64_t cols, const Offset &o, const Offset &col) {
       Value tileV = e.tile(MemorySpace::LM, r, cols, xt.getElementType());
       e.dma(e.view(x, o * (r * inner * ex) + col * ex, {r, cols}, {inner * ex, ex}), tileV);
       Value f = toF32(tileV, qx);
@@ -363,13 +402,7 @@ LogicalResult KernelLowering::lowerSoftmax(const LoweringCase &c) {
       e.dma(fromF32(f, qy, sy), to);
     });
   }
-  // Per row: the input, its f32 copy (log-softmax: and the exponentials), the
-  // quantized result and two [rows, 1] tiles (max, sum); VECTOR passes: the
-  // conversions, max, subtract, exp, sum, divide (log: copy, log, subtract).
-  ElementwiseProblem p = rowProblem(outer, r, {{0, 0, r * ex, ex}, ex, false},
-                                    {{0, 0, r * ey, ey}, ey, false},
-                                    {ex + (log ? 2 : 1) * 4 + ey, log ? 8 : 7});
-  return rowLoops(op, p, [&](int64_t rows, const Offset &o) {
+  return rowLoops(op, planned.nests[0], [&](int64_t rows, const Offset &o) {
     Value tileV = e.tile(MemorySpace::LM, rows, r, xt.getElementType());
     e.dma(e.view(x, o * (r * ex), {rows, r}, {r * ex, ex}), tileV);
     // Each step in f32 (EXP and LOG per docs/numerics.md).
@@ -516,7 +549,7 @@ std::optional<DepthwiseProblem> lowering::poolProblem(Operation *op) {
 /// to its exact f32 values first. An average divides by its window's
 /// denominator: the taps inside the padded input (count_include_pad) or
 /// inside the input, a compile-time [OH, OW] table.
-LogicalResult KernelLowering::lowerPool(const LoweringCase &c) {
+LogicalResult KernelLowering::lowerPool(const LoweringCase &c, const IterationSpaces &planned) {
   auto op = cast<qk::PoolOp>(c.op);
   PoolSpec spec = poolSpec(op);
   std::optional<DepthwiseProblem> problem = poolProblem(op);
@@ -527,8 +560,6 @@ LogicalResult KernelLowering::lowerPool(const LoweringCase &c) {
   bool isMax = spec.isMax, countIncludePad = spec.countIncludePad;
   auto qx = quantOf(tensorOf(input).getElementType()), qy = quantOf(tensorOf(result).getElementType());
   Value X = gmOf(input), Y = resultBuffer(result);
-  if (describingOnly())
-    return success();
   auto xt = cast<BufferType>(X.getType());
   Type sy = cast<BufferType>(Y.getType()).getElementType();
   // 1-D pooling is 2-D pooling of height 1.

@@ -2,10 +2,12 @@
 //
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
-// Writes each matrix product's and depthwise convolution's tiling, chosen by
-// the cost models of MatmulTiling.h and DepthwiseTiling.h, as the attribute
-// convert-kernel-to-emit reads (after IREE's
-// KernelDispatch, which writes a lowering_config the codegen follows).
+// Writes each matrix product's, convolution's and pooling's tiling, and the
+// tilings of every op's elementwise loop nests, chosen by the cost models of
+// lib/Schedule, as the attributes convert-kernel-to-emit reads (after IREE's
+// KernelDispatch, which writes a lowering_config the codegen follows). The
+// problems come from each op's plan (IterationSpaces), stated from its types
+// and attributes; nothing is lowered to learn them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -109,26 +111,41 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
       signalPassFailure();
   }
 
-  /// Each op's elementwise loop nests, as the lowering describes them, each
-  /// tiled by ElementwiseTiling.h's model: `npuc.loop_tiling` lists them in
-  /// the order the lowering emits them. The same nest (shape, strides, work)
-  /// is chosen once.
+  /// Each op's plan (planOf: its loop nests and im2col products, from the
+  /// op alone), each nest tiled by ElementwiseTiling.h's model:
+  /// `npuc.loop_tiling` lists them in the order the lowering walks them. The
+  /// same nest (shape, strides, work) is chosen once. The function is
+  /// checked as the lowering checks it first.
   LogicalResult tileLoopNests(ModuleOp module, const target::TargetInfo &t) {
     Builder b(module.getContext());
     std::map<std::string, std::optional<ElementwiseTiling>> memo;
     for (func::FuncOp func : llvm::to_vector(module.getOps<func::FuncOp>())) {
-      OpBuilder ob(module.getContext());
-      ob.setInsertionPointToEnd(module.getBody());
-      auto scratch = emit::ProgramOp::create(ob, func.getLoc(), ob.getStringAttr(t.name));
-      scratch.getBody().emplaceBlock();
-      ob.setInsertionPointToStart(&scratch.getBody().front());
+      if (failed(checkFunction(func)))
+        return failure();
       std::vector<std::pair<Operation *, ElementwiseProblem>> nests;
       std::vector<Im2colProduct> products;
-      KernelLowering lowering(ob, t);
-      LogicalResult described = lowering.describe(func, nests, products);
-      scratch.erase();
-      if (failed(described))
+      auto add = [&](Operation *op, IterationSpaces &s) {
+        for (ElementwiseProblem &p : s.nests)
+          if (!p.empty())  // an empty tensor moves nothing
+            nests.push_back({op, std::move(p)});
+        llvm::append_range(products, s.products);
+      };
+      Block &body = func.getBody().front();
+      for (Operation &op : body.without_terminator()) {
+        if (llvm::isa<graph::ConstantOp>(op))
+          continue;
+        if (failed(checkConstants(&op)))
+          return failure();
+        LoweringCase c(&op);
+        IterationSpaces s;
+        if (failed(selectCase(c, t)) || failed(planOf(c, t, s)))
+          return failure();
+        add(&op, s);
+      }
+      IterationSpaces copies;
+      if (failed(planReturn(func, copies)))
         return failure();
+      add(body.getTerminator(), copies);
       for (const Im2colProduct &d : products) {
         std::optional<MatmulTiling> tl = chooseIm2colTiling(d.problem, d.OW, d.khw, t);
         if (!tl)

@@ -70,21 +70,43 @@ LogicalResult lowering::selectConcat(LoweringCase &c, const target::TargetInfo &
   return success();
 }
 
-LogicalResult KernelLowering::lowerConcat(const LoweringCase &c) {
+namespace {
+/// Whether a Concat requantizes input `in` (quantized otherwise than its result).
+bool requantizes(const LoweringCase &c, Value in) {
+  return c.is(kRequantize) &&
+         !sameQuant(tensorOf(in).getElementType(), tensorOf(c.op->getResult(0)).getElementType());
+}
+} // namespace
+
+/// One nest per input, into its slab of the result (the result's strides);
+/// an input requantized on the way holds its f32 copy and takes two passes.
+LogicalResult lowering::planConcat(const LoweringCase &c, const target::TargetInfo &,
+                                   IterationSpaces &s) {
+  auto cat = cast<qk::ConcatOp>(c.op);
+  for (Value in : cat.getInputs()) {
+    ArrayRef<int64_t> shape = tensorOf(in).getShape();
+    bool requantize = requantizes(c, in);
+    if (failed(addNest(c.op, s, shape, {broadcastAccess(in, shape)},
+                       denseAccess(cat.getResult()),
+                       EwWork{requantize ? 10 : 2, requantize ? 2 : 0})))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult KernelLowering::lowerConcat(const LoweringCase &c, const IterationSpaces &planned) {
   auto cat = cast<qk::ConcatOp>(c.op);
   Value out = resultBuffer(cat.getResult());
   auto ot = cast<BufferType>(out.getType());
   auto qy = quantOf(tensorOf(cat.getResult()).getElementType());
   int64_t axis = int64_t(cat.getAxis());  // the verifier keeps it in [0, rank)
   int64_t offset = 0;
-  for (Value in : cat.getInputs()) {
+  for (auto [k, in] : llvm::enumerate(cat.getInputs())) {
     ArrayRef<int64_t> shape = tensorOf(in).getShape();
     auto qx = quantOf(tensorOf(in).getElementType());
     Value dst = e.view(out, offset * ot.getStrides()[size_t(axis)], shape, ot.getStrides());
-    bool requantize =
-        c.is(kRequantize) && !sameQuant(tensorOf(in).getElementType(), tensorOf(cat.getResult()).getElementType());
-    if (failed(elementwise(c.op, shape, {broadcastOperand(in, shape)}, dst,
-                           EwWork{requantize ? 10 : 2, requantize ? 2 : 0},
+    bool requantize = requantizes(c, in);
+    if (failed(elementwise(c.op, planned.nests[k], {gmOf(in)}, dst,
                            [&](EwTiles &tl) {
                              if (requantize)
                                tl.out = fromF32(toF32(tl.in[0], qx), qy, ot.getElementType());
@@ -111,9 +133,16 @@ const CaseSpace &lowering::padSpace() {
 
 LogicalResult lowering::selectPad(LoweringCase &, const target::TargetInfo &) { return success(); }
 
+LogicalResult lowering::planPadOp(const LoweringCase &c, const target::TargetInfo &,
+                                  IterationSpaces &s) {
+  auto pad = cast<qk::PadOp>(c.op);
+  int64_t es = bytesOf(storageOf(tensorOf(pad.getInput()).getElementType()));
+  return planPad(c.op, tensorOf(pad.getInput()).getShape(), pad.getLow(), pad.getHigh(), es, s);
+}
+
 /// The fill's bits as the result's storage holds them (floats by their IEEE
 /// encoding, integers two's complement, truncated to the storage's width).
-LogicalResult KernelLowering::lowerPadOp(const LoweringCase &c) {
+LogicalResult KernelLowering::lowerPadOp(const LoweringCase &c, const IterationSpaces &planned) {
   auto pad = cast<qk::PadOp>(c.op);
   Type el = tensorOf(pad.getResult()).getElementType();
   uint64_t bits = 0;
@@ -149,9 +178,27 @@ LogicalResult lowering::selectCopy(LoweringCase &c, const target::TargetInfo &) 
   return success();
 }
 
+/// Each piece's copy (planCopy), over the dense strides of the operand and
+/// the result.
+LogicalResult lowering::planCopyOp(const LoweringCase &c, const target::TargetInfo &,
+                                   IterationSpaces &s) {
+  auto op = cast<qk::CopyOp>(c.op);
+  int64_t es = bytesOf(storageOf(tensorOf(op.getInput()).getElementType()));
+  SmallVector<int64_t> ss = denseStrides(tensorOf(op.getInput()).getShape(), es);
+  SmallVector<int64_t> ds = denseStrides(tensorOf(op.getResult()).getShape(), es);
+  for (Attribute a : op.getPieces()) {
+    auto piece = cast<qk::AddressPlanAttr>(a);
+    auto from = qk::AddressPlanAttr::address(piece.getSource(), ss).second;
+    auto to = qk::AddressPlanAttr::address(piece.getDest(), ds).second;
+    if (failed(planCopy(c.op, piece.getShape(), from, to, es, s)))
+      return failure();
+  }
+  return success();
+}
+
 /// Each piece is a strided copy: its maps over the buffers' strides give
 /// the offsets and the strides of the source and result views.
-LogicalResult KernelLowering::lowerCopyOp(const LoweringCase &c) {
+LogicalResult KernelLowering::lowerCopyOp(const LoweringCase &c, const IterationSpaces &planned) {
   auto op = cast<qk::CopyOp>(c.op);
   Value src = gmOf(op.getInput()), dst = resultBuffer(op.getResult());
   ArrayRef<int64_t> ss = cast<BufferType>(src.getType()).getStrides();
@@ -172,37 +219,55 @@ LogicalResult KernelLowering::lowerCopyOp(const LoweringCase &c) {
 // Copies and padding
 //===----------------------------------------------------------------------===//
 
+FailureOr<CopyPlan> lowering::planCopy(Operation *op, ArrayRef<int64_t> shape,
+                                       ArrayRef<int64_t> srcStrides, ArrayRef<int64_t> dstStrides,
+                                       int64_t es, IterationSpaces &s) {
+  auto access = [&](size_t from, ArrayRef<int64_t> strides) {
+    return EwAccess{std::vector<int64_t>(strides.begin() + from, strides.end()), es, false};
+  };
+  // Does the space fit the DMA's 4 dimensions once contiguous ones merge?
+  ElementwiseProblem probe;
+  std::vector<int64_t> dims(shape.begin(), shape.end());
+  if (!canonicalize(dims, {access(0, srcStrides)}, access(0, dstStrides), EwWork{es, 0}, probe)) {
+    s.nests.push_back(std::move(probe));
+    return CopyPlan{};
+  }
+  // It does not: peel outer dimensions into nests of their own, each a
+  // strided copy at its offset, until the rest fits.
+  CopyPlan plan;
+  plan.peeled = true;
+  ElementwiseProblem rest;
+  for (; plan.peel < shape.size(); ++plan.peel) {
+    plan.count *= shape[plan.peel];
+    if (plan.count > kMaxCopyNests)
+      return op->emitOpError() << "copies through a strided view of " << shape.size()
+                               << " dimensions that needs more than " << kMaxCopyNests
+                               << " DMA nests (the DMA moves at most 4 dimensions)";
+    std::vector<int64_t> restDims(shape.begin() + plan.peel + 1, shape.end());
+    rest = ElementwiseProblem();
+    if (!canonicalize(restDims, {access(plan.peel + 1, srcStrides)}, access(plan.peel + 1, dstStrides),
+                      EwWork{es, 0}, rest))
+      break;
+  }
+  s.nests.insert(s.nests.end(), size_t(plan.count), rest);
+  return plan;
+}
+
 LogicalResult KernelLowering::lowerCopy(Operation *op, Value src, Value dst, ArrayRef<int64_t> shape,
                                         ArrayRef<int64_t> srcStrides) {
   int64_t es = cast<BufferType>(src.getType()).getElementBytes();
   auto dt = cast<BufferType>(dst.getType());
-  // Does the space fit the DMA's 4 dimensions once contiguous ones merge?
-  ElementwiseProblem probe;
-  std::vector<EwAccess> ins{{std::vector<int64_t>(srcStrides.begin(), srcStrides.end()), es, false}};
-  EwAccess out{std::vector<int64_t>(dt.getStrides().begin(), dt.getStrides().end()), es, false};
-  std::vector<int64_t> dims(shape.begin(), shape.end());
-  if (!canonicalize(dims, ins, out, EwWork{es, 0}, probe)) {
-    EwOperand in{src, SmallVector<int64_t, 4>(srcStrides.begin(), srcStrides.end())};
-    return elementwise(op, shape, {in}, dst, EwWork{es, 0}, [](EwTiles &) {});
-  }
-  // It does not: peel outer dimensions into nests of their own, each a
-  // strided copy at its offset, until the rest fits.
-  int64_t nests = 1;
-  size_t peel = 0;
-  for (; peel < shape.size(); ++peel) {
-    ElementwiseProblem rest;
-    std::vector<EwAccess> restIns{{std::vector<int64_t>(srcStrides.begin() + peel + 1, srcStrides.end()), es, false}};
-    EwAccess restOut{std::vector<int64_t>(dt.getStrides().begin() + peel + 1, dt.getStrides().end()), es,
-                     false};
-    nests *= shape[peel];
-    if (nests > kMaxCopyNests)
-      return op->emitOpError() << "copies through a strided view of " << shape.size()
-                               << " dimensions that needs more than " << kMaxCopyNests
-                               << " DMA nests (the DMA moves at most 4 dimensions)";
-    std::vector<int64_t> restDims(shape.begin() + peel + 1, shape.end());
-    if (!canonicalize(restDims, restIns, restOut, EwWork{es, 0}, rest))
-      break;
-  }
+  if (dt.getElementBytes() != es)
+    return op->emitOpError() << "internal error: copies " << es << "-byte elements into "
+                             << dt.getElementBytes() << "-byte ones";
+  IterationSpaces local;
+  FailureOr<CopyPlan> plan = planCopy(op, shape, srcStrides, dt.getStrides(), es, local);
+  if (failed(plan))
+    return failure();
+  if (!plan->peeled)
+    return elementwise(op, local.nests[0], {src}, dst, [](EwTiles &) {});
+  size_t peel = plan->peel;
+  int64_t nests = plan->count;
   ArrayRef<int64_t> inner = shape.drop_front(peel + 1);
   ArrayRef<int64_t> innerSrc = srcStrides.drop_front(peel + 1);
   ArrayRef<int64_t> innerDst = dt.getStrides().drop_front(peel + 1);
@@ -216,8 +281,8 @@ LogicalResult KernelLowering::lowerCopy(Operation *op, Value src, Value dst, Arr
       srcOff += index[d] * srcStrides[d];
       dstOff += index[d] * dt.getStrides()[d];
     }
-    EwOperand in{e.view(src, srcOff, inner, innerSrc), SmallVector<int64_t, 4>(innerSrc.begin(), innerSrc.end())};
-    if (failed(elementwise(op, inner, {in}, e.view(dst, dstOff, inner, innerDst), EwWork{es, 0},
+    Value from = e.view(src, srcOff, inner, innerSrc);
+    if (failed(elementwise(op, local.nests[size_t(n)], {from}, e.view(dst, dstOff, inner, innerDst),
                            [](EwTiles &) {})))
       return failure();
   }
@@ -228,8 +293,31 @@ LogicalResult KernelLowering::lowerCopy(Operation *op, Value src, Value dst, Arr
 // Pad: DMA_IN's padding writes the fill, DMA_OUT stores the padded box.
 //===----------------------------------------------------------------------===//
 
-LogicalResult KernelLowering::lowerPad(Operation *op, Value src, Value dst, ArrayRef<int64_t> inShape,
-                                       ArrayRef<int64_t> lo, ArrayRef<int64_t> hi, int64_t fill) {
+namespace {
+/// A Pad's shape, pads and dense strides as 4-D (the leading dimensions
+/// added of extent 1, no pads and stride 0).
+struct Pad4 {
+  SmallVector<int64_t, 4> in, l, h, sIn, sOut;
+};
+Pad4 pad4(ArrayRef<int64_t> inShape, ArrayRef<int64_t> lo, ArrayRef<int64_t> hi, int64_t es) {
+  size_t rank = inShape.size();
+  Pad4 p;
+  p.in.assign(4 - rank, 1), p.l.assign(4 - rank, 0), p.h.assign(4 - rank, 0);
+  p.in.append(inShape.begin(), inShape.end());
+  p.l.append(lo.begin(), lo.end());
+  p.h.append(hi.begin(), hi.end());
+  SmallVector<int64_t, 4> out;
+  for (size_t i = 0; i < rank; ++i)
+    out.push_back(inShape[i] + lo[i] + hi[i]);
+  p.sIn.assign(4 - rank, 0), p.sOut.assign(4 - rank, 0);
+  llvm::append_range(p.sIn, denseStrides(inShape, es));
+  llvm::append_range(p.sOut, denseStrides(out, es));
+  return p;
+}
+} // namespace
+
+LogicalResult lowering::planPad(Operation *op, ArrayRef<int64_t> inShape, ArrayRef<int64_t> lo,
+                                ArrayRef<int64_t> hi, int64_t es, IterationSpaces &s) {
   size_t rank = inShape.size();
   if (rank > 4 || rank < 1)
     return op->emitOpError() << "pads tensors of rank 1 to 4, not " << rank;
@@ -237,35 +325,42 @@ LogicalResult KernelLowering::lowerPad(Operation *op, Value src, Value dst, Arra
     if (lo[i] < 0 || hi[i] < 0 || lo[i] > kDmaPadMax || hi[i] > kDmaPadMax)
       return op->emitOpError() << "pads (" << lo[i] << ", " << hi[i] << ") of dimension " << i
                                << " are outside [0, " << kDmaPadMax << "], the DMA's padding range";
-  auto st = cast<BufferType>(src.getType()), dt = cast<BufferType>(dst.getType());
-  int64_t es = st.getElementBytes();
-  // Tile over the leading dimensions; the trailing two stay whole.
-  SmallVector<int64_t, 4> in(4 - rank, 1), l(4 - rank, 0), h(4 - rank, 0);
-  in.append(inShape.begin(), inShape.end());
-  l.append(lo.begin(), lo.end());
-  h.append(hi.begin(), hi.end());
-  SmallVector<int64_t, 4> sIn(4 - rank, 0), sOut(4 - rank, 0);
-  sIn.append(st.getStrides().begin(), st.getStrides().end());
-  sOut.append(dt.getStrides().begin(), dt.getStrides().end());
-  int64_t wo = in[3] + l[3] + h[3];
-  int64_t pitch = roundUp(wo * es, t.params.VectorAlign);
+  Pad4 d = pad4(inShape, lo, hi, es);
   // Whole padded planes of dimension 1 when select-tiling's tile holds all
   // their rows, else one plane in chunks of source rows (the first chunk
   // carries the top padding, the last the bottom, so every DMA has source
   // rows). Rows are never cut: column tiling of Pad is not implemented.
+  int64_t wo = d.in[3] + d.l[3] + d.h[3];
   ElementwiseProblem p;
-  p.shape = {1, in[1] + l[1] + h[1], in[2], wo};
-  p.ins = {{{0, sIn[1], sIn[2], sIn[3]}, es, false}};
-  p.out = {{0, sOut[1], sOut[2], sOut[3]}, dt.getElementBytes(), false};
+  p.shape = {1, d.in[1] + d.l[1] + d.h[1], d.in[2], wo};
+  p.ins = {{{0, d.sIn[1], d.sIn[2], d.sIn[3]}, es, false}};
+  p.out = {{0, d.sOut[1], d.sOut[2], d.sOut[3]}, es, false};
   p.work = {es, 0};
   p.fixed = {1, 0, 0, wo};
   p.rowsFirst = true;
-  p.padRows = l[2] + h[2];
+  p.padRows = d.l[2] + d.h[2];
   p.maxBuffers = 1;
-  FailureOr<std::optional<ElementwiseTiling>> tiled = tileNest(op, p);
-  if (failed(tiled) || !*tiled)
-    return failed(tiled) ? failure() : success();  // describing: nothing to emit
-  int64_t planes = (*tiled)->tile[1], rowsPer = (*tiled)->tile[2];
+  s.nests.push_back(std::move(p));
+  return success();
+}
+
+LogicalResult KernelLowering::lowerPad(Operation *op, Value src, Value dst, ArrayRef<int64_t> inShape,
+                                       ArrayRef<int64_t> lo, ArrayRef<int64_t> hi, int64_t fill) {
+  auto st = cast<BufferType>(src.getType());
+  int64_t es = st.getElementBytes();
+  IterationSpaces local;
+  if (failed(planPad(op, inShape, lo, hi, es, local)))
+    return failure();
+  // Tile over the leading dimensions; the trailing two stay whole. The
+  // buffers are dense (the plan's strides).
+  Pad4 d = pad4(inShape, lo, hi, es);
+  ArrayRef<int64_t> in = d.in, l = d.l, h = d.h, sIn = d.sIn, sOut = d.sOut;
+  int64_t wo = in[3] + l[3] + h[3];
+  int64_t pitch = roundUp(wo * es, t.params.VectorAlign);
+  FailureOr<ElementwiseTiling> tiled = nestTiling(op, local.nests[0]);
+  if (failed(tiled))
+    return failure();
+  int64_t planes = tiled->tile[1], rowsPer = tiled->tile[2];
   int64_t hOut = in[2] + l[2] + h[2], cOut = in[1] + l[1] + h[1];
   // Planes with no source element (padding on dimension 0, or on dimension
   // 1 beyond a tile, as MediaPipe pads channels): a one-element constant

@@ -1,8 +1,8 @@
 // select-tiling tiles each elementwise loop nest by the cost model of
-// ElementwiseTiling.h: the lowering describes the nest (its canonical 4-D
-// iteration space, how each operand walks it, its work per element) and the
-// op gets `npuc.loop_tiling`, one entry per nest in the order the lowering
-// emits them.
+// ElementwiseTiling.h: the op's plan states the nest (its canonical 4-D
+// iteration space, how each operand walks it, its work per element) from the
+// op's types and attributes, and the op gets `npuc.loop_tiling`, one entry per
+// nest in the order the lowering walks them.
 // RUN: npuc-opt %s -split-input-file -convert-elementwise-to-qk -select-tiling | FileCheck %s
 // RUN: npuc-opt %s -split-input-file -set-target=target=npu-v1-tiny -convert-elementwise-to-qk -select-tiling | FileCheck %s --check-prefix=TINY
 
@@ -162,4 +162,22 @@ func.func @long_rows(%x: tensor<2x65536xf32>) -> tensor<2xf32> {
 func.func @pad(%x: tensor<1x16x112x112xf32>) -> tensor<1x16x114x114xf32> {
   %y = graph.pad %x {pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>, mode = "constant", value = 0.0 : f64} : (tensor<1x16x112x112xf32>) -> tensor<1x16x114x114xf32>
   return %y : tensor<1x16x114x114xf32>
+}
+
+// -----
+
+// A spread ConvTranspose plans two nests and an im2col product, from its
+// attributes alone. The zeroed input is [N * Cin * Hz, Wz] = [20, 10]: Hz =
+// (4 - 1) * 2 + 1 + top + bottom with top = 1 * (3 - 1) - 1 = 1 and bottom =
+// 2 - 1 + 1 (output_padding) = 2, so 10, and Wz alike. The copy of the input
+// into it walks [2 channels, 4 rows, 4 columns], the input contiguously
+// (16 = 4 x 4 elements a channel) and the spread rows 2 apart, so no
+// dimension merges. The product is 64 output pixels by 3 channels by 2 x 9
+// taps, one tile of it.
+// CHECK-LABEL: func.func @spread
+// CHECK: qk.conv_transpose {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 20, 10], tile = [1, 1, 20, 10], {{[^>]*}}>, #qk.tiling<space = [1, 2, 4, 4], {{[^>]*}}>], npuc.tiling = #qk.tiling<tile = [64, 3, 18], {{[^>]*}}>
+func.func @spread(%x: tensor<1x2x4x4xf32>) -> tensor<1x3x8x8xf32> {
+  %w = graph.constant dense<0.5> : tensor<2x3x3x3xf32>
+  %y = qk.conv_transpose %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, output_padding = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x4x4xf32>, tensor<2x3x3x3xf32>) -> tensor<1x3x8x8xf32>
+  return %y : tensor<1x3x8x8xf32>
 }
