@@ -41,6 +41,49 @@ qk::TilingAttr tiling(Builder &b, ArrayRef<int64_t> space, ArrayRef<int64_t> til
                              resident, stacked);
 }
 
+/// Every field of a problem, as a key: a network repeats its layers, and the
+/// same problem is chosen once per run (the models are deterministic
+/// functions of the problem and the target). A field added to a problem joins
+/// its key; the size checks below fail until it does.
+auto fields(const DepthwiseProblem &p) {
+  return std::make_tuple(p.N, p.C, p.H, p.W, p.KH, p.KW, p.sh, p.sw, p.dh, p.dw, p.padTop,
+                         p.padLeft, p.padBottom, p.padRight, p.OH, p.OW, p.inBytes, p.outBytes,
+                         p.mode, p.bias, p.requant, p.requantTable, p.window, p.epiloguePasses,
+                         p.convertImage);
+}
+auto fields(const ConvProblem &p) {
+  return std::tuple_cat(fields(p.window), std::make_tuple(p.groups, p.outChannels, p.weightBytes));
+}
+auto fields(const MatmulProblem &p) {
+  return std::make_tuple(p.batch, p.M, p.N, p.K, p.aBytes, p.bBytes, p.outBytes, p.transA,
+                         p.transB, p.batchedB, p.batchedA, p.biasPerRow, p.mode, p.bias, p.requant,
+                         p.requantTable, p.requantPerRow, p.scale, p.addend);
+}
+// The sizes with today's fields (19 int64, 2 enums and 4 bools; 3 int64
+// more; 7 int64, an enum and 11 bools), padded as on x86-64 and AArch64.
+static_assert(sizeof(DepthwiseProblem) == 168 && sizeof(ConvProblem) == 192 &&
+                  sizeof(MatmulProblem) == 72,
+              "a problem's fields changed: update its key (fields)");
+
+/// The choices made so far, by problem.
+template <typename Problem, typename Tiling, typename... Extra>
+class Memo {
+public:
+  template <typename Choose>
+  const std::optional<Tiling> &get(const Problem &p, Choose choose, Extra... extra) {
+    auto key = std::tuple_cat(fields(p), std::make_tuple(extra...));
+    auto it = chosen.find(key);
+    if (it == chosen.end())
+      it = chosen.emplace(key, choose()).first;
+    return it->second;
+  }
+
+private:
+  std::map<decltype(std::tuple_cat(fields(std::declval<Problem>()), std::make_tuple(std::declval<Extra>()...))),
+           std::optional<Tiling>>
+      chosen;
+};
+
 struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
   using Base::Base;
   void runOnOperation() override {
@@ -55,12 +98,16 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
       op->setAttr(kTilingAttr,
                   tiling(b, {}, tile, buffers, cycles, gmBytes, resident, stacked));
     };
+    Memo<DepthwiseProblem, DepthwiseTiling> depthwise;
+    Memo<ConvProblem, ConvTiling> convs;
+    Memo<MatmulProblem, MatmulTiling> products;
     module.walk([&](Operation *op) {
       std::optional<DepthwiseProblem> d = depthwiseProblem(op);
       if (!d)
         d = poolProblem(op);
       if (d) {
-        std::optional<DepthwiseTiling> tl = chooseDepthwiseTiling(*d, *t);
+        const std::optional<DepthwiseTiling> &tl =
+            depthwise.get(*d, [&] { return chooseDepthwiseTiling(*d, *t); });
         if (!tl) {
           // The reason of the smallest tile says what no tile can avoid.
           DepthwiseTiling one{1, 1, 1, 0, 0};
@@ -76,7 +123,7 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
         return;
       }
       if (std::optional<ConvProblem> cp = convProblem(op)) {
-        std::optional<ConvTiling> tl = chooseConvTiling(*cp, *t);
+        const std::optional<ConvTiling> &tl = convs.get(*cp, [&] { return chooseConvTiling(*cp, *t); });
         if (!tl) {
           ConvTiling one{1, 1, 1, 1, 0, 0};
           op->emitOpError() << "no tiling of the convolution (" << cp->window.C * cp->groups
@@ -94,7 +141,8 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
       std::optional<MatmulProblem> p = matmulProblem(op);
       if (!p)
         return;
-      std::optional<MatmulTiling> tl = chooseMatmulTiling(*p, *t);
+      const std::optional<MatmulTiling> &tl =
+          products.get(*p, [&] { return chooseMatmulTiling(*p, *t); });
       if (!tl) {
         op->emitOpError() << "no tiling of the " << p->M << "x" << p->K << " by " << p->K << "x"
                           << p->N << " product fits " << t->name << "'s LM ("
@@ -119,6 +167,7 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
   LogicalResult tileLoopNests(ModuleOp module, const target::TargetInfo &t) {
     Builder b(module.getContext());
     std::map<std::string, std::optional<ElementwiseTiling>> memo;
+    Memo<MatmulProblem, MatmulTiling, int64_t, int64_t> im2col;
     for (func::FuncOp func : llvm::to_vector(module.getOps<func::FuncOp>())) {
       if (failed(checkFunction(func)))
         return failure();
@@ -147,7 +196,8 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
         return failure();
       add(body.getTerminator(), copies);
       for (const Im2colProduct &d : products) {
-        std::optional<MatmulTiling> tl = chooseIm2colTiling(d.problem, d.OW, d.khw, t);
+        const std::optional<MatmulTiling> &tl = im2col.get(
+            d.problem, [&] { return chooseIm2colTiling(d.problem, d.OW, d.khw, t); }, d.OW, d.khw);
         if (!tl)
           return d.op->emitOpError()
                  << "no tiling of its im2col product (" << d.problem.M << " pixels, "
