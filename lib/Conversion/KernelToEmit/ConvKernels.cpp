@@ -55,7 +55,8 @@ struct ConvShapes {
   Type xElement, wElement, yElement;
 };
 
-/// The im2col product of a dense or grouped convolution (lowerConvBuffers):
+/// The im2col product of a dense or grouped convolution (the plan's, which
+/// lowerConvBuffers walks):
 /// output pixels by the window's taps of a group's channels, per batch and
 /// group. A result row wider than one MATRIX tile has none.
 FailureOr<Im2colProduct> im2colProduct(Operation *op, const ConvShapes &s, int64_t groups,
@@ -274,6 +275,8 @@ LogicalResult KernelLowering::lowerConv(const LoweringCase &c, const IterationSp
   plan.depthwise = c.get(kConvKind) == ConvKind::Depthwise;
   plan.padded = c.is(kPadded);
   plan.window1x1 = !plan.depthwise && c.get(kWindow) == Window::OneByOne;
+  if (!planned.products.empty())
+    plan.product = &planned.products.front().problem;
   auto buffers = [&](Value x, Value w, Value bias, Value y) {
     return std::make_tuple(gmOf(x), gmOf(w), bias ? gmOf(bias) : Value(), resultBuffer(y));
   };
@@ -443,6 +446,8 @@ LogicalResult KernelLowering::lowerConvTranspose(const LoweringCase &c,
   ConvPlan plan;
   plan.depthwise = c.get(kConvKind) == ConvKind::Depthwise;
   plan.window1x1 = !plan.depthwise && c.get(kWindow) == Window::OneByOne;
+  if (!planned.products.empty())
+    plan.product = &planned.products.front().problem;
   Value y = resultBuffer(op.getResult());
   return lowerConvBuffers(op, plan, {Z, Wt, op.getBias() ? gmOf(op.getBias()) : Value(), y},
                           {ones, zeros, dl, g}, {});
@@ -526,14 +531,9 @@ LogicalResult KernelLowering::lowerConvBuffers(Operation *op, const ConvPlan &pl
   // Tiles, as select-tiling chose them (chooseIm2colTiling): T output rows x
   // wc columns form the MATRIX m dimension; kc input channels x KH x KW the
   // k dimension; nt output channels of the group n.
-  auto shapeOf = [](BufferType bt) { return SmallVector<int64_t, 4>(bt.getShape()); };
-  FailureOr<Im2colProduct> im2col =
-      im2colProduct(op, {shapeOf(xt), shapeOf(wt), shapeOf(yt), xt.getElementType(),
-                         wt.getElementType(), yt.getElementType()},
-                    groups, bool(Bias), rq);
-  if (failed(im2col))
-    return failure();
-  const MatmulProblem &product = im2col->problem;
+  if (!plan.product)
+    return op->emitOpError("internal error: its plan states no im2col product");
+  const MatmulProblem &product = *plan.product;
   FailureOr<qk::TilingAttr> tiling = chosenTiling(op, 3, "mt, nt, kt");
   if (failed(tiling))
     return failure();

@@ -280,11 +280,13 @@ std::optional<ConvOperands> convOperands(Operation *op);
 /// The value of a constant tensor, through storage casts, or null.
 DenseElementsAttr constantValue(Value v);
 
-/// What lowerConvBuffers branches on, from the op's lowering case.
+/// What lowerConvBuffers branches on, from the op's lowering case, and the
+/// im2col product the op's plan states (none for a depthwise one).
 struct ConvPlan {
   bool depthwise = false;  // one input and one output channel per group
   bool padded = false;     // pads first, into an arena copy
   bool window1x1 = false;  // im2col of a 1x1 window: one 3-D DMA per tile
+  const MatmulProblem *product = nullptr;
 };
 
 /// A convolution whose im2col tiles come from GM, as its plan states it for
