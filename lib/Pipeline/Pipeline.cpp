@@ -83,7 +83,7 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
   // Emission: tile loops; rotating buffers and the next tile's loads ahead of
   // this tile's compute; loops to straight-line engine code; placed buffers,
   // derived flags; iterations that repeat rolled into hardware loops.
-  a.add(createConvertKernelToEmit());
+  a.add(createConvertQKToEmit());
   a.nested<emit::ProgramOp>(emit::createEmitMultiBuffer());
   a.nested<emit::ProgramOp>(emit::createEmitPipeline());
   a.nested<emit::ProgramOp>(

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Generates the tiling-edges suite: matrix products whose tiles select-tiling
 makes exactly as large as the accumulator memory holds (ACC full, on both
-targets: test/Conversion/KernelToEmit/tiling-edges.test checks the tiles
+targets: test/Conversion/QKToEmit/tiling-edges.test checks the tiles
 chosen), with and without remainder tiles, in f32 and in QDQ int8
 (requantized in the MATRIX output stage, ties landing half away from zero as
 docs/numerics.md says). A tile one row larger

@@ -3,7 +3,7 @@
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
 // What the tools (npuc --list-ops, --list-cases) need of
-// lib/Conversion/KernelToEmit's selectors: every op the lowering handles
+// lib/Conversion/QKToEmit's selectors: every op the lowering handles
 // with the case space its selector declares (npuc/Support/CaseSpace.h).
 //
 //===----------------------------------------------------------------------===//
@@ -16,8 +16,8 @@
 #include <vector>
 
 namespace npuc::emit {
-/// Every op convert-kernel-to-emit lowers and its selector's case space, in
-/// the lowering table's order.
+/// Every op convert-qk-to-emit lowers and its selector's case space, in
+/// the order its patterns are registered.
 std::vector<support::OpCaseSpace> loweringCaseSpaces();
 
 /// The note check-lowering-evidence attaches at each further node of a

@@ -71,7 +71,7 @@ def SetTarget : Pass<"set-target", "::mlir::ModuleOp"> {
   let description = [{
     Writes the module's `npuc.target` attribute, the one place the passes
     after it (select-lowering-cases, check-case-spaces,
-    check-lowering-evidence, select-tiling, convert-kernel-to-emit) read the
+    check-lowering-evidence, select-tiling, convert-qk-to-emit) read the
     target from; a module without it compiles for npu-v1. An unknown name is
     an error listing the targets.
   }];
@@ -82,8 +82,8 @@ def SetTarget : Pass<"set-target", "::mlir::ModuleOp"> {
 def SelectLoweringCases : Pass<"select-lowering-cases", "::mlir::ModuleOp"> {
   let summary = "Record each op's lowering case, the key of npuc's evidence";
   let description = [{
-    For every op convert-kernel-to-emit will lower, runs the op's selector
-    (declared next to its lowering in lib/Conversion/KernelToEmit) and writes
+    For every op convert-qk-to-emit will lower, runs the op's selector
+    (declared next to its lowering in lib/Conversion/QKToEmit) and writes
     the case as the op's `npuc.case` string: the op, its operand and result
     element types (quantized or not, storage widths), and every property the
     lowering branches on, recorded both ways (e.g. `padded` or `!padded`).
@@ -105,15 +105,15 @@ def SelectTiling : Pass<"select-tiling", "::mlir::ModuleOp"> {
     ACC and the ISA's fields; estimates cycles and GM bytes with the target's
     timing function (npuc::timing, the one npu-sim's clock calls); and writes
     the cheapest as `npuc.tiling = #qk.tiling<tile = [mt, nt, kt], buffers = B,
-    cycles = C, gm_bytes = G>` (QKAttributes.td). convert-kernel-to-emit reads the attribute and picks
+    cycles = C, gm_bytes = G>` (QKAttributes.td). convert-qk-to-emit reads the attribute and picks
     no tile size of its own; a product no candidate fits is an error at its op.
     Depthwise convolutions, pooling and window convolutions are chosen the
     same way (DepthwiseTiling.h, ConvTiling.h).
 
     Elementwise loop nests (maps, Q/DQ, BatchNorm, reductions, qk.copy's
     copies, qk.concat's and qk.pad's, the return's copies) and the im2col
-    products of convolutions come from each op's plan (the op table's plan
-    column, `IterationSpaces`): each nest's canonical 4-D iteration space,
+    products of convolutions come from each op's plan (its pattern's plan,
+    `IterationSpaces`): each nest's canonical 4-D iteration space,
     operand strides and work per element, stated from the op's types and
     attributes; the lowering walks the same plan, and nothing is lowered to
     learn it. ElementwiseTiling.h enumerates tile boxes (columns
@@ -151,10 +151,12 @@ def CheckLoweringEvidence : Pass<"check-lowering-evidence", "::mlir::ModuleOp"> 
                         "an evidence table to use instead of the compiled-in one">];
 }
 
-def ConvertKernelToEmit : Pass<"convert-kernel-to-emit", "::mlir::ModuleOp"> {
-  let summary = "qk kernels and the remaining graph ops to tiled engine operations";
+def ConvertQKToEmit : Pass<"convert-qk-to-emit", "::mlir::ModuleOp"> {
+  let summary = "qk kernels to tiled engine operations, one pattern per kernel";
   let description = [{
-    Replaces the module's function by an emit.program: every tensor gets a GM
+    Replaces the module's function by an emit.program, each qk op lowered by
+    the pattern of its class (lib/Conversion/QKToEmit/KernelPattern.h, one
+    per op, registered by its family's file): every tensor gets a GM
     buffer (input, output, const or arena, dense row-major; reshapes and
     storage casts are views of their source), and every kernel becomes DMA,
     MATRIX and VECTOR operations on local tiles sized for the target's LM and

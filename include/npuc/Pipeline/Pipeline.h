@@ -60,7 +60,7 @@ inline constexpr const char *kVerifyIRPass = "npuc-verify-ir";
 /// graph-fuse-qdq), kernel (convert-graph-to-qk, select-lowering-cases,
 /// check-case-spaces and, unless `allowUnverified`, the evidence gate
 /// check-lowering-evidence),
-/// emission (convert-kernel-to-emit, the loop passes, emit-plan-memory,
+/// emission (convert-qk-to-emit, the loop passes, emit-plan-memory,
 /// emit-insert-sync and, with `hardwareLoops`, emit-hardware-loops) and
 /// encoding (convert-emit-to-enc).
 void buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);

@@ -2,7 +2,7 @@
 //
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
-// A lowering case (lib/Conversion/KernelToEmit/LoweringCase.h) is a point of
+// A lowering case (lib/Conversion/QKToEmit/LoweringCase.h) is a point of
 // a product: the op, the element types of its operands and results, and the
 // properties its selector records. A CaseSpace declares that product for one
 // selector, next to it: the type signatures it accepts (with type variables,

@@ -4,7 +4,7 @@
 //
 // The evidence behind docs/supported-ops.md, `npuc --list-ops` and the gate
 // (check-lowering-evidence, NPUC-E0105): for each lowering case a conformance
-// run reached (lib/Conversion/KernelToEmit/LoweringCase.h says what a case
+// run reached (lib/Conversion/QKToEmit/LoweringCase.h says what a case
 // is) and each target, how far its tests got. The table is
 // lib/Support/OpEvidence.tsv, written by `npuc-conformance --write-evidence`
 // and compiled in; nothing here depends on MLIR.

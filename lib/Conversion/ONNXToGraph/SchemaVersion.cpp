@@ -6,7 +6,7 @@
 // schema registry (libonnx), for the report and diagnostics: Conv in an
 // opset-13 and an opset-17 model is the same Conv-11. Evidence is not keyed
 // on it: the importer normalizes versions to one graph form, and the lowering
-// case (lib/Conversion/KernelToEmit/LoweringCase.h) is what tests verify.
+// case (lib/Conversion/QKToEmit/LoweringCase.h) is what tests verify.
 //
 //===----------------------------------------------------------------------===//
 
