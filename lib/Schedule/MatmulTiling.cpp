@@ -183,37 +183,45 @@ std::optional<std::string> npuc::emit::lowering::checkTiling(const MatmulProblem
   return checkFits(footprint(p, t, target), target, "accumulators");
 }
 
+std::vector<ProductLoop> npuc::emit::lowering::productLoops(const MatmulProblem &p,
+                                                            const MatmulTiling &t) {
+  std::vector<ProductLoop> loops;
+  for (const TilePart &m : tileParts(p.M, t.mt))
+    for (const TilePart &n : tileParts(p.N, t.nt))
+      loops.push_back({m, n});
+  return loops;
+}
+
 void npuc::emit::lowering::estimate(const MatmulProblem &p, MatmulTiling &t,
                                     const target::TargetInfo &target) {
   const target::TargetParams &tp = target.params;
   uint64_t latency = uint64_t(tp.DmaStartLatency);
-  int64_t fm = p.M / t.mt, rm = p.M % t.mt, fn = p.N / t.nt, rn = p.N % t.nt;
   uint64_t cycles = 0, bytes = 0;
-  for (auto [mc, cm] : {std::pair{t.mt, fm}, std::pair{rm, int64_t(rm > 0)}})
-    for (auto [nc, cn] : {std::pair{t.nt, fn}, std::pair{rn, int64_t(rn > 0)}}) {
-      uint64_t count = uint64_t(p.batch * cm * cn);
-      if (count == 0 || mc == 0 || nc == 0)
-        continue;
-      Iteration it = iteration(p, t, mc, nc, tp);
-      bytes += count * it.gmBytes;
-      if (t.buffers == 1) {
-        // In order: loads, products, epilogue, store, each waiting for the
-        // last; with several chunks the ring overlaps the later chunks'
-        // loads with the earlier chunks' products.
-        uint64_t body = it.chunks > 1
-                            ? it.firstLoad + std::max(it.loads - it.firstLoad, it.matrix)
-                            : it.loads + it.matrix;
-        cycles += count * (latency + body + it.drain + it.vector + latency + it.stores);
-        continue;
-      }
-      // Rotating slots: the loads and stores of neighbouring iterations share
-      // the bus while MATRIX and VECTOR work on this one, as fast as each DMA
-      // engine's descriptor slots allow; the loop's first loads and its last
-      // epilogue and store are not hidden.
-      uint64_t steady = std::max({std::max(it.matrix, it.drain), it.vector,
-                                  timing::dmaSteadyCycles(tp, it.loadBus, it.storeBus)});
-      cycles += count * steady + latency + it.firstLoad + it.drain + it.vector + latency + it.stores;
+  for (const ProductLoop &loop : productLoops(p, t)) {
+    int64_t mc = loop.m.size, nc = loop.n.size;
+    uint64_t count = uint64_t(p.batch * loop.m.count * loop.n.count);
+    if (count == 0)
+      continue;
+    Iteration it = iteration(p, t, mc, nc, tp);
+    bytes += count * it.gmBytes;
+    if (t.buffers == 1) {
+      // In order: loads, products, epilogue, store, each waiting for the
+      // last; with several chunks the ring overlaps the later chunks'
+      // loads with the earlier chunks' products.
+      uint64_t body = it.chunks > 1
+                          ? it.firstLoad + std::max(it.loads - it.firstLoad, it.matrix)
+                          : it.loads + it.matrix;
+      cycles += count * (latency + body + it.drain + it.vector + latency + it.stores);
+      continue;
     }
+    // Rotating slots: the loads and stores of neighbouring iterations share
+    // the bus while MATRIX and VECTOR work on this one, as fast as each DMA
+    // engine's descriptor slots allow; the loop's first loads and its last
+    // epilogue and store are not hidden.
+    uint64_t steady = std::max({std::max(it.matrix, it.drain), it.vector,
+                                timing::dmaSteadyCycles(tp, it.loadBus, it.storeBus)});
+    cycles += count * steady + latency + it.firstLoad + it.drain + it.vector + latency + it.stores;
+  }
   t.cycles = cycles;
   t.gmBytes = bytes;
 }

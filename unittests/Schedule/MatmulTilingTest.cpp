@@ -86,6 +86,30 @@ TEST(MatmulTiling, TilePartsAreFullTilesThenTheRemainder) {
   EXPECT_TRUE(tileParts(0, 4).empty());
 }
 
+TEST(MatmulTiling, ProductLoopsPeelTheRemaindersRowsFirst) {
+  // M = 100 by mt = 64: one full row of tiles at 0, a remainder of 36 at 64;
+  // N = 70 by nt = 32: two full columns of tiles at 0, a remainder of 6 at
+  // 64. Four loops, each of one tile shape, the rows outermost.
+  std::vector<ProductLoop> loops = productLoops(int8Product(100, 70, 8), tile(64, 32, 8, 1));
+  ASSERT_EQ(loops.size(), 4u);
+  const TilePart want[4][2] = {{{64, 1, 0}, {32, 2, 0}},
+                               {{64, 1, 0}, {6, 1, 64}},
+                               {{36, 1, 64}, {32, 2, 0}},
+                               {{36, 1, 64}, {6, 1, 64}}};
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_TRUE(sameParts({loops[i].m}, {want[i][0]})) << "loop " << i << " rows";
+    EXPECT_TRUE(sameParts({loops[i].n}, {want[i][1]})) << "loop " << i << " columns";
+  }
+  // Tiles that divide the product: one loop; tiles larger than it: one
+  // loop of one tile of the whole product.
+  loops = productLoops(int8Product(128, 64, 8), tile(64, 32, 8, 1));
+  ASSERT_EQ(loops.size(), 1u);
+  EXPECT_TRUE(sameParts({loops[0].m, loops[0].n}, {{64, 2, 0}, {32, 2, 0}}));
+  loops = productLoops(int8Product(10, 20, 8), tile(64, 64, 8, 1));
+  ASSERT_EQ(loops.size(), 1u);
+  EXPECT_TRUE(sameParts({loops[0].m, loops[0].n}, {{10, 1, 0}, {20, 1, 0}}));
+}
+
 TEST(MatmulTiling, ExtentCandidates) {
   using V = std::vector<int64_t>;
   // 100 on A = 64: the whole 100; powers 64 (128 is not < 100); every split

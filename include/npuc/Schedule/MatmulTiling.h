@@ -89,6 +89,19 @@ struct MatmulTiling {
   uint64_t cycles = 0, gmBytes = 0;
 };
 
+/// One loop of a product's result tiles: every tile of one shape, `m` rows
+/// by `n` columns (a full tile or a remainder along each), over [batch, row
+/// tiles, column tiles], rows outermost.
+struct ProductLoop {
+  TilePart m, n;
+};
+/// The loops a product's result tiles run in: the remainder tiles along M
+/// and N are peeled into loops of their own (a loop's tiles share a shape),
+/// full rows of tiles first. What estimate() charges and the lowering emits;
+/// the order costs nothing the model could rank (no operand is reused
+/// across iterations), so it is stated here, once.
+std::vector<ProductLoop> productLoops(const MatmulProblem &p, const MatmulTiling &t);
+
 /// LM and ACC bytes one iteration of the tile loop allocates (once per slot).
 struct TileFootprint {
   int64_t lm = 0, acc = 0;

@@ -576,18 +576,16 @@ LogicalResult KernelBuilder::lowerMatmulBuffers(Operation *op, const ProductBuff
     Value dst = e.view(C, ((bi * M + m0) * N + n0) * ec, {mc, nc}, {N * ec, ec});
     epilogue(acc, mc, nc, dst, {Bias, rq, params, perRow, biasPerRow, false, k.activation}, m0, n0);
   };
-  // The tiles as up to four loops (full and remainder tiles along M and N
-  // have different shapes), each over [batch, row tiles, column tiles].
-  int64_t fm = M / tl.mt, rm = M % tl.mt, fn = N / tl.nt, rn = N % tl.nt;
-  for (auto [mc, mCount, mFirst] : {std::tuple{tl.mt, fm, int64_t(0)}, std::tuple{rm, int64_t(rm > 0), fm * tl.mt}})
-    for (auto [nc, nCount, nFirst] : {std::tuple{tl.nt, fn, int64_t(0)}, std::tuple{rn, int64_t(rn > 0), fn * tl.nt}}) {
-      if (mCount == 0 || nCount == 0 || mc == 0 || nc == 0)
-        continue;
-      // Loads move ahead of the previous tile's compute only when each tile
-      // is loaded once per iteration (one chunk along K).
-      e.beginLoop({p.batch, mCount, nCount}, tl.buffers, tl.buffers > 1 && kt == K);
-      body(mc, nc, e.coordinate(0), mFirst + e.coordinate(1) * mc, nFirst + e.coordinate(2) * nc);
-      e.endLoop();
-    }
+  // The tile loops the schedule states (productLoops: remainder tiles
+  // peeled into loops of their own), each over [batch, row tiles, column
+  // tiles]. Loads move ahead of the previous tile's compute only when each
+  // tile is loaded once per iteration (one chunk along K).
+  for (const ProductLoop &loop : productLoops(p, tl)) {
+    const TilePart &m = loop.m, &n = loop.n;
+    e.beginLoop({p.batch, m.count, n.count}, tl.buffers, tl.buffers > 1 && kt == K);
+    body(m.size, n.size, e.coordinate(0), m.first + e.coordinate(1) * m.size,
+         n.first + e.coordinate(2) * n.size);
+    e.endLoop();
+  }
   return success();
 }

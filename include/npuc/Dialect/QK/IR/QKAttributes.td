@@ -181,6 +181,14 @@ def QK_TilingAttr : AttrDef<QK_Dialect, "Tiling"> {
     parameters stay `resident` in LM and the window's kernel rows are
     `stacked` in one image row.
 
+    The loops the tiles run in are the schedule's (lib/Schedule), stated
+    once for the cost model and the lowering: tiles that do not fill the
+    tile extent (remainders) are peeled into loops of their own, one tile
+    shape per loop (`tileParts`); a matrix product's loops are
+    `productLoops`', rows of tiles outermost. The attribute names no loop
+    order because no model ranks one: no kernel reuses an operand across
+    iterations, so every order costs the same.
+
     ```mlir
     #qk.tiling<tile = [4, 3, 2], buffers = 2, cycles = 544, gm_bytes = 608, resident>
     #qk.tiling<space = [1, 1, 8, 3072], tile = [1, 1, 8, 3072], buffers = 1>
