@@ -399,8 +399,8 @@ LogicalResult FunctionLowering::run(func::FuncOp func) {
     auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), graph::kBoundaryNameAttr);
     e.loc = arg.getLoc();
     std::string fallback = "input_" + std::to_string(arg.getArgNumber());
-    state.gm[arg] = ioBuffer(MemorySpace::INPUT, inputBytes, name ? name.getValue() : StringRef(fallback),
-                       tensorOf(arg));
+    state.gm[arg] = ioBuffer(MemorySpace::INPUT, inputBytes,
+                             name ? name.getValue() : StringRef(fallback), tensorOf(arg));
     if (name && observed.insert(name.getValue()).second)
       e.value(state.gm[arg], name.getValue(), tensorOf(arg).getElementType());
   }
