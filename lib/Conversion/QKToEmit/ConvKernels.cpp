@@ -122,7 +122,7 @@ std::pair<SmallVector<int64_t, 4>, Type> stored(Value v) {
   return {SmallVector<int64_t, 4>(type.getShape()), storageOf(type.getElementType())};
 }
 
-/// A spread ConvTranspose's geometry (lowerConvTranspose): the zeroed
+/// A spread ConvTranspose's geometry (ConvTransposePattern): the zeroed
 /// [N, Cin, Hz, Wz] input with every input row at its stride, placed at
 /// (top, left).
 struct Spread {

@@ -361,7 +361,7 @@ bool lowering::isPointwise(Operation *op) { return pointwiseProblem(op).has_valu
 
 std::optional<DepthwiseProblem> lowering::depthwiseProblem(Operation *op) {
   if (auto ct = dyn_cast<qk::ConvTransposeOp>(op)) {
-    // The stride-1 convolution of the spread, padded input (lowerConvTranspose).
+    // The stride-1 convolution of the spread, padded input (ConvTransposePattern).
     ArrayRef<int64_t> xs = tensorOf(ct.getX()).getShape(), ws = tensorOf(ct.getW()).getShape();
     ArrayRef<int64_t> ys = tensorOf(ct.getResult()).getShape();
     if (xs.size() != 4 || ws.size() != 4 || ws[1] != 1 || xs[1] != int64_t(ct.getGroup()) ||
@@ -411,7 +411,7 @@ std::optional<ConvProblem> lowering::convProblem(Operation *op) {
 /// dilations or output padding, one group; f32, constant weights and bias):
 /// every input pixel writes its own kh x kw block of the output, so it is a
 /// pointwise product Y' [(co, a, b)] [pixels] = W' x X followed by a
-/// depth-to-space copy (lowerConvTranspose).
+/// depth-to-space copy (ConvTransposePattern).
 bool lowering::isDepthToSpace(qk::ConvTransposeOp op) {
   auto xt = tensorOf(op.getX());
   ArrayRef<int64_t> ws = tensorOf(op.getW()).getShape(), st = op.getStrides();
