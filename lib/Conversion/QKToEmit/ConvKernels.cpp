@@ -237,12 +237,7 @@ const CaseSpace &lowering::convSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
     const ct::List bytes = {"i8", "ui8"};
-    s.signatures = {{"f32,f32->f32"},
-                    {"f32,f32,f32->f32"},
-                    {"f16,f16->R", {{"R", ct::kFloat}}},
-                    {"f16,f16,f32->R", {{"R", ct::kFloat}}},
-                    {"X,W->R", {{"X", bytes}, {"W", bytes}, {"R", {"i8", "ui8", "i32"}}}},
-                    {"X,W,i32->R", {{"X", bytes}, {"W", bytes}, {"R", {"i8", "ui8", "i32"}}}}};
+    s.signatures = productSignatures("X");
     // The integer form's requantization, the float form's activation.
     auto integer = cond::operand(0, bytes);
     s.properties = {kConvKind.declare(),

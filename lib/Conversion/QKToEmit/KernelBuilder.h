@@ -173,9 +173,6 @@ struct EwTiles {
 /// share; each family declares its own in its file, where its patterns name
 /// them.
 LogicalResult selectLogic(LoweringCase &c, const target::TargetInfo &t);
-/// How a Cast between two plain case types converts, or none when it has no
-/// lowering (LogicKernels.cpp).
-std::optional<Conversion> castConversion(StringRef from, StringRef to);
 
 struct IterationSpaces;
 LogicalResult planLogic(const LoweringCase &c, const target::TargetInfo &t, IterationSpaces &s);
@@ -188,6 +185,11 @@ LogicalResult planF32Map(Operation *op, IterationSpaces &s, int64_t bodyPasses);
 /// is constant along the tile's columns); otherwise the axis is the innermost
 /// dimension and the parameter is copied at the tile's size (elementwise()).
 bool paramsPerRow(ArrayRef<int64_t> shape, int64_t axis);
+
+/// The element types of a matrix product's or a convolution's case space
+/// (MatrixKernels.cpp), its integer input named `lhs`: f32, or f16 to f32 or
+/// f16; 8-bit integers to i8, ui8 or i32; each with a bias or without.
+std::vector<support::TypeSignature> productSignatures(const char *lhs);
 
 /// Shared by the matrix products and the convolutions (MatrixKernels.cpp):
 /// a diagnostic when no MATRIX mode (emit::matrixMode) multiplies operands

@@ -18,6 +18,9 @@ using namespace npuc::emit::lowering;
 
 // The selectors, case spaces and plans of this file's patterns.
 namespace npuc::emit::lowering {
+/// How a Cast between two plain case types converts, or none when it has no
+/// lowering.
+std::optional<Conversion> castConversion(StringRef from, StringRef to);
 LogicalResult selectCompare(LoweringCase &c, const target::TargetInfo &t);
 const support::CaseSpace &compareSpace();
 const support::CaseSpace &notSpace();

@@ -172,16 +172,22 @@ Requant requantMode(qk::RequantAttr rq, int64_t resultRank) {
 }
 } // namespace
 
+std::vector<support::TypeSignature> lowering::productSignatures(const char *lhs) {
+  const ct::List bytes = {"i8", "ui8"}, results = {"i8", "ui8", "i32"};
+  std::string x(lhs);
+  return {{"f32,f32->f32"},
+          {"f32,f32,f32->f32"},
+          {"f16,f16->R", {{"R", ct::kFloat}}},
+          {"f16,f16,f32->R", {{"R", ct::kFloat}}},
+          {x + ",W->R", {{x, bytes}, {"W", bytes}, {"R", results}}},
+          {x + ",W,i32->R", {{x, bytes}, {"W", bytes}, {"R", results}}}};
+}
+
 const CaseSpace &lowering::matmulSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
     const ct::List bytes = {"i8", "ui8"};
-    s.signatures = {{"f32,f32->f32"},
-                    {"f32,f32,f32->f32"},
-                    {"f16,f16->R", {{"R", ct::kFloat}}},
-                    {"f16,f16,f32->R", {{"R", ct::kFloat}}},
-                    {"A,W->R", {{"A", bytes}, {"W", bytes}, {"R", {"i8", "ui8", "i32"}}}},
-                    {"A,W,i32->R", {{"A", bytes}, {"W", bytes}, {"R", {"i8", "ui8", "i32"}}}}};
+    s.signatures = productSignatures("A");
     // The integer contract's properties; a float product has none of it,
     // and a 2-D one Gemm's (transposes, alpha, the addend C and its beta).
     auto integer = cond::operand(0, bytes);
