@@ -240,3 +240,157 @@ float num::erfF(float x) {
 float num::sqrtF(float x) { return std::sqrt(x); }
 float num::rsqrtF(float x) { return 1.0f / std::sqrt(x); }
 float num::recipF(float x) { return 1.0f / x; }
+
+// The circular and inverse functions are Cephes's single-precision
+// algorithms (Moshier, sinf.c, tanf.c, atanf.c, asinf.c, asinhf.c,
+// acoshf.c, atanhf.c), with npu-v1's own log and square root.
+
+namespace {
+constexpr float kPi = 3.14159265358979f, kHalfPi = 1.57079632679490f,
+                kQuarterPi = 0.785398163397448f, kLn2 = 0.693147180559945f;
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+/// x = k * pi/2 + r with |r| <= pi/4 (up to rounding): Cody and Waite's
+/// reduction by pi/2 in three parts (the first two exact products for
+/// |k| < 2^16); `quadrant` is k mod 4, 0 where |k| >= 2^24.
+struct Reduced {
+  float r;
+  int quadrant;
+};
+Reduced reduceHalfPi(float x) {
+  float k = num::roundHalfEven(x * 0.636619772f);
+  float r = ((x - k * 1.5703125f) - k * 4.83751297e-4f) - k * 7.54978995e-8f;
+  int64_t ki = std::fabs(k) < 16777216.0f ? int64_t(k) : 0;
+  return {r, int(ki & 3)};
+}
+/// sin and cos of a reduced argument (|r| <= pi/4).
+float sinPoly(float r) {
+  float z = r * r;
+  return ((-1.9515295891e-4f * z + 8.3321608736e-3f) * z - 1.6666654611e-1f) * z * r + r;
+}
+float cosPoly(float r) {
+  float z = r * r;
+  return ((2.443315711809948e-5f * z - 1.388731625493765e-3f) * z + 4.166664568298827e-2f) * z * z -
+         0.5f * z + 1.0f;
+}
+} // namespace
+
+float num::sinF(float x) {
+  if (x != x || std::fabs(x) == std::numeric_limits<float>::infinity())
+    return kNaN;
+  Reduced d = reduceHalfPi(x);
+  float v = d.quadrant & 1 ? cosPoly(d.r) : sinPoly(d.r);
+  return d.quadrant & 2 ? -v : v;
+}
+
+float num::cosF(float x) {
+  if (x != x || std::fabs(x) == std::numeric_limits<float>::infinity())
+    return kNaN;
+  Reduced d = reduceHalfPi(x);
+  float v = d.quadrant & 1 ? sinPoly(d.r) : cosPoly(d.r);
+  return (d.quadrant + 1) & 2 ? -v : v;
+}
+
+float num::tanF(float x) {
+  if (x != x || std::fabs(x) == std::numeric_limits<float>::infinity())
+    return kNaN;
+  Reduced d = reduceHalfPi(x);
+  float r = d.r, z = r * r, t = r;
+  if (std::fabs(r) > 1e-4f)
+    t = (((((9.38540185543e-3f * z + 3.11992232697e-3f) * z + 2.44301354525e-2f) * z +
+           5.34112807005e-2f) * z + 1.33387994085e-1f) * z + 3.33331568548e-1f) * z * r + r;
+  return d.quadrant & 1 ? -1.0f / t : t;
+}
+
+float num::atanF(float x) {
+  if (x != x)
+    return x;
+  float a = std::fabs(x), base = 0.0f, r = a;
+  if (a > 2.414213562373095f) {
+    base = kHalfPi;
+    r = -1.0f / a;
+  } else if (a > 0.4142135623730950f) {
+    base = kQuarterPi;
+    r = (a - 1.0f) / (a + 1.0f);
+  }
+  float z = r * r;
+  float p = (((8.05374449538e-2f * z - 1.38776856032e-1f) * z + 1.99777106478e-1f) * z -
+             3.33329491539e-1f) * z * r + r;
+  return std::copysign(base + p, x);
+}
+
+float num::asinF(float x) {
+  if (x != x)
+    return x;
+  float a = std::fabs(x);
+  if (a > 1.0f)
+    return kNaN;
+  bool upper = a > 0.5f;
+  float z = upper ? 0.5f * (1.0f - a) : a * a, r = upper ? sqrtF(z) : a;
+  float y = r;
+  if (upper || a >= 1e-4f)
+    y = ((((4.2163199048e-2f * z + 2.4181311049e-2f) * z + 4.5470025998e-2f) * z +
+          7.4953002686e-2f) * z + 1.6666752422e-1f) * z * r + r;
+  if (upper)
+    y = kHalfPi - (y + y);
+  return std::copysign(y, x);
+}
+
+float num::acosF(float x) {
+  if (x != x)
+    return x;
+  if (x < -1.0f || x > 1.0f)
+    return kNaN;
+  if (x < -0.5f)
+    return kPi - 2.0f * asinF(sqrtF(0.5f * (1.0f + x)));
+  if (x > 0.5f)
+    return 2.0f * asinF(sqrtF(0.5f * (1.0f - x)));
+  return kHalfPi - asinF(x);
+}
+
+float num::asinhF(float x) {
+  float a = std::fabs(x);
+  if (x != x || a == std::numeric_limits<float>::infinity())
+    return x;
+  float y;
+  if (a > 1500.0f) {
+    y = logF(a) + kLn2;
+  } else if (a < 0.5f) {
+    float z = a * a;
+    y = (((2.0122003309e-2f * z - 4.2699340972e-2f) * z + 7.4847586088e-2f) * z -
+         1.6666288134e-1f) * z * a + a;
+  } else {
+    y = logF(a + sqrtF(a * a + 1.0f));
+  }
+  return std::copysign(y, x);
+}
+
+float num::acoshF(float x) {
+  if (x != x || x == std::numeric_limits<float>::infinity())
+    return x;
+  if (x < 1.0f)
+    return kNaN;
+  if (x > 1500.0f)
+    return logF(x) + kLn2;
+  float z = x - 1.0f;
+  if (z < 0.5f)
+    return ((((1.7596881071e-3f * z - 7.5272886713e-3f) * z + 2.6454905019e-2f) * z -
+             1.1784741703e-1f) * z + 1.4142135263f) * sqrtF(z);
+  return logF(x + sqrtF(z * (x + 1.0f)));
+}
+
+float num::atanhF(float x) {
+  if (x != x)
+    return x;
+  float a = std::fabs(x);
+  if (a >= 1.0f)
+    return a == 1.0f ? std::copysign(std::numeric_limits<float>::infinity(), x) : kNaN;
+  if (a < 1e-4f)
+    return x;
+  if (a < 0.5f) {
+    float z = x * x;
+    return ((((1.81740078349e-1f * z + 8.24370301058e-2f) * z + 1.46691431730e-1f) * z +
+             1.99782164500e-1f) * z + 3.33337300303e-1f) * z * x + x;
+  }
+  return 0.5f * logF((1.0f + x) / (1.0f - x));
+}

@@ -179,6 +179,15 @@ uint64_t vectorUnary(Machine &m, const ExecStep &x, VectorStep &vx) {
         case isa::VUnFunc::TANH: d.f = num::tanhF(x); break;
         case isa::VUnFunc::SIGMOID: d.f = num::sigmoidF(x); break;
         case isa::VUnFunc::ERF: d.f = num::erfF(x); break;
+        case isa::VUnFunc::SIN: d.f = num::sinF(x); break;
+        case isa::VUnFunc::COS: d.f = num::cosF(x); break;
+        case isa::VUnFunc::TAN: d.f = num::tanF(x); break;
+        case isa::VUnFunc::ASIN: d.f = num::asinF(x); break;
+        case isa::VUnFunc::ACOS: d.f = num::acosF(x); break;
+        case isa::VUnFunc::ATAN: d.f = num::atanF(x); break;
+        case isa::VUnFunc::ASINH: d.f = num::asinhF(x); break;
+        case isa::VUnFunc::ACOSH: d.f = num::acoshF(x); break;
+        case isa::VUnFunc::ATANH: d.f = num::atanhF(x); break;
         }
       } else {
         int64_t x = a.i, v = x;

@@ -12,7 +12,9 @@ UNARY = {"graph.relu": "Relu", "graph.sigmoid": "Sigmoid", "graph.tanh": "Tanh",
          "graph.sqrt": "Sqrt", "graph.reciprocal": "Reciprocal", "graph.erf": "Erf",
          "graph.floor": "Floor", "graph.ceil": "Ceil", "graph.round": "Round",
          "graph.identity": "Identity", "graph.hard_sigmoid": "HardSigmoid",
-         "graph.hard_swish": "HardSwish"}
+         "graph.hard_swish": "HardSwish", "graph.sin": "Sin", "graph.cos": "Cos", "graph.tan": "Tan",
+         "graph.asin": "Asin", "graph.acos": "Acos", "graph.atan": "Atan", "graph.asinh": "Asinh",
+         "graph.acosh": "Acosh", "graph.atanh": "Atanh"}
 # Unary functions IEEE arithmetic gives exactly (the NPU must too).
 EXACT_UNARY = {"graph.relu", "graph.neg", "graph.abs", "graph.sign", "graph.floor", "graph.ceil",
                "graph.round", "graph.identity"}
@@ -90,7 +92,9 @@ UNARY_FN = {"RELU": "graph.relu", "SIGMOID": "graph.sigmoid", "TANH": "graph.tan
             "EXP": "graph.exp", "LOG": "graph.log", "NEG": "graph.neg", "ABS": "graph.abs",
             "SIGN": "graph.sign", "SQRT": "graph.sqrt", "RECIP": "graph.reciprocal",
             "ERF": "graph.erf", "FLOOR": "graph.floor", "CEIL": "graph.ceil",
-            "ROUND": "graph.round", "COPY": "graph.identity"}
+            "ROUND": "graph.round", "COPY": "graph.identity", "SIN": "graph.sin", "COS": "graph.cos",
+            "TAN": "graph.tan", "ASIN": "graph.asin", "ACOS": "graph.acos", "ATAN": "graph.atan",
+            "ASINH": "graph.asinh", "ACOSH": "graph.acosh", "ATANH": "graph.atanh"}
 
 
 def build_unary(case, net):
@@ -99,7 +103,9 @@ def build_unary(case, net):
         op = UNARY_FN[case["props"]["fn"]]
     x_t, y_t = case["operands"][0], case["results"][0]
     shape = shape_of(net)
-    domain = {"graph.log": "positive", "graph.sqrt": "positive", "graph.reciprocal": "nonzero"}.get(op, "any")
+    domain = {"graph.log": "positive", "graph.sqrt": "positive", "graph.reciprocal": "nonzero",
+              "graph.asin": "unit", "graph.acos": "unit", "graph.atanh": "unit",
+              "graph.acosh": "above1"}.get(op, "any")
     x = net.value_in(x_t, shape, domain)
     attrs = {}
     if op == "graph.hard_sigmoid":

@@ -106,7 +106,8 @@ class Net:
     # -- values of a case type -----------------------------------------------
     def random(self, dtype, shape, domain="any"):
         """Values of `dtype`: `domain` any, positive, negative (all below zero),
-        nonzero or small (|x| <= 3 for integers)."""
+        nonzero, small (|x| <= 3 for integers), unit (floats in (-1, 1)) or
+        above1 (floats of at least 1)."""
         rng = self.rng
         dtype = np.dtype(dtype)
         if dtype == np.bool_:
@@ -119,6 +120,10 @@ class Net:
                 x = -np.abs(x) - 0.25
             elif domain == "nonzero":
                 x = np.where(np.abs(x) < 0.25, 0.5, x)
+            elif domain == "unit":
+                x = np.tanh(x)
+            elif domain == "above1":
+                x = np.abs(x) + 1.0
             return x.astype(dtype)
         info = np.iinfo(dtype)
         lo, hi = max(int(info.min), -1000), min(int(info.max), 1000)

@@ -194,6 +194,44 @@ TEST(Numerics, TranscendentalsMeetTheirStatedBounds) {
   EXPECT_LT(sweep(erfF, [](double x) { return std::erf(x); }, -6, 6).absErr, 1.5e-6);
 }
 
+// The circular and hyperbolic inverses of docs/numerics.md, over the
+// domains their bounds are stated for.
+TEST(Numerics, TrigonometricFunctionsMeetTheirStatedBounds) {
+  EXPECT_LT(sweep(sinF, [](double x) { return std::sin(x); }, -8192, 8192).absErr, 1e-7);
+  EXPECT_LT(sweep(cosF, [](double x) { return std::cos(x); }, -8192, 8192).absErr, 1e-7);
+  EXPECT_LT(sweep(tanF, [](double x) { return std::tan(x); }, -8192, 8192).relErr, 2.5e-6);
+  EXPECT_LT(sweep(tanF, [](double x) { return std::tan(x); }, -1.5, 1.5).relErr, 2e-7);
+  EXPECT_LT(sweep(atanF, [](double x) { return std::atan(x); }, -100, 100).relErr, 2e-7);
+  EXPECT_LT(sweep(atanF, [](double x) { return std::atan(x); }, -1e30, 1e30).relErr, 2e-7);
+  EXPECT_LT(sweep(asinF, [](double x) { return std::asin(x); }, -1, 1).relErr, 3e-7);
+  EXPECT_LT(sweep(acosF, [](double x) { return std::acos(x); }, -1, 1).relErr, 2e-7);
+  EXPECT_LT(sweep(acosF, [](double x) { return std::acos(x); }, -1, 1).absErr, 3.5e-7);
+  EXPECT_LT(sweep(asinhF, [](double x) { return std::asinh(x); }, -10, 10).relErr, 2e-7);
+  EXPECT_LT(sweep(asinhF, [](double x) { return std::asinh(x); }, -1e30, 1e30).relErr, 2e-7);
+  EXPECT_LT(sweep(acoshF, [](double x) { return std::acosh(x); }, 1, 10).relErr, 2e-7);
+  EXPECT_LT(sweep(acoshF, [](double x) { return std::acosh(x); }, 1, 1e30).relErr, 2e-7);
+  EXPECT_LT(sweep(atanhF, [](double x) { return std::atanh(x); }, -1, 1).relErr, 2e-7);
+}
+
+TEST(Numerics, TrigonometricEdges) {
+  float inf = std::numeric_limits<float>::infinity();
+  for (auto f : {sinF, cosF, tanF})
+    EXPECT_TRUE(std::isnan(f(inf)) && std::isnan(f(-inf)) && std::isnan(f(std::nanf(""))));
+  EXPECT_EQ(sinF(0.0f), 0.0f);
+  EXPECT_EQ(cosF(0.0f), 1.0f);
+  EXPECT_EQ(atanF(inf), 1.57079632679490f);
+  EXPECT_EQ(atanF(-inf), -1.57079632679490f);
+  EXPECT_TRUE(std::isnan(asinF(1.5f)) && std::isnan(acosF(-1.5f)) && std::isnan(acoshF(0.5f)));
+  EXPECT_EQ(asinF(1.0f), 1.57079632679490f);
+  EXPECT_EQ(acosF(1.0f), 0.0f);
+  EXPECT_EQ(acoshF(1.0f), 0.0f);
+  EXPECT_EQ(atanhF(1.0f), inf);
+  EXPECT_EQ(atanhF(-1.0f), -inf);
+  EXPECT_TRUE(std::isnan(atanhF(1.5f)));
+  EXPECT_EQ(asinhF(-inf), -inf);
+  EXPECT_EQ(acoshF(inf), inf);
+}
+
 TEST(Numerics, TranscendentalEdges) {
   float inf = std::numeric_limits<float>::infinity();
   EXPECT_EQ(expF(89.0f), inf);

@@ -37,7 +37,8 @@ def VBinEnum : ISAEnum<"VBinFunc",
   "VECTOR binary function.">;
 def VUnEnum : ISAEnum<"VUnFunc",
   ["COPY", "NEG", "ABS", "SIGN", "RELU", "FLOOR", "CEIL", "ROUND", "SQRT", "RSQRT",
-   "RECIP", "EXP", "LOG", "TANH", "SIGMOID", "ERF"],
+   "RECIP", "EXP", "LOG", "TANH", "SIGMOID", "ERF", "SIN", "COS", "TAN", "ASIN", "ACOS",
+   "ATAN", "ASINH", "ACOSH", "ATANH"],
   "VECTOR unary function; transcendental ones are float only (docs/numerics.md).">;
 def PModeEnum : ISAEnum<"PMode", ["TENSOR", "COL", "ROW"],
   "Where requantization parameters come from: the V_RQ_CFG registers, or a table "

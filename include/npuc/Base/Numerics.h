@@ -64,6 +64,15 @@ float logF(float x);
 float tanhF(float x);
 float sigmoidF(float x);
 float erfF(float x);
+float sinF(float x);
+float cosF(float x);
+float tanF(float x);
+float asinF(float x);
+float acosF(float x);
+float atanF(float x);
+float asinhF(float x);
+float acoshF(float x);
+float atanhF(float x);
 float sqrtF(float x);   // IEEE square root (correctly rounded)
 float rsqrtF(float x);  // IEEE 1 / IEEE sqrt(x)
 float recipF(float x);  // IEEE 1 / x

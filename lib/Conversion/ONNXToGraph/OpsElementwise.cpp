@@ -250,6 +250,15 @@ LogicalResult importSimpleUnary(NodeContext &c) {
       {"Sqrt", graphOp<graph::SqrtOp>},
       {"Reciprocal", graphOp<graph::ReciprocalOp>},
       {"Erf", graphOp<graph::ErfOp>},
+      {"Sin", graphOp<graph::SinOp>},
+      {"Cos", graphOp<graph::CosOp>},
+      {"Tan", graphOp<graph::TanOp>},
+      {"Asin", graphOp<graph::AsinOp>},
+      {"Acos", graphOp<graph::AcosOp>},
+      {"Atan", graphOp<graph::AtanOp>},
+      {"Asinh", graphOp<graph::AsinhOp>},
+      {"Acosh", graphOp<graph::AcoshOp>},
+      {"Atanh", graphOp<graph::AtanhOp>},
       {"Floor", graphOp<graph::FloorOp>},
       {"Ceil", graphOp<graph::CeilOp>},
       {"Round", graphOp<graph::RoundOp>},
@@ -609,7 +618,8 @@ void npuc::onnx_import::registerElementwiseOps(llvm::StringMap<OpImporter> &t) {
   for (const auto &entry : binaries())
     t[entry.getKey()] = importBinary;
   for (const char *op : {"Relu", "Sigmoid", "Tanh", "Exp", "Log", "Neg", "Abs", "Sign", "Sqrt",
-                         "Reciprocal", "Erf", "Floor", "Ceil", "Round", "HardSwish"})
+                         "Reciprocal", "Erf", "Floor", "Ceil", "Round", "HardSwish", "Sin", "Cos",
+                         "Tan", "Asin", "Acos", "Atan", "Asinh", "Acosh", "Atanh"})
     t[op] = importSimpleUnary;
   t["Mean"] = importMean;
   t["Pow"] = importPow;

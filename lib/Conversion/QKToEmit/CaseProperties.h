@@ -303,7 +303,16 @@ inline constexpr auto kUnaryFn = choice<qk::UnaryFn>(
     Alternative<qk::UnaryFn>{qk::UnaryFn::LOG, "LOG"},
     Alternative<qk::UnaryFn>{qk::UnaryFn::TANH, "TANH"},
     Alternative<qk::UnaryFn>{qk::UnaryFn::SIGMOID, "SIGMOID"},
-    Alternative<qk::UnaryFn>{qk::UnaryFn::ERF, "ERF"});
+    Alternative<qk::UnaryFn>{qk::UnaryFn::ERF, "ERF"},
+    Alternative<qk::UnaryFn>{qk::UnaryFn::SIN, "SIN"},
+    Alternative<qk::UnaryFn>{qk::UnaryFn::COS, "COS"},
+    Alternative<qk::UnaryFn>{qk::UnaryFn::TAN, "TAN"},
+    Alternative<qk::UnaryFn>{qk::UnaryFn::ASIN, "ASIN"},
+    Alternative<qk::UnaryFn>{qk::UnaryFn::ACOS, "ACOS"},
+    Alternative<qk::UnaryFn>{qk::UnaryFn::ATAN, "ATAN"},
+    Alternative<qk::UnaryFn>{qk::UnaryFn::ASINH, "ASINH"},
+    Alternative<qk::UnaryFn>{qk::UnaryFn::ACOSH, "ACOSH"},
+    Alternative<qk::UnaryFn>{qk::UnaryFn::ATANH, "ATANH"});
 
 } // namespace npuc::emit::lowering
 

@@ -499,7 +499,7 @@ emit.program target "npu-v1" {
 
 emit.program target "npu-v1" {
   %a = emit.alloc : !emit.buffer<lm, 2x8xf32, strides = [32, 4]>
-  // expected-error @+1 {{custom op 'emit.vun' expected string or keyword containing one of the following enum values for attribute 'func' [COPY, NEG, ABS, SIGN, RELU, FLOOR, CEIL, ROUND, SQRT, RSQRT, RECIP, EXP, LOG, TANH, SIGMOID, ERF]}}
+  // expected-error @+1 {{custom op 'emit.vun' expected string or keyword containing one of the following enum values for attribute 'func' [COPY, NEG, ABS, SIGN, RELU, FLOOR, CEIL, ROUND, SQRT, RSQRT, RECIP, EXP, LOG, TANH, SIGMOID, ERF, SIN, COS, TAN, ASIN, ACOS, ATAN, ASINH, ACOSH, ATANH]}}
   emit.vun SQUARE %a -> %a : !emit.buffer<lm, 2x8xf32, strides = [32, 4]> -> !emit.buffer<lm, 2x8xf32, strides = [32, 4]>
 }
 

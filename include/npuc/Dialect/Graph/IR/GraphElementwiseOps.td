@@ -129,6 +129,15 @@ def Graph_SqrtOp : Graph_UnaryOp<"sqrt"> {
 }
 def Graph_ReciprocalOp : Graph_UnaryOp<"reciprocal"> { let summary = "ONNX Reciprocal"; }
 def Graph_ErfOp : Graph_UnaryOp<"erf"> { let summary = "ONNX Erf"; }
+def Graph_SinOp : Graph_UnaryOp<"sin"> { let summary = "ONNX Sin"; }
+def Graph_CosOp : Graph_UnaryOp<"cos"> { let summary = "ONNX Cos"; }
+def Graph_TanOp : Graph_UnaryOp<"tan"> { let summary = "ONNX Tan"; }
+def Graph_AsinOp : Graph_UnaryOp<"asin"> { let summary = "ONNX Asin"; }
+def Graph_AcosOp : Graph_UnaryOp<"acos"> { let summary = "ONNX Acos"; }
+def Graph_AtanOp : Graph_UnaryOp<"atan"> { let summary = "ONNX Atan"; }
+def Graph_AsinhOp : Graph_UnaryOp<"asinh"> { let summary = "ONNX Asinh"; }
+def Graph_AcoshOp : Graph_UnaryOp<"acosh"> { let summary = "ONNX Acosh"; }
+def Graph_AtanhOp : Graph_UnaryOp<"atanh"> { let summary = "ONNX Atanh"; }
 def Graph_FloorOp : Graph_UnaryOp<"floor"> {
   let summary = "ONNX Floor";
   let hasFolder = 1;
