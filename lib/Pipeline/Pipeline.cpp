@@ -55,6 +55,8 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
   a.add(graph::createGraphSimplify());
   a.add(graph::createGraphRecognize());
   a.add(graph::createGraphExpandGather());
+  a.add(graph::createGraphExpandRecurrent());
+  a.add(graph::createGraphExpandLRN());
   a.add(graph::createGraphFoldBias());
   a.add(graph::createGraphFoldBatchNorm());
   a.add(graph::createGraphFuseQDQ());

@@ -32,15 +32,8 @@ onnx_builder.set_output(out)
 rng = np.random.default_rng(20261202)
 
 
-def save(name, nodes, inputs, outputs, inits, feeds, expected, opset):
-    g = h.make_graph(nodes, name, inputs, outputs, initializer=inits)
-    m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)])
-    m.ir_version = 10
-    onnx_builder.save_unchecked(name, m, feeds, expected)
-
-
-def vi(name, shape, t=T.FLOAT):
-    return h.make_tensor_value_info(name, t, shape)
+save = onnx_builder.save_graph
+vi = onnx_builder.value_info
 
 
 def rms_norm(x, scale, axis, epsilon):

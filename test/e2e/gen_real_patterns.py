@@ -25,6 +25,9 @@ stay fixed.
 - gather_indices_2d, gather_scalar_index: Gather by constant indices of two
   dimensions (a negative one, a repeat) and of none (the axis goes), copies
   to the indices as one axis and a view to the result's shape.
+- alexnet_lrn: an AlexNet/GoogLeNet-era stem (issue #29): Conv, Relu, LRN
+  (size 5, AlexNet's), MaxPool, Conv, Relu, LRN (size 3, even window
+  halves), global pooling and a classifier.
 
 Expected outputs come from scripts/onnx_reference (numpy implementations of
 the ONNX definitions), independent of npuc.
@@ -135,3 +138,17 @@ save("gather_indices_2d", [N("Gather", ["x", "ids"], ["y"], axis=1)], {"x": f32(
      [("ids", np.asarray([[6, 0], [2, 2], [-1, 4]], np.int64))])
 save("gather_scalar_index", [N("Gather", ["x", "ids"], ["y"], axis=0)],
      {"x": rng.integers(-128, 128, (6, 4)).astype(np.int8)}, ["y"], [("ids", np.asarray(-2, np.int64))])
+
+save("alexnet_lrn",
+     [N("Conv", ["x", "w1", "b1"], ["c1"], kernel_shape=[5, 5], strides=[2, 2], pads=[2, 2, 2, 2]),
+      N("Relu", ["c1"], ["r1"]),
+      N("LRN", ["r1"], ["n1"], size=5, alpha=1e-4, beta=0.75, bias=2.0),
+      N("MaxPool", ["n1"], ["p1"], kernel_shape=[3, 3], strides=[2, 2]),
+      N("Conv", ["p1", "w2", "b2"], ["c2"], kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+      N("Relu", ["c2"], ["r2"]),
+      N("LRN", ["r2"], ["n2"], size=4, alpha=2e-4, beta=0.75, bias=1.0),
+      N("GlobalAveragePool", ["n2"], ["g"]), N("Flatten", ["g"], ["f"]),
+      N("Gemm", ["f", "wf", "bf"], ["y"], transB=1)],
+     {"x": f32(1, 3, 32, 32)}, ["y"],
+     [("w1", f32(16, 3, 5, 5) * 0.3), ("b1", f32(16) * 0.1), ("w2", f32(24, 16, 3, 3) * 0.2),
+      ("b2", f32(24) * 0.1), ("wf", f32(10, 24) * 0.3), ("bf", f32(10) * 0.1)])

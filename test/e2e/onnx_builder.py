@@ -26,10 +26,29 @@ def set_output(path):
 def save_unchecked(name, model, feeds, expected):
     """Writes `model` and its one data set under the output directory without
     onnx.checker (for opsets newer than python3-onnx knows)."""
-    d = os.path.join(_out, name, "test_data_set_0")
-    os.makedirs(d, exist_ok=True)
+    os.makedirs(os.path.join(_out, name), exist_ok=True)
     with open(os.path.join(_out, name, "model.onnx"), "wb") as f:
         f.write(model.SerializeToString())
+    write_data_set(name, 0, feeds, expected)
+
+
+def save_graph(name, nodes, inputs, outputs, inits, feeds, expected, opset, ir_version=10):
+    """The graph of `nodes` as a model of default-domain `opset`, written by
+    save_unchecked with its one data set."""
+    g = h.make_graph(nodes, name, inputs, outputs, initializer=inits)
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)])
+    m.ir_version = ir_version
+    save_unchecked(name, m, feeds, expected)
+
+
+def value_info(name, shape, t=onnx.TensorProto.FLOAT):
+    return h.make_tensor_value_info(name, t, shape)
+
+
+def write_data_set(name, index, feeds, expected):
+    """Writes test_data_set_INDEX (input_K.pb, output_K.pb) of test `name`."""
+    d = os.path.join(_out, name, "test_data_set_%d" % index)
+    os.makedirs(d, exist_ok=True)
     for prefix, arrays in (("input", feeds), ("output", expected)):
         for k, a in enumerate(arrays):
             with open(os.path.join(d, "%s_%d.pb" % (prefix, k)), "wb") as f:

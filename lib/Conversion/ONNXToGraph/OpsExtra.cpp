@@ -183,28 +183,52 @@ LogicalResult importTrilu(NodeContext &c) {
   return c.buildOutput<graph::WhereOp>({*keep, x->value, z.value}, x->type());
 }
 
+/// x * sigmoid(alpha * x), with alpha the node's (default 1).
+FailureOr<Value> buildSwish(NodeContext &c, Val x) {
+  float alpha = c.floatAttr("alpha", 1.0f);
+  Value scaled = x.value;
+  if (alpha != 1.0f) {
+    Val a = c.constant(DenseElementsAttr::get(c.tensor({1}, x.element()), ArrayRef<float>{alpha}));
+    FailureOr<Value> m = c.build<graph::MulOp>({x.value, a.value}, x.type());
+    if (failed(m))
+      return failure();
+    scaled = *m;
+  }
+  FailureOr<Value> gate = c.build<graph::SigmoidOp>({scaled}, x.type());
+  if (failed(gate))
+    return failure();
+  return c.build<graph::MulOp>({x.value, *gate}, x.type());
+}
+
 /// Swish (opset 24): x * sigmoid(alpha * x).
 LogicalResult importSwish(NodeContext &c) {
   std::optional<Val> x = c.required(0);
   if (!x)
     return failure();
-  float alpha = c.floatAttr("alpha", 1.0f);
-  Value scaled = x->value;
-  if (alpha != 1.0f) {
-    Val a = c.constant(DenseElementsAttr::get(c.tensor({1}, x->element()), ArrayRef<float>{alpha}));
-    FailureOr<Value> m = c.build<graph::MulOp>({x->value, a.value}, x->type());
-    if (failed(m))
-      return failure();
-    scaled = *m;
-  }
-  FailureOr<Value> gate = c.build<graph::SigmoidOp>({scaled}, x->type());
+  FailureOr<Value> y = buildSwish(c, *x);
+  if (failed(y))
+    return failure();
+  c.setOutput(0, *y);
+  return success();
+}
+
+/// SwiGLU (opset 28): Swish(A) * B, A and B of one shape (ONNX does not
+/// broadcast them).
+LogicalResult importSwiGLU(NodeContext &c) {
+  std::optional<Val> a = c.required(0), v = c.required(1);
+  if (!a || !v)
+    return failure();
+  if (a->type() != v->type())
+    return c.fail(code::ShapeMismatch, "SwiGLU's A and B must have one shape and element type "
+                                       "(ONNX does not broadcast them)");
+  FailureOr<Value> gate = buildSwish(c, *a);
   if (failed(gate))
     return failure();
-  return c.buildOutput<graph::MulOp>({x->value, *gate}, x->type());
+  return c.buildOutput<graph::MulOp>({*gate, v->value}, a->type());
 }
 
 LogicalResult importRecurrent(NodeContext &c) {
-  bool lstm = c.node.op_type() == "LSTM";
+  bool lstm = c.node.op_type() == "LSTM", rnn = c.node.op_type() == "RNN";
   std::optional<Val> x = c.required(0), w = c.required(1), r = c.required(2);
   if (!x || !w || !r)
     return failure();
@@ -219,8 +243,9 @@ LogicalResult importRecurrent(NodeContext &c) {
     activations.assign(a->strings().begin(), a->strings().end());
   if (activations.empty())
     for (int64_t d = 0; d < dirs; ++d)
-      for (const char *name : lstm ? std::vector<const char *>{"Sigmoid", "Tanh", "Tanh"}
-                                   : std::vector<const char *>{"Sigmoid", "Tanh"})
+      for (const char *name : lstm  ? std::vector<const char *>{"Sigmoid", "Tanh", "Tanh"}
+                              : rnn ? std::vector<const char *>{"Tanh"}
+                                    : std::vector<const char *>{"Sigmoid", "Tanh"})
         activations.push_back(name);
   SmallVector<StringRef> names(activations.begin(), activations.end());
   SmallVector<Value> operands{x->value, w->value, r->value};
@@ -252,10 +277,11 @@ LogicalResult importRecurrent(NodeContext &c) {
       c.named("layout", c.b.getI64IntegerAttr(layout))};
   if (lstm)
     attrs.push_back(c.named("input_forget", c.b.getBoolAttr(c.intAttr("input_forget", 0))));
-  else
+  else if (!rnn)
     attrs.push_back(c.named("linear_before_reset", c.b.getBoolAttr(c.intAttr("linear_before_reset", 0))));
-  FailureOr<Operation *> op = lstm ? c.buildOp<graph::LSTMOp>(operands, results, attrs)
-                                   : c.buildOp<graph::GRUOp>(operands, results, attrs);
+  FailureOr<Operation *> op = lstm  ? c.buildOp<graph::LSTMOp>(operands, results, attrs)
+                              : rnn ? c.buildOp<graph::RNNOp>(operands, results, attrs)
+                                    : c.buildOp<graph::GRUOp>(operands, results, attrs);
   if (failed(op))
     return failure();
   for (unsigned i = 0; i < (*op)->getNumResults(); ++i)
@@ -342,9 +368,11 @@ void npuc::onnx_import::registerExtraOps(llvm::StringMap<OpImporter> &t) {
   t["LayerNormalization"] = importLayerNorm;
   t["RMSNormalization"] = importRMSNorm;
   t["Swish"] = importSwish;
+  t["SwiGLU"] = importSwiGLU;
   t["Trilu"] = importTrilu;
   t["LSTM"] = importRecurrent;
   t["GRU"] = importRecurrent;
+  t["RNN"] = importRecurrent;
   t["ConvInteger"] = importIntegerKernel;
   t["MatMulInteger"] = importIntegerKernel;
   t["DynamicQuantizeLinear"] = importDynamicQuantize;

@@ -654,6 +654,15 @@ LogicalResult importRange(NodeContext &c) {
   double d = firstAsDouble(delta);
   if (d == 0)
     return c.fail(code::UnsupportedAttr, "delta is 0");
+  // Range-27 takes float16 and bfloat16 bounds, computed in stash_type
+  // (float by default) and rounded to the element type once.
+  bool stashF32 = element.isF16() || element.isBF16();
+  if (stashF32 && c.opset >= 27)
+    if (int64_t stash = c.intAttr("stash_type", 1); stash != 1)
+      return c.fail(code::UnsupportedAttr, llvm::Twine("Range of ") + (element.isF16() ? "float16" : "bfloat16") +
+                                               " with stash_type " +
+                                               llvm::Twine(stash) +
+                                               " is not supported (only float, stash_type 1)");
   // The element count is computed in the tensor's own precision, as ONNX does.
   double count = element.isF64() ? std::ceil((l - s) / d)
                                  : double(std::ceil((float(l) - float(s)) / float(d)));
@@ -662,7 +671,7 @@ LogicalResult importRange(NodeContext &c) {
   int64_t n = std::max<int64_t>(0, int64_t(count));
   SmallVector<APFloat> values;
   for (int64_t i = 0; i < n; ++i) {
-    APFloat f(s + double(i) * d);
+    APFloat f(stashF32 ? double(float(s) + float(i) * float(d)) : s + double(i) * d);
     bool lost;
     f.convert(cast<FloatType>(element).getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
     values.push_back(f);

@@ -18,6 +18,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 using namespace mlir;
 using namespace npuc;
@@ -44,9 +45,17 @@ std::optional<Type> Importer::elementType(int32_t t) {
 }
 
 const char *npuc::onnx_import::typeName(int32_t t) {
-  return onnx::TensorProto_DataType_IsValid(t)
-             ? onnx::TensorProto_DataType_Name(onnx::TensorProto_DataType(t)).c_str()
-             : "invalid";
+  // The types ONNX added after the libonnx npuc builds with (1.12), as
+  // onnx.proto numbers them: none has an NPU storage type.
+  static const char *const newer[] = {"FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2",
+                                      "FLOAT8E5M2FNUZ", "UINT4",          "INT4",
+                                      "FLOAT4E2M1",     "FLOAT8E8M0",     "UINT2",
+                                      "INT2"};
+  if (onnx::TensorProto_DataType_IsValid(t))
+    return onnx::TensorProto_DataType_Name(onnx::TensorProto_DataType(t)).c_str();
+  if (t >= 17 && t < 17 + int32_t(std::size(newer)))
+    return newer[t - 17];
+  return "invalid";
 }
 
 namespace {

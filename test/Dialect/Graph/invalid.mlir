@@ -454,3 +454,29 @@ func.func @slice_extreme_steps(%x: tensor<4x5xf32>) {
   %0 = graph.slice %x {starts = array<i64: 3, 0>, ends = array<i64: -1, 5>, steps = array<i64: -9223372036854775808, 9223372036854775807>} : (tensor<4x5xf32>) -> tensor<2x5xf32>
   return
 }
+
+// -----
+
+// A recurrence names ONNX's activations, as many as its directions take.
+func.func @rnn_activation(%x: tensor<1x1x3xf32>, %w: tensor<1x4x3xf32>, %r: tensor<1x4x4xf32>) -> tensor<1x1x4xf32> {
+  // expected-error @+1 {{'graph.rnn' op activation 'Swish' is not one of ONNX's recurrent activations}}
+  %y, %h = graph.rnn %x, %w, %r {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>, hidden_size = 4 : i64, direction = "forward", activations = ["Swish"], activation_alpha = array<f32>, activation_beta = array<f32>, clip = 0.0 : f32, layout = 0 : i64} : (tensor<1x1x3xf32>, tensor<1x4x3xf32>, tensor<1x4x4xf32>) -> (tensor<1x1x1x4xf32>, tensor<1x1x4xf32>)
+  return %h : tensor<1x1x4xf32>
+}
+
+// -----
+
+func.func @gru_activations(%x: tensor<1x1x3xf32>, %w: tensor<2x6x3xf32>, %r: tensor<2x6x2xf32>) -> tensor<2x1x2xf32> {
+  // expected-error @+1 {{'graph.gru' op has 2 activations; 2 direction(s) take 4}}
+  %y, %h = graph.gru %x, %w, %r {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>, hidden_size = 2 : i64, direction = "bidirectional", activations = ["Sigmoid", "Tanh"], activation_alpha = array<f32>, activation_beta = array<f32>, clip = 0.0 : f32, layout = 0 : i64, linear_before_reset = false} : (tensor<1x1x3xf32>, tensor<2x6x3xf32>, tensor<2x6x2xf32>) -> (tensor<1x2x1x2xf32>, tensor<2x1x2xf32>)
+  return %h : tensor<2x1x2xf32>
+}
+
+// -----
+
+// The optional operands' shapes follow the op's sizes.
+func.func @lstm_peephole(%x: tensor<1x1x3xf32>, %w: tensor<1x8x3xf32>, %r: tensor<1x8x2xf32>, %p: tensor<1x4xf32>) -> tensor<1x1x2xf32> {
+  // expected-error @+1 {{'graph.lstm' op P shape 1x4 does not match the expected 1x6}}
+  %y, %h, %c = graph.lstm %x, %w, %r, %p {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 1>, hidden_size = 2 : i64, direction = "forward", activations = ["Sigmoid", "Tanh", "Tanh"], activation_alpha = array<f32>, activation_beta = array<f32>, clip = 0.0 : f32, layout = 0 : i64, input_forget = false} : (tensor<1x1x3xf32>, tensor<1x8x3xf32>, tensor<1x8x2xf32>, tensor<1x4xf32>) -> (tensor<1x1x1x2xf32>, tensor<1x1x2xf32>, tensor<1x1x2xf32>)
+  return %h : tensor<1x1x2xf32>
+}

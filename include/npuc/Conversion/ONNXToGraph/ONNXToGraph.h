@@ -24,8 +24,10 @@
 namespace npuc::onnx_import {
 
 /// Default-domain opsets the importer normalizes; newer ones are a diagnostic.
+/// How the importer reads the opsets after 17 (Debian's libonnx):
+/// docs/architecture.md, "Import".
 inline constexpr int64_t kMinOpset = 6;
-inline constexpr int64_t kMaxOpset = 24;
+inline constexpr int64_t kMaxOpset = 28;
 
 struct Issue {
   std::string code;     // NPUC-Exxxx, docs/diagnostics.md

@@ -288,9 +288,34 @@ LogicalResult graph::verifyLayerNorm(Operation *op) {
   return verifySameExpressed(op, {{x, "input"}, {res, "result"}});
 }
 
+namespace {
+/// The optional operands of a recurrence against its sizes: B [D, 2 G H],
+/// sequence_lens [batch], initial states [D, batch, H] ([batch, D, H] in
+/// layout 1), P [D, 3 H].
+template <typename OpTy>
+LogicalResult verifyRecurrentOperands(OpTy op, int64_t dirs, int64_t batch, int64_t hidden,
+                                      int64_t gates, int64_t layout) {
+  Operation *o = op.getOperation();
+  sh::Shape state = layout ? sh::Shape{batch, dirs, hidden} : sh::Shape{dirs, batch, hidden};
+  if (Value b = op.getB(); b && failed(expectShape(o, b, {dirs, 2 * gates * hidden}, "B")))
+    return failure();
+  if (Value l = op.getSequenceLens(); l && failed(expectShape(o, l, {batch}, "sequence_lens")))
+    return failure();
+  if (Value h = op.getInitialH(); h && failed(expectShape(o, h, state, "initial_h")))
+    return failure();
+  if constexpr (std::is_same_v<OpTy, LSTMOp>) {
+    if (Value c = op.getInitialC(); c && failed(expectShape(o, c, state, "initial_c")))
+      return failure();
+    if (Value p = op.getP(); p && failed(expectShape(o, p, {dirs, 3 * hidden}, "P")))
+      return failure();
+  }
+  return success();
+}
+} // namespace
+
 LogicalResult graph::verifyRecurrent(Operation *op) {
-  bool lstm = isa<LSTMOp>(op);
-  int64_t gates = lstm ? 4 : 3;
+  bool lstm = isa<LSTMOp>(op), rnn = isa<RNNOp>(op);
+  int64_t gates = lstm ? 4 : rnn ? 1 : 3;
   ArrayRef<int64_t> x = shapeOf(op->getOperand(0)), w = shapeOf(op->getOperand(1)),
                     r = shapeOf(op->getOperand(2));
   int64_t hidden = op->getAttrOfType<IntegerAttr>("hidden_size").getInt();
@@ -318,7 +343,28 @@ LogicalResult graph::verifyRecurrent(Operation *op) {
   for (unsigned i = 1; i < op->getNumResults(); ++i)
     if (failed(expectShape(op, op->getResult(i), state, "state output")))
       return failure();
-  return success();
+  // ONNX's activation functions, as many as each direction takes.
+  auto names = op->getAttrOfType<ArrayAttr>("activations");
+  int64_t perDirection = lstm ? 3 : rnn ? 1 : 2;
+  if (int64_t(names.size()) != dirs * perDirection)
+    return op->emitOpError() << "has " << names.size() << " activations; " << dirs
+                             << " direction(s) take " << dirs * perDirection;
+  for (Attribute a : names) {
+    std::string n = cast<StringAttr>(a).getValue().lower();
+    if (!llvm::is_contained({"relu", "tanh", "sigmoid", "affine", "leakyrelu", "thresholdedrelu",
+                             "scaledtanh", "hardsigmoid", "elu", "softsign", "softplus"},
+                            n))
+      return op->emitOpError() << "activation '" << cast<StringAttr>(a).getValue()
+                               << "' is not one of ONNX's recurrent activations";
+  }
+  float clip = op->getAttrOfType<FloatAttr>("clip").getValueAsDouble();
+  if (!(clip >= 0))
+    return op->emitOpError() << "clip " << clip << " is negative (0: no clip)";
+  if (auto l = dyn_cast<LSTMOp>(op))
+    return verifyRecurrentOperands(l, dirs, batch, hidden, gates, layout);
+  if (auto g = dyn_cast<GRUOp>(op))
+    return verifyRecurrentOperands(g, dirs, batch, hidden, gates, layout);
+  return verifyRecurrentOperands(cast<RNNOp>(op), dirs, batch, hidden, gates, layout);
 }
 
 LogicalResult graph::verifyDynamicQuantize(Operation *op) {

@@ -3,12 +3,13 @@ writes OUTDIR/{relu,dynamic,unsupported,gemm9,lrn}.onnx.
 
 - relu: one Relu node 'relu0' (opset 13), input 'x' float [1,4].
 - dynamic: Relu on input 'x' float ['N', 3] (dimension 0 dynamic).
-- unsupported: Relu 'relu0' then an op npuc does not import, Acos
-  'acos0' (opset 13).
+- unsupported: Relu 'relu0' then an op npuc does not import, Bernoulli
+  'bernoulli0' (opset 15).
 - gemm9: Gemm 'fc0' at opset 9 with transA, alpha and beta: a lowering case
   no test verifies (NPUC-E0105 on a Gemm-9).
-- lrn: Relu 'relu0' then LRN 'lrn0' (opset 11), which imports but has no
-  NPU lowering (NPUC-E0401, from a phase after import).
+- lrn: Relu 'relu0' then LRN 'lrn0' (opset 11) of float16, which imports
+  but has no NPU lowering (NPUC-E0401, from a phase after import: LRN lowers
+  for f32).
 """
 import os
 import sys
@@ -38,8 +39,8 @@ save("dynamic", [h.make_node("Relu", ["x"], ["y"], name="relu0")],
 
 save("unsupported",
      [h.make_node("Relu", ["x"], ["r"], name="relu0"),
-      h.make_node("Acos", ["r"], ["y"], name="acos0")],
-     [vi("x", T.FLOAT, [1, 4])], [vi("y", T.FLOAT, [1, 4])])
+      h.make_node("Bernoulli", ["r"], ["y"], name="bernoulli0")],
+     [vi("x", T.FLOAT, [1, 4])], [vi("y", T.FLOAT, [1, 4])], opset=15)
 
 save("gemm9",
      [h.make_node("Gemm", ["a", "b", "c"], ["y"], name="fc0", transA=1, alpha=2.0, beta=0.5)],
@@ -50,4 +51,4 @@ save("gemm9",
 save("lrn",
      [h.make_node("Relu", ["x"], ["r"], name="relu0"),
       h.make_node("LRN", ["r"], ["y"], name="lrn0", size=3)],
-     [vi("x", T.FLOAT, [1, 4, 2, 2])], [vi("y", T.FLOAT, [1, 4, 2, 2])], opset=11)
+     [vi("x", T.FLOAT16, [1, 4, 2, 2])], [vi("y", T.FLOAT16, [1, 4, 2, 2])], opset=11)

@@ -1,9 +1,10 @@
-//===- GraphRecurrentOps.td - LSTM, GRU and dynamic quantization ----------===//
+//===- GraphRecurrentOps.td - LSTM, GRU, RNN and dynamic quantization -----===//
 //
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
-// Imported with their whole contract so that a later lowering has everything
-// it needs; they are not lowered yet.
+// Imported with their whole contract. graph-expand-recurrent writes LSTM, GRU
+// and RNN as graph ops over their time steps; DynamicQuantizeLinear is not
+// lowered yet.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,6 +41,10 @@ def Graph_LSTMOp : Graph_RecurrentOp<"lstm",
 def Graph_GRUOp : Graph_RecurrentOp<"gru", (ins BoolAttr:$linear_before_reset),
     (outs Graph_Tensor:$y, Graph_Tensor:$y_h)> {
   let summary = "ONNX GRU";
+}
+
+def Graph_RNNOp : Graph_RecurrentOp<"rnn", (ins), (outs Graph_Tensor:$y, Graph_Tensor:$y_h)> {
+  let summary = "ONNX RNN";
 }
 
 def Graph_DynamicQuantizeOp : Graph_VerifiedOp<"dynamic_quantize", "verifyDynamicQuantize"> {

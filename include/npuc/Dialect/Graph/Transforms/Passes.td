@@ -108,6 +108,40 @@ def GraphExpandGather : Pass<"graph-expand-gather"> {
   let dependentDialects = ["::npuc::graph::GraphDialect"];
 }
 
+def GraphExpandRecurrent : Pass<"graph-expand-recurrent"> {
+  let summary = "Express LSTM, GRU and RNN as graph ops over their time steps";
+  let description = [{
+    Each graph.lstm, graph.gru and graph.rnn of f32 operands becomes, per
+    direction, one graph.matmul of every step's input by W^T (the input
+    projection hoisted out of the recurrence, plus the biases that do not
+    depend on the state: all of Wb and Rb, but GRU's hidden-gate Rb, which
+    the reset gate scales, when linear_before_reset), then per time step the
+    recurrent product h x R^T, the gates with their activations (clip applied
+    to the gates' inputs), and the state update, in ONNX's equations; the
+    steps are unrolled (at most 4096 steps of all directions), the state
+    passed from step to step as a value. Sequence lengths that are not all
+    the sequence's length mask each step: a batch whose sequence ended keeps
+    its state and outputs zeros. layout 1 transposes X and the states to
+    sequence-major and the outputs back. An operand of another element type,
+    or more steps, is an error at the op.
+  }];
+  let dependentDialects = ["::npuc::graph::GraphDialect"];
+}
+
+def GraphExpandLRN : Pass<"graph-expand-lrn"> {
+  let summary = "Express LRN's channel window sums as a band matrix product";
+  let description = [{
+    A graph.lrn of f32 x [N, C, spatial...] becomes x * x, its window sums
+    over channels as one graph.matmul of a constant band matrix [C, C]
+    (alpha / size where channel i is in channel c's window [c - floor((size -
+    1) / 2), c + ceil((size - 1) / 2)], one matrix per image when N > 1) by
+    the squares viewed as [C, spatial], then + bias, graph.pow by beta and
+    x divided by it: ONNX's definition with alpha / size folded into the
+    band. Band matrices beyond 2^24 elements (N * C * C) are left alone.
+  }];
+  let dependentDialects = ["::npuc::graph::GraphDialect"];
+}
+
 def GraphFoldBias : Pass<"graph-fold-bias"> {
   let summary = "Fold per-channel constant Muls and Adds into the f32 convolution before them, or into one channel-affine pass";
   let description = [{
