@@ -197,8 +197,10 @@ kernel("channel_affine", text(IMAGE) + " * const [64, 1, 1] + const", channel_af
 kernel("rmsnorm", text(ROWS), lambda k: k.result(
     "RMSNormalization", [k.input("x", rand(ROWS)), k.init("scale", rand(ROWS[-1:], 0.5, 1.5))], ROWS,
     axis=-1, epsilon=1e-6), opset=23)
-for op in ("Erf", "Tanh", "Exp"):
+for op in ("Erf", "Tanh", "Exp", "Sin", "Atan", "Asinh"):
     kernel(op.lower(), text(FFN), unary(op))
+kernel("lrn", text(IMAGE) + ", size 5", lambda k: k.result(
+    "LRN", [k.input("x", rand(IMAGE))], IMAGE, size=5, alpha=1e-4, beta=0.75, bias=2.0))
 kernel("sqrt", text(FFN), unary("Sqrt", 0.01))
 kernel("reciprocal", text(FFN), unary("Reciprocal", 0.1))
 kernel("pow3", text(FFN) + " ^ 3", lambda k: k.result(

@@ -19,6 +19,8 @@ trap 'rm -rf "$work"' EXIT
 /usr/bin/python3 "$root/test/e2e/gen_importer_gaps.py" "$work/importer-gaps" > /dev/null
 /usr/bin/python3 "$root/test/e2e/gen_encoder_block.py" "$work/encoder-block" > /dev/null
 /usr/bin/python3 "$root/test/e2e/gen_opsets_23_24.py" "$work/opsets-23-24" > /dev/null
+/usr/bin/python3 "$root/test/e2e/gen_opsets_25_28.py" "$work/opsets-25-28" > /dev/null
+/usr/bin/python3 "$root/test/e2e/gen_recurrent.py" "$work/recurrent" > /dev/null
 /usr/bin/python3 "$root/test/e2e/gen_fp16.py" "$work/fp16" > /dev/null
 /usr/bin/python3 "$root/test/e2e/gen_contract_cases.py" "$work/contract-cases" > /dev/null
 /usr/bin/python3 "$root/test/e2e/gen_real_patterns.py" "$work/real-patterns" > /dev/null
@@ -27,7 +29,7 @@ trap 'rm -rf "$work"' EXIT
 # The whole verification grid: every reachable case of the declared spaces.
 /usr/bin/python3 "$root/test/grid/gen_grid.py" --npuc "$build/bin/npuc" --jobs "$(nproc)" "$work/grid"
 dirs=("$data/node" "$data/simple" "$data/pytorch-converted" "$data/pytorch-operator"
-      "$root/examples" "$work/qdq-suite" "$work/importer-gaps" "$work/encoder-block" "$work/opsets-23-24" "$work/fp16" "$work/contract-cases"
+      "$root/examples" "$work/qdq-suite" "$work/importer-gaps" "$work/encoder-block" "$work/opsets-23-24" "$work/opsets-25-28" "$work/recurrent" "$work/fp16" "$work/contract-cases"
       "$work/real-patterns" "$work/constant-folds" "$work/tiling-edges" "$work/grid")
 if [ -d "$root/../shared/models" ]; then
   dirs+=("$(cd "$root/../shared/models" && pwd)")
@@ -36,7 +38,7 @@ fi
 # status does not stop the update; the table being rewritten cannot gate the
 # run that writes it, hence --allow-unverified.
 "$build/bin/npuc-conformance" "${dirs[@]}" --target npu-v1,npu-v1-tiny -j "$(nproc)" \
-  --allow-unverified \
+  --allow-unverified --tolerances "$root/test/conformance/tolerances" \
   --json "$build/conformance.json" --write-evidence "$root/lib/Support/OpEvidence.tsv" \
   "$@" > "$build/conformance.log" || true
 tail -4 "$build/conformance.log"

@@ -108,9 +108,12 @@ bool npuc::conformance::readTolerance(const std::string &dir, Tolerance &tol, st
   if (!in)
     return true;
   tol.present = true;
-  std::string item;
+  std::string line, item;
   std::set<std::string> seen;
-  while (in >> item) {
+  std::stringstream items;
+  while (std::getline(in, line))
+    items << line.substr(0, line.find('#')) << '\n';
+  while (items >> item) {
     size_t eq = item.find('=');
     std::string key = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
     if (!seen.insert(key).second) {

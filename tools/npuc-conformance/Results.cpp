@@ -154,8 +154,13 @@ size_t npuc::conformance::checkExpectations(const std::vector<Job> &work,
 void npuc::conformance::writeExpectations(const std::string &path, const std::vector<Job> &work,
                                           size_t targets) {
   std::ofstream os(path);
-  os << "# Known non-passing tests: NAME[@TARGET] CLASS REASON. A listed test that passes,\n"
-        "# or an unlisted one that does not, fails the suite; CRASH and FAULT always do.\n";
+  os << "# Known non-passing conformance tests (ctest conformance-*, npuc-conformance\n"
+        "# --expectations): NAME[@TARGET] CLASS REASON, one per line. A listed test that\n"
+        "# passes fails the suite until its line is removed (the list only shrinks); a\n"
+        "# test that does not pass and is not listed, or not with this class, fails it;\n"
+        "# CRASH and FAULT always fail it. Adding a line needs a written reason. The\n"
+        "# UNSUPPORTED reasons are npuc's diagnostics (docs/diagnostics.md). Written by\n"
+        "# `scripts/update-supported-ops.sh --write-expectations FILE`.\n";
   std::map<std::string, std::vector<const Job *>> byTest;
   for (const Job &j : work)
     byTest[j.test->name].push_back(&j);

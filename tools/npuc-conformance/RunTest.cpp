@@ -297,7 +297,13 @@ void TestRun::run() {
     quantized = parsed->quantizedOutputs;
   }
   std::string tolError;
-  if (!readTolerance(test.dir, tol, tolError)) {
+  // A test without a tolerance of its own may have one kept beside npuc
+  // (--tolerances), with the reason it needs one.
+  std::string tolDir = test.dir;
+  if (!cfg.tolerancesDir.empty() && !fs::exists(fs::path(test.dir) / "tolerance.txt") &&
+      fs::exists(fs::path(cfg.tolerancesDir) / test.name / "tolerance.txt"))
+    tolDir = (fs::path(cfg.tolerancesDir) / test.name).string();
+  if (!readTolerance(tolDir, tol, tolError)) {
     r.cls = Class::Unsupported;
     r.code = "test-data";
     r.detail = tolError;

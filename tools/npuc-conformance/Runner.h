@@ -64,6 +64,9 @@ struct Config {
   /// Compile every test with --allow-unverified instead of trying without.
   bool allowUnverified = false;
   std::string floatType;  // --float for every test (empty: each test's own, else fp32)
+  /// Tolerances kept beside npuc for tests whose data npuc does not own:
+  /// DIR/NAME/tolerance.txt, read when the test's own directory has none.
+  std::string tolerancesDir;
 };
 
 /// One test on one target.
@@ -81,7 +84,7 @@ std::string numText(double v);
 // --- Comparison (Compare.cpp) ------------------------------------------------
 
 /// A test directory's tolerance.txt (../shared/models/README.md): key=value
-/// pairs separated by white space.
+/// pairs separated by white space; '#' starts a comment to the line's end.
 struct Tolerance {
   bool present = false;
   std::vector<double> atol;  // one value, or one per output; empty: the default

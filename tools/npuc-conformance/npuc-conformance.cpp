@@ -95,6 +95,9 @@ void addOptions(CLI::App &app, Options &o) {
                  "known non-passing tests: NAME[@TARGET] CLASS REASON per line; any other "
                  "result, and any listed test that passes, fails the run");
   app.add_flag("--strict", o.strict, "every test must pass: UNSUPPORTED fails the run too");
+  app.add_option("--tolerances", cfg.tolerancesDir,
+                 "tolerances for tests whose directories have none: DIR/NAME/tolerance.txt, each "
+                 "with its reason in a '#' comment");
   app.add_option("--write-expectations", o.writeExpectationsPath,
                  "write this run's non-passing tests, with their diagnostics as reasons");
   app.add_option("--cycles", o.cyclesPath,
