@@ -25,6 +25,8 @@ stay fixed.
 - gather_indices_2d, gather_scalar_index: Gather by constant indices of two
   dimensions (a negative one, a repeat) and of none (the axis goes), copies
   to the indices as one axis and a view to the result's shape.
+- mod_float: Mod of floats (fmod = 1) over mixed signs and magnitudes, exact
+  multiples and quotients that round up to the next integer (0.3 / 0.1);
 - alexnet_lrn: an AlexNet/GoogLeNet-era stem (issue #29): Conv, Relu, LRN
   (size 5, AlexNet's), MaxPool, Conv, Relu, LRN (size 3, even window
   halves), global pooling and a classifier.
@@ -152,3 +154,8 @@ save("alexnet_lrn",
      {"x": f32(1, 3, 32, 32)}, ["y"],
      [("w1", f32(16, 3, 5, 5) * 0.3), ("b1", f32(16) * 0.1), ("w2", f32(24, 16, 3, 3) * 0.2),
       ("b2", f32(24) * 0.1), ("wf", f32(10, 24) * 0.3), ("bf", f32(10) * 0.1)])
+
+mx = np.concatenate([rng.uniform(-100, 100, 200), [0.3, -0.3, 7.5, -7.5, 1e-3, 5.0, 0.0, -0.0]]).astype(np.float32)
+my = np.concatenate([rng.choice([-1, 1], 200) * rng.uniform(0.1, 10, 200),
+                     [0.1, 0.1, 2.5, -2.5, 3.0, 5.0, 1.5, 2.0]]).astype(np.float32)
+save("mod_float", [N("Mod", ["x", "y"], ["z"], fmod=1)], {"x": mx.reshape(13, 16), "y": my.reshape(13, 16)}, ["z"])

@@ -470,10 +470,59 @@ LogicalResult importActivation(NodeContext &c) {
 /// or with the divisor's sign (fmod = 0, Python's %): r + b where r is not 0
 /// and its sign differs from b's. Floats (fmod = 1) are not lowered: their
 /// a - trunc(a / b) * b would round.
+/// Mod of floats (fmod = 1, as ONNX requires for them): C's fmod, x - trunc(x
+/// / y) * y with the sign of x, as f32 graph ops (f16 converted to f32 and
+/// the result back, which it represents exactly). A quotient that rounds up
+/// to the next integer leaves a remainder of the wrong sign, which one more y
+/// (toward x's sign) corrects; the product trunc * y rounds once
+/// (docs/numerics.md).
+LogicalResult importFloatMod(NodeContext &c, Val a, Val b) {
+  Type el = a.element(), f32t = c.b.getF32Type();
+  if (b.element() != el || !(el.isF32() || el.isF16()))
+    return c.fail(code::UnsupportedType, "Mod of floats is supported for f32 and f16 of one type");
+  if (!c.intAttr("fmod", 0))
+    return c.fail(code::UnsupportedAttr, "Mod of floats needs fmod = 1 (ONNX's rule)");
+  auto shape = sh::broadcast(a.shape(), b.shape());
+  if (!shape)
+    return c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
+  bool half = el.isF16();
+  if (half) {
+    for (Val *v : {&a, &b}) {
+      FailureOr<Value> w = c.build<graph::CastOp>({v->value}, c.tensor(v->shape(), f32t));
+      if (failed(w))
+        return failure();
+      *v = Val{*w, {}};
+    }
+    el = f32t;
+  }
+  auto rt = c.tensor(*shape, el);
+  auto mask = [&](ArrayRef<int64_t> s) { return c.tensor(s, c.b.getI1Type()); };
+  F32Chain f{c, rt};
+  Value zero = c.constant(DenseElementsAttr::get(c.tensor({1}, el), c.b.getFloatAttr(el, 0.0))).value;
+  Value q = f.op<graph::DivOp>({a.value, b.value});
+  Value trunc = f.op<graph::WhereOp>({f.mask<graph::LessOp>(q, zero), f.op<graph::CeilOp>({q}),
+                                      f.op<graph::FloorOp>({q})});
+  Value r = f.op<graph::SubOp>({a.value, f.op<graph::MulOp>({trunc, b.value})});
+  Value xNeg = f.op<graph::LessOp>({a.value, zero}, mask(a.shape()));
+  Value yNeg = f.op<graph::LessOp>({b.value, zero}, mask(b.shape()));
+  Value wrong = f.op<graph::AndOp>({f.op<graph::NotOp>({f.mask<graph::EqualOp>(r, zero)}, mask(*shape)),
+                                    f.op<graph::XorOp>({f.mask<graph::LessOp>(r, zero), xNeg}, mask(*shape))},
+                                   mask(*shape));
+  // One more y, toward x's sign: +y where x and y share a sign, else -y.
+  Value step = f.op<graph::WhereOp>({f.op<graph::XorOp>({xNeg, yNeg}, mask(*shape)),
+                                     f.op<graph::NegOp>({b.value}, b.type()), b.value});
+  Value y = f.op<graph::WhereOp>({wrong, f.op<graph::AddOp>({r, step}), r});
+  if (half)
+    y = f.op<graph::CastOp>({y}, c.tensor(*shape, c.b.getF16Type()));
+  return f.finish(y);
+}
+
 LogicalResult importMod(NodeContext &c) {
   std::optional<Val> a = c.required(0), b = c.required(1);
   if (!a || !b)
     return failure();
+  if (isa<FloatType>(a->element()))
+    return importFloatMod(c, *a, *b);
   auto it = dyn_cast<IntegerType>(a->element());
   if (!it || a->element() != b->element() || it.getWidth() == 1 ||
       (it.isUnsigned() && it.getWidth() >= 16))
