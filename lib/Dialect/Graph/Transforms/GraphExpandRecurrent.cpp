@@ -6,7 +6,7 @@
 // step's input by W (the input projection, hoisted out of the recurrence,
 // with the biases that do not depend on the state), then per time step the
 // recurrent product h x R^T, the gates and the state update, as ONNX defines
-// them (docs/numerics.md, "Recurrences"). The steps are unrolled: the state
+// them (docs/numerics.md, "LSTM, GRU, RNN"). The steps are unrolled: the state
 // passes from one step to the next as a graph value.
 //
 //===----------------------------------------------------------------------===//
