@@ -57,11 +57,13 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
   a.add(graph::createGraphExpandGather());
   a.add(graph::createGraphExpandRecurrent());
   a.add(graph::createGraphExpandLRN());
+  a.add(graph::createGraphExpandDynamicQuantize());
   a.add(graph::createGraphFoldBias());
   a.add(graph::createGraphFoldBatchNorm());
   a.add(graph::createGraphFuseQDQ());
   a.add(graph::createGraphFoldPad());
   a.add(graph::createGraphLiftConv1D());
+  a.add(graph::createGraphFoldDepth());
   a.add(graph::createGraphSimplify());
   if (options.until == "graph")
     return;

@@ -25,6 +25,7 @@ void registerNNOps(llvm::StringMap<OpImporter> &table);
 void registerTensorOps(llvm::StringMap<OpImporter> &table);
 void registerQuantOps(llvm::StringMap<OpImporter> &table);
 void registerExtraOps(llvm::StringMap<OpImporter> &table);
+void registerIntegerOps(llvm::StringMap<OpImporter> &table);
 void registerDecomposedOps(llvm::StringMap<OpImporter> &table);
 
 /// ReduceProd of `x` over the normalized, sorted `axes` (OpsDecomposed.cpp).

@@ -1,4 +1,4 @@
-//===- OpsExtra.cpp - Normalizations, recurrences and integer kernels -----===//
+//===- OpsExtra.cpp - Normalizations and recurrences -----------------------===//
 //
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -289,77 +289,6 @@ LogicalResult importRecurrent(NodeContext &c) {
   return success();
 }
 
-/// ConvInteger / MatMulInteger: exact int32 results of (a - a_zp) x (b - b_zp),
-/// expressed as the graph op on operands quantized with scale 1.
-FailureOr<Value> integerOperand(NodeContext &c, const Val &v, size_t zpIndex, int64_t axis) {
-  auto element = dyn_cast<IntegerType>(v.element());
-  if (!element || element.getWidth() != 8)
-    return (void)c.fail(code::UnsupportedType, "operands must be int8 or uint8"), failure();
-  bool isSigned = !element.isUnsigned();
-  SmallVector<int64_t> zps{0};
-  if (c.input(zpIndex)) {
-    auto z = c.constantInts(zpIndex, "zero point");
-    if (!z)
-      return failure();
-    zps.assign(z->begin(), z->end());
-  }
-  Type storage = c.b.getIntegerType(8);
-  Type f32 = c.b.getF32Type();
-  unsigned flags = isSigned ? quant::QuantizationFlags::Signed : 0;
-  int64_t lo = isSigned ? -128 : 0, hi = isSigned ? 127 : 255;
-  Type q;
-  if (zps.size() == 1)
-    q = quant::UniformQuantizedType::get(flags, storage, f32, 1.0, zps[0], lo, hi);
-  else if (axis >= 0 && int64_t(zps.size()) == v.shape()[axis])
-    q = quant::UniformQuantizedPerAxisType::get(flags, storage, f32, SmallVector<double>(zps.size(), 1.0),
-                                                 zps, int32_t(axis), lo, hi);
-  else
-    return (void)c.fail(code::UnsupportedAttr, "this zero-point layout is not supported"), failure();
-  return asQuantized(c, v, cast<quant::QuantizedType>(q));
-}
-
-LogicalResult importIntegerKernel(NodeContext &c) {
-  bool conv = c.node.op_type() == "ConvInteger";
-  std::optional<Val> a = c.required(0), b = c.required(1);
-  if (!a || !b)
-    return failure();
-  FailureOr<Value> qa = integerOperand(c, *a, 2, -1);
-  FailureOr<Value> qb = integerOperand(c, *b, 3, conv ? 0 : int64_t(b->shape().size()) - 1);
-  if (failed(qa) || failed(qb))
-    return failure();
-  auto acc = quant::UniformQuantizedType::get(quant::QuantizationFlags::Signed, c.b.getIntegerType(32),
-                                               c.b.getF32Type(), 1.0, 0, INT32_MIN, INT32_MAX);
-  SmallVector<int64_t> shape;
-  SmallVector<NamedAttribute> attrs;
-  if (conv) {
-    std::optional<ConvGeometry> g = convGeometry(c, *a, *b);
-    if (!g)
-      return failure();
-    shape = g->shape;
-    attrs = convAttrs(c, *g);
-  } else {
-    auto s = sh::matmul(a->shape(), b->shape());
-    if (!s)
-      return c.fail(code::ShapeMismatch, llvm::toString(s.takeError()));
-    shape.assign(s->begin(), s->end());
-  }
-  GraphOpBuilder op = conv ? graphOp<graph::ConvOp> : graphOp<graph::MatMulOp>;
-  return buildQuantizedOutput(c, op, {*qa, *qb}, shape, acc, attrs);
-}
-
-LogicalResult importDynamicQuantize(NodeContext &c) {
-  std::optional<Val> x = c.required(0);
-  if (!x)
-    return failure();
-  Type u8 = c.b.getIntegerType(8, false);
-  FailureOr<Operation *> op = c.buildOp<graph::DynamicQuantizeOp>(
-      {x->value}, {c.tensor(x->shape(), u8), c.tensor({}, c.b.getF32Type()), c.tensor({}, u8)});
-  if (failed(op))
-    return failure();
-  for (unsigned i = 0; i < 3; ++i)
-    c.setOutput(i, (*op)->getResult(i));
-  return success();
-}
 } // namespace
 
 void npuc::onnx_import::registerExtraOps(llvm::StringMap<OpImporter> &t) {
@@ -373,7 +302,4 @@ void npuc::onnx_import::registerExtraOps(llvm::StringMap<OpImporter> &t) {
   t["LSTM"] = importRecurrent;
   t["GRU"] = importRecurrent;
   t["RNN"] = importRecurrent;
-  t["ConvInteger"] = importIntegerKernel;
-  t["MatMulInteger"] = importIntegerKernel;
-  t["DynamicQuantizeLinear"] = importDynamicQuantize;
 }

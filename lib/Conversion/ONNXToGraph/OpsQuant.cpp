@@ -137,6 +137,109 @@ LogicalResult checkQDQAttributes(NodeContext &c) {
   return success();
 }
 
+/// True when QuantizeLinear's / DequantizeLinear's scale or zero point is
+/// computed at run time (DynamicQuantizeLinear's outputs, say): such a node
+/// cannot be a quantized type and is ONNX's definition in f32 graph ops.
+bool hasRunTimeParameters(NodeContext &c) {
+  std::optional<Val> scale = c.input(1), zp = c.input(2);
+  return (scale && !scale->constant) || (zp && !zp->constant);
+}
+
+/// A scale or zero point `v` shaped to broadcast against data of rank `rank`:
+/// a scalar stays, a 1-D tensor of more than one element lies along `axis`.
+FailureOr<Value> broadcastParameter(NodeContext &c, const Val &v, ArrayRef<int64_t> shape, int64_t axisAttr,
+                                    StringRef what) {
+  if (v.type().getNumElements() == 1)
+    return v.value;
+  std::optional<int64_t> a = c.axis(axisAttr, int64_t(shape.size()));
+  if (!a)
+    return failure();
+  if (v.shape().size() != 1 || v.shape()[0] != shape[*a])
+    return (void)c.fail(code::ShapeMismatch, llvm::Twine(what) + " has " + llvm::Twine(v.type().getNumElements()) +
+                                                 " elements; per axis it needs one per element of axis " +
+                                                 llvm::Twine(*a) + " (" + llvm::Twine(shape[*a]) + ")"),
+           failure();
+  SmallVector<int64_t> s(shape.size(), 1);
+  s[size_t(*a)] = shape[*a];
+  return c.build<graph::ReshapeOp>({v.value}, c.tensor(s, v.element()));
+}
+
+/// QuantizeLinear with a run-time scale or zero point: saturate(round(x /
+/// scale) + zero point) in f32, rounding half to even, cast to the 8- or
+/// 16-bit storage type.
+LogicalResult importRunTimeQuantize(NodeContext &c, const Val &x, Type storage) {
+  std::optional<Val> scale = c.required(1), zp = c.input(2);
+  if (!scale)
+    return failure();
+  Type f32 = c.b.getF32Type();
+  if (x.element() != f32 || scale->element() != f32)
+    return c.fail(code::UnsupportedType, "QuantizeLinear with a run-time scale takes f32 data and an f32 scale");
+  if (zp)
+    storage = zp->element();
+  auto st = dyn_cast<IntegerType>(storage);
+  if (!st || (st.getWidth() != 8 && st.getWidth() != 16))
+    return c.fail(code::UnsupportedType, "QuantizeLinear with a run-time scale quantizes to 8- or 16-bit integers");
+  int64_t axis = c.intAttr("axis", 1);
+  FailureOr<Value> s = broadcastParameter(c, *scale, x.shape(), axis, "scale");
+  if (failed(s))
+    return failure();
+  RankedTensorType type = x.type();
+  FailureOr<Value> q = c.build<graph::DivOp>({x.value, *s}, type);
+  if (succeeded(q))
+    q = c.build<graph::RoundOp>({*q}, type);
+  if (succeeded(q) && zp) {
+    FailureOr<Value> z = broadcastParameter(c, *zp, x.shape(), axis, "zero point");
+    if (failed(z))
+      return failure();
+    z = c.build<graph::CastOp>({*z}, c.tensor(cast<RankedTensorType>(z->getType()).getShape(), f32));
+    if (failed(z))
+      return failure();
+    q = c.build<graph::AddOp>({*q, *z}, type);
+  }
+  if (failed(q))
+    return failure();
+  bool isSigned = !st.isUnsigned();
+  unsigned w = st.getWidth();
+  double lo = isSigned ? -double(int64_t(1) << (w - 1)) : 0.0;
+  double hi = isSigned ? double((int64_t(1) << (w - 1)) - 1) : double((int64_t(1) << w) - 1);
+  q = c.build<graph::ClipOp>({*q}, type, {c.named("min", c.b.getF64FloatAttr(lo)), c.named("max", c.b.getF64FloatAttr(hi))});
+  if (failed(q))
+    return failure();
+  return c.buildOutput<graph::CastOp>({*q}, c.tensor(x.shape(), storage));
+}
+
+/// DequantizeLinear with a run-time scale or zero point: (x - zero point) *
+/// scale in f32; 8- and 16-bit integers and their differences are exact in
+/// f32, and an int32 x has no zero point (ONNX).
+LogicalResult importRunTimeDequantize(NodeContext &c, const Val &x) {
+  std::optional<Val> scale = c.required(1), zp = c.input(2);
+  if (!scale)
+    return failure();
+  Type f32 = c.b.getF32Type();
+  if (scale->element() != f32)
+    return c.fail(code::UnsupportedType, "DequantizeLinear with a run-time scale takes an f32 scale");
+  if (zp && zp->element() != x.element())
+    return c.fail(code::UnsupportedType, "the zero point's type differs from the data's");
+  if (zp && x.element().isInteger(32))
+    return c.fail(code::UnsupportedAttr, "int32 data takes no zero point");
+  int64_t axis = c.intAttr("axis", 1);
+  auto type = c.tensor(x.shape(), f32);
+  FailureOr<Value> v = c.build<graph::CastOp>({x.value}, type);
+  if (succeeded(v) && zp) {
+    FailureOr<Value> z = broadcastParameter(c, *zp, x.shape(), axis, "zero point");
+    if (failed(z))
+      return failure();
+    z = c.build<graph::CastOp>({*z}, c.tensor(cast<RankedTensorType>(z->getType()).getShape(), f32));
+    if (failed(z))
+      return failure();
+    v = c.build<graph::SubOp>({*v, *z}, type);
+  }
+  FailureOr<Value> s = broadcastParameter(c, *scale, x.shape(), axis, "scale");
+  if (failed(v) || failed(s))
+    return failure();
+  return c.buildOutput<graph::MulOp>({*v, *s}, type);
+}
+
 LogicalResult importQuantize(NodeContext &c) {
   if (failed(checkQDQAttributes(c)))
     return failure();
@@ -153,6 +256,8 @@ LogicalResult importQuantize(NodeContext &c) {
       return c.fail(code::UnsupportedType, "output_dtype " + llvm::Twine(dt) + " is not supported");
     storage = *t;
   }
+  if (hasRunTimeParameters(c))
+    return importRunTimeQuantize(c, *x, storage ? storage : Type(c.b.getIntegerType(8, false)));
   auto q = quantType(c, 1, 2, x->shape(), c.intAttr("axis", 1), x->element(), storage);
   if (!q)
     return failure();
@@ -167,6 +272,8 @@ LogicalResult importDequantize(NodeContext &c) {
     return failure();
   if (!isa<IntegerType>(x->element()) || x->element().isInteger(64) || x->element().isInteger(1))
     return c.fail(code::UnsupportedType, "DequantizeLinear of data that is not 8-, 16- or 32-bit integers");
+  if (hasRunTimeParameters(c))
+    return importRunTimeDequantize(c, *x);
   auto q = quantType(c, 1, 2, x->shape(), c.intAttr("axis", 1), c.b.getF32Type(), x->element());
   if (!q)
     return failure();
@@ -280,6 +387,7 @@ const llvm::StringMap<OpImporter> &opTable() {
     registerTensorOps(t);
     registerQuantOps(t);
     registerExtraOps(t);
+    registerIntegerOps(t);
     registerDecomposedOps(t);
     return t;
   }();

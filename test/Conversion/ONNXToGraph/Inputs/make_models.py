@@ -238,6 +238,21 @@ save("resize_huge", [h.make_node("Resize", ["x", "", "sc"], ["y"], name="resize"
 save("range_mixed", [h.make_node("Range", ["s", "l", "d"], ["y"], name="range")], [],
      [vi("y", T.INT64, None)],
      [i64(0, "s"), nh.from_array(np.array(5, np.float32), "l"), i64(1, "d")], check=False)
+# Run-time zero points and scales: what the corrections cannot take is named.
+u8 = lambda v, n: nh.from_array(np.array(v, np.uint8), n)
+save("convinteger_group_wz",
+     [h.make_node("ConvInteger", ["x", "w", "", "wz"], ["y"], name="convint", group=2)],
+     [vi("x", T.UINT8, [1, 2, 4, 4])], [vi("y", T.INT32, [1, 2, 2, 2])],
+     [u8(np.ones((2, 1, 3, 3)), "w"), u8([1, 2], "wz")], check=False)
+save("quantize_runtime_int32",
+     [h.make_node("ReduceMax", ["x"], ["s"], name="scale", keepdims=0),
+      h.make_node("QuantizeLinear", ["x", "s", "z"], ["y"], name="quant")],
+     [vi("x", f, [4])], [vi("y", T.INT32, [4])], [nh.from_array(np.array(0, np.int32), "z")],
+     opset=21, check=False)
+save("matmulinteger_zp_type",
+     [h.make_node("MatMulInteger", ["a", "b", "az"], ["y"], name="mmi")],
+     [vi("a", T.UINT8, [2, 3]), vi("az", T.INT8, [])], [vi("y", T.INT32, [2, 2])],
+     [u8(np.ones((3, 2)), "b")], check=False)
 # A branch initializer shadowing an outer one: after the If, 'k' is the outer
 # [1, 1] again, so y = [5, 5] + [1, 1] = [6, 6] (folded).
 shadow_g = h.make_graph([h.make_node("Identity", ["k"], ["t"], name="then_id")], "then", [],

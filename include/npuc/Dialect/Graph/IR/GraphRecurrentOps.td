@@ -3,8 +3,8 @@
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
 // Imported with their whole contract. graph-expand-recurrent writes LSTM, GRU
-// and RNN as graph ops over their time steps; DynamicQuantizeLinear is not
-// lowered yet.
+// and RNN as graph ops over their time steps; graph-expand-dynamic-quantize
+// writes DynamicQuantizeLinear as f32 graph ops.
 //
 //===----------------------------------------------------------------------===//
 

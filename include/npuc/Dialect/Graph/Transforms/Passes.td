@@ -128,6 +128,18 @@ def GraphExpandRecurrent : Pass<"graph-expand-recurrent"> {
   let dependentDialects = ["::npuc::graph::GraphDialect"];
 }
 
+def GraphExpandDynamicQuantize : Pass<"graph-expand-dynamic-quantize"> {
+  let summary = "Express DynamicQuantizeLinear in f32 graph ops";
+  let description = [{
+    A graph.dynamic_quantize becomes ONNX's definition in f32: the data's
+    graph.reduce_min and graph.reduce_max (axes kept), widened to include 0,
+    y_scale = (max - min) / 255, the zero point round(clip(-min / y_scale, 0,
+    255)) and y = clip(round(x / y_scale) + zero point, 0, 255) cast to ui8;
+    the scale and zero point are reshaped to rank 0.
+  }];
+  let dependentDialects = ["::npuc::graph::GraphDialect"];
+}
+
 def GraphExpandLRN : Pass<"graph-expand-lrn"> {
   let summary = "Express LRN's channel window sums as a band matrix product";
   let description = [{
@@ -162,6 +174,24 @@ def GraphFoldBias : Pass<"graph-fold-bias"> {
       one graph.channel_affine: one pass instead of two, the same roundings.
 
     Convolutions of dequantized operands are left to graph-fuse-qdq.
+  }];
+  let dependentDialects = ["::npuc::graph::GraphDialect"];
+}
+
+def GraphFoldDepth : Pass<"graph-fold-depth"> {
+  let summary = "Express 3-D convolutions and poolings as 2-D ones";
+  let description = [{
+    A float graph.conv, or an f32 graph.max_pool or graph.average_pool, over
+    [N, C, D, H, W] becomes 2-D ones: the data is transposed depth-major
+    ([N, D, C, H, W]) and padded along D (zeros, or -inf for a max), and each
+    of the KD depth taps is a strided slice along D. A convolution
+    concatenates the taps along channels (per group) into [N * OD, G * KD *
+    C / G, H, W] and convolves them, in one 2-D graph.conv, with the weights
+    transposed to [M, KD, C / G, KH, KW] and viewed as [M, KD * C / G, KH,
+    KW]; a pooling pools every depth plane over H and W first, then takes the
+    taps' max, or their sum divided by each output plane's depth count (the
+    taps inside the data, or inside the padded data for count_include_pad).
+    The result is transposed back. More than 64 depth taps are left alone.
   }];
   let dependentDialects = ["::npuc::graph::GraphDialect"];
 }
