@@ -116,3 +116,27 @@ func.func @nearest_resize(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32> {
   %y = graph.resize %x {coordinate_transformation_mode = "asymmetric", cubic_coeff_a = -7.500000e-01 : f32, exclude_outside = false, mode = "nearest", nearest_mode = "floor", scales = array<f32: 1.0, 1.0, 2.0, 2.0>} : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
   return %y : tensor<1x1x4x4xf32>
 }
+
+// -----
+
+// Cubic (a = -0.75), half_pixel, 4 -> 2: x = 0.5 and 2.5 take Keys's weights
+// -0.09375, 0.59375, 0.59375, -0.09375 at x0 - 1 .. x0 + 2; index -1 and 4
+// clamp to the edge, adding their weight to 0 and 3.
+// CHECK-LABEL: func.func @cubic_resize
+// CHECK: %[[M:.*]] = graph.constant dense<{{\[}}[5.000000e-01, 0.000000e+00], [5.937500e-01, -9.375000e-02], [-9.375000e-02, 5.937500e-01], [0.000000e+00, 5.000000e-01]]> : tensor<4x2xf32>
+// CHECK: graph.matmul %{{.*}}, %[[M]] : (tensor<1x4xf32>, tensor<4x2xf32>) -> tensor<1x2xf32>
+func.func @cubic_resize(%x: tensor<1x1x1x4xf32>) -> tensor<1x1x1x2xf32> {
+  %y = graph.resize %x {coordinate_transformation_mode = "half_pixel", cubic_coeff_a = -7.500000e-01 : f32, exclude_outside = false, mode = "cubic", nearest_mode = "round_prefer_floor", scales = array<f32: 1.0, 1.0, 1.0, 0.5>} : (tensor<1x1x1x4xf32>) -> tensor<1x1x1x2xf32>
+  return %y : tensor<1x1x1x2xf32>
+}
+
+// -----
+
+// exclude_outside drops index -1 (and 4) and renormalizes the other three
+// weights by their sum 1.09375.
+// CHECK-LABEL: func.func @cubic_resize_exclude_outside
+// CHECK: graph.constant dense<{{\[}}[0.54285717, 0.000000e+00], [0.54285717, -0.085714288], [-0.085714288, 0.54285717], [0.000000e+00, 0.54285717]]> : tensor<4x2xf32>
+func.func @cubic_resize_exclude_outside(%x: tensor<1x1x1x4xf32>) -> tensor<1x1x1x2xf32> {
+  %y = graph.resize %x {coordinate_transformation_mode = "half_pixel", cubic_coeff_a = -7.500000e-01 : f32, exclude_outside = true, mode = "cubic", nearest_mode = "round_prefer_floor", scales = array<f32: 1.0, 1.0, 1.0, 0.5>} : (tensor<1x1x1x4xf32>) -> tensor<1x1x1x2xf32>
+  return %y : tensor<1x1x1x2xf32>
+}

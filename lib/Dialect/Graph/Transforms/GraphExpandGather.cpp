@@ -190,22 +190,65 @@ struct ExpandGatherElements : OpRewritePattern<GatherElementsOp> {
   }
 };
 
-/// Linear Resize of f32 data: separable, so along each resized axis (in ->
-/// out, viewed as [A, in, B]) the result is an interpolation matrix M [out,
-/// in] times the data: out[o] = (1 - f) * in[x0] + f * in[x0 + 1] at ONNX's
-/// coordinate x (clamped to [0, in - 1], as its edge padding reads), x0 =
-/// floor(x), f = x - x0. The last axis is data [A, in] x M^T; another axis
-/// is M (one copy per batch) x data [A, in, B]. The axes go last to first.
-struct ExpandLinearResize : OpRewritePattern<ResizeOp> {
+/// The weights of output `o`'s interpolation along one axis (in -> out):
+/// linear, 1 - f and f at x0 and x0 + 1 of ONNX's coordinate x clamped to [0,
+/// in - 1] (x0 = floor(x), f = x - x0); cubic, Keys's kernel with a =
+/// cubic_coeff_a at the four neighbours x0 - 1 .. x0 + 2 (x0 = floor(x), or x -
+/// 1 when x is whole, ONNX's ratio in (0, 1]), indices clamped to the edge,
+/// or with exclude_outside the outside ones dropped and the rest renormalized.
+std::optional<SmallVector<std::pair<int64_t, double>, 4>> interpolationWeights(ResizeOp op, int64_t k, int64_t o,
+                                                                                int64_t in, int64_t out) {
+  std::optional<double> x =
+      shapes::resizeCoordinate(o, in, out, double(op.getScales()[size_t(k)]), op.getCoordinateTransformationMode());
+  if (!x)
+    return std::nullopt;
+  SmallVector<std::pair<int64_t, double>, 4> w;
+  if (op.getMode() == "linear") {
+    double c = std::min(std::max(*x, 0.0), double(in - 1));
+    int64_t x0 = int64_t(std::floor(c)), x1 = std::min(x0 + 1, in - 1);
+    double f = c - double(x0);
+    w.push_back({x0, 1.0 - f});
+    w.push_back({x1, f});
+    return w;
+  }
+  double fl = std::floor(*x), r = *x - fl;
+  int64_t x0 = int64_t(fl);
+  if (r == 0.0) {
+    r = 1.0;
+    --x0;
+  }
+  double a = double(op.getCubicCoeffA().convertToFloat());
+  auto near = [&](double d) { return ((a + 2) * d - (a + 3)) * d * d + 1; };         // |d| <= 1
+  auto far = [&](double d) { return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a; };   // 1 < |d| < 2
+  double coeffs[4] = {far(r + 1), near(r), near(1 - r), far(2 - r)};
+  double sum = 0;
+  for (int64_t i = 0; i < 4; ++i) {
+    int64_t idx = x0 - 1 + i;
+    if (op.getExcludeOutside() && (idx < 0 || idx >= in))
+      continue;
+    w.push_back({std::min(std::max<int64_t>(idx, 0), in - 1), coeffs[i]});
+    sum += coeffs[i];
+  }
+  if (op.getExcludeOutside())
+    for (auto &p : w)
+      p.second /= sum;
+  return w;
+}
+
+/// Linear and cubic Resize of f32 data: separable, so along each resized
+/// axis (in -> out, viewed as [A, in, B]) the result is an interpolation
+/// matrix M [out, in] (interpolationWeights) times the data. The last axis is
+/// data [A, in] x M^T; another axis is M (one copy per batch) x data [A, in,
+/// B]. The axes go last to first.
+struct ExpandSeparableResize : OpRewritePattern<ResizeOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(ResizeOp op, PatternRewriter &rewriter) const override {
     auto inType = cast<RankedTensorType>(op.getInput().getType());
     auto resultType = cast<RankedTensorType>(op.getResult().getType());
-    if (op.getMode() != "linear" || !inType.getElementType().isF32() ||
+    if ((op.getMode() != "linear" && op.getMode() != "cubic") || !inType.getElementType().isF32() ||
         !resultType.getElementType().isF32())
       return failure();
-    StringRef ctm = op.getCoordinateTransformationMode();
     ArrayRef<int64_t> inShape = inType.getShape(), outShape = resultType.getShape();
     int64_t rank = inType.getRank();
     // The op replacing `op` computes its ONNX tensor; the ones beside it
@@ -222,16 +265,13 @@ struct ExpandLinearResize : OpRewritePattern<ResizeOp> {
       std::vector<float> m(size_t(out * in), 0.0f);
       bool identity = in == out;
       for (int64_t o = 0; o < out; ++o) {
-        std::optional<double> x =
-            shapes::resizeCoordinate(o, in, out, double(op.getScales()[size_t(k)]), ctm);
-        if (!x)
+        auto weights = interpolationWeights(op, k, o, in, out);
+        if (!weights)
           return rewriter.notifyMatchFailure(op, "a coordinate mode without a formula");
-        double c = std::min(std::max(*x, 0.0), double(in - 1));
-        int64_t x0 = int64_t(std::floor(c)), x1 = std::min(x0 + 1, in - 1);
-        double f = c - double(x0);
-        m[size_t(o * in + x0)] += float(1.0 - f);
-        m[size_t(o * in + x1)] += float(f);
-        identity &= x0 == o && f == 0.0;
+        for (auto [i, v] : *weights) {
+          m[size_t(o * in + i)] += float(v);
+          identity &= v == 0.0 || (i == o && v == 1.0);
+        }
       }
       if (identity)
         continue;
@@ -289,7 +329,7 @@ struct ExpandLinearResize : OpRewritePattern<ResizeOp> {
 struct GraphExpandGatherPass : npuc::graph::impl::GraphExpandGatherBase<GraphExpandGatherPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<ExpandGather, ExpandGatherElements, ExpandLinearResize>(&getContext());
+    patterns.add<ExpandGather, ExpandGatherElements, ExpandSeparableResize>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -99,10 +99,12 @@ def GraphExpandGather : Pass<"graph-expand-gather"> {
     in every row (0 * inf is NaN). graph.gather_elements of f32 data (the
     indices as wide as the data off the axis) becomes a select of the data
     where the indices equal 0..V-1, else 0, summed along the new axis: exact
-    for any value, inf and NaN included. A linear graph.resize of f32 data is
-    separable: along each resized axis (last to first) the data times an
-    interpolation matrix [out, in] with the two weights 1 - f and f of ONNX's
-    coordinate (clamped to [0, in - 1]), one f32 product per row; matrices
+    for any value, inf and NaN included. A linear or cubic graph.resize of
+    f32 data is separable: along each resized axis (last to first) the data
+    times an interpolation matrix [out, in]: linear, the two weights 1 - f
+    and f of ONNX's coordinate (clamped to [0, in - 1]); cubic, Keys's four
+    weights (cubic_coeff_a) at x0 - 1 .. x0 + 2, indices clamped to the edge,
+    or renormalized without the outside ones (exclude_outside); matrices
     beyond 2^26 elements are left alone.
   }];
   let dependentDialects = ["::npuc::graph::GraphDialect"];
