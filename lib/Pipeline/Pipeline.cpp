@@ -64,6 +64,7 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
   a.add(graph::createGraphFoldPad());
   a.add(graph::createGraphLiftConv1D());
   a.add(graph::createGraphFoldDepth());
+  a.add(graph::createGraphExpandConvTranspose());
   a.add(graph::createGraphSimplify());
   if (options.until == "graph")
     return;

@@ -29,7 +29,15 @@ stay fixed.
   multiples and quotients that round up to the next integer (0.3 / 0.1);
 - alexnet_lrn: an AlexNet/GoogLeNet-era stem (issue #29): Conv, Relu, LRN
   (size 5, AlexNet's), MaxPool, Conv, Relu, LRN (size 3, even window
-  halves), global pooling and a classifier.
+  halves), global pooling and a classifier;
+- convtranspose_runtime_weights: ConvTranspose whose weights are a graph
+  input (a hypernetwork's, or a model exported with its weights fed), grouped,
+  strided, its begin pad past the kernel (a crop) and output_padding;
+- conv3d_grouped_dilated, pool3d_ceil_count_pad, maxpool3d_dilated: 3-D
+  convolution and pooling (video and volumetric models) with groups,
+  per-axis strides, dilations and pads, ceil_mode and count_include_pad;
+- resize_cubic_sizes: cubic Resize by sizes on two axes (align_corners,
+  a = -0.5, exclude_outside).
 
 Expected outputs come from scripts/onnx_reference (numpy implementations of
 the ONNX definitions), independent of npuc.
@@ -159,3 +167,21 @@ mx = np.concatenate([rng.uniform(-100, 100, 200), [0.3, -0.3, 7.5, -7.5, 1e-3, 5
 my = np.concatenate([rng.choice([-1, 1], 200) * rng.uniform(0.1, 10, 200),
                      [0.1, 0.1, 2.5, -2.5, 3.0, 5.0, 1.5, 2.0]]).astype(np.float32)
 save("mod_float", [N("Mod", ["x", "y"], ["z"], fmod=1)], {"x": mx.reshape(13, 16), "y": my.reshape(13, 16)}, ["z"])
+
+save("convtranspose_runtime_weights",
+     [N("ConvTranspose", ["x", "w"], ["y"], group=2, strides=[2, 2], pads=[3, 0, 1, 0], output_padding=[1, 0])],
+     {"x": f32(1, 4, 3, 3), "w": f32(4, 3, 3, 3)}, ["y"])
+save("conv3d_grouped_dilated",
+     [N("Conv", ["x", "w", "b"], ["y"], group=2, strides=[2, 1, 2], pads=[1, 0, 1, 1, 1, 0], dilations=[1, 2, 1])],
+     {"x": f32(1, 4, 5, 6, 6)}, ["y"], [("w", f32(6, 2, 3, 3, 3) * 0.3), ("b", f32(6) * 0.1)])
+save("pool3d_ceil_count_pad",
+     [N("AveragePool", ["x"], ["y"], kernel_shape=[2, 3, 3], strides=[2, 2, 2], pads=[1, 1, 1, 0, 1, 1],
+        ceil_mode=1, count_include_pad=1)],
+     {"x": f32(1, 2, 5, 7, 6)}, ["y"])
+save("maxpool3d_dilated",
+     [N("MaxPool", ["x"], ["y"], kernel_shape=[2, 2, 2], strides=[1, 2, 1], pads=[1, 0, 0, 1, 1, 1], dilations=[2, 1, 1])],
+     {"x": f32(2, 3, 6, 5, 4)}, ["y"])
+save("resize_cubic_sizes",
+     [N("Resize", ["x", "", "", "sizes"], ["y"], mode="cubic", coordinate_transformation_mode="align_corners",
+        cubic_coeff_a=-0.5, exclude_outside=1)],
+     {"x": f32(1, 2, 5, 7)}, ["y"], [("sizes", np.array([1, 2, 9, 4], np.int64))])

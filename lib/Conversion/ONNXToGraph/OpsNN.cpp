@@ -177,12 +177,23 @@ LogicalResult importConvTranspose(NodeContext &c) {
     if (outShape->size() != n)
       return c.fail(code::UnsupportedAttr, "output_shape has the wrong rank");
     for (size_t i = 0; i < n; ++i) {
+      // ONNX's total padding, halved with floor division as its reference
+      // does; a negative end pad (output_shape past the full output) is more
+      // output_padding: zeros at the end.
       int64_t total = full[i] - (*outShape)[i];
-      if (total < 0)
-        return c.fail(code::UnsupportedAttr, "output_shape larger than the full output is not supported");
+      int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);
       bool upper = autoPad == "SAME_UPPER";
-      pads[i] = upper ? total / 2 : total - total / 2;
-      pads[n + i] = upper ? total - total / 2 : total / 2;
+      pads[i] = upper ? half : total - half;
+      pads[n + i] = upper ? total - half : half;
+      if (pads[i] < 0)
+        return c.fail(code::UnsupportedAttr, "output_shape " + llvm::Twine((*outShape)[i]) + " along spatial axis " +
+                                                 llvm::Twine(i) + " starts the output before the full output's first "
+                                                 "element (full length " + llvm::Twine(full[i]) + ")");
+      if (pads[n + i] < 0) {
+        outPad[i] -= pads[n + i];
+        full[i] -= pads[n + i];
+        pads[n + i] = 0;
+      }
     }
   } else if (autoPad == "NOTSET") {
     if (auto p = c.intsAttr("pads")) {

@@ -253,6 +253,10 @@ save("matmulinteger_zp_type",
      [h.make_node("MatMulInteger", ["a", "b", "az"], ["y"], name="mmi")],
      [vi("a", T.UINT8, [2, 3]), vi("az", T.INT8, [])], [vi("y", T.INT32, [2, 2])],
      [u8(np.ones((3, 2)), "b")], check=False)
+# ConvTranspose whose output_shape would start before the full output.
+save("convtranspose_output_shape_before",
+     [h.make_node("ConvTranspose", ["x", "w"], ["y"], name="deconv", output_shape=[9, 5])],
+     [vi("x", f, [1, 1, 3, 3]), vi("w", f, [1, 1, 3, 3])], [vi("y", f, [1, 1, 9, 5])], check=False)
 # A branch initializer shadowing an outer one: after the If, 'k' is the outer
 # [1, 1] again, so y = [5, 5] + [1, 1] = [6, 6] (folded).
 shadow_g = h.make_graph([h.make_node("Identity", ["k"], ["t"], name="then_id")], "then", [],

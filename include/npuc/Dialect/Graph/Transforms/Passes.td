@@ -180,6 +180,21 @@ def GraphFoldBias : Pass<"graph-fold-bias"> {
   let dependentDialects = ["::npuc::graph::GraphDialect"];
 }
 
+def GraphExpandConvTranspose : Pass<"graph-expand-conv-transpose"> {
+  let summary = "Express ConvTranspose of run-time weights as a convolution";
+  let description = [{
+    A 2-D f32 graph.conv_transpose whose weights are not a constant (the
+    kernel flips constant ones at compile time) becomes the same convolution
+    in graph ops: the input spread by the strides (each element followed by
+    s - 1 zeros along an axis: a pad of a [rows, n, 1] view, the trailing
+    zeros sliced off), the weights [g * C / g, M / g, KH, KW] flipped in
+    space (slices of step -1) and transposed per group to [M, C / g, KH, KW],
+    and a stride-1 graph.conv padded by dilation * (k - 1) - pad (plus
+    output_padding at the end); a negative padding crops the result instead.
+  }];
+  let dependentDialects = ["::npuc::graph::GraphDialect"];
+}
+
 def GraphFoldDepth : Pass<"graph-fold-depth"> {
   let summary = "Express 3-D convolutions and poolings as 2-D ones";
   let description = [{
