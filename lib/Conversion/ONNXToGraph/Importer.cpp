@@ -54,6 +54,22 @@ std::optional<Val> NodeContext::input(size_t i) const {
   return i < inputs.size() ? inputs[i] : std::nullopt;
 }
 
+std::optional<std::vector<Val>> NodeContext::sequence(size_t i) {
+  if (i < size_t(node.input_size()) && !node.input(int(i)).empty()) {
+    auto it = imp.sequences.find(node.input(int(i)));
+    if (it != imp.sequences.end())
+      return it->second;
+  }
+  (void)fail(code::Structure, "input " + llvm::Twine(i) + " is not a sequence whose structure is known at "
+                                                           "compile time");
+  return std::nullopt;
+}
+
+void NodeContext::setSequenceOutput(size_t i, std::vector<Val> elements) {
+  if (i < size_t(node.output_size()) && !node.output(int(i)).empty())
+    imp.sequences[node.output(int(i))] = std::move(elements);
+}
+
 std::optional<Val> NodeContext::required(size_t i) {
   if (auto v = input(i))
     return v;
@@ -354,7 +370,7 @@ void Importer::importNode(const onnx::NodeProto &node) {
     return;
   }
   for (const std::string &out : node.output())
-    if (!out.empty() && !values.count(out)) {
+    if (!out.empty() && !values.count(out) && !sequences.count(out)) {
       report(code::UnsupportedOp, &node, set, "output '" + out + "' is not supported");
       poisoned.insert(out);
     }
@@ -368,7 +384,7 @@ void Importer::importNodes(const onnx::GraphProto &graph) {
     for (const std::string &out : graph.node(i).output()) {
       if (out.empty())
         continue;
-      if (values.count(out) || producer.count(out)) {
+      if (values.count(out) || sequences.count(out) || producer.count(out)) {
         report(code::Structure, &graph.node(i), opset,
                "value '" + out + "' is defined more than once");
         continue;
@@ -378,7 +394,7 @@ void Importer::importNodes(const onnx::GraphProto &graph) {
   std::vector<int> pending(graph.node_size(), 0);
   std::vector<std::vector<int>> users(graph.node_size());
   auto available = [&](const std::string &n) {
-    return n.empty() || values.count(n) || poisoned.count(n);
+    return n.empty() || values.count(n) || sequences.count(n) || poisoned.count(n);
   };
   for (int i = 0; i < graph.node_size(); ++i) {
     std::set<int> deps;
@@ -681,7 +697,11 @@ void Importer::finishMain(const onnx::GraphProto &g, func::FuncOp func) {
   for (const onnx::ValueInfoProto &vi : g.output()) {
     auto it = values.find(vi.name());
     if (it == values.end()) {
-      if (!poisoned.count(vi.name()))
+      if (sequences.count(vi.name()))
+        report(code::UnsupportedType, nullptr, 0,
+               "graph output '" + vi.name() + "' is a sequence; model files hold tensors (a sequence inside "
+               "the graph is flattened, one at its boundary is not)");
+      else if (!poisoned.count(vi.name()))
         report(code::Structure, nullptr, 0,
                "graph output '" + vi.name() + "' is not produced by any node");
       continue;

@@ -89,6 +89,8 @@ public:
   std::optional<Val> input(size_t i) const;
   /// Input i, which the op requires; reports and returns nullopt otherwise.
   std::optional<Val> required(size_t i);
+  /// Input `i` as a sequence known at compile time (an error when it is not).
+  std::optional<std::vector<Val>> sequence(size_t i);
   /// Input i's constant data, which the op requires; reports otherwise.
   mlir::DenseElementsAttr requiredConstant(size_t i, llvm::StringRef what);
   std::optional<std::vector<int64_t>> constantInts(size_t i, llvm::StringRef what);
@@ -152,6 +154,7 @@ public:
   /// Binds output i of the node.
   void setOutput(size_t i, Val v);
   void setOutput(size_t i, mlir::Value v) { setOutput(i, Val{v, {}}); }
+  void setSequenceOutput(size_t i, std::vector<Val> elements);
 
   mlir::RankedTensorType tensor(llvm::ArrayRef<int64_t> shape, mlir::Type element) const {
     return mlir::RankedTensorType::get(shape, element);
@@ -205,6 +208,9 @@ public:
   std::vector<Issue> issues;
   std::vector<NodeInfo> nodes;
   std::map<std::string, Val> values;
+  /// Sequences whose structure is known at compile time (SequenceConstruct,
+  /// SplitToSequence, ...), flattened at import: their tensors in order.
+  std::map<std::string, std::vector<Val>> sequences;
   std::set<std::string> poisoned;  // produced by a node that failed: not reported again
   int64_t opset = 0, msOpset = 0;
 

@@ -26,6 +26,8 @@ void registerTensorOps(llvm::StringMap<OpImporter> &table);
 void registerQuantOps(llvm::StringMap<OpImporter> &table);
 void registerExtraOps(llvm::StringMap<OpImporter> &table);
 void registerIntegerOps(llvm::StringMap<OpImporter> &table);
+void registerSequenceOps(llvm::StringMap<OpImporter> &table);
+void registerControlOps(llvm::StringMap<OpImporter> &table);
 void registerDecomposedOps(llvm::StringMap<OpImporter> &table);
 
 /// ReduceProd of `x` over the normalized, sorted `axes` (OpsDecomposed.cpp).

@@ -388,6 +388,8 @@ const llvm::StringMap<OpImporter> &opTable() {
     registerQuantOps(t);
     registerExtraOps(t);
     registerIntegerOps(t);
+    registerSequenceOps(t);
+    registerControlOps(t);
     registerDecomposedOps(t);
     return t;
   }();

@@ -707,47 +707,6 @@ LogicalResult importDepthSpace(NodeContext &c) {
   return c.buildOutput(op, {x->value}, c.tensor(shape, x->element()), attrs);
 }
 
-/// If with a condition that folds to a constant: the chosen branch, inline.
-LogicalResult importIf(NodeContext &c) {
-  auto cond = c.constantInts(0, "cond");
-  if (!cond)
-    return failure();
-  if (cond->size() != 1)
-    return c.fail(code::ShapeMismatch, "cond must hold one value");
-  const onnx::AttributeProto *branch = c.attr((*cond)[0] ? "then_branch" : "else_branch");
-  if (!branch || !branch->has_g())
-    return c.fail(code::UnsupportedAttr, "the chosen branch is missing");
-  const onnx::GraphProto &g = branch->g();
-  // Branch-local names, initializers included, end with the branch; a local
-  // that shadows an outer name gives the outer value back.
-  const std::map<std::string, Val> outer = c.imp.values;
-  auto dropLocals = [&] { c.imp.values = outer; };
-  for (const onnx::TensorProto &t : g.initializer()) {
-    DenseElementsAttr data = c.imp.tensorData(t, &c.node);
-    if (!data)
-      return dropLocals(), failure();
-    c.imp.values[t.name()] = c.constant(data);
-  }
-  c.imp.importNodes(g);
-  if (g.output_size() != c.node.output_size()) {
-    dropLocals();
-    return c.fail(code::Structure, "the branch has " + llvm::Twine(g.output_size()) +
-                                       " outputs, the If node " + llvm::Twine(c.node.output_size()));
-  }
-  std::vector<Val> results;
-  for (int i = 0; i < g.output_size(); ++i) {
-    auto it = c.imp.values.find(g.output(i).name());
-    if (it == c.imp.values.end()) {
-      dropLocals();
-      return failure();  // the branch reported why
-    }
-    results.push_back(it->second);
-  }
-  dropLocals();
-  for (size_t i = 0; i < results.size(); ++i)
-    c.setOutput(i, results[i]);
-  return success();
-}
 } // namespace
 
 void npuc::onnx_import::registerTensorOps(llvm::StringMap<OpImporter> &t) {
@@ -771,5 +730,4 @@ void npuc::onnx_import::registerTensorOps(llvm::StringMap<OpImporter> &t) {
   t["Range"] = importRange;
   t["DepthToSpace"] = importDepthSpace;
   t["SpaceToDepth"] = importDepthSpace;
-  t["If"] = importIf;
 }

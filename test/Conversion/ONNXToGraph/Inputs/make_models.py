@@ -257,6 +257,24 @@ save("matmulinteger_zp_type",
 save("convtranspose_output_shape_before",
      [h.make_node("ConvTranspose", ["x", "w"], ["y"], name="deconv", output_shape=[9, 5])],
      [vi("x", f, [1, 1, 3, 3]), vi("w", f, [1, 1, 3, 3])], [vi("y", f, [1, 1, 9, 5])], check=False)
+# Control flow and sequences resolved at import: what cannot be is named.
+loop_body = h.make_graph([h.make_node("Identity", ["c_in"], ["c_out"], name="keep"),
+                          h.make_node("Relu", ["v_in"], ["v_out"], name="step")], "body",
+                         [vi("i", T.INT64, []), vi("c_in", T.BOOL, []), vi("v_in", f, [2])],
+                         [vi("c_out", T.BOOL, []), vi("v_out", f, [2])])
+save("loop_runtime_trips", [h.make_node("Loop", ["m", "", "x"], ["y"], name="loop", body=loop_body)],
+     [vi("m", T.INT64, []), vi("x", f, [2])], [vi("y", f, [2])], check=False)
+then_b = h.make_graph([h.make_node("Identity", ["x"], ["t"], name="then_id")], "then", [], [vi("t", f, [2])])
+else_b = h.make_graph([h.make_node("Concat", ["x", "x"], ["e"], name="else_cat", axis=0)], "else", [],
+                      [vi("e", f, [4])])
+save("if_runtime_shapes", [h.make_node("If", ["c"], ["y"], name="gate", then_branch=then_b, else_branch=else_b)],
+     [vi("c", T.BOOL, []), vi("x", f, [2])], [vi("y", f, None)], check=False)
+save("sequence_output", [h.make_node("SequenceConstruct", ["x", "x"], ["s"], name="construct")],
+     [vi("x", f, [2])], [h.make_tensor_sequence_value_info("s", f, [2])], check=False)
+save("sequence_at_runtime",
+     [h.make_node("SequenceConstruct", ["x", "x"], ["s"], name="construct"),
+      h.make_node("SequenceAt", ["s", "p"], ["y"], name="at")],
+     [vi("x", f, [2]), vi("p", T.INT64, [])], [vi("y", f, [2])], check=False)
 # A branch initializer shadowing an outer one: after the If, 'k' is the outer
 # [1, 1] again, so y = [5, 5] + [1, 1] = [6, 6] (folded).
 shadow_g = h.make_graph([h.make_node("Identity", ["k"], ["t"], name="then_id")], "then", [],
