@@ -223,12 +223,16 @@ LogicalResult importLoop(NodeContext &c) {
   std::optional<Val> tripInput = c.input(0), condInput = c.input(1);
   std::optional<int64_t> trips = tripInput ? constantScalar(c, 0) : std::optional<int64_t>(kMaxIterations + 1);
   std::optional<int64_t> cond = condInput ? constantScalar(c, 1) : std::optional<int64_t>(1);
-  if (!trips)
-    return c.fail(code::NotConstant, "the trip count M is computed at run time; a static NPU program unrolls a "
-                                     "Loop whose trip count folds to a constant");
-  if (!cond)
-    return c.fail(code::NotConstant, "the initial condition is computed at run time; a static NPU program "
-                                     "unrolls a Loop whose condition folds to a constant");
+  // A trip count or condition computed at run time: the diagnostic names the
+  // graph inputs to freeze (--bind-input) for the Loop to unroll.
+  if (!trips) {
+    (void)c.requiredConstant(0, "the trip count M, which an unrolled Loop needs");
+    return failure();
+  }
+  if (!cond) {
+    (void)c.requiredConstant(1, "the condition, which an unrolled Loop needs");
+    return failure();
+  }
   if (!tripInput && !condInput)
     return c.fail(code::Structure, "a Loop with neither a trip count nor a condition never ends");
   if (*trips > kMaxIterations && tripInput)

@@ -258,6 +258,14 @@ OpFoldResult AbsOp::fold(FoldAdaptor adaptor) {
     return Num::integer(a.i < 0 ? int64_t(0 - uint64_t(a.i)) : a.i);
   });
 }
+OpFoldResult ReluOp::fold(FoldAdaptor adaptor) {
+  // max(x, 0) as VECTOR's RELU: -0 gives +0, NaN stays NaN.
+  return unary(*this, adaptor.getOperands(), [](Num a) -> std::optional<Num> {
+    if (a.isFloat)
+      return a.f <= 0 ? Num::real(0.0) : a;
+    return a.i < 0 ? Num::integer(0) : a;
+  });
+}
 OpFoldResult FloorOp::fold(FoldAdaptor adaptor) {
   return real(*this, adaptor.getOperands(), [](double a) { return std::floor(a); });
 }

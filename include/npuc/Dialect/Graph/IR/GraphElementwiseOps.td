@@ -98,7 +98,10 @@ def Graph_WhereOp : Graph_VerifiedOp<"where", "verifyWhere"> {
   let hasFolder = 1;
 }
 
-def Graph_ReluOp : Graph_UnaryOp<"relu"> { let summary = "ONNX Relu"; }
+def Graph_ReluOp : Graph_UnaryOp<"relu"> {
+  let summary = "ONNX Relu";
+  let hasFolder = 1;
+}
 def Graph_NotOp : Graph_UnaryOp<"not"> {
   let summary = "ONNX Not (i1)";
   let hasFolder = 1;
