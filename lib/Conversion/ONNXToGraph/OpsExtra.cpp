@@ -289,6 +289,50 @@ LogicalResult importRecurrent(NodeContext &c) {
   return success();
 }
 
+/// MeanVarianceNormalization (ONNX's function): (x - E[x]) / (sqrt(E[x^2] -
+/// E[x]^2) + 1e-9), the means over `axes` (default [0, 2, 3]) kept as axes;
+/// the squares are products, as numpy's x ** 2.
+LogicalResult importMeanVarianceNorm(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  if (!x->element().isF32())
+    return c.fail(code::UnsupportedType, "MeanVarianceNormalization of f32 data only");
+  int64_t rank = int64_t(x->shape().size());
+  std::vector<int64_t> axes = c.intsAttr("axes").value_or(std::vector<int64_t>{0, 2, 3});
+  SmallVector<int64_t> norm, meanShape(x->shape());
+  for (int64_t a : axes) {
+    std::optional<int64_t> n = c.axis(a, rank, "axes");
+    if (!n)
+      return failure();
+    if (!llvm::is_contained(norm, *n))
+      norm.push_back(*n);
+  }
+  llvm::sort(norm);
+  for (int64_t a : norm)
+    meanShape[size_t(a)] = 1;
+  RankedTensorType type = x->type(), meanType = c.tensor(meanShape, x->element());
+  SmallVector<NamedAttribute> reduce{c.named("axes", c.b.getDenseI64ArrayAttr(norm)),
+                                     c.named("keepdims", c.b.getBoolAttr(true))};
+  auto eps = c.constant(DenseElementsAttr::get(c.tensor({1}, x->element()), ArrayRef<float>{1e-9f}));
+  FailureOr<Value> mean = c.build<graph::ReduceMeanOp>({x->value}, meanType, reduce);
+  FailureOr<Value> sq = c.build<graph::MulOp>({x->value, x->value}, type);
+  if (failed(mean) || failed(sq))
+    return failure();
+  FailureOr<Value> meanSq = c.build<graph::ReduceMeanOp>({*sq}, meanType, reduce);
+  FailureOr<Value> sqMean = c.build<graph::MulOp>({*mean, *mean}, meanType);
+  if (failed(meanSq) || failed(sqMean))
+    return failure();
+  FailureOr<Value> den = c.build<graph::SubOp>({*meanSq, *sqMean}, meanType);
+  if (succeeded(den))
+    den = c.build<graph::SqrtOp>({*den}, meanType);
+  if (succeeded(den))
+    den = c.build<graph::AddOp>({*den, eps.value}, meanType);
+  FailureOr<Value> centered = c.build<graph::SubOp>({x->value, *mean}, type);
+  if (failed(den) || failed(centered))
+    return failure();
+  return c.buildOutput<graph::DivOp>({*centered, *den}, type);
+}
 } // namespace
 
 void npuc::onnx_import::registerExtraOps(llvm::StringMap<OpImporter> &t) {
@@ -296,6 +340,7 @@ void npuc::onnx_import::registerExtraOps(llvm::StringMap<OpImporter> &t) {
   t["InstanceNormalization"] = importInstanceNorm;
   t["LayerNormalization"] = importLayerNorm;
   t["RMSNormalization"] = importRMSNorm;
+  t["MeanVarianceNormalization"] = importMeanVarianceNorm;
   t["Swish"] = importSwish;
   t["SwiGLU"] = importSwiGLU;
   t["Trilu"] = importTrilu;

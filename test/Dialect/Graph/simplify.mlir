@@ -163,3 +163,29 @@ func.func @identity_requantize(%x: tensor<4x!quant.uniform<i8:f32, 0.5>>) -> ten
   %0 = graph.identity %x : (tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4x!quant.uniform<i8:f32, 0.25>>
   return %0 : tensor<4x!quant.uniform<i8:f32, 0.25>>
 }
+
+// -----
+
+// A reduction over axes that are not one block (MVN's [0, 2, 3]): the kept
+// axis first, the reduced ones last as one block, then the op's shape.
+// CHECK-LABEL: func.func @reduce_non_adjacent
+// CHECK:      %[[T:.*]] = graph.transpose %arg0 {perm = array<i64: 1, 0, 2, 3>} : (tensor<2x3x4x5xf32>) -> tensor<3x2x4x5xf32>
+// CHECK-NEXT: %[[R:.*]] = graph.reduce_mean %[[T]] {axes = array<i64: 1, 2, 3>, keepdims = true} : (tensor<3x2x4x5xf32>) -> tensor<3x1x1x1xf32>
+// CHECK-NEXT: %[[Y:.*]] = graph.reshape %[[R]] : (tensor<3x1x1x1xf32>) -> tensor<1x3x1x1xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @reduce_non_adjacent(%x: tensor<2x3x4x5xf32>) -> tensor<1x3x1x1xf32> {
+  %y = graph.reduce_mean %x {axes = array<i64: 0, 2, 3>, keepdims = true} : (tensor<2x3x4x5xf32>) -> tensor<1x3x1x1xf32>
+  return %y : tensor<1x3x1x1xf32>
+}
+
+// -----
+
+// Without keepdims the reduced block's result is the op's already.
+// CHECK-LABEL: func.func @reduce_max_non_adjacent_dropped
+// CHECK:      %[[T:.*]] = graph.transpose %arg0 {perm = array<i64: 1, 3, 0, 2>}
+// CHECK-NEXT: %[[R:.*]] = graph.reduce_max %[[T]] {axes = array<i64: 2, 3>, keepdims = false} : (tensor<3x5x2x4xf32>) -> tensor<3x5xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @reduce_max_non_adjacent_dropped(%x: tensor<2x3x4x5xf32>) -> tensor<3x5xf32> {
+  %y = graph.reduce_max %x {axes = array<i64: 0, 2>, keepdims = false} : (tensor<2x3x4x5xf32>) -> tensor<3x5xf32>
+  return %y : tensor<3x5xf32>
+}

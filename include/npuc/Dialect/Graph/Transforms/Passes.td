@@ -15,7 +15,10 @@ def GraphSimplify : Pass<"graph-simplify"> {
     Applies the graph ops' folders: x + 0, x - 0, x * 1, x / 1 and identity
     become x when that keeps the result type exactly. Quantized values are
     never folded (a quantized x * 1 may requantize), a broadcasting fold is
-    refused, and operand direction matters: 0 - x and c - x stay.
+    refused, and operand direction matters: 0 - x and c - x stay. A
+    reduction over axes that are not one contiguous block becomes a
+    graph.transpose moving the kept axes first (in order), the reduction of
+    the last axes, and a graph.reshape to the op's result.
   }];
   let dependentDialects = ["::npuc::graph::GraphDialect"];
 }
