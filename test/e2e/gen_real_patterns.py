@@ -37,7 +37,12 @@ stay fixed.
   convolution and pooling (video and volumetric models) with groups,
   per-axis strides, dilations and pads, ceil_mode and count_include_pad;
 - resize_cubic_sizes: cubic Resize by sizes on two axes (align_corners,
-  a = -0.5, exclude_outside).
+  a = -0.5, exclude_outside);
+- topk_detection_scores, topk_smallest_ties: TopK of a detector's class
+  scores (k = 5 of 80 along the last axis) and the smallest along axis 0
+  with tied values (the lower index first);
+- reversesequence_lengths: ReverseSequence (time axis 0) with lengths 0, 1,
+  the full length and one between; det_3x3_batched: Det of [2, 3, 3, 3].
 
 Expected outputs come from scripts/onnx_reference (numpy implementations of
 the ONNX definitions), independent of npuc.
@@ -185,3 +190,13 @@ save("resize_cubic_sizes",
      [N("Resize", ["x", "", "", "sizes"], ["y"], mode="cubic", coordinate_transformation_mode="align_corners",
         cubic_coeff_a=-0.5, exclude_outside=1)],
      {"x": f32(1, 2, 5, 7)}, ["y"], [("sizes", np.array([1, 2, 9, 4], np.int64))])
+
+save("topk_detection_scores", [N("TopK", ["x", "k"], ["values", "indices"], axis=-1)],
+     {"x": f32(2, 10, 80)}, ["values", "indices"], [("k", np.array([5], np.int64))])
+ties = np.array([[3, 1, 2], [1, 1, 2], [3, 0, 2], [1, 5, 2]], np.float32)
+save("topk_smallest_ties", [N("TopK", ["x", "k"], ["values", "indices"], axis=0, largest=0)],
+     {"x": ties}, ["values", "indices"], [("k", np.array([3], np.int64))])
+
+save("reversesequence_lengths", [N("ReverseSequence", ["x", "lens"], ["y"], batch_axis=1, time_axis=0)],
+     {"x": f32(5, 4, 3)}, ["y"], [("lens", np.array([0, 1, 5, 3], np.int64))])
+save("det_3x3_batched", [N("Det", ["x"], ["y"])], {"x": f32(2, 3, 3, 3)}, ["y"])

@@ -10,6 +10,9 @@
 
 #include "Ops.h"
 
+#include <limits>
+#include <numeric>
+
 using namespace mlir;
 using namespace npuc::onnx_import;
 
@@ -334,6 +337,220 @@ LogicalResult importBitShift(NodeContext &c) {
   c.setOutput(0, *r);
   return success();
 }
+/// The most elements TopK selects one by one.
+constexpr int64_t kMaxTopK = 256;
+
+/// TopK by repeated selection: k times the max (min for largest = 0) along
+/// the axis and its first index (ArgMax: ties to the lower index, as TopK
+/// orders them), then that position masked with -inf (+inf) for the next
+/// round. Values and indices are the rounds concatenated along the axis, so
+/// sorted; sorted = 0 leaves the order open, and this one is allowed.
+LogicalResult importTopK(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  if (!x->element().isF32())
+    return c.fail(code::UnsupportedType, "TopK of f32 data only");
+  auto k = c.constantInts(1, "k");
+  if (!k)
+    return failure();
+  if (k->size() != 1)
+    return c.fail(code::ShapeMismatch, "k must hold one value");
+  int64_t rank = int64_t(x->shape().size());
+  std::optional<int64_t> axis = c.axis(c.intAttr("axis", -1), rank);
+  if (!axis)
+    return failure();
+  int64_t n = x->shape()[size_t(*axis)], K = (*k)[0];
+  if (K < 1 || K > n)
+    return c.fail(code::ShapeMismatch, "k = " + llvm::Twine(K) + " is outside [1, " + llvm::Twine(n) + "]");
+  if (K > kMaxTopK)
+    return c.fail(code::Overflow, "k = " + llvm::Twine(K) + " is past the " + llvm::Twine(kMaxTopK) +
+                                      " elements TopK selects one by one");
+  bool largest = c.intAttr("largest", 1) != 0;
+  SmallVector<int64_t> one(x->shape()), iotaShape(size_t(rank), 1), outShape(x->shape());
+  one[size_t(*axis)] = 1;
+  iotaShape[size_t(*axis)] = n;
+  outShape[size_t(*axis)] = K;
+  Type i64 = c.b.getI64Type(), i1 = c.b.getI1Type();
+  std::vector<int64_t> ramp(static_cast<size_t>(n));
+  std::iota(ramp.begin(), ramp.end(), 0);
+  auto iotaType = c.tensor(iotaShape, i64);
+  Value iota = c.constant(DenseElementsAttr::get(iotaType, ArrayRef<int64_t>(ramp))).value;
+  auto scalarType = c.tensor({1}, x->element());
+  float maskValue = largest ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
+  Value mask = c.constant(DenseElementsAttr::get(scalarType, ArrayRef<float>{maskValue})).value;
+  GraphOpBuilder pick = largest ? graphOp<graph::ReduceMaxOp> : graphOp<graph::ReduceMinOp>;
+  GraphOpBuilder arg = largest ? graphOp<graph::ArgMaxOp> : graphOp<graph::ArgMinOp>;
+  SmallVector<Value> values, indices;
+  Value cur = x->value;
+  for (int64_t r = 0; r < K; ++r) {
+    FailureOr<Value> v = c.build(pick, {cur}, c.tensor(one, x->element()),
+                                 {c.named("axes", c.b.getDenseI64ArrayAttr({*axis})),
+                                  c.named("keepdims", c.b.getBoolAttr(true))});
+    FailureOr<Value> at = c.build(arg, {cur}, c.tensor(one, i64),
+                                  {c.named("axis", c.b.getI64IntegerAttr(*axis)),
+                                   c.named("keepdims", c.b.getBoolAttr(true)),
+                                   c.named("select_last_index", c.b.getBoolAttr(false))});
+    if (failed(v) || failed(at))
+      return failure();
+    values.push_back(*v);
+    indices.push_back(*at);
+    if (r + 1 == K)
+      break;
+    FailureOr<Value> hit = c.build<graph::EqualOp>({iota, *at}, c.tensor(x->shape(), i1));
+    FailureOr<Value> next = succeeded(hit) ? c.build<graph::WhereOp>({*hit, mask, cur}, x->type())
+                                           : FailureOr<Value>(failure());
+    if (failed(next))
+      return failure();
+    cur = *next;
+  }
+  auto concat = [&](SmallVector<Value> &parts, Type element) -> FailureOr<Value> {
+    if (parts.size() == 1)
+      return parts.front();
+    return c.build<graph::ConcatOp>(parts, c.tensor(outShape, element),
+                                    {c.named("axis", c.b.getI64IntegerAttr(*axis))});
+  };
+  FailureOr<Value> vals = concat(values, x->element()), idxs = concat(indices, i64);
+  if (failed(vals) || failed(idxs))
+    return failure();
+  c.setOutput(0, *vals);
+  c.setOutput(1, *idxs);
+  return success();
+}
+/// `v` sliced to [start, end) with `step` along `axis` (a negative step runs
+/// backwards; end -1 runs to the front).
+FailureOr<Value> sliceAxis(NodeContext &c, Value v, int64_t axis, int64_t start, int64_t end, int64_t step,
+                           int64_t length) {
+  auto t = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> starts(size_t(t.getRank()), 0), ends(t.getShape()), steps(size_t(t.getRank()), 1),
+      shape(t.getShape());
+  starts[size_t(axis)] = start;
+  ends[size_t(axis)] = end;
+  steps[size_t(axis)] = step;
+  shape[size_t(axis)] = length;
+  return c.build<graph::SliceOp>({v}, t.clone(shape),
+                                 {c.named("starts", c.b.getDenseI64ArrayAttr(starts)),
+                                  c.named("ends", c.b.getDenseI64ArrayAttr(ends)),
+                                  c.named("steps", c.b.getDenseI64ArrayAttr(steps))});
+}
+
+FailureOr<Value> concatAxis(NodeContext &c, ArrayRef<Value> parts, int64_t axis) {
+  if (parts.size() == 1)
+    return parts.front();
+  auto t = cast<RankedTensorType>(parts.front().getType());
+  SmallVector<int64_t> shape(t.getShape());
+  shape[size_t(axis)] = 0;
+  for (Value p : parts)
+    shape[size_t(axis)] += cast<RankedTensorType>(p.getType()).getDimSize(axis);
+  return c.build<graph::ConcatOp>(SmallVector<Value>(parts), t.clone(shape),
+                                  {c.named("axis", c.b.getI64IntegerAttr(axis))});
+}
+
+/// The most batches ReverseSequence slices one by one.
+constexpr int64_t kMaxReverseBatches = 1024;
+
+/// ReverseSequence with constant sequence lengths: per batch, its first
+/// length elements along the time axis reversed (a slice of step -1), the
+/// rest kept, the batches concatenated again.
+LogicalResult importReverseSequence(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  auto lens = c.constantInts(1, "sequence_lens");
+  if (!lens)
+    return failure();
+  int64_t rank = int64_t(x->shape().size());
+  if (rank < 2)
+    return c.fail(code::ShapeMismatch, "ReverseSequence needs a tensor of rank 2 or more");
+  int64_t batchAxis = c.intAttr("batch_axis", 1), timeAxis = c.intAttr("time_axis", 0);
+  if ((batchAxis != 0 && batchAxis != 1) || (timeAxis != 0 && timeAxis != 1) || batchAxis == timeAxis)
+    return c.fail(code::UnsupportedAttr, "batch_axis and time_axis must be 0 and 1, one each");
+  int64_t B = x->shape()[size_t(batchAxis)], T = x->shape()[size_t(timeAxis)];
+  if (int64_t(lens->size()) != B)
+    return c.fail(code::ShapeMismatch, "sequence_lens has " + llvm::Twine(lens->size()) + " entries for " +
+                                           llvm::Twine(B) + " batches");
+  if (B > kMaxReverseBatches)
+    return c.fail(code::Overflow, llvm::Twine(B) + " batches are past the " + llvm::Twine(kMaxReverseBatches) +
+                                      " ReverseSequence slices one by one");
+  SmallVector<Value> batches;
+  for (int64_t b = 0; b < B; ++b) {
+    int64_t len = (*lens)[size_t(b)];
+    if (len < 0 || len > T)
+      return c.fail(code::ShapeMismatch, "sequence length " + llvm::Twine(len) + " of batch " + llvm::Twine(b) +
+                                             " is outside [0, " + llvm::Twine(T) + "]");
+    FailureOr<Value> row = sliceAxis(c, x->value, batchAxis, b, b + 1, 1, 1);
+    if (failed(row))
+      return failure();
+    SmallVector<Value> parts;
+    if (len > 0) {
+      FailureOr<Value> rev = sliceAxis(c, *row, timeAxis, len - 1, -1, -1, len);
+      if (failed(rev))
+        return failure();
+      parts.push_back(*rev);
+    }
+    if (len < T) {
+      FailureOr<Value> rest = sliceAxis(c, *row, timeAxis, len, T, 1, T - len);
+      if (failed(rest))
+        return failure();
+      parts.push_back(*rest);
+    }
+    FailureOr<Value> joined = concatAxis(c, parts, timeAxis);
+    if (failed(joined))
+      return failure();
+    batches.push_back(*joined);
+  }
+  FailureOr<Value> y = concatAxis(c, batches, batchAxis);
+  if (failed(y))
+    return failure();
+  c.setOutput(0, *y);
+  return success();
+}
+
+/// Det of [..., n, n] f32 matrices for n <= 3 by cofactor expansion: n = 2,
+/// a d - b c; n = 3, a (e i - f h) - b (d i - f g) + c (d h - e g); each
+/// product and difference an f32 rounding (numpy's LU rounds otherwise).
+LogicalResult importDet(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  ArrayRef<int64_t> s = x->shape();
+  if (s.size() < 2 || s[s.size() - 1] != s[s.size() - 2])
+    return c.fail(code::ShapeMismatch, "Det needs square matrices in the last two axes");
+  if (!x->element().isF32())
+    return c.fail(code::UnsupportedType, "Det of f32 matrices only");
+  int64_t n = s.back(), rank = int64_t(s.size());
+  if (n > 3)
+    return c.fail(code::UnsupportedAttr, "Det of " + llvm::Twine(n) + "x" + llvm::Twine(n) +
+                                             " matrices is not supported (cofactor expansion up to 3x3)");
+  SmallVector<int64_t> outShape(s.drop_back(2)), elemShape(s.drop_back(2));
+  elemShape.append({1, 1});
+  auto elemType = c.tensor(elemShape, x->element());
+  // Element (i, j) of every matrix, [..., 1, 1].
+  auto at = [&](int64_t i, int64_t j) -> FailureOr<Value> {
+    FailureOr<Value> r = sliceAxis(c, x->value, rank - 2, i, i + 1, 1, 1);
+    return succeeded(r) ? sliceAxis(c, *r, rank - 1, j, j + 1, 1, 1) : r;
+  };
+  auto bin = [&](GraphOpBuilder op, FailureOr<Value> a, FailureOr<Value> b) -> FailureOr<Value> {
+    if (failed(a) || failed(b))
+      return failure();
+    return c.build(op, {*a, *b}, elemType);
+  };
+  GraphOpBuilder mul = graphOp<graph::MulOp>, sub = graphOp<graph::SubOp>, add = graphOp<graph::AddOp>;
+  auto det2 = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+    return bin(sub, bin(mul, at(r0, c0), at(r1, c1)), bin(mul, at(r0, c1), at(r1, c0)));
+  };
+  FailureOr<Value> d;
+  if (n == 1)
+    d = at(0, 0);
+  else if (n == 2)
+    d = det2(0, 1, 0, 1);
+  else
+    d = bin(add, bin(sub, bin(mul, at(0, 0), det2(1, 2, 1, 2)), bin(mul, at(0, 1), det2(1, 2, 0, 2))),
+            bin(mul, at(0, 2), det2(1, 2, 0, 1)));
+  if (failed(d))
+    return failure();
+  return c.buildOutput<graph::ReshapeOp>({*d}, c.tensor(outShape, x->element()));
+}
 } // namespace
 
 LogicalResult npuc::onnx_import::importReduceProd(NodeContext &c, Val x, ArrayRef<int64_t> axes,
@@ -351,4 +568,7 @@ void npuc::onnx_import::registerDecomposedOps(llvm::StringMap<OpImporter> &t) {
   t["CastLike"] = importCastLike;
   t["OneHot"] = importOneHot;
   t["BitShift"] = importBitShift;
+  t["TopK"] = importTopK;
+  t["ReverseSequence"] = importReverseSequence;
+  t["Det"] = importDet;
 }
