@@ -42,7 +42,11 @@ stay fixed.
   scores (k = 5 of 80 along the last axis) and the smallest along axis 0
   with tied values (the lower index first);
 - reversesequence_lengths: ReverseSequence (time axis 0) with lengths 0, 1,
-  the full length and one between; det_3x3_batched: Det of [2, 3, 3, 3].
+  the full length and one between; det_3x3_batched: Det of [2, 3, 3, 3];
+- pow_int_exact, pow_int_float_exponent: Pow of int32 bases by run-time
+  int32 exponents (results up to 2^30, exact where an f32 power is not;
+  negative bases, 0^0, negative exponents truncated as 1 / b^|e|) and by
+  f32 exponents (whole ones exact, others truncated toward zero).
 
 Expected outputs come from scripts/onnx_reference (numpy implementations of
 the ONNX definitions), independent of npuc.
@@ -200,3 +204,16 @@ save("topk_smallest_ties", [N("TopK", ["x", "k"], ["values", "indices"], axis=0,
 save("reversesequence_lengths", [N("ReverseSequence", ["x", "lens"], ["y"], batch_axis=1, time_axis=0)],
      {"x": f32(5, 4, 3)}, ["y"], [("lens", np.array([0, 1, 5, 3], np.int64))])
 save("det_3x3_batched", [N("Det", ["x"], ["y"])], {"x": f32(2, 3, 3, 3)}, ["y"])
+
+pb = np.array([3, -3, 7, -1, -1, 0, 0, 2, 1, 5, 2, -2], np.int32)
+pe = np.array([19, 19, 10, 7, -4, 0, 5, 30, -9, -1, 0, 3], np.int32)
+pref = np.array([int(b) ** int(e) if e >= 0 else (int(b) ** -int(e) if abs(int(b)) == 1 else 0)
+                 for b, e in zip(pb, pe)], np.int64).astype(np.int32)
+save_reference_test(out, "pow_int_exact", [N("Pow", ["b", "e"], ["y"])], {"b": pb, "e": pe}, ["y"],
+                    expected=[pref], tolerance="exact=1")
+fe = np.array([2.0, 0.5, 3.0, 1.5, 10.0, 2.5], np.float32)
+fb = np.array([7, 10, -4, 9, 3, 2], np.int32)
+fref = np.array([int(b) ** int(e) if float(e).is_integer() else int(np.trunc(float(b) ** float(e)))
+                 for b, e in zip(fb, fe)], np.int32)
+save_reference_test(out, "pow_int_float_exponent", [N("Pow", ["b", "e"], ["y"])], {"b": fb, "e": fe}, ["y"],
+                    expected=[fref], tolerance="exact=1")

@@ -551,11 +551,131 @@ LogicalResult importDet(NodeContext &c) {
     return failure();
   return c.buildOutput<graph::ReshapeOp>({*d}, c.tensor(outShape, x->element()));
 }
+/// b^e in int32 by squaring: per bit k of |e| (k < bits) a factor 1 + bit *
+/// (b^(2^k) - 1), the factors multiplied; a negative e gives 1 / b^|e|
+/// truncated (1 or -1 where |b| = 1, else 0). Products past int32 saturate
+/// as VECTOR's MUL does. `b` and `e` are i32 tensors of shapes broadcasting
+/// to `shape`.
+FailureOr<Value> powBySquaring(NodeContext &c, Value b, Value e, ArrayRef<int64_t> shape, int64_t bits) {
+  Type i32 = c.b.getIntegerType(32), i1 = c.b.getI1Type();
+  auto T = c.tensor(shape, i32);
+  auto eType = cast<RankedTensorType>(e.getType()), bType = cast<RankedTensorType>(b.getType());
+  auto scalar = [&](int32_t v) {
+    return c.constant(DenseElementsAttr::get(c.tensor({1}, i32), APInt(32, uint64_t(int64_t(v)), true))).value;
+  };
+  Value one = scalar(1), two = scalar(2), zero = scalar(0), minusOne = scalar(-1);
+  // |v| as v * (v < 0 ? -1 : 1): VECTOR's integer ops have no ABS.
+  auto absOf = [&](Value v, RankedTensorType t) -> FailureOr<Value> {
+    FailureOr<Value> negative = c.build<graph::LessOp>({v, zero}, t.clone(i1));
+    FailureOr<Value> sign = succeeded(negative) ? c.build<graph::WhereOp>({*negative, minusOne, one}, t) : negative;
+    return succeeded(sign) ? c.build<graph::MulOp>({v, *sign}, t) : sign;
+  };
+  FailureOr<Value> cur = absOf(e, eType);
+  FailureOr<Value> result = FailureOr<Value>(failure());
+  Value p = b;
+  for (int64_t k = 0; k < bits && succeeded(cur); ++k) {
+    FailureOr<Value> q = c.build<graph::DivOp>({*cur, two}, eType);
+    FailureOr<Value> twice = succeeded(q) ? c.build<graph::MulOp>({*q, two}, eType) : q;
+    FailureOr<Value> bit = succeeded(twice) ? c.build<graph::SubOp>({*cur, *twice}, eType) : twice;
+    FailureOr<Value> pm1 = c.build<graph::SubOp>({p, one}, bType);
+    FailureOr<Value> f = succeeded(bit) && succeeded(pm1) ? c.build<graph::MulOp>({*bit, *pm1}, T)
+                                                          : FailureOr<Value>(failure());
+    if (succeeded(f))
+      f = c.build<graph::AddOp>({*f, one}, T);
+    if (failed(f))
+      return failure();
+    result = k == 0 ? f : c.build<graph::MulOp>({*result, *f}, T);
+    if (failed(result))
+      return failure();
+    if (k + 1 < bits) {
+      FailureOr<Value> sq = c.build<graph::MulOp>({p, p}, bType);
+      if (failed(sq))
+        return failure();
+      p = *sq;
+    }
+    cur = q;
+  }
+  if (failed(cur) || failed(result))
+    return failure();
+  // e < 0: |b| = 1 keeps b^|e|, any other base truncates to 0.
+  FailureOr<Value> neg = c.build<graph::LessOp>({e, zero}, c.tensor(eType.getShape(), i1));
+  FailureOr<Value> absB = absOf(b, bType);
+  FailureOr<Value> unit = succeeded(absB) ? c.build<graph::EqualOp>({*absB, one}, c.tensor(bType.getShape(), i1))
+                                          : absB;
+  if (failed(neg) || failed(unit))
+    return failure();
+  FailureOr<Value> inverse = c.build<graph::WhereOp>({*unit, *result, zero}, T);
+  if (failed(inverse))
+    return failure();
+  return c.build<graph::WhereOp>({*neg, *inverse, *result}, T);
+}
+
+/// Pow of an integer base (ONNX: the result has the base's type). An
+/// integer exponent: exact, by squaring in int32 (powBySquaring) over the
+/// bits the exponent can have (its largest magnitude when constant, else
+/// 31). A float exponent: the same where it is a whole number, else the f32
+/// Pow truncated toward zero (numpy's power in float, cast back).
+LogicalResult integerPow(NodeContext &c, const Val &x, const Val &e) {
+  auto shape = sh::broadcast(x.shape(), e.shape());
+  if (!shape)
+    return c.fail(code::ShapeMismatch, llvm::toString(shape.takeError()));
+  auto xt = dyn_cast<IntegerType>(x.element());
+  if (!xt || xt.getWidth() == 1 || (xt.isUnsigned() && xt.getWidth() > 32))
+    return c.fail(code::UnsupportedType, "Pow of this integer base type is not supported");
+  Type i32 = c.b.getIntegerType(32), f32 = c.b.getF32Type(), i1 = c.b.getI1Type();
+  bool floatExp = isa<FloatType>(e.element());
+  if (!floatExp && (!isa<IntegerType>(e.element()) || e.element().isInteger(1) ||
+                    (e.element().isUnsignedInteger() && e.element().getIntOrFloatBitWidth() > 32)))
+    return c.fail(code::UnsupportedType, "Pow with this exponent type is not supported");
+  auto toType = [&](Value v, Type t) -> FailureOr<Value> {
+    auto vt = cast<RankedTensorType>(v.getType());
+    if (vt.getElementType() == t)
+      return v;
+    return c.build<graph::CastOp>({v}, vt.clone(t));
+  };
+  FailureOr<Value> b = toType(x.value, i32), ei = toType(e.value, i32);
+  if (failed(b) || failed(ei))
+    return failure();
+  int64_t bits = 31;
+  if (e.constant && !floatExp) {
+    int64_t most = 0;
+    for (const APInt &v : e.constant.getValues<APInt>())
+      most = std::max<int64_t>(most, std::abs(e.element().isUnsignedInteger() ? int64_t(v.getZExtValue())
+                                                                               : v.getSExtValue()));
+    bits = std::max<int64_t>(1, std::min<int64_t>(31, int64_t(llvm::Log2_64(uint64_t(most) | 1)) + 1));
+  }
+  FailureOr<Value> r = powBySquaring(c, *b, *ei, *shape, bits);
+  if (failed(r))
+    return failure();
+  if (floatExp) {
+    if (!e.element().isF32())
+      return c.fail(code::UnsupportedType, "Pow of an integer base by a float exponent takes f32 exponents");
+    FailureOr<Value> fb = toType(x.value, f32);
+    FailureOr<Value> fp = succeeded(fb) ? c.build<graph::PowOp>({*fb, e.value}, c.tensor(*shape, f32)) : fb;
+    FailureOr<Value> truncated = succeeded(fp) ? c.build<graph::CastOp>({*fp}, c.tensor(*shape, i32)) : fp;
+    FailureOr<Value> fl = c.build<graph::FloorOp>({e.value}, e.type());
+    FailureOr<Value> whole = succeeded(fl) ? c.build<graph::EqualOp>({*fl, e.value}, c.tensor(e.shape(), i1)) : fl;
+    if (failed(truncated) || failed(whole))
+      return failure();
+    r = c.build<graph::WhereOp>({*whole, *r, *truncated}, c.tensor(*shape, i32));
+    if (failed(r))
+      return failure();
+  }
+  FailureOr<Value> y = toType(*r, x.element());
+  if (failed(y))
+    return failure();
+  c.setOutput(0, *y);
+  return success();
+}
 } // namespace
 
 LogicalResult npuc::onnx_import::importReduceProd(NodeContext &c, Val x, ArrayRef<int64_t> axes,
                                                   bool keep) {
   return reduceProdTree(c, x, axes, keep);
+}
+
+LogicalResult npuc::onnx_import::importIntegerPow(NodeContext &c, const Val &x, const Val &e) {
+  return integerPow(c, x, e);
 }
 
 void npuc::onnx_import::registerDecomposedOps(llvm::StringMap<OpImporter> &t) {

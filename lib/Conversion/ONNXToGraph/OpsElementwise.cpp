@@ -165,6 +165,16 @@ LogicalResult importPow(NodeContext &c) {
   FailureOr<Val> legacy = legacyBroadcast(c, *x, *e);
   if (failed(legacy))
     return failure();
+  if (isa<IntegerType>(x->element()))
+    return importIntegerPow(c, *x, *legacy);
+  // A 64-bit integer exponent of a float base: its int32 view (a larger
+  // magnitude overflows or vanishes in any float type).
+  if (isa<FloatType>(x->element()) && legacy->element().isSignlessInteger(64)) {
+    FailureOr<Value> narrow = c.build<graph::CastOp>({legacy->value}, legacy->type().clone(c.b.getIntegerType(32)));
+    if (failed(narrow))
+      return failure();
+    legacy = Val{*narrow, {}};
+  }
   FailureOr<Value> r = buildBinary(c, graphOp<graph::PowOp>, *x, *legacy);
   if (failed(r))
     return failure();
