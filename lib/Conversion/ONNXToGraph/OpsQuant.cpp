@@ -390,6 +390,7 @@ const llvm::StringMap<OpImporter> &opTable() {
     registerIntegerOps(t);
     registerSequenceOps(t);
     registerControlOps(t);
+    registerSignalOps(t);
     registerDecomposedOps(t);
     return t;
   }();
