@@ -29,6 +29,7 @@ void registerIntegerOps(llvm::StringMap<OpImporter> &table);
 void registerSequenceOps(llvm::StringMap<OpImporter> &table);
 void registerControlOps(llvm::StringMap<OpImporter> &table);
 void registerSignalOps(llvm::StringMap<OpImporter> &table);
+void registerTrainingOps(llvm::StringMap<OpImporter> &table);
 /// Pow of an integer base (OpsDecomposed.cpp).
 llvm::LogicalResult importIntegerPow(NodeContext &c, const Val &x, const Val &e);
 void registerDecomposedOps(llvm::StringMap<OpImporter> &table);

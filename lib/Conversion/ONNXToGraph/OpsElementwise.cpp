@@ -292,15 +292,28 @@ LogicalResult importDropout(NodeContext &c) {
   if (c.intAttr("is_test", c.opset < 7 ? 0 : 1) == 0)
     return c.fail(code::UnsupportedAttr, "training-mode Dropout is not supported");
   if (auto mode = c.input(2)) {
-    // A training_mode the graph computes or takes as an input may be true
-    // at run time: random dropout, which an inference compiler does not do.
-    if (!mode->constant)
-      return c.fail(code::UnsupportedAttr,
-                    "Dropout's training_mode is not a constant; npuc compiles Dropout for "
-                    "inference only (training_mode a constant false, or absent)");
-    auto t = asInts(*mode);
-    if (t && !t->data.empty() && t->data[0])
-      return c.fail(code::UnsupportedAttr, "training-mode Dropout is not supported");
+    // training_mode decides whether Dropout is random: it must be known
+    // (a graph input is named for --bind-input). Training with ratio 0 drops
+    // nothing: the identity, its mask all true; any other ratio is random.
+    DenseElementsAttr t = c.requiredConstant(2, "training_mode");
+    if (!t)
+      return failure();
+    if (!t.empty() && (*t.getValues<APInt>().begin()).getBoolValue()) {
+      double ratio = 0.5;
+      if (c.input(1)) {
+        DenseElementsAttr r = c.requiredConstant(1, "ratio");
+        if (!r)
+          return failure();
+        if (!isa<FloatType>(r.getElementType()) || r.getNumElements() != 1)
+          return c.fail(code::UnsupportedType, "ratio must be one float");
+        ratio = (*r.getValues<APFloat>().begin()).convertToDouble();
+      }
+      if (ratio != 0.0)
+        return c.fail(code::UnsupportedAttr, "training-mode Dropout with ratio " + llvm::Twine(std::to_string(ratio)) +
+                                                 " drops elements at random, which a compiled inference program "
+                                                 "does not do; export the model for inference (training_mode "
+                                                 "false) or with ratio 0");
+    }
   }
   if (failed(importIdentity(c)))
     return failure();

@@ -391,6 +391,7 @@ const llvm::StringMap<OpImporter> &opTable() {
     registerSequenceOps(t);
     registerControlOps(t);
     registerSignalOps(t);
+    registerTrainingOps(t);
     registerDecomposedOps(t);
     return t;
   }();
