@@ -489,10 +489,6 @@ LogicalResult importActivation(NodeContext &c) {
     return f.finish(softplus);
   return f.finish(f.op<graph::MulOp>({v, f.op<graph::TanhOp>({softplus})}));
 }
-/// Mod of signed integers and uint8: r = a - trunc(a / b) * b, C's remainder (fmod = 1),
-/// or with the divisor's sign (fmod = 0, Python's %): r + b where r is not 0
-/// and its sign differs from b's. Floats (fmod = 1) are not lowered: their
-/// a - trunc(a / b) * b would round.
 /// Mod of floats (fmod = 1, as ONNX requires for them): C's fmod, x - trunc(x
 /// / y) * y with the sign of x, as f32 graph ops (f16 converted to f32 and
 /// the result back, which it represents exactly). A quotient that rounds up
@@ -540,6 +536,9 @@ LogicalResult importFloatMod(NodeContext &c, Val a, Val b) {
   return f.finish(y);
 }
 
+/// Mod of signed integers and uint8: r = a - trunc(a / b) * b, C's remainder
+/// (fmod = 1), or with the divisor's sign (fmod = 0, Python's %): r + b where
+/// r is not 0 and its sign differs from b's.
 LogicalResult importMod(NodeContext &c) {
   std::optional<Val> a = c.required(0), b = c.required(1);
   if (!a || !b)
