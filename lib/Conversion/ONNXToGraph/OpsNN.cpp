@@ -305,12 +305,81 @@ LogicalResult importGlobalPool(NodeContext &c) {
   return c.buildOutput(op, {x->value}, c.tensor(shape, x->element()));
 }
 
+/// BatchNormalization with training_mode = 1 (opset 14 on): the batch's own
+/// statistics, mean and (biased) variance over every axis but the channels,
+/// normalize x; the running statistics come out as mean * momentum + batch
+/// statistic * (1 - momentum), ONNX's definition in f32 steps.
+LogicalResult importBatchNormTraining(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  ArrayRef<int64_t> s = x->shape();
+  if (!x->element().isF32() || s.size() < 2)
+    return c.fail(code::UnsupportedType, "training-mode BatchNormalization of f32 [N, C, ...] only");
+  int64_t C = s[1];
+  SmallVector<Value> params;
+  for (size_t i = 1; i < 5; ++i) {
+    std::optional<Val> v = c.required(i);
+    if (!v)
+      return failure();
+    if (v->shape().size() != 1 || v->shape()[0] != C || !v->element().isF32())
+      return c.fail(code::ShapeMismatch, "input " + llvm::Twine(i) + " must be f32 [C]");
+    params.push_back(v->value);
+  }
+  Type f32 = x->element();
+  SmallVector<int64_t> axes, cShape(s.size(), 1);
+  cShape[1] = C;
+  for (int64_t d = 0; d < int64_t(s.size()); ++d)
+    if (d != 1)
+      axes.push_back(d);
+  auto ct = c.tensor(cShape, f32), vt = c.tensor({C}, f32);
+  SmallVector<NamedAttribute> reduce{c.named("axes", i64Array(c, axes)), c.named("keepdims", c.b.getBoolAttr(true))};
+  auto scalar = [&](double v) {
+    return c.constant(DenseElementsAttr::get(c.tensor({1}, f32), ArrayRef<float>{float(v)})).value;
+  };
+  double eps = c.floatAttr("epsilon", 1e-5f), momentum = c.floatAttr("momentum", 0.9f);
+  FailureOr<Value> mean = c.build<graph::ReduceMeanOp>({x->value}, ct, reduce);
+  FailureOr<Value> d = succeeded(mean) ? c.build<graph::SubOp>({x->value, *mean}, x->type()) : mean;
+  FailureOr<Value> sq = succeeded(d) ? c.build<graph::MulOp>({*d, *d}, x->type()) : d;
+  FailureOr<Value> var = succeeded(sq) ? c.build<graph::ReduceMeanOp>({*sq}, ct, reduce) : sq;
+  FailureOr<Value> den = succeeded(var) ? c.build<graph::AddOp>({*var, scalar(eps)}, ct) : var;
+  if (succeeded(den))
+    den = c.build<graph::SqrtOp>({*den}, ct);
+  FailureOr<Value> scale = c.build<graph::ReshapeOp>({params[0]}, ct);
+  FailureOr<Value> bias = c.build<graph::ReshapeOp>({params[1]}, ct);
+  if (failed(den) || failed(scale) || failed(bias))
+    return failure();
+  FailureOr<Value> y = c.build<graph::DivOp>({*d, *den}, x->type());
+  if (succeeded(y))
+    y = c.build<graph::MulOp>({*y, *scale}, x->type());
+  if (succeeded(y))
+    y = c.build<graph::AddOp>({*y, *bias}, x->type());
+  if (failed(y))
+    return failure();
+  c.setOutput(0, *y);
+  // Running statistics: input * momentum + batch statistic * (1 - momentum).
+  for (auto [k, batch, running] : {std::tuple{1, *mean, params[2]}, std::tuple{2, *var, params[3]}}) {
+    FailureOr<Value> b = c.build<graph::ReshapeOp>({batch}, vt);
+    FailureOr<Value> keep = c.build<graph::MulOp>({running, scalar(momentum)}, vt);
+    if (succeeded(b))
+      b = c.build<graph::MulOp>({*b, scalar(1.0 - momentum)}, vt);
+    if (failed(b) || failed(keep))
+      return failure();
+    FailureOr<Value> out = c.build<graph::AddOp>({*keep, *b}, vt);
+    if (failed(out))
+      return failure();
+    c.setOutput(size_t(k), *out);
+  }
+  return success();
+}
+
 LogicalResult importBatchNorm(NodeContext &c) {
+  if (c.opset >= 14 && c.intAttr("training_mode", 0))
+    return importBatchNormTraining(c);
   for (int i = 1; i < c.node.output_size(); ++i)
     if (!c.node.output(i).empty())
-      return c.fail(code::UnsupportedAttr, "training outputs of BatchNormalization are not supported");
-  if (c.intAttr("training_mode", 0))
-    return c.fail(code::UnsupportedAttr, "training_mode = 1 is not supported");
+      return c.fail(code::UnsupportedAttr, "the running statistics of BatchNormalization come out only in "
+                                           "training mode (training_mode = 1, opset 14 on)");
   // Before opset 7 BatchNormalization trains unless is_test = 1; before
   // opset 9, spatial = 0 asks for per-activation statistics.
   if (c.opset < 7 && c.intAttr("is_test", 0) == 0)
