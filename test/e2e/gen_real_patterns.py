@@ -46,7 +46,14 @@ stay fixed.
 - pow_int_exact, pow_int_float_exponent: Pow of int32 bases by run-time
   int32 exponents (results up to 2^30, exact where an f32 power is not;
   negative bases, 0^0, negative exponents truncated as 1 / b^|e|) and by
-  f32 exponents (whole ones exact, others truncated toward zero).
+  f32 exponents (whole ones exact, others truncated toward zero);
+- embedding_kv_cache_scatternd: token embeddings (Gather of a table by
+  run-time ids) written into a KV cache at run-time positions (ScatterND),
+  then the scores of the new tokens against the whole cache;
+- scatter_elements_max_duplicates, scatter_elements_mul_negative: the
+  opset-18 reductions with duplicate and negative indices;
+- gathernd_batch_int32: GatherND with batch_dims 1 of int32 data, negative
+  indices (exact selection of integers).
 
 Expected outputs come from scripts/onnx_reference (numpy implementations of
 the ONNX definitions), independent of npuc.
@@ -217,3 +224,26 @@ fref = np.array([int(b) ** int(e) if float(e).is_integer() else int(np.trunc(flo
                  for b, e in zip(fb, fe)], np.int32)
 save_reference_test(out, "pow_int_float_exponent", [N("Pow", ["b", "e"], ["y"])], {"b": fb, "e": fe}, ["y"],
                     expected=[fref], tolerance="exact=1")
+
+V, D, T, P = 50, 16, 3, 12
+table = f32(V, D)
+save("embedding_kv_cache_scatternd",
+     [N("Gather", ["table", "ids"], ["emb"], axis=0),
+      N("Reshape", ["emb", "tok_shape"], ["tok"]),
+      N("ScatterND", ["cache", "pos", "tok"], ["new_cache"]),
+      N("Transpose", ["new_cache"], ["cache_t"], perm=[0, 2, 1]),
+      N("MatMul", ["emb", "cache_t"], ["scores"])],
+     {"ids": np.array([[7, 49, 0]], np.int64), "cache": f32(1, P, D),
+      "pos": np.array([[[0, 5]], [[0, -1]], [[0, 6]]], np.int64)},
+     ["new_cache", "scores"], [("table", table), ("tok_shape", np.array([T, 1, D], np.int64))])
+save("scatter_elements_max_duplicates",
+     [N("ScatterElements", ["data", "idx", "upd"], ["y"], axis=1, reduction="max")],
+     {"data": f32(3, 5), "idx": np.array([[0, 0, 4], [-1, 2, 2], [1, 1, 1]], np.int64), "upd": f32(3, 3)},
+     ["y"], opset=18)
+save("scatter_elements_mul_negative",
+     [N("ScatterElements", ["data", "idx", "upd"], ["y"], axis=0, reduction="mul")],
+     {"data": f32(4, 3), "idx": np.array([[-1, 0, 2], [3, 0, -4]], np.int64), "upd": f32(2, 3)},
+     ["y"], opset=18)
+save("gathernd_batch_int32", [N("GatherND", ["data", "idx"], ["y"], batch_dims=1)],
+     {"data": rng.integers(-1000, 1000, (2, 4, 3, 5)).astype(np.int32),
+      "idx": np.array([[[1, -1], [3, 0]], [[0, 2], [-4, 1]]], np.int64)}, ["y"])

@@ -30,6 +30,7 @@ void registerSequenceOps(llvm::StringMap<OpImporter> &table);
 void registerControlOps(llvm::StringMap<OpImporter> &table);
 void registerSignalOps(llvm::StringMap<OpImporter> &table);
 void registerTrainingOps(llvm::StringMap<OpImporter> &table);
+void registerScatterOps(llvm::StringMap<OpImporter> &table);
 /// Pow of an integer base (OpsDecomposed.cpp).
 llvm::LogicalResult importIntegerPow(NodeContext &c, const Val &x, const Val &e);
 void registerDecomposedOps(llvm::StringMap<OpImporter> &table);

@@ -392,6 +392,7 @@ const llvm::StringMap<OpImporter> &opTable() {
     registerControlOps(t);
     registerSignalOps(t);
     registerTrainingOps(t);
+    registerScatterOps(t);
     registerDecomposedOps(t);
     return t;
   }();

@@ -1,0 +1,348 @@
+//===- OpsScatter.cpp - GatherND and the scatters by one-hot selection ----===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// NPU-v1 has no data-dependent address: an index computed at run time
+// selects by comparison. Each op flattens its data to rows [F, S] (the
+// indexed axes, then the slice each index moves), turns its indices into
+// linear row numbers L (negative ones wrapped), and compares them with 0..F-1:
+// a one-hot hit matrix [M, F]. GatherND is hit x data; a scatter is hit^T x
+// updates where rows are hit (none), data + that (add), or the rows' product,
+// max or min over the updates hitting them (mul, max, min). An index out of
+// range hits no row (ONNX leaves it undefined). The cost is M x F x S: the
+// hit matrices are bounded (kMaxHits) (docs/numerics.md, "Indexed data by
+// one-hot selection").
+//
+//===----------------------------------------------------------------------===//
+
+#include "Ops.h"
+
+#include <limits>
+#include <numeric>
+
+using namespace mlir;
+using namespace npuc::onnx_import;
+
+namespace {
+/// The most elements of a hit matrix (M x F) and of a selection (M x F x S).
+constexpr int64_t kMaxHits = int64_t(1) << 24;
+
+int64_t product(ArrayRef<int64_t> s) {
+  return std::accumulate(s.begin(), s.end(), int64_t(1), std::multiplies<int64_t>());
+}
+
+struct Builder {
+  NodeContext &c;
+  bool ok = true;
+
+  Value fail() {
+    ok = false;
+    return {};
+  }
+  template <typename OpTy>
+  Value op(ValueRange operands, Type type, ArrayRef<NamedAttribute> attrs = {}) {
+    if (!ok)
+      return {};
+    FailureOr<Value> r = c.build<OpTy>(operands, type, attrs);
+    return succeeded(r) ? *r : fail();
+  }
+  Value reshape(Value v, ArrayRef<int64_t> shape) {
+    if (!ok)
+      return {};
+    return op<graph::ReshapeOp>({v}, cast<RankedTensorType>(v.getType()).clone(shape));
+  }
+  Value i64(ArrayRef<int64_t> shape, ArrayRef<int64_t> values) {
+    auto t = c.tensor(shape, c.b.getI64Type());
+    return c.constant(DenseElementsAttr::get(t, values)).value;
+  }
+  Value splat(Type element, double v) {
+    auto t = c.tensor({1}, element);
+    if (isa<FloatType>(element))
+      return c.constant(DenseElementsAttr::get(t, c.b.getFloatAttr(element, v))).value;
+    return c.constant(DenseElementsAttr::get(t, c.b.getIntegerAttr(element, int64_t(v)))).value;
+  }
+  /// `idx` (int64) with negative entries wrapped by `sizes` (broadcast).
+  Value wrap(Value idx, Value sizes) {
+    auto t = cast<RankedTensorType>(idx.getType());
+    Value neg = op<graph::LessOp>({idx, i64({1}, {0})}, t.clone(c.b.getI1Type()));
+    return op<graph::WhereOp>({neg, op<graph::AddOp>({idx, sizes}, t), idx}, t);
+  }
+  /// One-hot rows: hit[.., m, f] = (L[.., m] == f), L [.., M], as i1 [.., M, F].
+  Value hits(Value L, int64_t F) {
+    auto t = cast<RankedTensorType>(L.getType());
+    SmallVector<int64_t> col(t.getShape()), hs(t.getShape());
+    col.push_back(1);
+    hs.push_back(F);
+    std::vector<int64_t> ramp(static_cast<size_t>(F));
+    std::iota(ramp.begin(), ramp.end(), 0);
+    return op<graph::EqualOp>({reshape(L, col), i64({F}, ramp)}, c.tensor(hs, c.b.getI1Type()));
+  }
+};
+
+/// Linear row numbers of the index tuples `idx` [.., k] over the first k
+/// axes of `dims`: sum_i wrap(idx[.., i]) * stride_i, an i64 [..].
+Value linearRows(Builder &b, Value idx, ArrayRef<int64_t> dims) {
+  auto t = cast<RankedTensorType>(idx.getType());
+  int64_t k = t.getShape().back(), rank = t.getRank();
+  if (!t.getElementType().isInteger(64))
+    idx = b.op<graph::CastOp>({idx}, t.clone(b.c.b.getI64Type()));
+  auto i64t = t.clone(b.c.b.getI64Type());
+  idx = b.wrap(idx, b.i64({k}, SmallVector<int64_t>(dims.take_front(size_t(k)))));
+  SmallVector<int64_t> outer(t.getShape().drop_back());
+  Value L;
+  for (int64_t i = 0; i < k; ++i) {
+    int64_t stride = product(dims.slice(size_t(i + 1), size_t(k - i - 1)));
+    SmallVector<int64_t> starts(size_t(rank), 0), ends(i64t.getShape()), steps(size_t(rank), 1), s(i64t.getShape());
+    starts.back() = i;
+    ends.back() = i + 1;
+    s.back() = 1;
+    Value col = b.op<graph::SliceOp>({idx}, i64t.clone(s),
+                                     {b.c.named("starts", b.c.b.getDenseI64ArrayAttr(starts)),
+                                      b.c.named("ends", b.c.b.getDenseI64ArrayAttr(ends)),
+                                      b.c.named("steps", b.c.b.getDenseI64ArrayAttr(steps))});
+    col = b.reshape(col, outer);
+    if (stride != 1)
+      col = b.op<graph::MulOp>({col, b.i64({1}, {stride})}, i64t.clone(outer));
+    L = !L ? col : b.op<graph::AddOp>({L, col}, i64t.clone(outer));
+  }
+  return L;
+}
+
+template <typename CombineOp>
+Value combineOverRows(Builder &b, Value v);
+
+/// Rows of `data` [B, F, S] picked by L [B, M]: [B, M, S]. f32 data by a
+/// product of the hits; any other type by a select and a sum (exact).
+Value gatherRows(Builder &b, Value data, Value L) {
+  auto dt = cast<RankedTensorType>(data.getType());
+  auto lt = cast<RankedTensorType>(L.getType());
+  int64_t B = dt.getShape()[0], F = dt.getShape()[1], S = dt.getShape()[2], M = lt.getShape()[1];
+  Type el = dt.getElementType();
+  Value hit = b.hits(L, F);  // [B, M, F]
+  if (el.isF32()) {
+    Value hf = b.op<graph::CastOp>({hit}, b.c.tensor({B, M, F}, el));
+    return b.op<graph::MatMulOp>({hf, data}, b.c.tensor({B, M, S}, el));
+  }
+  // Integers: the hit rows selected and summed over F by halving adds
+  // (one row or none is nonzero: exact), F leading.
+  Value ht = b.op<graph::TransposeOp>({hit}, b.c.tensor({F, B, M}, b.c.b.getI1Type()),
+                                      {b.c.named("perm", b.c.b.getDenseI64ArrayAttr({2, 0, 1}))});
+  Value dtT = b.op<graph::TransposeOp>({data}, b.c.tensor({F, B, S}, el),
+                                       {b.c.named("perm", b.c.b.getDenseI64ArrayAttr({1, 0, 2}))});
+  Value picked = b.op<graph::WhereOp>({b.reshape(ht, {F, B, M, 1}), b.reshape(dtT, {F, B, 1, S}), b.splat(el, 0)},
+                                      b.c.tensor({F, B, M, S}, el));
+  return b.reshape(combineOverRows<graph::AddOp>(b, picked), {B, M, S});
+}
+
+/// The product (or the sum) of `v` [M, ...] over axis 0 by halving (an odd
+/// last slice carried), M >= 1.
+template <typename CombineOp>
+Value combineOverRows(Builder &b, Value v) {
+  auto t = cast<RankedTensorType>(v.getType());
+  while (b.ok && t.getShape()[0] > 1) {
+    int64_t M = t.getShape()[0], half = M / 2;
+    auto slice = [&](int64_t from, int64_t to) {
+      SmallVector<int64_t> starts(size_t(t.getRank()), 0), ends(t.getShape()), steps(size_t(t.getRank()), 1),
+          s(t.getShape());
+      starts[0] = from;
+      ends[0] = to;
+      s[0] = to - from;
+      return b.op<graph::SliceOp>({v}, t.clone(s),
+                                  {b.c.named("starts", b.c.b.getDenseI64ArrayAttr(starts)),
+                                   b.c.named("ends", b.c.b.getDenseI64ArrayAttr(ends)),
+                                   b.c.named("steps", b.c.b.getDenseI64ArrayAttr(steps))});
+    };
+    SmallVector<int64_t> hs(t.getShape());
+    hs[0] = half;
+    Value prod = b.op<CombineOp>({slice(0, half), slice(half, 2 * half)}, t.clone(hs));
+    if (M % 2) {
+      hs[0] = half + 1;
+      prod = b.op<graph::ConcatOp>({prod, slice(2 * half, M)}, t.clone(hs),
+                                   {b.c.named("axis", b.c.b.getI64IntegerAttr(0))});
+    }
+    v = prod;
+    t = cast<RankedTensorType>(v.getType());
+  }
+  return v;
+}
+
+/// `data` [F, S] with rows L [M] updated by `updates` [M, S] (f32).
+Value scatterRows(Builder &b, Value data, Value L, Value updates, StringRef reduction) {
+  auto dt = cast<RankedTensorType>(data.getType());
+  int64_t F = dt.getShape()[0], S = dt.getShape()[1];
+  int64_t M = cast<RankedTensorType>(L.getType()).getShape()[0];
+  Type el = dt.getElementType(), i1 = b.c.b.getI1Type();
+  Value hit = b.hits(L, F);  // [M, F]
+  Value hf = b.op<graph::CastOp>({hit}, b.c.tensor({M, F}, el));
+  Value ht = b.op<graph::TransposeOp>({hf}, b.c.tensor({F, M}, el),
+                                      {b.c.named("perm", b.c.b.getDenseI64ArrayAttr({1, 0}))});
+  Value count = b.op<graph::ReduceSumOp>({ht}, b.c.tensor({F, 1}, el),
+                                         {b.c.named("axes", b.c.b.getDenseI64ArrayAttr({1})),
+                                          b.c.named("keepdims", b.c.b.getBoolAttr(true))});
+  Value touched = b.op<graph::GreaterOp>({count, b.splat(el, 0)}, b.c.tensor({F, 1}, i1));
+  auto rows = b.c.tensor({F, S}, el);
+  if (reduction == "none" || reduction == "add") {
+    Value sum = b.op<graph::MatMulOp>({ht, updates}, rows);
+    if (reduction == "add")
+      return b.op<graph::AddOp>({data, sum}, rows);
+    return b.op<graph::WhereOp>({touched, sum, data}, rows);
+  }
+  // mul, max, min: every update's value where it hits, the neutral element
+  // elsewhere, [M, F, S], reduced over M.
+  double neutral = reduction == "mul"   ? 1.0
+                   : reduction == "max" ? -std::numeric_limits<double>::infinity()
+                                        : std::numeric_limits<double>::infinity();
+  auto cube = b.c.tensor({M, F, S}, el);
+  Value h3 = b.reshape(hit, {M, F, 1});
+  Value u3 = b.reshape(updates, {M, 1, S});
+  Value spread = b.op<graph::WhereOp>({h3, u3, b.splat(el, neutral)}, cube);
+  if (reduction == "mul") {
+    Value p = b.reshape(combineOverRows<graph::MulOp>(b, spread), {F, S});
+    return b.op<graph::MulOp>({data, p}, rows);
+  }
+  SmallVector<NamedAttribute> over{b.c.named("axes", b.c.b.getDenseI64ArrayAttr({0})),
+                                   b.c.named("keepdims", b.c.b.getBoolAttr(false))};
+  Value r = reduction == "max" ? b.op<graph::ReduceMaxOp>({spread}, rows, over)
+                               : b.op<graph::ReduceMinOp>({spread}, rows, over);
+  Value combined = reduction == "max" ? b.op<graph::MaxOp>({data, r}, rows) : b.op<graph::MinOp>({data, r}, rows);
+  return b.op<graph::WhereOp>({touched, combined, data}, rows);
+}
+
+LogicalResult checkSize(NodeContext &c, int64_t M, int64_t F, int64_t S) {
+  if (M * F > kMaxHits || M * F * S > kMaxHits * 4)
+    return c.fail(code::Overflow, "a one-hot selection of " + llvm::Twine(M) + " indices over " + llvm::Twine(F) +
+                                      " rows is past 2^24 hits (NPU-v1 has no data-dependent address)");
+  return success();
+}
+
+std::optional<std::string> reductionOf(NodeContext &c) {
+  std::string r = c.stringAttr("reduction", "none");
+  if (r != "none" && r != "add" && r != "mul" && r != "max" && r != "min") {
+    (void)c.fail(code::UnsupportedAttr, "reduction '" + r + "' is not none, add, mul, max or min");
+    return std::nullopt;
+  }
+  return r;
+}
+
+LogicalResult importGatherND(NodeContext &c) {
+  std::optional<Val> data = c.required(0), idx = c.required(1);
+  if (!data || !idx)
+    return failure();
+  ArrayRef<int64_t> ds = data->shape(), is = idx->shape();
+  int64_t bd = c.intAttr("batch_dims", 0);
+  if (is.empty() || !isa<IntegerType>(idx->element()))
+    return c.fail(code::ShapeMismatch, "indices must be integers of rank 1 or more");
+  int64_t k = is.back(), r = int64_t(ds.size()), q = int64_t(is.size());
+  if (bd < 0 || bd >= q || k < 1 || bd + k > r)
+    return c.fail(code::ShapeMismatch, "batch_dims " + llvm::Twine(bd) + " and index length " + llvm::Twine(k) +
+                                           " do not fit data of rank " + llvm::Twine(r));
+  for (int64_t d = 0; d < bd; ++d)
+    if (ds[size_t(d)] != is[size_t(d)])
+      return c.fail(code::ShapeMismatch, "the batch dimensions of data and indices differ");
+  int64_t B = product(ds.take_front(size_t(bd))), F = product(ds.slice(size_t(bd), size_t(k))),
+          S = product(ds.drop_front(size_t(bd + k))), M = product(is.slice(size_t(bd), size_t(q - bd - 1)));
+  if (failed(checkSize(c, B * M, F, S)))
+    return failure();
+  Builder b{c};
+  Value rows = b.reshape(data->value, {B, F, S});
+  Value L = b.reshape(linearRows(b, idx->value, ds.slice(size_t(bd), size_t(k))), {B, M});
+  Value picked = gatherRows(b, rows, L);
+  SmallVector<int64_t> out(is.drop_back());
+  out.append(ds.begin() + bd + k, ds.end());
+  Value y = b.reshape(picked, out);
+  if (!b.ok)
+    return failure();
+  c.setOutput(0, y);
+  return success();
+}
+
+LogicalResult importScatterND(NodeContext &c) {
+  std::optional<Val> data = c.required(0), idx = c.required(1), upd = c.required(2);
+  std::optional<std::string> reduction = reductionOf(c);
+  if (!data || !idx || !upd || !reduction)
+    return failure();
+  if (!data->element().isF32() || upd->element() != data->element())
+    return c.fail(code::UnsupportedType, "ScatterND of f32 data and updates only");
+  ArrayRef<int64_t> ds = data->shape(), is = idx->shape();
+  if (is.empty() || !isa<IntegerType>(idx->element()) || is.back() < 1 || is.back() > int64_t(ds.size()))
+    return c.fail(code::ShapeMismatch, "indices must be integers [..., k], k at most the data's rank");
+  int64_t k = is.back(), F = product(ds.take_front(size_t(k))), S = product(ds.drop_front(size_t(k))),
+          M = product(is.drop_back());
+  SmallVector<int64_t> us(is.drop_back());
+  us.append(ds.begin() + k, ds.end());
+  if (upd->shape() != ArrayRef<int64_t>(us))
+    return c.fail(code::ShapeMismatch, "updates must be indices.shape[:-1] + data.shape[k:]");
+  if (failed(checkSize(c, M, F, S)))
+    return failure();
+  Builder b{c};
+  Value L = b.reshape(linearRows(b, idx->value, ds), {M});
+  Value y = scatterRows(b, b.reshape(data->value, {F, S}), L, b.reshape(upd->value, {M, S}), *reduction);
+  y = b.reshape(y, ds);
+  if (!b.ok)
+    return failure();
+  c.setOutput(0, y);
+  return success();
+}
+
+/// ScatterElements (and Scatter, its opset 9-10 name): each update position
+/// p writes data at p with the axis coordinate replaced by indices[p]: row
+/// base(p) + wrap(indices[p]) * stride(axis) of the data flattened to [F, 1],
+/// base(p) a constant.
+LogicalResult importScatterElements(NodeContext &c) {
+  std::optional<Val> data = c.required(0), idx = c.required(1), upd = c.required(2);
+  std::optional<std::string> reduction = reductionOf(c);
+  if (!data || !idx || !upd || !reduction)
+    return failure();
+  if (!data->element().isF32() || upd->element() != data->element())
+    return c.fail(code::UnsupportedType, "ScatterElements of f32 data and updates only");
+  ArrayRef<int64_t> ds = data->shape(), is = idx->shape();
+  int64_t r = int64_t(ds.size());
+  if (int64_t(is.size()) != r || upd->shape() != is || !isa<IntegerType>(idx->element()))
+    return c.fail(code::ShapeMismatch, "indices and updates must share a shape of the data's rank");
+  std::optional<int64_t> axis = c.axis(c.intAttr("axis", 0), r);
+  if (!axis)
+    return failure();
+  for (int64_t d = 0; d < r; ++d)
+    if (is[size_t(d)] > ds[size_t(d)] && d != *axis)
+      return c.fail(code::ShapeMismatch, "indices are larger than the data off the axis");
+  int64_t F = product(ds), M = product(is);
+  if (failed(checkSize(c, M, F, 1)) || !c.fitsBuiltConstant(M, "the scatter's base rows"))
+    return failure();
+  SmallVector<int64_t> strides(size_t(r), 1);
+  for (int64_t d = r - 2; d >= 0; --d)
+    strides[size_t(d)] = strides[size_t(d + 1)] * ds[size_t(d + 1)];
+  std::vector<int64_t> base(static_cast<size_t>(M));
+  for (int64_t p = 0; p < M; ++p) {
+    int64_t rem = p, row = 0;
+    for (int64_t d = r - 1; d >= 0; --d) {
+      int64_t coord = rem % is[size_t(d)];
+      rem /= is[size_t(d)];
+      if (d != *axis)
+        row += coord * strides[size_t(d)];
+    }
+    base[size_t(p)] = row;
+  }
+  Builder b{c};
+  Value i = idx->value;
+  auto it = c.tensor(is, c.b.getI64Type());
+  if (!idx->element().isInteger(64))
+    i = b.op<graph::CastOp>({i}, it);
+  i = b.wrap(i, b.i64({1}, {ds[size_t(*axis)]}));
+  if (strides[size_t(*axis)] != 1)
+    i = b.op<graph::MulOp>({i, b.i64({1}, {strides[size_t(*axis)]})}, it);
+  Value L = b.op<graph::AddOp>({b.reshape(i, {M}), b.i64({M}, base)}, c.tensor({M}, c.b.getI64Type()));
+  Value y = scatterRows(b, b.reshape(data->value, {F, 1}), L, b.reshape(upd->value, {M, 1}), *reduction);
+  y = b.reshape(y, ds);
+  if (!b.ok)
+    return failure();
+  c.setOutput(0, y);
+  return success();
+}
+} // namespace
+
+void npuc::onnx_import::registerScatterOps(llvm::StringMap<OpImporter> &t) {
+  t["GatherND"] = importGatherND;
+  t["ScatterND"] = importScatterND;
+  t["ScatterElements"] = importScatterElements;
+  t["Scatter"] = importScatterElements;
+}
