@@ -53,7 +53,11 @@ stay fixed.
 - scatter_elements_max_duplicates, scatter_elements_mul_negative: the
   opset-18 reductions with duplicate and negative indices;
 - gathernd_batch_int32: GatherND with batch_dims 1 of int32 data, negative
-  indices (exact selection of integers).
+  indices (exact selection of integers);
+- segnet_pool_unpool: SegNet's encoder/decoder pair: MaxPool with its Indices
+  (padded, ties among small integers: the first position wins), a Relu on
+  the values, MaxUnpool back to the input's shape (the unpooled shape, 7x7)
+  by those indices.
 
 Expected outputs come from scripts/onnx_reference (numpy implementations of
 the ONNX definitions), independent of npuc.
@@ -68,6 +72,7 @@ from onnx import helper as h
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from onnx_builder import save_reference_test  # noqa: E402
+import onnx_reference  # noqa: E402
 
 out = sys.argv[1]
 rng = np.random.default_rng(20261205)
@@ -247,3 +252,17 @@ save("scatter_elements_mul_negative",
 save("gathernd_batch_int32", [N("GatherND", ["data", "idx"], ["y"], batch_dims=1)],
      {"data": rng.integers(-1000, 1000, (2, 4, 3, 5)).astype(np.int32),
       "idx": np.array([[[1, -1], [3, 0]], [[0, 2], [-4, 1]]], np.int64)}, ["y"])
+
+ties = rng.integers(0, 4, (2, 3, 7, 7)).astype(np.float32)
+pool = N("MaxPool", ["x"], ["v", "i"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])
+vals, idxs = onnx_reference.evaluate_outputs(
+    h.make_model(h.make_graph([pool], "p", [h.make_tensor_value_info("x", 1, [2, 3, 7, 7])],
+                              [h.make_tensor_value_info("v", 1, None), h.make_tensor_value_info("i", 7, None)]),
+                 opset_imports=[h.make_opsetid("", 17)]), {"x": ties})
+unpooled = np.zeros(ties.size, np.float32)
+unpooled[idxs.ravel()] = np.maximum(vals, 0).ravel()
+save_reference_test(out, "segnet_pool_unpool",
+                    [pool, N("Relu", ["v"], ["r"]),
+                     N("MaxUnpool", ["r", "i", "shape"], ["y"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])],
+                    {"x": ties}, ["i", "y"], [("shape", np.array([2, 3, 7, 7], np.int64))],
+                    expected=[idxs, unpooled.reshape(ties.shape)])

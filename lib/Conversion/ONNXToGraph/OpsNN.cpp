@@ -9,6 +9,8 @@
 
 #include "Ops.h"
 
+#include <limits>
+
 #include <cmath>
 #include <numeric>
 
@@ -249,15 +251,71 @@ LogicalResult importMatMul(NodeContext &c) {
 
 /// MaxPool, AveragePool and LpPool: one window contract (kernel, strides,
 /// dilations, explicit or SAME/VALID pads, ceil mode).
+/// MaxPool's Indices output (2-D f32, storage_order 0): the window's first
+/// position (row-major) whose value is the max y, as ONNX's flat index into x
+/// (n * C * H * W + c * H * W + h * W + w; + w * H + h with storage_order
+/// 1, column-major). Per window offset, a strided slice
+/// of x padded with -inf and a constant of the flat indices it reads; from
+/// the last offset to the first, the index is taken where the slice equals y.
+FailureOr<Value> maxPoolIndices(NodeContext &c, const Val &x, Value y, ArrayRef<int64_t> kernel,
+                                ArrayRef<int64_t> strides, ArrayRef<int64_t> pads, ArrayRef<int64_t> dil,
+                                ArrayRef<int64_t> out, bool columnMajor) {
+  ArrayRef<int64_t> s = x.shape();
+  int64_t N = s[0], C = s[1], H = s[2], W = s[3], OH = out[2], OW = out[3];
+  int64_t K = kernel[0] * kernel[1];
+  if (!c.fitsBuiltConstant(N * C * OH * OW * K, "the indices MaxPool's windows read"))
+    return failure();
+  int64_t extraH = std::max<int64_t>(0, (OH - 1) * strides[0] + (kernel[0] - 1) * dil[0] + 1 - H - pads[0] - pads[2]);
+  int64_t extraW = std::max<int64_t>(0, (OW - 1) * strides[1] + (kernel[1] - 1) * dil[1] + 1 - W - pads[1] - pads[3]);
+  Type f32 = x.element(), i64 = c.b.getI64Type();
+  SmallVector<int64_t> padded{N, C, H + pads[0] + pads[2] + extraH, W + pads[1] + pads[3] + extraW};
+  FailureOr<Value> xp = c.build<graph::PadOp>(
+      {x.value}, c.tensor(padded, f32),
+      {c.named("pads", c.b.getDenseI64ArrayAttr({0, 0, pads[0], pads[1], 0, 0, pads[2] + extraH, pads[3] + extraW})),
+       c.named("mode", c.b.getStringAttr("constant")),
+       c.named("value", c.b.getF64FloatAttr(-std::numeric_limits<double>::infinity()))});
+  if (failed(xp))
+    return failure();
+  auto outF = c.tensor(out, f32), outI = c.tensor(out, i64), outB = c.tensor(out, c.b.getI1Type());
+  FailureOr<Value> idx = FailureOr<Value>(failure());
+  for (int64_t k = K - 1; k >= 0; --k) {
+    int64_t i = k / kernel[1], j = k % kernel[1];
+    int64_t h0 = i * dil[0], w0 = j * dil[1];
+    FailureOr<Value> cand = c.build<graph::SliceOp>(
+        {*xp}, outF,
+        {c.named("starts", c.b.getDenseI64ArrayAttr({0, 0, h0, w0})),
+         c.named("ends", c.b.getDenseI64ArrayAttr({N, C, h0 + (OH - 1) * strides[0] + 1, w0 + (OW - 1) * strides[1] + 1})),
+         c.named("steps", c.b.getDenseI64ArrayAttr({1, 1, strides[0], strides[1]}))});
+    std::vector<int64_t> flat(static_cast<size_t>(N * C * OH * OW));
+    for (int64_t nc = 0; nc < N * C; ++nc)
+      for (int64_t oh = 0; oh < OH; ++oh)
+        for (int64_t ow = 0; ow < OW; ++ow) {
+          int64_t h = oh * strides[0] + h0 - pads[0], w = ow * strides[1] + w0 - pads[1];
+          bool in = h >= 0 && h < H && w >= 0 && w < W;
+          flat[size_t((nc * OH + oh) * OW + ow)] = !in ? -1 : nc * H * W + (columnMajor ? w * H + h : h * W + w);
+        }
+    Value at = c.constant(DenseElementsAttr::get(outI, ArrayRef<int64_t>(flat))).value;
+    if (k == K - 1) {
+      idx = at;
+      continue;
+    }
+    FailureOr<Value> eq = succeeded(cand) ? c.build<graph::EqualOp>({*cand, y}, outB) : cand;
+    if (failed(eq) || failed(idx))
+      return failure();
+    idx = c.build<graph::WhereOp>({*eq, at, *idx}, outI);
+  }
+  return idx;
+}
+
 LogicalResult importPool(NodeContext &c) {
   bool isMax = c.node.op_type() == "MaxPool", isLp = c.node.op_type() == "LpPool";
   std::optional<Val> x = c.required(0);
   if (!x)
     return failure();
-  if (isMax && c.node.output_size() > 1 && !c.node.output(1).empty())
-    return c.fail(code::UnsupportedAttr, "the Indices output of MaxPool is not supported");
-  if (isMax && c.intAttr("storage_order", 0) != 0)
-    return c.fail(code::UnsupportedAttr, "storage_order 1 is not supported");
+  bool withIndices = isMax && c.node.output_size() > 1 && !c.node.output(1).empty();
+  if (withIndices && (x->shape().size() != 4 || !x->element().isF32()))
+    return c.fail(code::UnsupportedAttr, "the Indices output of MaxPool is supported for 2-D f32 inputs");
+  // storage_order only orders the Indices output's flat positions.
   if (x->shape().size() < 3)
     return c.fail(code::ShapeMismatch, "input must have rank >= 3");
   size_t n = x->shape().size() - 2;
@@ -289,6 +347,18 @@ LogicalResult importPool(NodeContext &c) {
   GraphOpBuilder op = isMax  ? graphOp<graph::MaxPoolOp>
                       : isLp ? graphOp<graph::LpPoolOp>
                              : graphOp<graph::AveragePoolOp>;
+  if (withIndices) {
+    FailureOr<Value> y = c.build(op, {x->value}, c.tensor(shape, x->element()), attrs);
+    if (failed(y))
+      return failure();
+    FailureOr<Value> idx = maxPoolIndices(c, *x, *y, *kernel, strides, *pads, dil, shape,
+                                             c.intAttr("storage_order", 0) != 0);
+    if (failed(idx))
+      return failure();
+    c.setOutput(0, *y);
+    c.setOutput(1, *idx);
+    return success();
+  }
   return c.buildOutput(op, {x->value}, c.tensor(shape, x->element()), attrs);
 }
 

@@ -166,7 +166,8 @@ Value combineOverRows(Builder &b, Value v) {
   return v;
 }
 
-/// `data` [F, S] with rows L [M] updated by `updates` [M, S] (f32).
+/// `data` [F, S] with rows L [M] updated by `updates` [M, S] (f32); reduction
+/// none, add, mul, max, min, or assign (every update of a row has one value).
 Value scatterRows(Builder &b, Value data, Value L, Value updates, StringRef reduction) {
   auto dt = cast<RankedTensorType>(data.getType());
   int64_t F = dt.getShape()[0], S = dt.getShape()[1];
@@ -187,11 +188,12 @@ Value scatterRows(Builder &b, Value data, Value L, Value updates, StringRef redu
       return b.op<graph::AddOp>({data, sum}, rows);
     return b.op<graph::WhereOp>({touched, sum, data}, rows);
   }
-  // mul, max, min: every update's value where it hits, the neutral element
-  // elsewhere, [M, F, S], reduced over M.
+  // mul, max, min (and assign: duplicates carrying one value, MaxUnpool's):
+  // every update's value where it hits, the neutral element elsewhere, [M,
+  // F, S], reduced over M.
   double neutral = reduction == "mul"   ? 1.0
-                   : reduction == "max" ? -std::numeric_limits<double>::infinity()
-                                        : std::numeric_limits<double>::infinity();
+                   : reduction == "min" ? std::numeric_limits<double>::infinity()
+                                        : -std::numeric_limits<double>::infinity();
   auto cube = b.c.tensor({M, F, S}, el);
   Value h3 = b.reshape(hit, {M, F, 1});
   Value u3 = b.reshape(updates, {M, 1, S});
@@ -202,8 +204,10 @@ Value scatterRows(Builder &b, Value data, Value L, Value updates, StringRef redu
   }
   SmallVector<NamedAttribute> over{b.c.named("axes", b.c.b.getDenseI64ArrayAttr({0})),
                                    b.c.named("keepdims", b.c.b.getBoolAttr(false))};
-  Value r = reduction == "max" ? b.op<graph::ReduceMaxOp>({spread}, rows, over)
-                               : b.op<graph::ReduceMinOp>({spread}, rows, over);
+  Value r = reduction == "min" ? b.op<graph::ReduceMinOp>({spread}, rows, over)
+                               : b.op<graph::ReduceMaxOp>({spread}, rows, over);
+  if (reduction == "assign")
+    return b.op<graph::WhereOp>({touched, r, data}, rows);
   Value combined = reduction == "max" ? b.op<graph::MaxOp>({data, r}, rows) : b.op<graph::MinOp>({data, r}, rows);
   return b.op<graph::WhereOp>({touched, combined, data}, rows);
 }
@@ -338,6 +342,71 @@ LogicalResult importScatterElements(NodeContext &c) {
   c.setOutput(0, y);
   return success();
 }
+/// MaxUnpool: zeros of the output shape (output_shape when given, else
+/// (in - 1) * stride - pads + kernel per spatial axis) with x written at the
+/// flat positions MaxPool's Indices name: ScatterND's selection over the
+/// output's elements.
+LogicalResult importMaxUnpool(NodeContext &c) {
+  std::optional<Val> x = c.required(0), idx = c.required(1);
+  if (!x || !idx)
+    return failure();
+  if (!x->element().isF32() || idx->shape() != x->shape() || !isa<IntegerType>(idx->element()))
+    return c.fail(code::UnsupportedType, "MaxUnpool of f32 data with indices of its shape only");
+  ArrayRef<int64_t> xs = x->shape();
+  if (xs.size() < 3)
+    return c.fail(code::ShapeMismatch, "input must have rank >= 3");
+  size_t n = xs.size() - 2;
+  auto kernel = c.intsAttr("kernel_shape");
+  std::vector<int64_t> strides = c.intsAttr("strides").value_or(std::vector<int64_t>(n, 1)),
+                       pads = c.intsAttr("pads").value_or(std::vector<int64_t>(2 * n, 0));
+  if (!kernel || kernel->size() != n || strides.size() != n || pads.size() != 2 * n)
+    return c.fail(code::UnsupportedAttr, "kernel_shape, strides and pads must list every spatial axis");
+  SmallVector<int64_t> out{xs[0], xs[1]};
+  for (size_t i = 0; i < n; ++i)
+    out.push_back((xs[2 + i] - 1) * strides[i] - pads[i] - pads[n + i] + (*kernel)[i]);
+  // The indices are positions in the default shape; a larger output_shape
+  // pads zeros at the end of each spatial axis (as ONNX's reference does).
+  SmallVector<int64_t> given(out);
+  if (c.input(2)) {
+    auto shape = c.constantInts(2, "output_shape");
+    if (!shape)
+      return failure();
+    if (shape->size() != xs.size() || (*shape)[0] != xs[0] || (*shape)[1] != xs[1])
+      return c.fail(code::ShapeMismatch, "output_shape must keep the batch and channels");
+    given.assign(shape->begin(), shape->end());
+    for (size_t i = 2; i < given.size(); ++i)
+      if (given[i] < out[i])
+        return c.fail(code::ShapeMismatch, "output_shape is smaller than the unpooled shape along axis " +
+                                               llvm::Twine(i));
+  }
+  for (int64_t d : out)
+    if (d < 1)
+      return c.fail(code::ShapeMismatch, "the output has an empty axis");
+  int64_t F = product(out), M = product(xs);
+  if (failed(checkSize(c, M, F, 1)) || !c.fitsBuiltConstant(F, "MaxUnpool's zeros"))
+    return failure();
+  Builder b{c};
+  auto zt = c.tensor({F, 1}, x->element());
+  Value zeros = c.constant(DenseElementsAttr::get(zt, c.b.getFloatAttr(x->element(), 0.0))).value;
+  Value i = idx->value;
+  if (!idx->element().isInteger(64))
+    i = b.op<graph::CastOp>({i}, c.tensor(xs, c.b.getI64Type()));
+  // Overlapping windows may name one position twice, with one value.
+  Value y = scatterRows(b, zeros, b.reshape(i, {M}), b.reshape(x->value, {M, 1}), "assign");
+  y = b.reshape(y, out);
+  if (given != out) {
+    SmallVector<int64_t> padAttr(out.size() * 2, 0);
+    for (size_t i = 2; i < out.size(); ++i)
+      padAttr[out.size() + i] = given[i] - out[i];
+    y = b.op<graph::PadOp>({y}, c.tensor(given, x->element()),
+                           {c.named("pads", c.b.getDenseI64ArrayAttr(padAttr)),
+                            c.named("mode", c.b.getStringAttr("constant")), c.named("value", c.b.getF64FloatAttr(0.0))});
+  }
+  if (!b.ok)
+    return failure();
+  c.setOutput(0, y);
+  return success();
+}
 } // namespace
 
 void npuc::onnx_import::registerScatterOps(llvm::StringMap<OpImporter> &t) {
@@ -345,4 +414,5 @@ void npuc::onnx_import::registerScatterOps(llvm::StringMap<OpImporter> &t) {
   t["ScatterND"] = importScatterND;
   t["ScatterElements"] = importScatterElements;
   t["Scatter"] = importScatterElements;
+  t["MaxUnpool"] = importMaxUnpool;
 }
