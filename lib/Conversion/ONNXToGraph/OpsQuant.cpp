@@ -164,6 +164,14 @@ FailureOr<Value> broadcastParameter(NodeContext &c, const Val &v, ArrayRef<int64
   return c.build<graph::ReshapeOp>({v.value}, c.tensor(s, v.element()));
 }
 
+/// A zero point as f32, shaped to broadcast against data of `shape`.
+FailureOr<Value> zeroPointF32(NodeContext &c, const Val &zp, ArrayRef<int64_t> shape, int64_t axis) {
+  FailureOr<Value> z = broadcastParameter(c, zp, shape, axis, "zero point");
+  if (failed(z))
+    return failure();
+  return c.build<graph::CastOp>({*z}, c.tensor(cast<RankedTensorType>(z->getType()).getShape(), c.b.getF32Type()));
+}
+
 /// QuantizeLinear with a run-time scale or zero point: saturate(round(x /
 /// scale) + zero point) in f32, rounding half to even, cast to the 8- or
 /// 16-bit storage type.
@@ -188,10 +196,7 @@ LogicalResult importRunTimeQuantize(NodeContext &c, const Val &x, Type storage) 
   if (succeeded(q))
     q = c.build<graph::RoundOp>({*q}, type);
   if (succeeded(q) && zp) {
-    FailureOr<Value> z = broadcastParameter(c, *zp, x.shape(), axis, "zero point");
-    if (failed(z))
-      return failure();
-    z = c.build<graph::CastOp>({*z}, c.tensor(cast<RankedTensorType>(z->getType()).getShape(), f32));
+    FailureOr<Value> z = zeroPointF32(c, *zp, x.shape(), axis);
     if (failed(z))
       return failure();
     q = c.build<graph::AddOp>({*q, *z}, type);
@@ -226,10 +231,7 @@ LogicalResult importRunTimeDequantize(NodeContext &c, const Val &x) {
   auto type = c.tensor(x.shape(), f32);
   FailureOr<Value> v = c.build<graph::CastOp>({x.value}, type);
   if (succeeded(v) && zp) {
-    FailureOr<Value> z = broadcastParameter(c, *zp, x.shape(), axis, "zero point");
-    if (failed(z))
-      return failure();
-    z = c.build<graph::CastOp>({*z}, c.tensor(cast<RankedTensorType>(z->getType()).getShape(), f32));
+    FailureOr<Value> z = zeroPointF32(c, *zp, x.shape(), axis);
     if (failed(z))
       return failure();
     v = c.build<graph::SubOp>({*v, *z}, type);
