@@ -2,7 +2,8 @@
 """Benchmark: the transformer-era kernels npuc lowers, one single-kernel model
 each (LayerNormalization, Softmax, attention's matrix products, projections,
 Gelu, embedding Gather, the attention mask's Where, the head-split Transpose,
-residual Add, RMSNormalization, elementwise maps), in float32, LayerNorm and
+residual Add, RMSNormalization, elementwise maps; dynamic quantization, a
+ScatterND cache update, STFT and a 3-D convolution), in float32, LayerNorm and
 the products also in QDQ int8, through npuc and npu-sim on both targets. A
 measurement, not a test: the inputs are random and the outputs not checked.
 
@@ -202,6 +203,34 @@ for op in ("Erf", "Tanh", "Exp", "Sin", "Atan", "Asinh"):
 kernel("lrn", text(IMAGE) + ", size 5", lambda k: k.result(
     "LRN", [k.input("x", rand(IMAGE))], IMAGE, size=5, alpha=1e-4, beta=0.75, bias=2.0))
 kernel("sqrt", text(FFN), unary("Sqrt", 0.01))
+
+def dynamic_matmul(k):
+    """onnxruntime's quantize_dynamic MatMul: DynamicQuantizeLinear, MatMulInteger
+    with the run-time zero point, Cast, the scales' product."""
+    q, s, z = k.node("DynamicQuantizeLinear", [k.input("x", rand([128, 768]))], ["q", "s", "z"])
+    w = k.init("w", RNG.integers(-127, 128, [768, 768], dtype=np.int8))
+    acc = k.node("MatMulInteger", [q, w, z, k.init("wz", np.int8(0))], ["acc"])
+    f = k.node("Cast", [acc], ["f"], to=F32)
+    k.result("Mul", [f, k.node("Mul", [s, k.init("ws", np.float32(0.01))], ["ss"])], [128, 768])
+
+
+def scatternd_kv_update(k):
+    """A KV cache [1, 512, 256] updated at 4 run-time positions (one-hot
+    selection: no data-dependent address)."""
+    cache = k.input("cache", rand([1, 512, 256]))
+    pos = k.input("pos", np.array([[[0, 17]], [[0, 18]], [[0, 19]], [[0, 20]]], np.int64))
+    k.result("ScatterND", [cache, pos, k.input("upd", rand([4, 1, 256]))], [1, 512, 256])
+
+
+kernel("dynamic_matmul", "DQL [128, 768] x const int8 [768, 768]", dynamic_matmul)
+kernel("scatternd_kv_update", "[1, 512, 256], 4 positions", scatternd_kv_update)
+kernel("stft", "[1, 16000, 1], frame 400 step 160", lambda k: k.result(
+    "STFT", [k.input("x", rand([1, 16000, 1])), k.init("step", np.int64(160)), "",
+             k.init("len", np.int64(400))], [1, 98, 201, 2]))
+kernel("conv3d", "[1, 16, 8, 28, 28] * const [32, 16, 3, 3, 3]", lambda k: k.result(
+    "Conv", [k.input("x", rand([1, 16, 8, 28, 28])), k.init("w", rand([32, 16, 3, 3, 3], -0.2, 0.2))],
+    [1, 32, 6, 26, 26]))
+
 kernel("reciprocal", text(FFN), unary("Reciprocal", 0.1))
 kernel("pow3", text(FFN) + " ^ 3", lambda k: k.result(
     "Pow", [k.input("x", rand(FFN)), k.init("three", np.float32(3))], FFN))
