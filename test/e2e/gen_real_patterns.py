@@ -54,6 +54,9 @@ stay fixed.
   opset-18 reductions with duplicate and negative indices;
 - gathernd_batch_int32: GatherND with batch_dims 1 of int32 data, negative
   indices (exact selection of integers);
+- concat_batched_f32: a Concat along channels of batched f32 inputs whose
+  slabs exceed npu-v1-tiny's LM (its tiling counted 2 bytes per f32
+  element and took them whole: NPUC-E0402);
 - segnet_pool_unpool: SegNet's encoder/decoder pair: MaxPool with its Indices
   (padded, ties among small integers: the first position wins), a Relu on
   the values, MaxUnpool back to the input's shape (the unpooled shape, 7x7)
@@ -266,3 +269,6 @@ save_reference_test(out, "segnet_pool_unpool",
                      N("MaxUnpool", ["r", "i", "shape"], ["y"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])],
                     {"x": ties}, ["i", "y"], [("shape", np.array([2, 3, 7, 7], np.int64))],
                     expected=[idxs, unpooled.reshape(ties.shape)])
+
+save("concat_batched_f32", [N("Concat", ["a", "b", "c"], ["y"], axis=1)],
+     {"a": f32(6, 8, 28, 28), "b": f32(6, 8, 28, 28), "c": f32(6, 8, 28, 28)}, ["y"])

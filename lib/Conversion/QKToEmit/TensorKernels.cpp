@@ -133,12 +133,16 @@ bool requantizes(const LoweringCase &c, Value in) {
 LogicalResult lowering::planConcat(const LoweringCase &c, const target::TargetInfo &,
                                    IterationSpaces &s) {
   auto cat = cast<qk::ConcatOp>(c.op);
+  int64_t outBytes = bytesOf(storageOf(tensorOf(cat.getResult()).getElementType()));
   for (Value in : cat.getInputs()) {
     ArrayRef<int64_t> shape = tensorOf(in).getShape();
     bool requantize = requantizes(c, in);
+    // LM per element: the input's and the result's tiles in their storage
+    // (f32 takes 4 bytes each), and a requantized input's two f32 copies.
+    int64_t inBytes = bytesOf(storageOf(tensorOf(in).getElementType()));
+    int64_t lm = inBytes + outBytes + (requantize ? 8 : 0);
     if (failed(addNest(c.op, s, shape, {broadcastAccess(in, shape)},
-                       denseAccess(cat.getResult()),
-                       EwWork{requantize ? 10 : 2, requantize ? 2 : 0})))
+                       denseAccess(cat.getResult()), EwWork{lm, requantize ? 2 : 0})))
       return failure();
   }
   return success();
