@@ -1,6 +1,6 @@
 """Writes a small conformance suite into DIR, one test per outcome:
 pass_relu (right answer), fail_relu (an expected output 0.5 off at [0, 3]),
-gather (a cubic Resize, no NPU lowering: UNSUPPORTED), quant_one_step (a uint8 output one
+gather (an Abs of int32, no NPU lowering: UNSUPPORTED), quant_one_step (a uint8 output one
 step off: still PASS), quant_two_steps (two steps off: FAIL), int8_exact (a plain int8 output
 one off: FAIL, only quantized outputs get a step), dilated_depthwise (a
 right answer from a lowering case no conformance test verified: refused by
@@ -42,11 +42,12 @@ wrong = np.maximum(x, 0)
 wrong[0, 3] += 0.5
 write("fail_relu", relu, fin, fout, [], [x], [wrong])
 
-# A cubic Resize: imported, no NPU lowering (UNSUPPORTED; the reference is
+# An Abs of int32: imported, no NPU lowering (UNSUPPORTED; the reference is
 # never compared).
-gather = [h.make_node("Resize", ["x", "", "scales"], ["y"], name="gather0", mode="cubic")]
-write("gather", gather, fin, [h.make_tensor_value_info("y", T.FLOAT, [2, 12])],
-      [h.make_tensor("scales", T.FLOAT, [2], [1.0, 2.0])], [x], [np.zeros((2, 12), np.float32)])
+gather = [h.make_node("Cast", ["x"], ["xi"], name="cast0", to=T.INT32),
+          h.make_node("Abs", ["xi"], ["y"], name="gather0")]
+write("gather", gather, fin, [h.make_tensor_value_info("y", T.INT32, [2, 6])], [], [x],
+      [np.zeros((2, 6), np.int32)])
 
 q = [h.make_node("QuantizeLinear", ["x", "s", "z"], ["y"], name="q0")]
 qinit = [h.make_tensor("s", T.FLOAT, [], [0.25]), h.make_tensor("z", T.UINT8, [], [128])]
