@@ -137,10 +137,11 @@ LogicalResult lowering::planConcat(const LoweringCase &c, const target::TargetIn
   for (Value in : cat.getInputs()) {
     ArrayRef<int64_t> shape = tensorOf(in).getShape();
     bool requantize = requantizes(c, in);
-    // LM per element: the input's and the result's tiles in their storage
-    // (f32 takes 4 bytes each), and a requantized input's two f32 copies.
+    // LM per element: a copy moves the input's tile itself (its storage
+    // bytes: 4 for f32); a requantized input adds two f32 copies and the
+    // result's tile.
     int64_t inBytes = bytesOf(storageOf(tensorOf(in).getElementType()));
-    int64_t lm = inBytes + outBytes + (requantize ? 8 : 0);
+    int64_t lm = requantize ? inBytes + 8 + outBytes : inBytes;
     if (failed(addNest(c.op, s, shape, {broadcastAccess(in, shape)},
                        denseAccess(cat.getResult()), EwWork{lm, requantize ? 2 : 0})))
       return failure();
