@@ -31,6 +31,11 @@ void registerControlOps(llvm::StringMap<OpImporter> &table);
 void registerSignalOps(llvm::StringMap<OpImporter> &table);
 void registerTrainingOps(llvm::StringMap<OpImporter> &table);
 void registerScatterOps(llvm::StringMap<OpImporter> &table);
+/// `v` sliced to [start, end) with `step` along `axis`, `length` elements
+/// (a negative step runs backwards; end -1 runs to the front): the one-axis
+/// graph.slice the compositions build (OpsDecomposed.cpp).
+mlir::FailureOr<mlir::Value> sliceAxis(NodeContext &c, mlir::Value v, int64_t axis, int64_t start, int64_t end,
+                                       int64_t step, int64_t length);
 /// Pow of an integer base (OpsDecomposed.cpp).
 llvm::LogicalResult importIntegerPow(NodeContext &c, const Val &x, const Val &e);
 void registerDecomposedOps(llvm::StringMap<OpImporter> &table);

@@ -198,17 +198,10 @@ FailureOr<Value> stack(NodeContext &c, std::vector<Val> elements, int64_t axis, 
 
 /// Element `t` of `v` along `axis`, the axis dropped.
 FailureOr<Val> sliceAt(NodeContext &c, const Val &v, int64_t axis, int64_t t) {
-  ArrayRef<int64_t> shape = v.shape();
-  SmallVector<int64_t> starts(shape.size(), 0), ends(shape), steps(shape.size(), 1), s(shape);
-  starts[size_t(axis)] = t;
-  ends[size_t(axis)] = t + 1;
-  s[size_t(axis)] = 1;
-  FailureOr<Value> r = c.build<graph::SliceOp>(
-      {v.value}, c.tensor(s, v.element()),
-      {c.named("starts", c.b.getDenseI64ArrayAttr(starts)), c.named("ends", c.b.getDenseI64ArrayAttr(ends)),
-       c.named("steps", c.b.getDenseI64ArrayAttr(steps))});
+  FailureOr<Value> r = sliceAxis(c, v.value, axis, t, t + 1, 1, 1);
   if (failed(r))
     return failure();
+  SmallVector<int64_t> s(v.shape());
   s.erase(s.begin() + axis);
   r = c.build<graph::ReshapeOp>({*r}, c.tensor(s, v.element()));
   if (failed(r))

@@ -417,23 +417,6 @@ LogicalResult importTopK(NodeContext &c) {
   c.setOutput(1, *idxs);
   return success();
 }
-/// `v` sliced to [start, end) with `step` along `axis` (a negative step runs
-/// backwards; end -1 runs to the front).
-FailureOr<Value> sliceAxis(NodeContext &c, Value v, int64_t axis, int64_t start, int64_t end, int64_t step,
-                           int64_t length) {
-  auto t = cast<RankedTensorType>(v.getType());
-  SmallVector<int64_t> starts(size_t(t.getRank()), 0), ends(t.getShape()), steps(size_t(t.getRank()), 1),
-      shape(t.getShape());
-  starts[size_t(axis)] = start;
-  ends[size_t(axis)] = end;
-  steps[size_t(axis)] = step;
-  shape[size_t(axis)] = length;
-  return c.build<graph::SliceOp>({v}, t.clone(shape),
-                                 {c.named("starts", c.b.getDenseI64ArrayAttr(starts)),
-                                  c.named("ends", c.b.getDenseI64ArrayAttr(ends)),
-                                  c.named("steps", c.b.getDenseI64ArrayAttr(steps))});
-}
-
 FailureOr<Value> concatAxis(NodeContext &c, ArrayRef<Value> parts, int64_t axis) {
   if (parts.size() == 1)
     return parts.front();
@@ -672,6 +655,21 @@ LogicalResult integerPow(NodeContext &c, const Val &x, const Val &e) {
 LogicalResult npuc::onnx_import::importReduceProd(NodeContext &c, Val x, ArrayRef<int64_t> axes,
                                                   bool keep) {
   return reduceProdTree(c, x, axes, keep);
+}
+
+FailureOr<Value> npuc::onnx_import::sliceAxis(NodeContext &c, Value v, int64_t axis, int64_t start, int64_t end,
+                                              int64_t step, int64_t length) {
+  auto t = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> starts(size_t(t.getRank()), 0), ends(t.getShape()), steps(size_t(t.getRank()), 1),
+      shape(t.getShape());
+  starts[size_t(axis)] = start;
+  ends[size_t(axis)] = end;
+  steps[size_t(axis)] = step;
+  shape[size_t(axis)] = length;
+  return c.build<graph::SliceOp>({v}, t.clone(shape),
+                                 {c.named("starts", c.b.getDenseI64ArrayAttr(starts)),
+                                  c.named("ends", c.b.getDenseI64ArrayAttr(ends)),
+                                  c.named("steps", c.b.getDenseI64ArrayAttr(steps))});
 }
 
 LogicalResult npuc::onnx_import::importIntegerPow(NodeContext &c, const Val &x, const Val &e) {

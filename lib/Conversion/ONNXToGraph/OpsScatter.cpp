@@ -46,6 +46,13 @@ struct Builder {
     FailureOr<Value> r = c.build<OpTy>(operands, type, attrs);
     return succeeded(r) ? *r : fail();
   }
+  /// sliceAxis through the builder's failure flag.
+  Value slice(Value v, int64_t axis, int64_t from, int64_t to) {
+    if (!ok)
+      return {};
+    FailureOr<Value> r = sliceAxis(c, v, axis, from, to, 1, to - from);
+    return succeeded(r) ? *r : fail();
+  }
   Value reshape(Value v, ArrayRef<int64_t> shape) {
     if (!ok)
       return {};
@@ -92,15 +99,7 @@ Value linearRows(Builder &b, Value idx, ArrayRef<int64_t> dims) {
   Value L;
   for (int64_t i = 0; i < k; ++i) {
     int64_t stride = product(dims.slice(size_t(i + 1), size_t(k - i - 1)));
-    SmallVector<int64_t> starts(size_t(rank), 0), ends(i64t.getShape()), steps(size_t(rank), 1), s(i64t.getShape());
-    starts.back() = i;
-    ends.back() = i + 1;
-    s.back() = 1;
-    Value col = b.op<graph::SliceOp>({idx}, i64t.clone(s),
-                                     {b.c.named("starts", b.c.b.getDenseI64ArrayAttr(starts)),
-                                      b.c.named("ends", b.c.b.getDenseI64ArrayAttr(ends)),
-                                      b.c.named("steps", b.c.b.getDenseI64ArrayAttr(steps))});
-    col = b.reshape(col, outer);
+    Value col = b.reshape(b.slice(idx, rank - 1, i, i + 1), outer);
     if (stride != 1)
       col = b.op<graph::MulOp>({col, b.i64({1}, {stride})}, i64t.clone(outer));
     L = !L ? col : b.op<graph::AddOp>({L, col}, i64t.clone(outer));
@@ -141,17 +140,7 @@ Value combineOverRows(Builder &b, Value v) {
   auto t = cast<RankedTensorType>(v.getType());
   while (b.ok && t.getShape()[0] > 1) {
     int64_t M = t.getShape()[0], half = M / 2;
-    auto slice = [&](int64_t from, int64_t to) {
-      SmallVector<int64_t> starts(size_t(t.getRank()), 0), ends(t.getShape()), steps(size_t(t.getRank()), 1),
-          s(t.getShape());
-      starts[0] = from;
-      ends[0] = to;
-      s[0] = to - from;
-      return b.op<graph::SliceOp>({v}, t.clone(s),
-                                  {b.c.named("starts", b.c.b.getDenseI64ArrayAttr(starts)),
-                                   b.c.named("ends", b.c.b.getDenseI64ArrayAttr(ends)),
-                                   b.c.named("steps", b.c.b.getDenseI64ArrayAttr(steps))});
-    };
+    auto slice = [&](int64_t from, int64_t to) { return b.slice(v, 0, from, to); };
     SmallVector<int64_t> hs(t.getShape());
     hs[0] = half;
     Value prod = b.op<CombineOp>({slice(0, half), slice(half, 2 * half)}, t.clone(hs));

@@ -208,19 +208,13 @@ LogicalResult importSplitToSequence(NodeContext &c) {
   std::vector<Val> pieces;
   int64_t at = 0;
   for (int64_t size : sizes) {
-    SmallVector<int64_t> starts(shape.size(), 0), ends(shape), steps(shape.size(), 1), s(shape);
-    starts[size_t(*axis)] = at;
-    ends[size_t(*axis)] = at + size;
-    s[size_t(*axis)] = size;
-    at += size;
     if (size == 0)
       return c.fail(code::ShapeMismatch, "a piece of the split has no elements; empty tensors have no NPU "
                                          "lowering");
-    FailureOr<Value> piece = c.build<graph::SliceOp>(
-        {x->value}, c.tensor(s, x->element()),
-        {c.named("starts", c.b.getDenseI64ArrayAttr(starts)), c.named("ends", c.b.getDenseI64ArrayAttr(ends)),
-         c.named("steps", c.b.getDenseI64ArrayAttr(steps))});
+    FailureOr<Value> piece = sliceAxis(c, x->value, *axis, at, at + size, 1, size);
+    at += size;
     if (succeeded(piece) && squeeze) {
+      SmallVector<int64_t> s(shape);
       s.erase(s.begin() + *axis);
       piece = c.build<graph::ReshapeOp>({*piece}, c.tensor(s, x->element()));
     }

@@ -210,15 +210,8 @@ LogicalResult importDFT(NodeContext &c) {
   FailureOr<Value> v = x->value;
   if (*axis != rank - 2)
     v = c.build<graph::TransposeOp>({*v}, c.tensor(moved, f32), {c.named("perm", c.b.getDenseI64ArrayAttr(perm))});
-  if (succeeded(v) && used < Nin) {
-    SmallVector<int64_t> starts(moved.size(), 0), ends(moved), steps(moved.size(), 1), cut(moved);
-    ends[moved.size() - 2] = used;
-    cut[moved.size() - 2] = used;
-    v = c.build<graph::SliceOp>({*v}, c.tensor(cut, f32),
-                                {c.named("starts", c.b.getDenseI64ArrayAttr(starts)),
-                                 c.named("ends", c.b.getDenseI64ArrayAttr(ends)),
-                                 c.named("steps", c.b.getDenseI64ArrayAttr(steps))});
-  }
+  if (succeeded(v) && used < Nin)
+    v = sliceAxis(c, *v, int64_t(moved.size()) - 2, 0, used, 1, used);
   if (succeeded(v))
     v = c.build<graph::ReshapeOp>({*v}, c.tensor({R, used * parts}, f32));
   if (succeeded(v))
@@ -282,11 +275,7 @@ LogicalResult importSTFT(NodeContext &c) {
   Type f32 = c.b.getF32Type();
   SmallVector<Value> frames;
   for (int64_t f = 0; f < F; ++f) {
-    FailureOr<Value> fr = c.build<graph::SliceOp>(
-        {x->value}, c.tensor({B, L, parts}, f32),
-        {c.named("starts", c.b.getDenseI64ArrayAttr({0, f * *step, 0})),
-         c.named("ends", c.b.getDenseI64ArrayAttr({B, f * *step + L, parts})),
-         c.named("steps", c.b.getDenseI64ArrayAttr({1, 1, 1}))});
+    FailureOr<Value> fr = sliceAxis(c, x->value, 1, f * *step, f * *step + L, 1, L);
     if (succeeded(fr))
       fr = c.build<graph::ReshapeOp>({*fr}, c.tensor({B, 1, L, parts}, f32));
     if (failed(fr))
