@@ -30,12 +30,25 @@ void registerSequenceOps(llvm::StringMap<OpImporter> &table);
 void registerControlOps(llvm::StringMap<OpImporter> &table);
 void registerSignalOps(llvm::StringMap<OpImporter> &table);
 void registerTrainingOps(llvm::StringMap<OpImporter> &table);
+void registerAttentionOps(llvm::StringMap<OpImporter> &table);
 void registerScatterOps(llvm::StringMap<OpImporter> &table);
 /// `v` sliced to [start, end) with `step` along `axis`, `length` elements
 /// (a negative step runs backwards; end -1 runs to the front): the one-axis
 /// graph.slice the compositions build (OpsDecomposed.cpp).
 mlir::FailureOr<mlir::Value> sliceAxis(NodeContext &c, mlir::Value v, int64_t axis, int64_t start, int64_t end,
                                        int64_t step, int64_t length);
+/// A subgraph's input or output: a tensor, or a sequence known at compile
+/// time.
+struct BodyValue {
+  std::optional<Val> tensor;
+  std::vector<Val> sequence;
+};
+/// Imports subgraph `g` (a control-flow body, or a function body npuc builds
+/// for a node) with its inputs bound to `inputs` in order and returns its
+/// outputs; the subgraph's own names, initializers included, end with it (a
+/// local shadowing an outer name gives the outer value back) (OpsControl.cpp).
+mlir::FailureOr<std::vector<BodyValue>> importBody(NodeContext &c, const onnx::GraphProto &g,
+                                                   llvm::ArrayRef<BodyValue> inputs);
 /// Pow of an integer base (OpsDecomposed.cpp).
 llvm::LogicalResult importIntegerPow(NodeContext &c, const Val &x, const Val &e);
 void registerDecomposedOps(llvm::StringMap<OpImporter> &table);

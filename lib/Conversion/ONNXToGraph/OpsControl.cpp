@@ -21,23 +21,8 @@
 using namespace mlir;
 using namespace npuc::onnx_import;
 
-namespace {
-/// The most iterations a Loop or Scan is unrolled to.
-constexpr int64_t kMaxIterations = 4096;
-
-/// A subgraph's input or output: a tensor, or a sequence known at compile
-/// time.
-struct BodyValue {
-  std::optional<Val> tensor;
-  std::vector<Val> sequence;
-};
-
-/// Imports subgraph `g` of the node with its inputs bound to `inputs` (in
-/// order) and returns its outputs; the subgraph's own names, initializers
-/// included, end with it (a local shadowing an outer name gives the outer
-/// value back).
-FailureOr<std::vector<BodyValue>> importBody(NodeContext &c, const onnx::GraphProto &g,
-                                             ArrayRef<BodyValue> inputs) {
+FailureOr<std::vector<BodyValue>> npuc::onnx_import::importBody(NodeContext &c, const onnx::GraphProto &g,
+                                                                ArrayRef<BodyValue> inputs) {
   if (size_t(g.input_size()) != inputs.size())
     return (void)c.fail(code::Structure, "the body has " + llvm::Twine(g.input_size()) + " inputs, " +
                                              llvm::Twine(inputs.size()) + " are bound"),
@@ -81,6 +66,10 @@ FailureOr<std::vector<BodyValue>> importBody(NodeContext &c, const onnx::GraphPr
     return failure();
   return results;
 }
+
+namespace {
+/// The most iterations a Loop or Scan is unrolled to.
+constexpr int64_t kMaxIterations = 4096;
 
 const onnx::GraphProto *graphAttr(NodeContext &c, StringRef name) {
   const onnx::AttributeProto *a = c.attr(name);

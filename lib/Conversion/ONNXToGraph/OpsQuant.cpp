@@ -394,6 +394,7 @@ const llvm::StringMap<OpImporter> &opTable() {
     registerControlOps(t);
     registerSignalOps(t);
     registerTrainingOps(t);
+    registerAttentionOps(t);
     registerScatterOps(t);
     registerDecomposedOps(t);
     return t;

@@ -275,6 +275,18 @@ save("sequence_at_runtime",
      [h.make_node("SequenceConstruct", ["x", "x"], ["s"], name="construct"),
       h.make_node("SequenceAt", ["s", "p"], ["y"], name="at")],
      [vi("x", f, [2]), vi("p", T.INT64, [])], [vi("y", f, [2])], check=False)
+# Attention (opset 23) that npuc refuses: query heads that are not a multiple
+# of the kv heads, 3-D inputs without head counts, a double softmax.
+qkv = [vi("q", f, [1, 3, 4, 8]), vi("k", f, [1, 2, 5, 8]), vi("v", f, [1, 2, 5, 8])]
+save("attention_heads", [h.make_node("Attention", ["q", "k", "v"], ["y"], name="attn")], qkv,
+     [vi("y", f, [1, 3, 4, 8])], opset=23, check=False)
+save("attention_3d_no_heads", [h.make_node("Attention", ["q", "k", "v"], ["y"], name="attn")],
+     [vi("q", f, [1, 4, 16]), vi("k", f, [1, 5, 16]), vi("v", f, [1, 5, 16])], [vi("y", f, [1, 4, 16])],
+     opset=23, check=False)
+save("attention_double_softmax",
+     [h.make_node("Attention", ["q", "k", "v"], ["y"], name="attn", softmax_precision=T.DOUBLE)],
+     [vi("q", f, [1, 2, 4, 8]), vi("k", f, [1, 2, 5, 8]), vi("v", f, [1, 2, 5, 8])], [vi("y", f, [1, 2, 4, 8])],
+     opset=23, check=False)
 # A branch initializer shadowing an outer one: after the If, 'k' is the outer
 # [1, 1] again, so y = [5, 5] + [1, 1] = [6, 6] (folded).
 shadow_g = h.make_graph([h.make_node("Identity", ["k"], ["t"], name="then_id")], "then", [],
