@@ -49,7 +49,7 @@ def target_parameters(bindir):
             key, value = (x.strip() for x in line.split("="))
             targets[name][key] = int(value)
     return {n: {"side_i8": p["MatrixSideInt8"], "side_f32": p["MatrixSideFp32"],
-                "lanes": p["VectorBytesPerCycle"], "bw": p["GMBytesPerCycle"]}
+                "lanes": p["VectorBytesPerCycle"], "bw": p["GMBytesPerCycle"], "burst": p["GMBurstBytes"]}
             for n, p in targets.items()}
 
 
@@ -218,6 +218,15 @@ def layer_bounds(g, t):
             inputs = inputs[:1]
         out_bytes = 1 if g.stored_quantized(out) else g.storage(out)
         gm = sum(g.numel(i) * g.storage(i) for i in inputs) + outs * out_bytes
+        if n.op_type == "Gather" and g.weight_shape(inputs[0]) and inputs[1] not in g.inits:
+            # By run-time ids the indexed DMA reads the chosen rows only, each
+            # at least one GM burst (npu-v1.md section 9): the ids, the rows
+            # (as large as the output) and the output.
+            ds = g.weight_shape(inputs[0])
+            axis = next((at.i for at in n.attribute if at.name == "axis"), 0) % len(ds)
+            row = int(np.prod(ds[axis + 1:])) * g.storage(inputs[0])
+            rows = outs // max(1, int(np.prod(ds[axis + 1:])))
+            gm = g.numel(inputs[1]) * g.storage(inputs[1]) + rows * max(row, t["burst"]) + outs * out_bytes
         yield cycles, gm, macs
 
 

@@ -96,6 +96,12 @@ uint64_t timing::busBytes(const TargetParams &t, const GMAccess &a) {
   return runs * std::max(run, uint64_t(t.GMBurstBytes));
 }
 
+uint64_t timing::gatherBusBytes(const TargetParams &t, const GMAccess &box, uint64_t rows) {
+  GMAccess one = box;
+  one.extent[3] = 1;
+  return rows * busBytes(t, one);
+}
+
 uint64_t timing::busCycles(const TargetParams &t, uint64_t bytes) {
   return ceilDiv(bytes, uint64_t(t.GMBytesPerCycle));
 }

@@ -502,6 +502,7 @@ bool Machine::engineReady(EngineId e, uint64_t &time) {
     break;
   }
   case isa::Opcode::DMA_IN_START:
+  case isa::Opcode::DMA_IN_GATHER:
     time = dma.nextStart(timing::DmaTimeline::In, time);
     break;
   case isa::Opcode::DMA_OUT_START:
@@ -571,8 +572,8 @@ void Machine::startEngine(EngineId e, uint64_t start) {
   // throughout. Busy time and trace slices cover the union of in-flight intervals.
   uint64_t done = start + cycles, from = std::max(start, s.doneAt);
   isa::Opcode opc = isa::Opcode(q.inst.desc->opcode);
-  bool descriptor = opc == isa::Opcode::DMA_IN_START || opc == isa::Opcode::DMA_OUT_START ||
-                    opc == isa::Opcode::MM_OUT;
+  bool descriptor = opc == isa::Opcode::DMA_IN_START || opc == isa::Opcode::DMA_IN_GATHER ||
+                    opc == isa::Opcode::DMA_OUT_START || opc == isa::Opcode::MM_OUT;
   if (opc == isa::Opcode::MM_OUT)
     drainFreeAt = done;
   s.freeAt = descriptor ? start + timing::kIssueCycles : done;

@@ -1,6 +1,6 @@
 """Grid builders of the data-movement cases: views, Concat, the copies
 (Transpose, Slice, Expand, Tile, DepthToSpace, SpaceToDepth), Pad, Resize
-and Gather. Data movement is exact: every output is compared bit for bit."""
+and Gather (by constant indices, and by run-time ones on the indexed DMA). Data movement is exact: every output is compared bit for bit."""
 import math
 
 import numpy as np
@@ -191,6 +191,20 @@ def build_gather(case, net, runs):
     net.exact = True
 
 
+def build_indexed_gather(case, net):
+    """qk.gather: a Gather by indices that are a graph input (int32 or
+    int64, negative ones included), along axis 0 or 1."""
+    t, i_t = case["operands"]
+    quant_opset(net, [t])
+    x = net.value_in(t, (3, 8, 5))
+    axis = int(net.rng.integers(2))
+    n = (3, 8)[axis]
+    ids = net.graph_input(np.asarray([n - 1, -n, 1, -1], np.int32 if i_t == "i32" else np.int64), "ids")
+    y = net.node("Gather", [x, ids], axis=axis)
+    net.value_out(t, y, like=x if is_quant(t) else None)
+    net.exact = True
+
+
 def build_copy_view(case, net, op):
     t = case["operands"][0]
     quant_opset(net, [t])
@@ -231,4 +245,4 @@ def build_copy(case, net):
 
 
 BUILDERS = {"qk.view": build_view, "qk.concat": build_concat, "qk.copy": build_copy,
-            "qk.pad": build_pad}
+            "qk.pad": build_pad, "qk.gather": build_indexed_gather}

@@ -148,6 +148,26 @@ def DMA_OUT_START : Inst<0x34, DMA_OUT, "dma_out",
   "Copy src_space[src_addr*32 + r[src_reg]] to GM[dst_region, dst_off + r[dst_reg]] "
   "using the descriptor registers.">;
 
+// Indexed data movement (npu-v1.md section 5, the 2026-12 extension): a
+// gather moves boxes of GM rows chosen by a list of int32 indices in LM. The
+// descriptor registers give the box (n0 x n1 x n2, strides s0..s2 in GM and
+// d0..d2 in LM) and the list's length n3; the index k of entry i selects the
+// box at k * s3 in GM and lands at i * d3 in LM.
+def DMA_IN_IDX : Inst<0x25, DMA_IN, "dma_in_idx",
+  [Reg<"idx_reg", 8>, Granule<"idx_addr", 16, "the int32 index list in LM">,
+   URange<"rows", 32, 32, 1, 2147483647, "rows of the source tensor: every index is in [0, rows)">],
+  "Set the index list of the next dma_in_gather: n3 int32 indices at LM[idx_addr*32 + r[idx_reg]], "
+  "each checked against `rows`.">;
+def DMA_IN_GATHER : Inst<0x26, DMA_IN, "dma_in_gather",
+  [EnumField<"src_region", 8, 3, RegionEnum>, Reg<"src_reg", 12>,
+   EnumField<"elem", 18, 2, ElemEnum>, Reg<"dst_reg", 24>,
+   Granule<"dst_addr", 32>, Bytes32<"src_off", 64, "the source tensor's first row">],
+  "For each entry i < n3 of the dma_in_idx list, in order: the index k is checked to lie in "
+  "[0, rows) (else a fault that names the instruction, the source tensor and the index), then the "
+  "box at GM[src_region, src_off + r[src_reg] + k * s3] is copied to LM[dst_addr*32 + r[dst_reg] + "
+  "i * d3]. Each row is its own GM transfer: the bus time is n3 times the box's "
+  "(timing::gatherBusBytes), one start latency.">;
+
 //===----------------------------------------------------------------------===//
 // MATRIX (0x40-0x4f)
 //===----------------------------------------------------------------------===//

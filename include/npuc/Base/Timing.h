@@ -63,6 +63,10 @@ uint64_t dataBytes(const GMAccess &a);
 /// every run costs at least one GM burst (a gather of 4-byte elements moves
 /// a burst per element).
 uint64_t busBytes(const TargetParams &t, const GMAccess &a);
+/// Bytes of GM bus time of a gather (DMA_IN_GATHER) of `rows` boxes `box`
+/// (extent 3 ignored): each row is its own transfer, so rows * busBytes of
+/// one box; the index list is read from LM, off the GM bus.
+uint64_t gatherBusBytes(const TargetParams &t, const GMAccess &box, uint64_t rows);
 /// The order a DMA moves an access's dimensions in, innermost first: by
 /// ascending |stride|, dimensions of one element or stride 0 last, ties kept.
 /// The order of a copy's elements is free, and this one makes the longest

@@ -108,3 +108,65 @@ LogicalResult Encoder::dma(emit::DmaOp op) {
   }
   return success();
 }
+
+LogicalResult Encoder::gather(emit::GatherOp op) {
+  auto table = cast<BufferType>(op.getTable().getType()), dst = cast<BufferType>(op.getDst().getType());
+  FailureOr<Addr> ta = address(op, op.getTable()), ia = address(op, op.getIndices()), da = address(op, op.getDst());
+  if (failed(ta) || failed(ia) || failed(da))
+    return failure();
+  size_t rank = table.getShape().size();
+  // The box (table dimensions 1..) innermost first, then the list in dimension 3.
+  int64_t n[4] = {1, 1, 1, 1}, ss[4] = {0, 0, 0, 0}, ds[4] = {0, 0, 0, 0};
+  for (size_t i = 0; i + 1 < rank; ++i) {
+    size_t k = rank - 1 - i;
+    n[i] = table.getShape()[k];
+    ss[i] = table.getStrides()[k];
+    ds[i] = dst.getStrides()[k];
+  }
+  n[3] = dst.getShape()[0];
+  ss[3] = table.getStrides()[0];
+  ds[3] = dst.getStrides()[0];
+  for (int i = 0; i < 4; ++i) {
+    if (n[i] > isa::limit::DMA_IN_SHAPE::n0_max)
+      return op.emitOpError() << "extent " << n[i] << " exceeds the DMA extent field ("
+                              << isa::limit::DMA_IN_SHAPE::n0_max << ")";
+    for (int64_t s : {ss[i], ds[i]})
+      if (s > isa::limit::DMA_IN_SSTRIDE::s0_max || s < isa::limit::DMA_IN_SSTRIDE::s0_min)
+        return op.emitOpError() << "stride " << s << " exceeds the DMA stride field ("
+                                << isa::limit::DMA_IN_SSTRIDE::s0_max << ")";
+  }
+  if (table.getShape()[0] > isa::limit::DMA_IN_IDX::rows_max)
+    return op.emitOpError() << "a table of " << table.getShape()[0] << " rows exceeds the index bound field ("
+                            << isa::limit::DMA_IN_IDX::rows_max << ")";
+  using O = isa::Opcode;
+  isa::Inst shape = inst(O::DMA_IN_SHAPE), sstr = inst(O::DMA_IN_SSTRIDE), dstr = inst(O::DMA_IN_DSTRIDE);
+  for (int i = 0; i < 4; ++i) {
+    shape.fields[unsigned(i)] = n[i];
+    sstr.fields[unsigned(i)] = ss[i];
+    dstr.fields[unsigned(i)] = ds[i];
+  }
+  configure(shape);
+  configure(sstr);
+  configure(dstr);
+  {
+    auto [granule, reg] = local(*ia);
+    isa::Inst list = inst(O::DMA_IN_IDX);
+    namespace I = F::DMA_IN_IDX;
+    list.fields[I::idx_reg] = reg;
+    list.fields[I::idx_addr] = granule;
+    list.fields[I::rows] = table.getShape()[0];
+    configure(list);
+  }
+  auto [granule, reg] = local(*da);
+  isa::Inst i = inst(O::DMA_IN_GATHER);
+  namespace G = F::DMA_IN_GATHER;
+  int64_t es = table.getElementBytes();
+  i.fields[G::src_region] = region(ta->space);
+  i.fields[G::src_reg] = ta->reg;
+  i.fields[G::src_off] = ta->byte;
+  i.fields[G::elem] = es == 1 ? 0 : es == 2 ? 1 : 2;
+  i.fields[G::dst_reg] = reg;
+  i.fields[G::dst_addr] = granule;
+  emitInst(i);
+  return success();
+}

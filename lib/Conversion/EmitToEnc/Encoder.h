@@ -138,6 +138,7 @@ private:
   LogicalResult barrier(emit::BarrierOp op);
   // DMA_IN and DMA_OUT (EncodeDma.cpp):
   LogicalResult dma(emit::DmaOp op);
+  LogicalResult gather(emit::GatherOp op);  // DMA_IN_IDX, DMA_IN_GATHER
   // MATRIX (EncodeMatrix.cpp):
   LogicalResult matmul(emit::MatmulOp op);
   LogicalResult drain(emit::DrainOp op);

@@ -37,6 +37,14 @@ using graph_to_qk::MirrorToKernel;
 namespace sh = npuc::graph::shapes;
 
 namespace {
+/// Bytes per element of `element` as the NPU stores it.
+int64_t storageBytes(Type element) {
+  Type st = graph::storageType(element);
+  return int64_t((st.getIntOrFloatBitWidth() + 7) / 8);
+}
+} // namespace
+
+namespace {
 ArrayRef<int64_t> shapeOf(Value v) { return cast<RankedTensorType>(v.getType()).getShape(); }
 
 qk::AddressPlanAttr plan(MLIRContext *ctx, ArrayRef<int64_t> shape, ArrayRef<AffineExpr> source,
@@ -269,18 +277,13 @@ FailureOr<SmallVector<Attribute>> gatherPieces(graph::GatherOp op, bool report) 
     return report ? op->emitOpError() << "gather index " << *outside << " is outside [" << -V << ", "
                                       << V << ") along axis " << axis
                   : failure();
-  if (!src && dataType.getElementType().isF32())
-    return report ? op->emitOpError()
-                        << "gather of f32 data by indices known only at run time lowers as a "
-                           "one-hot product (graph-expand-gather), which this one did not "
-                           "become: its one-hot matrix would hold "
-                        << cast<RankedTensorType>(op.getIndices().getType()).getNumElements()
-                        << " x " << V << " elements"
-                  : failure();
   if (!src)
-    return report ? op->emitOpError() << "gather of " << dataType.getElementType()
-                                      << " data by indices known only at run time has no NPU "
-                                         "lowering (constant indices lower)"
+    return report ? op->emitOpError() << "gather of " << graph::shapes::str(dataType.getShape())
+                                      << " along axis " << axis
+                                      << " by indices known only at run time does not fit the indexed DMA: "
+                                      << graph::shapes::indexedGatherMisfit(
+                                             dataType.getShape(), axis,
+                                             storageBytes(dataType.getElementType()))
                   : failure();
   SmallVector<sh::IndexRun> idRuns = sh::indexRuns(*src);
   if (int64_t(idRuns.size()) > sh::kMaxStridedCopies)
@@ -440,6 +443,29 @@ struct CopyToKernel : OpConversionPattern<OpTy> {
   }
 };
 
+/// A gather by indices known only at run time that the indexed DMA moves
+/// (graph::shapes::indexedGatherMisfit): qk.gather.
+bool isIndexedGather(graph::GatherOp op) {
+  std::optional<int64_t> outside;
+  if (hasEmptyTensor(op) || graph::constantGatherSources(op, &outside) || outside)
+    return false;
+  auto data = cast<RankedTensorType>(op.getData().getType());
+  int64_t es = storageBytes(data.getElementType());
+  return graph::shapes::indexedGatherMisfit(data.getShape(), op.getAxis(), es).empty();
+}
+
+struct IndexedGatherToKernel : OpConversionPattern<graph::GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(graph::GatherOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!isIndexedGather(op))
+      return rewriter.notifyMatchFailure(op, "constant indices, or a gather the indexed DMA cannot move");
+    rewriter.replaceOpWithNewOp<qk::GatherOp>(op, op.getType(), adaptor.getData(), adaptor.getIndices(),
+                                              op.getAxis());
+    return success();
+  }
+};
+
 /// A constant Pad: the counts before and after each axis, and the fill as
 /// the result's elements hold it.
 struct PadToKernel : OpConversionPattern<graph::PadOp> {
@@ -466,7 +492,7 @@ LogicalResult graph_to_qk::explainCopy(Operation *op) {
   if (auto resize = dyn_cast<graph::ResizeOp>(op))
     return resizePieces(resize, /*report=*/true);
   if (auto gather = dyn_cast<graph::GatherOp>(op))
-    return gatherPieces(gather, /*report=*/true);
+    return isIndexedGather(gather) ? success() : LogicalResult(gatherPieces(gather, /*report=*/true));
   if (auto pad = dyn_cast<graph::PadOp>(op))
     return padPieces(pad, /*report=*/true);
   return success();
@@ -477,7 +503,7 @@ void graph_to_qk::populateCopyPatterns(RewritePatternSet &patterns, ConversionTa
                CopyToKernel<graph::ExpandOp>, CopyToKernel<graph::TileOp>,
                CopyToKernel<graph::DepthToSpaceOp>, CopyToKernel<graph::SpaceToDepthOp>,
                CopyToKernel<graph::ResizeOp>, CopyToKernel<graph::GatherOp>,
-               CopyToKernel<graph::PadOp>, PadToKernel,
+               CopyToKernel<graph::PadOp>, PadToKernel, IndexedGatherToKernel,
                MirrorToKernel<graph::ConcatOp, qk::ConcatOp>>(patterns.getContext());
   // An op of an empty tensor stays, for the lowering to refuse as every
   // one; so does one that is no copy (explainCopy says why).
@@ -486,6 +512,7 @@ void graph_to_qk::populateCopyPatterns(RewritePatternSet &patterns, ConversionTa
       hasEmptyTensor);
   target.addDynamicallyLegalOp<graph::SliceOp>(staysGraphOp<graph::SliceOp>);
   target.addDynamicallyLegalOp<graph::ResizeOp>(staysGraphOp<graph::ResizeOp>);
-  target.addDynamicallyLegalOp<graph::GatherOp>(staysGraphOp<graph::GatherOp>);
+  target.addDynamicallyLegalOp<graph::GatherOp>(
+      [](graph::GatherOp op) { return staysGraphOp(op) && !isIndexedGather(op); });
   target.addDynamicallyLegalOp<graph::PadOp>(staysGraphOp<graph::PadOp>);
 }

@@ -81,28 +81,8 @@ static_assert(kMatrixExtentMax == isa::limit::MATMUL::n_max &&
                   kMatrixExtentMax == isa::limit::MATMUL::k_max,
               "one MATRIX extent limit");
 
-/// The type a tensor's elements are stored as: a quantized type's storage;
-/// bool (i1) as i8 0/1; int64, uint16 and uint32 as i32 (the boundary types
-/// of docs/model-format.md: ids, indices, counts and masks, narrowed where
-/// they enter and widened where they leave).
-inline Type storageOf(Type element) {
-  MLIRContext *ctx = element.getContext();
-  if (auto q = dyn_cast<quant::QuantizedType>(element)) {
-    unsigned w = q.getStorageTypeIntegralWidth();
-    return q.isSigned() ? Type(IntegerType::get(ctx, w))
-                        : Type(IntegerType::get(ctx, w, IntegerType::Unsigned));
-  }
-  if (auto i = dyn_cast<IntegerType>(element)) {
-    if (i.getWidth() == 1)
-      return IntegerType::get(ctx, 8);
-    if ((i.getWidth() == 64 && !i.isUnsigned()) ||
-        (i.isUnsigned() && (i.getWidth() == 16 || i.getWidth() == 32)))
-      return IntegerType::get(ctx, 32);
-    if (i.isSigned())
-      return IntegerType::get(ctx, i.getWidth());
-  }
-  return element;
-}
+/// The type a tensor's elements are stored as (graph::storageType).
+inline Type storageOf(Type element) { return graph::storageType(element); }
 
 /// Whether `element` crosses the model file's boundary as a type of its own
 /// over its storage type (bool, int64, uint16, uint32).

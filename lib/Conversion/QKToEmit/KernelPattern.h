@@ -109,6 +109,7 @@ void populateLogicPatterns(KernelPatterns &patterns);    // LogicKernels.cpp
 void populateTensorPatterns(KernelPatterns &patterns);   // TensorKernels.cpp
 void populateMatrixPatterns(KernelPatterns &patterns);   // MatrixKernels.cpp
 void populateConvPatterns(KernelPatterns &patterns);     // ConvKernels.cpp
+void populateIndexedPatterns(KernelPatterns &patterns);  // IndexedKernels.cpp
 
 /// Every qk op's pattern, built once, in the order --list-cases lists them.
 const KernelPatterns &kernelPatterns();

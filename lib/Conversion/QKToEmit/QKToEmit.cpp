@@ -188,6 +188,7 @@ const KernelPatterns &lowering::kernelPatterns() {
     populateTensorPatterns(p);
     populateMatrixPatterns(p);
     populateConvPatterns(p);
+    populateIndexedPatterns(p);
     return p;
   }();
   return patterns;

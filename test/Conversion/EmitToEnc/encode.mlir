@@ -353,3 +353,22 @@ module {
     emit.vsel %mm ? %one : %acc -> %acc : !emit.buffer<lm, 2x8xi8, strides = [32, 1]>, !emit.buffer<lm, 1x1xi32, strides = [32, 4]>, !emit.buffer<acc, 2x8xi32, strides = [32, 4]> -> !emit.buffer<acc, 2x8xi32, strides = [32, 4]>
   }
 }
+
+// -----
+
+// A gather: the row box innermost (8 f32 of a row), the list's length in
+// dimension 3 with the table's row stride and the destination's pitch, the
+// index list and the table's row count in dma_in_idx, then dma_in_gather.
+// CHECK:      enc.dma_in_shape n0 = 8, n1 = 1, n2 = 1, n3 = 2
+// CHECK-NEXT: enc.dma_in_sstride s0 = 4, s1 = 0, s2 = 0, s3 = 32
+// CHECK-NEXT: enc.dma_in_dstride s0 = 4, s1 = 0, s2 = 0, s3 = 64
+// CHECK-NEXT: enc.dma_in_idx idx_reg = 0, idx_addr = 8, rows = 4
+// CHECK-NEXT: enc.dma_in_gather src_region = 1, src_reg = 0, elem = 2, dst_reg = 0, dst_addr = 16, src_off = 128
+module {
+  emit.program target "npu-v1" {
+    %t = emit.alloc {offset = 128} : !emit.buffer<arena, 4x8xf32, strides = [32, 4]>
+    %i = emit.alloc {offset = 256} : !emit.buffer<lm, 2xi32, strides = [4]>
+    %d = emit.alloc {offset = 512} : !emit.buffer<lm, 2x8xf32, strides = [64, 4]>
+    emit.gather %t[%i] -> %d : !emit.buffer<arena, 4x8xf32, strides = [32, 4]>, !emit.buffer<lm, 2xi32, strides = [4]> -> !emit.buffer<lm, 2x8xf32, strides = [64, 4]>
+  }
+}

@@ -211,3 +211,15 @@ func.func @concat(%a: tensor<1x2x!quant.uniform<i8:f32, 0.5>>, %b: tensor<1x3x!q
   %y = graph.concat %a, %b {axis = 1 : i64} : (tensor<1x2x!quant.uniform<i8:f32, 0.5>>, tensor<1x3x!quant.uniform<i8:f32, 0.25>>) -> tensor<1x5x!quant.uniform<i8:f32, 0.5>>
   return %y : tensor<1x5x!quant.uniform<i8:f32, 0.5>>
 }
+
+// -----
+
+// A gather by indices known only at run time is qk.gather (the indexed DMA),
+// whatever the element type and axis.
+// CHECK-LABEL: func.func @gather_runtime
+// CHECK: qk.gather %arg0, %arg1 {axis = 1 : i64} : (tensor<4x2000xi8>, tensor<2xi64>) -> tensor<4x2xi8>
+// CHECK-NOT: graph.gather
+func.func @gather_runtime(%d: tensor<4x2000xi8>, %i: tensor<2xi64>) -> tensor<4x2xi8> {
+  %y = graph.gather %d, %i {axis = 1 : i64} : (tensor<4x2000xi8>, tensor<2xi64>) -> tensor<4x2xi8>
+  return %y : tensor<4x2xi8>
+}

@@ -84,12 +84,12 @@ func.func @reduce(%x: tensor<2x16384xf32>) -> tensor<2xf32> {
 
 // An op the lowering does not handle is an error at the op, and every such
 // op is reported, not only the first.
-func.func @unlowered(%x: tensor<4x2000xi8>, %i: tensor<2xi64>, %f: tensor<2x8xf32>) -> (tensor<4x2xi8>, tensor<2x8xf32>) {
-  // expected-error @+1 {{'graph.gather' op gather of 'i8' data by indices known only at run time has no NPU lowering (constant indices lower)}}
-  %g = graph.gather %x, %i {axis = 1 : i64} : (tensor<4x2000xi8>, tensor<2xi64>) -> tensor<4x2xi8>
+func.func @unlowered(%x: tensor<70000x4x2xi8>, %i: tensor<2xi64>, %f: tensor<2x8xf32>) -> (tensor<70000x2x2xi8>, tensor<2x8xf32>) {
+  // expected-error @+1 {{'graph.gather' op gather of 70000x4x2 along axis 1 by indices known only at run time does not fit the indexed DMA: a row box of 70000 x 2 elements exceeds the DMA extent field (65535)}}
+  %g = graph.gather %x, %i {axis = 1 : i64} : (tensor<70000x4x2xi8>, tensor<2xi64>) -> tensor<70000x2x2xi8>
   // expected-error @+1 {{'graph.lrn' op has no NPU lowering yet}}
   %l = graph.lrn %f {size = 3 : i64, alpha = 1.0e-4 : f32, beta = 0.75 : f32, bias = 1.0 : f32} : (tensor<2x8xf32>) -> tensor<2x8xf32>
-  return %g, %l : tensor<4x2xi8>, tensor<2x8xf32>
+  return %g, %l : tensor<70000x2x2xi8>, tensor<2x8xf32>
 }
 
 // -----

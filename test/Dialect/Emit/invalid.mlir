@@ -661,3 +661,30 @@ emit.program target "npu-v1" {
   // expected-error @+1 {{'emit.depthwise' op a bias or a Relu needs an f32 multiply-accumulate}}
   emit.depthwise MAC %a, %b bias %e -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>} : !emit.buffer<lm, 2x4x6xi8, strides = [128, 24, 1]>, !emit.buffer<lm, 2x9xi8, strides = [32, 1]> bias !emit.buffer<lm, 2x1xf32, strides = [32, 4]> -> !emit.buffer<acc, 2x2x4xi32, strides = [64, 16, 4]>
 }
+
+// -----
+emit.program target "npu-v1" {
+  %t = emit.alloc {offset = 0} : !emit.buffer<lm, 4x8xf32, strides = [32, 4]>
+  %i = emit.alloc {offset = 256} : !emit.buffer<lm, 2xi32, strides = [4]>
+  %d = emit.alloc {offset = 512} : !emit.buffer<lm, 2x8xf32, strides = [32, 4]>
+  // expected-error @+1 {{gathers a GM table into lm by an index list in lm}}
+  emit.gather %t[%i] -> %d : !emit.buffer<lm, 4x8xf32, strides = [32, 4]>, !emit.buffer<lm, 2xi32, strides = [4]> -> !emit.buffer<lm, 2x8xf32, strides = [32, 4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %t = emit.alloc {offset = 0} : !emit.buffer<arena, 4x8xf32, strides = [32, 4]>
+  %i = emit.alloc {offset = 256} : !emit.buffer<lm, 2xi32, strides = [8]>
+  %d = emit.alloc {offset = 512} : !emit.buffer<lm, 2x8xf32, strides = [32, 4]>
+  // expected-error @+1 {{indices must be contiguous i32 [n]}}
+  emit.gather %t[%i] -> %d : !emit.buffer<arena, 4x8xf32, strides = [32, 4]>, !emit.buffer<lm, 2xi32, strides = [8]> -> !emit.buffer<lm, 2x8xf32, strides = [32, 4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %t = emit.alloc {offset = 0} : !emit.buffer<arena, 4x8xf32, strides = [32, 4]>
+  %i = emit.alloc {offset = 256} : !emit.buffer<lm, 2xi32, strides = [4]>
+  %d = emit.alloc {offset = 512} : !emit.buffer<lm, 3x8xf32, strides = [32, 4]>
+  // expected-error @+1 {{destination shape 3x8 is not [2] followed by the table's row box 8}}
+  emit.gather %t[%i] -> %d : !emit.buffer<arena, 4x8xf32, strides = [32, 4]>, !emit.buffer<lm, 2xi32, strides = [4]> -> !emit.buffer<lm, 3x8xf32, strides = [32, 4]>
+}

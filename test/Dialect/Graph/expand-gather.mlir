@@ -1,10 +1,24 @@
 // RUN: npuc-opt %s -split-input-file -graph-expand-gather | FileCheck %s
 
-// An embedding lookup by run-time int64 ids: negative ids are counted from
-// the end (Less, Add V, Where), the one-hot matrix is Equal with 0..V-1 cast
-// to f32, and the product with the [V, D] table is reshaped to ids x D.
+// Ids known at run time go to the indexed DMA (qk.gather) when its fields
+// hold the rows: left alone here.
+// CHECK-LABEL: func.func @indexed
+// CHECK-NOT:  graph.matmul
+// CHECK:      graph.gather %{{.*}}, %arg0 {axis = 0 : i64}
+func.func @indexed(%ids: tensor<2x3xi64>) -> tensor<2x3x4xf32> {
+  %t = graph.constant dense<[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0], [12.0, 13.0, 14.0, 15.0], [16.0, 17.0, 18.0, 19.0]]> : tensor<5x4xf32>
+  %y = graph.gather %t, %ids {axis = 0 : i64} : (tensor<5x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
+  return %y : tensor<2x3x4xf32>
+}
+
+// -----
+
+// Rows longer than the DMA's extent field (70000 elements): a lookup by
+// run-time int64 ids is a one-hot product. Negative ids are counted from the
+// end (Less, Add V, Where), the one-hot matrix is Equal with 0..V-1 cast to
+// f32, and the product with the [V, D] table is reshaped to ids x D.
 // CHECK-LABEL: func.func @lookup
-// CHECK-DAG:  %[[T:.*]] = graph.constant dense<{{.*}}> : tensor<5x4xf32>
+// CHECK-DAG:  %[[T:.*]] = graph.constant dense<1.000000e+00> : tensor<5x70000xf32>
 // CHECK-DAG:  %[[IOTA:.*]] = graph.constant dense<[0, 1, 2, 3, 4]> : tensor<5xi64>
 // CHECK-DAG:  %[[V:.*]] = graph.constant dense<5> : tensor<1xi64>
 // CHECK-DAG:  %[[Z:.*]] = graph.constant dense<0> : tensor<1xi64>
@@ -14,14 +28,14 @@
 // CHECK-NEXT: %[[W:.*]] = graph.where %[[NEG]], %[[UP]], %[[IDS]]
 // CHECK-NEXT: %[[EQ:.*]] = graph.equal %[[W]], %[[IOTA]] : (tensor<6x1xi64>, tensor<5xi64>) -> tensor<6x5xi1>
 // CHECK-NEXT: %[[H:.*]] = graph.cast %[[EQ]] : (tensor<6x5xi1>) -> tensor<6x5xf32>
-// CHECK-NEXT: %[[M:.*]] = graph.matmul %[[H]], %[[T]] : (tensor<6x5xf32>, tensor<5x4xf32>) -> tensor<6x4xf32>
-// CHECK-NEXT: %[[R:.*]] = graph.reshape %[[M]] : (tensor<6x4xf32>) -> tensor<2x3x4xf32>
+// CHECK-NEXT: %[[M:.*]] = graph.matmul %[[H]], %[[T]] : (tensor<6x5xf32>, tensor<5x70000xf32>) -> tensor<6x70000xf32>
+// CHECK-NEXT: %[[R:.*]] = graph.reshape %[[M]] : (tensor<6x70000xf32>) -> tensor<2x3x70000xf32>
 // CHECK-NEXT: return %[[R]]
 // CHECK-NOT:  graph.gather
-func.func @lookup(%ids: tensor<2x3xi64>) -> tensor<2x3x4xf32> {
-  %t = graph.constant dense<[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0], [12.0, 13.0, 14.0, 15.0], [16.0, 17.0, 18.0, 19.0]]> : tensor<5x4xf32>
-  %y = graph.gather %t, %ids {axis = 0 : i64} : (tensor<5x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
-  return %y : tensor<2x3x4xf32>
+func.func @lookup(%ids: tensor<2x3xi64>) -> tensor<2x3x70000xf32> {
+  %t = graph.constant dense<1.0> : tensor<5x70000xf32>
+  %y = graph.gather %t, %ids {axis = 0 : i64} : (tensor<5x70000xf32>, tensor<2x3xi64>) -> tensor<2x3x70000xf32>
+  return %y : tensor<2x3x70000xf32>
 }
 
 // -----

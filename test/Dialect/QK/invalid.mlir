@@ -804,3 +804,19 @@ func.func @concat_shape(%a: tensor<1x2xf32>, %b: tensor<2x3xf32>) -> tensor<1x5x
   %y = qk.concat %a, %b {axis = 1 : i64} : (tensor<1x2xf32>, tensor<2x3xf32>) -> tensor<1x5xf32>
   return %y : tensor<1x5xf32>
 }
+
+// -----
+
+func.func @gather_shape(%d: tensor<5x3xf32>, %i: tensor<2xi64>) -> tensor<3x3xf32> {
+  // expected-error @+1 {{result shape 3x3 is not 2x3 (data before the axis, the indices, data after it)}}
+  %y = qk.gather %d, %i {axis = 0 : i64} : (tensor<5x3xf32>, tensor<2xi64>) -> tensor<3x3xf32>
+  return %y : tensor<3x3xf32>
+}
+
+// -----
+
+func.func @gather_indices(%d: tensor<5x3xf32>, %i: tensor<2xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{indices must be i32 or i64}}
+  %y = qk.gather %d, %i {axis = 0 : i64} : (tensor<5x3xf32>, tensor<2xf32>) -> tensor<2x3xf32>
+  return %y : tensor<2x3xf32>
+}

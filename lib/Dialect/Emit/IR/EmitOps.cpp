@@ -153,6 +153,27 @@ LogicalResult DmaOp::verify() {
   return success();
 }
 
+LogicalResult GatherOp::verify() {
+  BufferType table = bufferOf(getTable()), ids = bufferOf(getIndices()), dst = bufferOf(getDst());
+  if (!table.isGlobal() || ids.getSpace() != MemorySpace::LM || dst.getSpace() != MemorySpace::LM)
+    return emitOpError("gathers a GM table into lm by an index list in lm");
+  if (!ids.getElementType().isInteger(32) || ids.getShape().size() != 1 ||
+      (ids.getShape()[0] > 1 && ids.getStrides()[0] != 4))
+    return emitOpError() << "indices must be contiguous i32 [n], got " << ids;
+  if (table.getElementType() != dst.getElementType())
+    return emitOpError() << "element types differ: " << table.getElementType() << " -> " << dst.getElementType();
+  size_t rank = table.getShape().size();
+  if (rank < 1 || rank > 4 || dst.getShape().size() != rank)
+    return emitOpError() << "needs a table and a destination of one rank from 1 to 4, got " << rank << " -> "
+                         << dst.getShape().size();
+  if (dst.getShape()[0] != ids.getShape()[0] || dst.getShape().drop_front() != table.getShape().drop_front())
+    return emitOpError() << "destination shape " << shapeStr(dst.getShape()) << " is not [" << ids.getShape()[0]
+                         << "] followed by the table's row box " << shapeStr(table.getShape().drop_front());
+  if (table.getShape()[0] < 1)
+    return emitOpError("the table has no rows");
+  return success();
+}
+
 LogicalResult MatmulOp::verify() {
   BufferType a = bufferOf(getA()), b = bufferOf(getB()), c = bufferOf(getC());
   if (a.getSpace() != MemorySpace::LM || b.getSpace() != MemorySpace::LM ||
@@ -555,6 +576,14 @@ LogicalResult ValueOp::verify() {
 
 void DmaOp::getAccesses(SmallVectorImpl<Access> &out) {
   out.push_back({getSrc(), false});
+  out.push_back({getDst(), true});
+}
+
+Engine GatherOp::getEngine() { return Engine::DMA_IN; }
+void GatherOp::getAccesses(SmallVectorImpl<Access> &out) {
+  // Any row of the table may be read: the whole table is.
+  out.push_back({getTable(), false});
+  out.push_back({getIndices(), false});
   out.push_back({getDst(), true});
 }
 

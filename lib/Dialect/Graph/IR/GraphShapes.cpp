@@ -6,6 +6,8 @@
 
 #include "npuc/Dialect/Graph/IR/GraphShapes.h"
 
+#include "npuc/Base/ISA.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
@@ -183,6 +185,27 @@ std::optional<double> npuc::graph::shapes::resizeCoordinate(int64_t o, int64_t i
     return out > 1 ? double(o) * double(in - 1) / (length - 1.0) : 0.0;
   }
   return std::nullopt;
+}
+
+std::string npuc::graph::shapes::indexedGatherMisfit(llvm::ArrayRef<int64_t> shape, int64_t axis,
+                                                    int64_t elemBytes) {
+  namespace L = isa::limit;
+  int64_t A = 1, B = 1, V = shape[size_t(axis)];
+  for (size_t i = 0; i < shape.size(); ++i)
+    if (int64_t(i) != axis)
+      (int64_t(i) < axis ? A : B) *= shape[i];
+  auto s = [](int64_t v) { return std::to_string(v); };
+  if (A > L::DMA_IN_SHAPE::n0_max || B > L::DMA_IN_SHAPE::n0_max)
+    return "a row box of " + s(A) + " x " + s(B) + " elements exceeds the DMA extent field (" +
+           s(L::DMA_IN_SHAPE::n0_max) + ")";
+  if (V > L::DMA_IN_IDX::rows_max)
+    return s(V) + " rows exceed the gather's row-bound field (" + s(L::DMA_IN_IDX::rows_max) + ")";
+  if (A > 1 && V * B * elemBytes > L::DMA_IN_SSTRIDE::s0_max)
+    return "the stride between the row boxes' parts (" + s(V * B * elemBytes) +
+           " bytes) exceeds the DMA stride field (" + s(L::DMA_IN_SSTRIDE::s0_max) + ")";
+  if (B * elemBytes > L::DMA_IN_SSTRIDE::s0_max)
+    return "a row of " + s(B * elemBytes) + " bytes exceeds the DMA stride field";
+  return "";
 }
 
 llvm::SmallVector<npuc::graph::shapes::IndexRun>

@@ -17,6 +17,23 @@ using namespace npuc;
 using namespace npuc::graph;
 namespace sh = npuc::graph::shapes;
 
+Type graph::storageType(Type element) {
+  MLIRContext *ctx = element.getContext();
+  if (auto q = dyn_cast<quant::QuantizedType>(element)) {
+    unsigned w = q.getStorageTypeIntegralWidth();
+    return q.isSigned() ? Type(IntegerType::get(ctx, w)) : Type(IntegerType::get(ctx, w, IntegerType::Unsigned));
+  }
+  if (auto i = dyn_cast<IntegerType>(element)) {
+    if (i.getWidth() == 1)
+      return IntegerType::get(ctx, 8);
+    if ((i.getWidth() == 64 && !i.isUnsigned()) || (i.isUnsigned() && (i.getWidth() == 16 || i.getWidth() == 32)))
+      return IntegerType::get(ctx, 32);
+    if (i.isSigned())
+      return IntegerType::get(ctx, i.getWidth());
+  }
+  return element;
+}
+
 Type graph::expressedElementType(Type t) {
   if (auto shaped = dyn_cast<ShapedType>(t))
     t = shaped.getElementType();

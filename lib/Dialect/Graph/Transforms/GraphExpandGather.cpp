@@ -27,10 +27,11 @@ constexpr int64_t kMaxOneHot = int64_t(1) << 26;
 
 /// Gather(data, ids) of f32 data [A, V, B] along its axis of V by indices:
 /// onehot(ids) [N, V] x data [A, V, B] (a batched product for A > 1), with
-/// negative ids counted from the end. NPU-v1 has no data-dependent address,
-/// so a lookup is a MATRIX product: exact (each sum is one product 1 * w and
-/// zeros). Constant ids give a constant one-hot matrix when they make more
-/// runs than the lowering copies (copiesWill).
+/// negative ids counted from the end: exact (each sum is one product 1 * w
+/// and zeros). Used where no cheaper form applies: constant ids that make
+/// more runs than the lowering copies (copiesWill) give a constant one-hot
+/// matrix; ids known at run time go to the indexed DMA (qk.gather) unless
+/// the rows do not fit its fields (shapes::indexedGatherMisfit).
 /// An integer constant of element type `it` (the indices' type).
 Value intConstant(PatternRewriter &rewriter, Location loc, Type it, ArrayRef<int64_t> shape,
                   ArrayRef<int64_t> values) {
@@ -71,6 +72,9 @@ struct ExpandGather : OpRewritePattern<GatherOp> {
       return failure();
     if (copiesWill(op))
       return rewriter.notifyMatchFailure(op, "constant indices: strided copies, exact and cheaper");
+    if (!op.getIndices().getDefiningOp<ConstantOp>() &&
+        shapes::indexedGatherMisfit(dataType.getShape(), axis, 4).empty())
+      return rewriter.notifyMatchFailure(op, "indices known at run time: the indexed DMA moves each row");
     ArrayRef<int64_t> shape = dataType.getShape();
     int64_t A = 1, V = shape[size_t(axis)], B = 1, N = 1;
     for (int64_t i = 0; i < dataType.getRank(); ++i)

@@ -349,6 +349,25 @@ LogicalResult CastOp::verify() { return graph::verifyCast(*this); }
 /// tensors (the maps are non-negative and linear: the last index of the box
 /// reaches the farthest element); the pieces write as many elements as the
 /// result holds.
+LogicalResult GatherOp::verify() {
+  ArrayRef<int64_t> ds = shapeOf(getData()), is = shapeOf(getIndices()), rs = shapeOf(getResult());
+  int64_t axis = getAxis(), rank = int64_t(ds.size());
+  if (axis < 0 || axis >= rank)
+    return emitOpError() << "axis " << axis << " is outside [0, " << rank << ")";
+  auto it = dyn_cast<IntegerType>(cast<ShapedType>(getIndices().getType()).getElementType());
+  if (!it || !it.isSignless() || (it.getWidth() != 32 && it.getWidth() != 64))
+    return emitOpError("indices must be i32 or i64");
+  SmallVector<int64_t> want(ds.begin(), ds.begin() + axis);
+  want.append(is.begin(), is.end());
+  want.append(ds.begin() + axis + 1, ds.end());
+  if (ArrayRef<int64_t>(want) != rs)
+    return emitOpError() << "result shape " << graph::shapes::str(rs) << " is not "
+                         << graph::shapes::str(want) << " (data before the axis, the indices, data after it)";
+  if (cast<ShapedType>(getData().getType()).getElementType() != cast<ShapedType>(getResult().getType()).getElementType())
+    return emitOpError("moves elements unchanged: data and result types must agree");
+  return success();
+}
+
 LogicalResult CopyOp::verify() {
   if (getPieces().empty())
     return emitOpError("needs at least one piece");

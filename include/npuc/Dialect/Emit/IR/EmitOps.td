@@ -186,6 +186,21 @@ def Emit_DmaOp : Emit_InProgramOp<"dma", [DeclareOpInterfaceMethods<Emit_EngineO
   let hasVerifier = 1;
 }
 
+def Emit_GatherOp : Emit_InProgramOp<"gather", [DeclareOpInterfaceMethods<Emit_EngineOpInterface>]> {
+  let summary = "Rows of a GM table chosen by an index list in lm (DMA_IN_GATHER)";
+  let description = [{
+    `table` is a GM buffer whose dimension 0 holds the rows an index selects
+    (its extent is the bound every index is checked against at run time) and
+    whose other dimensions, at most 3, are the box one index moves;
+    `indices` is an lm buffer of n contiguous i32; `dst` an lm buffer
+    [n, box...]: dst[i, ...] = table[indices[i], ...]. An index outside
+    [0, rows) faults, naming the table (npu-v1.md section 5).
+  }];
+  let arguments = (ins Emit_BufferType:$table, Emit_BufferType:$indices, Emit_BufferType:$dst);
+  let assemblyFormat = "$table `[` $indices `]` `->` $dst attr-dict `:` type($table) `,` type($indices) `->` type($dst)";
+  let hasVerifier = 1;
+}
+
 def Emit_MatmulOp : Emit_InProgramOp<"matmul", [DeclareOpInterfaceMethods<Emit_EngineOpInterface>]> {
   let summary = "C (+)= (A - a_zp) x (B - b_zp) on the MATRIX engine";
   let description = [{

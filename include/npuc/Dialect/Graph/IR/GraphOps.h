@@ -60,6 +60,11 @@ llvm::LogicalResult verifyDynamicQuantize(mlir::Operation *op);
 
 /// The element type with quantization stripped (the expressed type).
 mlir::Type expressedElementType(mlir::Type tensorOrElement);
+/// The type a tensor's elements are stored as on the NPU: a quantized type's
+/// storage; bool (i1) as i8 0/1; int64, uint16 and uint32 as i32 (the
+/// boundary types of docs/model-format.md: ids, indices, counts and masks,
+/// narrowed where they enter and widened where they leave).
+mlir::Type storageType(mlir::Type element);
 } // namespace npuc::graph
 
 #define GET_OP_CLASSES

@@ -81,6 +81,13 @@ llvm::SmallVector<IndexRun> indexRuns(llvm::ArrayRef<int64_t> src);
 llvm::SmallVector<llvm::SmallVector<IndexRun>>
 runCombinations(llvm::ArrayRef<llvm::SmallVector<IndexRun>> runs);
 
+/// Why a gather of `shape` along `axis` with `elemBytes`-byte elements by
+/// indices known only at run time does not fit the indexed DMA
+/// (DMA_IN_GATHER: the axis' rows, each a box of the dimensions before the
+/// axis (merged) and after it (merged), within the DMA's extent, stride and
+/// row-bound fields); empty when it fits.
+std::string indexedGatherMisfit(llvm::ArrayRef<int64_t> shape, int64_t axis, int64_t elemBytes);
+
 /// "1x3x224x224" ("scalar" for rank 0).
 std::string str(llvm::ArrayRef<int64_t> shape);
 } // namespace npuc::graph::shapes

@@ -572,6 +572,28 @@ def QK_CopyOp : QK_Op<"copy", [SameOperandsAndResultElementType]> {
   let assemblyFormat = "$input $pieces attr-dict `:` functional-type(operands, results)";
 }
 
+def QK_GatherOp : QK_Op<"gather"> {
+  let summary = "rows chosen by indices known at run time: the indexed DMA";
+  let description = [{
+    ONNX Gather along `axis` by indices computed at run time:
+    result[a..., n..., b...] = data[a..., k(indices[n...]), b...] with the
+    index rule k(i) = i + V for i in [-V, 0), V being the axis' extent (ONNX's
+    negative indices), and k(i) = i otherwise; an index outside [-V, V) is a
+    run-time fault that names the data tensor and the index (npu-v1.md
+    section 5: DMA_IN_GATHER checks every row against V). Each element is
+    moved unchanged (contract D13). Indices known at compile time are
+    qk.copy instead.
+
+    ```mlir
+    %y = qk.gather %table, %ids {axis = 0 : i64}
+        : (tensor<1000x64xf32>, tensor<1x8xi64>) -> tensor<1x8x64xf32>
+    ```
+  }];
+  let arguments = (ins QK_AnyTensor:$data, QK_AnyTensor:$indices, I64Attr:$axis);
+  let results = (outs QK_AnyTensor:$result);
+  let assemblyFormat = "$data `,` $indices attr-dict `:` functional-type(operands, results)";
+}
+
 def QK_PadOp : QK_Op<"pad", [SameOperandsAndResultElementType]> {
   let summary = "the operand within a box of a constant (Pad, constant mode)";
   let description = [{
