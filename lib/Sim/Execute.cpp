@@ -38,6 +38,7 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
   case Opcode::DMA_OUT_DSTRIDE:
   case Opcode::DMA_IN_PAD:
   case Opcode::DMA_IN_IDX:
+  case Opcode::DMA_OUT_IDX:
   case Opcode::MM_CFG:
   case Opcode::MM_RQ_CFG:
   case Opcode::V_SHAPE:
@@ -50,6 +51,8 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     return executeDma(x);
   case Opcode::DMA_IN_GATHER:
     return executeGather(x);
+  case Opcode::DMA_OUT_SCATTER:
+    return executeScatter(x);
   case Opcode::MATMUL:
     return executeMatmul(x);
   case Opcode::MM_OUT:

@@ -506,6 +506,7 @@ bool Machine::engineReady(EngineId e, uint64_t &time) {
     time = dma.nextStart(timing::DmaTimeline::In, time);
     break;
   case isa::Opcode::DMA_OUT_START:
+  case isa::Opcode::DMA_OUT_SCATTER:
     time = dma.nextStart(timing::DmaTimeline::Out, time);
     break;
   case isa::Opcode::MM_OUT:
@@ -573,7 +574,8 @@ void Machine::startEngine(EngineId e, uint64_t start) {
   uint64_t done = start + cycles, from = std::max(start, s.doneAt);
   isa::Opcode opc = isa::Opcode(q.inst.desc->opcode);
   bool descriptor = opc == isa::Opcode::DMA_IN_START || opc == isa::Opcode::DMA_IN_GATHER ||
-                    opc == isa::Opcode::DMA_OUT_START || opc == isa::Opcode::MM_OUT;
+                    opc == isa::Opcode::DMA_OUT_START || opc == isa::Opcode::DMA_OUT_SCATTER ||
+                    opc == isa::Opcode::MM_OUT;
   if (opc == isa::Opcode::MM_OUT)
     drainFreeAt = done;
   s.freeAt = descriptor ? start + timing::kIssueCycles : done;

@@ -148,7 +148,8 @@ public:
   uint64_t execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t start);
   // By engine and instruction kind (Execute.cpp).
   uint64_t executeDma(const ExecStep &x);
-  uint64_t executeGather(const ExecStep &x);  // ExecuteIndexed.cpp
+  uint64_t executeGather(const ExecStep &x);   // ExecuteIndexed.cpp
+  uint64_t executeScatter(const ExecStep &x);  // ExecuteIndexed.cpp
   uint64_t executeMatmul(const ExecStep &x);
   uint64_t executeOutputStage(const ExecStep &x);
   uint64_t executeVector(const ExecStep &x);

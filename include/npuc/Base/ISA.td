@@ -47,6 +47,9 @@ def ReduceEnum : ISAEnum<"ReduceFunc", ["SUM", "MAX", "MIN"], "VECTOR reduction.
 def WindowEnum : ISAEnum<"WindowFunc", ["MAC", "MAX", "SUM"],
   "What V_DW computes over a window: multiply-accumulate with the taps, or the maximum or "
   "the sum of the image alone (pooling).">;
+def ScatterEnum : ISAEnum<"ScatterFunc", ["NONE", "ADD", "MAX", "MIN"],
+  "How DMA_OUT_SCATTER combines a row with the GM row it lands on: replace it, or the sum, "
+  "maximum or minimum in the row's type (docs/numerics.md).">;
 def AxisEnum : ISAEnum<"Axis", ["COLS", "ROWS"],
   "Reduction direction: COLS reduces each row to one value, ROWS each column.">;
 
@@ -167,6 +170,27 @@ def DMA_IN_GATHER : Inst<0x26, DMA_IN, "dma_in_gather",
   "box at GM[src_region, src_off + r[src_reg] + k * s3] is copied to LM[dst_addr*32 + r[dst_reg] + "
   "i * d3]. Each row is its own GM transfer: the bus time is n3 times the box's "
   "(timing::gatherBusBytes), one start latency.">;
+
+// The scatter: boxes of LM rows land on GM rows chosen by a list of int32
+// indices in LM, in list order (a repeated index sees the rows before it),
+// combined with what is there by `func`. The DMA_OUT descriptor registers
+// give the box (strides s0..s2 in LM, d0..d2 in GM) and the list's length
+// n3; entry i's box is at i * s3 in LM and lands at k * d3 in GM.
+def DMA_OUT_IDX : Inst<0x35, DMA_OUT, "dma_out_idx",
+  [Reg<"idx_reg", 8>, Granule<"idx_addr", 16, "the int32 index list in LM">,
+   URange<"rows", 32, 32, 1, 2147483647, "rows of the destination tensor: every index is in [0, rows)">,
+   EnumField<"func", 64, 2, ScatterEnum>,
+   EnumField<"dtype", 68, 4, DTypeEnum, "the element type `func` combines in">],
+  "Set the index list and the combining function of the next dma_out_scatter: n3 int32 "
+  "indices at LM[idx_addr*32 + r[idx_reg]], each checked against `rows`.">;
+def DMA_OUT_SCATTER : Inst<0x36, DMA_OUT, "dma_out_scatter",
+  [Reg<"src_reg", 12>, EnumField<"dst_region", 16, 3, RegionEnum>, EnumField<"elem", 20, 2, ElemEnum>,
+   Reg<"dst_reg", 24>, Granule<"src_addr", 32>, Bytes32<"dst_off", 64, "the destination tensor's first row">],
+  "For each entry i < n3 of the dma_out_idx list, in order: the index k is checked to lie in [0, rows) "
+  "(else a fault that names the instruction, the destination tensor and the index), then the box at "
+  "LM[src_addr*32 + r[src_reg] + i * s3] is combined by func into GM[dst_region, dst_off + r[dst_reg] + "
+  "k * d3]: NONE writes it; ADD, MAX and MIN read the GM row and write func(GM, LM) in dtype. Each row "
+  "is its own GM transfer (twice with a func that reads: timing::gatherBusBytes per pass).">;
 
 //===----------------------------------------------------------------------===//
 // MATRIX (0x40-0x4f)

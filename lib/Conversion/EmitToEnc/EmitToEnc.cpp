@@ -150,6 +150,7 @@ LogicalResult Encoder::lower(Operation *op) {
       .Case([&](emit::ValueOp o) { return value(o); })
       .Case([&](emit::DmaOp o) { return dma(o); })
       .Case([&](emit::GatherOp o) { return gather(o); })
+      .Case([&](emit::ScatterOp o) { return scatter(o); })
       .Case([&](emit::MatmulOp o) { return matmul(o); })
       .Case([&](emit::DrainOp o) { return drain(o); })
       .Case([&](emit::DepthwiseOp o) { return depthwise(o); })

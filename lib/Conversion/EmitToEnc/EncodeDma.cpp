@@ -109,45 +109,56 @@ LogicalResult Encoder::dma(emit::DmaOp op) {
   return success();
 }
 
-LogicalResult Encoder::gather(emit::GatherOp op) {
-  auto table = cast<BufferType>(op.getTable().getType()), dst = cast<BufferType>(op.getDst().getType());
-  FailureOr<Addr> ta = address(op, op.getTable()), ia = address(op, op.getIndices()), da = address(op, op.getDst());
-  if (failed(ta) || failed(ia) || failed(da))
-    return failure();
+/// The shape and stride descriptors of an indexed DMA on engine DMA_IN
+/// (`in`) or DMA_OUT: the table's row box innermost, the list's length in
+/// dimension 3 with the table's row stride and the lm rows' pitch.
+LogicalResult Encoder::indexedDescriptor(Operation *op, BufferType table, BufferType rows, bool in) {
   size_t rank = table.getShape().size();
-  // The box (table dimensions 1..) innermost first, then the list in dimension 3.
-  int64_t n[4] = {1, 1, 1, 1}, ss[4] = {0, 0, 0, 0}, ds[4] = {0, 0, 0, 0};
+  int64_t n[4] = {1, 1, 1, 1}, gm[4] = {0, 0, 0, 0}, lm[4] = {0, 0, 0, 0};
   for (size_t i = 0; i + 1 < rank; ++i) {
     size_t k = rank - 1 - i;
     n[i] = table.getShape()[k];
-    ss[i] = table.getStrides()[k];
-    ds[i] = dst.getStrides()[k];
+    gm[i] = table.getStrides()[k];
+    lm[i] = rows.getStrides()[k];
   }
-  n[3] = dst.getShape()[0];
-  ss[3] = table.getStrides()[0];
-  ds[3] = dst.getStrides()[0];
+  n[3] = rows.getShape()[0];
+  gm[3] = table.getStrides()[0];
+  lm[3] = rows.getStrides()[0];
   for (int i = 0; i < 4; ++i) {
     if (n[i] > isa::limit::DMA_IN_SHAPE::n0_max)
-      return op.emitOpError() << "extent " << n[i] << " exceeds the DMA extent field ("
-                              << isa::limit::DMA_IN_SHAPE::n0_max << ")";
-    for (int64_t s : {ss[i], ds[i]})
+      return op->emitOpError() << "extent " << n[i] << " exceeds the DMA extent field ("
+                               << isa::limit::DMA_IN_SHAPE::n0_max << ")";
+    for (int64_t s : {gm[i], lm[i]})
       if (s > isa::limit::DMA_IN_SSTRIDE::s0_max || s < isa::limit::DMA_IN_SSTRIDE::s0_min)
-        return op.emitOpError() << "stride " << s << " exceeds the DMA stride field ("
-                                << isa::limit::DMA_IN_SSTRIDE::s0_max << ")";
+        return op->emitOpError() << "stride " << s << " exceeds the DMA stride field ("
+                                 << isa::limit::DMA_IN_SSTRIDE::s0_max << ")";
   }
   if (table.getShape()[0] > isa::limit::DMA_IN_IDX::rows_max)
-    return op.emitOpError() << "a table of " << table.getShape()[0] << " rows exceeds the index bound field ("
-                            << isa::limit::DMA_IN_IDX::rows_max << ")";
+    return op->emitOpError() << "a table of " << table.getShape()[0] << " rows exceeds the index bound field ("
+                             << isa::limit::DMA_IN_IDX::rows_max << ")";
   using O = isa::Opcode;
-  isa::Inst shape = inst(O::DMA_IN_SHAPE), sstr = inst(O::DMA_IN_SSTRIDE), dstr = inst(O::DMA_IN_DSTRIDE);
+  isa::Inst shape = inst(in ? O::DMA_IN_SHAPE : O::DMA_OUT_SHAPE);
+  isa::Inst sstr = inst(in ? O::DMA_IN_SSTRIDE : O::DMA_OUT_SSTRIDE);
+  isa::Inst dstr = inst(in ? O::DMA_IN_DSTRIDE : O::DMA_OUT_DSTRIDE);
   for (int i = 0; i < 4; ++i) {
     shape.fields[unsigned(i)] = n[i];
-    sstr.fields[unsigned(i)] = ss[i];
-    dstr.fields[unsigned(i)] = ds[i];
+    sstr.fields[unsigned(i)] = in ? gm[i] : lm[i];
+    dstr.fields[unsigned(i)] = in ? lm[i] : gm[i];
   }
   configure(shape);
   configure(sstr);
   configure(dstr);
+  return success();
+}
+
+static int64_t elemCode(int64_t bytes) { return bytes == 1 ? 0 : bytes == 2 ? 1 : 2; }
+
+LogicalResult Encoder::gather(emit::GatherOp op) {
+  auto table = cast<BufferType>(op.getTable().getType()), dst = cast<BufferType>(op.getDst().getType());
+  FailureOr<Addr> ta = address(op, op.getTable()), ia = address(op, op.getIndices()), da = address(op, op.getDst());
+  if (failed(ta) || failed(ia) || failed(da) || failed(indexedDescriptor(op, table, dst, true)))
+    return failure();
+  using O = isa::Opcode;
   {
     auto [granule, reg] = local(*ia);
     isa::Inst list = inst(O::DMA_IN_IDX);
@@ -160,13 +171,42 @@ LogicalResult Encoder::gather(emit::GatherOp op) {
   auto [granule, reg] = local(*da);
   isa::Inst i = inst(O::DMA_IN_GATHER);
   namespace G = F::DMA_IN_GATHER;
-  int64_t es = table.getElementBytes();
   i.fields[G::src_region] = region(ta->space);
   i.fields[G::src_reg] = ta->reg;
   i.fields[G::src_off] = ta->byte;
-  i.fields[G::elem] = es == 1 ? 0 : es == 2 ? 1 : 2;
+  i.fields[G::elem] = elemCode(table.getElementBytes());
   i.fields[G::dst_reg] = reg;
   i.fields[G::dst_addr] = granule;
+  emitInst(i);
+  return success();
+}
+
+LogicalResult Encoder::scatter(emit::ScatterOp op) {
+  auto table = cast<BufferType>(op.getTable().getType()), src = cast<BufferType>(op.getSrc().getType());
+  FailureOr<Addr> ta = address(op, op.getTable()), ia = address(op, op.getIndices()), sa = address(op, op.getSrc());
+  if (failed(ta) || failed(ia) || failed(sa) || failed(indexedDescriptor(op, table, src, false)))
+    return failure();
+  using O = isa::Opcode;
+  {
+    auto [granule, reg] = local(*ia);
+    isa::Inst list = inst(O::DMA_OUT_IDX);
+    namespace I = F::DMA_OUT_IDX;
+    list.fields[I::idx_reg] = reg;
+    list.fields[I::idx_addr] = granule;
+    list.fields[I::rows] = table.getShape()[0];
+    list.fields[I::func] = int64_t(op.getFunc());
+    list.fields[I::dtype] = dtype(table.getElementType());
+    configure(list);
+  }
+  auto [granule, reg] = local(*sa);
+  isa::Inst i = inst(O::DMA_OUT_SCATTER);
+  namespace S = F::DMA_OUT_SCATTER;
+  i.fields[S::src_reg] = reg;
+  i.fields[S::src_addr] = granule;
+  i.fields[S::dst_region] = region(ta->space);
+  i.fields[S::dst_reg] = ta->reg;
+  i.fields[S::dst_off] = ta->byte;
+  i.fields[S::elem] = elemCode(table.getElementBytes());
   emitInst(i);
   return success();
 }

@@ -77,7 +77,7 @@ private:
   }
   Operation *emitInst(const isa::Inst &i) {
     Operation *op = enc::buildInst(b, loc, i);
-    if (i.desc->opcode == uint8_t(isa::Opcode::DMA_OUT_START))
+    if (i.desc->opcode == uint8_t(isa::Opcode::DMA_OUT_START) || i.desc->opcode == uint8_t(isa::Opcode::DMA_OUT_SCATTER))
       lastDmaOut = emitted;
     ++emitted;
     return op;
@@ -138,7 +138,9 @@ private:
   LogicalResult barrier(emit::BarrierOp op);
   // DMA_IN and DMA_OUT (EncodeDma.cpp):
   LogicalResult dma(emit::DmaOp op);
-  LogicalResult gather(emit::GatherOp op);  // DMA_IN_IDX, DMA_IN_GATHER
+  LogicalResult gather(emit::GatherOp op);    // DMA_IN_IDX, DMA_IN_GATHER
+  LogicalResult scatter(emit::ScatterOp op);  // DMA_OUT_IDX, DMA_OUT_SCATTER
+  LogicalResult indexedDescriptor(Operation *op, BufferType table, BufferType rows, bool in);
   // MATRIX (EncodeMatrix.cpp):
   LogicalResult matmul(emit::MatmulOp op);
   LogicalResult drain(emit::DrainOp op);

@@ -372,3 +372,21 @@ module {
     emit.gather %t[%i] -> %d : !emit.buffer<arena, 4x8xf32, strides = [32, 4]>, !emit.buffer<lm, 2xi32, strides = [4]> -> !emit.buffer<lm, 2x8xf32, strides = [64, 4]>
   }
 }
+
+// -----
+
+// A scatter with MAX: the box and the list as for a gather, on DMA_OUT; the
+// combining function and the element type in dma_out_idx.
+// CHECK:      enc.dma_out_shape n0 = 8, n1 = 1, n2 = 1, n3 = 2
+// CHECK-NEXT: enc.dma_out_sstride s0 = 4, s1 = 0, s2 = 0, s3 = 64
+// CHECK-NEXT: enc.dma_out_dstride s0 = 4, s1 = 0, s2 = 0, s3 = 32
+// CHECK-NEXT: enc.dma_out_idx idx_reg = 0, idx_addr = 8, rows = 4, func = 2, dtype = 5
+// CHECK-NEXT: enc.dma_out_scatter src_reg = 0, dst_region = 1, elem = 2, dst_reg = 0, src_addr = 16, dst_off = 128
+module {
+  emit.program target "npu-v1" {
+    %t = emit.alloc {offset = 128} : !emit.buffer<arena, 4x8xf32, strides = [32, 4]>
+    %i = emit.alloc {offset = 256} : !emit.buffer<lm, 2xi32, strides = [4]>
+    %s = emit.alloc {offset = 512} : !emit.buffer<lm, 2x8xf32, strides = [64, 4]>
+    emit.scatter MAX %s -> %t[%i] : !emit.buffer<lm, 2x8xf32, strides = [64, 4]>, !emit.buffer<lm, 2xi32, strides = [4]> -> !emit.buffer<arena, 4x8xf32, strides = [32, 4]>
+  }
+}

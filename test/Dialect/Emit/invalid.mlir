@@ -685,6 +685,15 @@ emit.program target "npu-v1" {
   %t = emit.alloc {offset = 0} : !emit.buffer<arena, 4x8xf32, strides = [32, 4]>
   %i = emit.alloc {offset = 256} : !emit.buffer<lm, 2xi32, strides = [4]>
   %d = emit.alloc {offset = 512} : !emit.buffer<lm, 3x8xf32, strides = [32, 4]>
-  // expected-error @+1 {{destination shape 3x8 is not [2] followed by the table's row box 8}}
+  // expected-error @+1 {{lm rows 3x8 are not [2] followed by the table's row box 8}}
   emit.gather %t[%i] -> %d : !emit.buffer<arena, 4x8xf32, strides = [32, 4]>, !emit.buffer<lm, 2xi32, strides = [4]> -> !emit.buffer<lm, 3x8xf32, strides = [32, 4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %t = emit.alloc {offset = 0} : !emit.buffer<arena, 4x8xi8, strides = [8, 1]>
+  %i = emit.alloc {offset = 256} : !emit.buffer<lm, 2xi32, strides = [4]>
+  %s = emit.alloc {offset = 512} : !emit.buffer<lm, 2x8xf32, strides = [32, 4]>
+  // expected-error @+1 {{element types differ: 'i8' and 'f32'}}
+  emit.scatter ADD %s -> %t[%i] : !emit.buffer<lm, 2x8xf32, strides = [32, 4]>, !emit.buffer<lm, 2xi32, strides = [4]> -> !emit.buffer<arena, 4x8xi8, strides = [8, 1]>
 }

@@ -153,25 +153,36 @@ LogicalResult DmaOp::verify() {
   return success();
 }
 
-LogicalResult GatherOp::verify() {
-  BufferType table = bufferOf(getTable()), ids = bufferOf(getIndices()), dst = bufferOf(getDst());
-  if (!table.isGlobal() || ids.getSpace() != MemorySpace::LM || dst.getSpace() != MemorySpace::LM)
-    return emitOpError("gathers a GM table into lm by an index list in lm");
+/// The operands of an indexed DMA: a GM table, an lm index list and the lm
+/// rows [n, box...] (`rows`), the table's rows bounding the indices.
+static LogicalResult verifyIndexed(Operation *op, BufferType table, BufferType ids, BufferType rows,
+                                   StringRef what) {
+  if (!table.isGlobal() || ids.getSpace() != MemorySpace::LM || rows.getSpace() != MemorySpace::LM)
+    return op->emitOpError() << what;
   if (!ids.getElementType().isInteger(32) || ids.getShape().size() != 1 ||
       (ids.getShape()[0] > 1 && ids.getStrides()[0] != 4))
-    return emitOpError() << "indices must be contiguous i32 [n], got " << ids;
-  if (table.getElementType() != dst.getElementType())
-    return emitOpError() << "element types differ: " << table.getElementType() << " -> " << dst.getElementType();
+    return op->emitOpError() << "indices must be contiguous i32 [n], got " << ids;
+  if (table.getElementType() != rows.getElementType())
+    return op->emitOpError() << "element types differ: " << table.getElementType() << " and "
+                             << rows.getElementType();
   size_t rank = table.getShape().size();
-  if (rank < 1 || rank > 4 || dst.getShape().size() != rank)
-    return emitOpError() << "needs a table and a destination of one rank from 1 to 4, got " << rank << " -> "
-                         << dst.getShape().size();
-  if (dst.getShape()[0] != ids.getShape()[0] || dst.getShape().drop_front() != table.getShape().drop_front())
-    return emitOpError() << "destination shape " << shapeStr(dst.getShape()) << " is not [" << ids.getShape()[0]
-                         << "] followed by the table's row box " << shapeStr(table.getShape().drop_front());
-  if (table.getShape()[0] < 1)
-    return emitOpError("the table has no rows");
+  if (rank < 1 || rank > 4 || rows.getShape().size() != rank)
+    return op->emitOpError() << "needs a table and lm rows of one rank from 1 to 4, got " << rank << " and "
+                             << rows.getShape().size();
+  if (rows.getShape()[0] != ids.getShape()[0] || rows.getShape().drop_front() != table.getShape().drop_front())
+    return op->emitOpError() << "lm rows " << shapeStr(rows.getShape()) << " are not [" << ids.getShape()[0]
+                             << "] followed by the table's row box " << shapeStr(table.getShape().drop_front());
   return success();
+}
+
+LogicalResult GatherOp::verify() {
+  return verifyIndexed(*this, bufferOf(getTable()), bufferOf(getIndices()), bufferOf(getDst()),
+                       "gathers a GM table into lm by an index list in lm");
+}
+
+LogicalResult ScatterOp::verify() {
+  return verifyIndexed(*this, bufferOf(getTable()), bufferOf(getIndices()), bufferOf(getSrc()),
+                       "scatters lm rows into a GM table by an index list in lm");
 }
 
 LogicalResult MatmulOp::verify() {
@@ -585,6 +596,16 @@ void GatherOp::getAccesses(SmallVectorImpl<Access> &out) {
   out.push_back({getTable(), false});
   out.push_back({getIndices(), false});
   out.push_back({getDst(), true});
+}
+
+Engine ScatterOp::getEngine() { return Engine::DMA_OUT; }
+void ScatterOp::getAccesses(SmallVectorImpl<Access> &out) {
+  out.push_back({getSrc(), false});
+  out.push_back({getIndices(), false});
+  // Any row of the table may be written (and, combining, read first).
+  if (getFunc() != ScatterFunc::NONE)
+    out.push_back({getTable(), false});
+  out.push_back({getTable(), true});
 }
 
 Engine MatmulOp::getEngine() { return Engine::MATRIX; }

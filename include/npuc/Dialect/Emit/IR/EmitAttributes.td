@@ -46,6 +46,8 @@ def Emit_ReduceFunc : Emit_ISAEnum<"ReduceFunc", "VECTOR reduction",
                                    ISA_ReduceFuncCases<0, 0>.cases>;
 def Emit_WindowFunc : Emit_ISAEnum<"WindowFunc", "what V_DW computes over a window",
                                    ISA_WindowFuncCases<0, 0>.cases>;
+def Emit_ScatterFunc : Emit_ISAEnum<"ScatterFunc", "how a scattered row combines with GM",
+                                    ISA_ScatterFuncCases<0, 0>.cases>;
 def Emit_Axis : Emit_ISAEnum<"Axis", "reduction direction", ISA_AxisCases<>.cases>;
 
 #endif

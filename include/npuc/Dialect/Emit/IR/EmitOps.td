@@ -201,6 +201,22 @@ def Emit_GatherOp : Emit_InProgramOp<"gather", [DeclareOpInterfaceMethods<Emit_E
   let hasVerifier = 1;
 }
 
+def Emit_ScatterOp : Emit_InProgramOp<"scatter", [DeclareOpInterfaceMethods<Emit_EngineOpInterface>]> {
+  let summary = "Rows of lm combined into GM rows chosen by an index list in lm (DMA_OUT_SCATTER)";
+  let description = [{
+    `src` is an lm buffer [n, box...]; `indices` an lm buffer of n contiguous
+    i32; `table` a GM buffer whose dimension 0 holds the rows an index
+    selects (its extent bounds every index at run time) and whose other
+    dimensions are the box: in list order, table[indices[i], ...] =
+    func(table[indices[i], ...], src[i, ...]) (NONE: src itself). An index
+    outside [0, rows) faults, naming the table (npu-v1.md section 5).
+  }];
+  let arguments = (ins Emit_BufferType:$src, Emit_BufferType:$indices, Emit_BufferType:$table,
+                   Emit_ScatterFunc:$func);
+  let assemblyFormat = "$func $src `->` $table `[` $indices `]` attr-dict `:` type($src) `,` type($indices) `->` type($table)";
+  let hasVerifier = 1;
+}
+
 def Emit_MatmulOp : Emit_InProgramOp<"matmul", [DeclareOpInterfaceMethods<Emit_EngineOpInterface>]> {
   let summary = "C (+)= (A - a_zp) x (B - b_zp) on the MATRIX engine";
   let description = [{
