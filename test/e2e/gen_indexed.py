@@ -14,9 +14,19 @@ test_data_set_0:
 - greedy_decode_step: ArgMax over logits picks the next token, whose
   embedding is looked up (ids computed on the NPU);
 - gather_int64_table: position ids (int64 data, stored as int32) gathered by
-  run-time ids.
+  run-time ids;
+- gathernd_pairs: GatherND of (row, column) pairs, one negative, into an int8
+  [6, 5, 4] tensor;
+- kv_cache_update: a decoder's KV cache [1, 16, 8] updated at run-time
+  positions by ScatterND (reduction none), then read back by the attention
+  product;
+- scatternd_<reduction>_<type>: ScatterND with none (a repeated index: the
+  last update, as onnxruntime), add, max and min on f32, int32 and int8;
+- scatter_elements_axis1: ScatterElements along axis 1 with negative
+  indices and reduction add.
 
-The expected outputs are numpy's take (exact: data moves unchanged).
+The expected outputs are numpy's take and in-order loops of the ONNX
+definitions (exact: data moves unchanged, or combines once in its type).
 
 usage: gen_indexed.py OUTDIR
 """
@@ -87,3 +97,64 @@ pids = rng.integers(0, 256, (2, 3)).astype(np.int64)
 save("gather_int64_table", [h.make_node("Gather", ["pos", "ids"], ["y"], axis=0)],
      [vi("pos", [256, 4], T.INT64), vi("ids", [2, 3], T.INT64)], [vi("y", [2, 3, 4], T.INT64)], [],
      [positions, pids], [np.take(positions, pids, axis=0)])
+
+data3 = rng.integers(-100, 100, (6, 5, 4)).astype(np.int8)
+pairs = np.array([[[0, 1], [5, -1]], [[3, 2], [-6, 0]]], np.int64)
+save("gathernd_pairs", [h.make_node("GatherND", ["data", "idx"], ["y"])],
+     [vi("data", [6, 5, 4], T.INT8), vi("idx", [2, 2, 2], T.INT64)], [vi("y", [2, 2, 4], T.INT8)], [],
+     [data3, pairs], [data3[pairs[..., 0], pairs[..., 1]]])
+
+
+def scatter_nd(data, idx, upd, reduction):
+    out = data.copy()
+    k = idx.shape[-1]
+    flat_idx, flat_upd = idx.reshape(-1, k), upd.reshape((-1,) + data.shape[k:])
+    for i, u in zip(flat_idx, flat_upd):
+        t = tuple(int(v) % data.shape[j] if v < 0 else int(v) for j, v in enumerate(i))
+        if reduction == "none":
+            out[t] = u
+        elif reduction == "add":
+            out[t] = (out[t].astype(np.int64) + u).astype(data.dtype) if data.dtype.kind == "i" else out[t] + u
+        elif reduction == "max":
+            out[t] = np.maximum(out[t], u)
+        else:
+            out[t] = np.minimum(out[t], u)
+    return out
+
+
+cache = rng.standard_normal((1, 16, 8)).astype(f32)
+pos = np.array([[[0, 5]], [[0, 6]]], np.int64).reshape(2, 2)
+new_kv = rng.standard_normal((2, 8)).astype(f32)
+q = rng.standard_normal((1, 3, 8)).astype(f32)
+updated = scatter_nd(cache, pos, new_kv, "none")
+save("kv_cache_update",
+     [h.make_node("ScatterND", ["cache", "pos", "kv"], ["present"]),
+      h.make_node("Transpose", ["present"], ["kt"], perm=[0, 2, 1]),
+      h.make_node("MatMul", ["q", "kt"], ["scores"])],
+     [vi("cache", [1, 16, 8]), vi("pos", [2, 2], T.INT64), vi("kv", [2, 8]), vi("q", [1, 3, 8])],
+     [vi("present", [1, 16, 8]), vi("scores", [1, 3, 16])], [], [cache, pos, new_kv, q],
+     [updated, (q.astype(np.float64) @ updated.astype(np.float64).transpose(0, 2, 1)).astype(f32)])
+with open(os.path.join(out, "kv_cache_update", "tolerance.txt"), "w") as f:
+    f.write("atol=1e-5 rtol=1e-5  # the scores are f32 products\n")
+
+types = {"f32": (np.float32, T.FLOAT), "i32": (np.int32, T.INT32), "i8": (np.int8, T.INT8)}
+for red in ("none", "add", "max", "min"):
+    for tname, (npt, ot) in types.items():
+        d = (rng.standard_normal((5, 3)) * 20).astype(npt)
+        ind = np.array([[1], [-1], [1], [0]], np.int64)
+        u = (rng.standard_normal((4, 3)) * 20).astype(npt)
+        save("scatternd_%s_%s" % (red, tname),
+             [h.make_node("ScatterND", ["d", "ind", "u"], ["y"], reduction=red)],
+             [vi("d", [5, 3], ot), vi("ind", [4, 1], T.INT64), vi("u", [4, 3], ot)], [vi("y", [5, 3], ot)], [],
+             [d, ind, u], [scatter_nd(d, ind, u, red)], opset=18)
+
+d = rng.standard_normal((3, 6)).astype(f32)
+ind = np.array([[0, -1], [5, 2], [-6, 0]], np.int64)
+u = rng.standard_normal((3, 2)).astype(f32)
+ref = d.copy()
+for r_ in range(3):
+    for c_ in range(2):
+        ref[r_, ind[r_, c_] % 6] += u[r_, c_]
+save("scatter_elements_axis1", [h.make_node("ScatterElements", ["d", "ind", "u"], ["y"], axis=1, reduction="add")],
+     [vi("d", [3, 6]), vi("ind", [3, 2], T.INT64), vi("u", [3, 2])], [vi("y", [3, 6])], [], [d, ind, u], [ref],
+     opset=18)

@@ -466,6 +466,23 @@ struct IndexedGatherToKernel : OpConversionPattern<graph::GatherOp> {
   }
 };
 
+/// graph.scatter_nd of one index per row (the importer's form): qk.scatter.
+bool isIndexedScatter(graph::ScatterNDOp op) {
+  return !hasEmptyTensor(op) && shapeOf(op.getIndices()).back() == 1;
+}
+
+struct IndexedScatterToKernel : OpConversionPattern<graph::ScatterNDOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(graph::ScatterNDOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!isIndexedScatter(op))
+      return rewriter.notifyMatchFailure(op, "more than one index per row, or an empty tensor");
+    rewriter.replaceOpWithNewOp<qk::ScatterOp>(op, op.getType(), adaptor.getData(), adaptor.getIndices(),
+                                               adaptor.getUpdates(), op.getReduction());
+    return success();
+  }
+};
+
 /// A constant Pad: the counts before and after each axis, and the fill as
 /// the result's elements hold it.
 struct PadToKernel : OpConversionPattern<graph::PadOp> {
@@ -504,6 +521,7 @@ void graph_to_qk::populateCopyPatterns(RewritePatternSet &patterns, ConversionTa
                CopyToKernel<graph::DepthToSpaceOp>, CopyToKernel<graph::SpaceToDepthOp>,
                CopyToKernel<graph::ResizeOp>, CopyToKernel<graph::GatherOp>,
                CopyToKernel<graph::PadOp>, PadToKernel, IndexedGatherToKernel,
+               IndexedScatterToKernel,
                MirrorToKernel<graph::ConcatOp, qk::ConcatOp>>(patterns.getContext());
   // An op of an empty tensor stays, for the lowering to refuse as every
   // one; so does one that is no copy (explainCopy says why).
@@ -515,4 +533,5 @@ void graph_to_qk::populateCopyPatterns(RewritePatternSet &patterns, ConversionTa
   target.addDynamicallyLegalOp<graph::GatherOp>(
       [](graph::GatherOp op) { return staysGraphOp(op) && !isIndexedGather(op); });
   target.addDynamicallyLegalOp<graph::PadOp>(staysGraphOp<graph::PadOp>);
+  target.addDynamicallyLegalOp<graph::ScatterNDOp>([](graph::ScatterNDOp op) { return !isIndexedScatter(op); });
 }

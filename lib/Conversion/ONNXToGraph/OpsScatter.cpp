@@ -1,17 +1,19 @@
-//===- OpsScatter.cpp - GatherND and the scatters by one-hot selection ----===//
+//===- OpsScatter.cpp - GatherND and the scatters by linear row numbers ----===//
 //
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
-// NPU-v1 has no data-dependent address: an index computed at run time
-// selects by comparison. Each op flattens its data to rows [F, S] (the
-// indexed axes, then the slice each index moves), turns its indices into
-// linear row numbers L (negative ones wrapped), and compares them with 0..F-1:
-// a one-hot hit matrix [M, F]. GatherND is hit x data; a scatter is hit^T x
+// Each op flattens its data to rows [F, S] (the indexed axes, then the slice
+// each index moves) and turns its indices into linear row numbers L
+// (negative ones wrapped; a tuple with an entry outside its axis gets F, out
+// of range). The rows then move on the indexed DMA (npu-v1.md section 5):
+// GatherND is a graph.gather of the rows by L, a scatter a graph.scatter_nd
+// of them (reduction none, add, max or min), and npu-sim faults on an index
+// out of range. What the DMA cannot do (Mul, GatherND with batch_dims, rows
+// past its fields) selects by comparison instead: L against 0..F-1 is a
+// one-hot hit matrix [M, F]; GatherND is hit x data, a scatter hit^T x
 // updates where rows are hit (none), data + that (add), or the rows' product,
-// max or min over the updates hitting them (mul, max, min). An index out of
-// range hits no row (ONNX leaves it undefined). The cost is M x F x S: the
-// hit matrices are bounded (kMaxHits) (docs/numerics.md, "Indexed data by
-// one-hot selection").
+// max or min over the updates hitting them; an index out of range hits no
+// row. That costs M x F x S, bounded (kMaxHits) (docs/numerics.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -96,15 +98,21 @@ Value linearRows(Builder &b, Value idx, ArrayRef<int64_t> dims) {
   auto i64t = t.clone(b.c.b.getI64Type());
   idx = b.wrap(idx, b.i64({k}, SmallVector<int64_t>(dims.take_front(size_t(k)))));
   SmallVector<int64_t> outer(t.getShape().drop_back());
-  Value L;
+  auto i1 = i64t.clone(outer).clone(b.c.b.getI1Type());
+  Value L, valid;
   for (int64_t i = 0; i < k; ++i) {
     int64_t stride = product(dims.slice(size_t(i + 1), size_t(k - i - 1)));
     Value col = b.reshape(b.slice(idx, rank - 1, i, i + 1), outer);
+    // 0 <= col < dims[i] (after the wrap): else the tuple names no row.
+    Value in = b.op<graph::AndOp>({b.op<graph::GreaterOrEqualOp>({col, b.i64({1}, {0})}, i1),
+                                   b.op<graph::LessOp>({col, b.i64({1}, {dims[size_t(i)]})}, i1)},
+                                  i1);
+    valid = !valid ? in : b.op<graph::AndOp>({valid, in}, i1);
     if (stride != 1)
       col = b.op<graph::MulOp>({col, b.i64({1}, {stride})}, i64t.clone(outer));
     L = !L ? col : b.op<graph::AddOp>({L, col}, i64t.clone(outer));
   }
-  return L;
+  return b.op<graph::WhereOp>({valid, L, b.i64({1}, {product(dims.take_front(size_t(k)))})}, i64t.clone(outer));
 }
 
 template <typename CombineOp>
@@ -201,6 +209,34 @@ Value scatterRows(Builder &b, Value data, Value L, Value updates, StringRef redu
   return b.op<graph::WhereOp>({touched, combined, data}, rows);
 }
 
+/// Whether rows [F, S] of `element` move on the indexed DMA.
+bool indexedFits(Type element, int64_t F, int64_t S) {
+  int64_t bytes = int64_t((graph::storageType(element).getIntOrFloatBitWidth() + 7) / 8);
+  return sh::indexedGatherMisfit({F, S}, 0, bytes).empty();
+}
+
+/// Whether a scatter with `reduction` of `element` rows is DMA_OUT_SCATTER's
+/// (Mul is not; add, max and min combine numbers, not bools or quantized
+/// storage).
+bool indexedScatter(Type element, StringRef reduction, int64_t F, int64_t S) {
+  if (reduction == "mul" || !indexedFits(element, F, S))
+    return false;
+  auto it = dyn_cast<IntegerType>(element);
+  bool number = isa<FloatType>(element) || (it && !it.isInteger(1));
+  // An integer stored wider than its type (uint16, uint32, int64 as int32)
+  // would wrap at 32 bits, not at its width.
+  bool widened = it && graph::storageType(it).getIntOrFloatBitWidth() != it.getWidth();
+  return reduction == "none" || (number && !(reduction == "add" && widened));
+}
+
+/// data [F, S] with rows L [M] combined with updates [M, S]: graph.scatter_nd.
+Value scatterIndexed(Builder &b, Value data, Value L, Value updates, StringRef reduction) {
+  auto lt = cast<RankedTensorType>(L.getType());
+  Value idx = b.reshape(L, {lt.getShape()[0], 1});
+  return b.op<graph::ScatterNDOp>({data, idx, updates}, data.getType(),
+                                  {b.c.named("reduction", b.c.b.getStringAttr(reduction))});
+}
+
 LogicalResult checkSize(NodeContext &c, int64_t M, int64_t F, int64_t S) {
   if (M * F > kMaxHits || M * F * S > kMaxHits * 4)
     return c.fail(code::Overflow, "a one-hot selection of " + llvm::Twine(M) + " indices over " + llvm::Twine(F) +
@@ -234,14 +270,25 @@ LogicalResult importGatherND(NodeContext &c) {
       return c.fail(code::ShapeMismatch, "the batch dimensions of data and indices differ");
   int64_t B = product(ds.take_front(size_t(bd))), F = product(ds.slice(size_t(bd), size_t(k))),
           S = product(ds.drop_front(size_t(bd + k))), M = product(is.slice(size_t(bd), size_t(q - bd - 1)));
+  SmallVector<int64_t> out(is.drop_back());
+  out.append(ds.begin() + bd + k, ds.end());
+  Builder b{c};
+  if (bd == 0 && indexedFits(data->element(), F, S)) {
+    // The rows by their numbers: a gather on the indexed DMA.
+    Value L = b.reshape(linearRows(b, idx->value, ds.take_front(size_t(k))), {M});
+    Value rows = b.op<graph::GatherOp>({b.reshape(data->value, {F, S}), L}, c.tensor({M, S}, data->element()),
+                                       {c.named("axis", c.b.getI64IntegerAttr(0))});
+    Value y = b.reshape(rows, out);
+    if (!b.ok)
+      return failure();
+    c.setOutput(0, y);
+    return success();
+  }
   if (failed(checkSize(c, B * M, F, S)))
     return failure();
-  Builder b{c};
   Value rows = b.reshape(data->value, {B, F, S});
   Value L = b.reshape(linearRows(b, idx->value, ds.slice(size_t(bd), size_t(k))), {B, M});
   Value picked = gatherRows(b, rows, L);
-  SmallVector<int64_t> out(is.drop_back());
-  out.append(ds.begin() + bd + k, ds.end());
   Value y = b.reshape(picked, out);
   if (!b.ok)
     return failure();
@@ -254,22 +301,25 @@ LogicalResult importScatterND(NodeContext &c) {
   std::optional<std::string> reduction = reductionOf(c);
   if (!data || !idx || !upd || !reduction)
     return failure();
-  if (!data->element().isF32() || upd->element() != data->element())
-    return c.fail(code::UnsupportedType, "ScatterND of f32 data and updates only");
   ArrayRef<int64_t> ds = data->shape(), is = idx->shape();
   if (is.empty() || !isa<IntegerType>(idx->element()) || is.back() < 1 || is.back() > int64_t(ds.size()))
     return c.fail(code::ShapeMismatch, "indices must be integers [..., k], k at most the data's rank");
   int64_t k = is.back(), F = product(ds.take_front(size_t(k))), S = product(ds.drop_front(size_t(k))),
           M = product(is.drop_back());
+  bool indexed = indexedScatter(data->element(), *reduction, F, S);
+  if (upd->element() != data->element() || (!indexed && !data->element().isF32()))
+    return c.fail(code::UnsupportedType, "ScatterND of updates of the data's type: any type with reduction none, "
+                                         "numbers with add, max or min, f32 with mul");
   SmallVector<int64_t> us(is.drop_back());
   us.append(ds.begin() + k, ds.end());
   if (upd->shape() != ArrayRef<int64_t>(us))
     return c.fail(code::ShapeMismatch, "updates must be indices.shape[:-1] + data.shape[k:]");
-  if (failed(checkSize(c, M, F, S)))
+  if (!indexed && failed(checkSize(c, M, F, S)))
     return failure();
   Builder b{c};
   Value L = b.reshape(linearRows(b, idx->value, ds), {M});
-  Value y = scatterRows(b, b.reshape(data->value, {F, S}), L, b.reshape(upd->value, {M, S}), *reduction);
+  Value rows = b.reshape(data->value, {F, S}), u = b.reshape(upd->value, {M, S});
+  Value y = indexed ? scatterIndexed(b, rows, L, u, *reduction) : scatterRows(b, rows, L, u, *reduction);
   y = b.reshape(y, ds);
   if (!b.ok)
     return failure();
@@ -286,10 +336,12 @@ LogicalResult importScatterElements(NodeContext &c) {
   std::optional<std::string> reduction = reductionOf(c);
   if (!data || !idx || !upd || !reduction)
     return failure();
-  if (!data->element().isF32() || upd->element() != data->element())
-    return c.fail(code::UnsupportedType, "ScatterElements of f32 data and updates only");
   ArrayRef<int64_t> ds = data->shape(), is = idx->shape();
   int64_t r = int64_t(ds.size());
+  bool indexed = indexedScatter(data->element(), *reduction, product(ds), 1);
+  if (upd->element() != data->element() || (!indexed && !data->element().isF32()))
+    return c.fail(code::UnsupportedType, "ScatterElements of updates of the data's type: any type with reduction "
+                                         "none, numbers with add, max or min, f32 with mul");
   if (int64_t(is.size()) != r || upd->shape() != is || !isa<IntegerType>(idx->element()))
     return c.fail(code::ShapeMismatch, "indices and updates must share a shape of the data's rank");
   std::optional<int64_t> axis = c.axis(c.intAttr("axis", 0), r);
@@ -299,7 +351,7 @@ LogicalResult importScatterElements(NodeContext &c) {
     if (is[size_t(d)] > ds[size_t(d)] && d != *axis)
       return c.fail(code::ShapeMismatch, "indices are larger than the data off the axis");
   int64_t F = product(ds), M = product(is);
-  if (failed(checkSize(c, M, F, 1)) || !c.fitsBuiltConstant(M, "the scatter's base rows"))
+  if ((!indexed && failed(checkSize(c, M, F, 1))) || !c.fitsBuiltConstant(M, "the scatter's base rows"))
     return failure();
   SmallVector<int64_t> strides(size_t(r), 1);
   for (int64_t d = r - 2; d >= 0; --d)
@@ -321,10 +373,18 @@ LogicalResult importScatterElements(NodeContext &c) {
   if (!idx->element().isInteger(64))
     i = b.op<graph::CastOp>({i}, it);
   i = b.wrap(i, b.i64({1}, {ds[size_t(*axis)]}));
+  // An index outside the axis (after the wrap) names no element: row F.
+  auto i1 = it.clone(c.b.getI1Type());
+  Value valid = b.op<graph::AndOp>({b.op<graph::GreaterOrEqualOp>({i, b.i64({1}, {0})}, i1),
+                                    b.op<graph::LessOp>({i, b.i64({1}, {ds[size_t(*axis)]})}, i1)},
+                                   i1);
   if (strides[size_t(*axis)] != 1)
     i = b.op<graph::MulOp>({i, b.i64({1}, {strides[size_t(*axis)]})}, it);
-  Value L = b.op<graph::AddOp>({b.reshape(i, {M}), b.i64({M}, base)}, c.tensor({M}, c.b.getI64Type()));
-  Value y = scatterRows(b, b.reshape(data->value, {F, 1}), L, b.reshape(upd->value, {M, 1}), *reduction);
+  auto lt = c.tensor({M}, c.b.getI64Type());
+  Value L = b.op<graph::AddOp>({b.reshape(i, {M}), b.i64({M}, base)}, lt);
+  L = b.op<graph::WhereOp>({b.reshape(valid, {M}), L, b.i64({1}, {F})}, lt);
+  Value rows = b.reshape(data->value, {F, 1}), u = b.reshape(upd->value, {M, 1});
+  Value y = indexed ? scatterIndexed(b, rows, L, u, *reduction) : scatterRows(b, rows, L, u, *reduction);
   y = b.reshape(y, ds);
   if (!b.ok)
     return failure();

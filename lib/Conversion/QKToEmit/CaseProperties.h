@@ -139,6 +139,14 @@ inline constexpr Flag kPieces{"pieces"};
 // Choices
 //===----------------------------------------------------------------------===//
 
+/// qk.scatter's reduction (DMA_OUT_SCATTER's function).
+enum class ScatterReduction { None, Add, Max, Min };
+inline constexpr auto kScatterReduction = choice<ScatterReduction>(
+    "reduction", Alternative<ScatterReduction>{ScatterReduction::None, "none"},
+    Alternative<ScatterReduction>{ScatterReduction::Add, "add"},
+    Alternative<ScatterReduction>{ScatterReduction::Max, "max"},
+    Alternative<ScatterReduction>{ScatterReduction::Min, "min"});
+
 /// A convolution's grouping.
 enum class ConvKind { Dense, Grouped, Depthwise };
 inline constexpr auto kConvKind = choice<ConvKind>(

@@ -223,3 +223,14 @@ func.func @gather_runtime(%d: tensor<4x2000xi8>, %i: tensor<2xi64>) -> tensor<4x
   %y = graph.gather %d, %i {axis = 1 : i64} : (tensor<4x2000xi8>, tensor<2xi64>) -> tensor<4x2xi8>
   return %y : tensor<4x2xi8>
 }
+
+// -----
+
+// ScatterND of one index per row (the importer's form) is qk.scatter.
+// CHECK-LABEL: func.func @scatter_rows
+// CHECK: qk.scatter %arg0, %arg1, %arg2 {reduction = "max"} : (tensor<5x3xi32>, tensor<2x1xi64>, tensor<2x3xi32>) -> tensor<5x3xi32>
+// CHECK-NOT: graph.scatter_nd
+func.func @scatter_rows(%d: tensor<5x3xi32>, %i: tensor<2x1xi64>, %u: tensor<2x3xi32>) -> tensor<5x3xi32> {
+  %y = graph.scatter_nd %d, %i, %u {reduction = "max"} : (tensor<5x3xi32>, tensor<2x1xi64>, tensor<2x3xi32>) -> tensor<5x3xi32>
+  return %y : tensor<5x3xi32>
+}

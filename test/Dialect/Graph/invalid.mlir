@@ -480,3 +480,19 @@ func.func @lstm_peephole(%x: tensor<1x1x3xf32>, %w: tensor<1x8x3xf32>, %r: tenso
   %y, %h, %c = graph.lstm %x, %w, %r, %p {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 1>, hidden_size = 2 : i64, direction = "forward", activations = ["Sigmoid", "Tanh", "Tanh"], activation_alpha = array<f32>, activation_beta = array<f32>, clip = 0.0 : f32, layout = 0 : i64, input_forget = false} : (tensor<1x1x3xf32>, tensor<1x8x3xf32>, tensor<1x8x2xf32>, tensor<1x4xf32>) -> (tensor<1x1x1x2xf32>, tensor<1x1x2xf32>, tensor<1x1x2xf32>)
   return %h : tensor<1x1x2xf32>
 }
+
+// -----
+
+func.func @scatter_nd_mul(%d: tensor<5x3xf32>, %i: tensor<2x1xi64>, %u: tensor<2x3xf32>) -> tensor<5x3xf32> {
+  // expected-error @+1 {{reduction 'mul' is not none, add, max or min}}
+  %y = graph.scatter_nd %d, %i, %u {reduction = "mul"} : (tensor<5x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>) -> tensor<5x3xf32>
+  return %y : tensor<5x3xf32>
+}
+
+// -----
+
+func.func @scatter_nd_updates(%d: tensor<5x3xf32>, %i: tensor<2x1xi64>, %u: tensor<2x4xf32>) -> tensor<5x3xf32> {
+  // expected-error @+1 {{updates}}
+  %y = graph.scatter_nd %d, %i, %u {reduction = "none"} : (tensor<5x3xf32>, tensor<2x1xi64>, tensor<2x4xf32>) -> tensor<5x3xf32>
+  return %y : tensor<5x3xf32>
+}

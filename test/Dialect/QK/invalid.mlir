@@ -820,3 +820,11 @@ func.func @gather_indices(%d: tensor<5x3xf32>, %i: tensor<2xf32>) -> tensor<2x3x
   %y = qk.gather %d, %i {axis = 0 : i64} : (tensor<5x3xf32>, tensor<2xf32>) -> tensor<2x3xf32>
   return %y : tensor<2x3xf32>
 }
+
+// -----
+
+func.func @scatter_indices(%d: tensor<5x3xf32>, %i: tensor<2x2xi64>, %u: tensor<2x3xf32>) -> tensor<5x3xf32> {
+  // expected-error @+1 {{indices must be i32 or i64 [..., 1]}}
+  %y = qk.scatter %d, %i, %u {reduction = "add"} : (tensor<5x3xf32>, tensor<2x2xi64>, tensor<2x3xf32>) -> tensor<5x3xf32>
+  return %y : tensor<5x3xf32>
+}

@@ -164,6 +164,24 @@ LogicalResult graph::verifyGather(Operation *op) {
   return verifyMovedElementType(op, data, res, -1, "a gather");
 }
 
+LogicalResult graph::verifyScatterND(Operation *op) {
+  Value data = op->getOperand(0), idx = op->getOperand(1), upd = op->getOperand(2), res = op->getResult(0);
+  StringRef red = op->getAttrOfType<StringAttr>("reduction").getValue();
+  if (red != "none" && red != "add" && red != "max" && red != "min")
+    return op->emitOpError() << "reduction '" << red << "' is not none, add, max or min";
+  ArrayRef<int64_t> ds = shapeOf(data), is = shapeOf(idx);
+  if (is.empty() || is.back() < 1 || is.back() > int64_t(ds.size()))
+    return op->emitOpError() << "indices must be [..., k] with k in [1, " << ds.size() << "]";
+  sh::Shape want(is.begin(), is.end() - 1);
+  want.append(ds.begin() + is.back(), ds.end());
+  if (failed(verifyQuantizedValues(op)) || failed(expectShape(op, upd, want, "updates")) ||
+      failed(expectShape(op, res, sh::Shape(ds.begin(), ds.end()), "result")))
+    return failure();
+  if (failed(verifyMovedElementType(op, upd, res, -1, "a scatter")))
+    return failure();
+  return verifyMovedElementType(op, data, res, -1, "a scatter");
+}
+
 LogicalResult graph::verifyExpand(Operation *op) {
   Value in = op->getOperand(0), res = op->getResult(0);
   sh::Shape want;

@@ -368,6 +368,27 @@ LogicalResult GatherOp::verify() {
   return success();
 }
 
+LogicalResult ScatterOp::verify() {
+  StringRef red = getReduction();
+  if (red != "none" && red != "add" && red != "max" && red != "min")
+    return emitOpError() << "reduction '" << red << "' is not none, add, max or min";
+  ArrayRef<int64_t> ds = shapeOf(getData()), is = shapeOf(getIndices()), us = shapeOf(getUpdates());
+  auto it = dyn_cast<IntegerType>(cast<ShapedType>(getIndices().getType()).getElementType());
+  if (!it || !it.isSignless() || (it.getWidth() != 32 && it.getWidth() != 64) || is.empty() || is.back() != 1)
+    return emitOpError("indices must be i32 or i64 [..., 1]");
+  if (ds.empty())
+    return emitOpError("data must have rows");
+  SmallVector<int64_t> want(is.begin(), is.end() - 1);
+  want.append(ds.begin() + 1, ds.end());
+  if (ArrayRef<int64_t>(want) != us)
+    return emitOpError() << "updates shape " << graph::shapes::str(us) << " is not " << graph::shapes::str(want);
+  Type el = cast<ShapedType>(getData().getType()).getElementType();
+  if (cast<ShapedType>(getUpdates().getType()).getElementType() != el ||
+      cast<ShapedType>(getResult().getType()).getElementType() != el || shapeOf(getResult()) != ds)
+    return emitOpError("data, updates and result must share the element type, data and result the shape");
+  return success();
+}
+
 LogicalResult CopyOp::verify() {
   if (getPieces().empty())
     return emitOpError("needs at least one piece");

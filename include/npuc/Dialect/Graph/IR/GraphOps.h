@@ -48,6 +48,7 @@ llvm::LogicalResult verifyArgReduce(mlir::Operation *op);
 llvm::LogicalResult verifyPad(mlir::Operation *op);
 llvm::LogicalResult verifySlice(mlir::Operation *op);
 llvm::LogicalResult verifyGather(mlir::Operation *op);
+llvm::LogicalResult verifyScatterND(mlir::Operation *op);
 llvm::LogicalResult verifyExpand(mlir::Operation *op);
 llvm::LogicalResult verifyTile(mlir::Operation *op);
 llvm::LogicalResult verifyDepthSpace(mlir::Operation *op);

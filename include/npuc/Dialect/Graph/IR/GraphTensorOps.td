@@ -73,6 +73,21 @@ def Graph_GatherOp : Graph_VerifiedOp<"gather", "verifyGather"> {
   let hasFolder = 1;
 }
 
+def Graph_ScatterNDOp : Graph_VerifiedOp<"scatter_nd", "verifyScatterND"> {
+  let summary = "ONNX ScatterND with reduction none, add, max or min";
+  let description = [{
+    The result is `data` with, for each index tuple indices[i..., :] (k
+    entries, negative ones counted from the end), the slice at that tuple
+    combined with updates[i..., ...] in order: replaced (none; a repeated
+    index: the last update wins, as onnxruntime), summed, or the maximum or
+    minimum. A Mul reduction stays the importer's one-hot form.
+  }];
+  let arguments = (ins Graph_Tensor:$data, StaticShapeTensorOf<[I32, I64]>:$indices,
+                   Graph_Tensor:$updates, StrAttr:$reduction);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$data `,` $indices `,` $updates attr-dict `:` functional-type(operands, results)";
+}
+
 def Graph_GatherElementsOp : Graph_VerifiedOp<"gather_elements", "verifyGatherElements"> {
   let summary = "ONNX GatherElements: out[i][j] = data[index[i][j]][j] along `axis`";
   let arguments = (ins Graph_Tensor:$data, StaticShapeTensorOf<[I32, I64]>:$indices,

@@ -594,6 +594,23 @@ def QK_GatherOp : QK_Op<"gather"> {
   let assemblyFormat = "$data `,` $indices attr-dict `:` functional-type(operands, results)";
 }
 
+def QK_ScatterOp : QK_Op<"scatter"> {
+  let summary = "rows combined into a copy of the data by indices known at run time: the indexed DMA";
+  let description = [{
+    ONNX ScatterND with one index per row: the result is `data` with, for each
+    index i of `indices` [..., 1] in order, row k(i) (negative indices count
+    from the end, as qk.gather) combined with the update row by `reduction`:
+    none (replaced; a repeated index keeps the last update), add, max or min
+    (in the element type: integers wrap, floats round once). An index outside
+    [-rows, rows) is a run-time fault naming the result. Lowered to a copy of
+    the data and DMA_OUT_SCATTER.
+  }];
+  let arguments = (ins QK_AnyTensor:$data, QK_AnyTensor:$indices, QK_AnyTensor:$updates,
+                   StrAttr:$reduction);
+  let results = (outs QK_AnyTensor:$result);
+  let assemblyFormat = "$data `,` $indices `,` $updates attr-dict `:` functional-type(operands, results)";
+}
+
 def QK_PadOp : QK_Op<"pad", [SameOperandsAndResultElementType]> {
   let summary = "the operand within a box of a constant (Pad, constant mode)";
   let description = [{
