@@ -160,7 +160,7 @@ def DMA_IN_IDX : Inst<0x25, DMA_IN, "dma_in_idx",
   [Reg<"idx_reg", 8>, Granule<"idx_addr", 16, "the int32 index list in LM">,
    URange<"rows", 32, 32, 1, 2147483647, "rows of the source tensor: every index is in [0, rows)">],
   "Set the index list of the next dma_in_gather: n3 int32 indices at LM[idx_addr*32 + r[idx_reg]], "
-  "each checked against `rows`.">;
+  "each checked against `rows`; r[idx_reg] is the value the gather captures when it issues.">;
 def DMA_IN_GATHER : Inst<0x26, DMA_IN, "dma_in_gather",
   [EnumField<"src_region", 8, 3, RegionEnum>, Reg<"src_reg", 12>,
    EnumField<"elem", 18, 2, ElemEnum>, Reg<"dst_reg", 24>,
@@ -182,7 +182,8 @@ def DMA_OUT_IDX : Inst<0x35, DMA_OUT, "dma_out_idx",
    EnumField<"func", 64, 2, ScatterEnum>,
    EnumField<"dtype", 68, 4, DTypeEnum, "the element type `func` combines in">],
   "Set the index list and the combining function of the next dma_out_scatter: n3 int32 "
-  "indices at LM[idx_addr*32 + r[idx_reg]], each checked against `rows`.">;
+  "indices at LM[idx_addr*32 + r[idx_reg]], each checked against `rows`; r[idx_reg] is the value "
+  "the scatter captures when it issues.">;
 def DMA_OUT_SCATTER : Inst<0x36, DMA_OUT, "dma_out_scatter",
   [Reg<"src_reg", 12>, EnumField<"dst_region", 16, 3, RegionEnum>, EnumField<"elem", 20, 2, ElemEnum>,
    Reg<"dst_reg", 24>, Granule<"src_addr", 32>, Bytes32<"dst_off", 64, "the destination tensor's first row">],

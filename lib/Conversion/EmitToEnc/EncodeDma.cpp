@@ -49,6 +49,8 @@ LogicalResult Encoder::dma(emit::DmaOp op) {
       n[i] = t[0][i], ss[i] = t[1][i], ds[i] = t[2][i], lo[i] = t[3][i], hi[i] = t[4][i];
   }
   for (int i = 0; i < 4; ++i) {
+    if (n[i] == 1)
+      ss[i] = ds[i] = 0;  // one element: no stride to encode
     if (n[i] > isa::limit::DMA_IN_SHAPE::n0_max)
       return op.emitOpError() << "extent " << n[i] << " exceeds the DMA extent field ("
                               << isa::limit::DMA_IN_SHAPE::n0_max << ")";
@@ -124,6 +126,11 @@ LogicalResult Encoder::indexedDescriptor(Operation *op, BufferType table, Buffer
   n[3] = rows.getShape()[0];
   gm[3] = table.getStrides()[0];
   lm[3] = rows.getStrides()[0];
+  // A dimension of one element has no stride to encode (a row box [1, B]
+  // of a table past the stride field's reach).
+  for (int i = 0; i < 3; ++i)
+    if (n[i] == 1)
+      gm[i] = lm[i] = 0;
   for (int i = 0; i < 4; ++i) {
     if (n[i] > isa::limit::DMA_IN_SHAPE::n0_max)
       return op->emitOpError() << "extent " << n[i] << " exceeds the DMA extent field ("
@@ -151,12 +158,25 @@ LogicalResult Encoder::indexedDescriptor(Operation *op, BufferType table, Buffer
   return success();
 }
 
+/// The index list's register is read when the gather or scatter issues, so
+/// it must not be a register borrowed for one instruction (the next
+/// operand's address could take it): the list starts on a granule, or its
+/// address steps in a loop register.
+LogicalResult Encoder::checkList(Operation *op, const Addr &list) {
+  if (!list.reg && list.byte % isa::kGranuleBytes != 0)
+    return op->emitOpError() << "index list at lm byte " << list.byte << " does not start on a "
+                             << isa::kGranuleBytes << "-byte granule";
+  return success();
+}
+
 static int64_t elemCode(int64_t bytes) { return bytes == 1 ? 0 : bytes == 2 ? 1 : 2; }
 
 LogicalResult Encoder::gather(emit::GatherOp op) {
   auto table = cast<BufferType>(op.getTable().getType()), dst = cast<BufferType>(op.getDst().getType());
   FailureOr<Addr> ta = address(op, op.getTable()), ia = address(op, op.getIndices()), da = address(op, op.getDst());
   if (failed(ta) || failed(ia) || failed(da) || failed(indexedDescriptor(op, table, dst, true)))
+    return failure();
+  if (failed(checkList(op, *ia)))
     return failure();
   using O = isa::Opcode;
   {
@@ -185,6 +205,8 @@ LogicalResult Encoder::scatter(emit::ScatterOp op) {
   auto table = cast<BufferType>(op.getTable().getType()), src = cast<BufferType>(op.getSrc().getType());
   FailureOr<Addr> ta = address(op, op.getTable()), ia = address(op, op.getIndices()), sa = address(op, op.getSrc());
   if (failed(ta) || failed(ia) || failed(sa) || failed(indexedDescriptor(op, table, src, false)))
+    return failure();
+  if (failed(checkList(op, *ia)))
     return failure();
   using O = isa::Opcode;
   {

@@ -320,13 +320,22 @@ LogicalResult importAttention(NodeContext &c) {
   }
   std::string scores = bias.empty() ? qk : b.node("Add", {qk, bias}, "qk_bias");
   std::string probs = scores;
+  // softmax_precision float on f16 data: the softmax and the product with V
+  // in f32, the result rounded to f16 once (the reference's order).
   bool widen = g.precision == onnx::TensorProto::FLOAT && el.isF16();
-  if (widen)
-    probs = b.node("Cast", {probs}, "softmax_widen", [](auto &n) { Body::intAttr(n, "to", onnx::TensorProto::FLOAT); });
+  auto cast = [&](const std::string &x, int64_t to, StringRef role) {
+    return b.node("Cast", {x}, role, [to](auto &n) { Body::intAttr(n, "to", to); });
+  };
+  if (widen) {
+    probs = cast(probs, onnx::TensorProto::FLOAT, "softmax_widen");
+    Vq = cast(Vq, onnx::TensorProto::FLOAT, "v_widen");
+  }
   probs = b.node("Softmax", {probs}, "softmax", [](auto &n) { Body::intAttr(n, "axis", -1); });
-  if (widen)
-    probs = b.node("Cast", {probs}, "softmax_narrow", [&](auto &n) { Body::intAttr(n, "to", onnxFloat); });
   std::string y = b.node("MatMul", {probs, Vq}, "y");
+  if (widen) {
+    y = cast(y, onnxFloat, "y_narrow");
+    probs = cast(probs, onnxFloat, "softmax_narrow");
+  }
   if (g.rank == 3)
     y = b.reshape(b.transpose(y, {0, 2, 1, 3}, "y_heads"), {batch, g.sq, hq * dv}, "y");
   // qk_matmul_output: the reference's order (0 and 1 the softcapped product,

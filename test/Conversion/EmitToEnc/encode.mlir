@@ -390,3 +390,19 @@ module {
     emit.scatter MAX %s -> %t[%i] : !emit.buffer<lm, 2x8xf32, strides = [64, 4]>, !emit.buffer<lm, 2xi32, strides = [4]> -> !emit.buffer<arena, 4x8xf32, strides = [32, 4]>
   }
 }
+
+// -----
+
+// A row box of one element along a dimension has no stride to encode: the
+// table's A dimension (extent 1, stride past the 28-bit field, as a table of
+// more than 128 MiB has) is sent as 0.
+// CHECK:      enc.dma_in_shape n0 = 8, n1 = 1, n2 = 1, n3 = 2
+// CHECK-NEXT: enc.dma_in_sstride s0 = 4, s1 = 0, s2 = 0, s3 = 32
+module {
+  emit.program target "npu-v1" {
+    %t = emit.alloc {offset = 0} : !emit.buffer<arena, 4x1x8xf32, strides = [32, 400000000, 4]>
+    %i = emit.alloc {offset = 256} : !emit.buffer<lm, 2xi32, strides = [4]>
+    %d = emit.alloc {offset = 512} : !emit.buffer<lm, 2x1x8xf32, strides = [32, 32, 4]>
+    emit.gather %t[%i] -> %d : !emit.buffer<arena, 4x1x8xf32, strides = [32, 400000000, 4]>, !emit.buffer<lm, 2xi32, strides = [4]> -> !emit.buffer<lm, 2x1x8xf32, strides = [32, 32, 4]>
+  }
+}

@@ -181,6 +181,8 @@ LogicalResult GatherOp::verify() {
 }
 
 LogicalResult ScatterOp::verify() {
+  if (bufferOf(getTable()).getSpace() == MemorySpace::CONST)
+    return emitOpError("scatters into const, which is read-only");
   return verifyIndexed(*this, bufferOf(getTable()), bufferOf(getIndices()), bufferOf(getSrc()),
                        "scatters lm rows into a GM table by an index list in lm");
 }

@@ -68,8 +68,14 @@ std::string whyNot(ForOp loop) {
   for (Operation &op : loop.getBody().front()) {
     if (isa<ForOp>(op))
       return "its body holds a nested region";
-    if (auto dma = dyn_cast<DmaOp>(op); dma && cast<BufferType>(dma.getDst().getType()).isGlobal())
-      written.insert(rootOf(dma.getDst(), loop));
+    // GM any engine op of the body writes (a store, a scatter).
+    if (auto engine = dyn_cast<EngineOp>(op)) {
+      SmallVector<Access> accesses;
+      engine.getAccesses(accesses);
+      for (const Access &a : accesses)
+        if (a.write && cast<BufferType>(a.buffer.getType()).isGlobal())
+          written.insert(rootOf(a.buffer, loop));
+    }
   }
   // A tile's loads must all come before anything of the iteration reads it:
   // a load after a read (chunks sharing a tile) would overwrite data the
