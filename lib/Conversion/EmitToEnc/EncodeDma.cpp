@@ -49,8 +49,13 @@ LogicalResult Encoder::dma(emit::DmaOp op) {
       n[i] = t[0][i], ss[i] = t[1][i], ds[i] = t[2][i], lo[i] = t[3][i], hi[i] = t[4][i];
   }
   for (int i = 0; i < 4; ++i) {
-    if (n[i] == 1)
-      ss[i] = ds[i] = 0;  // one element: no stride to encode
+    // One element: its stride moves nothing, and one past the field (a view
+    // of a tensor larger than 128 MiB) is sent as 0.
+    auto fits = [](int64_t v) {
+      return v >= isa::limit::DMA_IN_SSTRIDE::s0_min && v <= isa::limit::DMA_IN_SSTRIDE::s0_max;
+    };
+    if (n[i] == 1 && !(fits(ss[i]) && fits(ds[i])))
+      ss[i] = ds[i] = 0;
     if (n[i] > isa::limit::DMA_IN_SHAPE::n0_max)
       return op.emitOpError() << "extent " << n[i] << " exceeds the DMA extent field ("
                               << isa::limit::DMA_IN_SHAPE::n0_max << ")";
@@ -126,10 +131,11 @@ LogicalResult Encoder::indexedDescriptor(Operation *op, BufferType table, Buffer
   n[3] = rows.getShape()[0];
   gm[3] = table.getStrides()[0];
   lm[3] = rows.getStrides()[0];
-  // A dimension of one element has no stride to encode (a row box [1, B]
-  // of a table past the stride field's reach).
+  // A dimension of one element moves nothing by its stride: one past the
+  // field (a row box [1, B] of a table larger than 128 MiB) is sent as 0.
   for (int i = 0; i < 3; ++i)
-    if (n[i] == 1)
+    if (n[i] == 1 && (std::abs(gm[i]) > isa::limit::DMA_IN_SSTRIDE::s0_max ||
+                      std::abs(lm[i]) > isa::limit::DMA_IN_SSTRIDE::s0_max))
       gm[i] = lm[i] = 0;
   for (int i = 0; i < 4; ++i) {
     if (n[i] > isa::limit::DMA_IN_SHAPE::n0_max)
