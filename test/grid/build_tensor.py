@@ -208,12 +208,12 @@ def build_indexed_gather(case, net):
 def build_indexed_scatter(case, net):
     """qk.scatter: ScatterND of one index per row, the indices a graph input
     (a repeated one and a negative one), with the case's reduction."""
-    t, i_t, _ = case["operands"]
+    t = case["operands"][0]
     red = case["props"]["reduction"]
     net.opset = max(net.opset, 18)
     x = net.value_in(t, (5, 3), domain="small")
     u = net.value_in(t, (4, 3), domain="small")
-    ids = net.graph_input(np.asarray([[1], [-1], [1], [0]], np.int32 if i_t == "i32" else np.int64), "ids")
+    ids = net.graph_input(np.asarray([[1], [-1], [1], [0]], np.int64), "ids")
     y = net.node("ScatterND", [x, ids, u], reduction=red)
     net.value_out(t, y)
     net.exact = True

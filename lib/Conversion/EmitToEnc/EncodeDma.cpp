@@ -164,15 +164,26 @@ LogicalResult Encoder::indexedDescriptor(Operation *op, BufferType table, Buffer
   return success();
 }
 
-/// The index list's register is read when the gather or scatter issues, so
+// The two list instructions share their first fields.
+static_assert(F::DMA_IN_IDX::idx_reg == F::DMA_OUT_IDX::idx_reg &&
+                  F::DMA_IN_IDX::idx_addr == F::DMA_OUT_IDX::idx_addr && F::DMA_IN_IDX::rows == F::DMA_OUT_IDX::rows,
+              "dma_in_idx and dma_out_idx start with idx_reg, idx_addr, rows");
+
+/// The list instruction `opc` for the index list at `list` over `table`'s
+/// rows. The list's register is read when the gather or scatter issues, so
 /// it must not be a register borrowed for one instruction (the next
 /// operand's address could take it): the list starts on a granule, or its
 /// address steps in a loop register.
-LogicalResult Encoder::checkList(Operation *op, const Addr &list) {
+FailureOr<isa::Inst> Encoder::indexList(Operation *op, isa::Opcode opc, const Addr &list, BufferType table) {
   if (!list.reg && list.byte % isa::kGranuleBytes != 0)
     return op->emitOpError() << "index list at lm byte " << list.byte << " does not start on a "
                              << isa::kGranuleBytes << "-byte granule";
-  return success();
+  auto [granule, reg] = local(list);
+  isa::Inst i = inst(opc);
+  i.fields[F::DMA_IN_IDX::idx_reg] = reg;
+  i.fields[F::DMA_IN_IDX::idx_addr] = granule;
+  i.fields[F::DMA_IN_IDX::rows] = table.getShape()[0];
+  return i;
 }
 
 static int64_t elemCode(int64_t bytes) { return bytes == 1 ? 0 : bytes == 2 ? 1 : 2; }
@@ -182,18 +193,11 @@ LogicalResult Encoder::gather(emit::GatherOp op) {
   FailureOr<Addr> ta = address(op, op.getTable()), ia = address(op, op.getIndices()), da = address(op, op.getDst());
   if (failed(ta) || failed(ia) || failed(da) || failed(indexedDescriptor(op, table, dst, true)))
     return failure();
-  if (failed(checkList(op, *ia)))
+  FailureOr<isa::Inst> list = indexList(op, isa::Opcode::DMA_IN_IDX, *ia, table);
+  if (failed(list))
     return failure();
+  configure(*list);
   using O = isa::Opcode;
-  {
-    auto [granule, reg] = local(*ia);
-    isa::Inst list = inst(O::DMA_IN_IDX);
-    namespace I = F::DMA_IN_IDX;
-    list.fields[I::idx_reg] = reg;
-    list.fields[I::idx_addr] = granule;
-    list.fields[I::rows] = table.getShape()[0];
-    configure(list);
-  }
   auto [granule, reg] = local(*da);
   isa::Inst i = inst(O::DMA_IN_GATHER);
   namespace G = F::DMA_IN_GATHER;
@@ -212,20 +216,13 @@ LogicalResult Encoder::scatter(emit::ScatterOp op) {
   FailureOr<Addr> ta = address(op, op.getTable()), ia = address(op, op.getIndices()), sa = address(op, op.getSrc());
   if (failed(ta) || failed(ia) || failed(sa) || failed(indexedDescriptor(op, table, src, false)))
     return failure();
-  if (failed(checkList(op, *ia)))
+  FailureOr<isa::Inst> list = indexList(op, isa::Opcode::DMA_OUT_IDX, *ia, table);
+  if (failed(list))
     return failure();
+  list->fields[F::DMA_OUT_IDX::func] = int64_t(op.getFunc());
+  list->fields[F::DMA_OUT_IDX::dtype] = dtype(table.getElementType());
+  configure(*list);
   using O = isa::Opcode;
-  {
-    auto [granule, reg] = local(*ia);
-    isa::Inst list = inst(O::DMA_OUT_IDX);
-    namespace I = F::DMA_OUT_IDX;
-    list.fields[I::idx_reg] = reg;
-    list.fields[I::idx_addr] = granule;
-    list.fields[I::rows] = table.getShape()[0];
-    list.fields[I::func] = int64_t(op.getFunc());
-    list.fields[I::dtype] = dtype(table.getElementType());
-    configure(list);
-  }
   auto [granule, reg] = local(*sa);
   isa::Inst i = inst(O::DMA_OUT_SCATTER);
   namespace S = F::DMA_OUT_SCATTER;

@@ -141,7 +141,7 @@ private:
   LogicalResult gather(emit::GatherOp op);    // DMA_IN_IDX, DMA_IN_GATHER
   LogicalResult scatter(emit::ScatterOp op);  // DMA_OUT_IDX, DMA_OUT_SCATTER
   LogicalResult indexedDescriptor(Operation *op, BufferType table, BufferType rows, bool in);
-  LogicalResult checkList(Operation *op, const Addr &list);
+  FailureOr<isa::Inst> indexList(Operation *op, isa::Opcode opc, const Addr &list, BufferType table);
   // MATRIX (EncodeMatrix.cpp):
   LogicalResult matmul(emit::MatmulOp op);
   LogicalResult drain(emit::DrainOp op);

@@ -31,8 +31,9 @@ LogicalResult planScatter(const LoweringCase &c, const target::TargetInfo &t, It
 
 namespace {
 
-/// The most indices one gather moves: the VECTOR grid's columns (the
-/// negative-index step runs on a [1, n] row).
+/// The most indices one tile moves: past a few thousand rows per descriptor
+/// the start latency is long hidden, and the negative-index step's [1, n]
+/// row stays a small VECTOR grid.
 constexpr int64_t kMaxChunk = 4096;
 
 /// A gather seen as [A, V, B]: the dimensions before the axis merged, the
@@ -157,12 +158,13 @@ LogicalResult GatherPattern::lower(const LoweringCase &c, const IterationSpaces 
 }
 
 /// Any plain type with reduction none; numbers with add, max and min (bools
-/// do not add). Quantized data never reaches it: graph-fuse-qdq leaves
-/// ScatterND in float.
+/// do not add). Quantized data never reaches it (graph-fuse-qdq leaves
+/// ScatterND in float), nor int32 indices: the importer's row numbers are
+/// int64 (stored as int32).
 const CaseSpace &lowering::scatterSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
-    s.signatures = {{"T,I,T->T", {{"T", ct::plain()}, {"I", {"i32", "i64"}}}}};
+    s.signatures = {{"T,I,T->T", {{"T", ct::plain()}, {"I", {"i64"}}}}};
     s.properties = {kScatterReduction.declare()};
     using R = ScatterReduction;
     s.rules = {never(cond::all({kScatterReduction({R::Add, R::Max, R::Min}), cond::operand(0, ct::kBool)}),
