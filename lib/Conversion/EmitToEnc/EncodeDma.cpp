@@ -12,6 +12,9 @@
 using namespace npuc;
 using namespace npuc::encode;
 
+/// The ElemEnum code of `bytes`-byte elements (B1, B2, B4).
+static int64_t elemCode(int64_t bytes) { return bytes == 1 ? 0 : bytes == 2 ? 1 : 2; }
+
 LogicalResult Encoder::dma(emit::DmaOp op) {
   auto src = cast<BufferType>(op.getSrc().getType()), dst = cast<BufferType>(op.getDst().getType());
   bool in = src.isGlobal();
@@ -86,7 +89,7 @@ LogicalResult Encoder::dma(emit::DmaOp op) {
     pad.fields[F::DMA_IN_PAD::fill] = *op.getFill();
     configure(pad);
   }
-  int64_t elem = src.getElementBytes() == 1 ? 0 : src.getElementBytes() == 2 ? 1 : 2;
+  int64_t elem = elemCode(src.getElementBytes());
   if (in) {
     auto [granule, reg] = local(*da);
     isa::Inst i = inst(O::DMA_IN_START);
@@ -185,8 +188,6 @@ FailureOr<isa::Inst> Encoder::indexList(Operation *op, isa::Opcode opc, const Ad
   i.fields[F::DMA_IN_IDX::rows] = table.getShape()[0];
   return i;
 }
-
-static int64_t elemCode(int64_t bytes) { return bytes == 1 ? 0 : bytes == 2 ? 1 : 2; }
 
 LogicalResult Encoder::gather(emit::GatherOp op) {
   auto table = cast<BufferType>(op.getTable().getType()), dst = cast<BufferType>(op.getDst().getType());
