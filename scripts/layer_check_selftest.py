@@ -43,7 +43,9 @@ hold (the candidates for LIST).
 
 import argparse
 import concurrent.futures
+import contextlib
 import importlib.util
+import io
 import json
 import os
 import re
@@ -65,6 +67,28 @@ import onnx_reference  # noqa: E402  (the references, scripts/onnx_reference/)
 
 PLACEHOLDERS = {"ONNX_TESTDATA": "/usr/share/libonnx-testdata/data",
                 "NPUC_MODELS": "/work/shared/models"}
+
+
+_CHECKER = None
+
+
+def run_checker_here(argv):
+    """npuc-layer-check's main(argv) in this process (loaded once per worker:
+    the list's tests would otherwise pay an interpreter and numpy start each):
+    (exit code, what it wrote to stderr)."""
+    global _CHECKER
+    if _CHECKER is None:
+        _CHECKER = load_checker()
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = _CHECKER.main(argv)
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else 2
+        except Exception as e:  # the checker's own crash fails the test, not the run
+            err.write("%s: %s" % (type(e).__name__, e))
+            code = 3
+    return code, err.getvalue()
 
 
 def load_checker():
@@ -159,23 +183,19 @@ def run_test(test_dir, options):
         except Exception as e:  # a test this self-test cannot feed
             return False, "cannot build the dump: %s" % e, None
         report = os.path.join(tmp, "report.json")
-        cmd = [sys.executable, CHECKER, os.path.join(test_dir, "model.onnx"), dump_dir,
-               "--json", report, "--quiet"] + options
-        try:
-            p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-        except subprocess.TimeoutExpired:
-            return False, "timed out", None
+        argv = [os.path.join(test_dir, "model.onnx"), dump_dir, "--json", report, "--quiet"] + options
+        returncode, stderr = run_checker_here(argv)
         if not os.path.exists(report):
-            return False, "exit %d: %s" % (p.returncode, p.stderr.strip()[-300:]), None
+            return False, "exit %d: %s" % (returncode, stderr.strip()[-300:]), None
         with open(report) as f:
             rep = json.load(f)
     compared = {o["name"]: o for r in rep["nodes"] for o in r["outputs"] if o.get("compared")}
     missing = [o for o in outputs if o not in compared]
     s = rep["summary"]
-    if p.returncode != 0 or missing:
+    if returncode != 0 or missing:
         why = []
-        if p.returncode:
-            why.append("exit %d" % p.returncode)
+        if returncode:
+            why.append("exit %d" % returncode)
         bad = [r for r in rep["nodes"] if r["status"] == "BEYOND"]
         for r in bad[:2]:
             o = [o for o in r["outputs"] if o.get("compared") and not o["ok"]][0]
@@ -780,7 +800,7 @@ def main():
         ap.error("a LIST is needed")
     entries = read_list(args.list) if not args.evaluator else []
     results = []
-    with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
+    with concurrent.futures.ProcessPoolExecutor(max(1, args.jobs)) as pool:
         futures = [pool.submit(run_test, d, o) for d, o in entries]
         for (d, o), fut in zip(entries, futures):
             ok, detail, summary = fut.result()
