@@ -37,13 +37,14 @@ const char *model::sectionName(uint32_t kind) {
 }
 
 unsigned model::dtypeBytes(DType t) {
-  static const unsigned bytes[] = {1, 1, 2, 4, 2, 4, 1, 8, 2, 4};
+  static const unsigned bytes[] = {1, 1, 2, 4, 2, 4, 1, 8, 2, 4, 8};
   return bytes[unsigned(t)];
 }
 
 const char *model::dtypeName(DType t) {
   static const char *const names[] = {"int8",  "uint8", "int16", "int32",  "float16",
-                                      "float32", "bool", "int64", "uint16", "uint32"};
+                                      "float32", "bool", "int64", "uint16", "uint32",
+                                      "float64"};
   return names[unsigned(t)];
 }
 
@@ -53,8 +54,16 @@ DType model::storageOf(DType host) {
   case DType::I64:
   case DType::U16:
   case DType::U32: return DType::I32;
+  case DType::F64: return DType::F32;
   default: return host;
   }
+}
+
+uint16_t model::formatMinor(const Model &m) {
+  for (const TensorDesc &t : m.tensors)
+    if (t.boundary == DType::F64)
+      return 3;
+  return 2;
 }
 
 uint64_t TensorDesc::numElements() const {
@@ -246,7 +255,7 @@ model::Pieces model::serializePieces(const Model &m) {
   Out f;
   f.putBytes("NPUMODEL", 8);
   f.put<uint16_t>(m.major);
-  f.put<uint16_t>(m.minor);
+  f.put<uint16_t>(formatMinor(m));
   f.put<uint32_t>(kHeaderSize);
   f.put<uint64_t>(0);  // file size, patched below
   f.put<uint64_t>(m.targetHash);
@@ -554,7 +563,7 @@ bool parseTensor(Cursor &c, const Model &m, TensorDesc &t, size_t index, bool va
     if (r0 < kNumDTypes || r0 >= kNumHostDTypes || value || storageOf(DType(r0)) != t.dtype)
       return c.fail(item + ": boundary type " + std::to_string(r0) + " does not suit a " +
                     dtypeName(t.dtype) + (value ? " value" : " tensor") +
-                    " (bool over int8; int64, uint16 or uint32 over int32)");
+                    " (bool over int8; int64, uint16 or uint32 over int32; float64 over float32)");
     t.boundary = DType(r0);
   }
   if (quant > 2)

@@ -7,7 +7,9 @@
 #include "npuc/Base/TensorFile.h"
 #include "npuc/Base/Numerics.h"
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace npuc;
 using model::DType;
@@ -51,8 +53,8 @@ const struct {
 } kNpyTypes[] = {{"|i1", DType::I8},   {"|u1", DType::U8},  {"<i2", DType::I16},
                  {"<i4", DType::I32},  {"<f2", DType::F16}, {"<f4", DType::F32},
                  {"|b1", DType::Bool}, {"<i8", DType::I64}, {"<u2", DType::U16},
-                 {"<u4", DType::U32},  {"i1", DType::I8},   {"u1", DType::U8},
-                 {"b1", DType::Bool}};
+                 {"<u4", DType::U32},  {"<f8", DType::F64}, {"i1", DType::I8},
+                 {"u1", DType::U8},    {"b1", DType::Bool}};
 
 /// The value of `key` in a numpy header dict, e.g. 'descr': '<f4'.
 std::string headerValue(const std::string &h, const std::string &key) {
@@ -110,7 +112,7 @@ bool npuc::parseNpy(const uint8_t *p, size_t n, HostTensor &t, std::string &erro
     }
   if (!found) {
     error = ".npy element type '" + descr + "' is not supported (int8, uint8, int16, int32, "
-            "float16, float32, bool, int64, uint16, uint32, little endian)";
+            "float16, float32, bool, int64, uint16, uint32, float64, little endian)";
     return false;
   }
   if (order != "False") {
@@ -183,6 +185,7 @@ bool npuc::parseTensorProto(const uint8_t *p, size_t n, HostTensor &t, std::stri
   size_t rawLen = 0;
   std::vector<float> floats;
   std::vector<int64_t> ints;
+  std::vector<double> doubles;
   t.shape.clear();
   auto bad = [&](const char *what) {
     error = std::string("malformed TensorProto: ") + what;
@@ -231,6 +234,11 @@ bool npuc::parseTensorProto(const uint8_t *p, size_t n, HostTensor &t, std::stri
           std::memcpy(&f, data + i, 4);
           floats.push_back(f);
         }
+      } else if (field == 10) {  // packed double_data
+        if (len % 8)
+          return bad("double_data length is not a multiple of 8");
+        doubles.insert(doubles.end(), len / 8, 0.0);
+        std::memcpy(doubles.data() + doubles.size() - len / 8, data, len);
       } else if (field == 8) {
         t.name.assign(reinterpret_cast<const char *>(data), len);
       } else if (field == 9) {
@@ -251,6 +259,11 @@ bool npuc::parseTensorProto(const uint8_t *p, size_t n, HostTensor &t, std::stri
     } else if (type == 1) {
       if (n - w.pos < 8)
         return bad("truncated fixed64");
+      if (field == 10) {
+        double d;
+        std::memcpy(&d, p + w.pos, 8);
+        doubles.push_back(d);
+      }
       w.pos += 8;
     } else {
       return bad("unsupported wire type");
@@ -268,10 +281,11 @@ bool npuc::parseTensorProto(const uint8_t *p, size_t n, HostTensor &t, std::stri
   case 7: t.dtype = DType::I64; break;
   case 4: t.dtype = DType::U16; break;
   case 12: t.dtype = DType::U32; break;
+  case 11: t.dtype = DType::F64; break;
   default:
     error = "TensorProto element type " + std::to_string(dataType) +
             " is not supported (float, uint8, int8, int16, int32, float16, bool, int64, "
-            "uint16, uint32)";
+            "uint16, uint32, double)";
     return false;
   }
   uint64_t bytes;
@@ -285,6 +299,10 @@ bool npuc::parseTensorProto(const uint8_t *p, size_t n, HostTensor &t, std::stri
     t.data.resize(floats.size() * 4);
     if (!floats.empty())
       std::memcpy(t.data.data(), floats.data(), t.data.size());
+  } else if (t.dtype == DType::F64) {
+    t.data.resize(doubles.size() * 8);
+    if (!doubles.empty())
+      std::memcpy(t.data.data(), doubles.data(), t.data.size());
   } else {
     for (int64_t v : ints)
       for (unsigned b = 0; b < size; ++b)
@@ -311,8 +329,8 @@ bool npuc::readTensorFile(const std::string &path, HostTensor &t, std::string &e
 }
 
 std::vector<uint8_t> npuc::serializeNpy(const HostTensor &t) {
-  static const char *const descr[] = {"|i1", "|u1", "<i2", "<i4", "<f2",
-                                      "<f4", "|b1", "<i8", "<u2", "<u4"};
+  static const char *const descr[] = {"|i1", "|u1", "<i2", "<i4", "<f2", "<f4",
+                                      "|b1", "<i8", "<u2", "<u4", "<f8"};
   std::string h = "{'descr': '" + std::string(descr[unsigned(t.dtype)]) +
                   "', 'fortran_order': False, 'shape': (";
   for (size_t i = 0; i < t.shape.size(); ++i)
@@ -375,6 +393,23 @@ bool npuc::narrowToStorage(const model::TensorDesc &t, const HostTensor &in,
     out = in.data;
     return true;
   }
+  if (host == DType::F64) {
+    // float64 is computed in float32: rounded to nearest; a finite value
+    // float32 cannot hold is refused, not made infinite.
+    for (uint64_t i = 0; i < n; ++i) {
+      double d;
+      std::memcpy(&d, in.data.data() + i * 8, 8);
+      if (std::isfinite(d) && std::fabs(d) > double(std::numeric_limits<float>::max())) {
+        error = "element " + std::to_string(i) + " = " + std::to_string(d) +
+                " of float64 tensor '" + t.name +
+                "' is outside float32, the type it is computed in on the NPU";
+        return false;
+      }
+      float f = float(d);
+      std::memcpy(out.data() + i * 4, &f, 4);
+    }
+    return true;
+  }
   for (uint64_t i = 0; i < n; ++i) {
     int64_t v = 0;
     const uint8_t *p = in.data.data() + i * hb;
@@ -412,6 +447,15 @@ bool npuc::widenFromStorage(const model::TensorDesc &t, const std::vector<uint8_
   unsigned hb = model::dtypeBytes(host), sb = model::dtypeBytes(st);
   uint64_t n = in.size() / sb;
   out.data.assign(n * hb, 0);
+  if (host == DType::F64) {  // float32 widens exactly
+    for (uint64_t i = 0; i < n; ++i) {
+      float f;
+      std::memcpy(&f, in.data() + i * 4, 4);
+      double d = f;
+      std::memcpy(out.data.data() + i * 8, &d, 8);
+    }
+    return true;
+  }
   for (uint64_t i = 0; i < n; ++i) {
     const uint8_t *p = in.data() + i * sb;
     int64_t v = sb == 1 ? int64_t(int8_t(p[0]))

@@ -45,11 +45,14 @@ double element(const HostTensor &t, uint64_t i) {
   case model::DType::I64: { int64_t v; std::memcpy(&v, p + 8 * i, 8); return double(v); }
   case model::DType::U16: { uint16_t v; std::memcpy(&v, p + 2 * i, 2); return v; }
   case model::DType::U32: { uint32_t v; std::memcpy(&v, p + 4 * i, 4); return v; }
+  case model::DType::F64: { double v; std::memcpy(&v, p + 8 * i, 8); return v; }
   }
   return 0;
 }
 
-bool isFloat(model::DType t) { return t == model::DType::F32 || t == model::DType::F16; }
+bool isFloat(model::DType t) {
+  return t == model::DType::F32 || t == model::DType::F16 || t == model::DType::F64;
+}
 
 /// Element `i` as text: an int64 exactly (a double rounds it past 2^53).
 std::string elementText(const HostTensor &t, uint64_t i) {

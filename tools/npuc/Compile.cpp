@@ -290,6 +290,8 @@ int driver::compile(const Invocation &inv) {
   context.printOpOnDiagnostic(false);  // diagnostics point at the ONNX node instead
   onnx_import::Result result = onnx_import::importModel(context, inv.input, inv.importOptions);
   Compilation compilation(inv, result, evidence);
+  for (const std::string &w : result.warnings)
+    std::cerr << inv.input << ": warning: " << w << "\n";
   for (const onnx_import::Issue &issue : result.issues)
     std::cerr << onnx_import::formatIssue(inv.input, issue) << "\n";
   if (!result.issues.empty()) {

@@ -253,7 +253,7 @@ TEST(ModelFile, ValuesRoundTrip) {
   Model back;
   std::string error;
   ASSERT_TRUE(parse(bytes.data(), bytes.size(), back, error)) << error;
-  EXPECT_EQ(back.minor, kMinor);
+  EXPECT_EQ(back.minor, 2);  // no float64 boundary: written as 1.2
   ASSERT_EQ(back.values.size(), 2u);
   EXPECT_EQ(back.values[0].after, ValueDesc::kFromStart);
   EXPECT_EQ(back.values[0].t.region, uint8_t(isa::Region::INPUT));
@@ -412,4 +412,34 @@ TEST(ModelFile, BoundaryTypesRoundTrip) {
   std::vector<uint8_t> bad = serialize(wrong);
   EXPECT_FALSE(parse(bad.data(), bad.size(), back, error));
   EXPECT_NE(error.find("boundary type 6 does not suit a int32 tensor"), std::string::npos) << error;
+}
+
+// float64 over float32 (format 1.3): the file says 1.3 only when it has one,
+// so a file without keeps its 1.2 bytes.
+TEST(ModelFile, Float64BoundaryIsFormat13) {
+  Model m = sampleModel();
+  m.tensors[0].dtype = DType::F32;
+  m.tensors[0].quant = Quant::None;
+  m.tensors[0].axis = -1;
+  m.tensors[0].scales.clear();
+  m.tensors[0].zeroPoints.clear();
+  m.tensors[0].strides = {4 * m.tensors[0].shape.back(), 4};
+  m.inputSize = 4096;
+  std::vector<uint8_t> plain = serialize(m);
+  m.tensors[0].boundary = DType::F64;
+  std::vector<uint8_t> bytes = serialize(m);
+  Model back;
+  std::string error;
+  ASSERT_TRUE(parse(plain.data(), plain.size(), back, error)) << error;
+  EXPECT_EQ(back.minor, 2);
+  ASSERT_TRUE(parse(bytes.data(), bytes.size(), back, error)) << error;
+  EXPECT_EQ(back.minor, 3);
+  EXPECT_EQ(back.tensors[0].hostType(), DType::F64);
+  EXPECT_EQ(dtypeBytes(DType::F64), 8u);
+  EXPECT_STREQ(dtypeName(DType::F64), "float64");
+  m.tensors[0].dtype = DType::F16;  // float64 is stored as float32 only
+  m.tensors[0].strides = {2 * m.tensors[0].shape.back(), 2};
+  std::vector<uint8_t> bad = serialize(m);
+  EXPECT_FALSE(parse(bad.data(), bad.size(), back, error));
+  EXPECT_NE(error.find("boundary type 10 does not suit a float16 tensor"), std::string::npos) << error;
 }

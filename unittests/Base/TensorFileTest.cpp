@@ -12,6 +12,8 @@
 
 #include "npuc/Base/TensorFile.h"
 
+#include <cstring>
+
 #include <gtest/gtest.h>
 
 using namespace npuc;
@@ -169,4 +171,65 @@ TEST(TensorFile, BoundaryTypeTensorProtos) {
   ASSERT_TRUE(parseTensorProto(b.data(), b.size(), t, error)) << error;
   EXPECT_EQ(t.dtype, model::DType::Bool);
   EXPECT_EQ(t.data, (std::vector<uint8_t>{1, 0, 1}));
+}
+
+// float64 (format 1.3) is stored as float32: rounded to nearest on binding,
+// a finite value beyond float32 refused naming the element, widened exactly.
+TEST(TensorFile, Float64BoundaryRoundsAndWidens) {
+  model::TensorDesc t = desc({3}, {4}, 0);
+  t.name = "x";
+  t.dtype = model::DType::F32;
+  t.boundary = model::DType::F64;
+  HostTensor in;
+  in.dtype = model::DType::F64;
+  in.shape = {3};
+  const double values[] = {0.1, -2.5, 1e300};
+  in.data.resize(sizeof(values));
+  std::memcpy(in.data.data(), values, sizeof(values));
+  std::vector<uint8_t> stored;
+  std::string error;
+  EXPECT_FALSE(narrowToStorage(t, in, stored, error));
+  EXPECT_NE(error.find("element 2 = "), std::string::npos) << error;
+  EXPECT_NE(error.find("of float64 tensor 'x' is outside float32"), std::string::npos) << error;
+  in.data.resize(16);
+  in.shape = {2};
+  t.shape = {2};
+  ASSERT_TRUE(narrowToStorage(t, in, stored, error)) << error;
+  ASSERT_EQ(stored.size(), 8u);
+  float f[2];
+  std::memcpy(f, stored.data(), 8);
+  EXPECT_EQ(f[0], 0.1f);  // the nearest float32
+  EXPECT_EQ(f[1], -2.5f);
+  HostTensor out;
+  ASSERT_TRUE(widenFromStorage(t, stored, out, error)) << error;
+  EXPECT_EQ(out.dtype, model::DType::F64);
+  double d[2];
+  ASSERT_EQ(out.data.size(), 16u);
+  std::memcpy(d, out.data.data(), 16);
+  EXPECT_EQ(d[0], double(0.1f));
+  EXPECT_EQ(d[1], -2.5);
+}
+
+// A DOUBLE TensorProto with packed double_data, and a .npy of '<f8'.
+TEST(TensorFile, Float64Files) {
+  // dims: [2]; data_type 11 (DOUBLE); double_data packed [1.5, -0.25].
+  std::vector<uint8_t> pb = {0x08, 0x02, 0x10, 0x0b, 0x52, 0x10};
+  for (double v : {1.5, -0.25}) {
+    uint8_t b[8];
+    std::memcpy(b, &v, 8);
+    pb.insert(pb.end(), b, b + 8);
+  }
+  HostTensor t;
+  std::string error;
+  ASSERT_TRUE(parseTensorProto(pb.data(), pb.size(), t, error)) << error;
+  EXPECT_EQ(t.dtype, model::DType::F64);
+  ASSERT_EQ(t.data.size(), 16u);
+  double d;
+  std::memcpy(&d, t.data.data() + 8, 8);
+  EXPECT_EQ(d, -0.25);
+  std::vector<uint8_t> npy = serializeNpy(t);
+  HostTensor back;
+  ASSERT_TRUE(parseNpy(npy.data(), npy.size(), back, error)) << error;
+  EXPECT_EQ(back.dtype, model::DType::F64);
+  EXPECT_EQ(back.data, t.data);
 }

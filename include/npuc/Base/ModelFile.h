@@ -19,7 +19,7 @@
 namespace npuc::model {
 
 inline constexpr uint16_t kMajor = 1;
-inline constexpr uint16_t kMinor = 2;
+inline constexpr uint16_t kMinor = 3;  // the newest this reader knows
 inline constexpr uint32_t kHeaderSize = 64;
 inline constexpr uint32_t kEntrySize = 32;
 inline constexpr uint32_t kAlign = 64;
@@ -34,13 +34,14 @@ const char *sectionName(uint32_t kind);
 /// Element types. The first six are storage types, what a region holds;
 /// Bool, I64, U16 and U32 exist only at the boundary (format 1.2): a host
 /// tensor of such a type is stored as I8 0/1 (Bool) or I32 (the others),
-/// converted on binding (narrowToStorage, TensorFile.h).
-enum class DType : uint8_t { I8, U8, I16, I32, F16, F32, Bool, I64, U16, U32 };
+/// converted on binding (narrowToStorage, TensorFile.h); F64 (format 1.3)
+/// likewise, stored as F32.
+enum class DType : uint8_t { I8, U8, I16, I32, F16, F32, Bool, I64, U16, U32, F64 };
 inline constexpr unsigned kNumDTypes = 6;       // storage types
-inline constexpr unsigned kNumHostDTypes = 10;  // and the boundary-only ones
+inline constexpr unsigned kNumHostDTypes = 11;  // and the boundary-only ones
 unsigned dtypeBytes(DType t);
 /// numpy-style names: int8, uint8, int16, int32, float16, float32, bool,
-/// int64, uint16, uint32.
+/// int64, uint16, uint32, float64.
 const char *dtypeName(DType t);
 /// The storage type a boundary type is held in (itself for a storage type).
 DType storageOf(DType host);
@@ -52,7 +53,7 @@ struct TensorDesc {
   Role role = Role::Input;
   DType dtype = DType::F32;  // the storage type, in the region
   /// The type the host binds when it is not `dtype` (format 1.2): Bool over
-  /// I8, I64, U16 or U32 over I32.
+  /// I8, I64, U16 or U32 over I32; F64 over F32 (format 1.3).
   std::optional<DType> boundary;
   DType hostType() const { return boundary.value_or(dtype); }
   uint8_t region = 2;  // isa::Region
@@ -92,6 +93,7 @@ struct SectionInfo {
 };
 
 struct Model {
+  /// As read; the writer writes kMajor and formatMinor().
   uint16_t major = kMajor, minor = kMinor;
   std::string targetName;
   uint64_t targetHash = 0;
@@ -118,6 +120,11 @@ const std::string &debugNodes(const Model &m, uint64_t index);
 
 /// "a, b" for the lines of `nodes` (debugNodes), for display.
 std::string joinedNodes(const std::string &nodes);
+
+/// The minor version `m` needs, the lowest whose features it uses: 3 with
+/// a float64 boundary tensor, else 2 (so that the files of earlier formats'
+/// features keep their bytes).
+uint16_t formatMinor(const Model &m);
 
 /// The file's bytes; the same model always gives the same bytes.
 std::vector<uint8_t> serialize(const Model &m);

@@ -588,6 +588,8 @@ std::set<std::string> Importer::importGraphInputs(const onnx::GraphProto &g,
     }
     Location loc = NameLoc::get(b.getStringAttr(name), FileLineColLoc::get(&ctx, path, 0, 0));
     values[name] = Val{entry->addArgument(*type, loc), {}};
+    if (vi.type().tensor_type().elem_type() == onnx::TensorProto::DOUBLE)
+      float64At.push_back("graph input '" + name + "'");
   }
   return pinned;
 }
@@ -694,6 +696,7 @@ void Importer::finishMain(const onnx::GraphProto &g, func::FuncOp func) {
   Block *entry = &func.getBody().front();
   SmallVector<Value> results;
   SmallVector<std::string> resultNames;
+  std::set<unsigned> doubleResults;
   for (const onnx::ValueInfoProto &vi : g.output()) {
     auto it = values.find(vi.name());
     if (it == values.end()) {
@@ -706,16 +709,51 @@ void Importer::finishMain(const onnx::GraphProto &g, func::FuncOp func) {
                "graph output '" + vi.name() + "' is not produced by any node");
       continue;
     }
-    results.push_back(it->second.value);
+    Value v = it->second.value;
+    if (vi.type().tensor_type().elem_type() == onnx::TensorProto::DOUBLE) {
+      // Declared float64, computed as float32 (elementType).
+      Type element = cast<ShapedType>(v.getType()).getElementType();
+      if (!element.isF32()) {
+        std::string computed;
+        llvm::raw_string_ostream os(computed);
+        os << element;
+        report(code::UnsupportedType, nullptr, 0,
+               "graph output '" + vi.name() + "' is declared DOUBLE but its producer computes " +
+                   computed);
+        continue;
+      }
+      float64At.push_back("graph output '" + vi.name() + "'");
+      doubleResults.insert(unsigned(results.size()));
+    }
+    results.push_back(v);
     resultNames.push_back(vi.name());
   }
   func::ReturnOp::create(b, FileLineColLoc::get(&ctx, path, 0, 0), results);
   func.setFunctionType(b.getFunctionType(entry->getArgumentTypes(), ValueRange(results).getTypes()));
   // The ONNX names of the graph's inputs and outputs, for the model file's
   // tensor descriptors.
+  auto f64 = TypeAttr::get(b.getF64Type());
   for (BlockArgument arg : entry->getArguments())
-    if (auto name = dyn_cast<NameLoc>(arg.getLoc()))
+    if (auto name = dyn_cast<NameLoc>(arg.getLoc())) {
       func.setArgAttr(arg.getArgNumber(), graph::kBoundaryNameAttr, name.getName());
+      if (llvm::is_contained(float64At, "graph input '" + name.getName().str() + "'"))
+        func.setArgAttr(arg.getArgNumber(), graph::kBoundaryTypeAttr, f64);
+    }
+  for (unsigned i : doubleResults)
+    func.setResultAttr(i, graph::kBoundaryTypeAttr, f64);
+  if (!float64At.empty()) {
+    std::string where;
+    unsigned listed = 0;
+    for (const std::string &w : float64At)
+      if (!w.empty() && listed++ < 3)
+        where += (where.empty() ? "" : ", ") + w;
+    if (listed > 3)
+      where += " and " + std::to_string(listed - 3) + " more";
+    warnings.push_back("the model computes in float64" + (where.empty() ? "" : " (" + where + ")") +
+                       ", which NPU-v1 computes in float32: results differ from float64 "
+                       "arithmetic by float32 rounding; float64 inputs are rounded when bound and "
+                       "outputs widened (docs/numerics.md, \"float64\")");
+  }
   for (auto [i, name] : llvm::enumerate(resultNames))
     func.setResultAttr(unsigned(i), graph::kBoundaryNameAttr, b.getStringAttr(name));
   // Constants that folding consumed (shape computations) are no longer used.
@@ -777,6 +815,7 @@ Result Importer::run() {
   if (!issues.empty())
     result.module = nullptr;
   result.issues = std::move(issues);
+  result.warnings = std::move(warnings);
   result.nodes = std::move(nodes);
   return result;
 }

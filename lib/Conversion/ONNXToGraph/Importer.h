@@ -206,6 +206,7 @@ public:
   std::string path, dir;
   Options options;
   std::vector<Issue> issues;
+  std::vector<std::string> warnings;  // Result::warnings
   std::vector<NodeInfo> nodes;
   std::map<std::string, Val> values;
   /// Sequences whose structure is known at compile time (SequenceConstruct,
@@ -214,7 +215,14 @@ public:
   std::set<std::string> poisoned;  // produced by a node that failed: not reported again
   int64_t opset = 0, msOpset = 0;
 
+  /// Where the model has float64 values, which the program computes in
+  /// float32 ("graph input 'x'", ...; "" for one inside the graph): the
+  /// import warns once (docs/numerics.md, "float64").
+  std::vector<std::string> float64At;
+
   void report(const char *code, const onnx::NodeProto *node, int64_t opset, const llvm::Twine &msg);
+  /// The element type the graph computes an ONNX type in: its own, except
+  /// DOUBLE, computed as f32 (recorded in float64At).
   std::optional<mlir::Type> elementType(int32_t onnxType);
   /// Whether a tensor of `type` fits an NPU memory region (isa::gmAddressBytes);
   /// reports NPUC-E0203 at `node` (or the model) otherwise.

@@ -32,11 +32,15 @@ void registerSignalOps(llvm::StringMap<OpImporter> &table);
 void registerTrainingOps(llvm::StringMap<OpImporter> &table);
 void registerAttentionOps(llvm::StringMap<OpImporter> &table);
 void registerScatterOps(llvm::StringMap<OpImporter> &table);
+void registerSumOps(llvm::StringMap<OpImporter> &table);
+void registerGridSampleOps(llvm::StringMap<OpImporter> &table);
 /// `v` sliced to [start, end) with `step` along `axis`, `length` elements
 /// (a negative step runs backwards; end -1 runs to the front): the one-axis
 /// graph.slice the compositions build (OpsDecomposed.cpp).
 mlir::FailureOr<mlir::Value> sliceAxis(NodeContext &c, mlir::Value v, int64_t axis, int64_t start, int64_t end,
                                        int64_t step, int64_t length);
+/// `parts` concatenated along `axis` (the one part itself).
+mlir::FailureOr<mlir::Value> concatAxis(NodeContext &c, llvm::ArrayRef<mlir::Value> parts, int64_t axis);
 /// A subgraph's input or output: a tensor, or a sequence known at compile
 /// time.
 struct BodyValue {
@@ -49,6 +53,52 @@ struct BodyValue {
 /// local shadowing an outer name gives the outer value back) (OpsControl.cpp).
 mlir::FailureOr<std::vector<BodyValue>> importBody(NodeContext &c, const onnx::GraphProto &g,
                                                    llvm::ArrayRef<BodyValue> inputs);
+/// A chain of graph ops built for one node: the first failure (already
+/// reported by NodeContext::build) turns every later step into a no-op, so
+/// a composition checks `ok` once at its end.
+struct OpChain {
+  NodeContext &c;
+  bool ok = true;
+
+  mlir::Value fail() {
+    ok = false;
+    return {};
+  }
+  template <typename OpTy>
+  mlir::Value op(mlir::ValueRange operands, mlir::Type type, llvm::ArrayRef<mlir::NamedAttribute> attrs = {}) {
+    if (!ok)
+      return {};
+    mlir::FailureOr<mlir::Value> r = c.build<OpTy>(operands, type, attrs);
+    return mlir::succeeded(r) ? *r : fail();
+  }
+  /// sliceAxis [from, to) with step 1.
+  mlir::Value slice(mlir::Value v, int64_t axis, int64_t from, int64_t to) {
+    if (!ok)
+      return {};
+    mlir::FailureOr<mlir::Value> r = sliceAxis(c, v, axis, from, to, 1, to - from);
+    return mlir::succeeded(r) ? *r : fail();
+  }
+  mlir::Value reshape(mlir::Value v, llvm::ArrayRef<int64_t> shape) {
+    if (!ok)
+      return {};
+    return op<graph::ReshapeOp>({v}, mlir::cast<mlir::RankedTensorType>(v.getType()).clone(shape));
+  }
+  /// `v` with its axes in the order `perm` (no op for the identity).
+  mlir::Value transpose(mlir::Value v, llvm::ArrayRef<int64_t> perm);
+  /// graph.reduce_sum of `v` over the sorted `axes`, dropping them.
+  mlir::Value sum(mlir::Value v, llvm::ArrayRef<int64_t> axes);
+  mlir::Value i64(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> values) {
+    auto t = c.tensor(shape, c.b.getI64Type());
+    return c.constant(mlir::DenseElementsAttr::get(t, values)).value;
+  }
+  mlir::Value splat(mlir::Type element, double v) {
+    auto t = c.tensor({1}, element);
+    if (mlir::isa<mlir::FloatType>(element))
+      return c.constant(mlir::DenseElementsAttr::get(t, c.b.getFloatAttr(element, v))).value;
+    return c.constant(mlir::DenseElementsAttr::get(t, c.b.getIntegerAttr(element, int64_t(v)))).value;
+  }
+};
+
 /// Pow of an integer base (OpsDecomposed.cpp).
 llvm::LogicalResult importIntegerPow(NodeContext &c, const Val &x, const Val &e);
 void registerDecomposedOps(llvm::StringMap<OpImporter> &table);

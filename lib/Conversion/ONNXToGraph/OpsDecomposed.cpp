@@ -417,17 +417,6 @@ LogicalResult importTopK(NodeContext &c) {
   c.setOutput(1, *idxs);
   return success();
 }
-FailureOr<Value> concatAxis(NodeContext &c, ArrayRef<Value> parts, int64_t axis) {
-  if (parts.size() == 1)
-    return parts.front();
-  auto t = cast<RankedTensorType>(parts.front().getType());
-  SmallVector<int64_t> shape(t.getShape());
-  shape[size_t(axis)] = 0;
-  for (Value p : parts)
-    shape[size_t(axis)] += cast<RankedTensorType>(p.getType()).getDimSize(axis);
-  return c.build<graph::ConcatOp>(SmallVector<Value>(parts), t.clone(shape),
-                                  {c.named("axis", c.b.getI64IntegerAttr(axis))});
-}
 
 /// The most batches ReverseSequence slices one by one.
 constexpr int64_t kMaxReverseBatches = 1024;
@@ -655,6 +644,18 @@ LogicalResult integerPow(NodeContext &c, const Val &x, const Val &e) {
 LogicalResult npuc::onnx_import::importReduceProd(NodeContext &c, Val x, ArrayRef<int64_t> axes,
                                                   bool keep) {
   return reduceProdTree(c, x, axes, keep);
+}
+
+FailureOr<Value> npuc::onnx_import::concatAxis(NodeContext &c, ArrayRef<Value> parts, int64_t axis) {
+  if (parts.size() == 1)
+    return parts.front();
+  auto t = cast<RankedTensorType>(parts.front().getType());
+  SmallVector<int64_t> shape(t.getShape());
+  shape[size_t(axis)] = 0;
+  for (Value p : parts)
+    shape[size_t(axis)] += cast<RankedTensorType>(p.getType()).getDimSize(axis);
+  return c.build<graph::ConcatOp>(SmallVector<Value>(parts), t.clone(shape),
+                                  {c.named("axis", c.b.getI64IntegerAttr(axis))});
 }
 
 FailureOr<Value> npuc::onnx_import::sliceAxis(NodeContext &c, Value v, int64_t axis, int64_t start, int64_t end,

@@ -396,6 +396,8 @@ const llvm::StringMap<OpImporter> &opTable() {
     registerTrainingOps(t);
     registerAttentionOps(t);
     registerScatterOps(t);
+    registerSumOps(t);
+    registerGridSampleOps(t);
     registerDecomposedOps(t);
     return t;
   }();

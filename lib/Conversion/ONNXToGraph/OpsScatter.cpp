@@ -33,43 +33,7 @@ int64_t product(ArrayRef<int64_t> s) {
   return std::accumulate(s.begin(), s.end(), int64_t(1), std::multiplies<int64_t>());
 }
 
-struct Builder {
-  NodeContext &c;
-  bool ok = true;
-
-  Value fail() {
-    ok = false;
-    return {};
-  }
-  template <typename OpTy>
-  Value op(ValueRange operands, Type type, ArrayRef<NamedAttribute> attrs = {}) {
-    if (!ok)
-      return {};
-    FailureOr<Value> r = c.build<OpTy>(operands, type, attrs);
-    return succeeded(r) ? *r : fail();
-  }
-  /// sliceAxis through the builder's failure flag.
-  Value slice(Value v, int64_t axis, int64_t from, int64_t to) {
-    if (!ok)
-      return {};
-    FailureOr<Value> r = sliceAxis(c, v, axis, from, to, 1, to - from);
-    return succeeded(r) ? *r : fail();
-  }
-  Value reshape(Value v, ArrayRef<int64_t> shape) {
-    if (!ok)
-      return {};
-    return op<graph::ReshapeOp>({v}, cast<RankedTensorType>(v.getType()).clone(shape));
-  }
-  Value i64(ArrayRef<int64_t> shape, ArrayRef<int64_t> values) {
-    auto t = c.tensor(shape, c.b.getI64Type());
-    return c.constant(DenseElementsAttr::get(t, values)).value;
-  }
-  Value splat(Type element, double v) {
-    auto t = c.tensor({1}, element);
-    if (isa<FloatType>(element))
-      return c.constant(DenseElementsAttr::get(t, c.b.getFloatAttr(element, v))).value;
-    return c.constant(DenseElementsAttr::get(t, c.b.getIntegerAttr(element, int64_t(v)))).value;
-  }
+struct Builder : OpChain {
   /// `idx` (int64) with negative entries wrapped by `sizes` (broadcast).
   Value wrap(Value idx, Value sizes) {
     auto t = cast<RankedTensorType>(idx.getType());

@@ -15,7 +15,9 @@
 #include "npuc/Base/TensorFile.h"
 #include "npuc/Dialect/Graph/IR/GraphShapes.h"
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -29,7 +31,12 @@ std::optional<Type> Importer::elementType(int32_t t) {
   switch (t) {
   case onnx::TensorProto::FLOAT: return b.getF32Type();
   case onnx::TensorProto::FLOAT16: return b.getF16Type();
-  case onnx::TensorProto::DOUBLE: return b.getF64Type();
+  case onnx::TensorProto::DOUBLE:
+    // NPU-v1 has no float64 arithmetic: float64 values are computed in
+    // float32; graph inputs and outputs keep float64 at the boundary.
+    if (float64At.empty())
+      float64At.push_back("");
+    return b.getF32Type();
   case onnx::TensorProto::BFLOAT16: return b.getBF16Type();
   case onnx::TensorProto::INT8: return b.getIntegerType(8);
   case onnx::TensorProto::INT16: return b.getIntegerType(16);
@@ -137,7 +144,9 @@ bool Importer::readBoundTensor(const std::string &file, onnx::TensorProto &t) {
       report(code::BadInputShape, nullptr, 0, "--bind-input: '" + file + "': " + error);
       return false;
     }
-    static const int32_t onnxType[] = {3, 2, 5, 6, 10, 1};  // model::DType order
+    // model::DType order: storage types, then the boundary-only ones.
+    static const int32_t onnxType[] = {3, 2, 5, 6, 10, 1, 9, 7, 4, 12, 11};
+    static_assert(std::size(onnxType) == model::kNumHostDTypes, "one ONNX type per DType");
     t.set_data_type(onnxType[unsigned(h.dtype)]);
     for (int64_t d : h.shape)
       t.add_dims(d);
@@ -157,6 +166,14 @@ DenseElementsAttr Importer::tensorData(const onnx::TensorProto &t, const onnx::N
     report(code::UnsupportedType, node, 0,
            "tensor '" + t.name() + "' has unsupported element type " + typeName(t.data_type()));
     return {};
+  }
+  // float64 data is read as it is stored, then rounded to the float32 the
+  // graph computes it in.
+  bool isDouble = t.data_type() == onnx::TensorProto::DOUBLE;
+  Type computed = *element;
+  if (isDouble) {
+    element = b.getF64Type();
+    float64At.push_back("tensor '" + t.name() + "'");
   }
   SmallVector<int64_t> shape(t.dims().begin(), t.dims().end());
   auto count = graph::shapes::numElements(shape);
@@ -232,6 +249,21 @@ DenseElementsAttr Importer::tensorData(const onnx::TensorProto &t, const onnx::N
     for (char c : raw)
       bits.push_back(c != 0);
     return DenseElementsAttr::get(type, ArrayRef<bool>(bits));
+  }
+  if (isDouble) {
+    std::vector<float> values(static_cast<size_t>(*count));
+    for (size_t i = 0; i < values.size(); ++i) {
+      double d;
+      std::memcpy(&d, raw.data() + 8 * i, 8);
+      if (std::isfinite(d) && std::fabs(d) > double(std::numeric_limits<float>::max())) {
+        report(code::UnsupportedType, node, 0,
+               "float64 tensor '" + t.name() + "' holds " + std::to_string(d) + " at element " +
+                   std::to_string(i) + ", outside float32, the type float64 is computed in on the NPU");
+        return {};
+      }
+      values[i] = float(d);
+    }
+    return DenseElementsAttr::get(RankedTensorType::get(shape, computed), ArrayRef<float>(values));
   }
   return DenseElementsAttr::getFromRawBuffer(type, ArrayRef<char>(raw));
 }

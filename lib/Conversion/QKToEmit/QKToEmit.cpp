@@ -248,8 +248,15 @@ LogicalResult lowering::checkFunction(func::FuncOp func) {
   auto ret = cast<func::ReturnOp>(body.getTerminator());
   // A model file's inputs and outputs have its element types (a folded Shape
   // result, int64, or a bool mask cannot cross the boundary).
-  auto checkBoundary = [&](Value v, StringRef what, StringAttr name, size_t index) -> LogicalResult {
+  auto checkBoundary = [&](Value v, StringRef what, StringAttr name, size_t index,
+                           TypeAttr host) -> LogicalResult {
     Type st = storageOf(tensorOf(v).getElementType());
+    // A declared boundary type: f64 computed as f32, nothing else.
+    if (host && !(host.getValue().isF64() && tensorOf(v).getElementType().isF32()))
+      return emitError(v.getLoc()) << what << " " << index << " declares the boundary type "
+                                   << host.getValue() << " ('" << graph::kBoundaryTypeAttr
+                                   << "') over " << tensorOf(v).getElementType()
+                                   << "; only f64 over f32 is computed as another type";
     if (isModelStorage(st))
       return success();
     return emitError(v.getLoc()) << what << " " << index
@@ -261,11 +268,13 @@ LogicalResult lowering::checkFunction(func::FuncOp func) {
   for (BlockArgument arg : body.getArguments())
     if (failed(checkBoundary(arg, "graph input",
                              func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), graph::kBoundaryNameAttr),
-                             arg.getArgNumber())))
+                             arg.getArgNumber(),
+                             func.getArgAttrOfType<TypeAttr>(arg.getArgNumber(), graph::kBoundaryTypeAttr))))
       return failure();
   for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
     if (failed(checkBoundary(v, "graph output",
-                             func.getResultAttrOfType<StringAttr>(unsigned(i), graph::kBoundaryNameAttr), i)))
+                             func.getResultAttrOfType<StringAttr>(unsigned(i), graph::kBoundaryNameAttr), i,
+                             func.getResultAttrOfType<TypeAttr>(unsigned(i), graph::kBoundaryTypeAttr))))
       return failure();
     // A constant returned as it is: copied, so checked here.
     if (std::optional<int64_t> bad = outsideInt32(v))
@@ -344,7 +353,10 @@ private:
   DenseMap<TypeID, std::unique_ptr<KernelPattern>> patterns;
   int64_t inputBytes = 0, outputBytes = 0;
 
-  Value ioBuffer(MemorySpace space, int64_t &cursor, StringRef name, RankedTensorType type);
+  /// An input or output buffer; `host` the boundary type the function
+  /// declares for it (kBoundaryTypeAttr), if any.
+  Value ioBuffer(MemorySpace space, int64_t &cursor, StringRef name, RankedTensorType type,
+                 TypeAttr host);
   /// Selects `op`'s case (checking it against the one select-lowering-cases
   /// recorded, when it ran), plans it and runs its pattern.
   LogicalResult lower(Operation *op);
@@ -352,11 +364,13 @@ private:
 } // namespace
 
 Value FunctionLowering::ioBuffer(MemorySpace space, int64_t &cursor, StringRef name,
-                                 RankedTensorType type) {
+                                 RankedTensorType type, TypeAttr host) {
   Type st = storageOf(type.getElementType());
   auto bt = e.type(space, type.getShape(), st, denseStrides(type.getShape(), bytesOf(st)));
   Value v = AllocOp::create(e.b, e.loc, bt, e.b.getI64IntegerAttr(cursor), e.b.getStringAttr(name));
-  if (isBoundaryType(type.getElementType()))
+  if (host)
+    v.getDefiningOp()->setAttr(AllocOp::kBoundary, host);
+  else if (isBoundaryType(type.getElementType()))
     v.getDefiningOp()->setAttr(AllocOp::kBoundary, TypeAttr::get(type.getElementType()));
   cursor = roundUp(cursor + bt.getSpanBytes(), 64);
   return v;
@@ -401,7 +415,8 @@ LogicalResult FunctionLowering::run(func::FuncOp func) {
     e.loc = arg.getLoc();
     std::string fallback = "input_" + std::to_string(arg.getArgNumber());
     state.gm[arg] = ioBuffer(MemorySpace::INPUT, inputBytes,
-                             name ? name.getValue() : StringRef(fallback), tensorOf(arg));
+                             name ? name.getValue() : StringRef(fallback), tensorOf(arg),
+                             func.getArgAttrOfType<TypeAttr>(arg.getArgNumber(), graph::kBoundaryTypeAttr));
     if (name && observed.insert(name.getValue()).second)
       e.value(state.gm[arg], name.getValue(), tensorOf(arg).getElementType());
   }
@@ -416,7 +431,8 @@ LogicalResult FunctionLowering::run(func::FuncOp func) {
     e.loc = v.getLoc();
     std::string fallback = "output_" + std::to_string(i);
     Value out = ioBuffer(MemorySpace::OUTPUT, outputBytes,
-                         name ? name.getValue() : StringRef(fallback), tensorOf(v));
+                         name ? name.getValue() : StringRef(fallback), tensorOf(v),
+                         func.getResultAttrOfType<TypeAttr>(unsigned(i), graph::kBoundaryTypeAttr));
     if (copied.count(unsigned(i))) {
       copies.push_back({v, out});
       continue;

@@ -71,6 +71,9 @@ struct Options {
 struct Result {
   mlir::OwningOpRef<mlir::ModuleOp> module;  // null when there are issues
   std::vector<Issue> issues;
+  /// What the import did that the user should know and that is not an
+  /// error (float64 computed in float32), one sentence each.
+  std::vector<std::string> warnings;
   std::string sourceSha256;
   size_t nodeCount = 0;
   /// Every node that imported, in import order.

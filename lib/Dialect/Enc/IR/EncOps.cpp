@@ -157,6 +157,8 @@ std::optional<model::DType> boundaryDType(Type t) {
     return model::DType::U16;
   if (t.isUnsignedInteger(32))
     return model::DType::U32;
+  if (t.isF64())
+    return model::DType::F64;
   return std::nullopt;
 }
 } // namespace npuc::enc
@@ -183,7 +185,7 @@ LogicalResult TensorOp::verify() {
         model::storageOf(*bt) != *storageDType(getElement()))
       return emitOpError("boundary type ")
              << *host << " does not suit an " << role << " stored as " << getElement()
-             << " (i1 over i8; i64, ui16 or ui32 over i32; inputs and outputs only)";
+             << " (i1 over i8; i64, ui16 or ui32 over i32; f64 over f32; inputs and outputs only)";
   }
   if (getShape().size() != getStrides().size() || getShape().size() > 8)
     return emitOpError("has ") << getShape().size() << " dimensions and " << getStrides().size()

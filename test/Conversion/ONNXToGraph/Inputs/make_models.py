@@ -179,7 +179,7 @@ save("dynamic", [h.make_node("Relu", ["x"], ["y"], name="relu")],
 save("two_unsupported",
      [h.make_node("Relu", ["x"], ["r"], name="relu"),
       h.make_node("Bernoulli", ["r"], ["t"], name="bernoulli_node"),
-      h.make_node("Einsum", ["t"], ["y"], name="einsum_node", equation="ij->ji")],
+      h.make_node("Unique", ["t"], ["y"], name="unique_node")],
      [vi("x", f, [3, 3])], [vi("y", f, [3, 3])], opset=15, check=False)
 save("missing_input", [h.make_node("Add", ["x", "ghost"], ["y"], name="add")],
      [vi("x", f, [2])], [vi("y", f, [2])], check=False)
@@ -326,6 +326,33 @@ for name, loc, off in (("ext_ok", "weights.bin", 0), ("ext_escape", "../outside.
     m = h.make_model(g, opset_imports=[h.make_opsetid("", 13)])
     with open(os.path.join(ext, name + ".onnx"), "wb") as fh:
         fh.write(m.SerializeToString())
+
+# CumSum, Einsum, GridSample and float64: what each cannot take is named.
+d = T.DOUBLE
+save("einsum_terms", [h.make_node("Einsum", ["x"], ["y"], name="ein", equation="ij,jk->ik")],
+     [vi("x", f, [2, 3])], [vi("y", f, [2, 2])], opset=13, check=False)
+save("einsum_broadcast", [h.make_node("Einsum", ["a", "b"], ["y"], name="ein", equation="...ij,...jk->...ik")],
+     [vi("a", f, [1, 2, 3]), vi("b", f, [4, 3, 2])], [vi("y", f, [4, 2, 2])], opset=13, check=False)
+save("einsum_output_label", [h.make_node("Einsum", ["a"], ["y"], name="ein", equation="ij->k")],
+     [vi("a", f, [2, 3])], [vi("y", f, [2])], opset=13, check=False)
+save("cumsum_axis", [h.make_node("CumSum", ["x", "axis"], ["y"], name="cs")],
+     [vi("x", f, [2, 3])], [vi("y", f, [2, 3])],
+     inits=[nh.from_array(np.array(2, np.int64), "axis")], opset=14, check=False)
+save("cumsum_runtime_axis", [h.make_node("CumSum", ["x", "axis"], ["y"], name="cs")],
+     [vi("x", f, [2, 3]), vi("axis", T.INT64, [])], [vi("y", f, [2, 3])], opset=14, check=False)
+save("gridsample_3d", [h.make_node("GridSample", ["x", "g"], ["y"], name="gs")],
+     [vi("x", f, [1, 1, 2, 3, 4]), vi("g", f, [1, 2, 2, 2, 3])], [vi("y", f, [1, 1, 2, 2, 2])],
+     opset=20, check=False)
+save("gridsample_mode", [h.make_node("GridSample", ["x", "g"], ["y"], name="gs", mode="area")],
+     [vi("x", f, [1, 1, 3, 4]), vi("g", f, [1, 2, 2, 2])], [vi("y", f, [1, 1, 2, 2])], opset=16,
+     check=False)
+save("float64_huge", [h.make_node("Add", ["x", "w"], ["y"], name="add")],
+     [vi("x", d, [2])], [vi("y", d, [2])],
+     inits=[nh.from_array(np.array([1.0, 1e300]), "w")], opset=13)
+save("float64_ok", [h.make_node("Mul", ["x", "w"], ["m"], name="mul"),
+                    h.make_node("Cast", ["m"], ["y"], name="cast", to=f)],
+     [vi("x", d, [2])], [vi("y", f, [2])],
+     inits=[nh.from_array(np.array([1.0, 2.0]), "w")], opset=13)
 
 # A truncated file and one that is not ONNX at all.
 data = open(os.path.join(out, "elementwise.onnx"), "rb").read()

@@ -36,6 +36,11 @@ namespace npuc::graph {
 /// output's ONNX name.
 inline constexpr llvm::StringLiteral kBoundaryNameAttr = "graph.name";
 
+/// The function argument and result attribute holding the type a graph
+/// input or output has at the model file's boundary when the program
+/// computes it as another (f64, computed as f32: docs/numerics.md).
+inline constexpr llvm::StringLiteral kBoundaryTypeAttr = "graph.host_type";
+
 /// `nodeLoc` (a NameLoc of the node) naming the results of its op `names`.
 mlir::Location withTensorNames(mlir::Location nodeLoc, llvm::ArrayRef<std::string> names);
 

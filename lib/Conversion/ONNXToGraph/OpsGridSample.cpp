@@ -1,0 +1,238 @@
+//===- OpsGridSample.cpp - GridSample on the indexed DMA -------------------===//
+//
+// Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
+//
+// GridSample (opsets 16, 20, 22; 2-D) as the ONNX reference computes it:
+// each output position's grid point denormalized (align_corners), rounded
+// for nearest, clamped (border) or reflected (reflection) when outside the
+// image's border, then its taps (1, 2 x 2 or 4 x 4) read by run-time row
+// numbers from the image laid out as rows of channels [N*H*W, C] (a
+// graph.gather: the indexed DMA), each tap's row index padded (zeros: the
+// tap reads 0; border: clamped; reflection: reflected and truncated), and
+// combined row by row with the linear or cubic (A = -0.75) coefficients.
+// Coordinates are f32, as the reference's; row numbers are exact integers in
+// f32 below 2^24 (docs/numerics.md, "GridSample").
+//
+//===----------------------------------------------------------------------===//
+
+#include "Ops.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace npuc::onnx_import;
+
+namespace {
+/// The most image rows (N*H*W) whose row numbers f32 holds exactly.
+constexpr int64_t kMaxImageRows = int64_t(1) << 24;
+
+enum class Mode { Nearest, Linear, Cubic };
+enum class Padding { Zeros, Border, Reflection };
+
+/// f32 arithmetic on the per-position columns [P, 1] of one GridSample.
+struct Coords {
+  OpChain &b;
+  RankedTensorType col, mask;  // [P, 1] f32 and i1
+
+  Value k(float v) { return b.splat(b.c.b.getF32Type(), v); }
+  template <typename OpTy>
+  Value op(ValueRange operands) {
+    return b.op<OpTy>(operands, col);
+  }
+  Value add(Value x, Value y) { return op<graph::AddOp>({x, y}); }
+  Value sub(Value x, Value y) { return op<graph::SubOp>({x, y}); }
+  Value mul(Value x, Value y) { return op<graph::MulOp>({x, y}); }
+  Value floor(Value x) { return op<graph::FloorOp>({x}); }
+  Value less(Value x, Value y) { return b.op<graph::LessOp>({x, y}, mask); }
+  Value greater(Value x, Value y) { return b.op<graph::GreaterOp>({x, y}, mask); }
+  Value either(Value p, Value q) { return b.op<graph::OrOp>({p, q}, mask); }
+  Value where(Value p, Value x, Value y) { return op<graph::WhereOp>({p, x, y}); }
+  Value clip(Value x, float lo, float hi) {
+    return b.op<graph::ClipOp>({x}, col,
+                               {b.c.named("min", b.c.b.getF64FloatAttr(lo)),
+                                b.c.named("max", b.c.b.getF64FloatAttr(hi))});
+  }
+  /// The reference's _gs_reflect: by the near border until inside [lo, hi].
+  Value reflect(Value x, float lo, float hi) {
+    float range = hi - lo;
+    if (range <= 0)  // a one-pixel axis with align_corners: only lo is inside
+      return add(mul(x, k(0.0f)), k(lo));
+    Value below = less(x, k(lo)), above = greater(x, k(hi));
+    Value dx = where(below, sub(k(lo), x), sub(x, k(hi)));
+    // int(dx / rng) of a non-negative quotient: its floor.
+    Value n = floor(op<graph::DivOp>({dx, k(range)}));
+    Value r = sub(dx, mul(n, k(range)));
+    Value half = mul(n, k(0.5f));
+    Value odd = b.op<graph::NotOp>({b.op<graph::EqualOp>({floor(half), half}, mask)}, mask);
+    Value fromBelow = where(odd, sub(k(hi), r), add(k(lo), r));
+    Value fromAbove = where(odd, add(k(lo), r), sub(k(hi), r));
+    return where(below, fromBelow, where(above, fromAbove, x));
+  }
+};
+
+/// One axis of the image (H or W) as the taps along it see it.
+struct Axis {
+  int64_t size;
+  float lo, hi;  // the reference's border: [-0.5, size - 0.5], or [0, size - 1]
+};
+
+/// The taps' coefficients for the fractional part t: linear [1 - t, t],
+/// cubic Keys's with A = -0.75, in the reference's operation order.
+SmallVector<Value> coefficients(Coords &f, Mode mode, Value t) {
+  if (mode == Mode::Linear)
+    return {f.sub(f.k(1.0f), t), t};
+  const float A = -0.75f;
+  Value t1 = f.add(t, f.k(1.0f)), u = f.sub(f.k(1.0f), t), u1 = f.sub(f.k(2.0f), t);
+  auto outer = [&](Value s) {  // ((A s - 5A) s + 8A) s - 4A
+    Value v = f.sub(f.mul(f.k(A), s), f.k(5 * A));
+    v = f.add(f.mul(v, s), f.k(8 * A));
+    return f.sub(f.mul(v, s), f.k(4 * A));
+  };
+  auto inner = [&](Value s) {  // ((A + 2) s - (A + 3)) s s + 1
+    Value v = f.sub(f.mul(f.k(A + 2), s), f.k(A + 3));
+    return f.add(f.mul(f.mul(v, s), s), f.k(1.0f));
+  };
+  return {outer(t1), inner(t), inner(u), outer(u1)};
+}
+
+/// A tap's index `i` (an integral f32) padded: its row number along the axis
+/// and, for zeros, whether it is inside.
+std::pair<Value, Value> padTap(Coords &f, Padding padding, const Axis &a, Value i) {
+  float last = float(a.size - 1);
+  switch (padding) {
+  case Padding::Zeros:
+    return {f.clip(i, 0, last), f.either(f.less(i, f.k(0.0f)), f.greater(i, f.k(last)))};
+  case Padding::Border:
+    return {f.clip(i, 0, last), Value()};
+  case Padding::Reflection:
+    // int(reflect(i)): reflect(i) >= lo >= -0.5, so truncation is floor of
+    // its non-negative part.
+    return {f.floor(f.clip(f.reflect(i, a.lo, a.hi), 0, last)), Value()};
+  }
+  return {};
+}
+
+LogicalResult importGridSample(NodeContext &c) {
+  std::optional<Val> x = c.required(0), grid = c.required(1);
+  if (!x || !grid)
+    return failure();
+  ArrayRef<int64_t> xs = x->shape(), gs = grid->shape();
+  if (xs.size() != 4)
+    return c.fail(code::ShapeMismatch, "GridSample of a rank-" + llvm::Twine(xs.size()) +
+                                           " input is not supported (2-D images [N, C, H, W])");
+  if (gs.size() != 4 || gs[0] != xs[0] || gs[3] != 2)
+    return c.fail(code::ShapeMismatch, "the grid must be [N, H_out, W_out, 2] for an input [N, C, H, W]");
+  if (!x->element().isF32() || !grid->element().isF32())
+    return c.fail(code::UnsupportedType, "GridSample needs f32 input and grid");
+  std::string m = c.stringAttr("mode", c.opset >= 20 ? "linear" : "bilinear");
+  std::string p = c.stringAttr("padding_mode", "zeros");
+  bool align = c.intAttr("align_corners", 0) != 0;
+  Mode mode;
+  if (m == "nearest")
+    mode = Mode::Nearest;
+  else if (m == "bilinear" || m == "linear")
+    mode = Mode::Linear;
+  else if (m == "bicubic" || m == "cubic")
+    mode = Mode::Cubic;
+  else
+    return c.fail(code::UnsupportedAttr, "GridSample mode '" + m + "' is not nearest, linear or cubic");
+  Padding padding;
+  if (p == "zeros")
+    padding = Padding::Zeros;
+  else if (p == "border")
+    padding = Padding::Border;
+  else if (p == "reflection")
+    padding = Padding::Reflection;
+  else
+    return c.fail(code::UnsupportedAttr, "GridSample padding_mode '" + p +
+                                             "' is not zeros, border or reflection");
+  int64_t N = xs[0], C = xs[1], H = xs[2], W = xs[3], Ho = gs[1], Wo = gs[2];
+  if (N * H * W >= kMaxImageRows)
+    return c.fail(code::Overflow, "GridSample of " + llvm::Twine(N * H * W) + " image positions: past the " +
+                                      llvm::Twine(kMaxImageRows) + " whose row numbers f32 holds exactly");
+  int64_t P = N * Ho * Wo;
+  Type f32 = c.b.getF32Type();
+  OpChain b{c};
+  Coords f{b, c.tensor({P, 1}, f32), c.tensor({P, 1}, c.b.getI1Type())};
+  // The grid's x (width) and y (height) columns, denormalized.
+  Value g = b.reshape(grid->value, {P, 2});
+  auto column = [&](int64_t k, int64_t size) {
+    Value v = b.slice(g, 1, k, k + 1);
+    return align ? f.mul(f.mul(f.add(v, f.k(1.0f)), f.k(0.5f)), f.k(float(size - 1)))
+                 : f.mul(f.sub(f.mul(f.add(v, f.k(1.0f)), f.k(float(size))), f.k(1.0f)), f.k(0.5f));
+  };
+  Axis ax{W, align ? 0.0f : -0.5f, align ? float(W - 1) : float(W) - 0.5f};
+  Axis ay{H, align ? 0.0f : -0.5f, align ? float(H - 1) : float(H) - 0.5f};
+  Value px = column(0, W), py = column(1, H);
+  // Nearest rounds half to even (PyTorch's nearbyint, the reference's rint);
+  // outside the border a coordinate is clamped or reflected.
+  auto place = [&](Value v, const Axis &a) {
+    if (mode == Mode::Nearest)
+      v = f.op<graph::RoundOp>({v});
+    Value outside = f.either(f.less(v, f.k(a.lo)), f.greater(v, f.k(a.hi)));
+    if (padding == Padding::Border)
+      return f.where(outside, f.clip(v, 0, float(a.size - 1)), v);
+    if (padding == Padding::Reflection)
+      return f.reflect(v, a.lo, a.hi);
+    return v;
+  };
+  px = place(px, ax);
+  py = place(py, ay);
+  // The image as rows of channels; each position's first row number n*H*W.
+  Value rows = b.reshape(b.transpose(x->value, {0, 2, 3, 1}), {N * H * W, C});
+  std::vector<float> base(static_cast<size_t>(P));
+  for (int64_t i = 0; i < P; ++i)
+    base[size_t(i)] = float((i / (Ho * Wo)) * H * W);
+  Value first = c.constant(DenseElementsAttr::get(f.col, ArrayRef<float>(base))).value;
+  auto tapsOf = [&](Value v, const Axis &a, SmallVector<Value> &coeffs) {
+    SmallVector<Value> taps;
+    if (mode == Mode::Nearest) {
+      // astype(int32) truncates; the coordinate is integral or a reflected
+      // half (-0.5 truncates to 0).
+      Value t = f.floor(f.clip(v, 0.0f, float(a.size - 1)));
+      if (padding == Padding::Zeros)
+        t = v;
+      taps.push_back(t);
+      return taps;
+    }
+    Value v0 = f.floor(v);
+    coeffs = coefficients(f, mode, f.sub(v, v0));
+    int64_t from = mode == Mode::Cubic ? -1 : 0, count = mode == Mode::Cubic ? 4 : 2;
+    for (int64_t k = 0; k < count; ++k)
+      taps.push_back(f.add(v0, f.k(float(from + k))));
+    return taps;
+  };
+  SmallVector<Value> cx, cy;
+  SmallVector<Value> tx = tapsOf(px, ax, cx), ty = tapsOf(py, ay, cy);
+  auto rt = c.tensor({P, C}, f32);
+  Value zeroRow = b.splat(f32, 0.0);
+  Value y;
+  for (size_t r = 0; r < ty.size(); ++r) {
+    auto [iy, outY] = padTap(f, padding, ay, ty[r]);
+    Value rowSum;
+    for (size_t k = 0; k < tx.size(); ++k) {
+      auto [ix, outX] = padTap(f, padding, ax, tx[k]);
+      Value linear = f.add(f.add(first, f.mul(iy, f.k(float(W)))), ix);
+      Value idx = b.reshape(b.op<graph::CastOp>({linear}, c.tensor({P, 1}, c.b.getI32Type())), {P});
+      Value v = b.op<graph::GatherOp>({rows, idx}, rt, {c.named("axis", c.b.getI64IntegerAttr(0))});
+      if (padding == Padding::Zeros)
+        v = b.op<graph::WhereOp>({f.either(outX, outY), zeroRow, v}, rt);
+      if (mode != Mode::Nearest)
+        v = b.op<graph::MulOp>({cx[k], v}, rt);
+      rowSum = rowSum ? b.op<graph::AddOp>({rowSum, v}, rt) : v;
+    }
+    if (mode != Mode::Nearest)
+      rowSum = b.op<graph::MulOp>({cy[r], rowSum}, rt);
+    y = y ? b.op<graph::AddOp>({y, rowSum}, rt) : rowSum;
+  }
+  y = b.transpose(b.reshape(y, {N, Ho, Wo, C}), {0, 3, 1, 2});
+  if (!b.ok)
+    return failure();
+  c.setOutput(0, y);
+  return success();
+}
+} // namespace
+
+void npuc::onnx_import::registerGridSampleOps(llvm::StringMap<OpImporter> &t) {
+  t["GridSample"] = importGridSample;
+}
