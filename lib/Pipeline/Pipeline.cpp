@@ -63,8 +63,9 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
   a.add(graph::createGraphFuseQDQ());
   a.add(graph::createGraphFoldPad());
   a.add(graph::createGraphLiftConv1D());
-  a.add(graph::createGraphFoldDepth());
+  // A 3-D ConvTranspose becomes a 3-D convolution, which fold-depth folds.
   a.add(graph::createGraphExpandConvTranspose());
+  a.add(graph::createGraphFoldDepth());
   a.add(graph::createGraphSimplify());
   if (options.until == "graph")
     return;

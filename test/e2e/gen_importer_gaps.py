@@ -424,9 +424,37 @@ def conv_transpose_output_padding():
     md.save("conv_transpose_output_padding", [vi("x", F32, x.shape)], [vi("y", F32, y.shape)], [x], [y])
 
 
+def conv_transpose_3d():
+    """A 3-D ConvTranspose (a volumetric decoder's upsampling: stride 2 in
+    every axis, pads, constant weights, two groups), expanded into a spread
+    input and a 3-D convolution that graph-fold-depth folds. Reference: the
+    definition, each input element scattered into the full output (float64),
+    then the pads cropped."""
+    md = Model()
+    x = rng.uniform(-1, 1, (1, 4, 3, 4, 3)).astype(np.float32)
+    w = rng.uniform(-1, 1, (4, 2, 2, 3, 3)).astype(np.float32)
+    g, s_, pads = 2, 2, [0, 1, 1, 1, 0, 1]
+    md.node("ConvTranspose", ["x", md.init("w", w)], ["y"], strides=[s_] * 3, pads=pads, group=g)
+    n_, c_, d_, h_, w_ = x.shape
+    cg, mg = c_ // g, w.shape[1]
+    k = w.shape[2:]
+    full = np.zeros((n_, g * mg, s_ * (d_ - 1) + k[0], s_ * (h_ - 1) + k[1], s_ * (w_ - 1) + k[2]))
+    for gi in range(g):
+        xs = x[:, gi * cg:(gi + 1) * cg].astype(np.float64)
+        ws = w[gi * cg:(gi + 1) * cg].astype(np.float64)
+        for a in range(d_):
+            for i in range(h_):
+                for j in range(w_):
+                    full[:, gi * mg:(gi + 1) * mg, a * s_:a * s_ + k[0], i * s_:i * s_ + k[1],
+                         j * s_:j * s_ + k[2]] += np.einsum("nc,cmabe->nmabe", xs[:, :, a, i, j], ws)
+    y = full[:, :, pads[0]:full.shape[2] - pads[3], pads[1]:full.shape[3] - pads[4],
+             pads[2]:full.shape[4] - pads[5]].astype(np.float32)
+    md.save("conv_transpose_3d", [vi("x", F32, x.shape)], [vi("y", F32, y.shape)], [x], [y])
+
+
 for test in (resize_sizes_from_shape, resize_scales_computed, clip_bounds_cast, pad_torch_chain,
              pad_torch_chain_asymmetric, reshape_shape_chain, if_on_shape, dropout_mask_unused, dropout_mask_used,
              qdq_conv_float_bias, qdq_conv_bias_other_scale, qdq_classifier_float_bias, weight_only_conv,
              weight_only_matmul, qdq_classifier_float_bias_past_int32, weight_only_reshaped,
-             conv_transpose_output_padding):
+             conv_transpose_output_padding, conv_transpose_3d):
     test()

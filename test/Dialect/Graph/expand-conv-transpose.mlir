@@ -33,3 +33,20 @@ func.func @constant_weights(%x: tensor<1x1x3x3xf32>) -> tensor<1x1x5x5xf32> {
   %y = graph.conv_transpose %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, output_padding = array<i64: 0, 0>, group = 1 : i64} : (tensor<1x1x3x3xf32>, tensor<1x1x3x3xf32>) -> tensor<1x1x5x5xf32>
   return %y : tensor<1x1x5x5xf32>
 }
+
+// -----
+
+// 3-D (no kernel of its own), constant weights too: x spread along the
+// depth (rows of H * W elements padded on axis 2), the weights flipped, a
+// stride-1 3-D convolution padded by d * (k - 1) on the depth.
+// CHECK-LABEL: func.func @volumetric
+// CHECK:      graph.reshape %arg0 : (tensor<1x1x2x2x3xf32>) -> tensor<1x2x1x6xf32>
+// CHECK-NEXT: graph.pad %{{.*}} {mode = "constant", pads = array<i64: 0, 0, 0, 0, 0, 0, 1, 0>, value = 0.000000e+00 : f64} : (tensor<1x2x1x6xf32>) -> tensor<1x2x2x6xf32>
+// CHECK:      graph.slice %{{.*}} {ends = array<i64: 1, 3, 6>, starts = array<i64: 0, 0, 0>, steps = array<i64: 1, 1, 1>} : (tensor<1x4x6xf32>) -> tensor<1x3x6xf32>
+// CHECK:      graph.conv %{{.*}}, %{{.*}} {dilations = array<i64: 1, 1, 1>, group = 1 : i64, pads = array<i64: 1, 0, 0, 1, 0, 0>, strides = array<i64: 1, 1, 1>} : (tensor<1x1x3x2x3xf32>, tensor<1x1x2x1x1xf32>) -> tensor<1x1x4x2x3xf32>
+// CHECK-NOT:  graph.conv_transpose
+func.func @volumetric(%x: tensor<1x1x2x2x3xf32>) -> tensor<1x1x4x2x3xf32> {
+  %w = graph.constant dense<[[[[[1.0]], [[2.0]]]]]> : tensor<1x1x2x1x1xf32>
+  %y = graph.conv_transpose %x, %w {strides = array<i64: 2, 1, 1>, pads = array<i64: 0, 0, 0, 0, 0, 0>, dilations = array<i64: 1, 1, 1>, output_padding = array<i64: 0, 0, 0>, group = 1 : i64} : (tensor<1x1x2x2x3xf32>, tensor<1x1x2x1x1xf32>) -> tensor<1x1x4x2x3xf32>
+  return %y : tensor<1x1x4x2x3xf32>
+}
