@@ -61,7 +61,7 @@ DType model::storageOf(DType host) {
 
 uint16_t model::formatMinor(const Model &m) {
   for (const TensorDesc &t : m.tensors)
-    if (t.boundary == DType::F64)
+    if (t.boundary == DType::F64 || std::find(t.shape.begin(), t.shape.end(), 0) != t.shape.end())
       return 3;
   return 2;
 }
@@ -74,6 +74,8 @@ uint64_t TensorDesc::numElements() const {
 }
 
 uint64_t TensorDesc::spanBytes() const {
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end())
+    return 0;  // an empty input or output addresses nothing
   uint64_t span = dtypeBytes(dtype);
   for (size_t i = 0; i < shape.size(); ++i)
     span += uint64_t(shape[i] - 1) * uint64_t(strides[i]);
@@ -575,15 +577,19 @@ bool parseTensor(Cursor &c, const Model &m, TensorDesc &t, size_t index, bool va
                         : region == uint8_t(isa::Region::OUTPUT) ? m.outputSize
                                                                  : m.stateSize;
   unsigned __int128 span = dtypeBytes(t.dtype);
+  // Graph inputs and outputs may be empty (format 1.3): no bytes.
+  int64_t least = t.role == Role::Input || t.role == Role::Output ? 0 : 1;
   for (size_t i = 0; i < rank; ++i) {
-    if (t.shape[i] < 1 || t.shape[i] > (int64_t(1) << 40))
+    if (t.shape[i] < least || t.shape[i] > (int64_t(1) << 40))
       return c.fail(item + ": dimension " + std::to_string(i) + " = " +
-                    std::to_string(t.shape[i]) + " is outside [1, 2^40]");
+                    std::to_string(t.shape[i]) + " is outside [" + std::to_string(least) + ", 2^40]");
     if (t.strides[i] < 0 || t.strides[i] > (int64_t(1) << 40))
       return c.fail(item + ": stride " + std::to_string(i) + " = " +
                     std::to_string(t.strides[i]) + " is outside [0, 2^40]");
     span += (unsigned __int128)(t.shape[i] - 1) * uint64_t(t.strides[i]);
   }
+  if (std::find(t.shape.begin(), t.shape.end(), 0) != t.shape.end())
+    span = 0;
   // At most 2^32 elements (a region is at most 4 GiB; broadcast strides of 0
   // must not make a tensor larger than any consumer can hold).
   unsigned __int128 elements = 1;

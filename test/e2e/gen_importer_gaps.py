@@ -452,9 +452,29 @@ def conv_transpose_3d():
     md.save("conv_transpose_3d", [vi("x", F32, x.shape)], [vi("y", F32, y.shape)], [x], [y])
 
 
+def kv_cache_empty_past():
+    """A decoder's first step: the past keys and values are graph inputs with
+    no entries yet ([1, 2, 0, 4]), concatenated with this step's (Concat
+    drops the empty part), and the present cache returned; a Slice past the
+    end gives an empty output. Reference: numpy."""
+    md = Model()
+    x = rng.uniform(-1, 1, (1, 3, 8)).astype(np.float32)
+    past = np.zeros((1, 2, 0, 4), np.float32)
+    wk = rng.uniform(-1, 1, (8, 8)).astype(np.float32)
+    md.node("MatMul", ["x", md.init("wk", wk)], ["k"])
+    md.node("Reshape", ["k", md.init("heads", np.array([1, 3, 2, 4], np.int64))], ["kh"])
+    md.node("Transpose", ["kh"], ["kt"], perm=[0, 2, 1, 3])
+    md.node("Concat", ["past_k", "kt"], ["present_k"], axis=2)
+    md.node("Slice", ["present_k", md.init("s", np.array([5], np.int64)), md.init("e", np.array([9], np.int64)),
+                      md.init("a", np.array([2], np.int64))], ["beyond"])
+    k = (x.astype(np.float64) @ wk.astype(np.float64)).astype(np.float32).reshape(1, 3, 2, 4).transpose(0, 2, 1, 3)
+    md.save("kv_cache_empty_past", [vi("x", F32, x.shape), vi("past_k", F32, past.shape)],
+            [vi("present_k", F32, k.shape), vi("beyond", F32, (1, 2, 0, 4))], [x, past], [k, k[:, :, 5:9]])
+
+
 for test in (resize_sizes_from_shape, resize_scales_computed, clip_bounds_cast, pad_torch_chain,
              pad_torch_chain_asymmetric, reshape_shape_chain, if_on_shape, dropout_mask_unused, dropout_mask_used,
              qdq_conv_float_bias, qdq_conv_bias_other_scale, qdq_classifier_float_bias, weight_only_conv,
              weight_only_matmul, qdq_classifier_float_bias_past_int32, weight_only_reshaped,
-             conv_transpose_output_padding, conv_transpose_3d):
+             conv_transpose_output_padding, conv_transpose_3d, kv_cache_empty_past):
     test()

@@ -122,7 +122,7 @@ const std::string &debugNodes(const Model &m, uint64_t index);
 std::string joinedNodes(const std::string &nodes);
 
 /// The minor version `m` needs, the lowest whose features it uses: 3 with
-/// a float64 boundary tensor, else 2 (so that the files of earlier formats'
+/// a float64 boundary tensor or an empty input or output, else 2 (so that the files of earlier formats'
 /// features keep their bytes).
 uint16_t formatMinor(const Model &m);
 

@@ -152,9 +152,10 @@ LogicalResult importTrilu(NodeContext &c) {
   if (shape.size() < 2)
     return c.fail(code::ShapeMismatch, "Trilu needs an input of rank 2 or more");
   int64_t H = shape[shape.size() - 2], W = shape[shape.size() - 1];
-  if (H * W == 0)
-    return c.fail(code::ShapeMismatch, "Trilu of a " + std::to_string(H) + "x" +
-                                           std::to_string(W) + " matrix is not supported");
+  if (H * W == 0) {  // no element to keep or zero: the empty input itself
+    c.setOutput(0, x->value);
+    return success();
+  }
   if (!c.fitsBuiltConstant(H * W, "Trilu of a " + llvm::Twine(H) + "x" + llvm::Twine(W) + " matrix"))
     return failure();
   Type i64 = c.b.getI64Type();

@@ -137,8 +137,12 @@ const support::CaseSpace *spaceFor(mlir::Operation *op);
 /// Selects `op`'s case: null selector -> "has no NPU lowering yet".
 mlir::LogicalResult selectCase(LoweringCase &c, const target::TargetInfo &t);
 /// An error at `op` when one of its tensors has no elements (nothing to
-/// lower; no buffer type holds a zero extent).
+/// lower; no buffer type holds a zero extent) and it computes something.
 mlir::LogicalResult checkNotEmpty(mlir::Operation *op);
+/// Whether `op` has results and none has an element: it computes nothing,
+/// has no case and no code (its empty results are never read: an op with
+/// an empty operand and a result with elements is checkNotEmpty's error).
+bool computesNothing(mlir::Operation *op);
 
 } // namespace npuc::emit::lowering
 

@@ -285,13 +285,11 @@ LogicalResult lowering::checkFunction(func::FuncOp func) {
   // A tensor with no elements is an error at its op before any buffer is
   // typed (a buffer type has no zero extent); a graph input nothing reads,
   // or returned as it is, at itself.
-  for (Operation &op : body)
+  // An op whose results are all empty computes nothing (computesNothing);
+  // empty graph inputs and outputs are bound and read with no bytes.
+  for (Operation &op : body.without_terminator())
     if (failed(checkNotEmpty(&op)))
       return failure();
-  for (BlockArgument arg : body.getArguments())
-    if (tensorOf(arg).getNumElements() == 0)
-      return emitError(arg.getLoc()) << "graph input " << arg.getArgNumber() << " has no elements ("
-                                     << tensorOf(arg) << "); empty tensors have no NPU lowering";
   return success();
 }
 
@@ -314,6 +312,8 @@ SmallVector<std::pair<Value, unsigned>> lowering::returnCopies(func::FuncOp func
   for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
     Value root = computedRoot(v);
     Operation *def = root.getDefiningOp();
+    if (tensorOf(v).getNumElements() == 0)
+      continue;  // an empty output: nothing to write
     if (!def || llvm::isa<graph::ConstantOp>(def) || !claimed.insert(root).second)
       copies.push_back({v, unsigned(i)});
   }
@@ -378,8 +378,8 @@ Value FunctionLowering::ioBuffer(MemorySpace space, int64_t &cursor, StringRef n
 
 LogicalResult FunctionLowering::lower(Operation *op) {
   e.loc = op->getLoc();
-  if (llvm::isa<graph::ConstantOp>(op))
-    return success();  // materialized in CONST when a kernel reads it
+  if (llvm::isa<graph::ConstantOp>(op) || computesNothing(op))
+    return success();  // materialized in CONST when a kernel reads it; or empty
   if (failed(checkConstants(op)))
     return failure();
   LoweringCase c(op);
@@ -417,7 +417,7 @@ LogicalResult FunctionLowering::run(func::FuncOp func) {
     state.gm[arg] = ioBuffer(MemorySpace::INPUT, inputBytes,
                              name ? name.getValue() : StringRef(fallback), tensorOf(arg),
                              func.getArgAttrOfType<TypeAttr>(arg.getArgNumber(), graph::kBoundaryTypeAttr));
-    if (name && observed.insert(name.getValue()).second)
+    if (name && tensorOf(arg).getNumElements() && observed.insert(name.getValue()).second)
       e.value(state.gm[arg], name.getValue(), tensorOf(arg).getElementType());
   }
   // Outputs: written in place by the producing op, or copied
@@ -437,6 +437,8 @@ LogicalResult FunctionLowering::run(func::FuncOp func) {
       copies.push_back({v, out});
       continue;
     }
+    if (tensorOf(v).getNumElements() == 0)
+      continue;  // nothing computes it, nothing is written
     Value root = computedRoot(v);
     auto rt = tensorOf(root);
     Type st = storageOf(rt.getElementType());
@@ -502,7 +504,7 @@ struct SelectLoweringCasesPass
     Builder b(module.getContext());
     module.walk([&](func::FuncOp func) {
       for (Operation &op : func.getBody().front().without_terminator()) {
-        if (llvm::isa<graph::ConstantOp>(op))
+        if (llvm::isa<graph::ConstantOp>(op) || computesNothing(&op))
           continue;
         LoweringCase c(&op);
         if (failed(selectCase(c, *t))) {

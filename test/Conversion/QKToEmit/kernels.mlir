@@ -157,11 +157,25 @@ func.func @main(%a: tensor<1x4x8xf32>, %b: tensor<3x8x16xf32>) -> tensor<3x4x16x
 
 // -----
 
-// Empty tensors are a diagnostic, not a division by zero in the tiler.
+// An op whose results are empty computes nothing: no case, no tile, no
+// instruction; the empty input and output are bound with no bytes.
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK:      emit.alloc {name = "input_0", offset = 0 : i64} : <input, 2x0xf32, strides = [0, 4]>
+// CHECK-NEXT: emit.alloc {name = "output_0", offset = 0 : i64} : <output, 2x0xf32, strides = [0, 4]>
+// CHECK-NEXT: }
 func.func @main(%x: tensor<2x0xf32>) -> tensor<2x0xf32> {
-  // expected-error @+1 {{'qk.map' op has a tensor with no elements ('tensor<2x0xf32>'); empty tensors have no NPU lowering}}
   %y = graph.relu %x : (tensor<2x0xf32>) -> tensor<2x0xf32>
   return %y : tensor<2x0xf32>
+}
+
+// -----
+
+// An op with an empty operand and a result with elements is a diagnostic,
+// not a division by zero in the tiler.
+func.func @main(%x: tensor<2x0xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'graph.reduce_sum' op has a tensor with no elements ('tensor<2x0xf32>'); empty tensors have no NPU lowering}}
+  %y = graph.reduce_sum %x {axes = array<i64: 1>, keepdims = false} : (tensor<2x0xf32>) -> tensor<2xf32>
+  return %y : tensor<2xf32>
 }
 
 // -----

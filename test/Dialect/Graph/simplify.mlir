@@ -189,3 +189,24 @@ func.func @reduce_max_non_adjacent_dropped(%x: tensor<2x3x4x5xf32>) -> tensor<3x
   %y = graph.reduce_max %x {axes = array<i64: 0, 2>, keepdims = false} : (tensor<2x3x4x5xf32>) -> tensor<3x5xf32>
   return %y : tensor<3x5xf32>
 }
+
+// -----
+
+// A Concat's empty parts (a KV cache with no past yet) drop out; one part
+// left is the result itself.
+// CHECK-LABEL: func.func @concat_empty_past
+// CHECK-NEXT: return %arg1
+func.func @concat_empty_past(%past: tensor<1x2x0x4xf32>, %new: tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32> {
+  %y = graph.concat %past, %new {axis = 2 : i64} : (tensor<1x2x0x4xf32>, tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32>
+  return %y : tensor<1x2x3x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @concat_empty_middle
+// CHECK-NEXT: %[[Y:.*]] = graph.concat %arg0, %arg2 {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @concat_empty_middle(%a: tensor<2x3xf32>, %b: tensor<2x0xf32>, %c: tensor<2x1xf32>) -> tensor<2x4xf32> {
+  %y = graph.concat %a, %b, %c {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x0xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
+  return %y : tensor<2x4xf32>
+}

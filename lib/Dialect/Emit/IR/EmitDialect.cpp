@@ -75,9 +75,11 @@ LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError, M
   if (strides.size() != shape.size())
     return emitError() << "buffer has rank " << shape.size() << " but " << strides.size()
                        << " strides";
+  // A graph input or output may be empty (nothing reads or writes it).
+  bool boundary = space == MemorySpace::INPUT || space == MemorySpace::OUTPUT;
   for (int64_t d : shape)
-    if (d < 1)
-      return emitError() << "buffer dimension " << d << " must be >= 1";
+    if (d < (boundary ? 0 : 1))
+      return emitError() << "buffer dimension " << d << " must be >= " << (boundary ? 0 : 1);
   for (int64_t s : strides)
     if (s < 0)
       return emitError() << "buffer stride " << s << " must be >= 0 (0 broadcasts)";
@@ -99,6 +101,8 @@ int64_t BufferType::getElementBytes() const {
 }
 
 int64_t BufferType::getSpanBytes() const {
+  if (llvm::is_contained(getShape(), 0))
+    return 0;  // an empty graph input or output
   int64_t span = getElementBytes();
   for (auto [d, s] : llvm::zip(getShape(), getStrides()))
     span += (d - 1) * s;

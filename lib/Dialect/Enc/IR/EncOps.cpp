@@ -190,9 +190,11 @@ LogicalResult TensorOp::verify() {
   if (getShape().size() != getStrides().size() || getShape().size() > 8)
     return emitOpError("has ") << getShape().size() << " dimensions and " << getStrides().size()
                                << " strides; expected equal counts, at most 8";
+  // A graph input or output may be empty (format 1.3); nothing else.
+  bool boundary = role == "input" || role == "output";
   for (int64_t d : getShape())
-    if (d < 1)
-      return emitOpError("dimension ") << d << " must be >= 1";
+    if (d < (boundary ? 0 : 1))
+      return emitOpError("dimension ") << d << " must be >= " << (boundary ? 0 : 1);
   for (int64_t s : getStrides())
     if (s < 0)
       return emitOpError("stride ") << s << " must be >= 0";

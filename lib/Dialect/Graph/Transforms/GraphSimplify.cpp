@@ -61,6 +61,28 @@ struct ContiguousReduceAxes : OpRewritePattern<ReduceOp> {
   }
 };
 
+/// A Concat with empty parts (a KV cache with no past yet: [B, H, 0, D])
+/// concatenates the others; one left is the result itself.
+struct ConcatDropsEmptyParts : OpRewritePattern<ConcatOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConcatOp op, PatternRewriter &rw) const override {
+    auto isEmpty = [](Value v) { return cast<RankedTensorType>(v.getType()).getNumElements() == 0; };
+    if (isEmpty(op.getResult()) || llvm::none_of(op.getInputs(), isEmpty))
+      return failure();
+    SmallVector<Value> parts;
+    for (Value v : op.getInputs())
+      if (!isEmpty(v))
+        parts.push_back(v);
+    if (parts.size() == 1 && parts[0].getType() == op.getResult().getType()) {
+      rw.replaceOp(op, parts[0]);
+      return success();
+    }
+    rw.replaceOpWithNewOp<ConcatOp>(op, op.getResult().getType(), parts, op.getAxisAttr());
+    return success();
+  }
+};
+
 struct GraphSimplifyPass : npuc::graph::impl::GraphSimplifyBase<GraphSimplifyPass> {
   void runOnOperation() override {
     // The folders carry the algebra; the patterns put ops in the form their
@@ -70,7 +92,8 @@ struct GraphSimplifyPass : npuc::graph::impl::GraphSimplifyBase<GraphSimplifyPas
                  ContiguousReduceAxes<ReduceMaxOp>, ContiguousReduceAxes<ReduceMinOp>,
                  ContiguousReduceAxes<ReduceProdOp>, ContiguousReduceAxes<ReduceL1Op>,
                  ContiguousReduceAxes<ReduceL2Op>, ContiguousReduceAxes<ReduceSumSquareOp>,
-                 ContiguousReduceAxes<ReduceLogSumOp>, ContiguousReduceAxes<ReduceLogSumExpOp>>(&getContext());
+                 ContiguousReduceAxes<ReduceLogSumOp>, ContiguousReduceAxes<ReduceLogSumExpOp>,
+                 ConcatDropsEmptyParts>(&getContext());
     GreedyRewriteConfig config;
     config.enableFolding(true);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns), config)))
