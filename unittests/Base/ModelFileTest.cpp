@@ -443,3 +443,29 @@ TEST(ModelFile, Float64BoundaryIsFormat13) {
   EXPECT_FALSE(parse(bad.data(), bad.size(), back, error));
   EXPECT_NE(error.find("boundary type 10 does not suit a float16 tensor"), std::string::npos) << error;
 }
+
+// An empty graph input or output (format 1.3) addresses no bytes; any other
+// tensor with a zero dimension is refused.
+TEST(ModelFile, EmptyInputsAndOutputsAreFormat13) {
+  Model m = sampleModel();
+  m.tensors[0].quant = Quant::None;
+  m.tensors[0].axis = -1;
+  m.tensors[0].scales.clear();
+  m.tensors[0].zeroPoints.clear();
+  m.tensors[0].shape[0] = 0;
+  EXPECT_EQ(m.tensors[0].spanBytes(), 0u);
+  std::vector<uint8_t> bytes = serialize(m);
+  Model back;
+  std::string error;
+  ASSERT_EQ(m.tensors[0].role, Role::Input);
+  ASSERT_TRUE(parse(bytes.data(), bytes.size(), back, error)) << error;
+  EXPECT_EQ(back.minor, 3);
+  EXPECT_EQ(back.tensors[0].shape[0], 0);
+  EXPECT_EQ(back.tensors[0].numElements(), 0u);
+  m.tensors[0].role = Role::State;
+  m.tensors[0].region = uint8_t(isa::Region::STATE);
+  m.stateSize = 4096;
+  std::vector<uint8_t> bad = serialize(m);
+  EXPECT_FALSE(parse(bad.data(), bad.size(), back, error));
+  EXPECT_NE(error.find("dimension 0 = 0 is outside [1, 2^40]"), std::string::npos) << error;
+}
