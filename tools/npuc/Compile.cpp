@@ -251,6 +251,8 @@ int writeModel(const Invocation &inv, mlir::ModuleOp module) {
     options_ += " --no-hardware-loops";
   if (inv.floatType != "fp32")
     options_ += " --float " + inv.floatType;
+  if (inv.float64 != "f32")
+    options_ += " --float64 " + inv.float64;
   for (const std::string &s : inv.inputShapes)
     options_ += " --input-shape " + s;
   for (const std::string &s : inv.bindInputs)

@@ -19,7 +19,7 @@ namespace npuc::driver {
 struct Invocation {
   std::string input, output, targetName = "npu-v1", compileTo, reportPath;
   std::vector<std::string> inputShapes, bindInputs;
-  std::string floatType = "fp32", gmBudgetArg;
+  std::string floatType = "fp32", float64 = "f32", gmBudgetArg;
   int64_t gmBudget = 0;  // 0: the target's
   bool check = false, allowUnverified = false, noHardwareLoops = false;
   // Test hooks (hidden options).

@@ -184,6 +184,10 @@ void addOptions(CLI::App &app, driver::Invocation &inv, Modes &modes) {
                  "float compute type: fp32 (the default) or fp16 (MATRIX products of fp16 "
                  "operands with fp32 accumulation; docs/numerics.md)")
       ->check(CLI::IsMember({"fp32", "fp16"}));
+  app.add_option("--float64", inv.float64,
+                 "float64 values: f32 (the default: computed in float32, with a warning; "
+                 "docs/numerics.md) or refuse (an unsupported type)")
+      ->check(CLI::IsMember({"f32", "refuse"}));
   app.add_option("--compile-to", inv.compileTo,
                  "stop after a phase and print it: graph, kernel, emission, encoding");
   app.add_option("--gm-budget", inv.gmBudgetArg,
@@ -232,6 +236,7 @@ int checkUsage(driver::Invocation &inv) {
     }
     inv.importOptions.inputShapes.push_back(std::move(pin));
   }
+  inv.importOptions.float64AsFloat32 = inv.float64 == "f32";
   for (const std::string &arg : inv.bindInputs) {
     size_t eq = arg.rfind('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == arg.size()) {

@@ -605,7 +605,8 @@ std::optional<RankedTensorType> Importer::graphInputType(const onnx::ValueInfoPr
   std::optional<Type> element = elementType(tt.elem_type());
   if (!element) {
     report(code::UnsupportedType, nullptr, 0,
-           "graph input '" + name + "' has unsupported element type " + typeName(tt.elem_type()));
+           "graph input '" + name + "' has unsupported element type " + typeName(tt.elem_type()) +
+               float64Hint(tt.elem_type()));
     return std::nullopt;
   }
   SmallVector<int64_t> shape;

@@ -224,6 +224,9 @@ public:
   /// The element type the graph computes an ONNX type in: its own, except
   /// DOUBLE, computed as f32 (recorded in float64At).
   std::optional<mlir::Type> elementType(int32_t onnxType);
+  /// What to add to "unsupported element type T" for a DOUBLE refused by
+  /// --float64=refuse ("" otherwise).
+  std::string float64Hint(int32_t onnxType) const;
   /// Whether a tensor of `type` fits an NPU memory region (isa::gmAddressBytes);
   /// reports NPUC-E0203 at `node` (or the model) otherwise.
   bool fitsMemory(mlir::RankedTensorType type, const std::string &what,

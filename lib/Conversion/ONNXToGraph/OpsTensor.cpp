@@ -511,7 +511,8 @@ LogicalResult importCast(NodeContext &c) {
     return failure();
   std::optional<Type> to = c.imp.elementType(int32_t(c.intAttr("to", 0)));
   if (!to || to->isBF16())
-    return c.fail(code::UnsupportedType, "Cast to element type " + llvm::Twine(c.intAttr("to", 0)) + " is not supported");
+    return c.fail(code::UnsupportedType, "Cast to element type " + llvm::Twine(c.intAttr("to", 0)) +
+                                             " is not supported" + c.imp.float64Hint(int32_t(c.intAttr("to", 0))));
   if (x->element() == *to) {
     c.setOutput(0, *x);
     return success();

@@ -34,6 +34,8 @@ std::optional<Type> Importer::elementType(int32_t t) {
   case onnx::TensorProto::DOUBLE:
     // NPU-v1 has no float64 arithmetic: float64 values are computed in
     // float32; graph inputs and outputs keep float64 at the boundary.
+    if (!options.float64AsFloat32)
+      return std::nullopt;
     if (float64At.empty())
       float64At.push_back("");
     return b.getF32Type();
@@ -49,6 +51,12 @@ std::optional<Type> Importer::elementType(int32_t t) {
   case onnx::TensorProto::BOOL: return b.getI1Type();
   default: return std::nullopt;
   }
+}
+
+std::string Importer::float64Hint(int32_t t) const {
+  return t == onnx::TensorProto::DOUBLE && !options.float64AsFloat32
+             ? " (--float64=refuse; without it, float64 is computed in float32)"
+             : "";
 }
 
 const char *npuc::onnx_import::typeName(int32_t t) {
@@ -164,7 +172,8 @@ DenseElementsAttr Importer::tensorData(const onnx::TensorProto &t, const onnx::N
   std::optional<Type> element = elementType(t.data_type());
   if (!element || element->isBF16()) {
     report(code::UnsupportedType, node, 0,
-           "tensor '" + t.name() + "' has unsupported element type " + typeName(t.data_type()));
+           "tensor '" + t.name() + "' has unsupported element type " + typeName(t.data_type()) +
+               float64Hint(t.data_type()));
     return {};
   }
   // float64 data is read as it is stored, then rounded to the float32 the

@@ -66,6 +66,9 @@ struct Options {
   /// quantization parameters a QOperator test passes as inputs).
   /// The file is an ONNX TensorProto (.pb) or a numpy .npy file.
   std::vector<std::pair<std::string, std::string>> boundInputs;
+  /// --float64: float64 values computed in float32 (true, with a warning),
+  /// or refused as an unsupported type (docs/numerics.md, "float64").
+  bool float64AsFloat32 = true;
 };
 
 struct Result {
