@@ -22,6 +22,8 @@ test_data_set_0:
   product;
 - scatternd_<reduction>_<type>: ScatterND with none (a repeated index: the
   last update, as onnxruntime), add, max and min on f32, int32 and int8;
+- gather_elements_<case>: GatherElements by run-time indices (int8 along a
+  middle axis, negative; a detector's TopK indices picking boxes);
 - scatter_elements_axis1: ScatterElements along axis 1 with negative
   indices and reduction add.
 
@@ -158,3 +160,24 @@ for r_ in range(3):
 save("scatter_elements_axis1", [h.make_node("ScatterElements", ["d", "ind", "u"], ["y"], axis=1, reduction="add")],
      [vi("d", [3, 6]), vi("ind", [3, 2], T.INT64), vi("u", [3, 2])], [vi("y", [3, 6])], [], [d, ind, u], [ref],
      opset=18)
+
+# GatherElements by run-time indices: each element its own row of the data
+# flattened to [F, 1]; along a middle axis of int8 data with negative
+# indices, and a detector's top-k pattern (TopK's indices picking the boxes'
+# coordinates), against numpy's take_along_axis.
+ge = rng.integers(-100, 100, (4, 50, 6)).astype(np.int8)
+gi = rng.integers(-50, 50, (4, 7, 6)).astype(np.int64)
+save("gather_elements_int8_axis1", [h.make_node("GatherElements", ["d", "i"], ["y"], axis=1)],
+     [vi("d", [4, 50, 6], T.INT8), vi("i", [4, 7, 6], T.INT64)], [vi("y", [4, 7, 6], T.INT8)], [],
+     [ge, gi], [np.take_along_axis(ge, gi % 50, axis=1)], opset=13)
+scores = rng.permutation(200).astype(f32).reshape(1, 200) / 7
+boxes = rng.standard_normal((1, 200, 4)).astype(f32)
+top = np.argsort(-scores, axis=1, kind="stable")[:, :10]
+save("gather_elements_topk_boxes",
+     [h.make_node("TopK", ["s", "k"], ["v", "ix"], axis=1),
+      h.make_node("Unsqueeze", ["ix", "ax"], ["ix3"]),
+      h.make_node("Expand", ["ix3", "shape"], ["ixb"]),
+      h.make_node("GatherElements", ["b", "ixb"], ["y"], axis=1)],
+     [vi("s", [1, 200]), vi("b", [1, 200, 4])], [vi("y", [1, 10, 4])],
+     [("k", np.array([10], np.int64)), ("ax", np.array([2], np.int64)), ("shape", np.array([1, 10, 4], np.int64))],
+     [scores, boxes], [np.take_along_axis(boxes, np.repeat(top[:, :, None], 4, axis=2), axis=1)], opset=13)

@@ -12,18 +12,6 @@ using namespace mlir;
 using namespace npuc::onnx_import;
 
 namespace {
-LogicalResult importGatherElements(NodeContext &c) {
-  std::optional<Val> data = c.required(0), idx = c.required(1);
-  if (!data || !idx)
-    return failure();
-  auto axis = c.axis(c.intAttr("axis", 0), int64_t(data->shape().size()));
-  if (!axis)
-    return failure();
-  return c.buildOutput<graph::GatherElementsOp>({data->value, idx->value},
-                                                c.tensor(idx->shape(), data->element()),
-                                                {c.named("axis", c.b.getI64IntegerAttr(*axis))});
-}
-
 /// InstanceNormalization: a LayerNormalization over the spatial axes (from
 /// axis 2, scale 1, no bias), then the per-channel scale and bias as [C, 1,
 /// ..] operands; the steps in ONNX's order, (x - mean) / sqrt(var + eps) * s + b.
@@ -337,7 +325,6 @@ LogicalResult importMeanVarianceNorm(NodeContext &c) {
 } // namespace
 
 void npuc::onnx_import::registerExtraOps(llvm::StringMap<OpImporter> &t) {
-  t["GatherElements"] = importGatherElements;
   t["InstanceNormalization"] = importInstanceNorm;
   t["LayerNormalization"] = importLayerNorm;
   t["RMSNormalization"] = importRMSNorm;

@@ -291,6 +291,79 @@ LogicalResult importScatterND(NodeContext &c) {
   return success();
 }
 
+/// The row numbers of the data [ds] flattened to [F, 1] that the positions
+/// p of `idx` (its shape, rank of ds) name along `axis`: base(p) +
+/// wrap(idx[p]) * stride(axis), base(p) the row of p with its axis
+/// coordinate 0 (a constant); an index outside the axis after the wrap
+/// names no element: row F, which the indexed DMA faults on. An i64 [M].
+Value elementRows(Builder &b, Value idx, ArrayRef<int64_t> ds, int64_t axis) {
+  NodeContext &c = b.c;
+  auto idxType = cast<RankedTensorType>(idx.getType());
+  ArrayRef<int64_t> is = idxType.getShape();
+  int64_t r = int64_t(ds.size()), F = product(ds), M = product(is);
+  SmallVector<int64_t> strides(size_t(r), 1);
+  for (int64_t d = r - 2; d >= 0; --d)
+    strides[size_t(d)] = strides[size_t(d + 1)] * ds[size_t(d + 1)];
+  std::vector<int64_t> base(static_cast<size_t>(M));
+  for (int64_t p = 0; p < M; ++p) {
+    int64_t rem = p, row = 0;
+    for (int64_t d = r - 1; d >= 0; --d) {
+      int64_t coord = rem % is[size_t(d)];
+      rem /= is[size_t(d)];
+      if (d != axis)
+        row += coord * strides[size_t(d)];
+    }
+    base[size_t(p)] = row;
+  }
+  Value i = idx;
+  auto it = c.tensor(is, c.b.getI64Type());
+  if (!idxType.getElementType().isInteger(64))
+    i = b.op<graph::CastOp>({i}, it);
+  i = b.wrap(i, b.i64({1}, {ds[size_t(axis)]}));
+  auto i1 = it.clone(c.b.getI1Type());
+  Value valid = b.op<graph::AndOp>({b.op<graph::GreaterOrEqualOp>({i, b.i64({1}, {0})}, i1),
+                                    b.op<graph::LessOp>({i, b.i64({1}, {ds[size_t(axis)]})}, i1)},
+                                   i1);
+  if (strides[size_t(axis)] != 1)
+    i = b.op<graph::MulOp>({i, b.i64({1}, {strides[size_t(axis)]})}, it);
+  auto lt = c.tensor({M}, c.b.getI64Type());
+  Value L = b.op<graph::AddOp>({b.reshape(i, {M}), b.i64({M}, base)}, lt);
+  return b.op<graph::WhereOp>({b.reshape(valid, {M}), L, b.i64({1}, {F})}, lt);
+}
+
+/// GatherElements: each position p reads data at p with the axis coordinate
+/// replaced by indices[p], a one-element row of the data flattened to [F, 1]
+/// (elementRows) on the indexed DMA; where the rows do not fit its fields,
+/// graph.gather_elements (a one-hot selection, graph-expand-gather).
+LogicalResult importGatherElements(NodeContext &c) {
+  std::optional<Val> data = c.required(0), idx = c.required(1);
+  if (!data || !idx)
+    return failure();
+  ArrayRef<int64_t> ds = data->shape(), is = idx->shape();
+  int64_t r = int64_t(ds.size());
+  auto axis = c.axis(c.intAttr("axis", 0), r);
+  if (!axis)
+    return failure();
+  if (int64_t(is.size()) != r || !isa<IntegerType>(idx->element()))
+    return c.fail(code::ShapeMismatch, "indices must be integers of the data's rank");
+  for (int64_t d = 0; d < r; ++d)
+    if (is[size_t(d)] > ds[size_t(d)] && d != *axis)
+      return c.fail(code::ShapeMismatch, "indices are larger than the data off the axis");
+  int64_t F = product(ds), M = product(is);
+  if (M == 0 || !indexedFits(data->element(), F, 1) || !c.fitsBuiltConstant(M, "the gather's base rows"))
+    return c.buildOutput<graph::GatherElementsOp>({data->value, idx->value}, c.tensor(is, data->element()),
+                                                  {c.named("axis", c.b.getI64IntegerAttr(*axis))});
+  Builder b{c};
+  Value L = elementRows(b, idx->value, ds, *axis);
+  Value rows = b.op<graph::GatherOp>({b.reshape(data->value, {F, 1}), L}, c.tensor({M, 1}, data->element()),
+                                     {c.named("axis", c.b.getI64IntegerAttr(0))});
+  Value y = b.reshape(rows, is);
+  if (!b.ok)
+    return failure();
+  c.setOutput(0, y);
+  return success();
+}
+
 /// ScatterElements (and Scatter, its opset 9-10 name): each update position
 /// p writes data at p with the axis coordinate replaced by indices[p]: row
 /// base(p) + wrap(indices[p]) * stride(axis) of the data flattened to [F, 1],
@@ -317,36 +390,8 @@ LogicalResult importScatterElements(NodeContext &c) {
   int64_t F = product(ds), M = product(is);
   if ((!indexed && failed(checkSize(c, M, F, 1))) || !c.fitsBuiltConstant(M, "the scatter's base rows"))
     return failure();
-  SmallVector<int64_t> strides(size_t(r), 1);
-  for (int64_t d = r - 2; d >= 0; --d)
-    strides[size_t(d)] = strides[size_t(d + 1)] * ds[size_t(d + 1)];
-  std::vector<int64_t> base(static_cast<size_t>(M));
-  for (int64_t p = 0; p < M; ++p) {
-    int64_t rem = p, row = 0;
-    for (int64_t d = r - 1; d >= 0; --d) {
-      int64_t coord = rem % is[size_t(d)];
-      rem /= is[size_t(d)];
-      if (d != *axis)
-        row += coord * strides[size_t(d)];
-    }
-    base[size_t(p)] = row;
-  }
   Builder b{c};
-  Value i = idx->value;
-  auto it = c.tensor(is, c.b.getI64Type());
-  if (!idx->element().isInteger(64))
-    i = b.op<graph::CastOp>({i}, it);
-  i = b.wrap(i, b.i64({1}, {ds[size_t(*axis)]}));
-  // An index outside the axis (after the wrap) names no element: row F.
-  auto i1 = it.clone(c.b.getI1Type());
-  Value valid = b.op<graph::AndOp>({b.op<graph::GreaterOrEqualOp>({i, b.i64({1}, {0})}, i1),
-                                    b.op<graph::LessOp>({i, b.i64({1}, {ds[size_t(*axis)]})}, i1)},
-                                   i1);
-  if (strides[size_t(*axis)] != 1)
-    i = b.op<graph::MulOp>({i, b.i64({1}, {strides[size_t(*axis)]})}, it);
-  auto lt = c.tensor({M}, c.b.getI64Type());
-  Value L = b.op<graph::AddOp>({b.reshape(i, {M}), b.i64({M}, base)}, lt);
-  L = b.op<graph::WhereOp>({b.reshape(valid, {M}), L, b.i64({1}, {F})}, lt);
+  Value L = elementRows(b, idx->value, ds, *axis);
   Value rows = b.reshape(data->value, {F, 1}), u = b.reshape(upd->value, {M, 1});
   Value y = indexed ? scatterIndexed(b, rows, L, u, *reduction) : scatterRows(b, rows, L, u, *reduction);
   y = b.reshape(y, ds);
@@ -423,6 +468,7 @@ LogicalResult importMaxUnpool(NodeContext &c) {
 } // namespace
 
 void npuc::onnx_import::registerScatterOps(llvm::StringMap<OpImporter> &t) {
+  t["GatherElements"] = importGatherElements;
   t["GatherND"] = importGatherND;
   t["ScatterND"] = importScatterND;
   t["ScatterElements"] = importScatterElements;
