@@ -8,6 +8,7 @@
 #include "npuc/Base/Numerics.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 
@@ -400,8 +401,9 @@ bool npuc::narrowToStorage(const model::TensorDesc &t, const HostTensor &in,
       double d;
       std::memcpy(&d, in.data.data() + i * 8, 8);
       if (std::isfinite(d) && std::fabs(d) > double(std::numeric_limits<float>::max())) {
-        error = "element " + std::to_string(i) + " = " + std::to_string(d) +
-                " of float64 tensor '" + t.name +
+        char text[32];
+        std::snprintf(text, sizeof(text), "%.9g", d);
+        error = "element " + std::to_string(i) + " = " + text + " of float64 tensor '" + t.name +
                 "' is outside float32, the type it is computed in on the NPU";
         return false;
       }

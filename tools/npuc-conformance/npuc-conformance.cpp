@@ -12,7 +12,9 @@
 //
 //   PASS         every output within tolerance (docs/cli.md, "Comparison")
 //   FAIL         a wrong answer: the largest error and where
-//   UNSUPPORTED  npuc declined it: its diagnostic and code
+//   UNSUPPORTED  npuc declined it: its diagnostic and code; or npu-sim
+//                refused a data set's input its boundary type cannot hold
+//                (a float64 past float32), before running anything
 //   CRASH        npuc or npu-sim died (a signal, a timeout, an internal error)
 //   FAULT        npu-sim faulted on the compiled program
 //

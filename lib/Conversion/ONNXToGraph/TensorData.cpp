@@ -16,6 +16,7 @@
 #include "npuc/Dialect/Graph/IR/GraphShapes.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <filesystem>
@@ -265,8 +266,10 @@ DenseElementsAttr Importer::tensorData(const onnx::TensorProto &t, const onnx::N
       double d;
       std::memcpy(&d, raw.data() + 8 * i, 8);
       if (std::isfinite(d) && std::fabs(d) > double(std::numeric_limits<float>::max())) {
+        char text[32];
+        std::snprintf(text, sizeof(text), "%.9g", d);
         report(code::UnsupportedType, node, 0,
-               "float64 tensor '" + t.name() + "' holds " + std::to_string(d) + " at element " +
+               "float64 tensor '" + t.name() + "' holds " + text + " at element " +
                    std::to_string(i) + ", outside float32, the type float64 is computed in on the NPU");
         return {};
       }
