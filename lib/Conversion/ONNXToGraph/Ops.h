@@ -64,6 +64,13 @@ struct OpChain {
     ok = false;
     return {};
   }
+  /// Binds `y` as the node's output 0 when every step succeeded.
+  llvm::LogicalResult finish(mlir::Value y) {
+    if (!ok)
+      return mlir::failure();
+    c.setOutput(0, y);
+    return mlir::success();
+  }
   template <typename OpTy>
   mlir::Value op(mlir::ValueRange operands, mlir::Type type, llvm::ArrayRef<mlir::NamedAttribute> attrs = {}) {
     if (!ok)

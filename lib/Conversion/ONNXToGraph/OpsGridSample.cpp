@@ -226,10 +226,7 @@ LogicalResult importGridSample(NodeContext &c) {
     y = y ? b.op<graph::AddOp>({y, rowSum}, rt) : rowSum;
   }
   y = b.transpose(b.reshape(y, {N, Ho, Wo, C}), {0, 3, 1, 2});
-  if (!b.ok)
-    return failure();
-  c.setOutput(0, y);
-  return success();
+  return b.finish(y);
 }
 } // namespace
 

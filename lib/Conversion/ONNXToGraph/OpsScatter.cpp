@@ -243,10 +243,7 @@ LogicalResult importGatherND(NodeContext &c) {
     Value rows = b.op<graph::GatherOp>({b.reshape(data->value, {F, S}), L}, c.tensor({M, S}, data->element()),
                                        {c.named("axis", c.b.getI64IntegerAttr(0))});
     Value y = b.reshape(rows, out);
-    if (!b.ok)
-      return failure();
-    c.setOutput(0, y);
-    return success();
+    return b.finish(y);
   }
   if (failed(checkSize(c, B * M, F, S)))
     return failure();
@@ -254,10 +251,7 @@ LogicalResult importGatherND(NodeContext &c) {
   Value L = b.reshape(linearRows(b, idx->value, ds.slice(size_t(bd), size_t(k))), {B, M});
   Value picked = gatherRows(b, rows, L);
   Value y = b.reshape(picked, out);
-  if (!b.ok)
-    return failure();
-  c.setOutput(0, y);
-  return success();
+  return b.finish(y);
 }
 
 LogicalResult importScatterND(NodeContext &c) {
@@ -285,10 +279,7 @@ LogicalResult importScatterND(NodeContext &c) {
   Value rows = b.reshape(data->value, {F, S}), u = b.reshape(upd->value, {M, S});
   Value y = indexed ? scatterIndexed(b, rows, L, u, *reduction) : scatterRows(b, rows, L, u, *reduction);
   y = b.reshape(y, ds);
-  if (!b.ok)
-    return failure();
-  c.setOutput(0, y);
-  return success();
+  return b.finish(y);
 }
 
 /// The row numbers of the data [ds] flattened to [F, 1] that the positions
@@ -358,10 +349,7 @@ LogicalResult importGatherElements(NodeContext &c) {
   Value rows = b.op<graph::GatherOp>({b.reshape(data->value, {F, 1}), L}, c.tensor({M, 1}, data->element()),
                                      {c.named("axis", c.b.getI64IntegerAttr(0))});
   Value y = b.reshape(rows, is);
-  if (!b.ok)
-    return failure();
-  c.setOutput(0, y);
-  return success();
+  return b.finish(y);
 }
 
 /// ScatterElements (and Scatter, its opset 9-10 name): each update position
@@ -395,10 +383,7 @@ LogicalResult importScatterElements(NodeContext &c) {
   Value rows = b.reshape(data->value, {F, 1}), u = b.reshape(upd->value, {M, 1});
   Value y = indexed ? scatterIndexed(b, rows, L, u, *reduction) : scatterRows(b, rows, L, u, *reduction);
   y = b.reshape(y, ds);
-  if (!b.ok)
-    return failure();
-  c.setOutput(0, y);
-  return success();
+  return b.finish(y);
 }
 /// MaxUnpool: zeros of the output shape (output_shape when given, else
 /// (in - 1) * stride - pads + kernel per spatial axis) with x written at the
@@ -460,10 +445,7 @@ LogicalResult importMaxUnpool(NodeContext &c) {
                            {c.named("pads", c.b.getDenseI64ArrayAttr(padAttr)),
                             c.named("mode", c.b.getStringAttr("constant")), c.named("value", c.b.getF64FloatAttr(0.0))});
   }
-  if (!b.ok)
-    return failure();
-  c.setOutput(0, y);
-  return success();
+  return b.finish(y);
 }
 } // namespace
 

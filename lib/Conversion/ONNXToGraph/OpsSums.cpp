@@ -99,10 +99,7 @@ LogicalResult importCumSum(NodeContext &c) {
     y = L > 1 ? moved(y, 1) : b.op<graph::MulOp>({y, b.splat(x->element(), 0)}, y.getType());
   for (int64_t d = 1; d < L; d *= 2)
     y = b.op<graph::AddOp>({y, moved(y, d)}, y.getType());
-  if (!b.ok)
-    return failure();
-  c.setOutput(0, y);
-  return success();
+  return b.finish(y);
 }
 
 /// One Einsum operand or result: its labels, one per axis.
@@ -365,10 +362,7 @@ LogicalResult importEinsum(NodeContext &c) {
   for (char ch : eq->output)
     perm.push_back(llvm::find(acc.labels, ch) - acc.labels.begin());
   Value y = b.transpose(acc.value, perm);
-  if (!b.ok)
-    return failure();
-  c.setOutput(0, y);
-  return success();
+  return b.finish(y);
 }
 } // namespace
 
