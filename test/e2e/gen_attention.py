@@ -18,6 +18,7 @@ each with test_data_set_0:
   input) with is_causal and no past: a static cache whose valid length
   differs per batch element;
 - attention_fp16: f16 Q/K/V with softmax_precision float;
+- attention_double_softmax: softmax_precision double, computed in float32;
 - decoder_block: a transformer decoder layer as exporters write it with the
   opset-23 op: LayerNormalization, Q/K/V projections, Attention with a KV
   cache in and out (GQA), output projection and a residual.
@@ -118,6 +119,11 @@ def r(*shape):
 # Multi-head, 4-D, default scale.
 q, k, v = r(2, 3, 4, 8), r(2, 3, 6, 8), r(2, 3, 6, 8)
 save("attention_4d", {"Q": q, "K": k, "V": v}, {}, {}, ["Y"],
+     [attention(q, k, v)[0].astype(f32)], inputs_order=["Q", "K", "V"])
+
+# softmax_precision double: computed in float32 (the float64 policy), against
+# the float64 reference.
+save("attention_double_softmax", {"Q": q, "K": k, "V": v}, {}, {"softmax_precision": T.DOUBLE}, ["Y"],
      [attention(q, k, v)[0].astype(f32)], inputs_order=["Q", "K", "V"])
 
 # 3-D, grouped-query (6 query heads, 2 kv heads), v head size 5.

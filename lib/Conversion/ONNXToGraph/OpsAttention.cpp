@@ -166,10 +166,20 @@ std::optional<Geometry> attentionGeometry(NodeContext &c, const Val &q, const Va
   if (mode < 0 || mode > 3)
     return (void)c.fail(code::UnsupportedAttr, "qk_matmul_output_mode " + llvm::Twine(mode) + " is not 0, 1, 2 or 3"), std::nullopt;
   int64_t precision = c.intAttr("softmax_precision", 0);
+  // A double softmax follows the float64 policy: computed in float32 (with
+  // the import's warning), unless --float64=refuse.
+  if (precision == onnx::TensorProto::DOUBLE && c.imp.options.float64AsFloat32) {
+    precision = onnx::TensorProto::FLOAT;
+    c.imp.float64At.push_back("node '" + c.node.name() + "' softmax_precision");
+  }
   if (precision != 0 && precision != onnx::TensorProto::FLOAT && precision != onnx::TensorProto::FLOAT16)
-    return (void)c.fail(code::UnsupportedAttr, "softmax_precision " + llvm::Twine(precision) +
-                                              " is not supported (float or float16; npuc has no double or "
-                                              "bfloat16 softmax)"), std::nullopt;
+    return (void)c.fail(code::UnsupportedAttr,
+                        "softmax_precision " + llvm::Twine(precision) +
+                            (precision == onnx::TensorProto::DOUBLE
+                                 ? " (double) is refused by --float64=refuse (without it, computed in float32)"
+                                 : " is not supported (float, float16, or double computed in float32; npuc has "
+                                   "no bfloat16 softmax)")),
+           std::nullopt;
   ArrayRef<int64_t> qs = q.shape(), ks = k.shape(), vs = v.shape();
   int64_t batch = qs[0], hq, hkv, sq = qs[rank - 2], skv = ks[rank - 2];
   if (rank == 3) {
