@@ -381,22 +381,30 @@ TEST(ModelFile, AtomicWriteLeavesNoTemporary) {
   fs::remove_all(dir);
 }
 
+/// sampleModel() with its input (tensor 0) plain `t`: no quantization,
+/// dense strides.
+Model withPlainInput(DType t) {
+  Model m = sampleModel();
+  TensorDesc &in = m.tensors[0];
+  in.dtype = t;
+  in.quant = Quant::None;
+  in.axis = -1;
+  in.scales.clear();
+  in.zeroPoints.clear();
+  in.strides = {int64_t(dtypeBytes(t)) * in.shape.back(), int64_t(dtypeBytes(t))};
+  m.inputSize = 4096;
+  return m;
+}
+
 // Format 1.2's boundary types: an int64 input stored as int32 and a bool
 // output stored as int8 keep their host types through a round trip; the byte
 // is 0 for every other tensor, so a file without boundary types reads in a
 // 1.1 reader; a boundary type over the wrong storage, or on a graph value, is
 // refused by name.
 TEST(ModelFile, BoundaryTypesRoundTrip) {
-  Model m = sampleModel();
-  m.tensors[0].dtype = DType::I32;
+  ASSERT_EQ(sampleModel().tensors[0].shape.size(), 2u);
+  Model m = withPlainInput(DType::I32);
   m.tensors[0].boundary = DType::I64;
-  m.tensors[0].quant = Quant::None;
-  m.tensors[0].axis = -1;
-  m.tensors[0].scales.clear();
-  m.tensors[0].zeroPoints.clear();
-  ASSERT_EQ(m.tensors[0].shape.size(), 2u);
-  m.tensors[0].strides = {4 * m.tensors[0].shape.back(), 4};
-  m.inputSize = 4096;
   std::vector<uint8_t> bytes = serialize(m);
   Model back;
   std::string error;
@@ -417,14 +425,7 @@ TEST(ModelFile, BoundaryTypesRoundTrip) {
 // float64 over float32 (format 1.3): the file says 1.3 only when it has one,
 // so a file without keeps its 1.2 bytes.
 TEST(ModelFile, Float64BoundaryIsFormat13) {
-  Model m = sampleModel();
-  m.tensors[0].dtype = DType::F32;
-  m.tensors[0].quant = Quant::None;
-  m.tensors[0].axis = -1;
-  m.tensors[0].scales.clear();
-  m.tensors[0].zeroPoints.clear();
-  m.tensors[0].strides = {4 * m.tensors[0].shape.back(), 4};
-  m.inputSize = 4096;
+  Model m = withPlainInput(DType::F32);
   std::vector<uint8_t> plain = serialize(m);
   m.tensors[0].boundary = DType::F64;
   std::vector<uint8_t> bytes = serialize(m);
@@ -447,11 +448,7 @@ TEST(ModelFile, Float64BoundaryIsFormat13) {
 // An empty graph input or output (format 1.3) addresses no bytes; any other
 // tensor with a zero dimension is refused.
 TEST(ModelFile, EmptyInputsAndOutputsAreFormat13) {
-  Model m = sampleModel();
-  m.tensors[0].quant = Quant::None;
-  m.tensors[0].axis = -1;
-  m.tensors[0].scales.clear();
-  m.tensors[0].zeroPoints.clear();
+  Model m = withPlainInput(sampleModel().tensors[0].dtype);
   m.tensors[0].shape[0] = 0;
   EXPECT_EQ(m.tensors[0].spanBytes(), 0u);
   std::vector<uint8_t> bytes = serialize(m);
