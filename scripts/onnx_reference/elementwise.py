@@ -113,6 +113,15 @@ def op_logical(n, a, b=None):
     return {"And": np.logical_and, "Or": np.logical_or, "Xor": np.logical_xor}[n.op](a, b)
 
 
+def op_bitwise(n, a, b=None):
+    """BitwiseAnd, BitwiseOr, BitwiseXor (broadcasting) and BitwiseNot of
+    integers (opset 18)."""
+    if n.op == "BitwiseNot":
+        return np.bitwise_not(a)
+    return {"BitwiseAnd": np.bitwise_and, "BitwiseOr": np.bitwise_or,
+            "BitwiseXor": np.bitwise_xor}[n.op](a, b).astype(a.dtype)
+
+
 def op_where(n, c, x, y):
     """Where: elementwise select, broadcasting all three inputs."""
     return np.where(c.astype(bool), x, y).astype(x.dtype)

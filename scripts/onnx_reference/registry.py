@@ -2,8 +2,8 @@
 fn(node, *inputs) with None for an absent optional input; it returns one
 array or a list / tuple of arrays, one per output."""
 
-from .elementwise import (UNARY_FLOAT, op_arith, op_bitshift, op_cast, op_clip, op_compare, op_identity,
-                          op_logical, op_mod, op_pow, op_prelu, op_unary_exact, op_unary_float,
+from .elementwise import (UNARY_FLOAT, op_arith, op_bitshift, op_bitwise, op_cast, op_clip, op_compare,
+                          op_identity, op_logical, op_mod, op_pow, op_prelu, op_unary_exact, op_unary_float,
                           op_variadic, op_where)
 from .quant import (op_conv_integer, op_dequantize_linear, op_dynamic_quantize_linear,
                     op_matmul_integer, op_qlinear_binary, op_qlinear_concat, op_qlinear_conv,
@@ -35,6 +35,7 @@ _register(op_bitshift, "BitShift")
 _register(op_variadic, "Max", "Min", "Sum", "Mean")
 _register(op_compare, "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual")
 _register(op_logical, "And", "Or", "Xor", "Not")
+_register(op_bitwise, "BitwiseAnd", "BitwiseOr", "BitwiseXor", "BitwiseNot")
 _register(op_where, "Where")
 _register(op_unary_float, *UNARY_FLOAT)
 _register(op_unary_exact, "Relu", "LeakyRelu", "Neg", "Abs", "Sign", "Floor", "Ceil", "Round",

@@ -179,15 +179,22 @@ def build_compare(case, net):
 
 
 def build_logic(case, net):
+    """And, Or, Xor, Not of bools; BitwiseAnd, BitwiseOr, BitwiseXor,
+    BitwiseNot (opset 18) of integers."""
     op = case["op"]
+    t = case["operands"][0]
+    bitwise = t != "i1"
     shape = shape_of(net)
-    a = net.value_in("i1", shape)
+    a = net.value_in(t, shape)
     if op == "qk.not":
-        y = net.node("Not", [a])
+        y = net.node("BitwiseNot" if bitwise else "Not", [a])
     else:
         bshape = broadcast_shape(net, shape) if case["props"]["broadcast"] else shape
-        y = net.node(LOGIC_FN[case["props"]["fn"]], [a, net.value_in("i1", bshape)])
-    net.value_out("i1", y)
+        fn = LOGIC_FN[case["props"]["fn"]]
+        y = net.node("Bitwise" + fn if bitwise else fn, [a, net.value_in(t, bshape)])
+    if bitwise:
+        net.opset = max(net.opset, 18)
+    net.value_out(t, y)
     net.exact = True
 
 

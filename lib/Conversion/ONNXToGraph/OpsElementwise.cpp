@@ -44,6 +44,9 @@ const llvm::StringMap<BinaryInfo> &binaries() {
       {"And", {graphOp<graph::AndOp>, false, false}},
       {"Or", {graphOp<graph::OrOp>, false, false}},
       {"Xor", {graphOp<graph::XorOp>, false, false}},
+      {"BitwiseAnd", {graphOp<graph::AndOp>, false, false}},
+      {"BitwiseOr", {graphOp<graph::OrOp>, false, false}},
+      {"BitwiseXor", {graphOp<graph::XorOp>, false, false}},
       {"Equal", {graphOp<graph::EqualOp>, true, false}},
       {"Less", {graphOp<graph::LessOp>, true, false}},
       {"LessOrEqual", {graphOp<graph::LessOrEqualOp>, true, false}},
@@ -128,6 +131,17 @@ FailureOr<Val> legacyBroadcast(NodeContext &c, const Val &a, const Val &b) {
   return reshaped(c, b, shape);
 }
 
+/// Whether `v` is of an integer type ONNX's Bitwise ops take (not bool).
+LogicalResult bitwiseOperand(NodeContext &c, const Val &v) {
+  Type t = v.element();
+  if (isa<IntegerType>(t) && !t.isInteger(1))
+    return success();
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << t;
+  return c.fail(code::UnsupportedType, c.node.op_type() + " takes integer tensors, got " + s);
+}
+
 LogicalResult importBinary(NodeContext &c) {
   const BinaryInfo &info = binaries().find(c.node.op_type())->second;
   if (c.numInputs() == 0)
@@ -135,6 +149,12 @@ LogicalResult importBinary(NodeContext &c) {
   std::optional<Val> acc = c.required(0);
   if (!acc)
     return failure();
+  // BitwiseAnd, BitwiseOr, BitwiseXor: And, Or, Xor of integers (bitwise on
+  // bools' 0/1 too, which ONNX's And, Or, Xor take).
+  if (llvm::StringRef(c.node.op_type()).starts_with("Bitwise"))
+    for (size_t i = 0; i < c.numInputs(); ++i)
+      if (std::optional<Val> v = c.required(i); !v || failed(bitwiseOperand(c, *v)))
+        return failure();
   // Max, Min and Sum are variadic: a chain of binary ops.
   size_t last = info.variadic ? c.numInputs() : 2;
   if (last == 2 && c.numInputs() != 2)
@@ -241,6 +261,21 @@ LogicalResult importNot(NodeContext &c) {
   if (auto xi = asInts(*x)) {
     for (int64_t &v : xi->data)
       v = !v;
+    c.setOutput(0, c.constant(toAttr(*xi)));
+    return success();
+  }
+  return importUnary(c, graphOp<graph::NotOp>);
+}
+
+/// BitwiseNot (opset 18): graph.not of an integer tensor, every bit
+/// flipped (an unsigned value to its width).
+LogicalResult importBitwiseNot(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x || failed(bitwiseOperand(c, *x)))
+    return failure();
+  if (auto xi = asInts(*x)) {
+    for (int64_t &v : xi->data)
+      v = ~v;
     c.setOutput(0, c.constant(toAttr(*xi)));
     return success();
   }
@@ -696,6 +731,7 @@ void npuc::onnx_import::registerElementwiseOps(llvm::StringMap<OpImporter> &t) {
   t["Pow"] = importPow;
   t["Where"] = importWhere;
   t["Not"] = importNot;
+  t["BitwiseNot"] = importBitwiseNot;
   t["Identity"] = importIdentity;
   t["Dropout"] = importDropout;
   t["LeakyRelu"] = importLeakyRelu;

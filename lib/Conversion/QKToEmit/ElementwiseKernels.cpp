@@ -319,7 +319,7 @@ std::optional<VBinFunc> binaryFunction(Operation *op) {
   return std::nullopt;
 }
 
-/// AND, OR and XOR: the logic of bools (LogicKernels.cpp).
+/// AND, OR and XOR: the logic of bools, bitwise of integers (LogicKernels.cpp).
 bool isLogical(qk::BinaryOp op) {
   qk::BinaryFn fn = op.getFn();
   return fn == qk::BinaryFn::AND || fn == qk::BinaryFn::OR || fn == qk::BinaryFn::XOR;
@@ -372,9 +372,10 @@ const CaseSpace &lowering::binarySpace() {
     auto quantized = cond::any({cond::operand(0, ct::kQuant), cond::operand(1, ct::kQuant),
                                 cond::result(0, ct::kQuant)});
     s.rules = {
-        // ONNX's And, Or and Xor are of bools, its other functions of numbers.
-        never(cond::all({logical, cond::negate(cond::operand(0, ct::kBool))}),
-              "And, Or and Xor are of bools"),
+        // ONNX's And, Or and Xor are of bools, BitwiseAnd, BitwiseOr and
+        // BitwiseXor of integers, its other functions of numbers.
+        never(cond::all({logical, cond::any({cond::operand(0, ct::kFloat), quantized})}),
+              "And, Or and Xor are of bools and integers"),
         never(cond::all({cond::operand(0, ct::kBool), cond::negate(logical)}),
               "bools have only the logical functions"),
         refused(cond::all({cond::op(opNames<qk::PReluOp>()), cond::operand(0, ct::concat({{"f16"}, ct::kInt}))}),

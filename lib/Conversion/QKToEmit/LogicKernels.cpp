@@ -114,6 +114,19 @@ bool plainStorable(Type element) {
   return !quantOf(element) && isModelStorage(storageOf(element));
 }
 
+/// What qk.not XORs each element with: 1 for a bool's byte, all ones of an
+/// unsigned type's width (uint8, uint16: ~x stays in range), -1 for a
+/// signed one.
+Attribute notMask(Type element) {
+  Builder b(element.getContext());
+  if (element.isInteger(1))
+    return b.getIntegerAttr(b.getIntegerType(8), 1);
+  unsigned width = element.getIntOrFloatBitWidth();
+  if (element.isUnsignedInteger() && width < 32)
+    return b.getI32IntegerAttr(int32_t((uint32_t(1) << width) - 1));
+  return b.getI32IntegerAttr(-1);
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -180,22 +193,30 @@ LogicalResult ComparePattern::lower(const LoweringCase &c, const IterationSpaces
 const CaseSpace &lowering::notSpace() {
   static const CaseSpace space = [] {
     CaseSpace s;
-    s.signatures = {{"i1->i1"}};
+    s.signatures = {{"i1->i1"}, {"T->T", {{"T", ct::kInt}}}};
     s.properties = {kBroadcast.declare()};
-    s.rules = {never(kBroadcast(), "a unary op has nothing to broadcast")};
+    s.rules = {never(kBroadcast(), "a unary op has nothing to broadcast"),
+               refused(cond::operand(0, {"ui32"}), "~x of a uint32 leaves the int32 it is stored as")};
     return s;
   }();
   return space;
 }
 
-/// qk.binary's AND, OR and XOR and qk.not, of bool tensors: bitwise on their
-/// 0/1 bytes.
+/// qk.binary's AND, OR and XOR and qk.not, of bool tensors (bitwise on
+/// their 0/1 bytes) or of integers of one type (bitwise on their storage).
 LogicalResult lowering::selectLogic(LoweringCase &c, const target::TargetInfo &) {
   Operation *op = c.op;
-  for (Value v : op->getOperands())
-    if (!tensorOf(v).getElementType().isInteger(1))
-      return op->emitOpError() << logicName(op) << " of " << tensorOf(v).getElementType()
-                               << " has no NPU lowering (bool operands)";
+  Type element = tensorOf(op->getResult(0)).getElementType();
+  for (Value v : op->getOperands()) {
+    Type t = tensorOf(v).getElementType();
+    if (t != element || !llvm::isa<IntegerType>(t) || !plainStorable(t))
+      return op->emitOpError() << logicName(op) << " of " << t
+                               << " has no NPU lowering (bools, or integers of up to 32 bits of the "
+                                  "result's type "
+                               << element << ")";
+  }
+  if (!llvm::isa<qk::BinaryOp>(op) && element.isUnsignedInteger(32))
+    return op->emitOpError() << "NOT of " << element << " has no NPU lowering (~x leaves the int32 it is stored as)";
   c.flag(kBroadcast, broadcasts(op));
   return success();
 }
@@ -218,7 +239,7 @@ LogicalResult KernelBuilder::lowerLogic(const LoweringCase &c, const IterationSp
   auto binary = llvm::dyn_cast<qk::BinaryOp>(op);
   return elementwise(op, planned.nests[0], ins, resultBuffer(op->getResult(0)), [&](EwTiles &tl) {
     if (!binary)
-      e.vbini(VBinFunc::XOR, tl.in[0], b.getIntegerAttr(b.getIntegerType(8), 1), tl.in[0]);
+      e.vbini(VBinFunc::XOR, tl.in[0], notMask(tensorOf(op->getResult(0)).getElementType()), tl.in[0]);
     else
       e.vbin(VBinFunc(binary.getFn()), tl.in[0], tl.in[1], tl.in[0]);
   });

@@ -33,19 +33,21 @@ func.func @equal_f64(%x: tensor<4xf64>, %y: tensor<4xf64>) -> tensor<4xi1> {
 
 // -----
 
-// And, Or, Xor and Not lower for bool operands only (ONNX allows no other).
-func.func @and_i8(%x: tensor<4xi8>, %y: tensor<4xi8>) -> tensor<4xi8> {
-  // expected-error @+1 {{'qk.binary' op AND of 'i8' has no NPU lowering (bool operands)}}
-  %0 = graph.and %x, %y : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
-  return %0 : tensor<4xi8>
+// And, Or, Xor and Not lower for bools and integers (ONNX's And and its
+// Bitwise ops), not for floats.
+func.func @and_f32(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'qk.binary' op AND of 'f32' has no NPU lowering (bools, or integers of up to 32 bits of the result's type 'f32')}}
+  %0 = graph.and %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
 }
 
 // -----
 
-func.func @not_i8(%x: tensor<4xi8>) -> tensor<4xi8> {
-  // expected-error @+1 {{'qk.not' op NOT of 'i8' has no NPU lowering (bool operands)}}
-  %0 = graph.not %x : (tensor<4xi8>) -> tensor<4xi8>
-  return %0 : tensor<4xi8>
+// ~x of a uint32 is 2^32 - 1 - x, beyond the int32 it is stored as.
+func.func @not_ui32(%x: tensor<4xui32>) -> tensor<4xui32> {
+  // expected-error @+1 {{'qk.not' op NOT of 'ui32' has no NPU lowering (~x leaves the int32 it is stored as)}}
+  %0 = graph.not %x : (tensor<4xui32>) -> tensor<4xui32>
+  return %0 : tensor<4xui32>
 }
 
 // -----
@@ -164,11 +166,10 @@ func.func @cast_i64_ui32(%x: tensor<4xi64>) -> tensor<4xui32> {
 
 // -----
 
-// qk.binary's AND, OR and XOR are the logic of bools; of integers (no graph
-// op makes them) they have no lowering.
-func.func @main(%x: tensor<4xi32> {graph.name = "x"}) -> (tensor<4xi32> {graph.name = "y"}) {
-  // expected-error @+1 {{'qk.binary' op OR of 'i32' has no NPU lowering (bool operands)}}
-  %0 = qk.binary %x, %x {fn = #qk.binary_fn<OR>} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+// qk.binary's AND, OR and XOR take operands of the result's type.
+func.func @main(%x: tensor<4xi32> {graph.name = "x"}, %y: tensor<4xi16> {graph.name = "z"}) -> (tensor<4xi32> {graph.name = "y"}) {
+  // expected-error @+1 {{'qk.binary' op OR of 'i16' has no NPU lowering (bools, or integers of up to 32 bits of the result's type 'i32')}}
+  %0 = qk.binary %x, %y {fn = #qk.binary_fn<OR>} : (tensor<4xi32>, tensor<4xi16>) -> tensor<4xi32>
   return %0 : tensor<4xi32>
 }
 

@@ -438,3 +438,21 @@ func.func @main(%x: tensor<512x2048xf32> {graph.name = "x"}) -> (tensor<512x1xi6
   %0 = qk.arg_reduce %x {fn = #qk.reduce_fn<MAX>, axis = 1 : i64, keepdims = true, select_last_index = false} : (tensor<512x2048xf32>) -> tensor<512x1xi64>
   return %0 : tensor<512x1xi64>
 }
+
+// -----
+
+// BitwiseNot of uint8 XORs each u8 byte with 255 (~x of the type's width,
+// in range); of int16 with -1; BitwiseAnd of int32 is V_BIN AND on the i32
+// storage.
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK:      emit.vbini XOR %{{.*}}, 255 : i32 -> %{{.*}} : <lm, {{.*}}xui8
+// CHECK:      emit.vbini XOR %{{.*}}, -1 : i32 -> %{{.*}} : <lm, {{.*}}xi16
+// CHECK:      emit.vbin AND {{.*}} : <lm, {{.*}}xi32
+// TINY-LABEL: emit.program target "npu-v1-tiny"
+// TINY:       emit.vbini XOR %{{.*}}, 255 : i32
+func.func @main(%x: tensor<2x8xui8> {graph.name = "x"}, %y: tensor<3x5xi16> {graph.name = "y"}, %a: tensor<4x6xi32> {graph.name = "a"}, %b: tensor<6xi32> {graph.name = "b"}) -> (tensor<2x8xui8> {graph.name = "nx"}, tensor<3x5xi16> {graph.name = "ny"}, tensor<4x6xi32> {graph.name = "ab"}) {
+  %0 = graph.not %x : (tensor<2x8xui8>) -> tensor<2x8xui8>
+  %1 = graph.not %y : (tensor<3x5xi16>) -> tensor<3x5xi16>
+  %2 = graph.and %a, %b : (tensor<4x6xi32>, tensor<6xi32>) -> tensor<4x6xi32>
+  return %0, %1, %2 : tensor<2x8xui8>, tensor<3x5xi16>, tensor<4x6xi32>
+}

@@ -105,3 +105,31 @@ func.func @stays() -> (tensor<1xf32>, tensor<1xf16>, tensor<1x!quant.uniform<i8:
   %d = graph.div %i, %z : (tensor<1xi32>, tensor<1xi32>) -> tensor<1xi32>
   return %e, %hh, %qq, %d : tensor<1xf32>, tensor<1xf16>, tensor<1x!quant.uniform<i8:f32, 0.5>>, tensor<1xi32>
 }
+
+// -----
+
+// And, Or, Xor and Not of integers (ONNX's Bitwise ops) are bitwise, each
+// result wrapped to its type: ~5 of uint8 is 250, ~5 of int16 is -6;
+// 12 & 10 = 8, 12 | 10 = 14, 12 ^ 10 = 6; of bools they stay the logic.
+// CHECK-LABEL: func.func @bitwise
+// CHECK-DAG: graph.constant dense<250> : tensor<1xui8>
+// CHECK-DAG: graph.constant dense<-6> : tensor<1xi16>
+// CHECK-DAG: graph.constant dense<[8, 14, 6]> : tensor<3xi32>
+// CHECK-DAG: graph.constant dense<false> : tensor<1xi1>
+// CHECK-NOT: graph.not
+// CHECK-NOT: graph.and
+func.func @bitwise() -> (tensor<1xui8>, tensor<1xi16>, tensor<3xi32>, tensor<1xi1>) {
+  %a = graph.constant dense<5> : tensor<1xui8>
+  %na = graph.not %a : (tensor<1xui8>) -> tensor<1xui8>
+  %b = graph.constant dense<5> : tensor<1xi16>
+  %nb = graph.not %b : (tensor<1xi16>) -> tensor<1xi16>
+  %x = graph.constant dense<12> : tensor<1xi32>
+  %y = graph.constant dense<10> : tensor<1xi32>
+  %and = graph.and %x, %y : (tensor<1xi32>, tensor<1xi32>) -> tensor<1xi32>
+  %or = graph.or %x, %y : (tensor<1xi32>, tensor<1xi32>) -> tensor<1xi32>
+  %xor = graph.xor %x, %y : (tensor<1xi32>, tensor<1xi32>) -> tensor<1xi32>
+  %r = graph.concat %and, %or, %xor {axis = 0 : i64} : (tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<3xi32>
+  %t = graph.constant dense<true> : tensor<1xi1>
+  %nt = graph.not %t : (tensor<1xi1>) -> tensor<1xi1>
+  return %na, %nb, %r, %nt : tensor<1xui8>, tensor<1xi16>, tensor<3xi32>, tensor<1xi1>
+}

@@ -232,19 +232,44 @@ OpFoldResult GreaterOrEqualOp::fold(FoldAdaptor adaptor) {
   return predicate(*this, adaptor.getOperands(),
                    [](Num a, Num b) { return eval::less(b, a) || eval::equal(a, b); });
 }
+namespace {
+bool isBool(Operation *op) {
+  return cast<RankedTensorType>(op->getResult(0).getType()).getElementType().isInteger(1);
+}
+/// And, Or and Xor of integers (BitwiseAnd, BitwiseOr, BitwiseXor), each
+/// result wrapped to its type.
+OpFoldResult bitwise(Operation *op, ArrayRef<Attribute> attrs, int64_t (*fn)(int64_t, int64_t)) {
+  return evaluate(op, attrs, [&](ArrayRef<Num> x) -> std::optional<Num> {
+    if (x[0].isFloat || x[1].isFloat)
+      return std::nullopt;
+    return Num::integer(fn(x[0].i, x[1].i));
+  });
+}
+} // namespace
+
 OpFoldResult AndOp::fold(FoldAdaptor adaptor) {
+  if (!isBool(*this))
+    return bitwise(*this, adaptor.getOperands(), [](int64_t a, int64_t b) { return a & b; });
   return predicate(*this, adaptor.getOperands(), [](Num a, Num b) { return a.nonzero() && b.nonzero(); });
 }
 OpFoldResult OrOp::fold(FoldAdaptor adaptor) {
+  if (!isBool(*this))
+    return bitwise(*this, adaptor.getOperands(), [](int64_t a, int64_t b) { return a | b; });
   return predicate(*this, adaptor.getOperands(), [](Num a, Num b) { return a.nonzero() || b.nonzero(); });
 }
 OpFoldResult XorOp::fold(FoldAdaptor adaptor) {
+  if (!isBool(*this))
+    return bitwise(*this, adaptor.getOperands(), [](int64_t a, int64_t b) { return a ^ b; });
   return predicate(*this, adaptor.getOperands(), [](Num a, Num b) { return a.nonzero() != b.nonzero(); });
 }
 
 OpFoldResult NotOp::fold(FoldAdaptor adaptor) {
-  return unary(*this, adaptor.getOperands(),
-               [](Num a) -> std::optional<Num> { return Num::integer(!a.nonzero()); });
+  bool boolean = isBool(*this);
+  return unary(*this, adaptor.getOperands(), [&](Num a) -> std::optional<Num> {
+    if (a.isFloat)
+      return std::nullopt;
+    return Num::integer(boolean ? int64_t(!a.nonzero()) : ~a.i);
+  });
 }
 OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
   return unary(*this, adaptor.getOperands(), [](Num a) -> std::optional<Num> {

@@ -44,15 +44,15 @@ def Graph_PReluOp : Graph_BinaryOp<"prelu"> {
   let summary = "ONNX PRelu: lhs < 0 ? lhs * slope : lhs (slope broadcast to lhs)";
 }
 def Graph_AndOp : Graph_BinaryOp<"and", [Commutative]> {
-  let summary = "ONNX And (i1)";
+  let summary = "ONNX And (i1) and BitwiseAnd (integers)";
   let hasFolder = 1;
 }
 def Graph_OrOp : Graph_BinaryOp<"or", [Commutative]> {
-  let summary = "ONNX Or (i1)";
+  let summary = "ONNX Or (i1) and BitwiseOr (integers)";
   let hasFolder = 1;
 }
 def Graph_XorOp : Graph_BinaryOp<"xor", [Commutative]> {
-  let summary = "ONNX Xor (i1)";
+  let summary = "ONNX Xor (i1) and BitwiseXor (integers)";
   let hasFolder = 1;
 }
 def Graph_ShiftLeftOp : Graph_BinaryOp<"shift_left"> {
@@ -103,7 +103,7 @@ def Graph_ReluOp : Graph_UnaryOp<"relu"> {
   let hasFolder = 1;
 }
 def Graph_NotOp : Graph_UnaryOp<"not"> {
-  let summary = "ONNX Not (i1)";
+  let summary = "ONNX Not (i1) and BitwiseNot (integers: every bit flipped)";
   let hasFolder = 1;
 }
 def Graph_RoundOp : Graph_UnaryOp<"round"> {

@@ -245,12 +245,14 @@ def QK_MapOp : QK_Op<"map"> {
 }
 
 def QK_NotOp : QK_Op<"not", [SameOperandsAndResultType]> {
-  let summary = "logical negation of a bool tensor (ONNX Not)";
+  let summary = "logical negation of a bool tensor, bitwise of an integer one (ONNX Not, BitwiseNot)";
   let description = [{
     result = !input on bools, stored one byte each (0 or 1): VECTOR's XOR of
-    each byte with 1. And, Or and Xor are qk.binary's AND, OR and XOR. Of
-    any other element type (which ONNX's Not does not take) the lowering's
-    selector refuses it at the node.
+    each byte with 1; ~input on integers: XOR with all ones of the ONNX
+    type's width (an unsigned type's, so uint8 and uint16 stay in range).
+    And, Or and Xor (of bools and integers) are qk.binary's AND, OR and XOR.
+    Of a float (which neither op takes) the lowering's selector refuses it
+    at the node.
 
     ```mlir
     %y = qk.not %x : (tensor<2x3xi1>) -> tensor<2x3xi1>

@@ -1,0 +1,49 @@
+#!/usr/bin/python3
+"""Generates models of operators newer than Debian's ONNX node tests (opsets
+18 to 26), each with test_data_set_0, against numpy evaluations of the ONNX
+definitions (the operator documentation's reference code):
+
+- bitwise_<op>_<type>: BitwiseAnd, BitwiseOr, BitwiseXor (broadcasting) and
+  BitwiseNot (opset 18) of int8, uint8, int16, uint16, int32 and int64;
+
+usage: gen_more_ops.py OUTDIR
+"""
+import os
+import sys
+
+import numpy as np
+from onnx import helper as h
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import onnx_builder  # noqa: E402
+
+if len(sys.argv) != 2:
+    sys.exit(__doc__.strip().splitlines()[-1])
+out = sys.argv[1]
+rng = np.random.default_rng(20261207)
+f32 = np.float32
+
+
+def save(name, nodes, feeds, expected, inits=(), opset=18, tolerance=None):
+    onnx_builder.save_reference_test(out, name, nodes, feeds, ["y"], inits=inits, opset=opset,
+                                     tolerance=tolerance, expected=[np.asarray(expected)])
+
+
+def ints(dtype, shape):
+    """Values over the type's range (int64: int32's, which npu-sim stores)."""
+    info = np.iinfo(np.int32 if dtype == np.int64 else dtype)
+    return rng.integers(info.min, int(info.max) + 1, shape).astype(dtype)
+
+
+# Bitwise ops: the ONNX docs' shapes (2-d, 3-d, a 4-d by 3-d broadcast).
+BITWISE = {"And": np.bitwise_and, "Or": np.bitwise_or, "Xor": np.bitwise_xor}
+for dtype, (sa, sb) in ((np.int32, ((3, 4), (3, 4))), (np.int16, ((3, 4, 5), (3, 4, 5))),
+                        (np.uint8, ((3, 4, 5, 6), (4, 5, 6))), (np.int8, ((2, 33), (33,))),
+                        (np.uint16, ((5, 7), (5, 1))), (np.int64, ((4, 9), (4, 9)))):
+    tname = np.dtype(dtype).name
+    for op, fn in BITWISE.items():
+        a, b = ints(dtype, sa), ints(dtype, sb)
+        save("bitwise_%s_%s" % (op.lower(), tname), [h.make_node("Bitwise" + op, ["a", "b"], ["y"])],
+             {"a": a, "b": b}, fn(a, b))
+    x = ints(dtype, sa)
+    save("bitwise_not_%s" % tname, [h.make_node("BitwiseNot", ["x"], ["y"])], {"x": x}, np.bitwise_not(x))
