@@ -5,6 +5,8 @@ definitions (the operator documentation's reference code):
 
 - bitwise_<op>_<type>: BitwiseAnd, BitwiseOr, BitwiseXor (broadcasting) and
   BitwiseNot (opset 18) of int8, uint8, int16, uint16, int32 and int64;
+- cumprod_<case>: CumProd (opset 26) of float, int32 and int64 along each
+  axis, exclusive and reverse, a length that is not a power of two;
 
 usage: gen_more_ops.py OUTDIR
 """
@@ -47,3 +49,34 @@ for dtype, (sa, sb) in ((np.int32, ((3, 4), (3, 4))), (np.int16, ((3, 4, 5), (3,
              {"a": a, "b": b}, fn(a, b))
     x = ints(dtype, sa)
     save("bitwise_not_%s" % tname, [h.make_node("BitwiseNot", ["x"], ["y"])], {"x": x}, np.bitwise_not(x))
+
+
+def cumprod_ref(x, axis, exclusive, reverse):
+    y = np.flip(x, axis) if reverse else x
+    p = np.cumprod(y, axis=axis, dtype=x.dtype)
+    if exclusive:
+        ones = np.ones_like(np.take(p, [0], axis=axis))
+        p = np.concatenate([ones, np.take(p, range(p.shape[axis] - 1), axis=axis)], axis=axis)
+    return np.flip(p, axis) if reverse else p
+
+
+# CumProd: the axis a constant input, as for CumSum. Floats near 1 (a
+# product of 37 stays in range), integers of -3..3 (in int32).
+for dtype, shape in ((f32, (3, 37)), (np.int32, (4, 5, 3)), (np.int64, (2, 9)), (f32, (1,))):
+    for axis in range(-1, len(shape)):
+        for exclusive in (0, 1):
+            for reverse in (0, 1):
+                if axis not in (-1, 1) and (exclusive or reverse):
+                    continue
+                if np.issubdtype(dtype, np.integer):
+                    x = rng.integers(-3, 4, shape).astype(dtype)
+                else:
+                    x = rng.uniform(0.8, 1.25, shape).astype(dtype) * rng.choice([-1, 1], shape).astype(dtype)
+                name = "cumprod_%s_%s_axis%s%s%s" % (np.dtype(dtype).name, "x".join(map(str, shape)),
+                                                     str(axis).replace("-", "m"),
+                                                     "_exclusive" if exclusive else "",
+                                                     "_reverse" if reverse else "")
+                node = h.make_node("CumProd", ["x", "axis"], ["y"], exclusive=exclusive, reverse=reverse)
+                save(name, [node], {"x": x}, cumprod_ref(x, axis % len(shape), exclusive, reverse),
+                     inits=[("axis", np.array(axis, np.int64))], opset=26,
+                     tolerance=None if np.issubdtype(dtype, np.integer) else "atol=1e-5 rtol=1e-5")

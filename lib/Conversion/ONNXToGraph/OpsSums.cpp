@@ -5,7 +5,8 @@
 // CumSum is a scan of log2(L) steps (Hillis and Steele): the running sums
 // plus themselves moved 1, 2, 4, ... places along the axis, zeros moved in;
 // an integer scan is exact (wrapping as ONNX's does), a float one adds in a
-// tree order instead of left to right (docs/numerics.md, "CumSum").
+// tree order instead of left to right (docs/numerics.md, "CumSum"). CumProd
+// is the same scan of products, ones moved in.
 //
 // Einsum takes each operand's diagonals (a repeated label: the two axes
 // flattened, every (n+1)-th element), sums the labels no one else needs,
@@ -53,9 +54,12 @@ Value OpChain::sum(Value v, ArrayRef<int64_t> axes) {
 }
 
 namespace {
-/// CumSum (opset 11, 14) along a constant axis: exclusive moves the input
-/// one place first; reverse runs from the end.
-LogicalResult importCumSum(NodeContext &c) {
+/// CumSum (opset 11, 14) and CumProd (opset 26) along a constant axis:
+/// exclusive moves the input one place first; reverse runs from the end.
+/// The scan moves in the op's identity (0, or 1 for CumProd).
+LogicalResult importCumulative(NodeContext &c) {
+  bool product = c.node.op_type() == "CumProd";
+  const char *name = product ? "CumProd" : "CumSum";
   std::optional<Val> x = c.required(0);
   if (!x)
     return failure();
@@ -64,30 +68,32 @@ LogicalResult importCumSum(NodeContext &c) {
     return failure();
   int64_t rank = int64_t(x->shape().size());
   if (axes->size() != 1 || rank == 0)
-    return c.fail(code::ShapeMismatch, "CumSum needs one axis and an input of rank 1 or more, got " +
+    return c.fail(code::ShapeMismatch, llvm::Twine(name) + " needs one axis and an input of rank 1 or more, got " +
                                            llvm::Twine(axes->size()) + " axis values and rank " +
                                            llvm::Twine(rank));
   int64_t axis = axes->front();
   if (axis < -rank || axis >= rank)
-    return c.fail(code::ShapeMismatch, "CumSum axis " + llvm::Twine(axis) + " is outside [" +
+    return c.fail(code::ShapeMismatch, llvm::Twine(name) + " axis " + llvm::Twine(axis) + " is outside [" +
                                            llvm::Twine(-rank) + ", " + llvm::Twine(rank - 1) + "]");
   axis = axis < 0 ? axis + rank : axis;
   if (isa<quant::QuantizedType>(x->element()))
-    return c.fail(code::UnsupportedType, "CumSum of a quantized tensor is not supported");
+    return c.fail(code::UnsupportedType, llvm::Twine(name) + " of a quantized tensor is not supported");
   bool reverse = c.intAttr("reverse", 0) != 0;
   int64_t L = x->shape()[size_t(axis)];
   OpChain b{c};
   // `v` moved d places toward the end (toward the front when reverse), d
-  // zeros moved in (a constant: a shift can be longer than a pad's range).
+  // identities moved in (a constant: a shift can be longer than a pad's
+  // range).
   auto moved = [&](Value v, int64_t d) {
     if (!b.ok)
       return Value();
     SmallVector<int64_t> zs(x->shape());
     zs[size_t(axis)] = d;
     auto zt = c.tensor(zs, x->element());
-    Attribute zero = isa<FloatType>(x->element()) ? Attribute(c.b.getFloatAttr(x->element(), 0.0))
-                                                  : Attribute(c.b.getIntegerAttr(x->element(), 0));
-    Value zeros = c.constant(DenseElementsAttr::get(zt, zero)).value;
+    int64_t identity = product ? 1 : 0;
+    Attribute fill = isa<FloatType>(x->element()) ? Attribute(c.b.getFloatAttr(x->element(), double(identity)))
+                                                  : Attribute(c.b.getIntegerAttr(x->element(), identity));
+    Value zeros = c.constant(DenseElementsAttr::get(zt, fill)).value;
     Value kept = reverse ? b.slice(v, axis, d, L) : b.slice(v, axis, 0, L - d);
     if (!b.ok)
       return Value();
@@ -95,10 +101,17 @@ LogicalResult importCumSum(NodeContext &c) {
     return succeeded(r) ? *r : b.fail();
   };
   Value y = x->value;
-  if (c.intAttr("exclusive", 0) != 0)
-    y = L > 1 ? moved(y, 1) : b.op<graph::MulOp>({y, b.splat(x->element(), 0)}, y.getType());
+  // An exclusive scan of one element is the identity: x * 0 (+ 1).
+  if (c.intAttr("exclusive", 0) != 0 && L > 1)
+    y = moved(y, 1);
+  else if (c.intAttr("exclusive", 0) != 0) {
+    y = b.op<graph::MulOp>({y, b.splat(x->element(), 0)}, y.getType());
+    if (product)
+      y = b.op<graph::AddOp>({y, b.splat(x->element(), 1)}, y.getType());
+  }
   for (int64_t d = 1; d < L; d *= 2)
-    y = b.op<graph::AddOp>({y, moved(y, d)}, y.getType());
+    y = product ? b.op<graph::MulOp>({y, moved(y, d)}, y.getType())
+                : b.op<graph::AddOp>({y, moved(y, d)}, y.getType());
   return b.finish(y);
 }
 
@@ -367,6 +380,7 @@ LogicalResult importEinsum(NodeContext &c) {
 } // namespace
 
 void npuc::onnx_import::registerSumOps(llvm::StringMap<OpImporter> &t) {
-  t["CumSum"] = importCumSum;
+  t["CumSum"] = importCumulative;
+  t["CumProd"] = importCumulative;
   t["Einsum"] = importEinsum;
 }
