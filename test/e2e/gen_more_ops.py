@@ -7,6 +7,8 @@ definitions (the operator documentation's reference code):
   BitwiseNot (opset 18) of int8, uint8, int16, uint16, int32 and int64;
 - cumprod_<case>: CumProd (opset 26) of float, int32 and int64 along each
   axis, exclusive and reverse, a length that is not a power of two;
+- lpnorm_<case>: LpNormalization with p 1 and 2 along the default, first
+  and middle axes (x / ||x||_p, no epsilon);
 
 usage: gen_more_ops.py OUTDIR
 """
@@ -80,3 +82,15 @@ for dtype, shape in ((f32, (3, 37)), (np.int32, (4, 5, 3)), (np.int64, (2, 9)), 
                 save(name, [node], {"x": x}, cumprod_ref(x, axis % len(shape), exclusive, reverse),
                      inits=[("axis", np.array(axis, np.int64))], opset=26,
                      tolerance=None if np.issubdtype(dtype, np.integer) else "atol=1e-5 rtol=1e-5")
+
+
+# LpNormalization: x / (sum |x|^p)^(1/p) along the axis, in float64.
+for p, axis, shape in ((2, None, (3, 4, 5)), (1, None, (3, 4, 5)), (2, 0, (6, 7)), (1, 1, (2, 33, 9)),
+                       (2, 1, (1, 64, 7, 7))):
+    x = rng.standard_normal(shape).astype(f32)
+    attrs = {"p": p} if axis is None else {"p": p, "axis": axis}
+    a = -1 if axis is None else axis
+    norm = np.power(np.power(np.abs(x.astype(np.float64)), p).sum(axis=a, keepdims=True), 1.0 / p)
+    save("lpnorm_p%d_axis%s_%s" % (p, "default" if axis is None else axis, "x".join(map(str, shape))),
+         [h.make_node("LpNormalization", ["x"], ["y"], **attrs)], {"x": x}, (x / norm).astype(f32),
+         opset=22, tolerance="atol=1e-6 rtol=1e-5")

@@ -278,6 +278,35 @@ LogicalResult importRecurrent(NodeContext &c) {
   return success();
 }
 
+/// LpNormalization (opset 1, 22): x / ||x||_p along `axis`, p 1 (the sum of
+/// |x|) or 2 (the root of the sum of squares), with no epsilon: a zero norm
+/// divides by zero as ONNX's definition does.
+LogicalResult importLpNormalization(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  if (!isa<FloatType>(x->element()) || isa<quant::QuantizedType>(x->element()))
+    return c.fail(code::UnsupportedType, "LpNormalization of float data only");
+  int64_t rank = int64_t(x->shape().size());
+  std::optional<int64_t> axis = c.axis(c.intAttr("axis", -1), rank, "axis");
+  if (!axis)
+    return failure();
+  int64_t p = c.intAttr("p", 2);
+  if (p != 1 && p != 2)
+    return c.fail(code::UnsupportedAttr, "LpNormalization p is " + llvm::Twine(p) + ", expected 1 or 2");
+  SmallVector<int64_t> normShape(x->shape());
+  normShape[size_t(*axis)] = 1;
+  RankedTensorType type = x->type(), normType = c.tensor(normShape, x->element());
+  OpChain b{c};
+  Value v = p == 1 ? b.op<graph::AbsOp>({x->value}, type) : b.op<graph::MulOp>({x->value, x->value}, type);
+  Value norm = b.op<graph::ReduceSumOp>({v}, normType,
+                                        {c.named("axes", c.b.getDenseI64ArrayAttr({*axis})),
+                                         c.named("keepdims", c.b.getBoolAttr(true))});
+  if (p == 2)
+    norm = b.op<graph::SqrtOp>({norm}, normType);
+  return b.finish(b.op<graph::DivOp>({x->value, norm}, type));
+}
+
 /// MeanVarianceNormalization (ONNX's function): (x - E[x]) / (sqrt(E[x^2] -
 /// E[x]^2) + 1e-9), the means over `axes` (default [0, 2, 3]) kept as axes;
 /// the squares are products, as numpy's x ** 2.
@@ -329,6 +358,7 @@ void npuc::onnx_import::registerExtraOps(llvm::StringMap<OpImporter> &t) {
   t["LayerNormalization"] = importLayerNorm;
   t["RMSNormalization"] = importRMSNorm;
   t["MeanVarianceNormalization"] = importMeanVarianceNorm;
+  t["LpNormalization"] = importLpNormalization;
   t["Swish"] = importSwish;
   t["SwiGLU"] = importSwiGLU;
   t["Trilu"] = importTrilu;
