@@ -9,6 +9,10 @@ definitions (the operator documentation's reference code):
   axis, exclusive and reverse, a length that is not a power of two;
 - lpnorm_<case>: LpNormalization with p 1 and 2 along the default, first
   and middle axes (x / ||x||_p, no epsilon);
+- center_crop_pad_<case>: CenterCropPad (opset 18) cropping, padding, both,
+  on listed (and negative) axes of HWC and CHW images, int8 and uint8 too;
+- pad_negative_<case>: Pad in constant mode whose negative pads crop (a crop
+  and a pad on one axis, a crop alone);
 
 usage: gen_more_ops.py OUTDIR
 """
@@ -94,3 +98,57 @@ for p, axis, shape in ((2, None, (3, 4, 5)), (1, None, (3, 4, 5)), (2, 0, (6, 7)
     save("lpnorm_p%d_axis%s_%s" % (p, "default" if axis is None else axis, "x".join(map(str, shape))),
          [h.make_node("LpNormalization", ["x"], ["y"], **attrs)], {"x": x}, (x / norm).astype(f32),
          opset=22, tolerance="atol=1e-6 rtol=1e-5")
+
+
+def center_crop_pad_ref(x, shape, axes=None):
+    """The ONNX documentation's reference: crop from (dim - size) // 2, pad
+    (size - dim) // 2 zeros before."""
+    rank = x.ndim
+    axes = list(range(rank)) if axes is None else [a % rank for a in axes]
+    pad_slices, crop_slices = [slice(None)] * rank, [slice(None)] * rank
+    new_shape = list(x.shape)
+    for k, a in enumerate(axes):
+        size, dim = int(shape[k]), x.shape[a]
+        if size < dim:
+            start = (dim - size) // 2
+            crop_slices[a] = slice(start, start + size)
+        elif size > dim:
+            start = (size - dim) // 2
+            pad_slices[a] = slice(start, start + dim)
+        new_shape[a] = size
+    cropped = x[tuple(crop_slices)]
+    y = np.zeros(new_shape, x.dtype)
+    y[tuple(pad_slices)] = cropped
+    return y
+
+
+for name, xshape, size, axes, dtype in (
+        ("crop", (20, 10, 3), (10, 7, 3), None, f32),
+        ("pad", (10, 7, 3), (20, 10, 3), None, f32),
+        ("crop_and_pad", (20, 8, 3), (10, 10, 3), None, f32),
+        ("crop_axes_hwc", (20, 8, 3), (10, 9), [0, 1], f32),
+        ("crop_negative_axes_hwc", (20, 8, 3), (10, 9), [-3, -2], f32),
+        ("crop_axes_chw", (3, 20, 8), (10, 9), [1, 2], f32),
+        ("odd_sizes_int8", (1, 3, 15, 16), (17, 11), [2, 3], np.int8),
+        ("pad_uint8", (2, 5, 5), (8, 9), [1, 2], np.uint8)):
+    x = ints(dtype, xshape) if np.issubdtype(dtype, np.integer) else rng.standard_normal(xshape).astype(dtype)
+    attrs = {} if axes is None else {"axes": axes}
+    save("center_crop_pad_" + name, [h.make_node("CenterCropPad", ["x", "shape"], ["y"], **attrs)], {"x": x},
+         center_crop_pad_ref(x, size, axes), inits=[("shape", np.array(size, np.int64))])
+
+
+# Pad with negative pads (constant mode): numpy pads the positive part and
+# slices off the negative one.
+def pad_ref(x, pads, value):
+    rank = x.ndim
+    pos = [(max(pads[d], 0), max(pads[rank + d], 0)) for d in range(rank)]
+    y = np.pad(x, pos, constant_values=value)
+    sl = tuple(slice(-min(pads[d], 0), y.shape[d] + min(pads[rank + d], 0)) for d in range(rank))
+    return y[sl]
+
+
+for name, shape, pads in (("crop_and_pad", (1, 3, 10, 12), [0, 0, -2, 3, 0, 0, 1, -4]),
+                          ("crop_only", (2, 7, 9), [0, -1, -3, 0, -2, 0])):
+    x = rng.standard_normal(shape).astype(f32)
+    save("pad_negative_" + name, [h.make_node("Pad", ["x", "pads", "v"], ["y"], mode="constant")], {"x": x},
+         pad_ref(x, pads, 0.5), inits=[("pads", np.array(pads, np.int64)), ("v", np.array(0.5, f32))])

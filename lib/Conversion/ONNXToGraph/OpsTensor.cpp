@@ -414,6 +414,53 @@ LogicalResult importGather(NodeContext &c) {
                                         {c.named("axis", c.b.getI64IntegerAttr(*axis))});
 }
 
+/// `x` padded by `pads` ([begins..., ends...]) as node output 0; in
+/// constant mode the negative pads crop first (a graph.slice), so the
+/// graph.pad that follows has none (the DMA pads, it does not crop).
+LogicalResult buildPad(NodeContext &c, const Val &x, ArrayRef<int64_t> pads, StringRef mode, double value) {
+  int64_t rank = int64_t(x.shape().size());
+  for (int64_t d = 0; d < rank; ++d)
+    if (x.shape()[d] + pads[d] + pads[rank + d] < 0)
+      return c.fail(code::ShapeMismatch, "pads (" + llvm::Twine(pads[d]) + ", " + llvm::Twine(pads[rank + d]) +
+                                             ") crop axis " + llvm::Twine(d) + " of size " +
+                                             llvm::Twine(x.shape()[d]) + " below zero");
+  Value v = x.value;
+  SmallVector<int64_t> starts, ends, steps(rank, 1), cropped(x.shape()), kept(pads);
+  bool crops = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t lo = std::min<int64_t>(pads[d], 0), hi = std::min<int64_t>(pads[rank + d], 0);
+    starts.push_back(-lo);
+    ends.push_back(x.shape()[d] + hi);
+    cropped[d] = std::max<int64_t>(x.shape()[d] + lo + hi, 0);
+    crops |= lo < 0 || hi < 0;
+  }
+  if (crops && mode == "constant") {
+    for (int64_t d = 0; d < rank; ++d) {
+      ends[d] = std::max(ends[d], starts[d]);
+      kept[d] = std::max<int64_t>(pads[d], 0);
+      kept[rank + d] = std::max<int64_t>(pads[rank + d], 0);
+    }
+    FailureOr<Value> s = c.build<graph::SliceOp>({v}, c.tensor(cropped, x.element()),
+                                                 {c.named("starts", i64Array(c, starts)),
+                                                  c.named("ends", i64Array(c, ends)),
+                                                  c.named("steps", i64Array(c, steps))});
+    if (failed(s))
+      return failure();
+    v = *s;
+    if (llvm::all_of(kept, [](int64_t p) { return p == 0; })) {
+      c.setOutput(0, v);
+      return success();
+    }
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d)
+    shape.push_back(x.shape()[d] + pads[d] + pads[rank + d]);
+  return c.buildOutput<graph::PadOp>({v}, c.tensor(shape, x.element()),
+                                     {c.named("pads", i64Array(c, crops && mode == "constant" ? kept : SmallVector<int64_t>(pads))),
+                                      c.named("mode", c.b.getStringAttr(mode)),
+                                      c.named("value", c.b.getF64FloatAttr(value))});
+}
+
 LogicalResult importPad(NodeContext &c) {
   std::optional<Val> x = c.required(0);
   if (!x)
@@ -462,13 +509,7 @@ LogicalResult importPad(NodeContext &c) {
   // Negative pads crop; either way no more than a size-like attribute.
   if (!c.inSizeRange("pads", pads, -kMaxSizeAttr))
     return failure();
-  SmallVector<int64_t> shape;
-  for (int64_t d = 0; d < rank; ++d)
-    shape.push_back(x->shape()[d] + pads[d] + pads[rank + d]);
-  return c.buildOutput<graph::PadOp>({x->value}, c.tensor(shape, x->element()),
-                                     {c.named("pads", i64Array(c, pads)),
-                                      c.named("mode", c.b.getStringAttr(mode)),
-                                      c.named("value", c.b.getF64FloatAttr(value))});
+  return buildPad(c, *x, pads, mode, value);
 }
 
 LogicalResult importExpand(NodeContext &c) {
@@ -710,7 +751,49 @@ LogicalResult importDepthSpace(NodeContext &c) {
 
 } // namespace
 
+namespace {
+/// CenterCropPad (opset 18): each listed axis cropped or padded with zeros
+/// to the given size about its centre (a crop starts at (in - out) / 2, a
+/// pad puts (out - in) / 2 before), as one graph.pad whose negative pads
+/// crop.
+LogicalResult importCenterCropPad(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  auto sizes = c.constantInts(1, "shape");
+  if (!x || !sizes)
+    return failure();
+  int64_t rank = int64_t(x->shape().size());
+  std::vector<int64_t> axes;
+  if (auto given = c.intsAttr("axes")) {
+    for (int64_t a : *given) {
+      std::optional<int64_t> n = c.axis(a, rank, "axes");
+      if (!n)
+        return failure();
+      if (llvm::is_contained(axes, *n))
+        return c.fail(code::UnsupportedAttr, "axes names axis " + llvm::Twine(*n) + " twice");
+      axes.push_back(*n);
+    }
+  } else {
+    for (int64_t d = 0; d < rank; ++d)
+      axes.push_back(d);
+  }
+  if (sizes->size() != axes.size())
+    return c.fail(code::ShapeMismatch, "shape has " + llvm::Twine(sizes->size()) + " entries for " +
+                                           llvm::Twine(axes.size()) + " axes");
+  if (!c.inSizeRange("shape", *sizes, 0))
+    return failure();
+  SmallVector<int64_t> pads(2 * rank, 0);
+  for (size_t k = 0; k < axes.size(); ++k) {
+    int64_t a = axes[k], in = x->shape()[size_t(a)], out = (*sizes)[k];
+    int64_t before = out >= in ? (out - in) / 2 : -((in - out) / 2);
+    pads[size_t(a)] = before;
+    pads[size_t(rank + a)] = out - in - before;
+  }
+  return buildPad(c, *x, pads, "constant", 0.0);
+}
+} // namespace
+
 void npuc::onnx_import::registerTensorOps(llvm::StringMap<OpImporter> &t) {
+  t["CenterCropPad"] = importCenterCropPad;
   t["Reshape"] = importReshape;
   t["Flatten"] = importFlatten;
   t["Squeeze"] = importSqueeze;
