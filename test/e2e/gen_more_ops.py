@@ -11,6 +11,10 @@ definitions (the operator documentation's reference code):
   and middle axes (x / ||x||_p, no epsilon);
 - center_crop_pad_<case>: CenterCropPad (opset 18) cropping, padding, both,
   on listed (and negative) axes of HWC and CHW images, int8 and uint8 too;
+- rotary_<case>: RotaryEmbedding (opset 23) of 4-D and 3-D inputs, with
+  position_ids given at run time (rows gathered from the caches) or caches
+  per position, interleaved or halves, a partial rotary_embedding_dim,
+  float16;
 - pad_negative_<case>: Pad in constant mode whose negative pads crop (a crop
   and a pad on one axis, a crop alone);
 
@@ -152,3 +156,63 @@ for name, shape, pads in (("crop_and_pad", (1, 3, 10, 12), [0, 0, -2, 3, 0, 0, 1
     x = rng.standard_normal(shape).astype(f32)
     save("pad_negative_" + name, [h.make_node("Pad", ["x", "pads", "v"], ["y"], mode="constant")], {"x": x},
          pad_ref(x, pads, 0.5), inits=[("pads", np.array(pads, np.int64)), ("v", np.array(0.5, f32))])
+
+
+def rotary_ref(x, cos_cache, sin_cache, position_ids=None, interleaved=0, rotary_dim=0, num_heads=0):
+    """The ONNX operator documentation's reference, in float64."""
+    shape = x.shape
+    x = x.astype(np.float64)
+    x = np.transpose(x, (0, 2, 1, 3)) if x.ndim == 4 else x.reshape(shape[0], shape[1], num_heads, -1)
+    d = x.shape[3]
+    rd = rotary_dim or d
+    xr, xp = x[..., :rd], x[..., rd:]
+    half = rd // 2
+    cos = cos_cache[position_ids] if position_ids is not None else cos_cache
+    sin = sin_cache[position_ids] if position_ids is not None else sin_cache
+    cos = np.expand_dims(cos[:, :, :half].astype(np.float64), 2)
+    sin = np.expand_dims(sin[:, :, :half].astype(np.float64), 2)
+    x1, x2 = (xr[..., 0::2], xr[..., 1::2]) if interleaved else np.split(xr, 2, axis=-1)
+    real, imag = cos * x1 - sin * x2, sin * x1 + cos * x2
+    if interleaved:
+        xr = np.stack([real, imag], axis=-1).reshape(xr.shape)
+    else:
+        xr = np.concatenate([real, imag], axis=-1)
+    y = np.concatenate([xr, xp], axis=-1)
+    return y.reshape(shape) if len(shape) == 3 else np.transpose(y, (0, 2, 1, 3))
+
+
+for name, xshape, heads, interleaved, rd, with_pos, dtype in (
+        ("4d", (2, 4, 3, 8), 0, 0, 0, True, f32),
+        ("3d_input", (2, 3, 32), 4, 0, 0, True, f32),
+        ("interleaved", (2, 4, 3, 8), 0, 1, 0, True, f32),
+        ("with_rotary_dim", (2, 4, 3, 16), 0, 0, 8, True, f32),
+        ("with_interleaved_rotary_dim", (2, 3, 64), 4, 1, 8, True, f32),
+        ("no_position_ids", (2, 4, 3, 8), 0, 0, 0, False, f32),
+        ("no_position_ids_interleaved", (2, 3, 32), 4, 1, 0, False, f32),
+        ("no_position_ids_rotary_dim", (2, 4, 3, 16), 0, 0, 8, False, f32),
+        ("llama_f16", (1, 8, 7, 64), 0, 0, 0, True, np.float16)):
+    x = rng.standard_normal(xshape).astype(dtype)
+    batch, seq = xshape[0], (xshape[2] if len(xshape) == 4 else xshape[1])
+    d = xshape[3] if len(xshape) == 4 else xshape[2] // heads
+    half = (rd or d) // 2
+    if with_pos:
+        # A wider cache than the rotary half (the reference slices it).
+        theta = np.arange(50)[:, None] / (10000.0 ** (np.arange(half + 2)[None, :] / (half + 2)))
+        pos = rng.integers(0, 50, (batch, seq)).astype(np.int64)
+    else:
+        theta = rng.uniform(0, 6.3, (batch, seq, half))
+        pos = None
+    cos, sin = np.cos(theta).astype(dtype), np.sin(theta).astype(dtype)
+    attrs = {"interleaved": interleaved}
+    if heads:
+        attrs["num_heads"] = heads
+    if rd:
+        attrs["rotary_embedding_dim"] = rd
+    feeds = {"x": x, "cos": cos, "sin": sin}
+    ins = ["x", "cos", "sin"]
+    if with_pos:
+        feeds["pos"] = pos
+        ins.append("pos")
+    y = rotary_ref(x, cos, sin, pos, interleaved, rd, heads).astype(dtype)
+    save("rotary_" + name, [h.make_node("RotaryEmbedding", ins, ["y"], **attrs)], feeds, y, opset=23,
+         tolerance="atol=2e-3 rtol=2e-3" if dtype == np.float16 else "atol=1e-5 rtol=1e-5")

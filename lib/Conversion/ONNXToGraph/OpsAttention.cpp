@@ -1,4 +1,4 @@
-//===- OpsAttention.cpp - ONNX Attention (opsets 23-24) as its function ---===//
+//===- OpsAttention.cpp - Attention, RotaryEmbedding (opset 23) as functions -===//
 //
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -14,6 +14,12 @@
 // mask shorter than the keys is padded with -inf; the causal frontier is
 // bottom-right: query i sees key j when j <= i + past (past_key's length), or
 // j <= i + nonpad_kv_seqlen[b] - q_len when only the padding lengths are given.
+//
+// RotaryEmbedding is written out the same way, in the ONNX reference's steps:
+// the input as [batch, seq, heads, head size], the cos and sin rows of each
+// position (a Gather by position_ids, on the indexed DMA when they are
+// computed at run time), the rotated part's halves (or its even and odd
+// elements when interleaved) turned by (cos, sin), the rest appended.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,7 +51,7 @@ struct Body {
         break;
     }
   }
-  std::string name() const { return c.node.name().empty() ? std::string("Attention") : c.node.name(); }
+  std::string name() const { return c.node.name().empty() ? c.node.op_type() : c.node.name(); }
   std::string fresh(StringRef role) { return prefix + role.str() + std::to_string(counter++); }
   std::string input(StringRef role) {
     std::string n = prefix + role.str();
@@ -362,6 +368,102 @@ LogicalResult importAttention(NodeContext &c) {
       c.setOutput(size_t(i), *(*outs)[size_t(i)].tensor);
   return success();
 }
+
+/// RotaryEmbedding (opset 23): X [batch, heads, seq, head] or [batch, seq,
+/// heads * head] (num_heads given), cos_cache and sin_cache [max position,
+/// >= rotary / 2] indexed by position_ids [batch, seq], or [batch, seq, >=
+/// rotary / 2] without them.
+LogicalResult importRotaryEmbedding(NodeContext &c) {
+  std::optional<Val> x = c.required(0), cosC = c.required(1), sinC = c.required(2);
+  if (!x || !cosC || !sinC)
+    return failure();
+  std::optional<Val> pos = c.input(3);
+  Type el = x->element();
+  if (!isFloat(el) || cosC->element() != el || sinC->element() != el)
+    return c.fail(code::UnsupportedType, "RotaryEmbedding of f32 or f16 X, cos_cache and sin_cache of one type only");
+  ArrayRef<int64_t> xs = x->shape();
+  size_t rank = xs.size();
+  int64_t heads = c.intAttr("num_heads", 0);
+  if (rank != 3 && rank != 4)
+    return c.fail(code::ShapeMismatch, "X must be 3-D or 4-D, got " + llvm::Twine(rank) + "-D");
+  if (rank == 3 && (heads <= 0 || xs[2] % heads))
+    return c.fail(code::UnsupportedAttr, "a 3-D X needs num_heads (positive, dividing its hidden size " +
+                                             llvm::Twine(xs[2]) + "), got " + llvm::Twine(heads));
+  int64_t batch = xs[0], seq = rank == 4 ? xs[2] : xs[1], h = rank == 4 ? xs[1] : heads;
+  int64_t d = rank == 4 ? xs[3] : xs[2] / heads;
+  int64_t rd = c.intAttr("rotary_embedding_dim", 0);
+  rd = rd == 0 ? d : rd;
+  if (rd < 2 || rd > d || rd % 2)
+    return c.fail(code::UnsupportedAttr, "rotary_embedding_dim " + llvm::Twine(rd) +
+                                             " must be even and in [2, head size " + llvm::Twine(d) + "]");
+  int64_t half = rd / 2;
+  bool interleaved = c.intAttr("interleaved", 0) != 0;
+  ArrayRef<int64_t> cs = cosC->shape();
+  if (cs != sinC->shape())
+    return c.fail(code::ShapeMismatch, "cos_cache " + sh::str(cs) + " and sin_cache " + sh::str(sinC->shape()) +
+                                           " differ");
+  if (pos) {
+    if (!pos->element().isInteger(64) || pos->shape() != ArrayRef<int64_t>{batch, seq} || cs.size() != 2 ||
+        cs[1] < half)
+      return c.fail(code::ShapeMismatch, "with position_ids (int64 [" + llvm::Twine(batch) + ", " +
+                                             llvm::Twine(seq) + "]) the caches must be [max position, >= " +
+                                             llvm::Twine(half) + "], got " + sh::str(cs));
+  } else if (cs.size() != 3 || cs[0] != batch || cs[1] != seq || cs[2] < half) {
+    return c.fail(code::ShapeMismatch, "without position_ids the caches must be [" + llvm::Twine(batch) + ", " +
+                                           llvm::Twine(seq) + ", >= " + llvm::Twine(half) + "], got " + sh::str(cs));
+  }
+  int32_t onnxFloat = el.isF16() ? onnx::TensorProto::FLOAT16 : onnx::TensorProto::FLOAT;
+  Body b(c, onnxFloat);
+  std::vector<BodyValue> bound;
+  auto bind = [&](const Val &v, StringRef role) {
+    bound.push_back({v, {}});
+    return b.input(role);
+  };
+  auto slice = [&](const std::string &v, int64_t axis, int64_t from, int64_t to, int64_t step, StringRef role) {
+    return b.node("Slice", {v, b.ints({from}, "starts"), b.ints({to}, "ends"), b.ints({axis}, "axes"),
+                            b.ints({step}, "steps")},
+                  role);
+  };
+  auto concat = [&](ArrayRef<std::string> parts, int64_t axis, StringRef role) {
+    return b.node("Concat", parts, role, [axis](auto &n) { Body::intAttr(n, "axis", axis); });
+  };
+  std::string X = bind(*x, "X"), COS = bind(*cosC, "cos_cache"), SIN = bind(*sinC, "sin_cache");
+  std::string P = pos ? bind(*pos, "position_ids") : "";
+  // [batch, seq, heads, head].
+  X = rank == 4 ? b.transpose(X, {0, 2, 1, 3}, "x_bshd") : b.reshape(X, {batch, seq, h, d}, "x_bshd");
+  std::string rotated = rd < d ? slice(X, 3, 0, rd, 1, "x_rotate") : X;
+  auto rows = [&](std::string cache, StringRef role) {
+    if (!P.empty())
+      cache = b.node("Gather", {cache, P}, role, [](auto &n) { Body::intAttr(n, "axis", 0); });
+    if ((pos ? cs[1] : cs[2]) > half)
+      cache = slice(cache, 2, 0, half, 1, role);
+    return b.reshape(cache, {batch, seq, 1, half}, role);
+  };
+  std::string cosR = rows(COS, "cos"), sinR = rows(SIN, "sin");
+  std::string x1 = interleaved ? slice(rotated, 3, 0, rd, 2, "x1") : slice(rotated, 3, 0, half, 1, "x1");
+  std::string x2 = interleaved ? slice(rotated, 3, 1, rd, 2, "x2") : slice(rotated, 3, half, rd, 1, "x2");
+  std::string real = b.node("Sub", {b.node("Mul", {cosR, x1}, "cos_x1"), b.node("Mul", {sinR, x2}, "sin_x2")}, "real");
+  std::string imag = b.node("Add", {b.node("Mul", {sinR, x1}, "sin_x1"), b.node("Mul", {cosR, x2}, "cos_x2")}, "imag");
+  std::string turned;
+  if (interleaved) {
+    std::string re = b.reshape(real, {batch, seq, h, half, 1}, "real_pairs");
+    std::string im = b.reshape(imag, {batch, seq, h, half, 1}, "imag_pairs");
+    turned = b.reshape(concat({re, im}, 4, "pairs"), {batch, seq, h, rd}, "turned");
+  } else {
+    turned = concat({real, imag}, 3, "turned");
+  }
+  std::string y = rd < d ? concat({turned, slice(X, 3, rd, d, 1, "x_pass")}, 3, "y_bshd") : turned;
+  y = rank == 4 ? b.transpose(y, {0, 2, 1, 3}, "y") : b.reshape(y, {batch, seq, h * d}, "y");
+  b.g.add_output()->set_name(y);
+  FailureOr<std::vector<BodyValue>> outs = importBody(c, b.g, bound);
+  if (failed(outs))
+    return failure();
+  c.setOutput(0, *(*outs)[0].tensor);
+  return success();
+}
 } // namespace
 
-void npuc::onnx_import::registerAttentionOps(llvm::StringMap<OpImporter> &t) { t["Attention"] = importAttention; }
+void npuc::onnx_import::registerAttentionOps(llvm::StringMap<OpImporter> &t) {
+  t["Attention"] = importAttention;
+  t["RotaryEmbedding"] = importRotaryEmbedding;
+}
