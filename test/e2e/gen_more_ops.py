@@ -15,6 +15,9 @@ definitions (the operator documentation's reference code):
   position_ids given at run time (rows gathered from the caches) or caches
   per position, interleaved or halves, a partial rotary_embedding_dim,
   float16;
+- tensorscatter_<case>: TensorScatter (opset 24) KV-cache updates, linear
+  and circular (wrapping past the end), write_indices at run time or
+  absent, the default and an explicit axis, 3-D, float16 and int8 caches;
 - pad_negative_<case>: Pad in constant mode whose negative pads crop (a crop
   and a pad on one axis, a crop alone);
 
@@ -216,3 +219,43 @@ for name, xshape, heads, interleaved, rd, with_pos, dtype in (
     y = rotary_ref(x, cos, sin, pos, interleaved, rd, heads).astype(dtype)
     save("rotary_" + name, [h.make_node("RotaryEmbedding", ins, ["y"], **attrs)], feeds, y, opset=23,
          tolerance="atol=2e-3 rtol=2e-3" if dtype == np.float16 else "atol=1e-5 rtol=1e-5")
+
+
+def tensorscatter_ref(past, update, write_indices, axis, mode):
+    """The ONNX operator documentation's pseudocode."""
+    present = past.copy()
+    axis %= past.ndim
+    seq = update.shape[axis]
+    for prefix in np.ndindex(past.shape[:axis]):
+        for i in range(seq):
+            j = write_indices[prefix[0]] + i
+            if mode == "circular":
+                j %= past.shape[axis]
+            present[prefix + (j,)] = update[prefix + (i,)]
+    return present
+
+
+for name, pshape, seq, axis, mode, widx, dtype in (
+        ("linear", (2, 3, 8, 4), 2, None, "linear", [1, 6], f32),
+        ("circular", (2, 3, 8, 4), 3, None, "circular", [2, 7], f32),
+        ("no_write_indices", (2, 3, 8, 4), 5, None, "linear", None, f32),
+        ("3d", (2, 5, 6), 2, 1, "linear", [0, 3], f32),
+        ("axis1_circular", (2, 10, 2, 3), 4, 1, "circular", [8, 1], f32),
+        ("decode_f16", (1, 8, 16, 64), 1, None, "linear", [9], np.float16),
+        ("int8", (2, 2, 6, 8), 3, 2, "linear", [3, 0], np.int8)):
+    past = ints(dtype, pshape) if dtype == np.int8 else rng.standard_normal(pshape).astype(dtype)
+    ushape = list(pshape)
+    ax = (-2 if axis is None else axis) % len(pshape)
+    ushape[ax] = seq
+    update = ints(dtype, ushape) if dtype == np.int8 else rng.standard_normal(ushape).astype(dtype)
+    attrs = {"mode": mode}
+    if axis is not None:
+        attrs["axis"] = axis
+    feeds = {"past": past, "update": update}
+    ins = ["past", "update"]
+    w = np.zeros(pshape[0], np.int64) if widx is None else np.array(widx, np.int64)
+    if widx is not None:
+        feeds["w"] = w
+        ins.append("w")
+    save("tensorscatter_" + name, [h.make_node("TensorScatter", ins, ["y"], **attrs)], feeds,
+         tensorscatter_ref(past, update, w, ax, mode), opset=24)

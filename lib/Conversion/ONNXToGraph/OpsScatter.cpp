@@ -449,6 +449,77 @@ LogicalResult importMaxUnpool(NodeContext &c) {
 }
 } // namespace
 
+namespace {
+/// TensorScatter (opset 24), a KV-cache update: past [.., max, ..] (`axis`
+/// the sequence) with update [.., seq, ..] written from write_indices[b] (0
+/// without them) of each batch entry, modulo max in circular mode. The
+/// data flattens to rows [P * max, S] (P the positions before the axis, S
+/// the elements after it); update row (p, i) goes to row p * max + w[b] + i,
+/// a scatter_nd on the indexed DMA. A write outside [0, max) (linear mode,
+/// or a negative index) names row P * max, which npu-sim faults on.
+LogicalResult importTensorScatter(NodeContext &c) {
+  std::optional<Val> past = c.required(0), upd = c.required(1);
+  if (!past || !upd)
+    return failure();
+  std::optional<Val> w = c.input(2);
+  ArrayRef<int64_t> ds = past->shape(), us = upd->shape();
+  int64_t r = int64_t(ds.size());
+  if (r < 2)
+    return c.fail(code::ShapeMismatch, "past_cache must have rank 2 or more, got " + llvm::Twine(r));
+  std::optional<int64_t> axis = c.axis(c.intAttr("axis", -2), r, "axis");
+  if (!axis)
+    return failure();
+  if (*axis == 0)
+    return c.fail(code::UnsupportedAttr, "axis 0 is the batch axis, not a sequence axis");
+  std::string mode = c.stringAttr("mode", "linear");
+  if (mode != "linear" && mode != "circular")
+    return c.fail(code::UnsupportedAttr, "mode '" + mode + "' is not linear or circular");
+  int64_t max = ds[size_t(*axis)], seq = us.size() == ds.size() ? us[size_t(*axis)] : -1;
+  SmallVector<int64_t> expect(ds);
+  expect[size_t(*axis)] = seq;
+  if (seq < 0 || seq > max || us != ArrayRef<int64_t>(expect) || upd->element() != past->element())
+    return c.fail(code::ShapeMismatch, "update " + sh::str(us) + " must be past_cache " + sh::str(ds) +
+                                           " of its type with at most " + llvm::Twine(max) + " along axis " +
+                                           llvm::Twine(*axis));
+  int64_t batch = ds[0];
+  if (w && (!w->element().isInteger(64) || w->shape() != ArrayRef<int64_t>{batch}))
+    return c.fail(code::ShapeMismatch, "write_indices must be int64 [" + llvm::Twine(batch) + "]");
+  int64_t P = product(ds.take_front(size_t(*axis))), S = product(ds.drop_front(size_t(*axis + 1))), F = P * max;
+  if (!indexedScatter(past->element(), "none", F, S))
+    return c.fail(code::UnsupportedType, "TensorScatter's rows (" + llvm::Twine(F) + " of " + llvm::Twine(S) +
+                                             " elements) do not move on the indexed DMA");
+  Builder b{c};
+  // pos [.., seq] (the positions before the axis, then seq): w[b] + i.
+  SmallVector<int64_t> posShape(ds.take_front(size_t(*axis)));
+  posShape.push_back(seq);
+  auto pt = c.tensor(posShape, c.b.getI64Type());
+  std::vector<int64_t> steps(static_cast<size_t>(P * seq)), base(static_cast<size_t>(P * seq));
+  for (int64_t p = 0; p < P; ++p)
+    for (int64_t i = 0; i < seq; ++i) {
+      steps[size_t(p * seq + i)] = i;
+      base[size_t(p * seq + i)] = p * max;
+    }
+  SmallVector<int64_t> wShape(posShape.size(), 1);
+  wShape[0] = batch;
+  Value pos = b.i64(posShape, steps);
+  if (w)
+    pos = b.op<graph::AddOp>({b.reshape(w->value, wShape), pos}, pt);
+  auto i1 = pt.clone(c.b.getI1Type());
+  Value m = b.i64({1}, {max});
+  if (mode == "circular" && w)
+    pos = b.op<graph::SubOp>({pos, b.op<graph::MulOp>({b.op<graph::DivOp>({pos, m}, pt), m}, pt)}, pt);
+  Value valid = b.op<graph::AndOp>({b.op<graph::GreaterOrEqualOp>({pos, b.i64({1}, {0})}, i1),
+                                    b.op<graph::LessOp>({pos, m}, i1)},
+                                   i1);
+  auto lt = c.tensor({P * seq}, c.b.getI64Type());
+  Value L = b.op<graph::AddOp>({b.reshape(pos, {P * seq}), b.i64({P * seq}, base)}, lt);
+  L = b.op<graph::WhereOp>({b.reshape(valid, {P * seq}), L, b.i64({1}, {F})}, lt);
+  Value rows = b.reshape(past->value, {F, S}), u = b.reshape(upd->value, {P * seq, S});
+  Value y = b.reshape(scatterIndexed(b, rows, L, u, "none"), ds);
+  return b.finish(y);
+}
+} // namespace
+
 void npuc::onnx_import::registerScatterOps(llvm::StringMap<OpImporter> &t) {
   t["GatherElements"] = importGatherElements;
   t["GatherND"] = importGatherND;
@@ -456,4 +527,5 @@ void npuc::onnx_import::registerScatterOps(llvm::StringMap<OpImporter> &t) {
   t["ScatterElements"] = importScatterElements;
   t["Scatter"] = importScatterElements;
   t["MaxUnpool"] = importMaxUnpool;
+  t["TensorScatter"] = importTensorScatter;
 }
