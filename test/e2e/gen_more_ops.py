@@ -18,6 +18,9 @@ definitions (the operator documentation's reference code):
 - tensorscatter_<case>: TensorScatter (opset 24) KV-cache updates, linear
   and circular (wrapping past the end), write_indices at run time or
   absent, the default and an explicit axis, 3-D, float16 and int8 caches;
+- affine_grid_<case>: AffineGrid (opset 20) 2-D and 3-D, align_corners 0
+  and 1, theta at run time; a spatial transformer (AffineGrid feeding
+  GridSample, bilinear) against numpy's sampling of the ONNX definition;
 - pad_negative_<case>: Pad in constant mode whose negative pads crop (a crop
   and a pad on one axis, a crop alone);
 
@@ -259,3 +262,58 @@ for name, pshape, seq, axis, mode, widx, dtype in (
         ins.append("w")
     save("tensorscatter_" + name, [h.make_node("TensorScatter", ins, ["y"], **attrs)], feeds,
          tensorscatter_ref(past, update, w, ax, mode), opset=24)
+
+
+def base_grid(spatial, align):
+    axes = []
+    for n in spatial:
+        if align:
+            axes.append(np.array([-1.0]) if n == 1 else -1.0 + 2.0 * np.arange(n) / (n - 1))
+        else:
+            axes.append(-1.0 + (2.0 * np.arange(n) + 1.0) / n)
+    mesh = np.meshgrid(*axes, indexing="ij")
+    # homogeneous [.., x, y, (z,) 1]: x the last axis
+    return np.stack(list(reversed(mesh)) + [np.ones(spatial)], axis=-1)
+
+
+def affine_grid_ref(theta, size, align):
+    spatial = tuple(size[2:])
+    g = base_grid(spatial, align).reshape(-1, len(spatial) + 1)
+    out = np.einsum("nij,pj->npi", theta.astype(np.float64), g)
+    return out.reshape((size[0],) + spatial + (len(spatial),)).astype(f32)
+
+
+for name, size, align in (("2d", (2, 3, 5, 6), 0), ("2d_align_corners", (2, 3, 5, 6), 1),
+                          ("3d", (2, 1, 3, 4, 5), 0), ("3d_align_corners", (1, 2, 4, 1, 3), 1)):
+    d = len(size) - 2
+    theta = (np.eye(d, d + 1) + 0.3 * rng.standard_normal((size[0], d, d + 1))).astype(f32)
+    save("affine_grid_" + name, [h.make_node("AffineGrid", ["theta", "size"], ["y"], align_corners=align)],
+         {"theta": theta}, affine_grid_ref(theta, size, align), inits=[("size", np.array(size, np.int64))],
+         opset=20, tolerance="atol=1e-5 rtol=1e-5")
+
+
+def bilinear_zeros(img, grid):
+    """GridSample bilinear, zeros padding, align_corners 0, in float64."""
+    n, ch, hh, ww = img.shape
+    out = np.zeros((n, ch) + grid.shape[1:3])
+    for b in range(n):
+        for i in range(grid.shape[1]):
+            for j in range(grid.shape[2]):
+                x = ((grid[b, i, j, 0] + 1) * ww - 1) / 2
+                y = ((grid[b, i, j, 1] + 1) * hh - 1) / 2
+                x0, y0 = int(np.floor(x)), int(np.floor(y))
+                for yy, wy in ((y0, y0 + 1 - y), (y0 + 1, y - y0)):
+                    for xx, wx in ((x0, x0 + 1 - x), (x0 + 1, x - x0)):
+                        if 0 <= yy < hh and 0 <= xx < ww:
+                            out[b, :, i, j] += wy * wx * img[b, :, yy, xx]
+    return out.astype(f32)
+
+
+img = rng.standard_normal((2, 3, 8, 10)).astype(f32)
+theta = (np.eye(2, 3) + 0.2 * rng.standard_normal((2, 2, 3))).astype(f32)
+grid = affine_grid_ref(theta, (2, 3, 6, 7), 0)
+save("affine_grid_spatial_transformer",
+     [h.make_node("AffineGrid", ["theta", "size"], ["grid"]),
+      h.make_node("GridSample", ["img", "grid"], ["y"], mode="linear", padding_mode="zeros")],
+     {"img": img, "theta": theta}, bilinear_zeros(img.astype(np.float64), grid.astype(np.float64)),
+     inits=[("size", np.array((2, 3, 6, 7), np.int64))], opset=20, tolerance="atol=1e-4 rtol=1e-4")

@@ -1,4 +1,4 @@
-//===- OpsGridSample.cpp - GridSample on the indexed DMA -------------------===//
+//===- OpsGridSample.cpp - GridSample on the indexed DMA, AffineGrid -------===//
 //
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -230,6 +230,67 @@ LogicalResult importGridSample(NodeContext &c) {
 }
 } // namespace
 
+namespace {
+/// The most grid points AffineGrid builds as a constant.
+constexpr int64_t kMaxAffineGridPoints = int64_t(1) << 22;
+
+/// AffineGrid (opset 20): theta [N, 2, 3] (or [N, 3, 4]) times the base
+/// grid's homogeneous points [x, y, (z,) 1] of the constant size [N, C, H,
+/// W] (or [N, C, D, H, W]): -1 + (2 i + 1) / n per axis, or -1 + 2 i / (n -
+/// 1) with align_corners (-1 for an axis of 1), the ONNX reference's. One
+/// batched product theta x base^T [N, 2, H*W], transposed to [N, H, W, 2].
+LogicalResult importAffineGrid(NodeContext &c) {
+  std::optional<Val> theta = c.required(0);
+  auto size = c.constantInts(1, "size");
+  if (!theta || !size)
+    return failure();
+  Type el = theta->element();
+  if (!el.isF32())
+    return c.fail(code::UnsupportedType, "AffineGrid of f32 theta only");
+  size_t dims = size->size() - 2;
+  if ((size->size() != 4 && size->size() != 5) || theta->shape().size() != 3 ||
+      theta->shape()[0] != (*size)[0] || theta->shape()[1] != int64_t(dims) ||
+      theta->shape()[2] != int64_t(dims) + 1)
+    return c.fail(code::ShapeMismatch, "theta " + sh::str(theta->shape()) + " and size [" +
+                                           llvm::Twine(size->size()) + " entries] must be [N, 2, 3] with [N, C, H, W] "
+                                           "or [N, 3, 4] with [N, C, D, H, W]");
+  if (!c.inSizeRange("size", *size, 1))
+    return failure();
+  ArrayRef<int64_t> spatial = ArrayRef<int64_t>(*size).drop_front(2);
+  int64_t points = 1;
+  for (int64_t n : spatial) {
+    points *= n;
+    if (points > kMaxAffineGridPoints)
+      return c.fail(code::Overflow, "an affine grid of more than 2^22 points is not built");
+  }
+  bool align = c.intAttr("align_corners", 0) != 0;
+  // base^T [dims + 1, points]: row k the k-th coordinate (x the last axis).
+  int64_t hom = int64_t(dims) + 1;
+  std::vector<float> base(static_cast<size_t>(hom * points), 1.0f);
+  for (int64_t p = 0; p < points; ++p) {
+    int64_t rem = p;
+    for (int64_t a = int64_t(dims) - 1; a >= 0; --a) {
+      int64_t n = spatial[size_t(a)], i = rem % n;
+      rem /= n;
+      double v = align ? (n == 1 ? -1.0 : -1.0 + 2.0 * double(i) / double(n - 1))
+                       : -1.0 + (2.0 * double(i) + 1.0) / double(n);
+      // x (the last axis) is coordinate 0.
+      base[size_t((int64_t(dims) - 1 - a) * points + p)] = float(v);
+    }
+  }
+  int64_t N = (*size)[0];
+  OpChain b{c};
+  Value bt = c.constant(DenseElementsAttr::get(c.tensor({hom, points}, el), ArrayRef<float>(base))).value;
+  Value g = b.op<graph::MatMulOp>({theta->value, bt}, c.tensor({N, int64_t(dims), points}, el));
+  g = b.transpose(g, {0, 2, 1});
+  SmallVector<int64_t> out{N};
+  out.append(spatial.begin(), spatial.end());
+  out.push_back(int64_t(dims));
+  return b.finish(b.reshape(g, out));
+}
+} // namespace
+
 void npuc::onnx_import::registerGridSampleOps(llvm::StringMap<OpImporter> &t) {
   t["GridSample"] = importGridSample;
+  t["AffineGrid"] = importAffineGrid;
 }
