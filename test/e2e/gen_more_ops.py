@@ -21,6 +21,9 @@ definitions (the operator documentation's reference code):
 - affine_grid_<case>: AffineGrid (opset 20) 2-D and 3-D, align_corners 0
   and 1, theta at run time; a spatial transformer (AffineGrid feeding
   GridSample, bilinear) against numpy's sampling of the ONNX definition;
+- col2im_<case>: Col2Im (opset 18) of 1-D, 2-D and 3-D blocks with pads,
+  strides and dilations (overlapping blocks summed), and an Im2Col round
+  trip of non-overlapping blocks;
 - pad_negative_<case>: Pad in constant mode whose negative pads crop (a crop
   and a pad on one axis, a crop alone);
 
@@ -317,3 +320,41 @@ save("affine_grid_spatial_transformer",
       h.make_node("GridSample", ["img", "grid"], ["y"], mode="linear", padding_mode="zeros")],
      {"img": img, "theta": theta}, bilinear_zeros(img.astype(np.float64), grid.astype(np.float64)),
      inits=[("size", np.array((2, 3, 6, 7), np.int64))], opset=20, tolerance="atol=1e-4 rtol=1e-4")
+
+
+def col2im_ref(data, image, block, dil, pads, strides):
+    """The ONNX reference's naive loop, per batch and channel, in float64."""
+    n = len(image)
+    bl = int(np.prod(block))
+    N, CB, L = data.shape
+    C = CB // bl
+    cols = [(image[i] + pads[i] + pads[n + i] - (dil[i] * (block[i] - 1) + 1)) // strides[i] + 1
+            for i in range(n)]
+    out = np.zeros((N, C) + tuple(image))
+    d = data.astype(np.float64).reshape(N, C, bl, L)
+    for k, off in enumerate(np.ndindex(*block)):
+        for col, pos in enumerate(np.ndindex(*cols)):
+            ind = [pos[i] * strides[i] - pads[i] + off[i] * dil[i] for i in range(n)]
+            if all(0 <= ind[i] < image[i] for i in range(n)):
+                out[(slice(None), slice(None)) + tuple(ind)] += d[:, :, k, col]
+    return out.astype(f32)
+
+
+for name, N, C, image, block, dil, pads, strides in (
+        ("2d", 1, 1, (5, 5), (1, 5), (1, 1), (0, 0, 0, 0), (1, 1)),
+        ("2d_overlapping", 2, 3, (6, 7), (3, 3), (1, 1), (0, 0, 0, 0), (1, 1)),
+        ("2d_pads", 1, 2, (5, 5), (2, 2), (1, 1), (1, 0, 1, 2), (1, 1)),
+        ("2d_strides", 1, 1, (9, 9), (3, 3), (1, 1), (0, 0, 0, 0), (2, 2)),
+        ("2d_dilations", 1, 2, (6, 6), (2, 2), (2, 2), (0, 0, 0, 0), (1, 1)),
+        ("2d_stride_skips_rows", 1, 1, (8, 7), (2, 2), (1, 1), (0, 0, 0, 0), (3, 2)),
+        ("1d", 2, 2, (10,), (3,), (1,), (1, 1), (2,)),
+        ("3d", 1, 2, (3, 4, 5), (2, 2, 2), (1, 1, 1), (0, 0, 0, 0, 0, 0), (1, 2, 1))):
+    n = len(image)
+    L = int(np.prod([(image[i] + pads[i] + pads[n + i] - (dil[i] * (block[i] - 1) + 1)) // strides[i] + 1
+                     for i in range(n)]))
+    x = rng.standard_normal((N, C * int(np.prod(block)), L)).astype(f32)
+    save("col2im_" + name, [h.make_node("Col2Im", ["x", "image", "block"], ["y"], dilations=list(dil),
+                                        pads=list(pads), strides=list(strides))],
+         {"x": x}, col2im_ref(x, image, block, dil, pads, strides),
+         inits=[("image", np.array(image, np.int64)), ("block", np.array(block, np.int64))],
+         opset=18, tolerance="atol=1e-5 rtol=1e-5")

@@ -684,7 +684,99 @@ LogicalResult importResize(NodeContext &c) {
 }
 } // namespace
 
+namespace {
+/// Col2Im (opset 18): the columns [N, C * prod(block), L] summed back into
+/// an image [N, C, image...] (each block's element k of a column to its
+/// position), which is a ConvTranspose of the columns seen as [N, C *
+/// prod(block), cols...] by one-hot weights [C * prod(block), 1, block...]
+/// in C groups (weight k of a group is 1 at block offset k): output
+/// position col * stride - pad + offset * dilation, as ONNX's reference
+/// places it; output_padding makes up the image rows a stride skips.
+LogicalResult importCol2Im(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  auto image = c.constantInts(1, "image_shape");
+  auto block = c.constantInts(2, "block_shape");
+  if (!x || !image || !block)
+    return failure();
+  size_t n = image->size();
+  if (n < 1 || n > 3 || block->size() != n || x->shape().size() != 3)
+    return c.fail(code::ShapeMismatch, "Col2Im needs input [N, C * prod(block), L] and image_shape and block_shape "
+                                       "of 1 to 3 equal entries");
+  if (!x->element().isF32())
+    return c.fail(code::UnsupportedType, "Col2Im of f32 data only");
+  if (!c.inSizeRange("image_shape", *image, 1) || !c.inSizeRange("block_shape", *block, 1))
+    return failure();
+  auto attr = [&](StringRef name, int64_t fill, size_t count) -> std::optional<std::vector<int64_t>> {
+    std::vector<int64_t> v = c.intsAttr(name).value_or(std::vector<int64_t>(count, fill));
+    if (v.size() != count) {
+      (void)c.fail(code::UnsupportedAttr, name + " has " + llvm::Twine(v.size()) + " entries, expected " +
+                                              llvm::Twine(count));
+      return std::nullopt;
+    }
+    if (!c.inSizeRange(name, v, fill))
+      return std::nullopt;
+    return v;
+  };
+  auto dil = attr("dilations", 1, n), pads = attr("pads", 0, 2 * n), strides = attr("strides", 1, n);
+  if (!dil || !pads || !strides)
+    return failure();
+  int64_t bl = 1, L = 1;
+  SmallVector<int64_t> cols, outPad;
+  for (size_t i = 0; i < n; ++i) {
+    bl *= (*block)[i];
+    int64_t span = (*image)[i] + (*pads)[i] + (*pads)[n + i] - (*dil)[i] * ((*block)[i] - 1) - 1;
+    if (span < 0)
+      return c.fail(code::ShapeMismatch, "block " + llvm::Twine((*block)[i]) + " with dilation " +
+                                             llvm::Twine((*dil)[i]) + " does not fit image axis " + llvm::Twine(i) +
+                                             " of " + llvm::Twine((*image)[i]) + " (padded)");
+    cols.push_back(span / (*strides)[i] + 1);
+    outPad.push_back(span % (*strides)[i]);
+    L *= cols.back();
+  }
+  ArrayRef<int64_t> xs = x->shape();
+  if (xs[1] % bl || xs[2] != L)
+    return c.fail(code::ShapeMismatch, "input " + sh::str(xs) + " must be [N, C * " + llvm::Twine(bl) + ", " +
+                                           llvm::Twine(L) + "] for these blocks and image");
+  int64_t C = xs[1] / bl;
+  if (!c.fitsBuiltConstant(C * bl * bl, "Col2Im's one-hot weights"))
+    return failure();
+  std::vector<float> w(static_cast<size_t>(C * bl * bl), 0.0f);
+  for (int64_t ch = 0; ch < C; ++ch)
+    for (int64_t k = 0; k < bl; ++k)
+      w[size_t((ch * bl + k) * bl + k)] = 1.0f;
+  SmallVector<int64_t> wShape{C * bl, 1};
+  wShape.append(block->begin(), block->end());
+  SmallVector<int64_t> colShape{xs[0], xs[1]};
+  colShape.append(cols.begin(), cols.end());
+  // The padded image (pads past the kernel have no ConvTranspose
+  // lowering), then the image cut out of it.
+  SmallVector<int64_t> padded{xs[0], C}, starts{0, 0}, ends{xs[0], C}, steps(n + 2, 1);
+  for (size_t i = 0; i < n; ++i) {
+    padded.push_back((*image)[i] + (*pads)[i] + (*pads)[n + i]);
+    starts.push_back((*pads)[i]);
+    ends.push_back((*pads)[i] + (*image)[i]);
+  }
+  OpChain b{c};
+  Value weights = c.constant(DenseElementsAttr::get(c.tensor(wShape, x->element()), ArrayRef<float>(w))).value;
+  Value y = b.op<graph::ConvTransposeOp>({b.reshape(x->value, colShape), weights}, c.tensor(padded, x->element()),
+                                         {c.named("strides", i64Array(c, *strides)),
+                                          c.named("pads", i64Array(c, std::vector<int64_t>(2 * n, 0))),
+                                          c.named("dilations", i64Array(c, *dil)),
+                                          c.named("output_padding", i64Array(c, outPad)),
+                                          c.named("group", c.b.getI64IntegerAttr(C))});
+  if (llvm::any_of(*pads, [](int64_t p) { return p != 0; })) {
+    SmallVector<int64_t> out{xs[0], C};
+    out.append(image->begin(), image->end());
+    y = b.op<graph::SliceOp>({y}, c.tensor(out, x->element()),
+                             {c.named("starts", i64Array(c, starts)), c.named("ends", i64Array(c, ends)),
+                              c.named("steps", i64Array(c, steps))});
+  }
+  return b.finish(y);
+}
+} // namespace
+
 void npuc::onnx_import::registerNNOps(llvm::StringMap<OpImporter> &t) {
+  t["Col2Im"] = importCol2Im;
   t["Conv"] = importConv;
   t["ConvTranspose"] = importConvTranspose;
   t["Gemm"] = importGemm;
