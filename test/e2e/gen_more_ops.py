@@ -24,6 +24,9 @@ definitions (the operator documentation's reference code):
 - col2im_<case>: Col2Im (opset 18) of 1-D, 2-D and 3-D blocks with pads,
   strides and dilations (overlapping blocks summed), and an Im2Col round
   trip of non-overlapping blocks;
+- roialign_<case>: RoiAlign (opset 16) avg and max, half_pixel and
+  output_half_pixel, fixed sampling ratios with run-time rois, the adaptive
+  ratio (0) with constant rois, rois past the image's border, two images;
 - pad_negative_<case>: Pad in constant mode whose negative pads crop (a crop
   and a pad on one axis, a crop alone);
 
@@ -358,3 +361,81 @@ for name, N, C, image, block, dil, pads, strides in (
          {"x": x}, col2im_ref(x, image, block, dil, pads, strides),
          inits=[("image", np.array(image, np.int64)), ("block", np.array(block, np.int64))],
          opset=18, tolerance="atol=1e-5 rtol=1e-5")
+
+
+def roialign_ref(x, rois, bidx, oh, ow, ratio, scale, mode, half):
+    """onnxruntime's RoiAlign kernel (which the ONNX reference ports), in
+    float64."""
+    R = rois.shape[0]
+    _, C, H, W = x.shape
+    x = x.astype(np.float64)
+    y = np.zeros((R, C, oh, ow))
+    off = 0.5 if half else 0.0
+    for r in range(R):
+        x0, y0, x1, y1 = [float(v) * scale - off for v in rois[r]]
+        rw, rh = x1 - x0, y1 - y0
+        if not half:
+            rw, rh = max(rw, 1.0), max(rh, 1.0)
+        bh, bw = rh / oh, rw / ow
+        gh = ratio if ratio > 0 else int(np.ceil(rh / oh))
+        gw = ratio if ratio > 0 else int(np.ceil(rw / ow))
+        count = max(gh * gw, 1)
+        img = x[bidx[r]]
+        for ph in range(oh):
+            for pw in range(ow):
+                acc = np.zeros(C) if mode == "avg" else None
+                for iy in range(gh):
+                    yy = y0 + ph * bh + (iy + 0.5) * bh / gh
+                    for ix in range(gw):
+                        xx = x0 + pw * bw + (ix + 0.5) * bw / gw
+                        if yy < -1.0 or yy > H or xx < -1.0 or xx > W:
+                            vals = [np.zeros(C)] * 4
+                        else:
+                            yc, xc = max(yy, 0.0), max(xx, 0.0)
+                            yl, xl = int(yc), int(xc)
+                            if yl >= H - 1:
+                                yh = yl = H - 1
+                                yc = float(yl)
+                            else:
+                                yh = yl + 1
+                            if xl >= W - 1:
+                                xh = xl = W - 1
+                                xc = float(xl)
+                            else:
+                                xh = xl + 1
+                            ly, lx = yc - yl, xc - xl
+                            hy, hx = 1 - ly, 1 - lx
+                            vals = [hy * hx * img[:, yl, xl], hy * lx * img[:, yl, xh],
+                                    ly * hx * img[:, yh, xl], ly * lx * img[:, yh, xh]]
+                        if mode == "avg":
+                            acc += vals[0] + vals[1] + vals[2] + vals[3]
+                        else:
+                            m = np.maximum(np.maximum(vals[0], vals[1]), np.maximum(vals[2], vals[3]))
+                            acc = m if acc is None else np.maximum(acc, m)
+                y[r, :, ph, pw] = acc / count if mode == "avg" else acc
+    return y.astype(f32)
+
+
+for name, xshape, rois, bidx, oh, ow, ratio, scale, mode, half, const_rois in (
+        ("avg_half_pixel", (1, 2, 10, 10), [[0, 0, 9, 9], [0, 5, 4, 9], [5, 5, 9, 9]], [0, 0, 0], 5, 5, 2,
+         1.0, "avg", True, False),
+        ("avg_output_half_pixel", (1, 1, 10, 10), [[0, 0, 9, 9], [0, 5, 4, 9], [5, 5, 9, 9]], [0, 0, 0], 5, 5,
+         2, 1.0, "avg", False, False),
+        ("max", (2, 3, 8, 9), [[1.5, 0.5, 6.2, 7.1], [0, 0, 3, 2], [-2, 3, 12, 11]], [1, 0, 1], 3, 2, 2, 1.0,
+         "max", True, False),
+        ("scale_two_images", (2, 4, 12, 16), [[4, 2, 20, 18], [0, 0, 31, 23], [10, 8, 14, 12], [2, 30, 9, 40]],
+         [0, 1, 1, 0], 4, 4, 3, 0.5, "avg", True, False),
+        ("adaptive_ratio_constant_rois", (1, 2, 16, 16), [[0, 0, 15, 15], [2, 3, 6, 13], [8, 1, 9.5, 2]], [0, 0, 0],
+         3, 3, 0, 1.0, "avg", True, True)):
+    x = rng.standard_normal(xshape).astype(f32)
+    rois_a, bidx_a = np.array(rois, f32), np.array(bidx, np.int64)
+    node = h.make_node("RoiAlign", ["x", "rois", "b"], ["y"], output_height=oh, output_width=ow,
+                       sampling_ratio=ratio, spatial_scale=scale, mode=mode,
+                       coordinate_transformation_mode="half_pixel" if half else "output_half_pixel")
+    ref = roialign_ref(x, rois_a, bidx_a, oh, ow, ratio, scale, mode, half)
+    if const_rois:
+        save("roialign_" + name, [node], {"x": x, "b": bidx_a}, ref, inits=[("rois", rois_a)], opset=16,
+             tolerance="atol=1e-5 rtol=1e-5")
+    else:
+        save("roialign_" + name, [node], {"x": x, "rois": rois_a, "b": bidx_a}, ref, opset=16,
+             tolerance="atol=1e-5 rtol=1e-5")

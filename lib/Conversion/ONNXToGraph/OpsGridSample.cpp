@@ -1,4 +1,4 @@
-//===- OpsGridSample.cpp - GridSample on the indexed DMA, AffineGrid -------===//
+//===- OpsGridSample.cpp - GridSample, RoiAlign on the indexed DMA; AffineGrid ===//
 //
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -17,6 +17,10 @@
 
 #include "Ops.h"
 
+#include "mlir/IR/Matchers.h"
+
+#include <algorithm>
+#include <cmath>
 #include <numeric>
 
 using namespace mlir;
@@ -290,7 +294,158 @@ LogicalResult importAffineGrid(NodeContext &c) {
 }
 } // namespace
 
+namespace {
+/// RoiAlign (opsets 10, 16): per roi, output_height x output_width bins of
+/// g_h x g_w sample points each, every point bilinear in its roi's image
+/// (rows of channels, the taps gathered on the indexed DMA as GridSample's),
+/// then the bins' average or maximum. The samples are columns [R, S], S =
+/// (bin y, bin x, sample y, sample x): per roi values [R, 1] (its start and
+/// bin size, from the rois at run time) with per sample constants [1, S].
+/// In the reference's order: a point outside [-1, size] contributes 0 (to
+/// the maximum too); clamped to [0, size - 1], its low tap floor(y), its
+/// high tap min(low + 1, size - 1); the weights (1 - ly)(1 - lx), (1 - ly)
+/// lx, ly (1 - lx), ly lx; max mode keeps the largest weighted tap, as
+/// onnxruntime's kernel does. sampling_ratio 0 takes g from each roi's size,
+/// so it needs constant rois.
+LogicalResult importRoiAlign(NodeContext &c) {
+  std::optional<Val> x = c.required(0), rois = c.required(1), bidx = c.required(2);
+  if (!x || !rois || !bidx)
+    return failure();
+  ArrayRef<int64_t> xs = x->shape();
+  if (xs.size() != 4 || rois->shape().size() != 2 || rois->shape()[1] != 4 || bidx->shape().size() != 1 ||
+      bidx->shape()[0] != rois->shape()[0] || !isa<IntegerType>(bidx->element()))
+    return c.fail(code::ShapeMismatch, "RoiAlign needs X [N, C, H, W], rois [R, 4] and integer batch_indices [R]");
+  if (!x->element().isF32() || !rois->element().isF32())
+    return c.fail(code::UnsupportedType, "RoiAlign of f32 X and rois only");
+  std::string mode = c.stringAttr("mode", "avg");
+  std::string ctm = c.stringAttr("coordinate_transformation_mode", c.opset >= 16 ? "half_pixel" : "output_half_pixel");
+  if (mode != "avg" && mode != "max")
+    return c.fail(code::UnsupportedAttr, "mode '" + mode + "' is not avg or max");
+  if (ctm != "half_pixel" && ctm != "output_half_pixel")
+    return c.fail(code::UnsupportedAttr, "coordinate_transformation_mode '" + ctm +
+                                             "' is not half_pixel or output_half_pixel");
+  std::optional<int64_t> oh = c.sizeAttr("output_height", 1, 1), ow = c.sizeAttr("output_width", 1, 1);
+  std::optional<int64_t> ratio = c.sizeAttr("sampling_ratio", 0, 0);
+  if (!oh || !ow || !ratio)
+    return failure();
+  float scale = float(c.floatAttr("spatial_scale", 1.0));
+  bool half = ctm == "half_pixel";
+  float offset = half ? 0.5f : 0.0f;
+  int64_t N = xs[0], C = xs[1], H = xs[2], W = xs[3], R = rois->shape()[0];
+  if (N * H * W >= kMaxImageRows)
+    return c.fail(code::Overflow, "RoiAlign of " + llvm::Twine(N * H * W) + " image positions: past the " +
+                                      llvm::Twine(kMaxImageRows) + " whose row numbers f32 holds exactly");
+  // The sample grid of each roi: g_h x g_w, fixed, or (ratio 0) from
+  // constant rois; G the largest.
+  std::vector<int64_t> gh(static_cast<size_t>(R), *ratio), gw(static_cast<size_t>(R), *ratio);
+  if (*ratio == 0) {
+    DenseElementsAttr values;
+    if (!matchPattern(rois->value, m_Constant(&values)))
+      return c.fail(code::UnsupportedAttr,
+                    "sampling_ratio 0 takes each roi's sample count from its size, which run-time rois fix only "
+                    "at run time: export the model with a fixed sampling_ratio (such as 2)");
+    std::vector<float> r(values.getValues<float>().begin(), values.getValues<float>().end());
+    for (int64_t i = 0; i < R; ++i) {
+      float w = r[size_t(4 * i + 2)] * scale - r[size_t(4 * i)] * scale;
+      float hgt = r[size_t(4 * i + 3)] * scale - r[size_t(4 * i + 1)] * scale;
+      if (!half) {
+        w = std::max(w, 1.0f);
+        hgt = std::max(hgt, 1.0f);
+      }
+      gh[size_t(i)] = std::max<int64_t>(int64_t(std::ceil(hgt / float(*oh))), 1);
+      gw[size_t(i)] = std::max<int64_t>(int64_t(std::ceil(w / float(*ow))), 1);
+    }
+  }
+  int64_t Gh = *std::max_element(gh.begin(), gh.end()), Gw = *std::max_element(gw.begin(), gw.end());
+  int64_t S = *oh * *ow * Gh * Gw;
+  if (!c.fitsBuiltConstant(R * S * 3, "RoiAlign's sample points"))
+    return failure();
+  // Per sample constants: bin + (sample + 0.5) / g along y and x (in bins),
+  // and 1 where the sample is one of its roi's (ratio 0), else 0.
+  std::vector<float> fy(static_cast<size_t>(R * S)), fx(static_cast<size_t>(R * S)), in(static_cast<size_t>(R * S));
+  for (int64_t i = 0; i < R; ++i)
+    for (int64_t q = 0; q < S; ++q) {
+      int64_t sx = q % Gw, sy = (q / Gw) % Gh, bx = (q / (Gw * Gh)) % *ow, by = q / (Gw * Gh * *ow);
+      size_t at = size_t(i * S + q);
+      fy[at] = float(by) + (float(sy) + 0.5f) / float(gh[size_t(i)]);
+      fx[at] = float(bx) + (float(sx) + 0.5f) / float(gw[size_t(i)]);
+      in[at] = sy < gh[size_t(i)] && sx < gw[size_t(i)] ? 1.0f : 0.0f;
+    }
+  Type f32 = c.b.getF32Type();
+  OpChain b{c};
+  Coords f{b, c.tensor({R, S}, f32), c.tensor({R, S}, c.b.getI1Type())};
+  auto perRoi = c.tensor({R, 1}, f32);
+  auto constant = [&](ArrayRef<float> v) {
+    return c.constant(DenseElementsAttr::get(c.tensor({R, S}, f32), v)).value;
+  };
+  auto corner = [&](int64_t k) {
+    Value v = b.op<graph::MulOp>({b.slice(rois->value, 1, k, k + 1), b.splat(f32, scale)}, perRoi);
+    return b.op<graph::SubOp>({v, b.splat(f32, offset)}, perRoi);
+  };
+  Value x0 = corner(0), y0 = corner(1), x1 = corner(2), y1 = corner(3);
+  Value rw = b.op<graph::SubOp>({x1, x0}, perRoi), rh = b.op<graph::SubOp>({y1, y0}, perRoi);
+  if (!half) {
+    rw = b.op<graph::MaxOp>({rw, b.splat(f32, 1.0)}, perRoi);
+    rh = b.op<graph::MaxOp>({rh, b.splat(f32, 1.0)}, perRoi);
+  }
+  Value binW = b.op<graph::DivOp>({rw, b.splat(f32, double(*ow))}, perRoi);
+  Value binH = b.op<graph::DivOp>({rh, b.splat(f32, double(*oh))}, perRoi);
+  Value py = f.add(y0, f.mul(binH, constant(fy))), px = f.add(x0, f.mul(binW, constant(fx)));
+  // Outside [-1, size]: no contribution.
+  Value out = f.either(f.either(f.less(py, f.k(-1.0f)), f.greater(py, f.k(float(H)))),
+                       f.either(f.less(px, f.k(-1.0f)), f.greater(px, f.k(float(W)))));
+  Value keep = f.where(out, f.k(0.0f), constant(in));
+  struct Taps {
+    Value low, high, frac;
+  };
+  auto taps = [&](Value v, int64_t size) {
+    Value clamped = f.clip(v, 0.0f, float(size - 1));
+    Value low = f.floor(clamped);
+    return Taps{low, f.clip(f.add(low, f.k(1.0f)), 0.0f, float(size - 1)), f.sub(clamped, low)};
+  };
+  Taps ty = taps(py, H), tx = taps(px, W);
+  Value hy = f.sub(f.k(1.0f), ty.frac), hx = f.sub(f.k(1.0f), tx.frac);
+  // The image as rows of channels; a roi's first row b * H * W.
+  Value rows = b.reshape(b.transpose(x->value, {0, 2, 3, 1}), {N * H * W, C});
+  Value first = b.op<graph::MulOp>({b.op<graph::CastOp>({bidx->value}, c.tensor({R}, f32)), b.splat(f32, double(H * W))},
+                                   c.tensor({R}, f32));
+  first = b.reshape(first, {R, 1});
+  int64_t P = R * S;
+  auto st = c.tensor({R, S, C}, f32);
+  SmallVector<std::pair<Value, Value>> corners{{ty.low, tx.low}, {ty.low, tx.high}, {ty.high, tx.low}, {ty.high, tx.high}};
+  Value weights[4] = {f.mul(hy, hx), f.mul(hy, tx.frac), f.mul(ty.frac, hx), f.mul(ty.frac, tx.frac)};
+  Value y;
+  for (size_t k = 0; k < 4; ++k) {
+    Value linear = f.add(f.add(first, f.mul(corners[k].first, f.k(float(W)))), corners[k].second);
+    Value idx = b.reshape(b.op<graph::CastOp>({linear}, c.tensor({R, S}, c.b.getI32Type())), {P});
+    Value v = b.reshape(b.op<graph::GatherOp>({rows, idx}, c.tensor({P, C}, f32),
+                                              {c.named("axis", c.b.getI64IntegerAttr(0))}),
+                        {R, S, C});
+    Value w = b.reshape(f.mul(weights[k], keep), {R, S, 1});
+    v = b.op<graph::MulOp>({w, v}, st);
+    y = !y ? v : mode == "max" ? b.op<graph::MaxOp>({y, v}, st) : b.op<graph::AddOp>({y, v}, st);
+  }
+  // The bins: [R, oh, ow, Gh * Gw, C] reduced over the samples.
+  y = b.reshape(y, {R, *oh, *ow, Gh * Gw, C});
+  auto bins = c.tensor({R, *oh, *ow, C}, f32);
+  SmallVector<NamedAttribute> over{c.named("axes", c.b.getDenseI64ArrayAttr({3})),
+                                   c.named("keepdims", c.b.getBoolAttr(false))};
+  if (mode == "max") {
+    y = b.op<graph::ReduceMaxOp>({y}, bins, over);
+  } else {
+    y = b.op<graph::ReduceSumOp>({y}, bins, over);
+    std::vector<float> count(static_cast<size_t>(R));
+    for (int64_t i = 0; i < R; ++i)
+      count[size_t(i)] = float(std::max<int64_t>(gh[size_t(i)] * gw[size_t(i)], 1));
+    Value n = c.constant(DenseElementsAttr::get(c.tensor({R, 1, 1, 1}, f32), ArrayRef<float>(count))).value;
+    y = b.op<graph::DivOp>({y, n}, bins);
+  }
+  return b.finish(b.transpose(y, {0, 3, 1, 2}));
+}
+} // namespace
+
 void npuc::onnx_import::registerGridSampleOps(llvm::StringMap<OpImporter> &t) {
   t["GridSample"] = importGridSample;
   t["AffineGrid"] = importAffineGrid;
+  t["RoiAlign"] = importRoiAlign;
 }
