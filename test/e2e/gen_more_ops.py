@@ -27,6 +27,8 @@ definitions (the operator documentation's reference code):
 - roialign_<case>: RoiAlign (opset 16) avg and max, half_pixel and
   output_half_pixel, fixed sampling ratios with run-time rois, the adaptive
   ratio (0) with constant rois, rois past the image's border, two images;
+- group_norm_<case>: GroupNormalization per channel (opset 21) and per group
+  (opset 18), 1-D and 2-D feature maps, float16 (computed in float32);
 - pad_negative_<case>: Pad in constant mode whose negative pads crop (a crop
   and a pad on one axis, a crop alone);
 
@@ -439,3 +441,29 @@ for name, xshape, rois, bidx, oh, ow, ratio, scale, mode, half, const_rois in (
     else:
         save("roialign_" + name, [node], {"x": x, "rois": rois_a, "b": bidx_a}, ref, opset=16,
              tolerance="atol=1e-5 rtol=1e-5")
+
+
+def group_norm_ref(x, G, scale, bias, eps, per_channel):
+    xs = x.shape
+    xg = x.astype(np.float64).reshape(xs[0], G, -1)
+    y = (xg - xg.mean(axis=2, keepdims=True)) / np.sqrt(xg.var(axis=2, keepdims=True) + eps)
+    if per_channel:
+        ones = (1,) * (len(xs) - 2)
+        y = y.reshape(xs) * scale.astype(np.float64).reshape(-1, *ones) + bias.astype(np.float64).reshape(-1, *ones)
+    else:
+        y = (y * scale.astype(np.float64).reshape(-1, 1) + bias.astype(np.float64).reshape(-1, 1)).reshape(xs)
+    return y.astype(x.dtype)
+
+
+for name, xshape, G, eps, opset, dtype in (("example", (3, 4, 2, 2), 2, 1e-5, 21, f32),
+                                           ("epsilon", (3, 4, 2, 2), 2, 1e-2, 21, f32),
+                                           ("unet_block", (1, 64, 16, 16), 32, 1e-6, 21, f32),
+                                           ("1d", (2, 6, 50), 3, 1e-5, 21, f32),
+                                           ("per_group_opset18", (2, 8, 5, 5), 4, 1e-5, 18, f32),
+                                           ("f16", (1, 32, 8, 8), 8, 1e-5, 21, np.float16)):
+    x = (rng.standard_normal(xshape) * 3 + 1).astype(dtype)
+    params = xshape[1] if opset >= 21 else G
+    scale, bias = rng.standard_normal(params).astype(dtype), rng.standard_normal(params).astype(dtype)
+    save("group_norm_" + name, [h.make_node("GroupNormalization", ["x", "s", "b"], ["y"], num_groups=G, epsilon=eps)],
+         {"x": x, "s": scale, "b": bias}, group_norm_ref(x, G, scale, bias, eps, opset >= 21), opset=opset,
+         tolerance="atol=4e-3 rtol=4e-3" if dtype == np.float16 else "atol=1e-5 rtol=1e-4")

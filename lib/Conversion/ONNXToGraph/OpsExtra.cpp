@@ -307,6 +307,70 @@ LogicalResult importLpNormalization(NodeContext &c) {
   return b.finish(b.op<graph::DivOp>({x->value, norm}, type));
 }
 
+/// GroupNormalization (opsets 18, 21): x [N, C, ...] as [N, G, rest], each
+/// group normalized by its mean and (biased) variance, (x - mean) /
+/// sqrt(var + epsilon), then scale and bias: per group ([G], opset 18) or
+/// per channel ([C], opset 21). float16 data is computed in float32
+/// (stash_type 1, the default) and rounded back once.
+LogicalResult importGroupNormalization(NodeContext &c) {
+  std::optional<Val> x = c.required(0), scale = c.required(1), bias = c.required(2);
+  if (!x || !scale || !bias)
+    return failure();
+  Type el = x->element();
+  if (!(el.isF32() || el.isF16()) || scale->element() != el || bias->element() != el)
+    return c.fail(code::UnsupportedType, "GroupNormalization of f32 or f16 X, scale and bias of one type only");
+  if (c.intAttr("stash_type", 1) != 1)
+    return c.fail(code::UnsupportedAttr, "stash_type " + llvm::Twine(c.intAttr("stash_type", 1)) +
+                                             " is not supported (1: float32)");
+  ArrayRef<int64_t> xs = x->shape();
+  std::optional<int64_t> groups = c.sizeAttr("num_groups", 0, 1);
+  if (!groups)
+    return failure();
+  if (xs.size() < 2 || xs[1] % *groups)
+    return c.fail(code::ShapeMismatch, "X " + sh::str(xs) + " must be [N, C, ...] with C a multiple of num_groups " +
+                                           llvm::Twine(*groups));
+  int64_t N = xs[0], C = xs[1], G = *groups, rest = 1;
+  for (int64_t d : xs.drop_front(1))
+    rest *= d;
+  rest /= G;
+  bool perChannel = c.opset >= 21;
+  int64_t params = perChannel ? C : G;
+  if (scale->shape() != ArrayRef<int64_t>{params} || bias->shape() != ArrayRef<int64_t>{params})
+    return c.fail(code::ShapeMismatch, "scale and bias must be [" + llvm::Twine(params) + "] (" +
+                                           (perChannel ? "one per channel, opset 21" : "one per group, opset 18") +
+                                           "), got " + sh::str(scale->shape()) + " and " + sh::str(bias->shape()));
+  Type f32 = c.b.getF32Type();
+  OpChain b{c};
+  auto widen = [&](Value v) {
+    auto t = cast<RankedTensorType>(v.getType());
+    return el.isF16() ? b.op<graph::CastOp>({v}, t.clone(f32)) : v;
+  };
+  auto grouped = c.tensor({N, G, rest}, f32), stat = c.tensor({N, G, 1}, f32);
+  SmallVector<NamedAttribute> over{c.named("axes", c.b.getDenseI64ArrayAttr({2})),
+                                   c.named("keepdims", c.b.getBoolAttr(true))};
+  Value xg = b.reshape(widen(x->value), {N, G, rest});
+  Value mean = b.op<graph::ReduceMeanOp>({xg}, stat, over);
+  Value d = b.op<graph::SubOp>({xg, mean}, grouped);
+  Value var = b.op<graph::ReduceMeanOp>({b.op<graph::MulOp>({d, d}, grouped)}, stat, over);
+  Value den = b.op<graph::SqrtOp>({b.op<graph::AddOp>({var, b.splat(f32, c.floatAttr("epsilon", 1e-5f))}, stat)}, stat);
+  Value y = b.op<graph::DivOp>({d, den}, grouped);
+  // Per group: [G, 1] over [N, G, rest]; per channel: [C, 1, ...] over X.
+  SmallVector<int64_t> pshape{params};
+  if (perChannel) {
+    y = b.reshape(y, xs);
+    pshape.append(xs.size() - 2, 1);
+  } else {
+    pshape.push_back(1);
+  }
+  auto yt = cast<RankedTensorType>(y.getType());
+  y = b.op<graph::MulOp>({y, b.reshape(widen(scale->value), pshape)}, yt);
+  y = b.op<graph::AddOp>({y, b.reshape(widen(bias->value), pshape)}, yt);
+  y = b.reshape(y, xs);
+  if (el.isF16())
+    y = b.op<graph::CastOp>({y}, c.tensor(xs, el));
+  return b.finish(y);
+}
+
 /// MeanVarianceNormalization (ONNX's function): (x - E[x]) / (sqrt(E[x^2] -
 /// E[x]^2) + 1e-9), the means over `axes` (default [0, 2, 3]) kept as axes;
 /// the squares are products, as numpy's x ** 2.
@@ -359,6 +423,7 @@ void npuc::onnx_import::registerExtraOps(llvm::StringMap<OpImporter> &t) {
   t["RMSNormalization"] = importRMSNorm;
   t["MeanVarianceNormalization"] = importMeanVarianceNorm;
   t["LpNormalization"] = importLpNormalization;
+  t["GroupNormalization"] = importGroupNormalization;
   t["Swish"] = importSwish;
   t["SwiGLU"] = importSwiGLU;
   t["Trilu"] = importTrilu;
