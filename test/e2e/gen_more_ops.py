@@ -29,6 +29,8 @@ definitions (the operator documentation's reference code):
   ratio (0) with constant rois, rois past the image's border, two images;
 - group_norm_<case>: GroupNormalization per channel (opset 21) and per group
   (opset 18), 1-D and 2-D feature maps, float16 (computed in float32);
+- global_lp_pool_<case>: GlobalLpPool with p 1, 2 and 3 over 1-D, 2-D and
+  3-D feature maps;
 - pad_negative_<case>: Pad in constant mode whose negative pads crop (a crop
   and a pad on one axis, a crop alone);
 
@@ -467,3 +469,14 @@ for name, xshape, G, eps, opset, dtype in (("example", (3, 4, 2, 2), 2, 1e-5, 21
     save("group_norm_" + name, [h.make_node("GroupNormalization", ["x", "s", "b"], ["y"], num_groups=G, epsilon=eps)],
          {"x": x, "s": scale, "b": bias}, group_norm_ref(x, G, scale, bias, eps, opset >= 21), opset=opset,
          tolerance="atol=4e-3 rtol=4e-3" if dtype == np.float16 else "atol=1e-5 rtol=1e-4")
+
+
+for name, xshape, p in (("p2_2d", (2, 3, 7, 9), 2), ("p1_1d", (1, 4, 33), 1), ("p3_3d", (1, 2, 3, 4, 5), 3),
+                        ("default_p", (1, 8, 14, 14), None)):
+    x = rng.standard_normal(xshape).astype(f32)
+    axes = tuple(range(2, len(xshape)))
+    pp = 2 if p is None else p
+    ref = np.power(np.power(np.abs(x.astype(np.float64)), pp).sum(axis=axes, keepdims=True), 1.0 / pp)
+    attrs = {} if p is None else {"p": p}
+    save("global_lp_pool_" + name, [h.make_node("GlobalLpPool", ["x"], ["y"], **attrs)], {"x": x},
+         ref.astype(f32), tolerance="atol=1e-5 rtol=1e-5")

@@ -362,6 +362,34 @@ LogicalResult importPool(NodeContext &c) {
   return c.buildOutput(op, {x->value}, c.tensor(shape, x->element()), attrs);
 }
 
+/// GlobalLpPool: (sum over the spatial axes of |x|^p)^(1/p), as ONNX's
+/// reference computes it: |x| (p 1), x * x and a square root (p 2), or Pow.
+LogicalResult importGlobalLpPool(NodeContext &c, const Val &x, ArrayRef<int64_t> shape) {
+  if (!x.element().isF32())
+    return c.fail(code::UnsupportedType, "GlobalLpPool of f32 data only");
+  int64_t p = c.intAttr("p", 2);
+  if (p < 1)
+    return c.fail(code::UnsupportedAttr, "p " + llvm::Twine(p) + " is not 1 or more");
+  SmallVector<int64_t> axes;
+  for (int64_t d = 2; d < int64_t(shape.size()); ++d)
+    axes.push_back(d);
+  Type f32 = x.element();
+  OpChain b{c};
+  RankedTensorType t = x.type(), rt = c.tensor(shape, f32);
+  Value v;
+  if (p == 2) {
+    v = b.op<graph::MulOp>({x.value, x.value}, t);
+  } else {
+    v = b.op<graph::AbsOp>({x.value}, t);
+    if (p != 1)
+      v = b.op<graph::PowOp>({v, b.splat(f32, double(p))}, t);
+  }
+  Value sum = b.op<graph::ReduceSumOp>({v}, rt, {c.named("axes", c.b.getDenseI64ArrayAttr(axes)),
+                                                 c.named("keepdims", c.b.getBoolAttr(true))});
+  Value y = p == 1 ? sum : p == 2 ? b.op<graph::SqrtOp>({sum}, rt) : b.op<graph::PowOp>({sum, b.splat(f32, 1.0 / double(p))}, rt);
+  return b.finish(y);
+}
+
 LogicalResult importGlobalPool(NodeContext &c) {
   std::optional<Val> x = c.required(0);
   if (!x)
@@ -370,6 +398,8 @@ LogicalResult importGlobalPool(NodeContext &c) {
     return c.fail(code::ShapeMismatch, "input must have rank >= 3");
   SmallVector<int64_t> shape(x->shape());
   std::fill(shape.begin() + 2, shape.end(), 1);
+  if (c.node.op_type() == "GlobalLpPool")
+    return importGlobalLpPool(c, *x, shape);
   GraphOpBuilder op = c.node.op_type() == "GlobalMaxPool" ? graphOp<graph::GlobalMaxPoolOp>
                                                            : graphOp<graph::GlobalAveragePoolOp>;
   return c.buildOutput(op, {x->value}, c.tensor(shape, x->element()));
@@ -786,6 +816,7 @@ void npuc::onnx_import::registerNNOps(llvm::StringMap<OpImporter> &t) {
   t["LpPool"] = importPool;
   t["GlobalAveragePool"] = importGlobalPool;
   t["GlobalMaxPool"] = importGlobalPool;
+  t["GlobalLpPool"] = importGlobalPool;
   t["BatchNormalization"] = importBatchNorm;
   t["Softmax"] = importSoftmax;
   t["LogSoftmax"] = importSoftmax;
