@@ -265,6 +265,11 @@ def _cast(x, dtype):
     return x.astype(dtype)
 
 
+def op_bitcast(n, x):
+    """BitCast (opset 26): the same bytes (little endian) as type `to`."""
+    return x.view(np_dtype(n.attr("to")))
+
+
 def op_cast(n, x, like=None):
     """Cast (attribute `to`) and CastLike (the type of the second input)."""
     if x.dtype.kind in "OSU":

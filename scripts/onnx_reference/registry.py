@@ -2,7 +2,7 @@
 fn(node, *inputs) with None for an absent optional input; it returns one
 array or a list / tuple of arrays, one per output."""
 
-from .elementwise import (UNARY_FLOAT, op_arith, op_bitshift, op_bitwise, op_cast, op_clip, op_compare,
+from .elementwise import (UNARY_FLOAT, op_arith, op_bitcast, op_bitshift, op_bitwise, op_cast, op_clip, op_compare,
                           op_identity, op_logical, op_mod, op_pow, op_prelu, op_unary_exact, op_unary_float,
                           op_variadic, op_where)
 from .quant import (op_conv_integer, op_dequantize_linear, op_dynamic_quantize_linear,
@@ -44,6 +44,7 @@ _register(op_identity, "Identity", "Dropout")
 _register(op_prelu, "PRelu")
 _register(op_clip, "Clip")
 _register(op_cast, "Cast", "CastLike")
+_register(op_bitcast, "BitCast")
 _register(op_quantize_linear, "QuantizeLinear")
 _register(op_dequantize_linear, "DequantizeLinear")
 _register(op_quantize_linear, "QuantizeLinear", domain="com.microsoft")

@@ -31,6 +31,9 @@ definitions (the operator documentation's reference code):
   (opset 18), 1-D and 2-D feature maps, float16 (computed in float32);
 - global_lp_pool_<case>: GlobalLpPool with p 1, 2 and 3 over 1-D, 2-D and
   3-D feature maps;
+- bitcast_<case>: BitCast (opset 26) between float32 and int32, float16
+  and int16, int8 and uint8 (graph inputs, a computed value, a folded
+  constant);
 - pad_negative_<case>: Pad in constant mode whose negative pads crop (a crop
   and a pad on one axis, a crop alone);
 
@@ -480,3 +483,30 @@ for name, xshape, p in (("p2_2d", (2, 3, 7, 9), 2), ("p1_1d", (1, 4, 33), 1), ("
     attrs = {} if p is None else {"p": p}
     save("global_lp_pool_" + name, [h.make_node("GlobalLpPool", ["x"], ["y"], **attrs)], {"x": x},
          ref.astype(f32), tolerance="atol=1e-5 rtol=1e-5")
+
+
+for a, b in ((f32, np.int32), (np.int32, f32), (np.float16, np.int16), (np.int16, np.float16),
+             (np.uint8, np.int8), (np.int8, np.uint8)):
+    if np.issubdtype(a, np.integer):
+        x = ints(a, (3, 4))
+        if a in (np.int32, np.int16):  # finite float bit patterns (no NaN payloads to compare)
+            x = (rng.standard_normal((3, 4)) * 100).astype(b).view(a)
+    else:
+        x = (rng.standard_normal((3, 4)) * 100).astype(a)
+    save("bitcast_%s_to_%s" % (np.dtype(a).name, np.dtype(b).name),
+         [h.make_node("BitCast", ["x"], ["y"], to=onnx_builder.onnx_type(b))], {"x": x}, x.view(b), opset=26)
+# A computed value's bits: the exponent field of 2x (IEEE: (bits >> 23) & 255).
+x = rng.uniform(-1000, 1000, (4, 33)).astype(f32)
+save("bitcast_float_exponent",
+     [h.make_node("Mul", ["x", "two"], ["d"]),
+      h.make_node("BitCast", ["d"], ["bits"], to=onnx_builder.onnx_type(np.int32)),
+      h.make_node("Add", ["bits", "k"], ["y"])],
+     {"x": x}, (x * f32(2)).view(np.int32) + np.int32(7),
+     inits=[("two", np.array(2, f32)), ("k", np.array(7, np.int32))], opset=26)
+# A constant bitcast folds at import.
+c = np.array([1.0, -2.5, 0.0, 3e-8], f32)
+y0 = rng.integers(-1000, 1000, (2, 4)).astype(np.int32)
+save("bitcast_constant_folded",
+     [h.make_node("BitCast", ["c"], ["ci"], to=onnx_builder.onnx_type(np.int32)),
+      h.make_node("Sub", ["x", "ci"], ["y"])],
+     {"x": y0}, y0 - c.view(np.int32), inits=[("c", c)], opset=26)

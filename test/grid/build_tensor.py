@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from grid_net import Unbuildable, is_quant, storage
+from grid_net import PLAIN, Unbuildable, is_quant, onnx_type, storage
 
 
 def quant_opset(net, types):
@@ -20,6 +20,14 @@ def build_view(case, net):
     net.exact = True
     # qk.view between types of one kind is a reshape, between a quantized
     # and a plain type a storage cast.
+    if not is_quant(a_t) and not is_quant(b_t) and a_t != b_t:
+        # BitCast (opset 26): the same bits as the other type of a pair.
+        x = net.value_in(a_t, (2, 3, 4, 5))
+        y = net.node("BitCast", [x], to=onnx_type(PLAIN[b_t]))
+        net.opset = max(net.opset, 26)
+        net.value_out(b_t, y)
+        net.exact = True
+        return
     if is_quant(a_t) == is_quant(b_t):
         x = net.value_in(a_t, (2, 3, 4, 5))
         y = net.node("Reshape", [x, net.const(np.asarray([6, 20], np.int64), "shape")])

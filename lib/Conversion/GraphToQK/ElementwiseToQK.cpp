@@ -134,6 +134,7 @@ struct ConvertElementwiseToQKPass
     using graph_to_qk::MirrorToKernel;
     patterns.add<MirrorToKernel<graph::ReshapeOp, qk::ViewOp>,
                  MirrorToKernel<graph::StorageCastOp, qk::ViewOp>,
+                 MirrorToKernel<graph::BitcastOp, qk::ViewOp>,
                  MirrorToKernel<graph::NotOp, qk::NotOp>,
                  MirrorToKernel<graph::WhereOp, qk::SelectOp>,
                  MirrorToKernel<graph::CastOp, qk::CastOp>,
@@ -160,7 +161,7 @@ struct ConvertElementwiseToQKPass
     target.addIllegalOp<graph::EqualOp, graph::LessOp, graph::LessOrEqualOp, graph::GreaterOp,
                         graph::GreaterOrEqualOp, graph::WhereOp, graph::CastOp,
                         graph::QuantizeOp, graph::DequantizeOp, graph::ReshapeOp,
-                        graph::StorageCastOp>();
+                        graph::StorageCastOp, graph::BitcastOp>();
     target.addIllegalOp<graph::ClipOp, graph::LeakyReluOp, graph::HardSigmoidOp,
                         graph::HardSwishOp, graph::PReluOp, graph::PowOp,
                         graph::ConvTransposeOp>();

@@ -546,6 +546,34 @@ LogicalResult importTile(NodeContext &c) {
                                       {c.named("repeats", i64Array(c, *reps))});
 }
 
+/// BitCast (opset 26): the input's bits as element type `to`, between the
+/// types npuc stores as their own bits (f32 and i32, f16 and i16, int8 and
+/// uint8); the others (bool, int64, uint16, uint32 stored as int32, float64
+/// computed in float32, bfloat16) are a diagnostic naming the pair.
+LogicalResult importBitCast(NodeContext &c) {
+  std::optional<Val> x = c.required(0);
+  if (!x)
+    return failure();
+  int32_t onnxTo = int32_t(c.intAttr("to", 0));
+  std::optional<Type> to = onnxTo == onnx::TensorProto::DOUBLE ? std::nullopt : c.imp.elementType(onnxTo);
+  auto name = [](Type t) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << t;
+    return s;
+  };
+  if (to && x->element() == *to) {
+    c.setOutput(0, *x);
+    return success();
+  }
+  if (!to || isa<quant::QuantizedType>(x->element()) || !graph::isBitcastPair(x->element(), *to))
+    return c.fail(code::UnsupportedType,
+                  "BitCast from " + name(x->element()) + " to element type " + llvm::Twine(onnxTo) +
+                      " is not supported: npuc keeps the bits of f32 and int32, f16 and int16, int8 and uint8 "
+                      "(bool, int64, uint16 and uint32 are stored as other bits, float64 is computed in float32)");
+  return c.buildOutput<graph::BitcastOp>({x->value}, c.tensor(x->shape(), *to));
+}
+
 LogicalResult importCast(NodeContext &c) {
   std::optional<Val> x = c.required(0);
   if (!x)
@@ -794,6 +822,7 @@ LogicalResult importCenterCropPad(NodeContext &c) {
 
 void npuc::onnx_import::registerTensorOps(llvm::StringMap<OpImporter> &t) {
   t["CenterCropPad"] = importCenterCropPad;
+  t["BitCast"] = importBitCast;
   t["Reshape"] = importReshape;
   t["Flatten"] = importFlatten;
   t["Squeeze"] = importSqueeze;

@@ -117,12 +117,18 @@ const CaseSpace &lowering::viewSpace() {
       s.signatures.push_back({std::string(plain) + "->" + quant});
       s.signatures.push_back({std::string(quant) + "->" + plain});
     }
+    // BitCast (graph.bitcast): the same bits as the other type of a pair.
+    const std::pair<const char *, const char *> bits[] = {{"f32", "i32"}, {"f16", "i16"}, {"i8", "ui8"}};
+    for (auto [a, b] : bits) {
+      s.signatures.push_back({std::string(a) + "->" + b});
+      s.signatures.push_back({std::string(b) + "->" + a});
+    }
     return s;
   }();
   return space;
 }
 
-/// qk.view (Reshape and the storage casts): the physical layout is dense
+/// qk.view (Reshape, the storage casts, BitCast): the physical layout is dense
 /// row-major on both sides, so the result is a view of the source's bytes
 /// (of a type a model file stores).
 LogicalResult lowering::selectView(LoweringCase &c, const target::TargetInfo &) {

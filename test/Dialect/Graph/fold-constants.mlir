@@ -133,3 +133,19 @@ func.func @bitwise() -> (tensor<1xui8>, tensor<1xi16>, tensor<3xi32>, tensor<1xi
   %nt = graph.not %t : (tensor<1xi1>) -> tensor<1xi1>
   return %na, %nb, %r, %nt : tensor<1xui8>, tensor<1xi16>, tensor<3xi32>, tensor<1xi1>
 }
+
+// -----
+
+// BitCast of a constant: its bits (1.0f is 0x3F800000 = 1065353216; -2 as
+// uint8 is 254).
+// CHECK-LABEL: func.func @bitcast
+// CHECK-DAG: graph.constant dense<[1065353216, 0]> : tensor<2xi32>
+// CHECK-DAG: graph.constant dense<254> : tensor<1xui8>
+// CHECK-NOT: graph.bitcast
+func.func @bitcast() -> (tensor<2xi32>, tensor<1xui8>) {
+  %f = graph.constant dense<[1.0, 0.0]> : tensor<2xf32>
+  %a = graph.bitcast %f : (tensor<2xf32>) -> tensor<2xi32>
+  %i = graph.constant dense<-2> : tensor<1xi8>
+  %b = graph.bitcast %i : (tensor<1xi8>) -> tensor<1xui8>
+  return %a, %b : tensor<2xi32>, tensor<1xui8>
+}

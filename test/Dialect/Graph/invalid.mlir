@@ -496,3 +496,20 @@ func.func @scatter_nd_updates(%d: tensor<5x3xf32>, %i: tensor<2x1xi64>, %u: tens
   %y = graph.scatter_nd %d, %i, %u {reduction = "none"} : (tensor<5x3xf32>, tensor<2x1xi64>, tensor<2x4xf32>) -> tensor<5x3xf32>
   return %y : tensor<5x3xf32>
 }
+
+// -----
+
+func.func @bitcast_width(%x: tensor<4xf32>) -> tensor<4xi16> {
+  // expected-error @+1 {{'graph.bitcast' op bitcast from 'f32' to 'i16' is not between f32 and i32, f16 and i16, or i8 and ui8}}
+  %0 = graph.bitcast %x : (tensor<4xf32>) -> tensor<4xi16>
+  return %0 : tensor<4xi16>
+}
+
+// -----
+
+// int64 is stored as int32 on chip: not its own bits.
+func.func @bitcast_i64(%x: tensor<4xi64>) -> tensor<4xf64> {
+  // expected-error @+1 {{'graph.bitcast' op bitcast from 'i64' to 'f64' is not between f32 and i32, f16 and i16, or i8 and ui8}}
+  %0 = graph.bitcast %x : (tensor<4xi64>) -> tensor<4xf64>
+  return %0 : tensor<4xf64>
+}

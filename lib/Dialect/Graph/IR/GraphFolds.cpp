@@ -195,6 +195,13 @@ OpFoldResult StorageCastOp::fold(FoldAdaptor) {
   return {};
 }
 
+OpFoldResult BitcastOp::fold(FoldAdaptor adaptor) {
+  auto value = llvm::dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput());
+  if (!value)
+    return {};
+  return value.bitcast(getType().getElementType());
+}
+
 //===----------------------------------------------------------------------===//
 // Exact evaluation on constants (ConstantEval.h)
 //===----------------------------------------------------------------------===//

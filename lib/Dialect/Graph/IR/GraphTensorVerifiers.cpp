@@ -261,6 +261,31 @@ LogicalResult graph::verifyStorageCast(Operation *op) {
   return success();
 }
 
+/// The element types BitCast moves between: those npuc stores as their own
+/// bits, of one width (f32 and i32, f16 and i16, i8 and ui8).
+bool graph::isBitcastPair(Type from, Type to) {
+  auto bits = [](Type t) -> unsigned {
+    if (t.isF32() || t.isSignlessInteger(32) || t.isSignedInteger(32))
+      return 32;
+    if (t.isF16() || t.isSignlessInteger(16) || t.isSignedInteger(16))
+      return 16;
+    if (t.isInteger(8))
+      return 8;
+    return 0;
+  };
+  return bits(from) != 0 && bits(from) == bits(to);
+}
+
+LogicalResult graph::verifyBitcast(Operation *op) {
+  Value in = op->getOperand(0), res = op->getResult(0);
+  if (failed(expectShape(op, res, shapeOf(in), "result")))
+    return failure();
+  if (!isBitcastPair(elementOf(in), elementOf(res)))
+    return op->emitOpError() << "bitcast from " << elementOf(in) << " to " << elementOf(res)
+                             << " is not between f32 and i32, f16 and i16, or i8 and ui8";
+  return success();
+}
+
 LogicalResult graph::verifyGatherElements(Operation *op) {
   Value data = op->getOperand(0), idx = op->getOperand(1), res = op->getResult(0);
   int64_t axis = op->getAttrOfType<IntegerAttr>("axis").getInt();

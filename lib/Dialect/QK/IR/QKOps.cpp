@@ -313,8 +313,12 @@ LogicalResult PowOp::verify() { return graph::verifyPow(*this); }
 LogicalResult ViewOp::verify() {
   bool quantizedIn = isa<quant::QuantizedType>(elementOf(getInput()));
   bool quantizedOut = isa<quant::QuantizedType>(elementOf(getResult()));
-  return quantizedIn != quantizedOut ? graph::verifyStorageCast(*this)
-                                     : graph::verifyReshape(*this);
+  if (quantizedIn != quantizedOut)
+    return graph::verifyStorageCast(*this);
+  // Two plain types: graph.bitcast's rule (and its shape).
+  if (!quantizedIn && elementOf(getInput()) != elementOf(getResult()))
+    return graph::verifyBitcast(*this);
+  return graph::verifyReshape(*this);
 }
 
 /// graph.conv_transpose's operands and attributes, by the same names.

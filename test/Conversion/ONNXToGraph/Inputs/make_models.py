@@ -354,6 +354,20 @@ save("float64_ok", [h.make_node("Mul", ["x", "w"], ["m"], name="mul"),
      [vi("x", d, [2])], [vi("y", f, [2])],
      inits=[nh.from_array(np.array([1.0, 2.0]), "w")], opset=13)
 
+# New operators' refusals: a BitCast between types npuc stores as other
+# bits; TensorScatter's update longer than the cache; RoiAlign's adaptive
+# sampling of run-time rois; CenterCropPad's shape of the wrong length.
+save("bitcast_int64", [h.make_node("BitCast", ["x"], ["y"], name="bc", to=T.DOUBLE)],
+     [vi("x", T.INT64, [2])], [vi("y", d, [2])], opset=26, check=False)
+save("tensorscatter_long", [h.make_node("TensorScatter", ["p", "u"], ["y"], name="ts")],
+     [vi("p", f, [1, 2, 4, 3]), vi("u", f, [1, 2, 5, 3])], [vi("y", f, [1, 2, 4, 3])], opset=24, check=False)
+save("roialign_adaptive", [h.make_node("RoiAlign", ["x", "r", "b"], ["y"], name="roi", sampling_ratio=0)],
+     [vi("x", f, [1, 1, 8, 8]), vi("r", f, [2, 4]), vi("b", T.INT64, [2])], [vi("y", f, [2, 1, 1, 1])],
+     opset=16, check=False)
+save("centercroppad_shape", [h.make_node("CenterCropPad", ["x", "s"], ["y"], name="ccp", axes=[0, 1])],
+     [vi("x", f, [4, 4, 3])], [vi("y", f, [2, 2, 3])],
+     inits=[nh.from_array(np.array([2, 2, 3], np.int64), "s")], opset=18, check=False)
+
 # A truncated file and one that is not ONNX at all.
 data = open(os.path.join(out, "elementwise.onnx"), "rb").read()
 open(os.path.join(out, "truncated.onnx"), "wb").write(data[: len(data) // 2])

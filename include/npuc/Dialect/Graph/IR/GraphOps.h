@@ -54,6 +54,9 @@ llvm::LogicalResult verifyTile(mlir::Operation *op);
 llvm::LogicalResult verifyDepthSpace(mlir::Operation *op);
 llvm::LogicalResult verifyCast(mlir::Operation *op);
 llvm::LogicalResult verifyStorageCast(mlir::Operation *op);
+llvm::LogicalResult verifyBitcast(mlir::Operation *op);
+/// Whether BitCast moves between `from` and `to` (graph.bitcast's rule).
+bool isBitcastPair(mlir::Type from, mlir::Type to);
 llvm::LogicalResult verifyGatherElements(mlir::Operation *op);
 llvm::LogicalResult verifyLayerNorm(mlir::Operation *op);
 llvm::LogicalResult verifyRecurrent(mlir::Operation *op);

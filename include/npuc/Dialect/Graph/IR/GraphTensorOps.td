@@ -145,6 +145,18 @@ def Graph_StorageCastOp : Graph_VerifiedOp<"storage_cast", "verifyStorageCast"> 
   let hasFolder = 1;
 }
 
+def Graph_BitcastOp : Graph_VerifiedOp<"bitcast", "verifyBitcast"> {
+  let summary = "ONNX BitCast: the same bits seen as another plain type of their width";
+  let description = [{
+    The result has the input's shape and bits: f32 and i32, f16 and i16,
+    i8 and ui8 (the types npuc stores as their own bits). A constant folds.
+  }];
+  let arguments = (ins Graph_Tensor:$input);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
 def Graph_ConcatOp : Graph_VerifiedOp<"concat", "verifyConcat"> {
   let summary = "ONNX Concat; inputs may carry different quantization";
   let arguments = (ins Variadic<Graph_Tensor>:$inputs, I64Attr:$axis);

@@ -524,15 +524,18 @@ def QK_ChannelAffineOp : QK_Op<"channel_affine"> {
 }
 
 def QK_ViewOp : QK_Op<"view"> {
-  let summary = "the operand's bytes read as another shape or type (Reshape, storage casts)";
+  let summary = "the operand's bytes read as another shape or type (Reshape, storage casts, BitCast)";
   let description = [{
     The result is the operand's bytes, dense row-major on both sides: read
     with another shape of as many elements (Reshape, Flatten, Squeeze,
     Unsqueeze; a per-axis quantized type keeps its axis where the reshape
     keeps it whole), or with the same shape as the quantized type the
-    integers are stored as, or back (a storage cast). No value changes. The
-    rules are graph.reshape's and graph.storage_cast's (their verifiers): a
-    view between a quantized and a plain type is a storage cast.
+    integers are stored as, or back (a storage cast), or with the same shape
+    as another plain type of the same bits (BitCast: f32 and i32, f16 and
+    i16, i8 and ui8). No value changes. The rules are graph.reshape's,
+    graph.storage_cast's and graph.bitcast's (their verifiers): a view
+    between a quantized and a plain type is a storage cast, between two
+    plain types a bitcast.
 
     ```mlir
     %y = qk.view %x : (tensor<2x3x4xf32>) -> tensor<6x4xf32>
