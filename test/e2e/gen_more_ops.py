@@ -34,6 +34,9 @@ definitions (the operator documentation's reference code):
 - bitcast_<case>: BitCast (opset 26) between float32 and int32, float16
   and int16, int8 and uint8 (graph inputs, a computed value, a folded
   constant);
+- deform_conv_<case>: DeformConv (opset 19) with and without mask and bias,
+  pads, strides, dilations, groups and offset groups, offsets that move taps
+  outside the image;
 - pad_negative_<case>: Pad in constant mode whose negative pads crop (a crop
   and a pad on one axis, a crop alone);
 
@@ -510,3 +513,73 @@ save("bitcast_constant_folded",
      [h.make_node("BitCast", ["c"], ["ci"], to=onnx_builder.onnx_type(np.int32)),
       h.make_node("Sub", ["x", "ci"], ["y"])],
      {"x": y0}, y0 - c.view(np.int32), inits=[("c", c)], opset=26)
+
+
+def deform_conv_ref(x, w, off, b, mask, group, og, pads, strides, dil):
+    """The ONNX reference's loop: each tap bilinear (GridSample, zeros,
+    align_corners 1: at pixel coordinates, a tap outside reads 0), in
+    float64."""
+    N, C, H, W = x.shape
+    M, Cw, kh, kw = w.shape
+    oh, ow = off.shape[2:]
+    off = off.astype(np.float64).reshape(N, og, kh, kw, 2, oh, ow)
+    mask = np.ones((N, og, kh, kw, oh, ow)) if mask is None else mask.astype(np.float64).reshape(N, og, kh, kw, oh, ow)
+    x = x.astype(np.float64)
+    cols = np.zeros((N, C, kh, kw, oh, ow))
+    for n in range(N):
+        for c in range(C):
+            g = c // (C // og)
+            for i in range(kh):
+                for j in range(kw):
+                    for a in range(oh):
+                        for bb in range(ow):
+                            yy = a * strides[0] - pads[0] + i * dil[0] + off[n, g, i, j, 0, a, bb]
+                            xx = bb * strides[1] - pads[1] + j * dil[1] + off[n, g, i, j, 1, a, bb]
+                            y0, x0 = int(np.floor(yy)), int(np.floor(xx))
+                            val = 0.0
+                            for ty, wy in ((y0, y0 + 1 - yy), (y0 + 1, yy - y0)):
+                                for tx, wx in ((x0, x0 + 1 - xx), (x0 + 1, xx - x0)):
+                                    if 0 <= ty < H and 0 <= tx < W:
+                                        val += wy * wx * x[n, c, ty, tx]
+                            cols[n, c, i, j, a, bb] = val * mask[n, g, i, j, a, bb]
+    y = np.zeros((N, M, oh, ow))
+    for m in range(M):
+        gi = m // (M // group)
+        cs = slice(gi * Cw, (gi + 1) * Cw)
+        y[:, m] = np.einsum("ncijab,cij->nab", cols[:, cs], w[m].astype(np.float64))
+        if b is not None:
+            y[:, m] += b[m]
+    return y.astype(f32)
+
+
+for name, xshape, M, k, group, og, pads, strides, dil, with_mask, with_bias in (
+        ("basic", (1, 1, 3, 3), 1, (2, 2), 1, 1, (0, 0, 0, 0), (1, 1), (1, 1), False, False),
+        ("with_mask_bias", (1, 1, 3, 3), 1, (2, 2), 1, 1, (0, 0, 0, 0), (1, 1), (1, 1), True, True),
+        ("padded", (2, 3, 7, 8), 4, (3, 3), 1, 1, (1, 1, 1, 1), (1, 1), (1, 1), True, True),
+        ("strided_dilated", (1, 4, 9, 10), 6, (3, 3), 1, 1, (2, 1, 2, 1), (2, 2), (2, 1), False, True),
+        ("groups", (1, 4, 6, 6), 6, (3, 3), 2, 2, (1, 1, 1, 1), (1, 1), (1, 1), True, False),
+        ("offset_groups", (1, 6, 5, 7), 2, (2, 3), 1, 3, (0, 1, 0, 1), (1, 2), (1, 1), True, True)):
+    N, C, H, W = xshape
+    kh, kw = k
+    oh = (H + pads[0] + pads[2] - ((kh - 1) * dil[0] + 1)) // strides[0] + 1
+    ow = (W + pads[1] + pads[3] - ((kw - 1) * dil[1] + 1)) // strides[1] + 1
+    x = rng.standard_normal(xshape).astype(f32)
+    w = rng.standard_normal((M, C // group, kh, kw)).astype(f32)
+    off = (rng.standard_normal((N, 2 * og * kh * kw, oh, ow)) * 1.5).astype(f32)
+    feeds = {"x": x, "w": w, "off": off}
+    ins = ["x", "w", "off"]
+    b = rng.standard_normal(M).astype(f32) if with_bias else None
+    mask = rng.uniform(0, 1, (N, og * kh * kw, oh, ow)).astype(f32) if with_mask else None
+    ins.append("b" if with_bias else "")
+    if with_bias:
+        feeds["b"] = b
+    if with_mask:
+        ins.append("mask")
+        feeds["mask"] = mask
+    while ins[-1] == "":
+        ins.pop()
+    save("deform_conv_" + name,
+         [h.make_node("DeformConv", ins, ["y"], kernel_shape=list(k), group=group, offset_group=og,
+                      pads=list(pads), strides=list(strides), dilations=list(dil))],
+         feeds, deform_conv_ref(x, w, off, b, mask, group, og, pads, strides, dil), opset=19,
+         tolerance="atol=1e-4 rtol=1e-4")

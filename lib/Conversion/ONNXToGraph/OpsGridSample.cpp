@@ -1,4 +1,4 @@
-//===- OpsGridSample.cpp - GridSample, RoiAlign on the indexed DMA; AffineGrid ===//
+//===- OpsGridSample.cpp - Bilinear sampling on the indexed DMA; AffineGrid -===//
 //
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -12,6 +12,9 @@
 // combined row by row with the linear or cubic (A = -0.75) coefficients.
 // Coordinates are f32, as the reference's; row numbers are exact integers in
 // f32 below 2^24 (docs/numerics.md, "GridSample").
+//
+// RoiAlign and DeformConv sample the same way, at points computed from rois
+// and offsets.
 //
 //===----------------------------------------------------------------------===//
 
@@ -444,8 +447,118 @@ LogicalResult importRoiAlign(NodeContext &c) {
 }
 } // namespace
 
+namespace {
+/// DeformConv (opset 19, 2-D): each kernel tap (i, j) of each output
+/// position reads X at its place moved by the offsets, (oh * stride - pad +
+/// i * dilation + dy, ...), bilinear with zeros outside (the ONNX reference
+/// samples with GridSample, linear, zeros, align_corners 1), times the mask;
+/// those columns [N * oh * ow, C * kh * kw] times the weights are the
+/// convolution (a product batched over the groups). The image is read as rows of
+/// the channels of one offset group, [N * offset_group * H * W, C /
+/// offset_group], the taps on the indexed DMA; the sample columns are [N *
+/// offset_group, kh * kw, oh * ow].
+LogicalResult importDeformConv(NodeContext &c) {
+  std::optional<Val> x = c.required(0), w = c.required(1), off = c.required(2);
+  if (!x || !w || !off)
+    return failure();
+  std::optional<Val> bias = c.input(3), mask = c.input(4);
+  ArrayRef<int64_t> xs = x->shape(), ws = w->shape(), os = off->shape();
+  if (xs.size() != 4 || ws.size() != 4 || os.size() != 4)
+    return c.fail(code::ShapeMismatch, "DeformConv of 2-D images only: X [N, C, H, W], W [M, C / group, kH, kW], "
+                                       "offset [N, 2 * offset_group * kH * kW, oH, oW]");
+  if (!x->element().isF32() || w->element() != x->element() || off->element() != x->element() ||
+      (bias && bias->element() != x->element()) || (mask && mask->element() != x->element()))
+    return c.fail(code::UnsupportedType, "DeformConv of f32 inputs only");
+  std::optional<int64_t> group = c.sizeAttr("group", 1, 1), og = c.sizeAttr("offset_group", 1, 1);
+  if (!group || !og)
+    return failure();
+  int64_t N = xs[0], C = xs[1], H = xs[2], W = xs[3], M = ws[0], kh = ws[2], kw = ws[3];
+  if (auto k = c.intsAttr("kernel_shape"); k && (k->size() != 2 || (*k)[0] != kh || (*k)[1] != kw))
+    return c.fail(code::ShapeMismatch, "kernel_shape does not match W's " + llvm::Twine(kh) + "x" + llvm::Twine(kw));
+  std::vector<int64_t> strides = c.intsAttr("strides").value_or(std::vector<int64_t>{1, 1});
+  std::vector<int64_t> dil = c.intsAttr("dilations").value_or(std::vector<int64_t>{1, 1});
+  std::vector<int64_t> pads = c.intsAttr("pads").value_or(std::vector<int64_t>{0, 0, 0, 0});
+  if (strides.size() != 2 || dil.size() != 2 || pads.size() != 4 || !c.inSizeRange("strides", strides, 1) ||
+      !c.inSizeRange("dilations", dil, 1) || !c.inSizeRange("pads", pads, 0))
+    return c.fail(code::UnsupportedAttr, "strides and dilations need 2 positive entries, pads 4 non-negative ones");
+  int64_t oh = (H + pads[0] + pads[2] - ((kh - 1) * dil[0] + 1)) / strides[0] + 1;
+  int64_t ow = (W + pads[1] + pads[3] - ((kw - 1) * dil[1] + 1)) / strides[1] + 1;
+  int64_t K = kh * kw, Q = oh * ow, G = *group, OG = *og;
+  if (C % G || M % G || ws[1] != C / G || C % OG)
+    return c.fail(code::ShapeMismatch, "X's " + llvm::Twine(C) + " channels, W " + sh::str(ws) + ", group " +
+                                           llvm::Twine(G) + " and offset_group " + llvm::Twine(OG) + " do not agree");
+  if (oh < 1 || ow < 1 || os != ArrayRef<int64_t>{N, 2 * OG * K, oh, ow} ||
+      (mask && mask->shape() != ArrayRef<int64_t>{N, OG * K, oh, ow}) || (bias && bias->shape() != ArrayRef<int64_t>{M}))
+    return c.fail(code::ShapeMismatch, "offset must be [" + llvm::Twine(N) + ", " + llvm::Twine(2 * OG * K) + ", " +
+                                           llvm::Twine(oh) + ", " + llvm::Twine(ow) + "], mask [" + llvm::Twine(N) +
+                                           ", " + llvm::Twine(OG * K) + ", oH, oW], B [" + llvm::Twine(M) + "]");
+  if (N * OG * H * W >= kMaxImageRows)
+    return c.fail(code::Overflow, "DeformConv of " + llvm::Twine(N * OG * H * W) + " image rows: past the " +
+                                      llvm::Twine(kMaxImageRows) + " whose row numbers f32 holds exactly");
+  if (!c.fitsBuiltConstant(N * OG * K * Q, "DeformConv's sample points"))
+    return failure();
+  int64_t B = N * OG, Cg = C / OG;
+  Type f32 = x->element();
+  OpChain b{c};
+  Coords f{b, c.tensor({B, K, Q}, f32), c.tensor({B, K, Q}, c.b.getI1Type())};
+  // Each tap's unmoved place [1, K, Q], and each (image, offset group)'s
+  // first row [B, 1, 1].
+  std::vector<float> baseY(static_cast<size_t>(K * Q)), baseX(static_cast<size_t>(K * Q)), first;
+  for (int64_t k = 0; k < K; ++k)
+    for (int64_t q = 0; q < Q; ++q) {
+      baseY[size_t(k * Q + q)] = float((q / ow) * strides[0] - pads[0] + (k / kw) * dil[0]);
+      baseX[size_t(k * Q + q)] = float((q % ow) * strides[1] - pads[1] + (k % kw) * dil[1]);
+    }
+  for (int64_t i = 0; i < B; ++i)
+    first.push_back(float(i * H * W));
+  auto constant = [&](ArrayRef<int64_t> shape, ArrayRef<float> v) {
+    return c.constant(DenseElementsAttr::get(c.tensor(shape, f32), v)).value;
+  };
+  Value o = b.reshape(off->value, {B, K, 2, Q});
+  Value py = f.add(constant({1, K, Q}, baseY), b.reshape(b.slice(o, 2, 0, 1), {B, K, Q}));
+  Value px = f.add(constant({1, K, Q}, baseX), b.reshape(b.slice(o, 2, 1, 2), {B, K, Q}));
+  Value y0 = f.floor(py), x0 = f.floor(px);
+  Value ly = f.sub(py, y0), lx = f.sub(px, x0);
+  Value m = mask ? b.reshape(mask->value, {B, K, Q}) : Value();
+  // The image as rows of one offset group's channels.
+  Value rows = b.reshape(b.transpose(b.reshape(x->value, {N, OG, Cg, H, W}), {0, 1, 3, 4, 2}), {B * H * W, Cg});
+  Value start = constant({B, 1, 1}, first);
+  int64_t P = B * K * Q;
+  auto vt = c.tensor({B, K, Q, Cg}, f32);
+  Value v;
+  for (int64_t dy = 0; dy < 2; ++dy)
+    for (int64_t dx = 0; dx < 2; ++dx) {
+      Value yy = dy ? f.add(y0, f.k(1.0f)) : y0, xx = dx ? f.add(x0, f.k(1.0f)) : x0;
+      Value outside = f.either(f.either(f.less(yy, f.k(0.0f)), f.greater(yy, f.k(float(H - 1)))),
+                               f.either(f.less(xx, f.k(0.0f)), f.greater(xx, f.k(float(W - 1)))));
+      Value weight = f.mul(dy ? ly : f.sub(f.k(1.0f), ly), dx ? lx : f.sub(f.k(1.0f), lx));
+      weight = f.where(outside, f.k(0.0f), m ? f.mul(weight, m) : weight);
+      Value linear = f.add(f.add(start, f.mul(f.clip(yy, 0.0f, float(H - 1)), f.k(float(W)))),
+                           f.clip(xx, 0.0f, float(W - 1)));
+      Value idx = b.reshape(b.op<graph::CastOp>({linear}, c.tensor({B, K, Q}, c.b.getI32Type())), {P});
+      Value tap = b.reshape(b.op<graph::GatherOp>({rows, idx}, c.tensor({P, Cg}, f32),
+                                                  {c.named("axis", c.b.getI64IntegerAttr(0))}),
+                            {B, K, Q, Cg});
+      tap = b.op<graph::MulOp>({b.reshape(weight, {B, K, Q, 1}), tap}, vt);
+      v = v ? b.op<graph::AddOp>({v, tap}, vt) : tap;
+    }
+  // The columns [G, N * Q, C / G * K] (channel-major, as W flattens), times
+  // W as [G, C / G * K, M / G]: a product batched over the groups.
+  int64_t Cw = C / G, Mg = M / G;
+  Value cols = b.transpose(b.reshape(v, {N, OG, K, Q, Cg}), {0, 3, 1, 4, 2});  // [N, Q, OG, Cg, K]
+  cols = b.transpose(b.reshape(cols, {N * Q, G, Cw * K}), {1, 0, 2});           // [G, N Q, Cw K]
+  Value wt = b.transpose(b.reshape(w->value, {G, Mg, Cw * K}), {0, 2, 1});
+  Value y = b.op<graph::MatMulOp>({cols, wt}, c.tensor({G, N * Q, Mg}, f32));
+  y = b.reshape(b.transpose(b.reshape(y, {G, N, Q, Mg}), {1, 0, 3, 2}), {N, M, oh, ow});
+  if (bias)
+    y = b.op<graph::AddOp>({y, b.reshape(bias->value, {M, 1, 1})}, c.tensor({N, M, oh, ow}, f32));
+  return b.finish(y);
+}
+} // namespace
+
 void npuc::onnx_import::registerGridSampleOps(llvm::StringMap<OpImporter> &t) {
   t["GridSample"] = importGridSample;
   t["AffineGrid"] = importAffineGrid;
   t["RoiAlign"] = importRoiAlign;
+  t["DeformConv"] = importDeformConv;
 }
