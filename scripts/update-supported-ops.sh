@@ -26,7 +26,7 @@ trap 'rm -rf "$work"' EXIT
 /usr/bin/python3 "$root/test/e2e/gen_real_patterns.py" "$work/real-patterns" > /dev/null
 /usr/bin/python3 "$root/test/e2e/gen_constant_folds.py" "$work/constant-folds" > /dev/null
 /usr/bin/python3 "$root/test/e2e/gen_tiling_edges.py" "$work/tiling-edges" > /dev/null
-for suite in dynamic_quant control_flow signal attention indexed sums gridsample; do
+for suite in dynamic_quant control_flow signal attention indexed sums gridsample more_ops; do
   /usr/bin/python3 "$root/test/e2e/gen_$suite.py" "$work/${suite//_/-}" > /dev/null
 done
 # The whole verification grid: every reachable case of the declared spaces.
@@ -35,7 +35,7 @@ dirs=("$data/node" "$data/simple" "$data/pytorch-converted" "$data/pytorch-opera
       "$root/examples" "$work/qdq-suite" "$work/importer-gaps" "$work/encoder-block" "$work/opsets-23-24" "$work/opsets-25-28" "$work/recurrent" "$work/fp16" "$work/contract-cases"
       "$work/real-patterns" "$work/constant-folds" "$work/tiling-edges" "$work/dynamic-quant"
       "$work/control-flow" "$work/signal" "$work/attention" "$work/indexed" "$work/sums"
-      "$work/gridsample" "$work/grid")
+      "$work/gridsample" "$work/more-ops" "$work/grid")
 if [ -d "$root/../shared/models" ]; then
   dirs+=("$(cd "$root/../shared/models" && pwd)")
 fi

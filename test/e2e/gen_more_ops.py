@@ -37,6 +37,9 @@ definitions (the operator documentation's reference code):
 - deform_conv_<case>: DeformConv (opset 19) with and without mask and bias,
   pads, strides, dilations, groups and offset groups, offsets that move taps
   outside the image;
+- resize_antialias_<case>: Resize (opset 18) linear and cubic with
+  antialias, downscaling by scales and by sizes, exclude_outside, one axis
+  upscaled (where antialias changes nothing);
 - pad_negative_<case>: Pad in constant mode whose negative pads crop (a crop
   and a pad on one axis, a crop alone);
 
@@ -583,3 +586,83 @@ for name, xshape, M, k, group, og, pads, strides, dil, with_mask, with_bias in (
                       pads=list(pads), strides=list(strides), dilations=list(dil))],
          feeds, deform_conv_ref(x, w, off, b, mask, group, og, pads, strides, dil), opset=19,
          tolerance="atol=1e-4 rtol=1e-4")
+
+
+def aa_coeffs(ratio, scale, cubic, A=-0.75):
+    """ONNX's reference antialias filters (op_resize.py)."""
+    scale = min(scale, 1.0)
+    if not cubic:
+        start = int(np.floor(-1 / scale) + 1)
+        args = (np.arange(start, 2 - start) - ratio) * scale
+        c = np.clip(1 - np.abs(args), 0, 1)
+        return c / c.sum()
+
+    def k(x):
+        x = abs(x)
+        if x <= 1:
+            return (A + 2) * x ** 3 - (A + 3) * x ** 2 + 1
+        if x < 2:
+            return A * x ** 3 - 5 * A * x ** 2 + 8 * A * x - 4 * A
+        return 0.0
+    start = int(np.floor(-2 / scale) + 1)
+    c = np.array([k(scale * (i - ratio)) for i in range(start, 2 - start)])
+    return c / c.sum()
+
+
+def aa_resize_1d(data, scale, out, cubic, exclude_outside):
+    """The reference's _interpolate_1d_with_x (half_pixel): the n taps
+    nearest x (ties to the lower index) of the edge-padded data."""
+    n_in = len(data)
+    res = np.zeros(out)
+    for o in range(out):
+        x = (o + 0.5) / scale - 0.5
+        x0 = int(np.floor(x))
+        ratio = 1.0 if x == x0 else x - x0
+        coeffs = aa_coeffs(ratio, scale, cubic)
+        n = len(coeffs)
+        pad = int(np.ceil(n / 2))
+        padded = np.pad(data, pad, mode="edge")
+        xp = x + pad
+        idx = sorted(sorted(range(len(padded)), key=lambda i: (abs(xp - i), i))[:n])
+        pts = padded[idx]
+        if exclude_outside:
+            coeffs = coeffs.copy()
+            for j, i in enumerate(idx):
+                if i - pad < 0 or i - pad >= n_in:
+                    coeffs[j] = 0
+            coeffs = coeffs / coeffs.sum()
+        res[o] = np.dot(coeffs, pts)
+    return res
+
+
+def aa_resize(x, scales, out_shape, cubic, exclude_outside):
+    y = x.astype(np.float64)
+    for axis in range(x.ndim):
+        if out_shape[axis] == y.shape[axis] and scales[axis] == 1.0:
+            continue
+        y = np.apply_along_axis(aa_resize_1d, axis, y, scales[axis], out_shape[axis], cubic, exclude_outside)
+    return y.astype(f32)
+
+
+for name, xshape, scales, sizes, mode, excl in (
+        ("downsample_scales_linear", (1, 1, 4, 4), (1, 1, 0.6, 0.6), None, "linear", 0),
+        ("downsample_scales_cubic", (1, 1, 4, 4), (1, 1, 0.6, 0.6), None, "cubic", 0),
+        ("downsample_sizes_linear", (1, 1, 4, 4), None, (1, 1, 3, 3), "linear", 0),
+        ("downsample_sizes_cubic", (1, 1, 4, 4), None, (1, 1, 3, 3), "cubic", 0),
+        ("downsample_quarter_linear", (1, 3, 32, 24), (1, 1, 0.25, 0.25), None, "linear", 0),
+        ("downsample_cubic_exclude_outside", (2, 2, 17, 9), (1, 1, 0.5, 0.75), None, "cubic", 1),
+        ("mixed_up_down_linear", (1, 2, 12, 5), (1, 1, 0.5, 2.0), None, "linear", 0)):
+    x = rng.standard_normal(xshape).astype(f32)
+    if sizes is not None:
+        oshape = sizes
+        sc = tuple(o / i for o, i in zip(sizes, xshape))
+        ins = ["x", "", "", "sizes"]
+        inits = [("sizes", np.array(sizes, np.int64))]
+    else:
+        oshape = tuple(int(np.floor(i * s)) for i, s in zip(xshape, scales))
+        sc = scales
+        ins = ["x", "", "scales"]
+        inits = [("scales", np.array(scales, f32))]
+    save("resize_antialias_" + name,
+         [h.make_node("Resize", ins, ["y"], mode=mode, antialias=1, exclude_outside=excl)], {"x": x},
+         aa_resize(x, sc, oshape, mode == "cubic", excl), inits=inits, opset=18, tolerance="atol=1e-5 rtol=1e-5")

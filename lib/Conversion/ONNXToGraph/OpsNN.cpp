@@ -651,8 +651,6 @@ LogicalResult importResize(NodeContext &c) {
   } else {
     if (c.attr("axes"))
       return c.fail(code::UnsupportedAttr, "the axes attribute of Resize is not supported");
-    if (c.intAttr("antialias", 0))
-      return c.fail(code::UnsupportedAttr, "antialias = 1 is not supported");
     std::optional<Val> scaleInput = c.input(2), sizeInput = c.input(3);
     if (sizeInput && sizeInput->constant && sizeInput->constant.getNumElements() == 0)
       sizeInput.reset();
@@ -710,7 +708,9 @@ LogicalResult importResize(NodeContext &c) {
        c.named("coordinate_transformation_mode", c.b.getStringAttr(coord)),
        c.named("nearest_mode", c.b.getStringAttr(nearest)),
        c.named("cubic_coeff_a", c.b.getF32FloatAttr(c.floatAttr("cubic_coeff_a", -0.75f))),
-       c.named("exclude_outside", c.b.getBoolAttr(c.intAttr("exclude_outside", 0)))});
+       c.named("exclude_outside", c.b.getBoolAttr(c.intAttr("exclude_outside", 0))),
+       c.named("antialias", c.b.getBoolAttr(!upsample && c.opset >= 18 && c.intAttr("antialias", 0) &&
+                                             (mode == "linear" || mode == "cubic")))});
 }
 } // namespace
 

@@ -122,6 +122,19 @@ func.func @linear_align_corners(%x: tensor<1x3x4xf32>) -> tensor<1x3x2xf32> {
 
 // -----
 
+// antialias halving 4 -> 2 (linear): the triangle stretched to 4 taps, x0 - 1
+// .. x0 + 2 around x = 2o + 0.5, weighted 0.25, 0.75, 0.75, 0.25 and
+// normalized (/2); the tap left of 0 and right of 3 clamp to the edge.
+// Transposed: column o of the [4, 2] matrix is output o's weights.
+// CHECK-LABEL: func.func @linear_antialias
+// CHECK: graph.constant dense<{{\[}}[5.000000e-01, 0.000000e+00], [3.750000e-01, 1.250000e-01], [1.250000e-01, 3.750000e-01], [0.000000e+00, 5.000000e-01]]> : tensor<4x2xf32>
+func.func @linear_antialias(%x: tensor<1x3x4xf32>) -> tensor<1x3x2xf32> {
+  %y = graph.resize %x {antialias = true, coordinate_transformation_mode = "half_pixel", cubic_coeff_a = -7.500000e-01 : f32, exclude_outside = false, mode = "linear", nearest_mode = "round_prefer_floor", scales = array<f32: 1.0, 1.0, 0.5>} : (tensor<1x3x4xf32>) -> tensor<1x3x2xf32>
+  return %y : tensor<1x3x2xf32>
+}
+
+// -----
+
 // Nearest Resize is a copy at lowering, not a product.
 // CHECK-LABEL: func.func @nearest_resize
 // CHECK: graph.resize

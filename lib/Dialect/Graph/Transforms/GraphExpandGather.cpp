@@ -194,6 +194,52 @@ struct ExpandGatherElements : OpRewritePattern<GatherElementsOp> {
   }
 };
 
+/// Downscaling with antialias (ONNX's reference, opset 18): the filter
+/// (linear's triangle, or Keys's cubic with cubic_coeff_a) stretched by 1 /
+/// scale, over the taps x0 + i for i in [start, 1 - start + (cubic)) around
+/// x0 = floor(x) (x - 1 when x is whole, the ratio r in (0, 1]), each
+/// weighted filter(scale * (i - r)) and the weights normalized to sum 1;
+/// taps outside clamped to the edge, or with exclude_outside dropped before
+/// the normalization.
+std::optional<SmallVector<std::pair<int64_t, double>, 4>> antialiasWeights(ResizeOp op, double x, double scale,
+                                                                            int64_t in) {
+  double fl = std::floor(x), r = x - fl;
+  int64_t x0 = int64_t(fl);
+  if (r == 0.0) {
+    r = 1.0;
+    --x0;
+  }
+  bool cubic = op.getMode() == "cubic";
+  double a = double(op.getCubicCoeffA().convertToFloat());
+  auto filter = [&](double d) {
+    d = std::fabs(d);
+    if (!cubic)
+      return std::max(0.0, 1.0 - d);
+    if (d <= 1)
+      return ((a + 2) * d - (a + 3)) * d * d + 1;
+    if (d < 2)
+      return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a;
+    return 0.0;
+  };
+  int64_t start = int64_t(std::floor((cubic ? -2.0 : -1.0) / scale)) + 1;
+  int64_t end = (cubic ? 2 : 1) - start + (cubic ? 0 : 1);
+  SmallVector<std::pair<int64_t, double>, 4> w;
+  double sum = 0;
+  for (int64_t i = start; i < end; ++i) {
+    int64_t idx = x0 + i;
+    double v = filter(scale * (double(i) - r));
+    if (op.getExcludeOutside() && (idx < 0 || idx >= in))
+      v = 0.0;
+    w.push_back({std::min(std::max<int64_t>(idx, 0), in - 1), v});
+    sum += v;
+  }
+  if (sum == 0.0)
+    return std::nullopt;
+  for (auto &p : w)
+    p.second /= sum;
+  return w;
+}
+
 /// The weights of output `o`'s interpolation along one axis (in -> out):
 /// linear, 1 - f and f at x0 and x0 + 1 of ONNX's coordinate x clamped to [0,
 /// in - 1] (x0 = floor(x), f = x - x0); cubic, Keys's kernel with a =
@@ -207,6 +253,9 @@ std::optional<SmallVector<std::pair<int64_t, double>, 4>> interpolationWeights(R
   if (!x)
     return std::nullopt;
   SmallVector<std::pair<int64_t, double>, 4> w;
+  double scale = double(op.getScales()[size_t(k)]);
+  if (op.getAntialias() && scale < 1.0)
+    return antialiasWeights(op, *x, scale, in);
   if (op.getMode() == "linear") {
     double c = std::min(std::max(*x, 0.0), double(in - 1));
     int64_t x0 = int64_t(std::floor(c)), x1 = std::min(x0 + 1, in - 1);

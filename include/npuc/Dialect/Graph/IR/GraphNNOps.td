@@ -151,13 +151,16 @@ def Graph_ResizeOp : Graph_VerifiedOp<"resize", "verifyResize"> {
   let summary = "ONNX Resize/Upsample with the output size resolved";
   let description = [{
     The sampling contract is explicit: `mode` (nearest, linear, cubic),
-    `coordinate_transformation_mode`, `nearest_mode`, `cubic_coeff_a` and
-    `exclude_outside`; `scales` are the per-axis factors the coordinates use
-    (the importer derives them from sizes when only sizes are given).
+    `coordinate_transformation_mode`, `nearest_mode`, `cubic_coeff_a`,
+    `exclude_outside` and `antialias` (opset 18: linear and cubic filters
+    stretched by 1 / scale when downscaling); `scales` are the per-axis
+    factors the coordinates use (the importer derives them from sizes when
+    only sizes are given).
   }];
   let arguments = (ins Graph_Tensor:$input, DenseF32ArrayAttr:$scales, StrAttr:$mode,
                    StrAttr:$coordinate_transformation_mode, StrAttr:$nearest_mode,
-                   F32Attr:$cubic_coeff_a, BoolAttr:$exclude_outside);
+                   F32Attr:$cubic_coeff_a, BoolAttr:$exclude_outside,
+                   DefaultValuedAttr<BoolAttr, "false">:$antialias);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
