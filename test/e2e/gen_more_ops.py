@@ -40,6 +40,9 @@ definitions (the operator documentation's reference code):
 - resize_antialias_<case>: Resize (opset 18) linear and cubic with
   antialias, downscaling by scales and by sizes, exclude_outside, one axis
   upscaled (where antialias changes nothing);
+- maxpool_dilated_<case>: MaxPool whose strides are multiples of its
+  dilations (read as an undilated pooling of the subsampled input), with
+  pads and ceil_mode;
 - pad_negative_<case>: Pad in constant mode whose negative pads crop (a crop
   and a pad on one axis, a crop alone);
 
@@ -666,3 +669,34 @@ for name, xshape, scales, sizes, mode, excl in (
     save("resize_antialias_" + name,
          [h.make_node("Resize", ins, ["y"], mode=mode, antialias=1, exclude_outside=excl)], {"x": x},
          aa_resize(x, sc, oshape, mode == "cubic", excl), inits=inits, opset=18, tolerance="atol=1e-5 rtol=1e-5")
+
+
+def maxpool_ref(x, k, s, p, d, ceil):
+    """MaxPool by its definition: -inf padding, windows of k taps d apart."""
+    n = len(k)
+    out = []
+    for i in range(n):
+        span = x.shape[2 + i] + p[i] + p[n + i] - ((k[i] - 1) * d[i] + 1)
+        o = (-(-span // s[i]) if ceil else span // s[i]) + 1
+        if ceil and (o - 1) * s[i] >= x.shape[2 + i] + p[i]:
+            o -= 1
+        out.append(o)
+    xp = np.pad(x.astype(np.float64), [(0, 0), (0, 0)] + [(p[i], p[n + i] + k[i] * d[i] + s[i]) for i in range(n)],
+                constant_values=-np.inf)
+    y = np.full(x.shape[:2] + tuple(out), -np.inf)
+    for idx in np.ndindex(*out):
+        for t in np.ndindex(*k):
+            pos = tuple(idx[i] * s[i] + t[i] * d[i] for i in range(n))
+            y[(slice(None), slice(None)) + idx] = np.maximum(y[(slice(None), slice(None)) + idx],
+                                                            xp[(slice(None), slice(None)) + pos])
+    return y.astype(f32)
+
+
+for name, xshape, k, st, p, d, ceil in (("2d", (1, 3, 40, 36), (3, 4), (4, 2), (2, 1, 2, 1), (2, 2), 0),
+                                        ("2d_ceil", (2, 2, 23, 19), (3, 3), (6, 3), (1, 1, 1, 1), (3, 3), 1),
+                                        ("1d", (1, 4, 300), (7,), (3,), (5, 5), (3,), 0)):
+    x = rng.standard_normal(xshape).astype(f32)
+    save("maxpool_dilated_" + name,
+         [h.make_node("MaxPool", ["x"], ["y"], kernel_shape=list(k), strides=list(st), pads=list(p),
+                      dilations=list(d), ceil_mode=ceil)],
+         {"x": x}, maxpool_ref(x, k, st, p, d, ceil), opset=12)

@@ -307,6 +307,55 @@ FailureOr<Value> maxPoolIndices(NodeContext &c, const Val &x, Value y, ArrayRef<
   return idx;
 }
 
+/// Whether a dilated pooling reads only every d-th element of each axis:
+/// some dilation d > 1, and every stride a multiple of its dilation.
+bool subsamplesDilation(ArrayRef<int64_t> strides, ArrayRef<int64_t> dil) {
+  bool dilated = false;
+  for (size_t i = 0; i < dil.size(); ++i) {
+    dilated |= dil[i] > 1;
+    if (strides[i] % dil[i])
+      return false;
+  }
+  return dilated;
+}
+
+/// A max pooling whose strides are multiples of its dilations reads, along
+/// each axis, only the padded input's elements 0, d, 2d, ...: the input
+/// padded with -inf (and to the last window's end), sliced with step d, then
+/// an undilated pooling of the same kernel with stride s / d. The window no
+/// longer spans (k - 1) d + 1 elements in LM, only k. Exact.
+LogicalResult importDilatedMaxPool(NodeContext &c, const Val &x, ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                                   ArrayRef<int64_t> pads, ArrayRef<int64_t> dil, ArrayRef<int64_t> out) {
+  size_t n = kernel.size();
+  ArrayRef<int64_t> xs = x.shape();
+  SmallVector<int64_t> padAttr(2 * (n + 2), 0), padded(xs.begin(), xs.begin() + 2), starts(n + 2, 0),
+      ends(xs.begin(), xs.begin() + 2), steps(n + 2, 1), sliced(xs.begin(), xs.begin() + 2), subStrides;
+  for (size_t i = 0; i < n; ++i) {
+    int64_t o = out[2 + i], span = (o - 1) * strides[i] + (kernel[i] - 1) * dil[i] + 1;
+    int64_t extra = std::max<int64_t>(0, span - (xs[2 + i] + pads[i] + pads[n + i]));
+    padAttr[2 + i] = pads[i];
+    padAttr[n + 2 + 2 + i] = pads[n + i] + extra;
+    padded.push_back(xs[2 + i] + pads[i] + pads[n + i] + extra);
+    ends.push_back(span);
+    steps[2 + i] = dil[i];
+    sliced.push_back((o - 1) * (strides[i] / dil[i]) + kernel[i]);
+    subStrides.push_back(strides[i] / dil[i]);
+  }
+  OpChain b{c};
+  Value v = b.op<graph::PadOp>({x.value}, c.tensor(padded, x.element()),
+                               {c.named("pads", i64Array(c, padAttr)), c.named("mode", c.b.getStringAttr("constant")),
+                                c.named("value", c.b.getF64FloatAttr(-std::numeric_limits<double>::infinity()))});
+  v = b.op<graph::SliceOp>({v}, c.tensor(sliced, x.element()),
+                           {c.named("starts", i64Array(c, starts)), c.named("ends", i64Array(c, ends)),
+                            c.named("steps", i64Array(c, steps))});
+  std::vector<int64_t> zeros(2 * n, 0), ones(n, 1);
+  v = b.op<graph::MaxPoolOp>({v}, c.tensor(out, x.element()),
+                             {c.named("kernel_shape", i64Array(c, kernel)), c.named("strides", i64Array(c, subStrides)),
+                              c.named("pads", i64Array(c, zeros)), c.named("dilations", i64Array(c, ones)),
+                              c.named("ceil_mode", c.b.getBoolAttr(false))});
+  return b.finish(v);
+}
+
 LogicalResult importPool(NodeContext &c) {
   bool isMax = c.node.op_type() == "MaxPool", isLp = c.node.op_type() == "LpPool";
   std::optional<Val> x = c.required(0);
@@ -347,6 +396,8 @@ LogicalResult importPool(NodeContext &c) {
   GraphOpBuilder op = isMax  ? graphOp<graph::MaxPoolOp>
                       : isLp ? graphOp<graph::LpPoolOp>
                              : graphOp<graph::AveragePoolOp>;
+  if (isMax && !withIndices && x->element().isF32() && subsamplesDilation(strides, dil))
+    return importDilatedMaxPool(c, *x, *kernel, strides, *pads, dil, shape);
   if (withIndices) {
     FailureOr<Value> y = c.build(op, {x->value}, c.tensor(shape, x->element()), attrs);
     if (failed(y))
