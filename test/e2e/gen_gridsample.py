@@ -26,9 +26,7 @@ from onnx import helper as h
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import onnx_builder  # noqa: E402
 
-if len(sys.argv) != 2:
-    sys.exit(__doc__.strip().splitlines()[-1])
-out = sys.argv[1]
+out = onnx_builder.output_dir(__doc__)
 rng = np.random.default_rng(20261208)
 f32 = np.float32
 

@@ -57,16 +57,10 @@ from onnx import helper as h
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import onnx_builder  # noqa: E402
 
-if len(sys.argv) != 2:
-    sys.exit(__doc__.strip().splitlines()[-1])
-out = sys.argv[1]
+out = onnx_builder.output_dir(__doc__)
 rng = np.random.default_rng(20261207)
 f32 = np.float32
-
-
-def save(name, nodes, feeds, expected, inits=(), opset=18, tolerance=None):
-    onnx_builder.save_reference_test(out, name, nodes, feeds, ["y"], inits=inits, opset=opset,
-                                     tolerance=tolerance, expected=[np.asarray(expected)])
+save = onnx_builder.y_saver(out, 18)
 
 
 def ints(dtype, shape):

@@ -18,6 +18,24 @@ import onnx_reference  # noqa: E402
 _out = "."
 
 
+def output_dir(doc):
+    """The generator's one argument, OUTDIR (exits with the usage line of
+    `doc`, its last line, otherwise)."""
+    if len(sys.argv) != 2:
+        sys.exit(doc.strip().splitlines()[-1])
+    return sys.argv[1]
+
+
+def y_saver(out, default_opset):
+    """save(name, nodes, feeds, expected, inits=(), opset=default_opset,
+    tolerance=None): save_reference_test of a graph whose one output is 'y',
+    its expected value given (a numpy evaluation of the ONNX definition)."""
+    def save(name, nodes, feeds, expected, inits=(), opset=default_opset, tolerance=None):
+        save_reference_test(out, name, nodes, feeds, ["y"], inits=inits, opset=opset, tolerance=tolerance,
+                            expected=[np.asarray(expected)])
+    return save
+
+
 def set_output(path):
     global _out
     _out = path

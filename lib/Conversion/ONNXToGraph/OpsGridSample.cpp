@@ -54,6 +54,15 @@ struct Coords {
   Value greater(Value x, Value y) { return b.op<graph::GreaterOp>({x, y}, mask); }
   Value either(Value p, Value q) { return b.op<graph::OrOp>({p, q}, mask); }
   Value where(Value p, Value x, Value y) { return op<graph::WhereOp>({p, x, y}); }
+  /// The image rows [.., C] whose numbers `linear` (integral f32 columns)
+  /// holds, read by the indexed DMA: [P, C], P the columns' elements.
+  Value taps(Value rows, Value linear) {
+    auto lt = cast<RankedTensorType>(linear.getType()), rt = cast<RankedTensorType>(rows.getType());
+    int64_t P = lt.getNumElements();
+    Value idx = b.reshape(b.op<graph::CastOp>({linear}, lt.clone(b.c.b.getI32Type())), {P});
+    return b.op<graph::GatherOp>({rows, idx}, rt.clone({P, rt.getDimSize(1)}),
+                                 {b.c.named("axis", b.c.b.getI64IntegerAttr(0))});
+  }
   Value clip(Value x, float lo, float hi) {
     return b.op<graph::ClipOp>({x}, col,
                                {b.c.named("min", b.c.b.getF64FloatAttr(lo)),
@@ -220,8 +229,7 @@ LogicalResult importGridSample(NodeContext &c) {
     for (size_t k = 0; k < tx.size(); ++k) {
       auto [ix, outX] = padTap(f, padding, ax, tx[k]);
       Value linear = f.add(f.add(first, f.mul(iy, f.k(float(W)))), ix);
-      Value idx = b.reshape(b.op<graph::CastOp>({linear}, c.tensor({P, 1}, c.b.getI32Type())), {P});
-      Value v = b.op<graph::GatherOp>({rows, idx}, rt, {c.named("axis", c.b.getI64IntegerAttr(0))});
+      Value v = f.taps(rows, linear);
       if (padding == Padding::Zeros)
         v = b.op<graph::WhereOp>({f.either(outX, outY), zeroRow, v}, rt);
       if (mode != Mode::Nearest)
@@ -413,17 +421,13 @@ LogicalResult importRoiAlign(NodeContext &c) {
   Value first = b.op<graph::MulOp>({b.op<graph::CastOp>({bidx->value}, c.tensor({R}, f32)), b.splat(f32, double(H * W))},
                                    c.tensor({R}, f32));
   first = b.reshape(first, {R, 1});
-  int64_t P = R * S;
   auto st = c.tensor({R, S, C}, f32);
   SmallVector<std::pair<Value, Value>> corners{{ty.low, tx.low}, {ty.low, tx.high}, {ty.high, tx.low}, {ty.high, tx.high}};
   Value weights[4] = {f.mul(hy, hx), f.mul(hy, tx.frac), f.mul(ty.frac, hx), f.mul(ty.frac, tx.frac)};
   Value y;
   for (size_t k = 0; k < 4; ++k) {
     Value linear = f.add(f.add(first, f.mul(corners[k].first, f.k(float(W)))), corners[k].second);
-    Value idx = b.reshape(b.op<graph::CastOp>({linear}, c.tensor({R, S}, c.b.getI32Type())), {P});
-    Value v = b.reshape(b.op<graph::GatherOp>({rows, idx}, c.tensor({P, C}, f32),
-                                              {c.named("axis", c.b.getI64IntegerAttr(0))}),
-                        {R, S, C});
+    Value v = b.reshape(f.taps(rows, linear), {R, S, C});
     Value w = b.reshape(f.mul(weights[k], keep), {R, S, 1});
     v = b.op<graph::MulOp>({w, v}, st);
     y = !y ? v : mode == "max" ? b.op<graph::MaxOp>({y, v}, st) : b.op<graph::AddOp>({y, v}, st);
@@ -523,7 +527,6 @@ LogicalResult importDeformConv(NodeContext &c) {
   // The image as rows of one offset group's channels.
   Value rows = b.reshape(b.transpose(b.reshape(x->value, {N, OG, Cg, H, W}), {0, 1, 3, 4, 2}), {B * H * W, Cg});
   Value start = constant({B, 1, 1}, first);
-  int64_t P = B * K * Q;
   auto vt = c.tensor({B, K, Q, Cg}, f32);
   Value v;
   for (int64_t dy = 0; dy < 2; ++dy)
@@ -535,10 +538,7 @@ LogicalResult importDeformConv(NodeContext &c) {
       weight = f.where(outside, f.k(0.0f), m ? f.mul(weight, m) : weight);
       Value linear = f.add(f.add(start, f.mul(f.clip(yy, 0.0f, float(H - 1)), f.k(float(W)))),
                            f.clip(xx, 0.0f, float(W - 1)));
-      Value idx = b.reshape(b.op<graph::CastOp>({linear}, c.tensor({B, K, Q}, c.b.getI32Type())), {P});
-      Value tap = b.reshape(b.op<graph::GatherOp>({rows, idx}, c.tensor({P, Cg}, f32),
-                                                  {c.named("axis", c.b.getI64IntegerAttr(0))}),
-                            {B, K, Q, Cg});
+      Value tap = b.reshape(f.taps(rows, linear), {B, K, Q, Cg});
       tap = b.op<graph::MulOp>({b.reshape(weight, {B, K, Q, 1}), tap}, vt);
       v = v ? b.op<graph::AddOp>({v, tap}, vt) : tap;
     }
