@@ -40,6 +40,9 @@ definitions (the operator documentation's reference code):
 - resize_antialias_<case>: Resize (opset 18) linear and cubic with
   antialias, downscaling by scales and by sizes, exclude_outside, one axis
   upscaled (where antialias changes nothing);
+- resize_axes_<case>: Resize (opset 18) with `axes` (scales or sizes of the
+  listed axes only, in any order) and keep_aspect_ratio_policy not_larger /
+  not_smaller over those axes (nearest, half_pixel, round_prefer_floor);
 - maxpool_dilated_<case>: MaxPool whose strides are multiples of its
   dilations (read as an undilated pooling of the subsampled input), with
   pads and ceil_mode;
@@ -694,3 +697,55 @@ for name, xshape, k, st, p, d, ceil in (("2d", (1, 3, 40, 36), (3, 4), (4, 2), (
          [h.make_node("MaxPool", ["x"], ["y"], kernel_shape=list(k), strides=list(st), pads=list(p),
                       dilations=list(d), ceil_mode=ceil)],
          {"x": x}, maxpool_ref(x, k, st, p, d, ceil), opset=12)
+
+
+def nearest_resize(x, scales, out_shape):
+    """Nearest Resize, half_pixel coordinates, round_prefer_floor."""
+    y = x
+    for axis in range(x.ndim):
+        n_in, n_out = x.shape[axis], out_shape[axis]
+        if n_in == n_out and scales[axis] == 1.0:
+            continue
+        src = []
+        for o in range(n_out):
+            c = (o + 0.5) / scales[axis] - 0.5
+            i = int(np.floor(c)) if c - np.floor(c) == 0.5 else int(np.round(c))
+            src.append(min(max(i, 0), n_in - 1))
+        y = np.take(y, src, axis=axis)
+    return y
+
+
+for name, xshape, scales, sizes, axes, policy in (
+        ("scales_2_3", (1, 1, 2, 2), (2.0, 3.0), None, (2, 3), None),
+        ("scales_3_2", (1, 1, 2, 2), (3.0, 2.0), None, (3, 2), None),
+        ("sizes_2_3", (1, 1, 2, 2), None, (7, 8), (2, 3), None),
+        ("sizes_negative_axes", (2, 3, 4, 5), None, (6, 3), (-1, -2), None),
+        ("sizes_not_larger", (1, 1, 4, 4), None, (7, 8), (2, 3), "not_larger"),
+        ("sizes_not_smaller", (1, 1, 4, 4), None, (7, 8), (3, 2), "not_smaller"),
+        ("sizes_downsample_not_larger", (1, 1, 6, 6), None, (2, 3), (2, 3), "not_larger")):
+    x = rng.standard_normal(xshape).astype(f32)
+    rank = len(xshape)
+    full_scales = [1.0] * rank
+    out_shape = list(xshape)
+    if sizes is None:
+        for a, sc in zip(axes, scales):
+            full_scales[a % rank] = sc
+        out_shape = [int(np.floor(n * sc)) for n, sc in zip(xshape, full_scales)]
+        ins, inits = ["x", "", "scales"], [("scales", np.array(scales, f32))]
+    else:
+        for a, sz in zip(axes, sizes):
+            full_scales[a % rank] = f32(sz) / f32(xshape[a % rank])
+            out_shape[a % rank] = sz
+        if policy:
+            listed = [a % rank for a in axes]
+            pick = min if policy == "not_larger" else max
+            sc = pick(full_scales[a] for a in listed)
+            for a in listed:
+                full_scales[a] = sc
+                out_shape[a] = int(np.round(sc * xshape[a]))
+        ins, inits = ["x", "", "", "sizes"], [("sizes", np.array(sizes, np.int64))]
+    attrs = {"axes": list(axes), "mode": "nearest"}
+    if policy:
+        attrs["keep_aspect_ratio_policy"] = policy
+    save("resize_axes_" + name, [h.make_node("Resize", ins, ["y"], **attrs)], {"x": x},
+         nearest_resize(x, full_scales, out_shape), inits=inits, opset=18)

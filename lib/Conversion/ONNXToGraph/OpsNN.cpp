@@ -678,6 +678,7 @@ LogicalResult importResize(NodeContext &c) {
   size_t rank = x->shape().size();
   std::vector<float> scales;
   std::vector<int64_t> sizes;
+  std::vector<bool> resizedAxes(rank, true);
   auto floatsOf = [&](size_t i) -> bool {
     DenseElementsAttr s = c.requiredConstant(i, "scales");
     if (!s || !isa<FloatType>(s.getElementType())) {
@@ -700,8 +701,6 @@ LogicalResult importResize(NodeContext &c) {
     if (!floatsOf(1))
       return failure();
   } else {
-    if (c.attr("axes"))
-      return c.fail(code::UnsupportedAttr, "the axes attribute of Resize is not supported");
     std::optional<Val> scaleInput = c.input(2), sizeInput = c.input(3);
     if (sizeInput && sizeInput->constant && sizeInput->constant.getNumElements() == 0)
       sizeInput.reset();
@@ -719,6 +718,34 @@ LogicalResult importResize(NodeContext &c) {
       return c.fail(code::NotConstant, "Resize needs constant scales or sizes");
     }
   }
+  // opset 18's axes: scales and sizes of those axes only, the others kept.
+  if (auto axes = upsample ? std::nullopt : c.intsAttr("axes")) {
+    std::vector<float> fullScales(rank, 1.0f);
+    std::vector<int64_t> fullSizes(x->shape().begin(), x->shape().end());
+    std::vector<bool> seen(rank, false);
+    size_t given = sizes.empty() ? scales.size() : sizes.size();
+    if (given != axes->size())
+      return c.fail(code::UnsupportedAttr, llvm::Twine(sizes.empty() ? "scales" : "sizes") + " has " +
+                                               llvm::Twine(given) + " entries for " + llvm::Twine(axes->size()) +
+                                               " axes");
+    for (size_t i = 0; i < axes->size(); ++i) {
+      std::optional<int64_t> a = c.axis((*axes)[i], int64_t(rank), "axes");
+      if (!a)
+        return failure();
+      if (seen[size_t(*a)])
+        return c.fail(code::UnsupportedAttr, "axes names axis " + llvm::Twine(*a) + " twice");
+      seen[size_t(*a)] = true;
+      if (sizes.empty())
+        fullScales[size_t(*a)] = scales[i];
+      else
+        fullSizes[size_t(*a)] = sizes[i];
+    }
+    if (sizes.empty())
+      scales = fullScales;
+    else
+      sizes = fullSizes;
+    resizedAxes = seen;
+  }
   if (!sizes.empty()) {
     if (sizes.size() != rank)
       return c.fail(code::UnsupportedAttr, "sizes has the wrong rank");
@@ -727,11 +754,18 @@ LogicalResult importResize(NodeContext &c) {
     // opset 18: not_larger / not_smaller keep the aspect ratio with one scale.
     std::string policy = c.stringAttr("keep_aspect_ratio_policy", "stretch");
     if (policy == "not_larger" || policy == "not_smaller") {
-      float scale = policy == "not_larger" ? *std::min_element(scales.begin(), scales.end())
-                                           : *std::max_element(scales.begin(), scales.end());
-      for (size_t i = 0; i < rank; ++i) {
-        scales[i] = scale;
-        sizes[i] = int64_t(std::round(double(scale) * double(x->shape()[i])));
+      // One scale for the resized axes (every axis without `axes`).
+      std::optional<float> scale;
+      for (size_t i = 0; i < rank; ++i)
+        if (resizedAxes[i])
+          scale = !scale ? scales[i]
+                  : policy == "not_larger" ? std::min(*scale, scales[i])
+                                           : std::max(*scale, scales[i]);
+      for (size_t i = 0; scale && i < rank; ++i) {
+        if (!resizedAxes[i])
+          continue;
+        scales[i] = *scale;
+        sizes[i] = int64_t(std::round(double(*scale) * double(x->shape()[i])));
       }
     } else if (policy != "stretch") {
       return c.fail(code::UnsupportedAttr, "keep_aspect_ratio_policy '" + policy + "' is not supported");
