@@ -43,6 +43,9 @@ definitions (the operator documentation's reference code):
 - resize_axes_<case>: Resize (opset 18) with `axes` (scales or sizes of the
   listed axes only, in any order) and keep_aspect_ratio_policy not_larger /
   not_smaller over those axes (nearest, half_pixel, round_prefer_floor);
+- resize_crop_<case>: Resize with coordinate_transformation_mode
+  tf_crop_and_resize (linear and cubic), crops inside the image and past
+  its border (extrapolation_value), with `axes`;
 - maxpool_dilated_<case>: MaxPool whose strides are multiples of its
   dilations (read as an undilated pooling of the subsampled input), with
   pads and ceil_mode;
@@ -749,3 +752,73 @@ for name, xshape, scales, sizes, axes, policy in (
         attrs["keep_aspect_ratio_policy"] = policy
     save("resize_axes_" + name, [h.make_node("Resize", ins, ["y"], **attrs)], {"x": x},
          nearest_resize(x, full_scales, out_shape), inits=inits, opset=18)
+
+
+def crop_resize_1d(data, out_len, start, end, cubic, extrapolation):
+    """ONNX's reference 1-D interpolation under tf_crop_and_resize: outside
+    [0, in - 1] the extrapolation value; else the nearest taps' weights
+    (linear: 1 - r, r; cubic: Keys A = -0.75) of the edge-padded data."""
+    n_in = len(data)
+    res = np.zeros(out_len)
+    for o in range(out_len):
+        x = (start * (n_in - 1) + o * (end - start) * (n_in - 1) / (out_len - 1) if out_len > 1
+             else 0.5 * (start + end) * (n_in - 1))
+        if x < 0 or x > n_in - 1:
+            res[o] = extrapolation
+            continue
+        x0 = int(np.floor(x))
+        r = x - x0
+        if r == 0:
+            x0, r = x0 - 1, 1.0
+        if cubic:
+            A = -0.75
+            kern = [((A * d - 5 * A) * d + 8 * A) * d - 4 * A if d > 1 else ((A + 2) * d - (A + 3)) * d * d + 1
+                    for d in (r + 1, r, 1 - r, 2 - r)]
+            taps = [x0 - 1, x0, x0 + 1, x0 + 2]
+        else:
+            kern, taps = [1 - r, r], [x0, x0 + 1]
+        res[o] = sum(k * data[min(max(t, 0), n_in - 1)] for k, t in zip(kern, taps))
+    return res
+
+
+def crop_resize(x, roi, out_shape, cubic, extrapolation):
+    """The reference's nd recursion: the inner axes first for every index of
+    the outer one, then the outer axis over those results."""
+    x = x.astype(np.float64)
+    n = x.ndim
+    if n == 1:
+        return crop_resize_1d(x, out_shape[0], roi[0], roi[1], cubic, extrapolation)
+    inner_roi = list(roi[1:n]) + list(roi[n + 1:])
+    inner = np.stack([crop_resize(x[i], inner_roi, out_shape[1:], cubic, extrapolation) for i in range(x.shape[0])])
+    return np.apply_along_axis(crop_resize_1d, 0, inner, out_shape[0], roi[0], roi[n], cubic, extrapolation)
+
+
+for name, xshape, roi, sizes, axes, mode, extrap in (
+        ("linear", (1, 1, 4, 4), (0, 0, 0.4, 0.6, 1, 1, 0.6, 0.8), (1, 1, 3, 3), None, "linear", None),
+        ("linear_extrapolation", (1, 1, 4, 4), (0, 0, 0.4, 0.6, 1, 1, 1.2, 1.7), (1, 1, 3, 3), None, "linear", 10.0),
+        ("cubic_extrapolation", (1, 2, 6, 5), (0, 0, -0.3, 0.1, 1, 1, 0.9, 1.4), (1, 2, 5, 7), None, "cubic", -2.0),
+        ("linear_axes_2_3", (2, 3, 8, 8), (0.2, 0.1, 0.8, 0.7), (5, 4), (2, 3), "linear", None),
+        ("linear_axes_3_2", (1, 2, 6, 9), (0.0, 0.25, 1.1, 0.75), (4, 3), (3, 2), "linear", 1.5),
+        ("one_output", (1, 1, 5, 5), (0, 0, 0.2, 0.3, 1, 1, 0.6, 0.9), (1, 1, 1, 2), None, "linear", None)):
+    x = rng.standard_normal(xshape).astype(f32)
+    rank = len(xshape)
+    roi = [float(v) for v in np.array(roi, f32)]  # the model's float32 roi, as the reference reads it
+    full_roi = [0.0] * rank + [1.0] * rank
+    out_shape = list(xshape)
+    if axes is None:
+        full_roi = list(roi)
+        out_shape = list(sizes)
+    else:
+        for i, a in enumerate(axes):
+            full_roi[a] = roi[i]
+            full_roi[rank + a] = roi[len(axes) + i]
+            out_shape[a] = sizes[i]
+    attrs = {"mode": mode, "coordinate_transformation_mode": "tf_crop_and_resize"}
+    if axes is not None:
+        attrs["axes"] = list(axes)
+    if extrap is not None:
+        attrs["extrapolation_value"] = extrap
+    ref = crop_resize(x, full_roi, out_shape, mode == "cubic", 0.0 if extrap is None else extrap)
+    save("resize_crop_" + name, [h.make_node("Resize", ["x", "roi", "", "sizes"], ["y"], **attrs)], {"x": x},
+         ref.astype(f32), inits=[("roi", np.array(roi, f32)), ("sizes", np.array(sizes, np.int64))], opset=18,
+         tolerance="atol=1e-5 rtol=1e-5")

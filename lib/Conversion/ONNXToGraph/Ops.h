@@ -34,6 +34,7 @@ void registerAttentionOps(llvm::StringMap<OpImporter> &table);
 void registerScatterOps(llvm::StringMap<OpImporter> &table);
 void registerSumOps(llvm::StringMap<OpImporter> &table);
 void registerGridSampleOps(llvm::StringMap<OpImporter> &table);
+void registerResizeOps(llvm::StringMap<OpImporter> &table);
 /// `v` sliced to [start, end) with `step` along `axis`, `length` elements
 /// (a negative step runs backwards; end -1 runs to the front): the one-axis
 /// graph.slice the compositions build (OpsDecomposed.cpp).

@@ -398,6 +398,7 @@ const llvm::StringMap<OpImporter> &opTable() {
     registerScatterOps(t);
     registerSumOps(t);
     registerGridSampleOps(t);
+    registerResizeOps(t);
     registerDecomposedOps(t);
     return t;
   }();

@@ -132,7 +132,7 @@ struct Equation {
 std::optional<Equation> parseEquation(NodeContext &c, std::string text, ArrayRef<int64_t> ranks) {
   text.erase(std::remove(text.begin(), text.end(), ' '), text.end());
   auto bad = [&](const llvm::Twine &why) {
-    c.fail(code::UnsupportedAttr, "Einsum equation '" + text + "': " + why);
+    (void)c.fail(code::UnsupportedAttr, "Einsum equation '" + text + "': " + why);
     return std::nullopt;
   };
   size_t arrow = text.find("->");

@@ -166,7 +166,11 @@ Expected<int64_t> shapes::extent(ArrayRef<int64_t> shape) {
 }
 
 std::optional<double> npuc::graph::shapes::resizeCoordinate(int64_t o, int64_t in, int64_t out,
-                                                            double scale, llvm::StringRef ctm) {
+                                                            double scale, llvm::StringRef ctm,
+                                                            double roiStart, double roiEnd) {
+  if (ctm == "tf_crop_and_resize")
+    return out > 1 ? roiStart * double(in - 1) + double(o) * (roiEnd - roiStart) * double(in - 1) / double(out - 1)
+                   : 0.5 * (roiStart + roiEnd) * double(in - 1);
   if (ctm == "asymmetric")
     return double(o) / scale;
   if (ctm == "half_pixel")

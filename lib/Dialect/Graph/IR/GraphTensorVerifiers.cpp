@@ -94,6 +94,9 @@ LogicalResult graph::verifyResize(Operation *op) {
   StringRef mode = op->getAttrOfType<StringAttr>("mode").getValue();
   if (mode != "nearest" && mode != "linear" && mode != "cubic")
     return op->emitOpError() << "mode '" << mode << "' is not nearest, linear or cubic";
+  if (auto roi = op->getAttrOfType<DenseF32ArrayAttr>("roi"); roi && roi.size() != 2 * int64_t(shapeOf(in).size()))
+    return op->emitOpError() << "roi has " << roi.size() << " entries, expected " << 2 * shapeOf(in).size()
+                             << " (a start and an end per axis)";
   return verifySameExpressed(op, {{in, "input"}, {res, "result"}});
 }
 

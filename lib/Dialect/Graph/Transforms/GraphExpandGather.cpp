@@ -194,6 +194,18 @@ struct ExpandGatherElements : OpRewritePattern<GatherElementsOp> {
   }
 };
 
+/// ONNX's coordinate of output `o` along axis `k` (in -> out), of the crop
+/// `roi` under tf_crop_and_resize.
+std::optional<double> resizeCoordinate(ResizeOp op, int64_t k, int64_t o, int64_t in, int64_t out) {
+  double start = 0.0, end = 1.0;
+  if (std::optional<ArrayRef<float>> roi = op.getRoi()) {
+    start = double((*roi)[size_t(k)]);
+    end = double((*roi)[roi->size() / 2 + size_t(k)]);
+  }
+  return shapes::resizeCoordinate(o, in, out, double(op.getScales()[size_t(k)]),
+                                  op.getCoordinateTransformationMode(), start, end);
+}
+
 /// Downscaling with antialias (ONNX's reference, opset 18): the filter
 /// (linear's triangle, or Keys's cubic with cubic_coeff_a) stretched by 1 /
 /// scale, over the taps x0 + i for i in [start, 1 - start + (cubic)) around
@@ -248,11 +260,13 @@ std::optional<SmallVector<std::pair<int64_t, double>, 4>> antialiasWeights(Resiz
 /// or with exclude_outside the outside ones dropped and the rest renormalized.
 std::optional<SmallVector<std::pair<int64_t, double>, 4>> interpolationWeights(ResizeOp op, int64_t k, int64_t o,
                                                                                 int64_t in, int64_t out) {
-  std::optional<double> x =
-      shapes::resizeCoordinate(o, in, out, double(op.getScales()[size_t(k)]), op.getCoordinateTransformationMode());
+  std::optional<double> x = resizeCoordinate(op, k, o, in, out);
   if (!x)
     return std::nullopt;
   SmallVector<std::pair<int64_t, double>, 4> w;
+  // tf_crop_and_resize outside the input: extrapolation_value, no weights.
+  if (op.getRoi() && (*x < 0.0 || *x > double(in - 1)))
+    return w;
   double scale = double(op.getScales()[size_t(k)]);
   if (op.getAntialias() && scale < 1.0)
     return antialiasWeights(op, *x, scale, in);
@@ -286,6 +300,48 @@ std::optional<SmallVector<std::pair<int64_t, double>, 4>> interpolationWeights(R
     for (auto &p : w)
       p.second /= sum;
   return w;
+}
+
+/// Under tf_crop_and_resize, a constant mask of the outputs some axis's
+/// coordinate puts outside the input ([out] along those axes, 1 along the
+/// others); null when none is.
+Value extrapolated(PatternRewriter &rewriter, Location loc, ResizeOp op, ArrayRef<int64_t> inShape,
+                   ArrayRef<int64_t> outShape) {
+  if (!op.getRoi())
+    return {};
+  int64_t rank = int64_t(inShape.size());
+  SmallVector<int64_t> maskShape(size_t(rank), 1);
+  std::vector<std::vector<bool>> out(static_cast<size_t>(rank));
+  std::vector<bool> masked(static_cast<size_t>(rank), false);
+  bool any = false;
+  for (int64_t k = 0; k < rank; ++k) {
+    for (int64_t o = 0; o < outShape[size_t(k)]; ++o) {
+      std::optional<double> x = resizeCoordinate(op, k, o, inShape[size_t(k)], outShape[size_t(k)]);
+      out[size_t(k)].push_back(x && (*x < 0.0 || *x > double(inShape[size_t(k)] - 1)));
+    }
+    if (llvm::is_contained(out[size_t(k)], true)) {
+      maskShape[size_t(k)] = outShape[size_t(k)];
+      masked[size_t(k)] = true;
+      any = true;
+    }
+  }
+  if (!any)
+    return {};
+  int64_t n = 1;
+  for (int64_t d : maskShape)
+    n *= d;
+  SmallVector<bool> mask(static_cast<size_t>(n), false);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t rem = i;
+    for (int64_t k = rank - 1; k >= 0; --k) {
+      int64_t o = rem % maskShape[size_t(k)];
+      rem /= maskShape[size_t(k)];
+      if (masked[size_t(k)] && out[size_t(k)][size_t(o)])
+        mask[size_t(i)] = true;
+    }
+  }
+  auto type = RankedTensorType::get(maskShape, rewriter.getI1Type());
+  return ConstantOp::create(rewriter, loc, type, DenseElementsAttr::get(type, ArrayRef<bool>(mask)));
 }
 
 /// Linear and cubic Resize of f32 data: separable, so along each resized
@@ -337,6 +393,7 @@ struct ExpandSeparableResize : OpRewritePattern<ResizeOp> {
         return rewriter.notifyMatchFailure(op, "the interpolation matrices would be too large");
       axes.push_back({k, std::move(m)});
     }
+    Value outside = extrapolated(rewriter, loc, op, inShape, outShape);
     Value cur = op.getInput();
     SmallVector<int64_t> shape(inShape.begin(), inShape.end());
     for (auto &[k, m] : axes) {
@@ -370,10 +427,18 @@ struct ExpandSeparableResize : OpRewritePattern<ResizeOp> {
         Value data = ReshapeOp::create(rewriter, loc, tensor(dShape, f32), cur);
         product = MatMulOp::create(rewriter, loc, tensor(pShape, f32), mv, data);
       }
-      bool last = &k == &axes.back().first;
+      bool last = &k == &axes.back().first && !outside;
       cur = ReshapeOp::create(rewriter, last ? op.getLoc() : loc, tensor(next, f32), product);
       shape = next;
     }
+    // tf_crop_and_resize: extrapolation_value where any axis's coordinate
+    // leaves the input (the products gave 0 there).
+    if (outside)
+      cur = WhereOp::create(rewriter, op.getLoc(), resultType, outside,
+                            ConstantOp::create(rewriter, loc, tensor({1}, f32),
+                                               DenseElementsAttr::get(tensor({1}, f32),
+                                                                      ArrayRef<float>{op.getExtrapolationValue().convertToFloat()})),
+                            cur);
     rewriter.replaceOp(op, cur);  // no axis resized: the input itself
     return success();
   }

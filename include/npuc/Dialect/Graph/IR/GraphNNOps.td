@@ -153,14 +153,18 @@ def Graph_ResizeOp : Graph_VerifiedOp<"resize", "verifyResize"> {
     The sampling contract is explicit: `mode` (nearest, linear, cubic),
     `coordinate_transformation_mode`, `nearest_mode`, `cubic_coeff_a`,
     `exclude_outside` and `antialias` (opset 18: linear and cubic filters
-    stretched by 1 / scale when downscaling); `scales` are the per-axis
+    stretched by 1 / scale when downscaling); with tf_crop_and_resize, `roi`
+    (each axis's normalized [start..., end...]) and `extrapolation_value`,
+    the output where a coordinate leaves the input; `scales` are the per-axis
     factors the coordinates use (the importer derives them from sizes when
     only sizes are given).
   }];
   let arguments = (ins Graph_Tensor:$input, DenseF32ArrayAttr:$scales, StrAttr:$mode,
                    StrAttr:$coordinate_transformation_mode, StrAttr:$nearest_mode,
                    F32Attr:$cubic_coeff_a, BoolAttr:$exclude_outside,
-                   DefaultValuedAttr<BoolAttr, "false">:$antialias);
+                   DefaultValuedAttr<BoolAttr, "false">:$antialias,
+                   OptionalAttr<DenseF32ArrayAttr>:$roi,
+                   DefaultValuedAttr<F32Attr, "0.0f">:$extrapolation_value);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }

@@ -55,9 +55,10 @@ llvm::Expected<int64_t> extent(llvm::ArrayRef<int64_t> shape);
 /// axis of `in` -> `out` elements with factor `scale`, under
 /// coordinate_transformation_mode `ctm` (not clamped), or nullopt for a mode
 /// other than asymmetric, half_pixel, pytorch_half_pixel,
-/// tf_half_pixel_for_nn and align_corners.
+/// tf_half_pixel_for_nn, align_corners and tf_crop_and_resize (whose crop
+/// of the axis is [roiStart, roiEnd], normalized).
 std::optional<double> resizeCoordinate(int64_t o, int64_t in, int64_t out, double scale,
-                                       llvm::StringRef ctm);
+                                       llvm::StringRef ctm, double roiStart = 0.0, double roiEnd = 1.0);
 
 /// The most strided copies one data-movement op is lowered as (a gather by
 /// constant indices, a reversed slice, a nearest resize's runs, a copy of
