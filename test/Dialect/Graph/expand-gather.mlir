@@ -135,6 +135,23 @@ func.func @linear_antialias(%x: tensor<1x3x4xf32>) -> tensor<1x3x2xf32> {
 
 // -----
 
+// tf_crop_and_resize along the last axis (4 -> 3, roi [0.5, 1.5]): outputs
+// at x = 1.5, 3 and 4.5; the last leaves [0, 3], so its matrix column is 0
+// and a constant mask selects extrapolation_value there.
+// CHECK-LABEL: func.func @crop_extrapolation
+// CHECK-DAG: %[[M:.*]] = graph.constant dense<{{\[}}[0.000000e+00, 0.000000e+00, 0.000000e+00], [5.000000e-01, 0.000000e+00, 0.000000e+00], [5.000000e-01, 0.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, 0.000000e+00]]> : tensor<4x3xf32>
+// CHECK-DAG: %[[MASK:.*]] = graph.constant dense<{{\[\[\[}}false, false, true]]]> : tensor<1x1x3xi1>
+// CHECK-DAG: %[[E:.*]] = graph.constant dense<7.000000e+00> : tensor<1xf32>
+// CHECK: %[[P:.*]] = graph.matmul {{.*}}, %[[M]]
+// CHECK: %[[R:.*]] = graph.reshape %[[P]]
+// CHECK: graph.where %[[MASK]], %[[E]], %[[R]] : (tensor<1x1x3xi1>, tensor<1xf32>, tensor<1x2x3xf32>) -> tensor<1x2x3xf32>
+func.func @crop_extrapolation(%x: tensor<1x2x4xf32>) -> tensor<1x2x3xf32> {
+  %y = graph.resize %x {coordinate_transformation_mode = "tf_crop_and_resize", cubic_coeff_a = -7.500000e-01 : f32, exclude_outside = false, extrapolation_value = 7.0 : f32, mode = "linear", nearest_mode = "round_prefer_floor", roi = array<f32: 0.0, 0.0, 0.5, 1.0, 1.0, 1.5>, scales = array<f32: 1.0, 1.0, 0.75>} : (tensor<1x2x4xf32>) -> tensor<1x2x3xf32>
+  return %y : tensor<1x2x3xf32>
+}
+
+// -----
+
 // Nearest Resize is a copy at lowering, not a product.
 // CHECK-LABEL: func.func @nearest_resize
 // CHECK: graph.resize
