@@ -12,6 +12,8 @@ from .nn import (op_average_pool, op_batchnorm, op_conv, op_conv_transpose, op_d
                  op_gemm, op_global_pool, op_instancenorm, op_layernorm, op_lp_pool, op_lrn,
                  op_matmul, op_max_pool, op_mvn, op_softmax)
 from .reduce import op_argminmax, op_cumsum, op_reduce, op_topk
+from .newer import (op_affine_grid, op_center_crop_pad, op_col2im, op_cumprod, op_deform_conv, op_group_norm,
+                    op_lp_normalization, op_roi_align, op_rotary_embedding, op_tensor_scatter)
 from .tensor import (op_compress, op_concat, op_constant, op_constant_of_shape, op_depth_to_space,
                      op_expand, op_eye_like, op_flatten, op_gather, op_gather_elements, op_gather_nd,
                      op_if, op_nonzero, op_onehot, op_pad, op_range, op_reshape, op_resize,
@@ -110,6 +112,16 @@ _register(op_nonzero, "NonZero")
 _register(op_compress, "Compress")
 _register(op_reverse_sequence, "ReverseSequence")
 _register(op_if, "If")
+_register(op_cumprod, "CumProd")
+_register(op_lp_normalization, "LpNormalization")
+_register(op_group_norm, "GroupNormalization")
+_register(op_center_crop_pad, "CenterCropPad")
+_register(op_col2im, "Col2Im")
+_register(op_affine_grid, "AffineGrid")
+_register(op_rotary_embedding, "RotaryEmbedding")
+_register(op_tensor_scatter, "TensorScatter")
+_register(op_roi_align, "RoiAlign")
+_register(op_deform_conv, "DeformConv")
 
 # Outputs of these ops are quantized values: integer steps of tolerance.
 QUANTIZING_OPS = {("", "QuantizeLinear"), ("", "QLinearConv"), ("", "QLinearMatMul"),

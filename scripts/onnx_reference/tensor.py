@@ -340,6 +340,27 @@ def _cubic_coeffs(r, a):
             ((a * ((1 - r) + 1) - 5 * a) * ((1 - r) + 1) + 8 * a) * ((1 - r) + 1) - 4 * a]
 
 
+def _antialias_coeffs(r, scale, mode, a):
+    """Resize-18's antialias filters when downscaling (the reference's
+    _linear_coeffs_antialias, _cubic_coeffs_antialias): the taps base + i, i
+    in [floor(-support / scale) + 1, 2 - that), weighted filter(scale * (i -
+    r)) and normalized to sum 1."""
+    support = 1.0 if mode == "linear" else 2.0
+    start = int(np.floor(-support / scale)) + 1
+    offs = list(range(start, 2 - start))
+
+    def filt(d):
+        d = np.abs(d)
+        if mode == "linear":
+            return np.clip(1 - d, 0, 1)
+        near = ((a + 2) * d - (a + 3)) * d * d + 1
+        far = ((a * d - 5 * a) * d + 8 * a) * d - 4 * a
+        return np.where(d <= 1, near, np.where(d < 2, far, 0.0))
+    coeffs = [filt(scale * (i - r)) for i in offs]
+    tot = sum(coeffs)
+    return offs, [c / tot for c in coeffs]
+
+
 def _resize_axis(x, axis, out_len, scale, p, roi):
     """1-D interpolation of float64 x along `axis` (the ONNX Resize reference is
     separable: an N-D resize is a chain of these)."""
@@ -396,7 +417,9 @@ def _resize_axis(x, axis, out_len, scale, p, roi):
         exact = r == 0
         base = np.where(exact, base - 1, base)  # the reference takes ratio 1, not 0
         r = np.where(exact, 1.0, r)
-        if mode == "linear":
+        if p.get("antialias") and scale < 1 and mode in ("linear", "cubic"):
+            offs, coeffs = _antialias_coeffs(r, scale, mode, p["cubic_coeff_a"])
+        elif mode == "linear":
             offs, coeffs = [0, 1], [1 - r, r]
         elif mode == "cubic":
             offs, coeffs = [-1, 0, 1, 2], _cubic_coeffs(r, p["cubic_coeff_a"])
@@ -423,7 +446,7 @@ def op_resize(n, x, roi=None, scales=None, sizes=None):
     (cubic_coeff_a, exclude_outside), every coordinate_transformation_mode,
     tf_crop_and_resize with roi and extrapolation_value, axes and
     keep_aspect_ratio_policy (18). Output size floor(in * scale) or `sizes`.
-    antialias = 1 is not evaluated. Upsample and Resize-10 use asymmetric
+    antialias (downscaling filters). Upsample and Resize-10 use asymmetric
     coordinates with floor rounding (as onnxruntime). Integer results of
     linear/cubic are rounded half to even."""
     if n.op == "Upsample" or (n.op == "Resize" and n.opset < 11):
@@ -436,9 +459,8 @@ def op_resize(n, x, roi=None, scales=None, sizes=None):
              "exclude_outside": 0, "extrapolation_value": 0.0,
              "mode": "linear" if mode in ("linear", "bilinear") else mode}
     else:
-        if n.attr("antialias", 0):
-            raise NotEvaluated("Resize with antialias")
-        p = {"ctm": n.attr("coordinate_transformation_mode", "half_pixel"),
+        p = {"antialias": n.attr("antialias", 0),
+             "ctm": n.attr("coordinate_transformation_mode", "half_pixel"),
              "nearest_mode": n.attr("nearest_mode", "round_prefer_floor"),
              "cubic_coeff_a": n.attr("cubic_coeff_a", -0.75),
              "exclude_outside": n.attr("exclude_outside", 0),

@@ -29,10 +29,11 @@ def output_dir(doc):
 def y_saver(out, default_opset):
     """save(name, nodes, feeds, expected, inits=(), opset=default_opset,
     tolerance=None): save_reference_test of a graph whose one output is 'y',
-    its expected value given (a numpy evaluation of the ONNX definition)."""
-    def save(name, nodes, feeds, expected, inits=(), opset=default_opset, tolerance=None):
+    its expected value given (a numpy evaluation of the ONNX definition), or
+    with None evaluated by scripts/onnx_reference."""
+    def save(name, nodes, feeds, expected=None, inits=(), opset=default_opset, tolerance=None):
         save_reference_test(out, name, nodes, feeds, ["y"], inits=inits, opset=opset, tolerance=tolerance,
-                            expected=[np.asarray(expected)])
+                            expected=None if expected is None else [np.asarray(expected)])
     return save
 
 
