@@ -100,8 +100,10 @@ def pool_geometry(props):
     """Kernel, strides, dilations, pads, ceil_mode and the input's spatial
     size giving the flags asked for (padded, strided, dilated, ceil-extra)."""
     k = 3
-    s = 2 if props["strided"] else 1
     d = 2 if props["dilated"] else 1
+    # A stride that is a multiple of the dilation makes MaxPool an undilated
+    # pooling of the subsampled input (the importer): 3 keeps it dilated.
+    s = (3 if props["dilated"] else 2) if props["strided"] else 1
     p = 1 if props["padded"] else 0
     eff = d * (k - 1) + 1
     for size in range(eff + 1, eff + 40):
