@@ -40,6 +40,14 @@ struct Builder : OpChain {
     Value neg = op<graph::LessOp>({idx, i64({1}, {0})}, t.clone(c.b.getI1Type()));
     return op<graph::WhereOp>({neg, op<graph::AddOp>({idx, sizes}, t), idx}, t);
   }
+  /// Whether each index of the int64 `idx` is in [0, size): an i1 of its
+  /// shape (an index outside names row F, which the indexed DMA faults on).
+  Value inRange(Value idx, int64_t size) {
+    auto i1 = cast<RankedTensorType>(idx.getType()).clone(c.b.getI1Type());
+    return op<graph::AndOp>({op<graph::GreaterOrEqualOp>({idx, i64({1}, {0})}, i1),
+                             op<graph::LessOp>({idx, i64({1}, {size})}, i1)},
+                            i1);
+  }
   /// One-hot rows: hit[.., m, f] = (L[.., m] == f), L [.., M], as i1 [.., M, F].
   Value hits(Value L, int64_t F) {
     auto t = cast<RankedTensorType>(L.getType());
@@ -311,10 +319,7 @@ Value elementRows(Builder &b, Value idx, ArrayRef<int64_t> ds, int64_t axis) {
   if (!idxType.getElementType().isInteger(64))
     i = b.op<graph::CastOp>({i}, it);
   i = b.wrap(i, b.i64({1}, {ds[size_t(axis)]}));
-  auto i1 = it.clone(c.b.getI1Type());
-  Value valid = b.op<graph::AndOp>({b.op<graph::GreaterOrEqualOp>({i, b.i64({1}, {0})}, i1),
-                                    b.op<graph::LessOp>({i, b.i64({1}, {ds[size_t(axis)]})}, i1)},
-                                   i1);
+  Value valid = b.inRange(i, ds[size_t(axis)]);
   if (strides[size_t(axis)] != 1)
     i = b.op<graph::MulOp>({i, b.i64({1}, {strides[size_t(axis)]})}, it);
   auto lt = c.tensor({M}, c.b.getI64Type());
@@ -504,13 +509,10 @@ LogicalResult importTensorScatter(NodeContext &c) {
   Value pos = b.i64(posShape, steps);
   if (w)
     pos = b.op<graph::AddOp>({b.reshape(w->value, wShape), pos}, pt);
-  auto i1 = pt.clone(c.b.getI1Type());
   Value m = b.i64({1}, {max});
   if (mode == "circular" && w)
     pos = b.op<graph::SubOp>({pos, b.op<graph::MulOp>({b.op<graph::DivOp>({pos, m}, pt), m}, pt)}, pt);
-  Value valid = b.op<graph::AndOp>({b.op<graph::GreaterOrEqualOp>({pos, b.i64({1}, {0})}, i1),
-                                    b.op<graph::LessOp>({pos, m}, i1)},
-                                   i1);
+  Value valid = b.inRange(pos, max);
   auto lt = c.tensor({P * seq}, c.b.getI64Type());
   Value L = b.op<graph::AddOp>({b.reshape(pos, {P * seq}), b.i64({P * seq}, base)}, lt);
   L = b.op<graph::WhereOp>({b.reshape(valid, {P * seq}), L, b.i64({1}, {F})}, lt);
