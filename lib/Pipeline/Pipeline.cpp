@@ -94,6 +94,8 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
   a.nested<emit::ProgramOp>(emit::createEmitPipeline());
   a.nested<emit::ProgramOp>(
       emit::createEmitLowerLoops(emit::EmitLowerLoopsOptions{false, options.hardwareLoops}));
+  a.nested<emit::ProgramOp>(emit::createEmitForwardStores(
+      emit::EmitForwardStoresOptions{false, options.materializeValues}));
   a.nested<emit::ProgramOp>(
       emit::createEmitPlanMemory(emit::EmitPlanMemoryOptions{options.gmBudget}));
   a.nested<emit::ProgramOp>(emit::createEmitElideReloads());

@@ -249,6 +249,8 @@ int writeModel(const Invocation &inv, mlir::ModuleOp module) {
     options_ += " --allow-unverified";
   if (inv.noHardwareLoops)
     options_ += " --no-hardware-loops";
+  if (inv.materializeValues)
+    options_ += " --materialize-values";
   if (inv.floatType != "fp32")
     options_ += " --float " + inv.floatType;
   if (inv.float64 != "f32")
@@ -312,6 +314,7 @@ int driver::compile(const Invocation &inv) {
   pipelineOptions.gmBudget = inv.gmBudget;
   pipelineOptions.allowUnverified = inv.allowUnverified;
   pipelineOptions.hardwareLoops = !inv.noHardwareLoops;
+  pipelineOptions.materializeValues = inv.materializeValues;
   pipelineOptions.floatType = inv.floatType;
   // Every pass's IR is verified by npuc-verify-ir after it (instead of the
   // pass manager's verifier), so that IR a pass built wrong is reported as

@@ -22,6 +22,7 @@ struct Invocation {
   std::string floatType = "fp32", float64 = "f32", gmBudgetArg;
   int64_t gmBudget = 0;  // 0: the target's
   bool check = false, allowUnverified = false, noHardwareLoops = false;
+  bool materializeValues = false;
   // Test hooks (hidden options).
   std::string testEvidence, breakIRAfter;
   onnx_import::Options importOptions;

@@ -180,6 +180,9 @@ void addOptions(CLI::App &app, driver::Invocation &inv, Modes &modes) {
   app.add_flag("--no-hardware-loops", inv.noHardwareLoops,
                "keep every tile loop unrolled (the machine runs the same instructions; the code "
                "is larger)");
+  app.add_flag("--materialize-values", inv.materializeValues,
+               "write every graph value to GM, also those kernels hand on in local memory, so "
+               "that npu-sim --dump-tensors holds every one (slower)");
   app.add_option("--float", inv.floatType,
                  "float compute type: fp32 (the default) or fp16 (MATRIX products of fp16 "
                  "operands with fp32 accumulation; docs/numerics.md)")

@@ -39,6 +39,11 @@ struct PipelineOptions : mlir::PassPipelineOptions<PipelineOptions> {
       *this, "hardware-loops",
       llvm::cl::desc("roll iterations that repeat into hardware loops (emit-hardware-loops)"),
       llvm::cl::init(true)};
+  Option<bool> materializeValues{
+      *this, "materialize-values",
+      llvm::cl::desc("write every graph value to GM, also those handed from kernel to kernel "
+                     "in LM (emit-forward-stores keep-stores): dumps hold every value"),
+      llvm::cl::init(false)};
   Option<std::string> evidence{
       *this, "evidence",
       llvm::cl::desc("the evidence table the gate reads (default: the installed one)"),

@@ -87,6 +87,29 @@ def EmitPlanMemory : Pass<"emit-plan-memory", "::npuc::emit::ProgramOp"> {
                         "arena bound in bytes (0: the target's default, 256 MiB)">];
 }
 
+def EmitForwardStores : Pass<"emit-forward-stores", "::npuc::emit::ProgramOp"> {
+  let summary = "Hand a stored tile to the kernel that loads it back, in LM";
+  let description = [{
+    On straight-line code before placement (after emit-lower-loops, before
+    emit-plan-memory): a DMA that loads arena bytes into an LM tile is removed
+    when an earlier DMA stored an LM tile of the same shape and strides to
+    exactly those bytes, seen the same way, and nothing in between wrote the
+    bytes or the tile. The loading kernel's buffer becomes the storing
+    kernel's (same type, the tile at the same place; the reader's buffer
+    first used by the load, the writer's not used after it), so the value
+    passes from kernel to kernel in LM. Then an arena buffer no engine op
+    reads is not written: its stores, its `emit.value` (the value is not in
+    the model file's values, so a dump does not hold it) and its alloc go,
+    unless `keep-stores` (npuc --materialize-values: every value in GM for
+    the dumps and the layer check, contract L4). With `remarks`, one remark
+    counts the loads and buffers removed.
+  }];
+  let options = [Option<"remarks", "remarks", "bool", "false",
+                        "remark how many loads and stores were removed">,
+                 Option<"keepStores", "keep-stores", "bool", "false",
+                        "write every value to the arena even when no op reads it back">];
+}
+
 def EmitElideReloads : Pass<"emit-elide-reloads", "::npuc::emit::ProgramOp"> {
   let summary = "Remove loads that copy into local memory bytes already there";
   let description = [{

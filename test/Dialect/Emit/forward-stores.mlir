@@ -1,0 +1,161 @@
+// RUN: npuc-opt %s -split-input-file --pass-pipeline='builtin.module(emit.program(emit-forward-stores{remarks=1}))' -verify-diagnostics | FileCheck %s
+// RUN: npuc-opt %s -split-input-file --pass-pipeline='builtin.module(emit.program(emit-forward-stores{keep-stores=1}))' | FileCheck %s --check-prefix=KEEP
+
+// One kernel stores its tile to the arena, the next loads it back into a
+// tile laid out the same way: the load goes and the reader computes in the
+// writer's tile. No op reads the arena buffer any more: its store, its
+// value record and the buffer go too. With keep-stores the store and the
+// value stay (the dumps hold every value).
+// CHECK-LABEL: emit.program
+// CHECK:       %[[T:.*]] = emit.alloc : <lm, 2x16xf32, strides = [64, 4]>
+// CHECK-NEXT:  emit.dma %{{.*}} -> %[[T]] : <input
+// CHECK-NEXT:  emit.vbini ADD %[[T]], 1.0{{.*}} -> %[[T]]
+// CHECK-NEXT:  emit.vbini MUL %[[T]], 2.0{{.*}} -> %[[T]]
+// CHECK-NEXT:  emit.dma %[[T]] -> %{{.*}} : <lm, 2x16xf32, strides = [64, 4]> -> <output
+// CHECK-NOT:   emit.value
+// CHECK-NOT:   arena
+// KEEP-LABEL:  emit.program
+// KEEP:        emit.dma %{{.*}} -> %{{.*}} : <lm, 2x16xf32, strides = [64, 4]> -> <arena
+// KEEP-NEXT:   emit.value %{{.*}} "h" as f32
+// KEEP-NOT:    emit.dma %{{.*}} -> %{{.*}} : <arena
+// expected-remark @below {{1 of 1 arena loads read a tile still in LM and are removed; 1 arena buffers no op reads are no longer written}}
+emit.program target "npu-v1" {
+  %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 2x16xf32, strides = [64, 4]>
+  %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 2x16xf32, strides = [64, 4]>
+  %h = emit.alloc : !emit.buffer<arena, 2x16xf32, strides = [64, 4]>
+  %a = emit.alloc : !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.dma %in -> %a : !emit.buffer<input, 2x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.vbini ADD %a, 1.0 : f32 -> %a : !emit.buffer<lm, 2x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.dma %a -> %h : !emit.buffer<lm, 2x16xf32, strides = [64, 4]> -> !emit.buffer<arena, 2x16xf32, strides = [64, 4]>
+  emit.value %h "h" as f32 : !emit.buffer<arena, 2x16xf32, strides = [64, 4]>
+  %b = emit.alloc : !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.dma %h -> %b : !emit.buffer<arena, 2x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.vbini MUL %b, 2.0 : f32 -> %b : !emit.buffer<lm, 2x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.dma %b -> %out : !emit.buffer<lm, 2x16xf32, strides = [64, 4]> -> !emit.buffer<output, 2x16xf32, strides = [64, 4]>
+}
+
+// -----
+
+// The same bytes in another shape: the writer stored one dense row of 32,
+// the reader loads 2 rows of 16 into a dense tile. The copies are equal
+// byte for byte, so the reader's tile becomes a view of the writer's.
+// KEEP-LABEL: emit.program
+// CHECK-LABEL: emit.program
+// CHECK:       %[[W:.*]] = emit.alloc : <lm, 1x32xf32, strides = [128, 4]>
+// CHECK-NEXT:  %[[R:.*]] = emit.view %[[W]][0] : <lm, 1x32xf32, strides = [128, 4]> -> <lm, 2x16xf32, strides = [64, 4]>
+// CHECK:       emit.vbini MUL %[[R]], 2.0
+// expected-remark @below {{1 of 1 arena loads read a tile still in LM and are removed; 1 arena buffers no op reads are no longer written}}
+emit.program target "npu-v1" {
+  %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 1x32xf32, strides = [128, 4]>
+  %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 2x16xf32, strides = [64, 4]>
+  %h = emit.alloc : !emit.buffer<arena, 1x32xf32, strides = [128, 4]>
+  %a = emit.alloc : !emit.buffer<lm, 1x32xf32, strides = [128, 4]>
+  emit.dma %in -> %a : !emit.buffer<input, 1x32xf32, strides = [128, 4]> -> !emit.buffer<lm, 1x32xf32, strides = [128, 4]>
+  emit.vbini ADD %a, 1.0 : f32 -> %a : !emit.buffer<lm, 1x32xf32, strides = [128, 4]> -> !emit.buffer<lm, 1x32xf32, strides = [128, 4]>
+  emit.dma %a -> %h : !emit.buffer<lm, 1x32xf32, strides = [128, 4]> -> !emit.buffer<arena, 1x32xf32, strides = [128, 4]>
+  %hv = emit.view %h[0] : !emit.buffer<arena, 1x32xf32, strides = [128, 4]> -> !emit.buffer<arena, 2x16xf32, strides = [64, 4]>
+  %b = emit.alloc : !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.dma %hv -> %b : !emit.buffer<arena, 2x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.vbini MUL %b, 2.0 : f32 -> %b : !emit.buffer<lm, 2x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.dma %b -> %out : !emit.buffer<lm, 2x16xf32, strides = [64, 4]> -> !emit.buffer<output, 2x16xf32, strides = [64, 4]>
+}
+
+// -----
+
+// Not forwarded: the reader's tile has another row pitch (the bytes would
+// sit elsewhere in LM), and so the store stays too.
+// CHECK-LABEL: emit.program
+// CHECK: emit.dma %{{.*}} -> %{{.*}} : <lm, 2x16xf32, strides = [64, 4]> -> <arena
+// CHECK: emit.dma %{{.*}} -> %{{.*}} : <arena, 2x16xf32, strides = [64, 4]> -> <lm, 2x16xf32, strides = [128, 4]>
+// expected-remark @below {{0 of 1 arena loads read a tile still in LM and are removed; 0 arena buffers no op reads are no longer written}}
+emit.program target "npu-v1" {
+  %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 2x16xf32, strides = [64, 4]>
+  %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 2x16xf32, strides = [64, 4]>
+  %h = emit.alloc : !emit.buffer<arena, 2x16xf32, strides = [64, 4]>
+  %a = emit.alloc : !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.dma %in -> %a : !emit.buffer<input, 2x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.dma %a -> %h : !emit.buffer<lm, 2x16xf32, strides = [64, 4]> -> !emit.buffer<arena, 2x16xf32, strides = [64, 4]>
+  %b = emit.alloc : !emit.buffer<lm, 2x16xf32, strides = [128, 4]>
+  emit.dma %h -> %b : !emit.buffer<arena, 2x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 2x16xf32, strides = [128, 4]>
+  emit.dma %b -> %out : !emit.buffer<lm, 2x16xf32, strides = [128, 4]> -> !emit.buffer<output, 2x16xf32, strides = [64, 4]>
+}
+
+// -----
+
+// Not forwarded: the writer changes its tile after the store (the tile no
+// longer holds what the arena does).
+// CHECK-LABEL: emit.program
+// CHECK: emit.dma %{{.*}} -> %{{.*}} : <arena, 2x16xf32, strides = [64, 4]> -> <lm
+// expected-remark @below {{0 of 1 arena loads}}
+emit.program target "npu-v1" {
+  %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 2x16xf32, strides = [64, 4]>
+  %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 2x16xf32, strides = [64, 4]>
+  %out2 = emit.alloc {name = "z", offset = 0} : !emit.buffer<output, 2x16xf32, strides = [64, 4]>
+  %h = emit.alloc : !emit.buffer<arena, 2x16xf32, strides = [64, 4]>
+  %a = emit.alloc : !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.dma %in -> %a : !emit.buffer<input, 2x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.dma %a -> %h : !emit.buffer<lm, 2x16xf32, strides = [64, 4]> -> !emit.buffer<arena, 2x16xf32, strides = [64, 4]>
+  emit.vbini ADD %a, 1.0 : f32 -> %a : !emit.buffer<lm, 2x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.dma %a -> %out2 : !emit.buffer<lm, 2x16xf32, strides = [64, 4]> -> !emit.buffer<output, 2x16xf32, strides = [64, 4]>
+  %b = emit.alloc : !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.dma %h -> %b : !emit.buffer<arena, 2x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.dma %b -> %out : !emit.buffer<lm, 2x16xf32, strides = [64, 4]> -> !emit.buffer<output, 2x16xf32, strides = [64, 4]>
+}
+
+// -----
+
+// Two readers: the first takes the writer's tile over; the second still
+// loads from the arena (the tile is the first reader's now, which may
+// change it), so the store stays.
+// CHECK-LABEL: emit.program
+// CHECK:     emit.dma %{{.*}} -> %{{.*}} : <lm, 2x16xf32, strides = [64, 4]> -> <arena
+// CHECK-NOT: emit.dma %{{.*}} -> %{{.*}} : <arena
+// CHECK:     emit.vbini ADD
+// CHECK:     emit.dma %{{.*}} -> %{{.*}} : <arena, 2x16xf32, strides = [64, 4]> -> <lm
+// expected-remark @below {{1 of 2 arena loads read a tile still in LM and are removed; 0 arena buffers no op reads are no longer written}}
+emit.program target "npu-v1" {
+  %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 2x16xf32, strides = [64, 4]>
+  %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 2x16xf32, strides = [64, 4]>
+  %out2 = emit.alloc {name = "z", offset = 0} : !emit.buffer<output, 2x16xf32, strides = [64, 4]>
+  %h = emit.alloc : !emit.buffer<arena, 2x16xf32, strides = [64, 4]>
+  %a = emit.alloc : !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.dma %in -> %a : !emit.buffer<input, 2x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.dma %a -> %h : !emit.buffer<lm, 2x16xf32, strides = [64, 4]> -> !emit.buffer<arena, 2x16xf32, strides = [64, 4]>
+  %b = emit.alloc : !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.dma %h -> %b : !emit.buffer<arena, 2x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.vbini ADD %b, 1.0 : f32 -> %b : !emit.buffer<lm, 2x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.dma %b -> %out : !emit.buffer<lm, 2x16xf32, strides = [64, 4]> -> !emit.buffer<output, 2x16xf32, strides = [64, 4]>
+  %c = emit.alloc : !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.dma %h -> %c : !emit.buffer<arena, 2x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.dma %c -> %out2 : !emit.buffer<lm, 2x16xf32, strides = [64, 4]> -> !emit.buffer<output, 2x16xf32, strides = [64, 4]>
+}
+
+// -----
+
+// Not forwarded: another op writes part of the arena bytes between the
+// store and the load; and a padded load (its pads are not in the stored
+// tile).
+// CHECK-LABEL: emit.program
+// CHECK: emit.dma %{{.*}} -> %{{.*}} : <arena, 2x16xf32, strides = [64, 4]> -> <lm
+// CHECK: emit.dma %{{.*}} -> %{{.*}} {pad_hi = array<i64: 0, 0>, pad_lo = array<i64: 1, 0>}
+// expected-remark @below {{0 of 1 arena loads read a tile still in LM and are removed; 0 arena buffers no op reads are no longer written}}
+emit.program target "npu-v1" {
+  %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 2x16xf32, strides = [64, 4]>
+  %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 2x16xf32, strides = [64, 4]>
+  %out2 = emit.alloc {name = "z", offset = 0} : !emit.buffer<output, 3x16xf32, strides = [64, 4]>
+  %h = emit.alloc : !emit.buffer<arena, 2x16xf32, strides = [64, 4]>
+  %a = emit.alloc : !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.dma %in -> %a : !emit.buffer<input, 2x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.dma %a -> %h : !emit.buffer<lm, 2x16xf32, strides = [64, 4]> -> !emit.buffer<arena, 2x16xf32, strides = [64, 4]>
+  %r = emit.view %a[0] : !emit.buffer<lm, 2x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 1x16xf32, strides = [64, 4]>
+  %hr = emit.view %h[64] : !emit.buffer<arena, 2x16xf32, strides = [64, 4]> -> !emit.buffer<arena, 1x16xf32, strides = [64, 4]>
+  emit.dma %r -> %hr : !emit.buffer<lm, 1x16xf32, strides = [64, 4]> -> !emit.buffer<arena, 1x16xf32, strides = [64, 4]>
+  %b = emit.alloc : !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.dma %h -> %b : !emit.buffer<arena, 2x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.dma %b -> %out : !emit.buffer<lm, 2x16xf32, strides = [64, 4]> -> !emit.buffer<output, 2x16xf32, strides = [64, 4]>
+  %g = emit.alloc : !emit.buffer<arena, 2x16xf32, strides = [64, 4]>
+  emit.dma %b -> %g : !emit.buffer<lm, 2x16xf32, strides = [64, 4]> -> !emit.buffer<arena, 2x16xf32, strides = [64, 4]>
+  %c = emit.alloc : !emit.buffer<lm, 3x16xf32, strides = [64, 4]>
+  emit.dma %g -> %c {pad_lo = array<i64: 1, 0>, pad_hi = array<i64: 0, 0>} : !emit.buffer<arena, 2x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 3x16xf32, strides = [64, 4]>
+  emit.dma %c -> %out2 : !emit.buffer<lm, 3x16xf32, strides = [64, 4]> -> !emit.buffer<output, 3x16xf32, strides = [64, 4]>
+}
