@@ -159,3 +159,28 @@ emit.program target "npu-v1" {
   emit.dma %g -> %c {pad_lo = array<i64: 1, 0>, pad_hi = array<i64: 0, 0>} : !emit.buffer<arena, 2x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 3x16xf32, strides = [64, 4]>
   emit.dma %c -> %out2 : !emit.buffer<lm, 3x16xf32, strides = [64, 4]> -> !emit.buffer<output, 3x16xf32, strides = [64, 4]>
 }
+
+// -----
+
+// Not forwarded: the writer's tile would stay live across the 56 KiB buffer
+// the kernel between them uses, 104 KiB of npu-v1-tiny's 128 KiB of LM live
+// at once, past the three quarters a hand-on may take (placement needs room
+// for alignment and fragmentation).
+// CHECK-LABEL: emit.program
+// CHECK: emit.dma %{{.*}} -> %{{.*}} : <arena, 768x64xi8, strides = [64, 1]> -> <lm
+// expected-remark @below {{0 of 1 arena loads}}
+emit.program target "npu-v1-tiny" {
+  %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 768x64xi8, strides = [64, 1]>
+  %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 768x64xi8, strides = [64, 1]>
+  %out2 = emit.alloc {name = "z", offset = 0} : !emit.buffer<output, 896x64xi8, strides = [64, 1]>
+  %h = emit.alloc : !emit.buffer<arena, 768x64xi8, strides = [64, 1]>
+  %a = emit.alloc : !emit.buffer<lm, 768x64xi8, strides = [64, 1]>
+  emit.dma %in -> %a : !emit.buffer<input, 768x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 768x64xi8, strides = [64, 1]>
+  emit.dma %a -> %h : !emit.buffer<lm, 768x64xi8, strides = [64, 1]> -> !emit.buffer<arena, 768x64xi8, strides = [64, 1]>
+  %big = emit.alloc : !emit.buffer<lm, 896x64xi8, strides = [64, 1]>
+  emit.vun NEG %big -> %big : !emit.buffer<lm, 896x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 896x64xi8, strides = [64, 1]>
+  emit.dma %big -> %out2 : !emit.buffer<lm, 896x64xi8, strides = [64, 1]> -> !emit.buffer<output, 896x64xi8, strides = [64, 1]>
+  %b = emit.alloc : !emit.buffer<lm, 768x64xi8, strides = [64, 1]>
+  emit.dma %h -> %b : !emit.buffer<arena, 768x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 768x64xi8, strides = [64, 1]>
+  emit.dma %b -> %out : !emit.buffer<lm, 768x64xi8, strides = [64, 1]> -> !emit.buffer<output, 768x64xi8, strides = [64, 1]>
+}

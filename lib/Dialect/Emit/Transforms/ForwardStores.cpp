@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "npuc/Base/Target.h"
 #include "npuc/Dialect/Emit/IR/EmitOps.h"
 #include "npuc/Dialect/Emit/Transforms/Passes.h"
 
@@ -138,15 +139,34 @@ struct EmitForwardStoresPass : npuc::emit::impl::EmitForwardStoresBase<EmitForwa
   using Base::Base;
 
   DenseMap<Operation *, int64_t> index;
+  /// Bytes of LM live at each program index, as emit-plan-memory will see
+  /// them (an alloc's index to its last use), and what may be.
+  std::vector<int64_t> live;
+  int64_t liveLimit = 0;
 
   void runOnOperation() override {
     ProgramOp program = getOperation();
     Block &body = program.getBody().front();
-    if (llvm::any_of(body, [](Operation &op) { return isa<ForOp, HwLoopOp>(op); }))
+    if (llvm::any_of(body, [](Operation &op) { return llvm::isa<ForOp, HwLoopOp>(op); }))
       return;  // tile loops not lowered yet: nothing is straight-line
+    const target::TargetInfo *t = target::lookupTarget(program.getTarget());
+    if (!t)
+      return signalPassFailure();
+    // Handing a tile on keeps it live from its writer to its reader. Placement
+    // needs room beyond the live bytes (alignment, fragmentation): a hand-on
+    // may not raise them past three quarters of LM anywhere.
+    liveLimit = t->params.LMBytes / 4 * 3;
     int64_t i = 0;
     for (Operation &op : body)
       index[&op] = i++;
+    live.assign(i + 1, 0);
+    for (Operation &op : body)
+      if (auto alloc = dyn_cast<AllocOp>(op); alloc && spaceOf(alloc.getBuffer()) == MemorySpace::LM) {
+        int64_t first = INT64_MAX, last = -1;
+        useSpan(alloc.getBuffer(), index, first, last);
+        for (int64_t k = index[alloc]; k <= std::max(last, index[alloc]); ++k)
+          live[k] += alloc.getBuffer().getType().getSpanBytes();
+      }
 
     std::vector<Stored> stored;
     int64_t loads = 0, forwarded = 0;
@@ -214,7 +234,7 @@ struct EmitForwardStoresPass : npuc::emit::impl::EmitForwardStoresBase<EmitForwa
     }
     int64_t dropped = 0;
     for (auto &[root, ops] : writers) {
-      if (read.contains(root) || !isa<AllocOp>(root))
+      if (read.contains(root) || !llvm::isa<AllocOp>(root))
         continue;
       ++dropped;
       for (Operation *op : ops) {
@@ -265,10 +285,23 @@ struct EmitForwardStoresPass : npuc::emit::impl::EmitForwardStoresBase<EmitForwa
     useSpan(reader.getBuffer(), index, first, last);
     if (first < at)
       return false;
+    int64_t readerEnd = last;
     first = INT64_MAX, last = -1;
     useSpan(writer.getBuffer(), index, first, last);
     if (last > at)
       return false;
+    // The writer's bytes stay live until the reader's last use, the reader's
+    // own are not needed.
+    int64_t writerEnd = std::max(last, index.lookup(writer)), readerStart = index.lookup(reader);
+    int64_t writerSpan = writer.getBuffer().getType().getSpanBytes();
+    auto growth = [&](int64_t k) {
+      return writerSpan - (k >= readerStart ? readerType.getSpanBytes() : 0);
+    };
+    for (int64_t k = writerEnd + 1; k <= readerEnd; ++k)
+      if (live[k] + growth(k) > liveLimit)
+        return false;
+    for (int64_t k = writerEnd + 1; k <= readerEnd; ++k)
+      live[k] += growth(k);
     Value src = load.getSrc(), dst = load.getDst();
     load->erase();
     eraseDeadViews(dst);
