@@ -8,19 +8,19 @@ the products also in QDQ int8, through npuc and npu-sim on both targets. A
 measurement, not a test: the inputs are random and the outputs not checked.
 
 Per kernel and target: simulated cycles and GM bytes (npu-sim --stats) against
-zoo.py's geometry-aware layerwise bound and layerwise minimum GM traffic, from
-the ONNX graph and the target description (zoo.py's docstring defines them).
-The bound counts every ONNX node as a layer with its activations through GM,
-so a decomposed form npuc fuses (PyTorch's LayerNorm, the erf GELU, Mul+Add
-by per-channel constants) runs below it. It counts no VECTOR time and only
-the MATRIX time of MatMul, Gemm and Conv: VECTOR-bound kernels run above it.
-A Gather by run-time ids counts the rows it reads (the indexed DMA), each at
-least one GM burst. It leaves out fixed latencies, so sizes are chosen for
-bounds of at least zoo.MEANINGFUL_BOUND cycles on npu-v1 where BERT-base-like
-shapes allow. Models are compiled with --allow-unverified: a benchmark shape
+the geometry model bound of ../shared/tools/roofline.py (zoo.py's docstring
+defines it: a lower bound, from the ONNX graph and the target alone), and
+zoo.py's per-node estimate and per-node GM traffic (not bounds: every ONNX
+node through GM once, so a decomposed form npuc fuses, PyTorch's LayerNorm,
+the erf GELU, Mul+Add by per-channel constants, runs below it; it counts no
+VECTOR time and only the MATRIX time of MatMul, Gemm and Conv). A Gather by
+run-time ids counts the rows it reads (the indexed DMA), each at least one
+GM burst. The bounds leave out fixed latencies, so sizes are chosen for
+bounds of at least zoo.MEANINGFUL_BOUND cycles on npu-v1 where
+BERT-base-like shapes allow. Models are compiled with --allow-unverified: a benchmark shape
 may reach a lowering case no conformance test has verified.
 
-usage: kernels.py [--bin DIR] [--write docs/performance.md] [--target T]... [KERNEL...]
+usage: kernels.py [--bin DIR] [--roofline FILE] [--write docs/performance.md] [--target T]... [KERNEL...]
 """
 import argparse
 import math
@@ -237,22 +237,22 @@ kernel("pow3", text(FFN) + " ^ 3", lambda k: k.result(
 
 
 def table(rows):
-    lines = ["| kernel | shape | target | cycles | layerwise bound | cycles / bound | GM MB | "
-             "layerwise GM MB |", "|---|---|---|---|---|---|---|---|"]
+    lines = ["| kernel | shape | target | cycles | roofline bound | cycles / bound | per-node estimate | "
+             "GM MB | per-node GM MB |", "|---|---|---|---|---|---|---|---|---|"]
     ratios = []
     for r in rows:
-        ok, bound = r["status"] == "ok", r["layer_bound"]
-        ratio = r["cycles"] / bound if ok and bound >= 1 else None
+        ok, bound = r["status"] == "ok", r["geo_model"]
+        ratio = r["cycles"] / bound if ok and bound else None
         if ratio and bound >= zoo.MEANINGFUL_BOUND:
             ratios.append(ratio)
-        lines.append("| %s | %s | %s | %s | %s | %s | %s | %.2f |" % (
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %.2f |" % (
             r["kernel"], r["shape"], r["target"], "{:,}".format(r["cycles"]) if ok else r["status"],
-            "{:,.0f}".format(bound) if bound >= 1 else "unknown", "%.2f" % ratio if ratio else "",
+            zoo.bound_text(bound, r["roof_note"]), "%.2f" % ratio if ratio else "",
+            "{:,.0f}".format(r["layer_bound"]) if r["layer_bound"] >= 1 else "unknown",
             "%.2f" % (r["gm"] / 1e6) if ok else "", r["layer_gm"] / 1e6))
     if ratios:
-        geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
-        lines += ["", "Geometric mean of cycles / layerwise bound over the %d runs whose bound is at "
-                  "least %d cycles: %.2f." % (len(ratios), zoo.MEANINGFUL_BOUND, geo)]
+        lines += ["", "Geometric mean of cycles / roofline bound over the %d runs whose bound is at "
+                  "least %d cycles: %.2f." % (len(ratios), zoo.MEANINGFUL_BOUND, zoo.geomean(ratios))]
     return "\n".join(lines)
 
 
@@ -269,10 +269,13 @@ def write_table(path, markdown):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default=os.path.join(zoo.ROOT, "build", "bin"))
+    ap.add_argument("--roofline", default=os.path.join(zoo.ROOT, "..", "shared", "tools", "roofline.py"),
+                    help="the bounds' script (default: ../shared/tools/roofline.py)")
     ap.add_argument("--write", help="write the table into this Markdown file (docs/performance.md)")
     ap.add_argument("--target", action="append", help="a target (default: both)")
     ap.add_argument("names", nargs="*", metavar="KERNEL", help="kernels to run (default: all)")
     args = ap.parse_args()
+    zoo.load_roofline(args.roofline)
     unknown = [n for n in args.names if n not in KERNELS]
     if unknown:
         sys.exit("unknown kernel(s) %s; known: %s" % (", ".join(unknown), ", ".join(KERNELS)))

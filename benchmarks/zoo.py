@@ -1,24 +1,34 @@
 #!/usr/bin/python3
 """Benchmark: every model of ../shared/models through npuc and npu-sim, on
-both targets, against bounds computed here from the target description
-(docs/target.md) and the ONNX graph, independently of the compiler's cost
-model. A measurement, not a test.
+both targets, against lower bounds that follow from the ONNX graph and the
+target alone. A measurement, not a test.
 
 Per model and target: npuc's compile wall time and peak RSS (one process),
 simulated cycles and GM bytes (npu-sim --stats), and
-- the model bound: max(MACs / peak, (weights + graph inputs and outputs) /
-  GM bandwidth);
-- the geometry-aware layerwise bound: per layer, max(its MATRIX cycles by the
-  array geometry, its minimal GM bytes / GM bandwidth), summed. MATRIX cycles
-  of a product [M x K] x [K x N] are ceil(K/A) * ceil(N/A) * max(M, A) per
-  group (A the array side of the layer's precision); a depthwise convolution
-  takes the better of that and VECTOR multiply-accumulate (lanes / element
-  bytes MACs per cycle). A layer's minimal GM bytes: its activations read and
-  written once and its weights read once, at their storage width (1 byte
-  behind Q/DQ, 4 for f32);
-- the layerwise minimum GM traffic (the bytes of that bound), and the ratios.
+- the bounds of ../shared/tools/roofline.py (issue #30's measuring stick,
+  imported from --roofline; it reads only the ONNX graph and its own table
+  of the targets' parameters): the geometry model bound, max(the compute
+  layers' MATRIX cycles by the array geometry, (weights + graph inputs and
+  outputs) / GM bandwidth), and the compute-layer layerwise bound (per
+  compute layer max(its geometry cycles, its activations and weights once
+  through GM), summed). Both are lower bounds. A model whose layers' shapes
+  ONNX shape inference cannot see (reshapes computed by Shape ops) has no
+  geometry bound: "unknown (N layers)";
+- the model bound computed here: max(MACs / peak, (weights + graph inputs
+  and outputs) / GM bandwidth), with the MACs of every layer this script
+  knows (also where roofline.py cannot infer a shape); a lower bound too;
+- the per-node estimate (not a bound): per ONNX node max(its MATRIX cycles
+  by the array geometry, its activations and weights once through GM at
+  their storage width), summed. MATRIX cycles of a product [M x K] x [K x N]
+  are ceil(K/A) * ceil(N/A) * max(M, A) per group (A the array side of the
+  layer's precision); a depthwise convolution takes the better of that and
+  VECTOR multiply-accumulate (lanes / element bytes MACs per cycle). It
+  charges every node a round trip through GM, so it grows with how an
+  exporter spells a model (each DequantizeLinear, Add, BatchNormalization):
+  a program that keeps values on chip runs below it;
+- the per-node GM estimate (the bytes of that estimate), and the ratios.
 
-usage: zoo.py [--bin DIR] [--models DIR] [--write docs/performance.md] [MODEL...]
+usage: zoo.py [--bin DIR] [--models DIR] [--roofline FILE] [--write docs/performance.md] [MODEL...]
 """
 import argparse
 import math
@@ -33,6 +43,30 @@ import onnx
 from onnx import numpy_helper, shape_inference
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOFLINE = None  # ../shared/tools/roofline.py, loaded by load_roofline()
+
+
+def load_roofline(path):
+    """Imports roofline.py from `path` (it is not part of this repository:
+    the team's measuring stick stays one file)."""
+    global ROOFLINE
+    import importlib.util
+    if not os.path.isfile(path):
+        sys.exit("zoo.py: %s not found; pass --roofline FILE (../shared/tools/roofline.py)" % path)
+    spec = importlib.util.spec_from_file_location("roofline", path)
+    ROOFLINE = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ROOFLINE)
+
+
+def roofline_bounds(model_dir, target):
+    """roofline.py's geometry model bound and compute-layer layerwise bound
+    (None where a compute layer's shape is unknown), in cycles."""
+    r, err = ROOFLINE.analyse(model_dir, ROOFLINE.TARGETS[target], "fp32")
+    if err or r["unknown"]:
+        return {"geo_model": None, "geo_layerwise": None,
+                "roof_note": "unknown (%s)" % ("shape inference failed" if err
+                                               else "%d layers" % r["unknown"])}
+    return {"geo_model": r["geo_model"], "geo_layerwise": r["geo_layerwise"], "roof_note": ""}
 
 
 def target_parameters(bindir):
@@ -241,11 +275,12 @@ def measure(bindir, model_dir, target):
     io = sum(g.numel(i.name) * g.storage(i.name) for i in list(g.graph_inputs) + list(g.m.graph.output))
     a = t["side_i8"]
     model_bound = max(macs / (a * a), (weights + io) / t["bw"])
-    row = {"model": os.path.basename(model_dir), "target": target, "macs": macs,
+    row = dict(roofline_bounds(model_dir, target))
+    row.update({"model": os.path.basename(model_dir), "target": target, "macs": macs,
            "model_bound": model_bound, "layer_bound": layer_bound, "layer_gm": layer_gm,
            # Layers inside If/Loop bodies are not counted: no bound then.
            "subgraphs": any(a.type in (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS)
-                            for n in g.m.graph.node for a in n.attribute)}
+                            for n in g.m.graph.node for a in n.attribute)})
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "m.bin")
         cmd = [os.path.join(bindir, "npuc"), os.path.join(model_dir, "model.onnx"), "--target", target,
@@ -277,35 +312,46 @@ def measure(bindir, model_dir, target):
     return row
 
 
+def bound_text(value, note=""):
+    return "{:,.0f}".format(value) if value is not None else (note or "unknown")
+
+
+def geomean(values):
+    return math.exp(sum(math.log(x) for x in values) / len(values))
+
+
 def table(rows):
-    lines = ["| model | target | compile s | RSS MB | cycles | model bound | layerwise bound | "
-             "cycles / layerwise | GM MB | layerwise GM MB | GM / layerwise | npu-sim MMAC/s |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| model | target | compile s | RSS MB | cycles | geometry model bound | "
+             "cycles / geometry bound | compute-layer bound | model bound | per-node estimate | "
+             "GM MB | per-node GM MB | npu-sim MMAC/s |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     ratios = []
     for r in rows:
-        if r.get("status") != "ok":
-            lines.append("| %s | %s | %.2f | %.0f | %s | %.0f | %.0f | | | %.2f | | |" % (
-                r["model"], r["target"], r.get("compile_s", 0), r.get("rss_mb", 0), r["status"],
-                r["model_bound"], r["layer_bound"], r["layer_gm"] / 1e6))
-            continue
+        geo = bound_text(r["geo_model"], r["roof_note"])
+        layer = bound_text(r["geo_layerwise"], r["roof_note"])
         known = r["layer_bound"] >= 1 and r["layer_gm"] >= 1 and not r["subgraphs"]
-        ratio = r["cycles"] / r["layer_bound"] if known else float("nan")
-        # Bounds leave out fixed latencies (the DMA start): they mean
+        per_node = "{:,.0f}".format(r["layer_bound"]) if known else "unknown"
+        if r.get("status") != "ok":
+            lines.append("| %s | %s | %.2f | %.0f | %s | %s | | %s | %s | %s | | | |" % (
+                r["model"], r["target"], r.get("compile_s", 0), r.get("rss_mb", 0), r["status"],
+                geo, layer, "{:,.0f}".format(r["model_bound"]), per_node))
+            continue
+        ratio = r["cycles"] / r["geo_model"] if r["geo_model"] else None
+        # Bounds leave out fixed latencies (the DMA start): a ratio means
         # something for models whose bound exceeds ~10k cycles.
-        if known and r["layer_bound"] >= MEANINGFUL_BOUND:
+        if ratio and r["geo_model"] >= MEANINGFUL_BOUND:
             ratios.append(ratio)
-        lines.append("| %s | %s | %.2f | %.0f | %d | %.0f | %s | %s | %.2f | %s | %s | %.0f |" % (
-            r["model"], r["target"], r["compile_s"], r["rss_mb"], r["cycles"], r["model_bound"],
-            "%.0f" % r["layer_bound"] if known else "unknown", "%.2f" % ratio if known else "",
+        lines.append("| %s | %s | %.2f | %.0f | %s | %s | %s | %s | %s | %s | %.2f | %s | %.0f |" % (
+            r["model"], r["target"], r["compile_s"], r["rss_mb"], "{:,}".format(r["cycles"]), geo,
+            "%.2f" % ratio if ratio else "", layer, "{:,.0f}".format(r["model_bound"]), per_node,
             r["gm"] / 1e6, "%.2f" % (r["layer_gm"] / 1e6) if known else "",
-            "%.2f" % (r["gm"] / r["layer_gm"]) if known else "",
             r["sim_macs"] / max(r["sim_s"], 1e-9) / 1e6))
     if ratios:
-        geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
         lines.append("")
-        lines.append("Geometric mean of cycles / layerwise bound over the %d runs whose bound "
-                     "exceeds %d cycles: %.2f (smaller models are bound by fixed latencies the "
-                     "bounds leave out)." % (len(ratios), MEANINGFUL_BOUND, geo))
+        lines.append("Geometric mean of cycles / geometry model bound (roofline.py) over the %d "
+                     "runs whose bound exceeds %d cycles: %.2f (smaller models are bound by fixed "
+                     "latencies the bounds leave out)." % (len(ratios), MEANINGFUL_BOUND,
+                                                           geomean(ratios)))
     return "\n".join(lines)
 
 
@@ -313,11 +359,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"))
     ap.add_argument("--models", default=os.path.join(ROOT, "..", "shared", "models"))
+    ap.add_argument("--roofline", default=os.path.join(ROOT, "..", "shared", "tools", "roofline.py"),
+                    help="the bounds' script (default: ../shared/tools/roofline.py)")
     ap.add_argument("--write", help="write the table into this Markdown file (docs/performance.md)")
     ap.add_argument("--target", action="append", help="a target (default: both)")
     ap.add_argument("names", nargs="*")
     args = ap.parse_args()
     TARGETS.update(target_parameters(args.bin))
+    load_roofline(args.roofline)
     names = args.names or sorted(d for d in os.listdir(args.models)
                                  if os.path.isfile(os.path.join(args.models, d, "model.onnx")))
     rows = []
