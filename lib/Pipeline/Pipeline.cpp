@@ -90,6 +90,7 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
   // this tile's compute; loops to straight-line engine code; placed buffers,
   // derived flags; iterations that repeat rolled into hardware loops.
   a.add(createConvertQKToEmit());
+  a.nested<emit::ProgramOp>(emit::createEmitHoistInvariantLoads());
   a.nested<emit::ProgramOp>(emit::createEmitMultiBuffer());
   a.nested<emit::ProgramOp>(emit::createEmitPipeline());
   a.nested<emit::ProgramOp>(

@@ -184,3 +184,26 @@ emit.program target "npu-v1-tiny" {
   emit.dma %h -> %b : !emit.buffer<arena, 768x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 768x64xi8, strides = [64, 1]>
   emit.dma %b -> %out : !emit.buffer<lm, 768x64xi8, strides = [64, 1]> -> !emit.buffer<output, 768x64xi8, strides = [64, 1]>
 }
+
+// -----
+
+// A reader that took the tile over loads it again (as every iteration of a
+// loop did): that load copies back what is still in place and goes too.
+// CHECK-LABEL: emit.program
+// CHECK-NOT: emit.dma %{{.*}} -> %{{.*}} : <arena
+// expected-remark @below {{2 of 2 arena loads read a tile still in LM and are removed; 1 arena buffers no op reads are no longer written}}
+emit.program target "npu-v1" {
+  %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 2x16xf32, strides = [64, 4]>
+  %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 2x16xf32, strides = [64, 4]>
+  %h = emit.alloc : !emit.buffer<arena, 2x16xf32, strides = [64, 4]>
+  %a = emit.alloc : !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.dma %in -> %a : !emit.buffer<input, 2x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.dma %a -> %h : !emit.buffer<lm, 2x16xf32, strides = [64, 4]> -> !emit.buffer<arena, 2x16xf32, strides = [64, 4]>
+  %b = emit.alloc : !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  %acc = emit.alloc : !emit.buffer<acc, 2x16xf32, strides = [64, 4]>
+  emit.dma %h -> %b : !emit.buffer<arena, 2x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.vbini MUL %b, 2.0 : f32 -> %acc : !emit.buffer<lm, 2x16xf32, strides = [64, 4]> -> !emit.buffer<acc, 2x16xf32, strides = [64, 4]>
+  emit.dma %h -> %b : !emit.buffer<arena, 2x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
+  emit.vbin ADD %b, %acc -> %acc : !emit.buffer<lm, 2x16xf32, strides = [64, 4]>, !emit.buffer<acc, 2x16xf32, strides = [64, 4]> -> !emit.buffer<acc, 2x16xf32, strides = [64, 4]>
+  emit.dma %acc -> %out : !emit.buffer<acc, 2x16xf32, strides = [64, 4]> -> !emit.buffer<output, 2x16xf32, strides = [64, 4]>
+}

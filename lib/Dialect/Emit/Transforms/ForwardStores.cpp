@@ -270,6 +270,15 @@ struct EmitForwardStoresPass : npuc::emit::impl::EmitForwardStoresBase<EmitForwa
     auto [writerRoot, writerOffset] = rootOf(match->op.getSrc());
     auto reader = dyn_cast_or_null<AllocOp>(readerRoot);
     auto writer = cast<AllocOp>(writerRoot);
+    if (reader == writer && readerOffset == writerOffset) {
+      // It would copy back what is still in place (a reader that took the
+      // tile over loads it again, as every iteration of a loop did).
+      Value src = load.getSrc(), dst = load.getDst();
+      load->erase();
+      eraseDeadViews(dst);
+      eraseDeadViews(src);
+      return true;
+    }
     if (!reader || reader == writer)
       return false;
     // The reader's buffer becomes a view of the writer's that puts the tile

@@ -87,6 +87,25 @@ def EmitPlanMemory : Pass<"emit-plan-memory", "::npuc::emit::ProgramOp"> {
                         "arena bound in bytes (0: the target's default, 256 MiB)">];
 }
 
+def EmitHoistInvariantLoads : Pass<"emit-hoist-invariant-loads", "::npuc::emit::ProgramOp"> {
+  let summary = "Load once, before the loop, a tile every iteration loads the same";
+  let description = [{
+    Before emit-multi-buffer: a local tile that the body of a tile loop with
+    rotating slots (`buffers` > 1, more than one iteration) allocates, fills only by DMAs whose source is defined
+    outside the loop (possibly through static views made in the body) and
+    whose bytes no op of the loop writes, before any op reads the tile, and
+    that the body otherwise only reads, holds the same bytes in every
+    iteration. The alloc and the loads (with their views) move before the
+    loop: one buffer instead of rotating slots, one load instead of one per
+    iteration. (A loop without rotating slots keeps the tile in one place, and
+    emit-elide-reloads removes the repeated loads after placement.) A matrix product tiled along N loads its A operand so; so does
+    a kernel broadcasting a per-row constant over column tiles. With
+    `remarks`, one remark counts the tiles.
+  }];
+  let options = [Option<"remarks", "remarks", "bool", "false",
+                        "remark how many tiles were hoisted">];
+}
+
 def EmitForwardStores : Pass<"emit-forward-stores", "::npuc::emit::ProgramOp"> {
   let summary = "Hand a stored tile to the kernel that loads it back, in LM";
   let description = [{
