@@ -18,7 +18,7 @@
 // KEEP:        emit.dma %{{.*}} -> %{{.*}} : <lm, 2x16xf32, strides = [64, 4]> -> <arena
 // KEEP-NEXT:   emit.value %{{.*}} "h" as f32
 // KEEP-NOT:    emit.dma %{{.*}} -> %{{.*}} : <arena
-// expected-remark @below {{1 of 1 arena loads read a tile still in LM and are removed; 1 arena buffers no op reads are no longer written}}
+// expected-remark @below {{1 of 1 arena loads read a tile still in local memory and are removed (1 tiles taken over, 0 VECTOR copies); 1 arena buffers no op reads are no longer written}}
 emit.program target "npu-v1" {
   %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 2x16xf32, strides = [64, 4]>
   %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 2x16xf32, strides = [64, 4]>
@@ -44,7 +44,7 @@ emit.program target "npu-v1" {
 // CHECK:       %[[W:.*]] = emit.alloc : <lm, 1x32xf32, strides = [128, 4]>
 // CHECK-NEXT:  %[[R:.*]] = emit.view %[[W]][0] : <lm, 1x32xf32, strides = [128, 4]> -> <lm, 2x16xf32, strides = [64, 4]>
 // CHECK:       emit.vbini MUL %[[R]], 2.0
-// expected-remark @below {{1 of 1 arena loads read a tile still in LM and are removed; 1 arena buffers no op reads are no longer written}}
+// expected-remark @below {{1 of 1 arena loads read a tile still in local memory and are removed (1 tiles taken over, 0 VECTOR copies); 1 arena buffers no op reads are no longer written}}
 emit.program target "npu-v1" {
   %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 1x32xf32, strides = [128, 4]>
   %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 2x16xf32, strides = [64, 4]>
@@ -62,12 +62,16 @@ emit.program target "npu-v1" {
 
 // -----
 
-// Not forwarded: the reader's tile has another row pitch (the bytes would
-// sit elsewhere in LM), and so the store stays too.
+// Another row pitch: the reader's tile cannot be the writer's; its rows come
+// by one VECTOR copy out of the stored tile, and the arena is not written.
 // CHECK-LABEL: emit.program
-// CHECK: emit.dma %{{.*}} -> %{{.*}} : <lm, 2x16xf32, strides = [64, 4]> -> <arena
-// CHECK: emit.dma %{{.*}} -> %{{.*}} : <arena, 2x16xf32, strides = [64, 4]> -> <lm, 2x16xf32, strides = [128, 4]>
-// expected-remark @below {{0 of 1 arena loads read a tile still in LM and are removed; 0 arena buffers no op reads are no longer written}}
+// CHECK:     %[[W:.*]] = emit.alloc : <lm, 2x16xf32, strides = [64, 4]>
+// CHECK:     %[[R:.*]] = emit.alloc : <lm, 2x16xf32, strides = [128, 4]>
+// CHECK-DAG: %[[FROM:.*]] = emit.view %[[W]][0] : <lm, 2x16xf32, strides = [64, 4]> -> <lm, 2x16xf32, strides = [64, 4]>
+// CHECK-DAG: %[[TO:.*]] = emit.view %[[R]][0] : <lm, 2x16xf32, strides = [128, 4]> -> <lm, 2x16xf32, strides = [128, 4]>
+// CHECK:     emit.vun COPY %[[FROM]] -> %[[TO]]
+// CHECK-NOT: arena
+// expected-remark @below {{1 of 1 arena loads read a tile still in local memory and are removed (0 tiles taken over, 1 VECTOR copies); 1 arena buffers no op reads are no longer written}}
 emit.program target "npu-v1" {
   %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 2x16xf32, strides = [64, 4]>
   %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 2x16xf32, strides = [64, 4]>
@@ -104,15 +108,15 @@ emit.program target "npu-v1" {
 
 // -----
 
-// Two readers: the first takes the writer's tile over; the second still
-// loads from the arena (the tile is the first reader's now, which may
-// change it), so the store stays.
+// Two readers: the first gets its rows by a VECTOR copy (it changes its
+// tile, the second needs the value as stored); the last takes the tile over.
 // CHECK-LABEL: emit.program
-// CHECK:     emit.dma %{{.*}} -> %{{.*}} : <lm, 2x16xf32, strides = [64, 4]> -> <arena
-// CHECK-NOT: emit.dma %{{.*}} -> %{{.*}} : <arena
+// CHECK:     %[[W:.*]] = emit.alloc : <lm, 2x16xf32, strides = [64, 4]>
+// CHECK:     emit.vun COPY
 // CHECK:     emit.vbini ADD
-// CHECK:     emit.dma %{{.*}} -> %{{.*}} : <arena, 2x16xf32, strides = [64, 4]> -> <lm
-// expected-remark @below {{1 of 2 arena loads read a tile still in LM and are removed; 0 arena buffers no op reads are no longer written}}
+// CHECK:     emit.dma %[[W]] -> %{{.*}} : <lm, 2x16xf32, strides = [64, 4]> -> <output
+// CHECK-NOT: arena
+// expected-remark @below {{2 of 2 arena loads read a tile still in local memory and are removed (1 tiles taken over, 1 VECTOR copies); 1 arena buffers no op reads are no longer written}}
 emit.program target "npu-v1" {
   %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 2x16xf32, strides = [64, 4]>
   %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 2x16xf32, strides = [64, 4]>
@@ -138,7 +142,7 @@ emit.program target "npu-v1" {
 // CHECK-LABEL: emit.program
 // CHECK: emit.dma %{{.*}} -> %{{.*}} : <arena, 2x16xf32, strides = [64, 4]> -> <lm
 // CHECK: emit.dma %{{.*}} -> %{{.*}} {pad_hi = array<i64: 0, 0>, pad_lo = array<i64: 1, 0>}
-// expected-remark @below {{0 of 1 arena loads read a tile still in LM and are removed; 0 arena buffers no op reads are no longer written}}
+// expected-remark @below {{0 of 1 arena loads read a tile still in local memory and are removed (0 tiles taken over, 0 VECTOR copies); 0 arena buffers no op reads are no longer written}}
 emit.program target "npu-v1" {
   %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 2x16xf32, strides = [64, 4]>
   %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 2x16xf32, strides = [64, 4]>
@@ -187,11 +191,13 @@ emit.program target "npu-v1-tiny" {
 
 // -----
 
-// A reader that took the tile over loads it again (as every iteration of a
-// loop did): that load copies back what is still in place and goes too.
+// One reader loads the tile twice: it cannot take the tile over (a later
+// load reads it, and then its own buffer is in use), so both loads become
+// VECTOR copies.
 // CHECK-LABEL: emit.program
+// CHECK-COUNT-2: emit.vun COPY
 // CHECK-NOT: emit.dma %{{.*}} -> %{{.*}} : <arena
-// expected-remark @below {{2 of 2 arena loads read a tile still in LM and are removed; 1 arena buffers no op reads are no longer written}}
+// expected-remark @below {{2 of 2 arena loads read a tile still in local memory and are removed (0 tiles taken over, 2 VECTOR copies); 1 arena buffers no op reads are no longer written}}
 emit.program target "npu-v1" {
   %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 2x16xf32, strides = [64, 4]>
   %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 2x16xf32, strides = [64, 4]>
@@ -206,4 +212,39 @@ emit.program target "npu-v1" {
   emit.dma %h -> %b : !emit.buffer<arena, 2x16xf32, strides = [64, 4]> -> !emit.buffer<lm, 2x16xf32, strides = [64, 4]>
   emit.vbin ADD %b, %acc -> %acc : !emit.buffer<lm, 2x16xf32, strides = [64, 4]>, !emit.buffer<acc, 2x16xf32, strides = [64, 4]> -> !emit.buffer<acc, 2x16xf32, strides = [64, 4]>
   emit.dma %acc -> %out : !emit.buffer<acc, 2x16xf32, strides = [64, 4]> -> !emit.buffer<output, 2x16xf32, strides = [64, 4]>
+}
+
+// -----
+
+// A product's result still in ACC, read back as two 24-wide slices (an LSTM's
+// gates): each slice is one VECTOR copy out of the ACC tile, at its offset.
+// CHECK-LABEL: emit.program
+// CHECK:     %[[C:.*]] = emit.alloc : <acc, 1x96xf32, strides = [384, 4]>
+// CHECK:     emit.view %[[C]][96] : <acc, 1x96xf32, strides = [384, 4]> -> <acc, 1x24xf32, strides = [96, 4]>
+// CHECK:     emit.vun COPY
+// CHECK:     emit.view %[[C]][192] : <acc, 1x96xf32, strides = [384, 4]> -> <acc, 1x24xf32, strides = [96, 4]>
+// CHECK:     emit.vun COPY
+// CHECK-NOT: arena
+// expected-remark @below {{2 of 2 arena loads read a tile still in local memory and are removed (0 tiles taken over, 2 VECTOR copies); 1 arena buffers no op reads are no longer written}}
+emit.program target "npu-v1" {
+  %x = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 1x24xf32, strides = [96, 4]>
+  %w = emit.constant dense<1.0> : tensor<24x96xf32> : !emit.buffer<const, 24x96xf32, strides = [384, 4]>
+  %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 2x24xf32, strides = [96, 4]>
+  %g = emit.alloc : !emit.buffer<arena, 1x96xf32, strides = [384, 4]>
+  %a = emit.alloc : !emit.buffer<lm, 1x24xf32, strides = [128, 4]>
+  %b = emit.alloc : !emit.buffer<lm, 24x96xf32, strides = [384, 4]>
+  %c = emit.alloc : !emit.buffer<acc, 1x96xf32, strides = [384, 4]>
+  emit.dma %x -> %a : !emit.buffer<input, 1x24xf32, strides = [96, 4]> -> !emit.buffer<lm, 1x24xf32, strides = [128, 4]>
+  emit.dma %w -> %b : !emit.buffer<const, 24x96xf32, strides = [384, 4]> -> !emit.buffer<lm, 24x96xf32, strides = [384, 4]>
+  emit.matmul %a, %b -> %c : !emit.buffer<lm, 1x24xf32, strides = [128, 4]>, !emit.buffer<lm, 24x96xf32, strides = [384, 4]> -> !emit.buffer<acc, 1x96xf32, strides = [384, 4]>
+  emit.dma %c -> %g : !emit.buffer<acc, 1x96xf32, strides = [384, 4]> -> !emit.buffer<arena, 1x96xf32, strides = [384, 4]>
+  %s1 = emit.view %g[96] : !emit.buffer<arena, 1x96xf32, strides = [384, 4]> -> !emit.buffer<arena, 1x24xf32, strides = [384, 4]>
+  %t1 = emit.alloc : !emit.buffer<lm, 1x24xf32, strides = [96, 4]>
+  emit.dma %s1 -> %t1 : !emit.buffer<arena, 1x24xf32, strides = [384, 4]> -> !emit.buffer<lm, 1x24xf32, strides = [96, 4]>
+  %s2 = emit.view %g[192] : !emit.buffer<arena, 1x96xf32, strides = [384, 4]> -> !emit.buffer<arena, 1x24xf32, strides = [384, 4]>
+  %t2 = emit.alloc : !emit.buffer<lm, 1x24xf32, strides = [96, 4]>
+  emit.dma %s2 -> %t2 : !emit.buffer<arena, 1x24xf32, strides = [384, 4]> -> !emit.buffer<lm, 1x24xf32, strides = [96, 4]>
+  emit.vbin MUL %t1, %t2 -> %t1 : !emit.buffer<lm, 1x24xf32, strides = [96, 4]>, !emit.buffer<lm, 1x24xf32, strides = [96, 4]> -> !emit.buffer<lm, 1x24xf32, strides = [96, 4]>
+  %o = emit.view %out[0] : !emit.buffer<output, 2x24xf32, strides = [96, 4]> -> !emit.buffer<output, 1x24xf32, strides = [96, 4]>
+  emit.dma %t1 -> %o : !emit.buffer<lm, 1x24xf32, strides = [96, 4]> -> !emit.buffer<output, 1x24xf32, strides = [96, 4]>
 }

@@ -107,21 +107,25 @@ def EmitHoistInvariantLoads : Pass<"emit-hoist-invariant-loads", "::npuc::emit::
 }
 
 def EmitForwardStores : Pass<"emit-forward-stores", "::npuc::emit::ProgramOp"> {
-  let summary = "Hand a stored tile to the kernel that loads it back, in LM";
+  let summary = "Hand stored tiles to the kernels that load them back, in local memory";
   let description = [{
     On straight-line code before placement (after emit-lower-loops, before
-    emit-plan-memory): a DMA that loads arena bytes into an LM tile is removed
-    when an earlier DMA stored an LM tile of the same shape and strides to
-    exactly those bytes, seen the same way, and nothing in between wrote the
-    bytes or the tile. The loading kernel's buffer becomes the storing
-    kernel's (same type, the tile at the same place; the reader's buffer
-    first used by the load, the writer's not used after it), so the value
-    passes from kernel to kernel in LM. Then an arena buffer no engine op
-    reads is not written: its stores, its `emit.value` (the value is not in
-    the model file's values, so a dump does not hold it) and its alloc go,
-    unless `keep-stores` (npuc --materialize-values: every value in GM for
-    the dumps and the layer check, contract L4). With `remarks`, one remark
-    counts the loads and buffers removed.
+    emit-plan-memory): a DMA that loads arena bytes into an LM tile is
+    removed when an earlier DMA stored those bytes from an LM or ACC tile and
+    nothing in between wrote the bytes or the tile. The last reader of a tile
+    stored whole and laid out the same way (equal copies after dropping unit
+    dimensions and merging contiguous ones; in LM) takes the tile over: its
+    buffer becomes (a view of) the writer's, if its buffer starts with that
+    load and the writer's is not used after it. Any other reader, of part of
+    the tile, in another row pitch, from ACC, or before another reader, gets
+    its rows by one `emit.vun COPY` from the stored tile (each row one run
+    of the tile, VECTOR-aligned; the copy must verify). Neither may raise the
+    live bytes of LM or ACC past three quarters of the space. Then an arena
+    buffer no engine op reads is not written: its stores, its `emit.value`
+    (the value is not in the model file's values, so a dump does not hold
+    it) and its alloc go, unless `keep-stores` (npuc --materialize-values:
+    every value in GM for the dumps and the layer check, contract L4). With
+    `remarks`, one remark counts the loads and buffers removed.
   }];
   let options = [Option<"remarks", "remarks", "bool", "false",
                         "remark how many loads and stores were removed">,
