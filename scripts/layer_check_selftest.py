@@ -553,7 +553,10 @@ def tools_checks(tools):
         # Straight-line code (--no-hardware-loops): every instruction runs
         # once, so the step at which the second convolution begins is the
         # index of its first instruction.
-        if not run("npuc", [npuc, model, "-o", binary, "--no-hardware-loops"], (0,)) or \
+        # --materialize-values: every value in GM, so that the dump holds
+        # each one and only the rewrites below make values missing.
+        if not run("npuc", [npuc, model, "-o", binary, "--no-hardware-loops",
+                            "--materialize-values"], (0,)) or \
                 not run("npu-sim", [sim, binary, "-i", data, "-o", os.path.join(tmp, "out"),
                                     "--dump-tensors", full], (0,)):
             return results
