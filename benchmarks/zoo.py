@@ -11,9 +11,10 @@ simulated cycles and GM bytes (npu-sim --stats), and
   layers' MATRIX cycles by the array geometry, (weights + graph inputs and
   outputs) / GM bandwidth), and the compute-layer layerwise bound (per
   compute layer max(its geometry cycles, its activations and weights once
-  through GM), summed). Both are lower bounds. A model whose layers' shapes
-  ONNX shape inference cannot see (reshapes computed by Shape ops) has no
-  geometry bound: "unknown (N layers)";
+  through GM), summed). Both are lower bounds. Compute layers whose shapes
+  ONNX shape inference cannot see (reshapes computed by Shape ops) are left
+  out, which keeps a lower bound (a looser one, marked with their count);
+  a model whose compute layers are all such has none: "unknown (N layers)";
 - the model bound computed here: max(MACs / peak, (weights + graph inputs
   and outputs) / GM bandwidth), with the MACs of every layer this script
   knows (also where roofline.py cannot infer a shape); a lower bound too;
@@ -62,11 +63,16 @@ def roofline_bounds(model_dir, target):
     """roofline.py's geometry model bound and compute-layer layerwise bound
     (None where a compute layer's shape is unknown), in cycles."""
     r, err = ROOFLINE.analyse(model_dir, ROOFLINE.TARGETS[target], "fp32")
-    if err or r["unknown"]:
+    if err:
         return {"geo_model": None, "geo_layerwise": None,
-                "roof_note": "unknown (%s)" % ("shape inference failed" if err
-                                               else "%d layers" % r["unknown"])}
-    return {"geo_model": r["geo_model"], "geo_layerwise": r["geo_layerwise"], "roof_note": ""}
+                "roof_note": "unknown (shape inference failed)"}
+    # Layers of unknown shape are left out: the bound stays a lower bound,
+    # a looser one (none worth the name when no compute layer is known).
+    if r["unknown"] and r["macs"] == 0:
+        return {"geo_model": None, "geo_layerwise": None,
+                "roof_note": "unknown (%d layers)" % r["unknown"]}
+    note = " (%d layers of unknown shape left out)" % r["unknown"] if r["unknown"] else ""
+    return {"geo_model": r["geo_model"], "geo_layerwise": r["geo_layerwise"], "roof_note": note}
 
 
 def target_parameters(bindir):
@@ -313,7 +319,9 @@ def measure(bindir, model_dir, target):
 
 
 def bound_text(value, note=""):
-    return "{:,.0f}".format(value) if value is not None else (note or "unknown")
+    if value is None:
+        return note or "unknown"
+    return "{:,.0f}".format(value) + note
 
 
 def geomean(values):
