@@ -13,6 +13,7 @@
 
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 namespace {
 /// Verifies the IR the pass before it built. Its diagnostics are the op
@@ -53,6 +54,10 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
   Appender a{pm, options.verifyEach};
   // Graph level: quantization becomes types first, algebra after (N11).
   a.add(graph::createGraphSimplify());
+  // Exporters repeat a node where their source code repeats an expression
+  // (x - mean, once for the variance and once for the division); one value
+  // each, so that graph-recognize sees the pattern whole.
+  a.add(mlir::createCSEPass());
   a.add(graph::createGraphRecognize());
   a.add(graph::createGraphExpandGather());
   a.add(graph::createGraphExpandRecurrent());
@@ -113,6 +118,7 @@ void npuc::registerAllPasses() {
   graph::registerGraphPasses();
   emit::registerEmitPasses();
   registerConversionPasses();
+  mlir::registerCSEPass();  // the pipeline's, for tests of what it enables
   mlir::PassPipelineRegistration<PipelineOptions>(
       "npuc-pipeline", "the npuc compilation pipeline (as run by the npuc driver)",
       buildPipeline);
