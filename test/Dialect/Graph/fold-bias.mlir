@@ -132,3 +132,65 @@ func.func @not_affine(%x: tensor<1x3x4x5xf32>, %a: tensor<1x3x4x5xf32>, %n: tens
   %y3 = graph.add %m3, %ci : (tensor<1x3x4x5xi32>, tensor<3x1x1xi32>) -> tensor<1x3x4x5xi32>
   return %y0, %y1, %m1, %y2, %y3 : tensor<1x3x4x5xf32>, tensor<1x3x4x5xf32>, tensor<1x3x4x5xf32>, tensor<1x3x4x5xf32>, tensor<1x3x4x5xi32>
 }
+
+// -----
+
+// An Add of one value per column after an f32 MatMul with 2-D weights is a
+// Gemm whose C is that constant: the product's leading axes are its rows
+// (a reshape each way), the bias added to the finished sums as before.
+// CHECK-LABEL: func.func @matmul_bias
+// CHECK: %[[A:.*]] = graph.reshape %arg0 : (tensor<1x4x3xf32>) -> tensor<4x3xf32>
+// CHECK: %[[C:.*]] = graph.constant dense<[5.000000e-01, -1.000000e+00]> : tensor<2xf32>
+// CHECK: %[[G:.*]] = graph.gemm %[[A]], %arg1, %[[C]] {alpha = 1.000000e+00 : f32, beta = 1.000000e+00 : f32, trans_a = false, trans_b = false} : (tensor<4x3xf32>, tensor<3x2xf32>, tensor<2xf32>) -> tensor<4x2xf32>
+// CHECK: %[[Y:.*]] = graph.reshape %[[G]] : (tensor<4x2xf32>) -> tensor<1x4x2xf32>
+// CHECK-NOT: graph.add
+// CHECK-NOT: graph.matmul
+// CHECK: return %[[Y]]
+func.func @matmul_bias(%x: tensor<1x4x3xf32>, %w: tensor<3x2xf32>) -> tensor<1x4x2xf32> {
+  %b = graph.constant dense<[[0.5, -1.0]]> : tensor<1x2xf32>
+  %y = graph.matmul %x, %w : (tensor<1x4x3xf32>, tensor<3x2xf32>) -> tensor<1x4x2xf32>
+  %s = graph.add %b, %y : (tensor<1x2xf32>, tensor<1x4x2xf32>) -> tensor<1x4x2xf32>
+  return %s : tensor<1x4x2xf32>
+}
+
+// -----
+
+// 2-D operands need no reshape; one value for all columns is repeated.
+// CHECK-LABEL: func.func @matmul_scalar_bias
+// CHECK: %[[C:.*]] = graph.constant dense<2.500000e-01> : tensor<3xf32>
+// CHECK: %[[G:.*]] = graph.gemm %arg0, %arg1, %[[C]]
+// CHECK-NOT: graph.reshape
+// CHECK: return %[[G]]
+func.func @matmul_scalar_bias(%x: tensor<4x2xf32>, %w: tensor<2x3xf32>) -> tensor<4x3xf32> {
+  %b = graph.constant dense<0.25> : tensor<f32>
+  %y = graph.matmul %x, %w : (tensor<4x2xf32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  %s = graph.add %y, %b : (tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32>
+  return %s : tensor<4x3xf32>
+}
+
+// -----
+
+// Left as they are: a constant that varies along the rows, a product with
+// a second use, an Add of two activations, a batched right operand, and a
+// product of dequantized operands (graph-fuse-qdq's).
+// CHECK-LABEL: func.func @matmul_kept
+// CHECK-COUNT-5: graph.add
+// CHECK-NOT: graph.gemm
+func.func @matmul_kept(%x: tensor<4x2xf32>, %w: tensor<2x3xf32>, %z: tensor<4x3xf32>,
+                       %xb: tensor<2x4x2xf32>, %wb: tensor<2x2x3xf32>,
+                       %q: tensor<4x2x!quant.uniform<i8:f32, 0.5>>) -> (tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<2x4x3xf32>, tensor<4x3xf32>) {
+  %rows = graph.constant dense<[[1.0], [2.0], [3.0], [4.0]]> : tensor<4x1xf32>
+  %cols = graph.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %y1 = graph.matmul %x, %w : (tensor<4x2xf32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  %s1 = graph.add %y1, %rows : (tensor<4x3xf32>, tensor<4x1xf32>) -> tensor<4x3xf32>
+  %y2 = graph.matmul %x, %w {second} : (tensor<4x2xf32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  %s2 = graph.add %y2, %cols : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+  %y3 = graph.matmul %x, %w {third} : (tensor<4x2xf32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  %s3 = graph.add %y3, %z : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  %y4 = graph.matmul %xb, %wb : (tensor<2x4x2xf32>, tensor<2x2x3xf32>) -> tensor<2x4x3xf32>
+  %s4 = graph.add %y4, %cols : (tensor<2x4x3xf32>, tensor<3xf32>) -> tensor<2x4x3xf32>
+  %dq = graph.dequantize %q : (tensor<4x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<4x2xf32>
+  %y5 = graph.matmul %dq, %w : (tensor<4x2xf32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  %s5 = graph.add %y5, %cols : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+  return %s1, %s2, %y2, %s3, %s4, %s5 : tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<2x4x3xf32>, tensor<4x3xf32>
+}

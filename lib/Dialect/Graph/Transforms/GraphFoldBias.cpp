@@ -1,4 +1,4 @@
-//===- GraphFoldBias.cpp - Per-channel constant Adds into conv biases ------===//
+//===- GraphFoldBias.cpp - Constant Adds into conv and product biases -----===//
 //
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -90,6 +90,58 @@ bool fold(AddOp add) {
   return false;
 }
 
+/// Folds `add` (an f32 matrix product's only use plus a constant over the
+/// product's last axis, or one value) into a Gemm whose C is that constant,
+/// broadcast over the rows: the product's leading axes are its rows (a
+/// reshape of contiguous memory), so MATRIX starts each sum from the bias in
+/// ACC instead of a VECTOR pass adding it to the finished sums. True when it
+/// did.
+bool foldIntoProduct(AddOp add) {
+  auto type = cast<RankedTensorType>(add.getResult().getType());
+  if (!type.getElementType().isF32() || type.getRank() < 2 || !type.hasStaticShape())
+    return false;
+  for (unsigned i = 0; i < 2; ++i) {
+    auto mm = add->getOperand(i).getDefiningOp<MatMulOp>();
+    if (!mm || !mm.getResult().hasOneUse() || mm.getResult().getType() != type ||
+        mm.getLhs().getDefiningOp<DequantizeOp>() || mm.getRhs().getDefiningOp<DequantizeOp>())
+      continue;
+    auto lhsType = cast<RankedTensorType>(mm.getLhs().getType());
+    auto rhsType = cast<RankedTensorType>(mm.getRhs().getType());
+    if (lhsType.getRank() < 2 || rhsType.getRank() != 2 || !lhsType.getElementType().isF32() ||
+        !rhsType.getElementType().isF32())
+      continue;
+    // One value per column (or one for all): 1 on every axis but the last.
+    Value c = add->getOperand(1 - i);
+    auto cType = cast<RankedTensorType>(c.getType());
+    int64_t n = type.getShape().back();
+    std::optional<SmallVector<float>> values = f32ConstantValues(c);
+    if (!values || cType.getRank() > type.getRank() ||
+        llvm::any_of(cType.getShape().drop_back(), [](int64_t d) { return d != 1; }) ||
+        (values->size() != 1 && int64_t(values->size()) != n))
+      continue;
+    if (values->size() == 1)
+      values->assign(size_t(n), values->front());
+    OpBuilder b(add);
+    Location loc = b.getFusedLoc({mm.getLoc(), add.getLoc()});
+    int64_t k = lhsType.getShape().back(), rows = lhsType.getNumElements() / k;
+    auto f32 = [&](ArrayRef<int64_t> shape) { return RankedTensorType::get(shape, b.getF32Type()); };
+    Value a = mm.getLhs();
+    if (lhsType.getRank() != 2)
+      a = ReshapeOp::create(b, mm.getLoc(), f32({rows, k}), a);
+    Value bias = ConstantOp::create(b, c.getLoc(), f32({n}),
+                                    DenseElementsAttr::get(f32({n}), ArrayRef<float>(*values)));
+    Value y = GemmOp::create(b, loc, f32({rows, n}), a, mm.getRhs(), bias, b.getBoolAttr(false),
+                             b.getBoolAttr(false), b.getF32FloatAttr(1.0f), b.getF32FloatAttr(1.0f));
+    if (type.getRank() != 2)
+      y = ReshapeOp::create(b, loc, type, y);
+    add.getResult().replaceAllUsesWith(y);
+    add.erase();
+    mm.erase();
+    return true;
+  }
+  return false;
+}
+
 /// Folds `mul` (an f32 convolution with constant weights, its only use,
 /// times a per-channel constant) into the weights and bias: channel c's
 /// weights and bias times s[c], each product in double rounded once to
@@ -160,7 +212,7 @@ struct GraphFoldBiasPass : npuc::graph::impl::GraphFoldBiasBase<GraphFoldBiasPas
     SmallVector<AddOp> adds;
     getOperation()->walk([&](AddOp op) { adds.push_back(op); });
     for (AddOp add : adds)
-      if (!fold(add))
+      if (!fold(add) && !foldIntoProduct(add))
         fuseAffine(add);
   }
 };
