@@ -81,7 +81,9 @@ Iteration iteration(const MatmulProblem &p, const MatmulTiling &t, int64_t mc, i
   if (p.scale)
     it.vector += timing::vectorCycles(tp, tile, kAccBytes);
   if (p.addend) {
-    move(access2D(mc, nc, nc * kAccBytes, kAccBytes, kAccBytes), true);
+    // Gemm's C is loaded with the first chunk's operands (MatrixKernels.cpp),
+    // so a ring of chunks does not hide it behind the products.
+    it.firstLoad += move(access2D(mc, nc, nc * kAccBytes, kAccBytes, kAccBytes), true);
     it.vector += timing::vectorCycles(tp, tile, kAccBytes);
   }
   if (p.bias) {

@@ -545,6 +545,19 @@ LogicalResult KernelBuilder::lowerMatmulBuffers(Operation *op, const ProductBuff
     Value acc = e.tile(MemorySpace::ACC, mc, nc, accType, ma);
     Value aFull = ring ? Value() : e.tile(MemorySpace::LM, mc, kt, at.getElementType(), ma);
     Value bFull = ring ? Value() : e.tile(MemorySpace::LM, kt, nc, bt.getElementType(), ma);
+    // beta * C, broadcast to this [mc, nc] tile by zero strides, loaded with
+    // the operands (it is added to the finished sums, as MatMul then Add
+    // would): its DMA overlaps theirs instead of waiting for the product.
+    Value cTile;
+    if (addend) {
+      auto xt2 = cast<BufferType>(addend.getType());
+      ArrayRef<int64_t> cs = xt2.getShape();
+      int64_t e2 = xt2.getElementBytes();
+      int64_t sRow = cs.size() == 2 && cs[0] != 1 ? cs[1] * e2 : 0;
+      int64_t sCol = !cs.empty() && cs.back() != 1 ? e2 : 0;
+      cTile = e.tile(MemorySpace::LM, mc, nc, accType);
+      e.dma(e.view(addend, m0 * sRow + n0 * sCol, {mc, nc}, {sRow, sCol}), cTile);
+    }
     for (int64_t k0 = 0, j = 0; k0 < K; k0 += kt, ++j) {
       int64_t kc = std::min(kt, K - k0), slot = j % kMatmulChunkRing;
       Value aT = ring ? e.view(aRing, slot * aSlot, {mc, kc}, {aPitch, ea})
@@ -566,15 +579,7 @@ LogicalResult KernelBuilder::lowerMatmulBuffers(Operation *op, const ProductBuff
     }
     if (alpha != 1.0f)
       e.vbini(VBinFunc::MUL, acc, b.getF32FloatAttr(alpha), acc);
-    if (addend) {
-      // beta * C, broadcast to this [mc, nc] tile by zero strides.
-      auto xt2 = cast<BufferType>(addend.getType());
-      ArrayRef<int64_t> cs = xt2.getShape();
-      int64_t e2 = xt2.getElementBytes();
-      int64_t sRow = cs.size() == 2 && cs[0] != 1 ? cs[1] * e2 : 0;
-      int64_t sCol = !cs.empty() && cs.back() != 1 ? e2 : 0;
-      Value cTile = e.tile(MemorySpace::LM, mc, nc, accType);
-      e.dma(e.view(addend, m0 * sRow + n0 * sCol, {mc, nc}, {sRow, sCol}), cTile);
+    if (cTile) {
       if (beta != 1.0f)
         e.vbini(VBinFunc::MUL, cTile, b.getF32FloatAttr(beta), cTile);
       e.vbin(VBinFunc::ADD, acc, cTile, acc);
