@@ -133,6 +133,30 @@ def EmitForwardStores : Pass<"emit-forward-stores", "::npuc::emit::ProgramOp"> {
                         "write every value to the arena even when no op reads it back">];
 }
 
+def EmitPrefetchConstants : Pass<"emit-prefetch-constants", "::npuc::emit::ProgramOp"> {
+  let summary = "Issue a kernel's constant loads while the kernels before it run";
+  let description = [{
+    On straight-line code before placement (after emit-forward-stores,
+    before emit-plan-memory). A kernel is a run of engine ops with one
+    location (its qk op's). A DMA from a constant into a fresh LM buffer
+    (no engine op uses it before the DMA) that is not part of a tile loop of
+    several iterations (those repeat, and emit-hardware-loops rolls them)
+    moves, with its alloc and the views it is made of, before the first
+    engine op of the kernel `kernels` kernels before its own, if the LM
+    bytes live over the span it adds stay within three quarters of LM. Then
+    LM is placed as emit-plan-memory places it (Placement.h); if it does not
+    fit, every move is undone. DMA_IN runs its queue in order, and a
+    kernel's loads of what the kernel before it computes wait for it: a
+    weight, bias or table load behind them waited too, and paid its
+    descriptor's start after the wait. With `remarks`, one remark counts the
+    loads moved (or says they were left).
+  }];
+  let options = [Option<"kernels", "kernels", "int64_t", "1",
+                        "how many kernels ahead a constant load is issued">,
+                 Option<"remarks", "remarks", "bool", "false",
+                        "remark how many loads were moved">];
+}
+
 def EmitElideReloads : Pass<"emit-elide-reloads", "::npuc::emit::ProgramOp"> {
   let summary = "Remove loads that copy into local memory bytes already there";
   let description = [{
@@ -149,6 +173,7 @@ def EmitElideReloads : Pass<"emit-elide-reloads", "::npuc::emit::ProgramOp"> {
   let options = [Option<"remarks", "remarks", "bool", "false",
                         "remark how many loads were removed">];
 }
+
 
 def EmitInsertSync : Pass<"emit-insert-sync", "::npuc::emit::ProgramOp"> {
   let summary = "Derive sync flags from the real data dependencies and allocate them";
