@@ -115,8 +115,11 @@ bool foldIntoProduct(AddOp add) {
     auto cType = cast<RankedTensorType>(c.getType());
     int64_t n = type.getShape().back();
     std::optional<SmallVector<float>> values = f32ConstantValues(c);
+    ArrayRef<int64_t> lead = cType.getShape();
+    if (!lead.empty())
+      lead = lead.drop_back();
     if (!values || cType.getRank() > type.getRank() ||
-        llvm::any_of(cType.getShape().drop_back(), [](int64_t d) { return d != 1; }) ||
+        llvm::any_of(lead, [](int64_t d) { return d != 1; }) ||
         (values->size() != 1 && int64_t(values->size()) != n))
       continue;
     if (values->size() == 1)
