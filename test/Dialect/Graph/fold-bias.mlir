@@ -194,3 +194,17 @@ func.func @matmul_kept(%x: tensor<4x2xf32>, %w: tensor<2x3xf32>, %z: tensor<4x3x
   %s5 = graph.add %y5, %cols : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
   return %s1, %s2, %y2, %s3, %s4, %s5 : tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<2x4x3xf32>, tensor<4x3xf32>
 }
+
+// -----
+
+// An empty product (K = 0: every sum is 0) has no rows to reshape: kept.
+// CHECK-LABEL: func.func @matmul_empty_kept
+// CHECK: graph.matmul
+// CHECK: graph.add
+// CHECK-NOT: graph.gemm
+func.func @matmul_empty_kept(%x: tensor<4x0xf32>, %w: tensor<0x3xf32>) -> tensor<4x3xf32> {
+  %b = graph.constant dense<0.25> : tensor<3xf32>
+  %y = graph.matmul %x, %w : (tensor<4x0xf32>, tensor<0x3xf32>) -> tensor<4x3xf32>
+  %s = graph.add %y, %b : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+  return %s : tensor<4x3xf32>
+}

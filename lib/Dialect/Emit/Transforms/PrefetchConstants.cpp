@@ -70,6 +70,16 @@ DenseMap<Operation *, int64_t> number(Block &body) {
   return index;
 }
 
+/// The intervals of the LM buffers placement has yet to place.
+std::vector<Interval> localIntervals(Block &body, const DenseMap<Operation *, int64_t> &index) {
+  std::vector<Interval> items;
+  for (Operation &op : body)
+    if (auto alloc = dyn_cast<AllocOp>(op);
+        alloc && !alloc.getOffset() && spaceOf(alloc.getBuffer()) == MemorySpace::LM)
+      items.push_back(intervalOf(alloc, index));
+  return items;
+}
+
 struct EmitPrefetchConstantsPass
     : npuc::emit::impl::EmitPrefetchConstantsBase<EmitPrefetchConstantsPass> {
   using Base::Base;
@@ -91,6 +101,8 @@ struct EmitPrefetchConstantsPass
     if (!target)
       return signalPassFailure();
     int64_t capacity = target->params.LMBytes;
+    journal.clear();
+    order.clear();
     DenseMap<Operation *, int64_t> index = number(body);
     for (auto [op, i] : index)
       order[op] = double(i);
@@ -115,13 +127,10 @@ struct EmitPrefetchConstantsPass
     // LM bytes live at each index; a move may not take them past three
     // quarters of LM (placement needs room beyond them).
     std::vector<int64_t> live(index.size() + 1, 0);
-    for (Operation &op : body)
-      if (auto alloc = dyn_cast<AllocOp>(op);
-          alloc && !alloc.getOffset() && spaceOf(alloc.getBuffer()) == MemorySpace::LM) {
-        Interval it = intervalOf(alloc, index);
-        for (int64_t k = it.start; k <= it.end; ++k)
-          live[size_t(k)] += it.size;
-      }
+    for (const Interval &it : localIntervals(body, index))
+      live[size_t(it.start)] += it.size, live[size_t(it.end) + 1] -= it.size;
+    for (size_t k = 1; k < live.size(); ++k)
+      live[k] += live[k - 1];
 
     SmallVector<DmaOp> loads;
     for (Operation &op : body)
@@ -134,12 +143,7 @@ struct EmitPrefetchConstantsPass
 
     // Keep the moves only if LM still fits as emit-plan-memory places it.
     if (moved) {
-      index = number(body);
-      std::vector<Interval> items;
-      for (Operation &op : body)
-        if (auto alloc = dyn_cast<AllocOp>(op);
-            alloc && !alloc.getOffset() && spaceOf(alloc.getBuffer()) == MemorySpace::LM)
-          items.push_back(intervalOf(alloc, index));
+      std::vector<Interval> items = localIntervals(body, number(body));
       if (placeLocal(items, capacity) > capacity) {
         for (auto [op, next] : llvm::reverse(journal))
           op->moveBefore(next);

@@ -93,9 +93,9 @@ bool fold(AddOp add) {
 /// Folds `add` (an f32 matrix product's only use plus a constant over the
 /// product's last axis, or one value) into a Gemm whose C is that constant,
 /// broadcast over the rows: the product's leading axes are its rows (a
-/// reshape of contiguous memory), so MATRIX starts each sum from the bias in
-/// ACC instead of a VECTOR pass adding it to the finished sums. True when it
-/// did.
+/// reshape of contiguous memory). The product kernel adds C to its finished
+/// sums in ACC (the same f32 addition), instead of a kernel of its own
+/// loading the product back. True when it did.
 bool foldIntoProduct(AddOp add) {
   auto type = cast<RankedTensorType>(add.getResult().getType());
   if (!type.getElementType().isF32() || type.getRank() < 2 || !type.hasStaticShape())
@@ -108,8 +108,8 @@ bool foldIntoProduct(AddOp add) {
     auto lhsType = cast<RankedTensorType>(mm.getLhs().getType());
     auto rhsType = cast<RankedTensorType>(mm.getRhs().getType());
     if (lhsType.getRank() < 2 || rhsType.getRank() != 2 || !lhsType.getElementType().isF32() ||
-        !rhsType.getElementType().isF32())
-      continue;
+        !rhsType.getElementType().isF32() || lhsType.getNumElements() == 0)
+      continue;  // an empty product has no rows to reshape (K = 0 among them)
     // One value per column (or one for all): 1 on every axis but the last.
     Value c = add->getOperand(1 - i);
     auto cType = cast<RankedTensorType>(c.getType());
