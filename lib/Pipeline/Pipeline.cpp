@@ -102,6 +102,8 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
       emit::createEmitLowerLoops(emit::EmitLowerLoopsOptions{false, options.hardwareLoops}));
   a.nested<emit::ProgramOp>(emit::createEmitForwardStores(
       emit::EmitForwardStoresOptions{false, options.materializeValues}));
+  a.nested<emit::ProgramOp>(emit::createEmitResidentValues(
+      emit::EmitResidentValuesOptions{false, options.materializeValues}));
   a.nested<emit::ProgramOp>(emit::createEmitPrefetchConstants());
   a.nested<emit::ProgramOp>(
       emit::createEmitPlanMemory(emit::EmitPlanMemoryOptions{options.gmBudget}));

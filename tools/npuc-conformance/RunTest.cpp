@@ -8,8 +8,10 @@
 // --allow-unverified first: a test refused only by the evidence gate
 // (NPUC-E0105) is compiled again with it, to say what it would do. A
 // quantized model judged by the deep-network rule is also checked layer by
-// layer: npu-sim dumps every value the program materializes and the layer
-// checker evaluates each ONNX node on the compiled model's own inputs.
+// layer: compiled again with --materialize-values (every value written to
+// GM, contract L4; the kernels and their numerics are the same), npu-sim
+// dumps every value and the layer checker evaluates each ONNX node on the
+// compiled model's own inputs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -141,14 +143,13 @@ Report readReport(const std::string &path) {
 /// every materialized value of data set `ds`, the checker judges each layer
 /// on the compiled model's own inputs. Returns false with `r` set on a
 /// failure; `summary` is the checker's last line.
-bool layerCheck(const std::string &work, const std::string &modelPath,
-                const std::vector<std::string> &simInputs, const Config &cfg, Outcome &r,
-                std::string &summary) {
+bool layerCheck(const std::string &work, const std::string &program,
+                const std::string &modelPath, const std::vector<std::string> &simInputs,
+                const Config &cfg, Outcome &r, std::string &summary) {
   std::string dumpDir = work + "/dump";
   std::error_code ec;
   fs::remove_all(dumpDir, ec);
-  std::vector<std::string> args{work + "/model.bin", "-o", work + "/out-dump", "--dump-tensors",
-                                dumpDir};
+  std::vector<std::string> args{program, "-o", work + "/out-dump", "--dump-tensors", dumpDir};
   args.insert(args.end(), simInputs.begin(), simInputs.end());
   RunResult s = runProgram(cfg.sim, args, work, cfg.timeout);
   if (s.rc != 0) {
@@ -260,6 +261,7 @@ private:
   bool readDataSet(const fs::path &ds, DataSet &set);
   std::vector<std::string> compileArgs(const DataSet &set, std::string &identity) const;
   bool compile(const fs::path &ds, const DataSet &set);
+  bool compileForDump(const DataSet &set);
   void classifyRefusal(const RunResult &c, const Report &rep);
   bool execute(const DataSet &set, std::vector<std::string> &simInputs);
   bool compareOutputs(const DataSet &set);
@@ -320,7 +322,8 @@ void TestRun::run() {
     if (!execute(set, simInputs) || !compareOutputs(set))
       return;
     if (layers && ds == dataSets.front() &&
-        !layerCheck(work, modelPath, simInputs, cfg, r, layerSummary))
+        (!compileForDump(set) ||
+         !layerCheck(work, work + "/model-dump.bin", modelPath, simInputs, cfg, r, layerSummary)))
       return;
   }
   pass();
@@ -438,6 +441,23 @@ bool TestRun::compile(const fs::path &ds, const DataSet &set) {
     classifyRefusal(c, rep);
     return false;
   }
+}
+
+/// The program the layer check dumps: the one compile() made, with every
+/// value written to GM (npuc --materialize-values).
+bool TestRun::compileForDump(const DataSet &set) {
+  std::string identity;
+  std::vector<std::string> args = compileArgs(set, identity);
+  auto out = std::find(args.begin(), args.end(), "-o");
+  *std::next(out) = work + "/model-dump.bin";
+  args.push_back("--materialize-values");
+  RunResult c = runProgram(cfg.npuc, args, work, cfg.timeout);
+  if (c.rc == 0)
+    return true;
+  r.cls = c.crashed || c.rc != 1 ? Class::Crash : Class::Fail;
+  r.detail = "npuc --materialize-values (for the layer check): " +
+             (c.crashed ? c.why : lastLine(c.err));
+  return false;
 }
 
 /// The class of a compile npuc refused for good.

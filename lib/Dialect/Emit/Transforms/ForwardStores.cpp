@@ -20,6 +20,7 @@
 // --materialize-values, contract L4).
 //===----------------------------------------------------------------------===//
 
+#include "Copies.h"
 #include "npuc/Base/Target.h"
 #include "npuc/Dialect/Emit/IR/EmitOps.h"
 #include "npuc/Dialect/Emit/Transforms/Passes.h"
@@ -58,49 +59,6 @@ RootRange rangeOf(Value buffer, int64_t extra = 0) {
   return {root, offset, offset + span + extra};
 }
 
-MemorySpace spaceOf(Value buffer) { return cast<BufferType>(buffer.getType()).getSpace(); }
-
-bool padded(DmaOp dma) {
-  auto nonZero = [](std::optional<ArrayRef<int64_t>> pads) {
-    return pads && llvm::any_of(*pads, [](int64_t p) { return p != 0; });
-  };
-  return nonZero(dma.getPadLo()) || nonZero(dma.getPadHi());
-}
-
-/// One dimension of a copy: its size and the byte strides of its GM side
-/// and its local side.
-struct CopyDim {
-  int64_t size, gm, local;
-  bool operator==(const CopyDim &o) const {
-    return size == o.size && gm == o.gm && local == o.local;
-  }
-};
-using CopyForm = SmallVector<CopyDim, 4>;
-
-/// The copy `dma` makes between GM and local memory, element by element, in
-/// a canonical form: dimensions of size 1 dropped, dimensions contiguous on
-/// both sides merged, the element's bytes innermost. Two copies of equal
-/// forms move the same bytes between the same relative places.
-CopyForm copyForm(DmaOp dma) {
-  auto src = cast<BufferType>(dma.getSrc().getType());
-  auto dst = cast<BufferType>(dma.getDst().getType());
-  BufferType gm = src.isGlobal() ? src : dst, local = src.isGlobal() ? dst : src;
-  CopyForm dims;
-  for (auto [n, g, l] : llvm::zip(gm.getShape(), gm.getStrides(), local.getStrides()))
-    if (n != 1)
-      dims.push_back({n, g, l});
-  dims.push_back({gm.getElementBytes(), 1, 1});
-  CopyForm merged;
-  for (const CopyDim &d : dims) {
-    CopyDim *last = merged.empty() ? nullptr : &merged.back();
-    if (last && last->gm == d.size * d.gm && last->local == d.size * d.local)
-      *last = {last->size * d.size, d.gm, d.local};
-    else
-      merged.push_back(d);
-  }
-  return merged;
-}
-
 /// A store still in effect: an LM tile copied to arena bytes, neither
 /// written since.
 struct Stored {
@@ -122,26 +80,6 @@ void useSpan(Value v, const DenseMap<Operation *, int64_t> &index, int64_t &firs
       continue;
     first = std::min(first, it->second);
     last = std::max(last, it->second);
-  }
-}
-
-/// Erases `v` and the views it is made of while nothing uses them.
-void eraseDeadViews(Value v) {
-  while (auto view = v.getDefiningOp<ViewOp>()) {
-    if (!view->use_empty())
-      return;
-    v = view.getSource();
-    view->erase();
-  }
-}
-
-/// The emit.value ops that record `buffer` or a view of it.
-void valuesOver(Value buffer, SmallVectorImpl<ValueOp> &out) {
-  for (Operation *user : buffer.getUsers()) {
-    if (auto view = dyn_cast<ViewOp>(user))
-      valuesOver(view.getResult(), out);
-    else if (auto value = dyn_cast<ValueOp>(user))
-      out.push_back(value);
   }
 }
 
@@ -350,7 +288,7 @@ struct EmitForwardStoresPass : npuc::emit::impl::EmitForwardStoresBase<EmitForwa
           return writerSpan - (k >= readerStart ? readerType.getSpanBytes() : 0);
         }))
       return false;
-    erase(load);
+    eraseCopy(load);
     Value alias = writer.getBuffer();
     if (delta != 0 || readerType != alias.getType()) {
       OpBuilder b(writer->getContext());
@@ -407,15 +345,8 @@ struct EmitForwardStoresPass : npuc::emit::impl::EmitForwardStoresBase<EmitForwa
       return false;
     }
     index[copyOp] = at;
-    erase(load);
+    eraseCopy(load);
     return true;
-  }
-
-  static void erase(DmaOp dma) {
-    Value src = dma.getSrc(), dst = dma.getDst();
-    dma->erase();
-    eraseDeadViews(dst);
-    eraseDeadViews(src);
   }
 
   /// Removes the arena buffers that no engine op reads any more, with the

@@ -99,3 +99,22 @@ int64_t npuc::emit::placeLocal(std::vector<Interval> &items, int64_t capacity) {
     peak = place(items, kPlacementAlign);
   return peak;
 }
+
+DenseMap<Operation *, int64_t> npuc::emit::number(Block &body) {
+  DenseMap<Operation *, int64_t> index;
+  int64_t i = 0;
+  for (Operation &op : body)
+    index[&op] = i++;
+  return index;
+}
+
+std::vector<Interval> npuc::emit::localIntervals(Block &body,
+                                                 const DenseMap<Operation *, int64_t> &index) {
+  std::vector<Interval> items;
+  for (Operation &op : body)
+    if (auto alloc = dyn_cast<AllocOp>(op); alloc && !alloc.getOffset() &&
+                                            alloc.getBuffer().getType().getSpace() ==
+                                                MemorySpace::LM)
+      items.push_back(intervalOf(alloc, index));
+  return items;
+}

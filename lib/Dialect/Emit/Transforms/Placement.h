@@ -40,6 +40,13 @@ int64_t lastUse(mlir::Value v, const llvm::DenseMap<mlir::Operation *, int64_t> 
 /// `alloc`'s interval: from its index to its last use.
 Interval intervalOf(AllocOp alloc, const llvm::DenseMap<mlir::Operation *, int64_t> &index);
 
+/// Each op of `body` numbered in order.
+llvm::DenseMap<mlir::Operation *, int64_t> number(mlir::Block &body);
+
+/// The intervals of the LM buffers placement has yet to place.
+std::vector<Interval> localIntervals(mlir::Block &body,
+                                     const llvm::DenseMap<mlir::Operation *, int64_t> &index);
+
 /// Places the intervals in order of their start among those live at the
 /// same time: first fit in address order, or with `capacity`, next fit by
 /// group. Returns the bytes needed at the peak.

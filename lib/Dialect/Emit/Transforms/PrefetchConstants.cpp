@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Copies.h"
 #include "Placement.h"
 #include "npuc/Base/Target.h"
 #include "npuc/Dialect/Emit/IR/EmitOps.h"
@@ -31,8 +32,6 @@ using namespace npuc;
 using namespace npuc::emit;
 
 namespace {
-
-MemorySpace spaceOf(Value buffer) { return cast<BufferType>(buffer.getType()).getSpace(); }
 
 /// The views `v` is made of and its root (an alloc or a constant), into
 /// `out`, roots first; false when anything else makes it.
@@ -60,24 +59,6 @@ int64_t firstUse(Value v, const DenseMap<Operation *, int64_t> &index) {
       first = std::min(first, index.lookup(user));
   }
   return first;
-}
-
-DenseMap<Operation *, int64_t> number(Block &body) {
-  DenseMap<Operation *, int64_t> index;
-  int64_t i = 0;
-  for (Operation &op : body)
-    index[&op] = i++;
-  return index;
-}
-
-/// The intervals of the LM buffers placement has yet to place.
-std::vector<Interval> localIntervals(Block &body, const DenseMap<Operation *, int64_t> &index) {
-  std::vector<Interval> items;
-  for (Operation &op : body)
-    if (auto alloc = dyn_cast<AllocOp>(op);
-        alloc && !alloc.getOffset() && spaceOf(alloc.getBuffer()) == MemorySpace::LM)
-      items.push_back(intervalOf(alloc, index));
-  return items;
 }
 
 struct EmitPrefetchConstantsPass

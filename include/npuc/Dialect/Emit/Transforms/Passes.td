@@ -133,6 +133,36 @@ def EmitForwardStores : Pass<"emit-forward-stores", "::npuc::emit::ProgramOp"> {
                         "write every value to the arena even when no op reads it back">];
 }
 
+def EmitResidentValues : Pass<"emit-resident-values", "::npuc::emit::ProgramOp"> {
+  let summary = "Keep a value whose every access is a tile copy in LM, whole";
+  let description = [{
+    On straight-line code before placement (after emit-forward-stores,
+    before emit-prefetch-constants). An arena buffer (a value one kernel
+    hands to the next through GM) whose only accesses are DMAs that store
+    tiles of LM or ACC into it and load tiles of it into LM, none padded,
+    becomes an LM buffer of the same layout, and each of those DMAs one
+    `emit.vun COPY` between the tile and the same bytes of that buffer: two
+    VECTOR passes (4 + bytes / lanes cycles each) instead of two trips
+    through GM (a descriptor's start plus bytes / bandwidth). Each copy must
+    be one VECTOR grid: after merging contiguous dimensions (Copies.h) at
+    most rows of one contiguous run, the runs and pitches VECTOR-aligned and
+    within the v_shape fields; a single run longer than a grid row is cut
+    into rows. The buffer must take at most half of LM, and the LM bytes
+    live over its life (its first store to its last load) at most three
+    quarters. Then LM is placed as emit-plan-memory places it
+    (Placement.h); if it does not fit, the buffers are given back to GM,
+    the last one chosen first, until it does. The arena buffer, its DMAs
+    and its `emit.value` go (a dump does not hold the value), unless
+    `keep-stores` (npuc --materialize-values, contract L4). With `remarks`,
+    one remark counts the buffers kept and the bytes no longer moved
+    through GM, and one per buffer left in GM says why.
+  }];
+  let options = [Option<"remarks", "remarks", "bool", "false",
+                        "remark which values stay in LM and why others do not">,
+                 Option<"keepStores", "keep-stores", "bool", "false",
+                        "write every value to the arena (the pass does nothing)">];
+}
+
 def EmitPrefetchConstants : Pass<"emit-prefetch-constants", "::npuc::emit::ProgramOp"> {
   let summary = "Issue a kernel's constant loads while the kernels before it run";
   let description = [{
