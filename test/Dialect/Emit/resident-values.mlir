@@ -37,7 +37,7 @@
 // KEEP-COUNT-4: emit.dma
 // KEEP:        emit.value %[[H]] "h"
 // KEEP-NOT:    emit.vun
-// expected-remark @below {{1 of 1 arena values kept in LM whole (256 bytes, 4 DMAs now VECTOR copies)}}
+// expected-remark @below {{1 of 1 arena values kept in LM whole (256 bytes; 4 DMAs now 4 VECTOR copies)}}
 emit.program target "npu-v1" {
   %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 4x64xi8, strides = [64, 1]>
   %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 4x64xi8, strides = [64, 1]>
@@ -75,7 +75,7 @@ emit.program target "npu-v1" {
 // CHECK-LABEL: emit.program
 // CHECK:       emit.alloc : <arena, 4x64xi8
 // CHECK-NOT:   emit.vun
-// expected-remark @below {{0 of 1 arena values kept in LM whole (0 bytes, 0 DMAs now VECTOR copies); 1 left in GM for a load that pads its tile}}
+// expected-remark @below {{0 of 1 arena values kept in LM whole (0 bytes; 0 DMAs now 0 VECTOR copies); 1 left in GM for a load that pads its tile}}
 emit.program target "npu-v1" {
   %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 4x64xi8, strides = [64, 1]>
   %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 6x66xi8, strides = [66, 1]>
@@ -95,7 +95,7 @@ emit.program target "npu-v1" {
 // CHECK-LABEL: emit.program
 // CHECK:       emit.alloc : <arena, 4x48xi8
 // CHECK-NOT:   emit.vun
-// expected-remark @below {{0 of 1 arena values kept in LM whole (0 bytes, 0 DMAs now VECTOR copies); 1 left in GM for a copy not VECTOR-aligned}}
+// expected-remark @below {{0 of 1 arena values kept in LM whole (0 bytes; 0 DMAs now 0 VECTOR copies); 1 left in GM for a copy not VECTOR-aligned}}
 emit.program target "npu-v1" {
   %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 4x48xi8, strides = [48, 1]>
   %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 4x32xi8, strides = [32, 1]>
@@ -115,7 +115,7 @@ emit.program target "npu-v1" {
 // LM: the value stays in GM. So does one larger than half of LM.
 // CHECK-LABEL: emit.program
 // CHECK-NOT:   emit.vun
-// expected-remark @below {{0 of 2 arena values kept in LM whole (0 bytes, 0 DMAs now VECTOR copies); 1 left in GM for a DMA that is not a tile's store or load; 1 left in GM for a value larger than half of LM}}
+// expected-remark @below {{0 of 2 arena values kept in LM whole (0 bytes; 0 DMAs now 0 VECTOR copies); 1 left in GM for a DMA that is not a tile's store or load; 1 left in GM for a value larger than half of LM}}
 emit.program target "npu-v1-tiny" {
   %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 4x16xi32, strides = [64, 4]>
   %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 4x16xi32, strides = [64, 4]>
@@ -141,7 +141,7 @@ emit.program target "npu-v1-tiny" {
 // CHECK:       emit.alloc : <arena, 1x51200xi8
 // CHECK-NOT:   emit.vun
 // CHECK-NOT:   emit.alloc : <lm, 1x51200xi8
-// expected-remark @below {{0 of 1 arena values kept in LM whole (0 bytes, 0 DMAs now VECTOR copies); 1 given back to GM for LM's placement to fit}}
+// expected-remark @below {{0 of 1 arena values kept in LM whole (0 bytes; 0 DMAs now 0 VECTOR copies); 1 given back to GM for LM's placement to fit}}
 emit.program target "npu-v1-tiny" {
   %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 1x40960xi8, strides = [40960, 1]>
   %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 1x40960xi8, strides = [40960, 1]>
@@ -156,4 +156,36 @@ emit.program target "npu-v1-tiny" {
   emit.vbini ADD %t2, 1 : i32 -> %t2 : !emit.buffer<lm, 1x40960xi8, strides = [40960, 1]> -> !emit.buffer<lm, 1x40960xi8, strides = [40960, 1]>
   emit.dma %hv -> %t2 : !emit.buffer<arena, 1x40960xi8, strides = [40960, 1]> -> !emit.buffer<lm, 1x40960xi8, strides = [40960, 1]>
   emit.dma %t2 -> %out : !emit.buffer<lm, 1x40960xi8, strides = [40960, 1]> -> !emit.buffer<output, 1x40960xi8, strides = [40960, 1]>
+}
+
+// -----
+
+// A head transpose: the reader loads the value's two column halves, one
+// after the other, into one tile ([2][4][32] from rows of 64). The copy has
+// three dimensions; VECTOR copies rows along the longest (4 rows) once per
+// index of the other: two copies.
+// CHECK-LABEL: emit.program
+// CHECK:       emit.dma %{{.*}} -> %{{.*}} : <input, 4x64xi8
+// CHECK-NEXT:  %[[R:.*]] = emit.alloc : <lm, 4x64xi8, strides = [64, 1]>
+// CHECK:       emit.vun COPY %{{.*}} -> %{{.*}} : <lm, 1x256xi8, strides = [256, 1]> -> <lm, 1x256xi8, strides = [256, 1]>
+// CHECK:       %[[T:.*]] = emit.alloc : <lm, 2x4x32xi8, strides = [128, 32, 1]>
+// CHECK:       %[[R0:.*]] = emit.view %[[R]][0] : <lm, 4x64xi8, strides = [64, 1]> -> <lm, 4x32xi8, strides = [64, 1]>
+// CHECK:       %[[T0:.*]] = emit.view %[[T]][0] : <lm, 2x4x32xi8, strides = [128, 32, 1]> -> <lm, 4x32xi8, strides = [32, 1]>
+// CHECK:       emit.vun COPY %[[R0]] -> %[[T0]]
+// CHECK:       %[[R1:.*]] = emit.view %[[R]][32] : <lm, 4x64xi8, strides = [64, 1]> -> <lm, 4x32xi8, strides = [64, 1]>
+// CHECK:       %[[T1:.*]] = emit.view %[[T]][128] : <lm, 2x4x32xi8, strides = [128, 32, 1]> -> <lm, 4x32xi8, strides = [32, 1]>
+// CHECK:       emit.vun COPY %[[R1]] -> %[[T1]]
+// CHECK-NOT:   arena
+// expected-remark @below {{1 of 1 arena values kept in LM whole (256 bytes; 2 DMAs now 3 VECTOR copies)}}
+emit.program target "npu-v1" {
+  %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 4x64xi8, strides = [64, 1]>
+  %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 2x4x32xi8, strides = [128, 32, 1]>
+  %h = emit.alloc : !emit.buffer<arena, 4x64xi8, strides = [64, 1]>
+  %a = emit.alloc : !emit.buffer<lm, 4x64xi8, strides = [64, 1]>
+  emit.dma %in -> %a : !emit.buffer<input, 4x64xi8, strides = [64, 1]> -> !emit.buffer<lm, 4x64xi8, strides = [64, 1]>
+  emit.dma %a -> %h : !emit.buffer<lm, 4x64xi8, strides = [64, 1]> -> !emit.buffer<arena, 4x64xi8, strides = [64, 1]>
+  %t = emit.alloc : !emit.buffer<lm, 2x4x32xi8, strides = [128, 32, 1]>
+  %hv = emit.view %h[0] : !emit.buffer<arena, 4x64xi8, strides = [64, 1]> -> !emit.buffer<arena, 2x4x32xi8, strides = [32, 64, 1]>
+  emit.dma %hv -> %t : !emit.buffer<arena, 2x4x32xi8, strides = [32, 64, 1]> -> !emit.buffer<lm, 2x4x32xi8, strides = [128, 32, 1]>
+  emit.dma %t -> %out : !emit.buffer<lm, 2x4x32xi8, strides = [128, 32, 1]> -> !emit.buffer<output, 2x4x32xi8, strides = [128, 32, 1]>
 }

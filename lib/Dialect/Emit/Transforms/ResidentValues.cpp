@@ -42,6 +42,9 @@ namespace {
 
 namespace VS = isa::limit::V_SHAPE;
 
+/// The most VECTOR copies one DMA becomes (each pays VECTOR's 4-cycle start).
+constexpr int64_t kMaxCopies = 64;
+
 int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
 /// One DMA of a value kept in LM, as the VECTOR copy that replaces it:
@@ -53,6 +56,8 @@ struct CopyPlan {
   Operation *local = nullptr;  // the tile's alloc
   int64_t localOffset = 0, offset = 0;
   int64_t rows = 1, runBytes = 0, pitch = 0, localPitch = 0;
+  /// Dimensions beyond the grid's: one copy per index.
+  SmallVector<CopyDim, 2> loops;
 };
 
 /// A value moved to LM: what was built, to keep or to give back.
@@ -64,8 +69,18 @@ struct Move {
   bool reserved = false;  // its bytes counted in `live`
 };
 
+/// Erases VECTOR copies and the views only they used.
+void eraseCopies(ArrayRef<VUnOp> copies) {
+  for (VUnOp copy : copies) {
+    Value a = copy.getA(), d = copy.getD();
+    copy->erase();
+    eraseDeadViews(a);
+    eraseDeadViews(d);
+  }
+}
+
 /// How `dma`, which stores into or loads from the arena buffer `arena`,
-/// becomes one VECTOR grid; none, with `why`, if it cannot.
+/// becomes VECTOR copies; none, with `why`, if it cannot.
 std::optional<CopyPlan> planCopy(DmaOp dma, Operation *arena, int64_t align, std::string &why) {
   CopyPlan p;
   p.dma = dma;
@@ -94,12 +109,30 @@ std::optional<CopyPlan> planCopy(DmaOp dma, Operation *arena, int64_t align, std
         p.rows = form[0].size / c, p.runBytes = c;
     }
     p.pitch = p.localPitch = p.runBytes;
-  } else if (form.size() == 2 && form[1].gm == 1 && form[1].local == 1 && form[0].gm > 0 &&
-             form[0].local > 0) {
-    p.rows = form[0].size, p.runBytes = form[1].size;
-    p.pitch = form[0].gm, p.localPitch = form[0].local;
   } else {
-    return why = "a copy of more than rows of one run", std::nullopt;
+    // Rows of one run along the longest outer dimension; one copy per index
+    // of the others.
+    ArrayRef<CopyDim> outer = ArrayRef<CopyDim>(form).drop_back();
+    size_t r = 0;
+    for (size_t k = 1; k < outer.size(); ++k)
+      if (outer[k].size > outer[r].size)
+        r = k;
+    p.rows = outer[r].size, p.runBytes = form.back().size;
+    p.pitch = outer[r].gm, p.localPitch = outer[r].local;
+    int64_t copies = 1;
+    for (size_t k = 0; k < outer.size(); ++k) {
+      if (outer[k].gm <= 0 || outer[k].local <= 0)
+        return why = "a copy that repeats bytes", std::nullopt;
+      if (k == r)
+        continue;
+      if (outer[k].gm % align || outer[k].local % align)
+        return why = "a copy not VECTOR-aligned", std::nullopt;
+      p.loops.push_back(outer[k]);
+      copies *= outer[k].size;
+    }
+    if (copies > kMaxCopies)
+      return why = "a copy of more than " + std::to_string(kMaxCopies) + " VECTOR grids",
+             std::nullopt;
   }
   if (p.offset % align || p.localOffset % align ||
       (p.rows > 1 && (p.pitch % align || p.localPitch % align)))
@@ -110,9 +143,10 @@ std::optional<CopyPlan> planCopy(DmaOp dma, Operation *arena, int64_t align, std
   return p;
 }
 
-/// The copy `p` describes, between its tile and `resident`; none if it does
-/// not verify (nothing is left of it then).
-std::optional<VUnOp> buildCopy(const CopyPlan &p, AllocOp resident, int64_t align) {
+/// The copies `p` describes, between its tile and `resident`, into `out`;
+/// false if one does not verify (nothing is left of them then).
+bool buildCopies(const CopyPlan &p, AllocOp resident, int64_t align,
+                 SmallVectorImpl<VUnOp> &out) {
   DmaOp dma = p.dma;
   OpBuilder b(dma);
   Location loc = dma.getLoc();
@@ -123,21 +157,34 @@ std::optional<VUnOp> buildCopy(const CopyPlan &p, AllocOp resident, int64_t alig
                            {p.rows == 1 ? roundUp(p.runBytes, align) : pitch,
                             tile.getElementBytes()});
   };
-  Value inLM = ViewOp::create(b, loc, grid(MemorySpace::LM, p.pitch), resident.getBuffer(),
-                              uint64_t(p.offset));
-  Value inTile = ViewOp::create(b, loc, grid(tile.getSpace(), p.localPitch), p.local->getResult(0),
-                                uint64_t(p.localOffset));
-  auto copy = p.store ? VUnOp::create(b, loc, inTile, inLM, VUnFunc::COPY)
-                      : VUnOp::create(b, loc, inLM, inTile, VUnFunc::COPY);
-  if (auto tag = dma->getAttr(ForOp::kIterationTag))
-    copy->setAttr(ForOp::kIterationTag, tag);
   ScopedDiagnosticHandler quiet(b.getContext(), [](Diagnostic &) { return success(); });
-  if (succeeded(mlir::verify(copy)))
-    return copy;
-  copy->erase();
-  eraseDeadViews(inLM);
-  eraseDeadViews(inTile);
-  return std::nullopt;
+  size_t built = out.size();
+  SmallVector<int64_t, 2> at(p.loops.size(), 0);
+  while (true) {
+    int64_t offset = p.offset, localOffset = p.localOffset;
+    for (auto [i, d] : llvm::enumerate(p.loops))
+      offset += at[i] * d.gm, localOffset += at[i] * d.local;
+    Value inLM = ViewOp::create(b, loc, grid(MemorySpace::LM, p.pitch), resident.getBuffer(),
+                                uint64_t(offset));
+    Value inTile = ViewOp::create(b, loc, grid(tile.getSpace(), p.localPitch),
+                                  p.local->getResult(0), uint64_t(localOffset));
+    auto copy = p.store ? VUnOp::create(b, loc, inTile, inLM, VUnFunc::COPY)
+                        : VUnOp::create(b, loc, inLM, inTile, VUnFunc::COPY);
+    if (auto tag = dma->getAttr(ForOp::kIterationTag))
+      copy->setAttr(ForOp::kIterationTag, tag);
+    out.push_back(copy);
+    if (failed(mlir::verify(copy))) {
+      eraseCopies(ArrayRef<VUnOp>(out).drop_front(built));
+      out.truncate(built);
+      return false;
+    }
+    // The next index, the last loop fastest.
+    size_t k = at.size();
+    while (k > 0 && ++at[k - 1] == p.loops[k - 1].size)
+      at[--k] = 0;
+    if (k == 0)
+      return true;
+  }
 }
 
 /// The DMAs that use `v` or a view of it; false if another op does (an
@@ -252,9 +299,10 @@ struct EmitResidentValuesPass
       moves.pop_back();
       ++givenBack;
     }
-    int64_t bytes = 0, copies = 0;
+    int64_t bytes = 0, dmas = 0, copies = 0;
     for (Move &m : moves) {
       bytes += m.bytes;
+      dmas += int64_t(m.dmas.size());
       copies += int64_t(m.copies.size());
       keep(m);
     }
@@ -262,8 +310,8 @@ struct EmitResidentValuesPass
       return;
     InFlightDiagnostic r = program.emitRemark()
                            << moves.size() << " of " << candidates.size()
-                           << " arena values kept in LM whole (" << bytes << " bytes, " << copies
-                           << " DMAs now VECTOR copies)";
+                           << " arena values kept in LM whole (" << bytes << " bytes; " << dmas
+                           << " DMAs now " << copies << " VECTOR copies)";
     if (givenBack)
       r << "; " << givenBack << " given back to GM for LM's placement to fit";
     for (auto &[why, n] : reasons)
@@ -304,12 +352,10 @@ struct EmitResidentValuesPass
                                   type.getElementType(), type.getStrides());
     m.resident = AllocOp::create(b, alloc.getLoc(), lmType, IntegerAttr(), StringAttr());
     for (const CopyPlan &p : plans) {
-      std::optional<VUnOp> copy = buildCopy(p, m.resident, align);
-      if (!copy) {
+      if (!buildCopies(p, m.resident, align, m.copies)) {
         giveBack(m);
         return why = "a copy VECTOR cannot make", std::nullopt;
       }
-      m.copies.push_back(*copy);
     }
     for (int64_t k = m.first; k <= m.last; ++k)
       live[size_t(k)] += m.bytes;
@@ -319,12 +365,7 @@ struct EmitResidentValuesPass
 
   /// Removes what propose() built: the value stays in GM.
   void giveBack(Move &m) {
-    for (VUnOp copy : m.copies) {
-      Value a = copy.getA(), d = copy.getD();
-      copy->erase();
-      eraseDeadViews(a);
-      eraseDeadViews(d);
-    }
+    eraseCopies(m.copies);
     m.copies.clear();
     m.resident->erase();
     for (int64_t k = m.first; m.reserved && k <= m.last; ++k)
