@@ -110,6 +110,34 @@ TEST(ElementwiseTiling, CanonicalizeMergesContiguousDimensions) {
   EXPECT_EQ(p.out.strides, (Strides{0, 0, 0, 0}));
 }
 
+TEST(ElementwiseTiling, CanonicalizeKeepsUnalignedRowsWithRowAlign) {
+  ElementwiseProblem p;
+  // [1, 16, 37] f32, contiguous: rows of 148 bytes, at least two granules of
+  // 32 and not a multiple of one, stay rows with rowAlign 32 ...
+  ASSERT_EQ(reason(canonicalize({1, 16, 37}, {walk({592 * 4, 148, 4}, 4)},
+                                walk({592 * 4, 148, 4}, 4), EwWork{}, p, 32)),
+            kFits);
+  EXPECT_EQ(p.shape, (Shape{1, 1, 16, 37}));
+  EXPECT_EQ(p.ins[0].strides, (Strides{0, 0, 148, 4}));
+  // ... and merge into one run without it,
+  ASSERT_EQ(reason(canonicalize({1, 16, 37}, {walk({592 * 4, 148, 4}, 4)},
+                                walk({592 * 4, 148, 4}, 4), EwWork{}, p)),
+            kFits);
+  EXPECT_EQ(p.shape, (Shape{1, 1, 1, 592}));
+  // as do rows that are a multiple of 32 bytes (32 f32) and rows shorter
+  // than two granules (7 f32: 28 bytes), and the dimensions above the rows.
+  ASSERT_EQ(reason(canonicalize({16, 32}, {walk({128, 4}, 4)}, walk({128, 4}, 4), EwWork{}, p, 32)),
+            kFits);
+  EXPECT_EQ(p.shape, (Shape{1, 1, 1, 512}));
+  ASSERT_EQ(reason(canonicalize({16, 7}, {walk({28, 4}, 4)}, walk({28, 4}, 4), EwWork{}, p, 32)),
+            kFits);
+  EXPECT_EQ(p.shape, (Shape{1, 1, 1, 112}));
+  ASSERT_EQ(reason(canonicalize({2, 8, 37}, {walk({1184, 148, 4}, 4)}, walk({1184, 148, 4}, 4),
+                                EwWork{}, p, 32)),
+            kFits);
+  EXPECT_EQ(p.shape, (Shape{1, 1, 16, 37}));
+}
+
 TEST(ElementwiseTiling, CanonicalizeKeepsPerRowOnlyWhereColumnsBroadcast) {
   // [4, 8]: a per-row f32 operand (stride 4 along rows, 0 along columns)
   // stays perRow; one that walks the columns (stride 1) loses it.

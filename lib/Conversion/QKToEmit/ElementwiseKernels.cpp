@@ -12,10 +12,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelPattern.h"
+#include "npuc/Base/ISA.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
+#include <functional>
 #include <limits>
 
 using namespace mlir;
@@ -110,12 +112,35 @@ EwAccess lowering::axisAccess(size_t rank, int64_t axis, bool perRow) {
   return a;
 }
 
+/// Whether `op` reads a matrix product's result or its result is a
+/// product's operand (through reshapes): its rows are then an accumulator
+/// tile's or an operand tile's, each at an aligned pitch.
+static bool besideProduct(Operation *op) {
+  auto isProduct = [](Operation *x) { return llvm::isa_and_nonnull<qk::MatMulOp>(x); };
+  auto producedBy = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    while (auto view = llvm::dyn_cast_or_null<qk::ViewOp>(def))
+      def = view->getOperand(0).getDefiningOp();
+    return isProduct(def);
+  };
+  std::function<bool(Value)> readByProduct = [&](Value v) {
+    return llvm::any_of(v.getUsers(), [&](Operation *user) {
+      return isProduct(user) ||
+             (llvm::isa<qk::ViewOp>(user) && llvm::any_of(user->getResults(), readByProduct));
+    });
+  };
+  return llvm::any_of(op->getOperands(), producedBy) ||
+         llvm::any_of(op->getResults(), readByProduct);
+}
+
 LogicalResult lowering::addNest(Operation *op, IterationSpaces &s, ArrayRef<int64_t> shape,
                                 std::vector<EwAccess> ins, EwAccess out, EwWork work) {
-  // The canonical 4-D iteration space (ElementwiseTiling.h).
+  // The canonical 4-D iteration space (ElementwiseTiling.h); beside a
+  // product, rows of its tiles stay rows (emit-forward-stores copies them).
   ElementwiseProblem nest;
   if (std::optional<std::string> why = canonicalize(std::vector<int64_t>(shape.begin(), shape.end()),
-                                                    std::move(ins), std::move(out), work, nest))
+                                                    std::move(ins), std::move(out), work, nest,
+                                                    besideProduct(op) ? isa::kGranuleBytes : 0))
     return op->emitOpError() << *why;
   s.nests.push_back(std::move(nest));
   return success();

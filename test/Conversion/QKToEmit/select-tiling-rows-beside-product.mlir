@@ -1,0 +1,33 @@
+// An elementwise op beside a matrix product (reading its result, or making
+// its operand, through reshapes) keeps rows that are at least two 32-byte
+// granules and not a multiple of one as rows: the product's accumulator
+// tile holds them at an aligned pitch, so emit-forward-stores hands them on
+// by a VECTOR copy, which a flat run across rows could not be. Elsewhere
+// contiguous dimensions merge into one run, as before.
+// RUN: npuc-opt %s -split-input-file -convert-graph-to-qk -convert-elementwise-to-qk -select-tiling | FileCheck %s
+
+// A BERT feed-forward layer of 37 f32 per row (148 bytes): the GELU's nest
+// is 16 rows of 37, and so is the one of the op that feeds the next product.
+// CHECK-LABEL: func.func @gelu_after_product
+// CHECK:       qk.gelu {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 16, 37], tile = [1, 1, 16, 37]
+// CHECK:       qk.binary {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 16, 37], tile = [1, 1, 16, 37]
+// CHECK:       qk.matmul
+func.func @gelu_after_product(%x: tensor<16x32xf32>, %w: tensor<32x37xf32>, %v: tensor<37x32xf32>, %b: tensor<1x16x37xf32>) -> tensor<16x32xf32> {
+  %p = graph.matmul %x, %w : (tensor<16x32xf32>, tensor<32x37xf32>) -> tensor<16x37xf32>
+  %r = graph.reshape %p : (tensor<16x37xf32>) -> tensor<1x16x37xf32>
+  %y = graph.gelu %r {approximate = "none"} : (tensor<1x16x37xf32>) -> tensor<1x16x37xf32>
+  %z = graph.add %b, %b : (tensor<1x16x37xf32>, tensor<1x16x37xf32>) -> tensor<1x16x37xf32>
+  %f = graph.reshape %z : (tensor<1x16x37xf32>) -> tensor<16x37xf32>
+  %q = graph.matmul %f, %v : (tensor<16x37xf32>, tensor<37x32xf32>) -> tensor<16x32xf32>
+  return %q : tensor<16x32xf32>
+}
+
+// -----
+
+// The same GELU on a graph input: one run of 592.
+// CHECK-LABEL: func.func @gelu_alone
+// CHECK:       qk.gelu {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 1, 592], tile = [1, 1, 1, 592]
+func.func @gelu_alone(%x: tensor<1x16x37xf32>) -> tensor<1x16x37xf32> {
+  %y = graph.gelu %x {approximate = "none"} : (tensor<1x16x37xf32>) -> tensor<1x16x37xf32>
+  return %y : tensor<1x16x37xf32>
+}
