@@ -112,11 +112,25 @@ EwAccess lowering::axisAccess(size_t rank, int64_t axis, bool perRow) {
   return a;
 }
 
-/// Whether `op` reads a matrix product's result or its result is a
-/// product's operand (through reshapes): its rows are then an accumulator
-/// tile's or an operand tile's, each at an aligned pitch.
+/// Whether `op` reads a product's result (a matrix product's or a
+/// convolution's) or its result is a product's operand, through reshapes,
+/// and its result is likely to stay in LM whole (at most a quarter of LM:
+/// emit-resident-values takes up to half, but beside a layer's tiles larger
+/// values rarely fit, and then rows only cost GM bursts): its rows are then
+/// a tile's rows at an aligned pitch, which a VECTOR copy can take where a
+/// flat run across rows is not VECTOR-aligned.
 static bool besideProduct(Operation *op) {
-  auto isProduct = [](Operation *x) { return llvm::isa_and_nonnull<qk::MatMulOp>(x); };
+  auto module = op->getParentOfType<ModuleOp>();
+  auto name = module ? module->getAttrOfType<StringAttr>(kTargetAttr) : StringAttr();
+  const target::TargetInfo *t = target::lookupTarget(name ? name.getValue() : "npu-v1");
+  if (!t || op->getNumResults() != 1)
+    return false;
+  RankedTensorType type = tensorOf(op->getResult(0));
+  if (type.getNumElements() * bytesOf(storageOf(type.getElementType())) > t->params.LMBytes / 4)
+    return false;
+  auto isProduct = [](Operation *x) {
+    return llvm::isa_and_nonnull<qk::MatMulOp, qk::Conv2DOp>(x);
+  };
   auto producedBy = [&](Value v) {
     Operation *def = v.getDefiningOp();
     while (auto view = llvm::dyn_cast_or_null<qk::ViewOp>(def))

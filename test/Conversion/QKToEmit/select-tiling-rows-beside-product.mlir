@@ -1,5 +1,6 @@
-// An elementwise op beside a matrix product (reading its result, or making
-// its operand, through reshapes) keeps rows that are at least two 32-byte
+// An elementwise op beside a product, a matrix product's or a convolution's
+// (reading its result, or making its operand, through reshapes), whose
+// result takes at most a quarter of LM, keeps rows that are at least two 32-byte
 // granules and not a multiple of one as rows: the product's accumulator
 // tile holds them at an aligned pitch, so emit-forward-stores hands them on
 // by a VECTOR copy, which a flat run across rows could not be. Elsewhere
@@ -30,4 +31,32 @@ func.func @gelu_after_product(%x: tensor<16x32xf32>, %w: tensor<32x37xf32>, %v: 
 func.func @gelu_alone(%x: tensor<1x16x37xf32>) -> tensor<1x16x37xf32> {
   %y = graph.gelu %x {approximate = "none"} : (tensor<1x16x37xf32>) -> tensor<1x16x37xf32>
   return %y : tensor<1x16x37xf32>
+}
+
+// -----
+
+// Beside a convolution: a residual Add of two 16x28x14 f32 maps (rows of
+// 56 bytes, shorter than two granules, merge into one run) and of two
+// 16x28x28 f32 maps (rows of 112 bytes stay rows).
+// CHECK-LABEL: func.func @add_after_conv
+// CHECK:       qk.binary {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 1, 6272]
+// CHECK:       qk.binary {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 448, 28]
+func.func @add_after_conv(%x: tensor<1x16x28x14xf32>, %w: tensor<16x16x1x1xf32>, %y: tensor<1x16x28x28xf32>, %v: tensor<16x16x1x1xf32>) -> (tensor<1x16x28x14xf32>, tensor<1x16x28x28xf32>) {
+  %c = graph.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x16x28x14xf32>, tensor<16x16x1x1xf32>) -> tensor<1x16x28x14xf32>
+  %a = graph.add %c, %x : (tensor<1x16x28x14xf32>, tensor<1x16x28x14xf32>) -> tensor<1x16x28x14xf32>
+  %d = graph.conv %y, %v {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x16x28x28xf32>, tensor<16x16x1x1xf32>) -> tensor<1x16x28x28xf32>
+  %b = graph.add %d, %y : (tensor<1x16x28x28xf32>, tensor<1x16x28x28xf32>) -> tensor<1x16x28x28xf32>
+  return %a, %b : tensor<1x16x28x14xf32>, tensor<1x16x28x28xf32>
+}
+
+// -----
+
+// A value larger than a quarter of LM (1 MiB on npu-v1) is not likely to
+// stay in LM: its rows of 37 merge into one run.
+// CHECK-LABEL: func.func @large_after_product
+// CHECK:       qk.gelu {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 1, 296000]
+func.func @large_after_product(%x: tensor<8000x32xf32>, %w: tensor<32x37xf32>) -> tensor<8000x37xf32> {
+  %p = graph.matmul %x, %w : (tensor<8000x32xf32>, tensor<32x37xf32>) -> tensor<8000x37xf32>
+  %y = graph.gelu %p {approximate = "none"} : (tensor<8000x37xf32>) -> tensor<8000x37xf32>
+  return %y : tensor<8000x37xf32>
 }

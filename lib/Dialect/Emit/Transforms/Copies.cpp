@@ -17,7 +17,7 @@ bool padded(DmaOp dma) {
   return nonZero(dma.getPadLo()) || nonZero(dma.getPadHi());
 }
 
-CopyForm copyForm(DmaOp dma) {
+CopyForm copyDims(DmaOp dma) {
   auto src = cast<BufferType>(dma.getSrc().getType());
   auto dst = cast<BufferType>(dma.getDst().getType());
   BufferType gm = src.isGlobal() ? src : dst, local = src.isGlobal() ? dst : src;
@@ -25,9 +25,14 @@ CopyForm copyForm(DmaOp dma) {
   for (auto [n, g, l] : llvm::zip(gm.getShape(), gm.getStrides(), local.getStrides()))
     if (n != 1)
       dims.push_back({n, g, l});
-  dims.push_back({gm.getElementBytes(), 1, 1});
+  return dims;
+}
+
+CopyForm mergeCopy(ArrayRef<CopyDim> dims, int64_t elementBytes) {
   CopyForm merged;
-  for (const CopyDim &d : dims) {
+  SmallVector<CopyDim, 4> all(dims.begin(), dims.end());
+  all.push_back({elementBytes, 1, 1});
+  for (const CopyDim &d : all) {
     CopyDim *last = merged.empty() ? nullptr : &merged.back();
     if (last && last->gm == d.size * d.gm && last->local == d.size * d.local)
       *last = {last->size * d.size, d.gm, d.local};
@@ -35,6 +40,12 @@ CopyForm copyForm(DmaOp dma) {
       merged.push_back(d);
   }
   return merged;
+}
+
+CopyForm copyForm(DmaOp dma) {
+  auto src = cast<BufferType>(dma.getSrc().getType());
+  BufferType gm = src.isGlobal() ? src : cast<BufferType>(dma.getDst().getType());
+  return mergeCopy(copyDims(dma), gm.getElementBytes());
 }
 
 void eraseDeadViews(Value v) {

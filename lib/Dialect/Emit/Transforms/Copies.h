@@ -39,6 +39,11 @@ using CopyForm = llvm::SmallVector<CopyDim, 4>;
 /// both sides merged, the element's bytes innermost. Two copies of equal
 /// forms move the same bytes between the same relative places.
 CopyForm copyForm(DmaOp dma);
+/// The dimensions of `dma` that move more than one element, as they are.
+CopyForm copyDims(DmaOp dma);
+/// `dims` with the element's bytes innermost, merged where contiguous on
+/// both sides (copyForm's canonical form).
+CopyForm mergeCopy(llvm::ArrayRef<CopyDim> dims, int64_t elementBytes);
 
 /// Erases `v` and the views it is made of while nothing uses them.
 void eraseDeadViews(mlir::Value v);

@@ -47,6 +47,15 @@ constexpr int64_t kMaxCopies = 64;
 
 int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
+/// Where the value's bytes sit in LM: blocks of `block` bytes (a channel's
+/// plane, a matrix row) each at a multiple of `pitch`, so that byte `a` of
+/// the arena buffer is byte a / block * pitch + a % block. The arena's own
+/// layout is one block; a larger pitch aligns the blocks for VECTOR.
+struct Layout {
+  int64_t block = INT64_MAX, pitch = INT64_MAX;
+  int64_t map(int64_t a) const { return a / block * pitch + a % block; }
+};
+
 /// One DMA of a value kept in LM, as the VECTOR copy that replaces it:
 /// `rows` runs of `runBytes`, at `pitch` bytes in the value and
 /// `localPitch` in the tile.
@@ -81,7 +90,8 @@ void eraseCopies(ArrayRef<VUnOp> copies) {
 
 /// How `dma`, which stores into or loads from the arena buffer `arena`,
 /// becomes VECTOR copies; none, with `why`, if it cannot.
-std::optional<CopyPlan> planCopy(DmaOp dma, Operation *arena, int64_t align, std::string &why) {
+std::optional<CopyPlan> planCopy(DmaOp dma, Operation *arena, const Layout &layout,
+                                 int64_t align, std::string &why) {
   CopyPlan p;
   p.dma = dma;
   p.store = rootOf(dma.getDst()).first == arena;
@@ -95,10 +105,25 @@ std::optional<CopyPlan> planCopy(DmaOp dma, Operation *arena, int64_t align, std
   auto localType = cast<BufferType>(local.getType());
   int64_t elem = localType.getElementBytes();
   std::tie(p.local, p.localOffset) = rootOf(local);
-  p.offset = rootOf(gm).second;
+  int64_t at = rootOf(gm).second;
   if (!isa_and_nonnull<AllocOp>(p.local) || cast<BufferType>(gm.getType()).getElementBytes() != elem)
     return why = "a tile that is not a buffer of its own elements", std::nullopt;
-  CopyForm form = copyForm(dma);
+  // The copy in the value's LM layout: a dimension steps whole blocks or
+  // stays within the block it starts in.
+  CopyForm dims = copyDims(dma);
+  int64_t within = at % layout.block + elem;
+  for (CopyDim &d : dims) {
+    if (d.gm < 0)
+      return why = "a copy that runs backwards", std::nullopt;
+    if (d.gm % layout.block == 0)
+      d.gm = d.gm / layout.block * layout.pitch;
+    else
+      within += (d.size - 1) * d.gm;
+  }
+  if (within > layout.block)
+    return why = "a copy across the blocks of an aligned layout", std::nullopt;
+  p.offset = layout.map(at);
+  CopyForm form = mergeCopy(dims, elem);
   if (form.size() == 1) {
     // One run: rows of the longest aligned length a grid row holds.
     p.runBytes = form[0].size;
@@ -185,6 +210,17 @@ bool buildCopies(const CopyPlan &p, AllocOp resident, int64_t align,
     if (k == 0)
       return true;
   }
+}
+
+/// Whether `type` is laid out row-major without gaps.
+bool isDense(BufferType type) {
+  int64_t expect = type.getElementBytes();
+  for (int64_t i = int64_t(type.getShape().size()) - 1; i >= 0; --i) {
+    if (type.getShape()[size_t(i)] != 1 && type.getStrides()[size_t(i)] != expect)
+      return false;
+    expect *= type.getShape()[size_t(i)];
+  }
+  return true;
 }
 
 /// The DMAs that use `v` or a view of it; false if another op does (an
@@ -333,23 +369,48 @@ struct EmitResidentValuesPass
     if (m.dmas.empty())
       return std::nullopt;
     llvm::sort(m.dmas, [&](DmaOp a, DmaOp b) { return index.lookup(a) < index.lookup(b); });
+    // The arena's layout, else blocks of a dense value's inner dimensions
+    // (innermost first) at an aligned pitch, at most half again the bytes.
     SmallVector<CopyPlan> plans;
-    for (DmaOp dma : m.dmas) {
-      std::optional<CopyPlan> p = planCopy(dma, alloc, align, why);
-      if (!p)
-        return std::nullopt;
-      plans.push_back(*p);
+    SmallVector<int64_t> strides(type.getStrides());
+    for (int64_t k = int64_t(strides.size());; --k) {
+      Layout layout;
+      if (k < int64_t(strides.size())) {
+        if (k < 1)
+          return std::nullopt;
+        int64_t block = strides[size_t(k - 1)], pitch = roundUp(block, align);
+        if (block <= 0 || block % align == 0 || !isDense(type) || pitch * 2 > block * 3)
+          continue;
+        layout = {block, pitch};
+      }
+      std::string whyNot;
+      plans.clear();
+      for (DmaOp dma : m.dmas) {
+        std::optional<CopyPlan> p = planCopy(dma, alloc, layout, align, whyNot);
+        if (!p)
+          break;
+        plans.push_back(*p);
+      }
+      if (why.empty())
+        why = whyNot;  // the arena layout's reason
+      if (plans.size() == m.dmas.size()) {
+        why.clear();
+        for (int64_t i = 0; i < k && k < int64_t(strides.size()); ++i)
+          strides[size_t(i)] = strides[size_t(i)] / layout.block * layout.pitch;
+        break;
+      }
     }
     if (!plans.front().store || llvm::all_of(plans, [](const CopyPlan &p) { return p.store; }))
       return why = "a value not stored before it is loaded", std::nullopt;
+    auto lmType = BufferType::get(alloc.getContext(), MemorySpace::LM, type.getShape(),
+                                  type.getElementType(), strides);
+    m.bytes = lmType.getSpanBytes();
     m.first = index.lookup(m.dmas.front()), m.last = index.lookup(m.dmas.back());
     for (int64_t k = m.first; k <= m.last; ++k)
       if (live[size_t(k)] + m.bytes > capacity / 4 * 3)
         return why = "LM's live bytes over the value's life", std::nullopt;
 
     OpBuilder b(m.dmas.front());
-    auto lmType = BufferType::get(b.getContext(), MemorySpace::LM, type.getShape(),
-                                  type.getElementType(), type.getStrides());
     m.resident = AllocOp::create(b, alloc.getLoc(), lmType, IntegerAttr(), StringAttr());
     for (const CopyPlan &p : plans) {
       if (!buildCopies(p, m.resident, align, m.copies)) {

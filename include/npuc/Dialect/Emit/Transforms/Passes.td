@@ -140,22 +140,29 @@ def EmitResidentValues : Pass<"emit-resident-values", "::npuc::emit::ProgramOp">
     before emit-prefetch-constants). An arena buffer (a value one kernel
     hands to the next through GM) whose only accesses are DMAs that store
     tiles of LM or ACC into it and load tiles of it into LM, none padded,
-    becomes an LM buffer of the same layout, and each of those DMAs one
-    `emit.vun COPY` between the tile and the same bytes of that buffer: two
-    VECTOR passes (4 + bytes / lanes cycles each) instead of two trips
-    through GM (a descriptor's start plus bytes / bandwidth). Each copy must
-    be one VECTOR grid: after merging contiguous dimensions (Copies.h) at
-    most rows of one contiguous run, the runs and pitches VECTOR-aligned and
-    within the v_shape fields; a single run longer than a grid row is cut
+    becomes an LM buffer, and each of those DMAs `emit.vun COPY`s between
+    the tile and the same bytes of that buffer: VECTOR passes (4 + bytes /
+    lanes cycles each) instead of trips through GM (a descriptor's start
+    plus bytes / bandwidth). The LM buffer has the arena's layout or, where
+    that puts rows off VECTOR's alignment, the blocks of a dense value's
+    inner dimensions (a channel's plane, a matrix row; innermost first) at
+    an aligned pitch, if that takes at most half again the bytes. Each copy
+    must be VECTOR grids: after merging contiguous dimensions (Copies.h),
+    rows of one contiguous run along the longest dimension, one grid per
+    index of the others (at most 64), the runs and pitches VECTOR-aligned
+    and within the v_shape fields; a single run longer than a grid row is cut
     into rows. The buffer must take at most half of LM, and the LM bytes
     live over its life (its first store to its last load) at most three
-    quarters. Then LM is placed as emit-plan-memory places it
-    (Placement.h); if it does not fit, the buffers are given back to GM,
-    the last one chosen first, until it does. The arena buffer, its DMAs
-    and its `emit.value` go (a dump does not hold the value), unless
-    `keep-stores` (npuc --materialize-values, contract L4). With `remarks`,
-    one remark counts the buffers kept and the bytes no longer moved
-    through GM, and one per buffer left in GM says why.
+    quarters. A store's copy moves down past the engine ops of its kernel
+    that neither write its tile nor touch its bytes (VECTOR runs in order:
+    right after the op computing the tile it held the kernel's next VECTOR
+    op). Then LM is placed as emit-plan-memory places it (Placement.h); if
+    it does not fit, the buffers are given back to GM, the last one chosen
+    first, until it does. The arena buffer, its DMAs and its `emit.value`
+    go (a dump does not hold the value), unless `keep-stores` (npuc
+    --materialize-values, contract L4). With `remarks`, one remark counts
+    the values kept, their LM bytes, the DMAs and the copies that replace
+    them, and why the others stay in GM.
   }];
   let options = [Option<"remarks", "remarks", "bool", "false",
                         "remark which values stay in LM and why others do not">,
