@@ -82,14 +82,15 @@ struct ElementwiseProblem {
 /// The canonical problem of a nest over `shape` (any rank) whose inputs and
 /// result walk it with the given strides, or why it has none (more than four
 /// dimensions remain after merging: the DMA moves at most four). With
-/// `rowAlign`, innermost rows of at least two `rowAlign` granules that are
-/// not a multiple of one are not merged into longer runs: a tile of such
+/// `rowAlign`, innermost rows of at least `minRowBytes` that are not a
+/// multiple of `rowAlign` are not merged into longer runs: a tile of such
 /// rows, each at an aligned pitch, is what a VECTOR copy can fill from a
-/// product's accumulator tile (emit-forward-stores), where a flat run
-/// crossing rows is not.
+/// product's accumulator tile (emit-forward-stores, emit-resident-values),
+/// where a flat run crossing rows is not.
 std::optional<std::string> canonicalize(const std::vector<int64_t> &shape,
                                         std::vector<EwAccess> ins, EwAccess out, EwWork work,
-                                        ElementwiseProblem &p, int64_t rowAlign = 0);
+                                        ElementwiseProblem &p, int64_t rowAlign = 0,
+                                        int64_t minRowBytes = 0);
 
 /// A nest over `rows` rows of `cols` elements each, kept whole, reading `in`
 /// and writing `out` (per row: `out.perRow`).

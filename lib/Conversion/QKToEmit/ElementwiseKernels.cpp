@@ -12,7 +12,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelPattern.h"
-#include "npuc/Base/ISA.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -112,49 +111,64 @@ EwAccess lowering::axisAccess(size_t rank, int64_t axis, bool perRow) {
   return a;
 }
 
-/// Whether `op` reads a product's result (a matrix product's or a
-/// convolution's) or its result is a product's operand, through reshapes,
-/// and its result is likely to stay in LM whole (at most a quarter of LM:
-/// emit-resident-values takes up to half, but beside a layer's tiles larger
-/// values rarely fit, and then rows only cost GM bursts): its rows are then
-/// a tile's rows at an aligned pitch, which a VECTOR copy can take where a
-/// flat run across rows is not VECTOR-aligned.
-static bool besideProduct(Operation *op) {
+/// Which rows `op`'s nest keeps rows (canonicalize's `rowAlign` and
+/// `minRowBytes`; none: every contiguous dimension merges). Beside a product (`op` reads its
+/// result or makes its operand, through reshapes), a tile's rows sit at an
+/// aligned pitch, which a VECTOR copy can take where a flat run across rows
+/// is not aligned; that pays where the value stays in LM, so only for a
+/// result of at most a quarter of LM (emit-resident-values takes up to
+/// half, but beside a layer's tiles larger values rarely fit, and then rows
+/// only cost GM bursts). Beside a matrix product every row stays a row (an
+/// RNN's gates of 7 floats); beside a convolution rows of at least two
+/// granules (a 7x7 map's rows of 7 bytes would pay a GM burst each).
+struct RowRule {
+  int64_t align, minBytes;
+};
+static std::optional<RowRule> rowsBesideProduct(Operation *op) {
   auto module = op->getParentOfType<ModuleOp>();
   auto name = module ? module->getAttrOfType<StringAttr>(kTargetAttr) : StringAttr();
   const target::TargetInfo *t = target::lookupTarget(name ? name.getValue() : "npu-v1");
   if (!t || op->getNumResults() != 1)
-    return false;
+    return std::nullopt;
   RankedTensorType type = tensorOf(op->getResult(0));
   if (type.getNumElements() * bytesOf(storageOf(type.getElementType())) > t->params.LMBytes / 4)
-    return false;
-  auto isProduct = [](Operation *x) {
-    return llvm::isa_and_nonnull<qk::MatMulOp, qk::Conv2DOp>(x);
+    return std::nullopt;
+  bool matrix = false, conv = false;
+  auto note = [&](Operation *x) {
+    matrix |= llvm::isa_and_nonnull<qk::MatMulOp>(x);
+    conv |= llvm::isa_and_nonnull<qk::Conv2DOp>(x);
   };
-  auto producedBy = [&](Value v) {
+  for (Value v : op->getOperands()) {
     Operation *def = v.getDefiningOp();
     while (auto view = llvm::dyn_cast_or_null<qk::ViewOp>(def))
       def = view->getOperand(0).getDefiningOp();
-    return isProduct(def);
+    note(def);
+  }
+  std::function<void(Value)> readers = [&](Value v) {
+    for (Operation *user : v.getUsers()) {
+      note(user);
+      if (llvm::isa<qk::ViewOp>(user))
+        readers(user->getResult(0));
+    }
   };
-  std::function<bool(Value)> readByProduct = [&](Value v) {
-    return llvm::any_of(v.getUsers(), [&](Operation *user) {
-      return isProduct(user) ||
-             (llvm::isa<qk::ViewOp>(user) && llvm::any_of(user->getResults(), readByProduct));
-    });
-  };
-  return llvm::any_of(op->getOperands(), producedBy) ||
-         llvm::any_of(op->getResults(), readByProduct);
+  readers(op->getResult(0));
+  int64_t align = t->params.VectorAlign;
+  if (matrix)
+    return RowRule{align, 0};
+  if (conv)
+    return RowRule{align, 2 * align};
+  return std::nullopt;
 }
 
 LogicalResult lowering::addNest(Operation *op, IterationSpaces &s, ArrayRef<int64_t> shape,
                                 std::vector<EwAccess> ins, EwAccess out, EwWork work) {
   // The canonical 4-D iteration space (ElementwiseTiling.h); beside a
   // product, rows of its tiles stay rows (emit-forward-stores copies them).
+  std::optional<RowRule> rows = rowsBesideProduct(op);
   ElementwiseProblem nest;
   if (std::optional<std::string> why = canonicalize(std::vector<int64_t>(shape.begin(), shape.end()),
                                                     std::move(ins), std::move(out), work, nest,
-                                                    besideProduct(op) ? isa::kGranuleBytes : 0))
+                                                    rows ? rows->align : 0, rows ? rows->minBytes : 0))
     return op->emitOpError() << *why;
   s.nests.push_back(std::move(nest));
   return success();

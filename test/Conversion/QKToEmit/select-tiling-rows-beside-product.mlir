@@ -1,10 +1,11 @@
 // An elementwise op beside a product, a matrix product's or a convolution's
 // (reading its result, or making its operand, through reshapes), whose
-// result takes at most a quarter of LM, keeps rows that are at least two 32-byte
-// granules and not a multiple of one as rows: the product's accumulator
-// tile holds them at an aligned pitch, so emit-forward-stores hands them on
-// by a VECTOR copy, which a flat run across rows could not be. Elsewhere
-// contiguous dimensions merge into one run, as before.
+// result takes at most a quarter of LM, keeps rows that are not a multiple
+// of 32 bytes as rows (beside a convolution only rows of 64 bytes or more):
+// the product's accumulator tile holds them at an aligned pitch, so
+// emit-forward-stores and emit-resident-values hand them on by VECTOR
+// copies, which a flat run across rows could not be. Elsewhere contiguous
+// dimensions merge into one run, as before.
 // RUN: npuc-opt %s -split-input-file -convert-graph-to-qk -convert-elementwise-to-qk -select-tiling | FileCheck %s
 
 // A BERT feed-forward layer of 37 f32 per row (148 bytes): the GELU's nest
@@ -21,6 +22,18 @@ func.func @gelu_after_product(%x: tensor<16x32xf32>, %w: tensor<32x37xf32>, %v: 
   %f = graph.reshape %z : (tensor<1x16x37xf32>) -> tensor<16x37xf32>
   %q = graph.matmul %f, %v : (tensor<16x37xf32>, tensor<37x32xf32>) -> tensor<16x32xf32>
   return %q : tensor<16x32xf32>
+}
+
+// -----
+
+// An RNN's gates of 7 floats beside their product: rows of 28 bytes stay
+// rows.
+// CHECK-LABEL: func.func @gates_after_product
+// CHECK:       qk.map {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 2, 7]
+func.func @gates_after_product(%h: tensor<2x7xf32>, %w: tensor<7x7xf32>) -> tensor<2x7xf32> {
+  %p = graph.matmul %h, %w : (tensor<2x7xf32>, tensor<7x7xf32>) -> tensor<2x7xf32>
+  %y = graph.tanh %p : (tensor<2x7xf32>) -> tensor<2x7xf32>
+  return %y : tensor<2x7xf32>
 }
 
 // -----
