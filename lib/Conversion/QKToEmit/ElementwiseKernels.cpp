@@ -133,25 +133,45 @@ static std::optional<RowRule> rowsBesideProduct(Operation *op) {
   RankedTensorType type = tensorOf(op->getResult(0));
   if (type.getNumElements() * bytesOf(storageOf(type.getElementType())) > t->params.LMBytes / 4)
     return std::nullopt;
+  // A convolution next to `op` (through reshapes); a matrix product within
+  // a few ops of elementwise work and copies on values as small (an RNN
+  // step's gates are sliced, activated and combined between products).
   bool matrix = false, conv = false;
-  auto note = [&](Operation *x) {
-    matrix |= llvm::isa_and_nonnull<qk::MatMulOp>(x);
-    conv |= llvm::isa_and_nonnull<qk::Conv2DOp>(x);
+  auto small = [&](Value v) {
+    auto tt = dyn_cast<RankedTensorType>(v.getType());
+    return tt && tt.hasStaticShape() &&
+           tt.getNumElements() * bytesOf(storageOf(tt.getElementType())) <= t->params.LMBytes / 4;
   };
-  for (Value v : op->getOperands()) {
-    Operation *def = v.getDefiningOp();
-    while (auto view = llvm::dyn_cast_or_null<qk::ViewOp>(def))
-      def = view->getOperand(0).getDefiningOp();
-    note(def);
-  }
-  std::function<void(Value)> readers = [&](Value v) {
-    for (Operation *user : v.getUsers()) {
-      note(user);
-      if (llvm::isa<qk::ViewOp>(user))
-        readers(user->getResult(0));
+  auto passes = [](Operation *x) {
+    return llvm::isa<qk::ViewOp, qk::CopyOp, qk::BinaryOp, qk::CompareOp, qk::SelectOp, qk::CastOp,
+                     qk::MapOp, qk::ClipOp, qk::LeakyReluOp, qk::HardSigmoidOp, qk::HardSwishOp,
+                     qk::GeluOp, qk::PReluOp, qk::PowOp>(x);
+  };
+  struct Step {
+    Operation *x;
+    int hops;
+    bool direct;  // reached from `op` through reshapes only
+  };
+  SmallVector<Step> work{{op, 0, true}};
+  DenseSet<Operation *> seen{op};
+  constexpr int kHops = 6;
+  while (!work.empty() && !matrix) {
+    auto [x, hops, direct] = work.pop_back_val();
+    SmallVector<Operation *> next;
+    for (Value v : x->getOperands())
+      if (Operation *def = v.getDefiningOp(); def && small(v))
+        next.push_back(def);
+    for (Value r : x->getResults())
+      for (Operation *user : r.getUsers())
+        next.push_back(user);
+    for (Operation *y : next) {
+      matrix |= llvm::isa<qk::MatMulOp>(y);
+      conv |= direct && llvm::isa<qk::Conv2DOp>(y);
+      if (hops + 1 < kHops && passes(y) && llvm::all_of(y->getResults(), small) &&
+          seen.insert(y).second)
+        work.push_back({y, hops + 1, direct && llvm::isa<qk::ViewOp>(y)});
     }
-  };
-  readers(op->getResult(0));
+  }
   int64_t align = t->params.VectorAlign;
   if (matrix)
     return RowRule{align, 0};

@@ -38,6 +38,23 @@ func.func @gates_after_product(%h: tensor<2x7xf32>, %w: tensor<7x7xf32>) -> tens
 
 // -----
 
+// A GRU step's gates: the product's result is sliced (a copy), then
+// activated twice before the next product reads it. Every op of the chain
+// keeps rows of 7 floats, so each hands its tile to the next in LM.
+// CHECK-LABEL: func.func @gates_chain
+// CHECK:       qk.copy {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 2, 7]
+// CHECK:       qk.map {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 2, 7]
+// CHECK:       qk.map {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 2, 7]
+func.func @gates_chain(%h: tensor<2x7xf32>, %w: tensor<7x14xf32>) -> tensor<2x7xf32> {
+  %p = graph.matmul %h, %w : (tensor<2x7xf32>, tensor<7x14xf32>) -> tensor<2x14xf32>
+  %s = graph.slice %p {ends = array<i64: 2, 14>, starts = array<i64: 0, 7>, steps = array<i64: 1, 1>} : (tensor<2x14xf32>) -> tensor<2x7xf32>
+  %a = graph.tanh %s : (tensor<2x7xf32>) -> tensor<2x7xf32>
+  %b = graph.neg %a : (tensor<2x7xf32>) -> tensor<2x7xf32>
+  return %b : tensor<2x7xf32>
+}
+
+// -----
+
 // The same GELU on a graph input: one run of 592.
 // CHECK-LABEL: func.func @gelu_alone
 // CHECK:       qk.gelu {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 1, 592], tile = [1, 1, 1, 592]
