@@ -111,9 +111,8 @@ EwAccess lowering::axisAccess(size_t rank, int64_t axis, bool perRow) {
   return a;
 }
 
-/// Which rows `op`'s nest keeps rows (canonicalize's `rowAlign` and
-/// `minRowBytes`; none: every contiguous dimension merges). Beside a product (`op` reads its
-/// result or makes its operand, through reshapes), a tile's rows sit at an
+/// Beside a product (`op` reads its result or makes its operand, through
+/// reshapes), a tile's rows sit at an
 /// aligned pitch, which a VECTOR copy can take where a flat run across rows
 /// is not aligned; that pays where the value stays in LM, so only for a
 /// result of at most a quarter of LM (emit-resident-values takes up to
@@ -121,10 +120,7 @@ EwAccess lowering::axisAccess(size_t rank, int64_t axis, bool perRow) {
 /// only cost GM bursts). Beside a matrix product every row stays a row (an
 /// RNN's gates of 7 floats); beside a convolution rows of at least two
 /// granules (a 7x7 map's rows of 7 bytes would pay a GM burst each).
-struct RowRule {
-  int64_t align, minBytes;
-};
-static std::optional<RowRule> rowsBesideProduct(Operation *op) {
+std::optional<RowRule> lowering::rowsBesideProduct(Operation *op) {
   auto module = op->getParentOfType<ModuleOp>();
   auto name = module ? module->getAttrOfType<StringAttr>(kTargetAttr) : StringAttr();
   const target::TargetInfo *t = target::lookupTarget(name ? name.getValue() : "npu-v1");

@@ -283,7 +283,9 @@ FailureOr<CopyPlan> lowering::planCopy(Operation *op, ArrayRef<int64_t> shape,
   // Does the space fit the DMA's 4 dimensions once contiguous ones merge?
   ElementwiseProblem probe;
   std::vector<int64_t> dims(shape.begin(), shape.end());
-  if (!canonicalize(dims, {access(0, srcStrides)}, access(0, dstStrides), EwWork{es, 0}, probe)) {
+  std::optional<RowRule> rows = rowsBesideProduct(op);
+  if (!canonicalize(dims, {access(0, srcStrides)}, access(0, dstStrides), EwWork{es, 0}, probe,
+                    rows ? rows->align : 0, rows ? rows->minBytes : 0)) {
     s.nests.push_back(std::move(probe));
     return CopyPlan{};
   }

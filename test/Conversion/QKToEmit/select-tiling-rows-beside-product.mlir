@@ -55,6 +55,20 @@ func.func @gates_chain(%h: tensor<2x7xf32>, %w: tensor<7x14xf32>) -> tensor<2x7x
 
 // -----
 
+// A step's rows of a hoisted input product (a GRU's [T*B, 3H] projection):
+// the slice is contiguous in both source and result, yet its copy keeps
+// rows of 21 floats, as the product's tile and the gates that read it do.
+// CHECK-LABEL: func.func @step_slice
+// CHECK:       qk.copy {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 2, 21]
+func.func @step_slice(%x: tensor<10x4xf32>, %w: tensor<4x21xf32>) -> tensor<2x21xf32> {
+  %p = graph.matmul %x, %w : (tensor<10x4xf32>, tensor<4x21xf32>) -> tensor<10x21xf32>
+  %s = graph.slice %p {ends = array<i64: 4, 21>, starts = array<i64: 2, 0>, steps = array<i64: 1, 1>} : (tensor<10x21xf32>) -> tensor<2x21xf32>
+  %t = graph.tanh %s : (tensor<2x21xf32>) -> tensor<2x21xf32>
+  return %t : tensor<2x21xf32>
+}
+
+// -----
+
 // The same GELU on a graph input: one run of 592.
 // CHECK-LABEL: func.func @gelu_alone
 // CHECK:       qk.gelu {{.*}}npuc.loop_tiling = [#qk.tiling<space = [1, 1, 1, 592], tile = [1, 1, 1, 592]
