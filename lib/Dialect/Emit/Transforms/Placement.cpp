@@ -109,12 +109,12 @@ DenseMap<Operation *, int64_t> npuc::emit::number(Block &body) {
 }
 
 std::vector<Interval> npuc::emit::localIntervals(Block &body,
-                                                 const DenseMap<Operation *, int64_t> &index) {
+                                                 const DenseMap<Operation *, int64_t> &index,
+                                                 MemorySpace space) {
   std::vector<Interval> items;
   for (Operation &op : body)
-    if (auto alloc = dyn_cast<AllocOp>(op); alloc && !alloc.getOffset() &&
-                                            alloc.getBuffer().getType().getSpace() ==
-                                                MemorySpace::LM)
+    if (auto alloc = dyn_cast<AllocOp>(op);
+        alloc && !alloc.getOffset() && alloc.getBuffer().getType().getSpace() == space)
       items.push_back(intervalOf(alloc, index));
   return items;
 }

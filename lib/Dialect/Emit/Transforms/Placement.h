@@ -43,9 +43,10 @@ Interval intervalOf(AllocOp alloc, const llvm::DenseMap<mlir::Operation *, int64
 /// Each op of `body` numbered in order.
 llvm::DenseMap<mlir::Operation *, int64_t> number(mlir::Block &body);
 
-/// The intervals of the LM buffers placement has yet to place.
+/// The intervals of the buffers of `space` placement has yet to place.
 std::vector<Interval> localIntervals(mlir::Block &body,
-                                     const llvm::DenseMap<mlir::Operation *, int64_t> &index);
+                                     const llvm::DenseMap<mlir::Operation *, int64_t> &index,
+                                     MemorySpace space = MemorySpace::LM);
 
 /// Places the intervals in order of their start among those live at the
 /// same time: first fit in address order, or with `capacity`, next fit by

@@ -323,13 +323,17 @@ struct EmitResidentValuesPass
     }
     for (Move &m : moves)
       for (VUnOp copy : m.copies)
-        if (rootOf(copy.getD()).first == m.resident)
+        if (rootOf(copy.getD()).first == m.resident && spaceOf(copy.getA()) == MemorySpace::LM)
           sink(copy);
-    // Keep what LM's placement holds; give back the last proposed first.
+    // Keep what the placements of LM and ACC hold (a store's copy moved
+    // down keeps its tile longer); give back the last proposed first.
     int64_t givenBack = 0;
+    auto fits = [&](MemorySpace space, int64_t bytes) {
+      std::vector<Interval> items = localIntervals(body, number(body), space);
+      return placeLocal(items, bytes) <= bytes;
+    };
     while (!moves.empty()) {
-      std::vector<Interval> items = localIntervals(body, number(body));
-      if (placeLocal(items, capacity) <= capacity)
+      if (fits(MemorySpace::LM, capacity) && fits(MemorySpace::ACC, target->params.ACCBytes))
         break;
       giveBack(moves.back());
       moves.pop_back();
@@ -349,7 +353,7 @@ struct EmitResidentValuesPass
                            << " arena values kept in LM whole (" << bytes << " bytes; " << dmas
                            << " DMAs now " << copies << " VECTOR copies)";
     if (givenBack)
-      r << "; " << givenBack << " given back to GM for LM's placement to fit";
+      r << "; " << givenBack << " given back to GM for the placement of LM and ACC to fit";
     for (auto &[why, n] : reasons)
       r << "; " << n << " left in GM for " << why;
   }

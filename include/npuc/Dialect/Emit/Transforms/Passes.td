@@ -153,12 +153,13 @@ def EmitResidentValues : Pass<"emit-resident-values", "::npuc::emit::ProgramOp">
     and within the v_shape fields; a single run longer than a grid row is cut
     into rows. The buffer must take at most half of LM, and the LM bytes
     live over its life (its first store to its last load) at most three
-    quarters. A store's copy moves down past the engine ops of its kernel
-    that neither write its tile nor touch its bytes (VECTOR runs in order:
-    right after the op computing the tile it held the kernel's next VECTOR
-    op). Then LM is placed as emit-plan-memory places it (Placement.h); if
-    it does not fit, the buffers are given back to GM, the last one chosen
-    first, until it does. The arena buffer, its DMAs and its `emit.value`
+    quarters. A store's copy out of LM moves down past the engine ops of its
+    kernel that neither write its tile nor touch its bytes (VECTOR runs in
+    order: right after the op computing the tile it held the kernel's next
+    VECTOR op); one out of ACC stays (moved, it would hold the accumulator
+    tile longer). Then LM and ACC are placed as emit-plan-memory places
+    them (Placement.h); if either does not fit, the buffers are given back
+    to GM, the last one chosen first, until both do. The arena buffer, its DMAs and its `emit.value`
     go (a dump does not hold the value), unless `keep-stores` (npuc
     --materialize-values, contract L4). With `remarks`, one remark counts
     the values kept, their LM bytes, the DMAs and the copies that replace
