@@ -118,3 +118,13 @@ std::vector<Interval> npuc::emit::localIntervals(Block &body,
       items.push_back(intervalOf(alloc, index));
   return items;
 }
+
+std::vector<int64_t> npuc::emit::liveBytes(Block &body, const DenseMap<Operation *, int64_t> &index,
+                                           MemorySpace space) {
+  std::vector<int64_t> live(index.size() + 1, 0);
+  for (const Interval &it : localIntervals(body, index, space))
+    live[size_t(it.start)] += it.size, live[size_t(it.end) + 1] -= it.size;
+  for (size_t k = 1; k < live.size(); ++k)
+    live[k] += live[k - 1];
+  return live;
+}

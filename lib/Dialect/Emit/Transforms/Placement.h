@@ -48,6 +48,12 @@ std::vector<Interval> localIntervals(mlir::Block &body,
                                      const llvm::DenseMap<mlir::Operation *, int64_t> &index,
                                      MemorySpace space = MemorySpace::LM);
 
+/// The bytes of `space` live at each program index of `body` (one more
+/// entry than ops), as placement will see them.
+std::vector<int64_t> liveBytes(mlir::Block &body,
+                               const llvm::DenseMap<mlir::Operation *, int64_t> &index,
+                               MemorySpace space = MemorySpace::LM);
+
 /// Places the intervals in order of their start among those live at the
 /// same time: first fit in address order, or with `capacity`, next fit by
 /// group. Returns the bytes needed at the peak.

@@ -107,11 +107,7 @@ struct EmitPrefetchConstantsPass
     }
     // LM bytes live at each index; a move may not take them past three
     // quarters of LM (placement needs room beyond them).
-    std::vector<int64_t> live(index.size() + 1, 0);
-    for (const Interval &it : localIntervals(body, index))
-      live[size_t(it.start)] += it.size, live[size_t(it.end) + 1] -= it.size;
-    for (size_t k = 1; k < live.size(); ++k)
-      live[k] += live[k - 1];
+    std::vector<int64_t> live = liveBytes(body, index);
 
     SmallVector<DmaOp> loads;
     for (Operation &op : body)

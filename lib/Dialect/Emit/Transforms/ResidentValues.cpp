@@ -301,11 +301,7 @@ struct EmitResidentValuesPass
       return signalPassFailure();
     int64_t capacity = target->params.LMBytes;
     index = number(body);
-    live.assign(index.size() + 1, 0);
-    for (const Interval &it : localIntervals(body, index))
-      live[size_t(it.start)] += it.size, live[size_t(it.end) + 1] -= it.size;
-    for (size_t k = 1; k < live.size(); ++k)
-      live[k] += live[k - 1];
+    live = liveBytes(body, index);
 
     SmallVector<AllocOp> candidates;
     for (Operation &op : body)
