@@ -20,8 +20,7 @@ std::optional<std::string> npuc::emit::lowering::canonicalize(const std::vector<
                                                               std::vector<EwAccess> ins,
                                                               EwAccess out, EwWork work,
                                                               ElementwiseProblem &p,
-                                                              int64_t rowAlign,
-                                                              int64_t minRowBytes) {
+                                                              RowRule rows) {
   std::vector<int64_t> shape = shapeIn;
   std::vector<EwAccess *> all;
   for (EwAccess &a : ins)
@@ -40,16 +39,15 @@ std::optional<std::string> npuc::emit::lowering::canonicalize(const std::vector<
     for (EwAccess *a : all)
       a->strides.erase(a->strides.begin() + i);
   }
-  // Dimensions every operand walks contiguously merge; but innermost rows
-  // of at least `minRowBytes` that are not a multiple of `rowAlign` stay
-  // rows.
+  // Dimensions every operand walks contiguously merge, but for the rows
+  // `rows` keeps.
   int64_t widest = 0;
   for (EwAccess *a : all)
     widest = std::max(widest, a->elemBytes);
   for (int64_t i = int64_t(shape.size()) - 2; i >= 0; --i) {
     size_t u = size_t(i);
     int64_t run = shape[u + 1] * widest;
-    if (rowAlign > 0 && u + 2 == shape.size() && run >= minRowBytes && run % rowAlign != 0)
+    if (rows.align > 0 && u + 2 == shape.size() && run >= rows.minBytes && run % rows.align != 0)
       continue;
     bool mergeable = std::all_of(all.begin(), all.end(), [&](EwAccess *a) {
       return a->strides[u] == a->strides[u + 1] * shape[u + 1];

@@ -115,7 +115,7 @@ TEST(ElementwiseTiling, CanonicalizeKeepsUnalignedRowsWithRowAlign) {
   // [1, 16, 37] f32, contiguous: rows of 148 bytes, not a multiple of 32,
   // stay rows with rowAlign 32 ...
   ASSERT_EQ(reason(canonicalize({1, 16, 37}, {walk({592 * 4, 148, 4}, 4)},
-                                walk({592 * 4, 148, 4}, 4), EwWork{}, p, 32)),
+                                walk({592 * 4, 148, 4}, 4), EwWork{}, p, RowRule{32})),
             kFits);
   EXPECT_EQ(p.shape, (Shape{1, 1, 16, 37}));
   EXPECT_EQ(p.ins[0].strides, (Strides{0, 0, 148, 4}));
@@ -126,19 +126,21 @@ TEST(ElementwiseTiling, CanonicalizeKeepsUnalignedRowsWithRowAlign) {
   EXPECT_EQ(p.shape, (Shape{1, 1, 1, 592}));
   // as do rows that are a multiple of 32 bytes (32 f32), and the dimensions
   // above the rows.
-  ASSERT_EQ(reason(canonicalize({16, 32}, {walk({128, 4}, 4)}, walk({128, 4}, 4), EwWork{}, p, 32)),
+  ASSERT_EQ(reason(canonicalize({16, 32}, {walk({128, 4}, 4)}, walk({128, 4}, 4), EwWork{}, p,
+                                RowRule{32})),
             kFits);
   EXPECT_EQ(p.shape, (Shape{1, 1, 1, 512}));
   ASSERT_EQ(reason(canonicalize({2, 8, 37}, {walk({1184, 148, 4}, 4)}, walk({1184, 148, 4}, 4),
-                                EwWork{}, p, 32)),
+                                EwWork{}, p, RowRule{32})),
             kFits);
   EXPECT_EQ(p.shape, (Shape{1, 1, 16, 37}));
   // Rows of 7 f32 (28 bytes) stay rows unless shorter than minRowBytes.
-  ASSERT_EQ(reason(canonicalize({16, 7}, {walk({28, 4}, 4)}, walk({28, 4}, 4), EwWork{}, p, 32)),
+  ASSERT_EQ(reason(canonicalize({16, 7}, {walk({28, 4}, 4)}, walk({28, 4}, 4), EwWork{}, p,
+                                RowRule{32})),
             kFits);
   EXPECT_EQ(p.shape, (Shape{1, 1, 16, 7}));
-  ASSERT_EQ(reason(canonicalize({16, 7}, {walk({28, 4}, 4)}, walk({28, 4}, 4), EwWork{}, p, 32,
-                                64)),
+  ASSERT_EQ(reason(canonicalize({16, 7}, {walk({28, 4}, 4)}, walk({28, 4}, 4), EwWork{}, p,
+                                RowRule{32, 64})),
             kFits);
   EXPECT_EQ(p.shape, (Shape{1, 1, 1, 112}));
 }

@@ -79,18 +79,23 @@ struct ElementwiseProblem {
   bool empty() const { return shape[0] * shape[1] * shape[2] * shape[3] == 0; }
 };
 
+/// Which innermost rows a nest keeps as rows instead of merging them into
+/// longer runs: those of at least `minBytes` that are not a multiple of
+/// `align` (0: every contiguous dimension merges). A tile of such rows,
+/// each at an aligned pitch, is what a VECTOR copy can fill from a
+/// product's tile (emit-forward-stores, emit-resident-values), where a flat
+/// run crossing rows is not.
+struct RowRule {
+  int64_t align = 0, minBytes = 0;
+};
+
 /// The canonical problem of a nest over `shape` (any rank) whose inputs and
 /// result walk it with the given strides, or why it has none (more than four
-/// dimensions remain after merging: the DMA moves at most four). With
-/// `rowAlign`, innermost rows of at least `minRowBytes` that are not a
-/// multiple of `rowAlign` are not merged into longer runs: a tile of such
-/// rows, each at an aligned pitch, is what a VECTOR copy can fill from a
-/// product's accumulator tile (emit-forward-stores, emit-resident-values),
-/// where a flat run crossing rows is not.
+/// dimensions remain after merging: the DMA moves at most four); `rows`
+/// says which rows stay rows.
 std::optional<std::string> canonicalize(const std::vector<int64_t> &shape,
                                         std::vector<EwAccess> ins, EwAccess out, EwWork work,
-                                        ElementwiseProblem &p, int64_t rowAlign = 0,
-                                        int64_t minRowBytes = 0);
+                                        ElementwiseProblem &p, RowRule rows = {});
 
 /// A nest over `rows` rows of `cols` elements each, kept whole, reading `in`
 /// and writing `out` (per row: `out.perRow`).

@@ -16,7 +16,6 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
-#include <functional>
 #include <limits>
 
 using namespace mlir;
@@ -111,33 +110,26 @@ EwAccess lowering::axisAccess(size_t rank, int64_t axis, bool perRow) {
   return a;
 }
 
-/// Beside a product (`op` reads its result or makes its operand, through
-/// reshapes), a tile's rows sit at an
-/// aligned pitch, which a VECTOR copy can take where a flat run across rows
-/// is not aligned; that pays where the value stays in LM, so only for a
-/// result of at most a quarter of LM (emit-resident-values takes up to
-/// half, but beside a layer's tiles larger values rarely fit, and then rows
-/// only cost GM bursts). Beside a matrix product every row stays a row (an
-/// RNN's gates of 7 floats); beside a convolution rows of at least two
-/// granules (a 7x7 map's rows of 7 bytes would pay a GM burst each).
-std::optional<RowRule> lowering::rowsBesideProduct(Operation *op) {
+/// A product's tiles hold their rows at an aligned pitch, which a VECTOR
+/// copy can take where a flat run across rows is not aligned. That pays
+/// where the value stays in LM, so only for values of at most a quarter of
+/// LM (emit-resident-values takes up to half, but beside a layer's tiles
+/// larger values rarely fit, and then rows only cost GM bursts). Every
+/// unaligned row stays a row when a matrix product is within six ops of
+/// elementwise work and copies on such values (an RNN step's gates of 7
+/// floats are sliced, activated and combined between products); rows of at
+/// least two granules when a convolution is next to `op`, through reshapes
+/// (a 7x7 map's rows of 7 bytes would pay a GM burst each).
+RowRule lowering::rowsBesideProduct(Operation *op) {
   auto module = op->getParentOfType<ModuleOp>();
-  auto name = module ? module->getAttrOfType<StringAttr>(kTargetAttr) : StringAttr();
-  const target::TargetInfo *t = target::lookupTarget(name ? name.getValue() : "npu-v1");
-  if (!t || op->getNumResults() != 1)
-    return std::nullopt;
-  RankedTensorType type = tensorOf(op->getResult(0));
-  if (type.getNumElements() * bytesOf(storageOf(type.getElementType())) > t->params.LMBytes / 4)
-    return std::nullopt;
-  // A convolution next to `op` (through reshapes); a matrix product within
-  // a few ops of elementwise work and copies on values as small (an RNN
-  // step's gates are sliced, activated and combined between products).
-  bool matrix = false, conv = false;
+  const target::TargetInfo *t = module ? target::lookupTarget(targetName(module)) : nullptr;
   auto small = [&](Value v) {
     auto tt = dyn_cast<RankedTensorType>(v.getType());
     return tt && tt.hasStaticShape() &&
            tt.getNumElements() * bytesOf(storageOf(tt.getElementType())) <= t->params.LMBytes / 4;
   };
+  if (!t || op->getNumResults() != 1 || !small(op->getResult(0)))
+    return {};
   auto passes = [](Operation *x) {
     return llvm::isa<qk::ViewOp, qk::CopyOp, qk::BinaryOp, qk::CompareOp, qk::SelectOp, qk::CastOp,
                      qk::MapOp, qk::ClipOp, qk::LeakyReluOp, qk::HardSigmoidOp, qk::HardSwishOp,
@@ -151,6 +143,7 @@ std::optional<RowRule> lowering::rowsBesideProduct(Operation *op) {
   SmallVector<Step> work{{op, 0, true}};
   DenseSet<Operation *> seen{op};
   constexpr int kHops = 6;
+  bool matrix = false, conv = false;
   while (!work.empty() && !matrix) {
     auto [x, hops, direct] = work.pop_back_val();
     SmallVector<Operation *> next;
@@ -170,21 +163,20 @@ std::optional<RowRule> lowering::rowsBesideProduct(Operation *op) {
   }
   int64_t align = t->params.VectorAlign;
   if (matrix)
-    return RowRule{align, 0};
+    return {align, 0};
   if (conv)
-    return RowRule{align, 2 * align};
-  return std::nullopt;
+    return {align, 2 * align};
+  return {};
 }
 
 LogicalResult lowering::addNest(Operation *op, IterationSpaces &s, ArrayRef<int64_t> shape,
                                 std::vector<EwAccess> ins, EwAccess out, EwWork work) {
-  // The canonical 4-D iteration space (ElementwiseTiling.h); beside a
-  // product, rows of its tiles stay rows (emit-forward-stores copies them).
-  std::optional<RowRule> rows = rowsBesideProduct(op);
+  // The canonical 4-D iteration space (ElementwiseTiling.h); near a
+  // product, rows of its tiles stay rows.
   ElementwiseProblem nest;
   if (std::optional<std::string> why = canonicalize(std::vector<int64_t>(shape.begin(), shape.end()),
                                                     std::move(ins), std::move(out), work, nest,
-                                                    rows ? rows->align : 0, rows ? rows->minBytes : 0))
+                                                    rowsBesideProduct(op)))
     return op->emitOpError() << *why;
   s.nests.push_back(std::move(nest));
   return success();

@@ -276,14 +276,9 @@ struct IterationSpaces {
 };
 /// An op's plan (null for an op of no loop nest and no im2col product).
 using PlanFn = LogicalResult (*)(const LoweringCase &, const target::TargetInfo &, IterationSpaces &);
-/// Which innermost rows `op`'s nest keeps rows rather than merging them into
-/// longer runs (canonicalize's `rowAlign` and `minRowBytes`); none: every
-/// contiguous dimension merges. Rows beside a product sit at an aligned
-/// pitch in its tiles, which VECTOR copies can take (ElementwiseKernels.cpp).
-struct RowRule {
-  int64_t align, minBytes;
-};
-std::optional<RowRule> rowsBesideProduct(Operation *op);
+/// The rows `op`'s nest keeps as rows (ElementwiseTiling.h), from the
+/// products near it (ElementwiseKernels.cpp).
+RowRule rowsBesideProduct(Operation *op);
 /// Appends the canonical nest over `shape` to `s` (ElementwiseTiling.h); a
 /// diagnostic at `op` when the DMA cannot walk it.
 LogicalResult addNest(Operation *op, IterationSpaces &s, ArrayRef<int64_t> shape,

@@ -111,8 +111,10 @@ private:
 
 /// The module attribute naming the target (written by set-target).
 inline constexpr llvm::StringLiteral kTargetAttr = "npuc.target";
-/// The target of `module` (its npuc.target, npu-v1 without one); an error
-/// at the module when the name is unknown.
+/// The name of `module`'s target: its npuc.target, npu-v1 without one.
+llvm::StringRef targetName(mlir::ModuleOp module);
+/// The target of `module` (targetName); an error at the module when the
+/// name is unknown.
 const target::TargetInfo *passTarget(mlir::ModuleOp module);
 
 /// The selector of an op: checks that the lowering handles it (a diagnostic at

@@ -473,12 +473,16 @@ LogicalResult FunctionLowering::run(func::FuncOp func) {
   return success();
 }
 
-const target::TargetInfo *lowering::passTarget(ModuleOp module) {
+StringRef lowering::targetName(ModuleOp module) {
   auto name = module->getAttrOfType<StringAttr>(kTargetAttr);
-  StringRef n = name ? name.getValue() : StringRef("npu-v1");
-  const target::TargetInfo *t = target::lookupTarget(n);
+  return name ? name.getValue() : StringRef("npu-v1");
+}
+
+const target::TargetInfo *lowering::passTarget(ModuleOp module) {
+  const target::TargetInfo *t = target::lookupTarget(targetName(module));
   if (!t)
-    module.emitError() << "unknown target '" << n << "'; valid targets: " << target::targetNames();
+    module.emitError() << "unknown target '" << targetName(module)
+                       << "'; valid targets: " << target::targetNames();
   return t;
 }
 

@@ -283,9 +283,8 @@ FailureOr<CopyPlan> lowering::planCopy(Operation *op, ArrayRef<int64_t> shape,
   // Does the space fit the DMA's 4 dimensions once contiguous ones merge?
   ElementwiseProblem probe;
   std::vector<int64_t> dims(shape.begin(), shape.end());
-  std::optional<RowRule> rows = rowsBesideProduct(op);
   if (!canonicalize(dims, {access(0, srcStrides)}, access(0, dstStrides), EwWork{es, 0}, probe,
-                    rows ? rows->align : 0, rows ? rows->minBytes : 0)) {
+                    rowsBesideProduct(op))) {
     s.nests.push_back(std::move(probe));
     return CopyPlan{};
   }

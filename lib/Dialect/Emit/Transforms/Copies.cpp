@@ -64,6 +64,15 @@ void eraseCopy(DmaOp dma) {
   eraseDeadViews(src);
 }
 
+void eraseCopies(ArrayRef<VUnOp> copies) {
+  for (VUnOp copy : copies) {
+    Value a = copy.getA(), d = copy.getD();
+    copy->erase();
+    eraseDeadViews(a);
+    eraseDeadViews(d);
+  }
+}
+
 void valuesOver(Value buffer, SmallVectorImpl<ValueOp> &out) {
   for (Operation *user : buffer.getUsers()) {
     if (auto view = dyn_cast<ViewOp>(user))

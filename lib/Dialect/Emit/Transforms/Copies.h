@@ -51,6 +51,9 @@ void eraseDeadViews(mlir::Value v);
 /// Erases `dma` and the views only it used.
 void eraseCopy(DmaOp dma);
 
+/// Erases VECTOR copies and the views only they used.
+void eraseCopies(llvm::ArrayRef<VUnOp> copies);
+
 /// The emit.value ops that record `buffer` or a view of it.
 void valuesOver(mlir::Value buffer, llvm::SmallVectorImpl<ValueOp> &out);
 

@@ -339,9 +339,7 @@ struct EmitForwardStoresPass : npuc::emit::impl::EmitForwardStoresBase<EmitForwa
     if (auto tag = load->getAttr(ForOp::kIterationTag))
       copyOp->setAttr(ForOp::kIterationTag, tag);
     if (failed(mlir::verify(copyOp))) {
-      copyOp->erase();
-      eraseDeadViews(from);
-      eraseDeadViews(to);
+      eraseCopies(copyOp);
       return false;
     }
     index[copyOp] = at;

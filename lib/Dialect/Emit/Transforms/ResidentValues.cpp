@@ -78,16 +78,6 @@ struct Move {
   bool reserved = false;  // its bytes counted in `live`
 };
 
-/// Erases VECTOR copies and the views only they used.
-void eraseCopies(ArrayRef<VUnOp> copies) {
-  for (VUnOp copy : copies) {
-    Value a = copy.getA(), d = copy.getD();
-    copy->erase();
-    eraseDeadViews(a);
-    eraseDeadViews(d);
-  }
-}
-
 /// How `dma`, which stores into or loads from the arena buffer `arena`,
 /// becomes VECTOR copies; none, with `why`, if it cannot.
 std::optional<CopyPlan> planCopy(DmaOp dma, Operation *arena, const Layout &layout,
