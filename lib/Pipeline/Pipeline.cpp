@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "npuc/Pipeline/Pipeline.h"
+#include "npuc/Base/Target.h"
 #include "npuc/Conversion/Passes.h"
 #include "npuc/Dialect/Emit/IR/EmitOps.h"
 #include "npuc/Dialect/Emit/Transforms/Passes.h"
@@ -60,7 +61,10 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
   a.add(mlir::createCSEPass());
   a.add(graph::createGraphRecognize());
   a.add(graph::createGraphExpandGather());
-  a.add(graph::createGraphExpandRecurrent());
+  // A gate's columns start VECTOR-aligned (f32), so a step's gates stay in LM.
+  const target::TargetInfo *t = target::lookupTarget(options.target);
+  a.add(graph::createGraphExpandRecurrent(
+      graph::GraphExpandRecurrentOptions{t ? t->params.VectorAlign / 4 : 1}));
   a.add(graph::createGraphExpandLRN());
   a.add(graph::createGraphExpandDynamicQuantize());
   a.add(graph::createGraphFoldBias());

@@ -7,7 +7,9 @@
 // with the biases that do not depend on the state), then per time step the
 // recurrent product h x R^T, the gates and the state update, as ONNX defines
 // them (docs/numerics.md, "LSTM, GRU, RNN"). The steps are unrolled: the state
-// passes from one step to the next as a graph value.
+// passes from one step to the next as a graph value. Each gate's columns of
+// the products start at an aligned column (`gate-align`), so that a step's
+// gates are slices the emit passes can keep in LM.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,6 +84,23 @@ struct Ops {
     for (Value v : vs)
       out[size_t(axis)] += shape(v)[size_t(axis)];
     return ConcatOp::create(rw, loc, type(out), vs, axis);
+  }
+  /// `v` [..., gates * h] with gate g's h columns at g * pitch, zero columns
+  /// between.
+  Value padGates(Value v, int64_t gates, int64_t h, int64_t pitch) const {
+    if (pitch == h)
+      return v;
+    SmallVector<int64_t> lo(shape(v).size(), 0), hi(shape(v)), gap(shape(v));
+    size_t last = hi.size() - 1;
+    gap[last] = pitch - h;
+    SmallVector<Value> parts;
+    for (int64_t g = 0; g < gates; ++g) {
+      lo[last] = g * h;
+      hi[last] = (g + 1) * h;
+      parts.push_back(slice(v, lo, hi));
+      parts.push_back(zeros(gap));
+    }
+    return concat(parts, int64_t(last));
   }
   /// [M, K] x [K, N].
   Value matmul(Value a, Value b) const {
@@ -187,8 +206,14 @@ struct Recurrence {
   StringRef direction;
   float clip;
   bool inputForget = false, linearBeforeReset = false;
+  int64_t gateAlign = 1;
 
   int64_t gates() const { return kind == LSTM ? 4 : kind == GRU ? 3 : 1; }
+  /// The columns from one gate's start to the next in the products: the
+  /// hidden size rounded up to `gateAlign` (a single gate starts at 0).
+  int64_t gatePitch() const {
+    return gates() == 1 ? hidden : (hidden + gateAlign - 1) / gateAlign * gateAlign;
+  }
   int64_t perDirection() const { return kind == LSTM ? 3 : kind == GRU ? 2 : 1; }
 };
 
@@ -214,15 +239,16 @@ struct DirectionResult {
 DirectionResult expandDirection(const Ops &o, const Recurrence &rc, Value x, int64_t d,
                                 bool reverse, ArrayRef<Activation> fns, Value seqLens) {
   ArrayRef<int64_t> xs = Ops::shape(x);
-  int64_t S = xs[0], B = xs[1], I = xs[2], H = rc.hidden, G = rc.gates();
+  int64_t S = xs[0], B = xs[1], I = xs[2], H = rc.hidden, G = rc.gates(), P = rc.gatePitch();
   auto dirSlice = [&](Value v, int64_t rows, int64_t cols) {
     return o.reshape(o.slice(v, {d, 0, 0}, {d + 1, rows, cols}), {rows, cols});
   };
-  // The input projection of every step: X [S*B, I] x W^T [I, G*H], plus the
+  // The input projection of every step: X [S*B, I] x W^T [I, G*P], plus the
   // biases that do not depend on the state (all of Wb; Rb too, but GRU's
   // hidden-gate Rb, which the reset gate scales, when linear_before_reset).
-  Value wt = o.transpose(dirSlice(rc.w, G * H, I), {1, 0});
-  Value rt = o.transpose(dirSlice(rc.r, G * H, H), {1, 0});
+  // Gate g's columns are [g*P, g*P + H) of the products (P: gatePitch).
+  Value wt = o.padGates(o.transpose(dirSlice(rc.w, G * H, I), {1, 0}), G, H, P);
+  Value rt = o.padGates(o.transpose(dirSlice(rc.r, G * H, H), {1, 0}), G, H, P);
   Value xw = o.matmul(o.reshape(x, {S * B, I}), wt);
   Value rbHidden;
   if (rc.b) {
@@ -232,7 +258,7 @@ DirectionResult expandDirection(const Ops &o, const Recurrence &rc, Value x, int
       rbHidden = o.slice(rb, {2 * H}, {3 * H});
       rb = o.concat({o.slice(rb, {0}, {2 * H}), o.zeros({H})}, 0);
     }
-    xw = o.add(xw, o.add(wb, rb));
+    xw = o.add(xw, o.padGates(o.add(wb, rb), G, H, P));
   }
   auto state = [&](Value init) {
     return init ? o.reshape(o.slice(init, {d, 0, 0}, {d + 1, B, H}), {B, H}) : o.zeros({B, H});
@@ -247,8 +273,8 @@ DirectionResult expandDirection(const Ops &o, const Recurrence &rc, Value x, int
   }
   Value rtZR, rtH;
   if (rc.kind == Recurrence::GRU) {
-    rtZR = o.cols(rt, 0, 2 * H);
-    rtH = o.cols(rt, 2 * H, 3 * H);
+    rtZR = o.cols(rt, 0, 2 * P);
+    rtH = o.cols(rt, 2 * P, 2 * P + H);
   }
   auto gate = [&](const Activation &f, Value v) { return activate(o, f, rc.clip > 0 ? o.clip(v, rc.clip) : v); };
   const Activation &f = fns[0];
@@ -256,12 +282,12 @@ DirectionResult expandDirection(const Ops &o, const Recurrence &rc, Value x, int
   res.steps.resize(size_t(S));
   for (int64_t k = 0; k < S; ++k) {
     int64_t t = reverse ? S - 1 - k : k;
-    Value xt = o.slice(xw, {t * B, 0}, {(t + 1) * B, G * H});
+    Value xt = o.slice(xw, {t * B, 0}, {(t + 1) * B, G * P});
     Value hNew, cNew;
     if (rc.kind == Recurrence::LSTM) {
       // Gates i, o, f, c (ONNX's order); peepholes i, o, f.
       Value all = o.add(xt, o.matmul(h, rt));
-      auto part = [&](int64_t g) { return o.cols(all, g * H, (g + 1) * H); };
+      auto part = [&](int64_t g) { return o.cols(all, g * P, g * P + H); };
       auto peephole = [&](Value v, int64_t g, Value cell) {
         return peep[g] ? o.add(v, o.mul(cell, peep[g])) : v;
       };
@@ -274,8 +300,8 @@ DirectionResult expandDirection(const Ops &o, const Recurrence &rc, Value x, int
       hNew = o.mul(og, activate(o, fns[2], cNew));
     } else if (rc.kind == Recurrence::GRU) {
       // Gates z, r, h (ONNX's order).
-      Value zr = o.add(o.cols(xt, 0, 2 * H), o.matmul(h, rtZR));
-      Value z = gate(f, o.cols(zr, 0, H)), r = gate(f, o.cols(zr, H, 2 * H));
+      Value zr = o.add(o.cols(xt, 0, 2 * P), o.matmul(h, rtZR));
+      Value z = gate(f, o.cols(zr, 0, H)), r = gate(f, o.cols(zr, P, P + H));
       Value recur;
       if (rc.linearBeforeReset) {
         recur = o.matmul(h, rtH);
@@ -285,7 +311,7 @@ DirectionResult expandDirection(const Ops &o, const Recurrence &rc, Value x, int
       } else {
         recur = o.matmul(o.mul(r, h), rtH);
       }
-      Value cand = gate(fns[1], o.add(o.cols(xt, 2 * H, 3 * H), recur));
+      Value cand = gate(fns[1], o.add(o.cols(xt, 2 * P, 2 * P + H), recur));
       // (1 - z) * cand + z * h
       hNew = o.add(o.mul(o.sub(o.splat({B, H}, 1.0f), z), cand), o.mul(z, h));
     } else {
@@ -397,6 +423,8 @@ Recurrence readGRU(GRUOp op) {
 
 struct GraphExpandRecurrentPass
     : npuc::graph::impl::GraphExpandRecurrentBase<GraphExpandRecurrentPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     SmallVector<Recurrence> found;
     getOperation()->walk([&](Operation *op) {
@@ -409,7 +437,13 @@ struct GraphExpandRecurrentPass
     });
     IRRewriter rw(&getContext());
     bool ok = true;
-    for (const Recurrence &rc : found) {
+    if (int64_t(gateAlign) < 1 || int64_t(gateAlign) > 1024) {
+      getOperation()->emitError() << "graph-expand-recurrent: gate-align is " << int64_t(gateAlign)
+                                  << ", expected 1 to 1024 columns";
+      return signalPassFailure();
+    }
+    for (Recurrence &rc : found) {
+      rc.gateAlign = int64_t(gateAlign);
       rw.setInsertionPoint(rc.op);
       ok &= succeeded(expand(rw, rc));
     }

@@ -129,7 +129,16 @@ def GraphExpandRecurrent : Pass<"graph-expand-recurrent"> {
     its state and outputs zeros. layout 1 transposes X and the states to
     sequence-major and the outputs back. An operand of another element type,
     or more steps, is an error at the op.
+
+    With `gate-align` N > 1, each gate's columns of the projections (W^T,
+    R^T and the biases) start at a multiple of N columns, zero columns
+    between: a step's gates are slices of the products at aligned offsets,
+    which the emit passes can hand from kernel to kernel in LM (VECTOR reads
+    rows at aligned addresses only); the products grow by the zero columns.
+    The pipeline sets it to the target's VectorAlign in f32 elements.
   }];
+  let options = [Option<"gateAlign", "gate-align", "int64_t", "1",
+                        "column multiple at which each gate of the products starts">];
   let dependentDialects = ["::npuc::graph::GraphDialect"];
 }
 
