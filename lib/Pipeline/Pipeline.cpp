@@ -108,6 +108,7 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
       emit::EmitForwardStoresOptions{false, options.materializeValues}));
   a.nested<emit::ProgramOp>(emit::createEmitResidentValues(
       emit::EmitResidentValuesOptions{false, options.materializeValues}));
+  a.nested<emit::ProgramOp>(emit::createEmitResidentConstants());
   a.nested<emit::ProgramOp>(emit::createEmitPrefetchConstants());
   a.nested<emit::ProgramOp>(
       emit::createEmitPlanMemory(emit::EmitPlanMemoryOptions{options.gmBudget}));

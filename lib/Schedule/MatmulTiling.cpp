@@ -59,9 +59,10 @@ Iteration iteration(const MatmulProblem &p, const MatmulTiling &t, int64_t mc, i
     move(p.transA ? access2D(mc, kc, p.aBytes, p.M * p.aBytes, p.aBytes)
                   : access2D(mc, kc, p.K * p.aBytes, p.aBytes, p.aBytes),
          true);
-    move(p.transB ? access2D(kc, nc, p.bBytes, p.K * p.bBytes, p.bBytes)
-                  : access2D(kc, nc, p.N * p.bBytes, p.bBytes, p.bBytes),
-         true);
+    if (!holdsSharedB(p, t))
+      move(p.transB ? access2D(kc, nc, p.bBytes, p.K * p.bBytes, p.bBytes)
+                    : access2D(kc, nc, p.N * p.bBytes, p.bBytes, p.bBytes),
+           true);
     std::swap(one, it);
     if (it.chunks == 0)
       it.firstLoad = one.loads;

@@ -80,6 +80,11 @@ struct MatmulProblem {
   bool requantPerRow = false;
   bool scale = false;        // alpha != 1
   bool addend = false;       // Gemm's C, loaded per tile as f32
+  /// B is a constant other products read too (an RNN's recurrent weights,
+  /// read at every step): a tiling that holds all of B in one tile loads it
+  /// once for all of them (emit-resident-constants keeps it in LM), so its
+  /// load is not charged to this product.
+  bool sharedB = false;
 };
 
 /// A choice: tiles of mt x nt results reducing kt at a time, `buffers`
@@ -88,6 +93,12 @@ struct MatmulTiling {
   int64_t mt = 0, nt = 0, kt = 0, buffers = 1;
   uint64_t cycles = 0, gmBytes = 0;
 };
+
+/// Whether `t` holds all of a shared B in one tile, loaded once for every
+/// product that reads it (MatmulProblem::sharedB): the tiling's `resident`.
+inline bool holdsSharedB(const MatmulProblem &p, const MatmulTiling &t) {
+  return p.sharedB && t.nt >= p.N && t.kt >= p.K;
+}
 
 /// One loop of a product's result tiles: every tile of one shape, `m` rows
 /// by `n` columns (a full tile or a remainder along each), over [batch, row

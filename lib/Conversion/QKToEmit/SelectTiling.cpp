@@ -15,6 +15,7 @@
 #include "npuc/Conversion/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/MapVector.h"
 
 #include <algorithm>
@@ -57,13 +58,30 @@ auto fields(const ConvProblem &p) {
 auto fields(const MatmulProblem &p) {
   return std::make_tuple(p.batch, p.M, p.N, p.K, p.aBytes, p.bBytes, p.outBytes, p.transA,
                          p.transB, p.batchedB, p.batchedA, p.biasPerRow, p.mode, p.bias, p.requant,
-                         p.requantTable, p.requantPerRow, p.scale, p.addend);
+                         p.requantTable, p.requantPerRow, p.scale, p.addend, p.sharedB);
 }
 // The sizes with today's fields (19 int64, 2 enums and 4 bools; 3 int64
-// more; 7 int64, an enum and 11 bools), padded as on x86-64 and AArch64.
+// more; 7 int64, an enum and 12 bools), padded as on x86-64 and AArch64.
 static_assert(sizeof(DepthwiseProblem) == 168 && sizeof(ConvProblem) == 192 &&
                   sizeof(MatmulProblem) == 72,
               "a problem's fields changed: update its key (fields)");
+
+/// Whether `op` is a product whose B is a constant another product reads
+/// too, small enough to stay in LM for all of them (at most a quarter).
+bool sharesConstantB(Operation *op, const target::TargetInfo &t) {
+  auto mm = dyn_cast<qk::MatMulOp>(op);
+  if (!mm || !matchPattern(mm.getRhs(), m_Constant()))
+    return false;
+  auto type = cast<RankedTensorType>(mm.getRhs().getType());
+  int64_t bits = type.getElementTypeBitWidth();
+  if (type.getRank() != 2 || type.getNumElements() * bits / 8 > t.params.LMBytes / 4)
+    return false;
+  int64_t readers = llvm::count_if(mm.getRhs().getUses(), [](OpOperand &use) {
+    auto other = dyn_cast<qk::MatMulOp>(use.getOwner());
+    return other && use.get() == other.getRhs();
+  });
+  return readers > 1;
+}
 
 /// The choices made so far, by problem.
 template <typename Problem, typename Tiling, typename... Extra>
@@ -141,6 +159,7 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
       std::optional<MatmulProblem> p = matmulProblem(op);
       if (!p)
         return;
+      p->sharedB = sharesConstantB(op, *t);
       const std::optional<MatmulTiling> &tl =
           products.get(*p, [&] { return chooseMatmulTiling(*p, *t); });
       if (!tl) {
@@ -151,7 +170,8 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
         ok = false;
         return;
       }
-      write(op, {tl->mt, tl->nt, tl->kt}, tl->buffers, tl->cycles, tl->gmBytes);
+      write(op, {tl->mt, tl->nt, tl->kt}, tl->buffers, tl->cycles, tl->gmBytes,
+            holdsSharedB(*p, *tl));
     });
     if (!ok)
       return signalPassFailure();

@@ -171,6 +171,27 @@ def EmitResidentValues : Pass<"emit-resident-values", "::npuc::emit::ProgramOp">
                         "write every value to the arena (the pass does nothing)">];
 }
 
+def EmitResidentConstants : Pass<"emit-resident-constants", "::npuc::emit::ProgramOp"> {
+  let summary = "Load a constant several kernels load the same way once, and keep it in LM";
+  let description = [{
+    On straight-line code before placement (after emit-resident-values,
+    before emit-prefetch-constants). Loads of the same bytes of one constant
+    (an RNN's recurrent weights, which select-tiling holds whole in each time
+    step's product when several products read them: the tiling's
+    `resident`), unpadded, each into the same place of a fresh LM buffer of
+    the same type that nothing else writes: the first load stays, its buffer
+    lives on, every later load's readers read it and that load and its
+    buffer go. A buffer of more than a quarter of LM is not kept, nor one
+    that would take LM's live bytes past three quarters. Then LM is placed
+    as emit-plan-memory places it (Placement.h); if it does not fit, the
+    most shares, first proposed first, with which it fits are kept (the
+    others' loads stay). With `remarks`, one remark counts the loads
+    removed and the bytes not loaded again.
+  }];
+  let options = [Option<"remarks", "remarks", "bool", "false",
+                        "remark how many loads were removed">];
+}
+
 def EmitPrefetchConstants : Pass<"emit-prefetch-constants", "::npuc::emit::ProgramOp"> {
   let summary = "Issue a kernel's constant loads while the kernels before it run";
   let description = [{
