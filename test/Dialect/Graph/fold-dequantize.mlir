@@ -38,3 +38,30 @@ func.func @runtime(%x: tensor<2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2xf32> {
   %y = graph.dequantize %x : (tensor<2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2xf32>
   return %y : tensor<2xf32>
 }
+
+// -----
+
+// The data movement between the weights and their product (an RNN's
+// expansion slices, transposes and pads its gates) folds with them: the
+// product reads one constant, W^T with a zero column (worked by hand:
+// (q - 0) * 0.5 = [[1, 2], [3, 4]], transposed [[1, 3], [2, 4]], then a
+// zero column). A slice of everything folds to its operand; an op with a
+// run-time operand stays.
+// CHECK-LABEL: func.func @movement
+// CHECK:      %[[W:.*]] = graph.constant dense<{{\[}}[1.000000e+00, 3.000000e+00, 0.000000e+00], [2.000000e+00, 4.000000e+00, 0.000000e+00]]> : tensor<2x3xf32>
+// CHECK-NOT:  graph.slice
+// CHECK-NOT:  graph.transpose
+// CHECK:      graph.matmul %arg0, %[[W]]
+// CHECK:      graph.concat %{{.*}}, %arg0 {axis = 0 : i64}
+func.func @movement(%x: tensor<1x2xf32>) -> (tensor<1x3xf32>, tensor<3x2xf32>) {
+  %q = graph.constant dense<[[[2, 4], [6, 8]]]> : tensor<1x2x2xi8> -> tensor<1x2x2x!quant.uniform<i8:f32, 0.5>>
+  %w = graph.dequantize %q : (tensor<1x2x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x2x2xf32>
+  %s = graph.slice %w {starts = array<i64: 0, 0, 0>, ends = array<i64: 1, 2, 2>, steps = array<i64: 1, 1, 1>} : (tensor<1x2x2xf32>) -> tensor<1x2x2xf32>
+  %r = graph.reshape %s : (tensor<1x2x2xf32>) -> tensor<2x2xf32>
+  %t = graph.transpose %r {perm = array<i64: 1, 0>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  %z = graph.constant dense<0.0> : tensor<2x1xf32>
+  %p = graph.concat %t, %z {axis = 1 : i64} : (tensor<2x2xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+  %y = graph.matmul %x, %p : (tensor<1x2xf32>, tensor<2x3xf32>) -> tensor<1x3xf32>
+  %c = graph.concat %r, %x {axis = 0 : i64} : (tensor<2x2xf32>, tensor<1x2xf32>) -> tensor<3x2xf32>
+  return %y, %c : tensor<1x3xf32>, tensor<3x2xf32>
+}

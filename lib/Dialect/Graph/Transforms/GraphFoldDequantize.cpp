@@ -61,7 +61,51 @@ struct GraphFoldDequantizePass
       Value folded = ConstantOp::create(b, op.getLoc(), result, cast<ElementsAttr>(*value));
       op.getResult().replaceAllUsesWith(folded);
       op.erase();
+      foldDataMovement(folded);
     }
+  }
+
+  /// Folds the data movement the weights pass through on their way to
+  /// their products (an RNN's slices, transposes and gate padding): the
+  /// ops ran on the device when the weights were dequantized at run time,
+  /// and graph-simplify, which folds them on constants, has run.
+  static void foldDataMovement(Value constant) {
+    SmallVector<Value> work{constant}, made{constant};
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      for (Operation *user : llvm::make_early_inc_range(v.getUsers())) {
+        if (!llvm::isa<SliceOp, ReshapeOp, TransposeOp, ConcatOp, ExpandOp>(user) ||
+            !llvm::all_of(user->getOperands(),
+                          [](Value o) { return o.getDefiningOp<ConstantOp>(); }))
+          continue;
+        SmallVector<OpFoldResult> results;
+        if (failed(user->fold(results)) || results.size() != 1)
+          continue;
+        // A constant, or an operand (a slice of everything, a reshape to
+        // the same shape).
+        Value c = dyn_cast<Value>(results.front());
+        if (auto attr = dyn_cast_if_present<ElementsAttr>(dyn_cast<Attribute>(results.front()))) {
+          OpBuilder b(user);
+          c = ConstantOp::create(b, user->getLoc(), user->getResult(0).getType(), attr);
+        }
+        if (!c || c == user->getResult(0) || c.getType() != user->getResult(0).getType())
+          continue;
+        user->getResult(0).replaceAllUsesWith(c);
+        SmallVector<Value> operands(user->getOperands());
+        user->erase();
+        for (Value o : operands)  // a gate's zero columns
+          if (o.use_empty() && !llvm::is_contained(made, o))
+            o.getDefiningOp()->erase();
+        if (!llvm::is_contained(made, c)) {
+          work.push_back(c);
+          made.push_back(c);
+        }
+      }
+    }
+    // The steps' constants nothing reads any more.
+    for (Value c : llvm::reverse(made))
+      if (c.use_empty())
+        c.getDefiningOp()->erase();
   }
 };
 } // namespace
