@@ -37,7 +37,8 @@ func.func @rnn(%x: tensor<2x1x3xf32>, %w: tensor<1x4x3xf32>, %r: tensor<1x4x4xf3
 // takes Wb and Rb but the hidden gate's Rb, which is added to h x Rh^T under
 // the reset gate; each step masks the batches whose sequence ended (Less of
 // the step with the lengths): Y gets zeros, the state is kept; Y and Y_h go
-// back to batch-major.
+// back to batch-major. The zeros of the masked steps are one constant for
+// all steps; 1 - z is -z + 1 (immediates, no constant of ones).
 // CHECK-LABEL: func.func @gru
 // CHECK:      %[[X:.*]] = graph.transpose %arg0 {perm = array<i64: 1, 0, 2>}
 // CHECK-NEXT: %[[H0:.*]] = graph.transpose %arg4 {perm = array<i64: 1, 0, 2>}
@@ -49,13 +50,17 @@ func.func @rnn(%x: tensor<2x1x3xf32>, %w: tensor<1x4x3xf32>, %r: tensor<1x4x4xf3
 // CHECK-NEXT: %[[RB0:.*]] = graph.concat %[[RBZR]], %[[Z2]] {axis = 0 : i64}
 // CHECK-NEXT: %[[BIAS:.*]] = graph.add %{{.*}}, %[[RB0]] : (tensor<6xf32>, tensor<6xf32>) -> tensor<6xf32>
 // CHECK-NEXT: %[[XWB:.*]] = graph.add %[[XW]], %[[BIAS]] : (tensor<4x6xf32>, tensor<6xf32>) -> tensor<4x6xf32>
+// CHECK:      %[[ZY:.*]] = graph.constant dense<0.000000e+00> : tensor<2x2xf32>
 // CHECK:      %[[HH:.*]] = graph.matmul %{{.*}}, %{{.*}} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
 // CHECK-NEXT: %[[HB:.*]] = graph.add %[[HH]], %[[RBH]] : (tensor<2x2xf32>, tensor<2xf32>) -> tensor<2x2xf32>
 // CHECK-NEXT: graph.mul %{{.*}}, %[[HB]]
+// CHECK:      %[[M1:.*]] = graph.constant dense<-1.000000e+00> : tensor<1xf32>
+// CHECK-NEXT: %[[NZ:.*]] = graph.mul %{{.*}}, %[[M1]] : (tensor<2x2xf32>, tensor<1xf32>) -> tensor<2x2xf32>
+// CHECK-NEXT: %[[P1:.*]] = graph.constant dense<1.000000e+00> : tensor<1xf32>
+// CHECK-NEXT: graph.add %[[NZ]], %[[P1]] : (tensor<2x2xf32>, tensor<1xf32>) -> tensor<2x2xf32>
 // CHECK:      %[[T0:.*]] = graph.constant dense<0> : tensor<1xi32>
 // CHECK-NEXT: %[[L0:.*]] = graph.less %[[T0]], %arg5 : (tensor<1xi32>, tensor<2xi32>) -> tensor<2xi1>
 // CHECK-NEXT: %[[M0:.*]] = graph.reshape %[[L0]] : (tensor<2xi1>) -> tensor<2x1xi1>
-// CHECK-NEXT: %[[ZY:.*]] = graph.constant dense<0.000000e+00> : tensor<2x2xf32>
 // CHECK-NEXT: graph.where %[[M0]], %{{.*}}, %[[ZY]]
 // CHECK-NEXT: graph.where %[[M0]], %{{.*}}, %{{.*}}
 // CHECK:      graph.constant dense<1> : tensor<1xi32>

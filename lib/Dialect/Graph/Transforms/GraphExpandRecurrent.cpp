@@ -278,6 +278,13 @@ DirectionResult expandDirection(const Ops &o, const Recurrence &rc, Value x, int
   }
   auto gate = [&](const Activation &f, Value v) { return activate(o, f, rc.clip > 0 ? o.clip(v, rc.clip) : v); };
   const Activation &f = fns[0];
+  // 1 - v as -v + 1, exactly the same float: two VECTOR ops with
+  // immediates, where a [B, H] constant of ones was loaded at every step.
+  auto oneMinus = [&](Value v) {
+    Value negated = o.mul(v, o.scalar(-1.0f));
+    return o.add(negated, o.scalar(1.0f));
+  };
+  Value noOutput = seqLens ? o.zeros({B, H}) : Value();
   DirectionResult res;
   res.steps.resize(size_t(S));
   for (int64_t k = 0; k < S; ++k) {
@@ -293,7 +300,7 @@ DirectionResult expandDirection(const Ops &o, const Recurrence &rc, Value x, int
       };
       Value i = gate(f, peephole(part(0), 0, c));
       // input_forget couples the gates: f = 1 - i.
-      Value fg = rc.inputForget ? o.sub(o.splat({B, H}, 1.0f), i) : gate(f, peephole(part(2), 2, c));
+      Value fg = rc.inputForget ? oneMinus(i) : gate(f, peephole(part(2), 2, c));
       Value cand = gate(fns[1], part(3));
       cNew = o.add(o.mul(fg, c), o.mul(i, cand));
       Value og = gate(f, peephole(part(1), 1, cNew));
@@ -313,7 +320,7 @@ DirectionResult expandDirection(const Ops &o, const Recurrence &rc, Value x, int
       }
       Value cand = gate(fns[1], o.add(o.cols(xt, 2 * P, 2 * P + H), recur));
       // (1 - z) * cand + z * h
-      hNew = o.add(o.mul(o.sub(o.splat({B, H}, 1.0f), z), cand), o.mul(z, h));
+      hNew = o.add(o.mul(oneMinus(z), cand), o.mul(z, h));
     } else {
       hNew = gate(f, o.add(xt, o.matmul(h, rt)));
     }
@@ -325,7 +332,7 @@ DirectionResult expandDirection(const Ops &o, const Recurrence &rc, Value x, int
                                     DenseElementsAttr::get(lensType, APInt(32, uint64_t(t), true)));
       Value live = LessOp::create(o.rw, o.loc, o.type({B}, o.rw.getI1Type()), tv, seqLens);
       live = o.reshape(live, {B, 1});
-      res.steps[size_t(t)] = o.where(live, hNew, o.zeros({B, H}));
+      res.steps[size_t(t)] = o.where(live, hNew, noOutput);
       hNew = o.where(live, hNew, h);
       if (cNew)
         cNew = o.where(live, cNew, c);
