@@ -424,3 +424,43 @@ TEST(MatmulTiling, ChooseTheFewestIterationsOnATie) {
   EXPECT_EQ(t->cycles, 1168u);
   EXPECT_EQ(t->gmBytes, 32768u);
 }
+
+TEST(MatmulTiling, ASharedBHeldWholeIsNotChargedItsLoad) {
+  // int8 64 x 64 x 64, one tile, one buffer (EstimateOneTileOnNpuV1: 976
+  // cycles, 24,576 B). With B shared and held whole (nt = N, kt = K), B's
+  // 64 cycles and 4096 B are not this product's: 976 - 64 = 912 cycles,
+  // 24,576 - 4096 = 20,480 B. A tile of half of B's columns holds only part
+  // of it: charged as before (both tiles load their half).
+  MatmulProblem p = int8Product(64, 64, 64);
+  p.sharedB = true;
+  MatmulTiling whole = estimated(p, tile(64, 64, 64, 1), v1());
+  EXPECT_TRUE(holdsSharedB(p, whole));
+  EXPECT_EQ(whole.cycles, 912u);
+  EXPECT_EQ(whole.gmBytes, 20480u);
+  MatmulTiling half = estimated(p, tile(64, 32, 64, 1), v1());
+  p.sharedB = false;
+  MatmulTiling unshared = estimated(p, tile(64, 32, 64, 1), v1());
+  EXPECT_FALSE(holdsSharedB(p, half));
+  EXPECT_EQ(half.cycles, unshared.cycles);
+  EXPECT_EQ(half.gmBytes, unshared.gmBytes);
+}
+
+TEST(MatmulTiling, ARecurrentStepHoldsItsSharedWeightsWhole) {
+  // An LSTM step on npu-v1: h [1 x 64] x R^T [64 x 256], f32. Unshared, the
+  // model streams R in column tiles; shared (every step reads R), it holds
+  // all of R in one tile, whose load the first step pays once for all.
+  MatmulProblem p;
+  p.M = 1, p.N = 256, p.K = 64;
+  p.aBytes = p.bBytes = p.outBytes = 4;
+  p.mode = isa::MmMode::F32;
+  std::optional<MatmulTiling> streamed = chooseMatmulTiling(p, v1());
+  ASSERT_TRUE(streamed.has_value());
+  EXPECT_FALSE(streamed->nt >= 256 && streamed->kt >= 64 && streamed->buffers == 1);
+  p.sharedB = true;
+  std::optional<MatmulTiling> held = chooseMatmulTiling(p, v1());
+  ASSERT_TRUE(held.has_value());
+  EXPECT_EQ(held->nt, 256);
+  EXPECT_EQ(held->kt, 64);
+  EXPECT_TRUE(holdsSharedB(p, *held));
+  EXPECT_LT(held->gmBytes, streamed->gmBytes);
+}
