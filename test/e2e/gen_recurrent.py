@@ -18,7 +18,8 @@ test_data_set_0 (input_K.pb, output_K.pb):
 - rnn_two_layers: two stacked RNNs (Tanh), the second reading the first's Y
   reshaped;
 - lstm_qdq_weights: an LSTM whose W and R are int8 initializers behind
-  DequantizeLinear (weight-only quantization, as QDQ exporters write it).
+  DequantizeLinear (weight-only quantization, as QDQ exporters write it);
+- gru_long_sequence: a GRU over 48 frames with its state in and out.
 
 The expected outputs come from ONNX's definitions of LSTM, GRU and RNN
 evaluated in numpy (float64, rounded once to float32), independent of npuc.
@@ -261,3 +262,14 @@ save("lstm_qdq_weights",
      [vi("x", [S, 2, I])], [vi("Y", [S, 1, 2, H]), vi("hn", [1, 2, H]), vi("cn", [1, 2, H])],
      [init("wq", wq), init("rq", rq), init("ws", np.array(ws)), init("rs", np.array(rs))],
      [x], [Y, Yh, Yc])
+
+# A GRU over 48 frames (a streaming enhancer's context window): the state
+# passes from step to step in LM and the recurrent weights, read by every
+# step, are loaded once (check_recurrent_traffic.py measures both).
+S, I, H = 48, 20, 32
+x, W, R, Bb, h0 = u(S, 1, I, scale=1.0), u(1, 3 * H, I), u(1, 3 * H, H, scale=0.3), u(1, 6 * H, scale=0.2), u(1, 1, H)
+Y, Yh = recurrence("GRU", x, W, R, Bb, h0=h0, hidden=H)
+save("gru_long_sequence",
+     [h.make_node("GRU", ["x", "W", "R", "B", "", "h0"], ["Y", "hn"], name="gru", hidden_size=H)],
+     [vi("x", [S, 1, I]), vi("h0", [1, 1, H])], [vi("Y", [S, 1, 1, H]), vi("hn", [1, 1, H])],
+     [init("W", W), init("R", R), init("B", Bb)], [x, h0], [Y, Yh])
