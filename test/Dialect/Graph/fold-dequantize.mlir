@@ -45,8 +45,7 @@ func.func @runtime(%x: tensor<2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2xf32> {
 // expansion slices, transposes and pads its gates) folds with them: the
 // product reads one constant, W^T with a zero column (worked by hand:
 // (q - 0) * 0.5 = [[1, 2], [3, 4]], transposed [[1, 3], [2, 4]], then a
-// zero column). A slice of everything folds to its operand; an op with a
-// run-time operand stays.
+// zero column). An op with a run-time operand stays.
 // CHECK-LABEL: func.func @movement
 // CHECK:      %[[W:.*]] = graph.constant dense<{{\[}}[1.000000e+00, 3.000000e+00, 0.000000e+00], [2.000000e+00, 4.000000e+00, 0.000000e+00]]> : tensor<2x3xf32>
 // CHECK-NOT:  graph.slice
@@ -64,4 +63,28 @@ func.func @movement(%x: tensor<1x2xf32>) -> (tensor<1x3xf32>, tensor<3x2xf32>) {
   %y = graph.matmul %x, %p : (tensor<1x2xf32>, tensor<2x3xf32>) -> tensor<1x3xf32>
   %c = graph.concat %r, %x {axis = 0 : i64} : (tensor<2x2xf32>, tensor<1x2xf32>) -> tensor<3x2xf32>
   return %y, %c : tensor<1x3xf32>, tensor<3x2xf32>
+}
+
+// -----
+
+// Gate padding as graph-simplify leaves it: one zero constant between the
+// gates (read twice by the concat), and a concat reading one dequantized
+// constant twice. Both fold; each constant read by a folded op is erased
+// once, when nothing reads it.
+// (q - 0) * 0.5: [2, 4] -> [1, 2].
+// CHECK-LABEL: func.func @shared_operands
+// CHECK-DAG:  %[[P:.*]] = graph.constant dense<{{\[}}[1.000000e+00, 0.000000e+00, 2.000000e+00, 0.000000e+00]]> : tensor<1x4xf32>
+// CHECK-DAG:  %[[T:.*]] = graph.constant dense<{{\[}}[1.000000e+00, 2.000000e+00], [1.000000e+00, 2.000000e+00]]> : tensor<2x2xf32>
+// CHECK-NOT:  graph.concat
+// CHECK-NOT:  graph.slice
+// CHECK:      return %[[P]], %[[T]]
+func.func @shared_operands() -> (tensor<1x4xf32>, tensor<2x2xf32>) {
+  %q = graph.constant dense<[[2, 4]]> : tensor<1x2xi8> -> tensor<1x2x!quant.uniform<i8:f32, 0.5>>
+  %w = graph.dequantize %q : (tensor<1x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x2xf32>
+  %g0 = graph.slice %w {starts = array<i64: 0, 0>, ends = array<i64: 1, 1>, steps = array<i64: 1, 1>} : (tensor<1x2xf32>) -> tensor<1x1xf32>
+  %g1 = graph.slice %w {starts = array<i64: 0, 1>, ends = array<i64: 1, 2>, steps = array<i64: 1, 1>} : (tensor<1x2xf32>) -> tensor<1x1xf32>
+  %z = graph.constant dense<0.0> : tensor<1x1xf32>
+  %p = graph.concat %g0, %z, %g1, %z {axis = 1 : i64} : (tensor<1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>) -> tensor<1x4xf32>
+  %t = graph.concat %w, %w {axis = 0 : i64} : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<2x2xf32>
+  return %p, %t : tensor<1x4xf32>, tensor<2x2xf32>
 }

@@ -10,6 +10,8 @@
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/Builders.h"
 
+#include "llvm/ADT/SetVector.h"
+
 namespace npuc::graph {
 #define GEN_PASS_DEF_GRAPHFOLDDEQUANTIZE
 #include "npuc/Dialect/Graph/Transforms/Passes.h.inc"
@@ -73,7 +75,9 @@ struct GraphFoldDequantizePass
     SmallVector<Value> work{constant}, made{constant};
     while (!work.empty()) {
       Value v = work.pop_back_val();
-      for (Operation *user : llvm::make_early_inc_range(v.getUsers())) {
+      // Each user once, also one that reads v twice.
+      llvm::SetVector<Operation *> users(llvm::from_range, v.getUsers());
+      for (Operation *user : users) {
         if (!llvm::isa<SliceOp, ReshapeOp, TransposeOp, ConcatOp, ExpandOp>(user) ||
             !llvm::all_of(user->getOperands(),
                           [](Value o) { return o.getDefiningOp<ConstantOp>(); }))
@@ -81,8 +85,7 @@ struct GraphFoldDequantizePass
         SmallVector<OpFoldResult> results;
         if (failed(user->fold(results)) || results.size() != 1)
           continue;
-        // A constant, or an operand (a slice of everything, a reshape to
-        // the same shape).
+        // A constant, or an operand (a fold that returns its input).
         Value c = dyn_cast<Value>(results.front());
         if (auto attr = dyn_cast_if_present<ElementsAttr>(dyn_cast<Attribute>(results.front()))) {
           OpBuilder b(user);
@@ -91,11 +94,15 @@ struct GraphFoldDequantizePass
         if (!c || c == user->getResult(0) || c.getType() != user->getResult(0).getType())
           continue;
         user->getResult(0).replaceAllUsesWith(c);
-        SmallVector<Value> operands(user->getOperands());
+        // Its operands' constants, each once (graph-simplify made a gate's
+        // zero columns one constant, which a padded concat reads G times).
+        llvm::SetVector<Operation *> defs;
+        for (Value o : user->getOperands())
+          defs.insert(o.getDefiningOp());
         user->erase();
-        for (Value o : operands)  // a gate's zero columns
-          if (o.use_empty() && !llvm::is_contained(made, o))
-            o.getDefiningOp()->erase();
+        for (Operation *def : defs)
+          if (def->use_empty() && !llvm::is_contained(made, def->getResult(0)))
+            def->erase();
         if (!llvm::is_contained(made, c)) {
           work.push_back(c);
           made.push_back(c);
