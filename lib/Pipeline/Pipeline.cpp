@@ -16,6 +16,8 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
+#include <algorithm>
+
 namespace {
 /// Verifies the IR the pass before it built. Its diagnostics are the op
 /// verifiers' on IR the compiler made: the driver reports them as internal
@@ -64,7 +66,7 @@ void npuc::buildPipeline(mlir::OpPassManager &pm, const PipelineOptions &options
   // A gate's columns start VECTOR-aligned (f32), so a step's gates stay in LM.
   const target::TargetInfo *t = target::lookupTarget(options.target);
   a.add(graph::createGraphExpandRecurrent(
-      graph::GraphExpandRecurrentOptions{t ? t->params.VectorAlign / 4 : 1}));
+      graph::GraphExpandRecurrentOptions{t ? std::max<int64_t>(1, t->params.VectorAlign / 4) : 1}));
   a.add(graph::createGraphExpandLRN());
   a.add(graph::createGraphExpandDynamicQuantize());
   a.add(graph::createGraphFoldBias());

@@ -67,14 +67,19 @@ static_assert(sizeof(DepthwiseProblem) == 168 && sizeof(ConvProblem) == 192 &&
               "a problem's fields changed: update its key (fields)");
 
 /// Whether `op` is a product whose B is a constant another product reads
-/// too, small enough to stay in LM for all of them (at most a quarter).
+/// too, small enough to stay in LM for all of them: its tile, rows at
+/// MATRIX's alignment, takes at most a quarter of LM (emit-resident-constants
+/// keeps no larger buffer).
 bool sharesConstantB(Operation *op, const target::TargetInfo &t) {
   auto mm = dyn_cast<qk::MatMulOp>(op);
   if (!mm || !matchPattern(mm.getRhs(), m_Constant()))
     return false;
   auto type = cast<RankedTensorType>(mm.getRhs().getType());
-  int64_t bits = type.getElementTypeBitWidth();
-  if (type.getRank() != 2 || type.getNumElements() * bits / 8 > t.params.LMBytes / 4)
+  if (type.getRank() != 2)
+    return false;
+  int64_t rowBytes = type.getShape()[1] * type.getElementTypeBitWidth() / 8;
+  int64_t align = t.params.MatrixAlign;
+  if (type.getShape()[0] * ((rowBytes + align - 1) / align * align) > t.params.LMBytes / 4)
     return false;
   int64_t readers = llvm::count_if(mm.getRhs().getUses(), [](OpOperand &use) {
     auto other = dyn_cast<qk::MatMulOp>(use.getOwner());

@@ -106,7 +106,8 @@ struct EmitResidentConstantsPass
       LoadKey key{constant, srcOffset, load.getSrc().getType(), load.getDst().getType(),
                   alloc.getBuffer().getType(), dstOffset};
       auto [it, isFirst] = first.try_emplace(key, alloc);
-      if (isFirst)
+      // The first buffer must be defined before every use it takes over.
+      if (isFirst || !it->second->isBeforeInBlock(alloc))
         continue;
       // The first buffer lives on from its last use to this one's.
       Share s{load, alloc, it->second.getBuffer(), {}, lastUse(it->second.getBuffer(), index) + 1,
@@ -125,8 +126,10 @@ struct EmitResidentConstantsPass
       shares.push_back(std::move(s));
     }
 
-    // Keep the most shares, first proposed first, with which LM's placement
-    // fits (fewer shares never take more LM: a binary search over them).
+    // Keep the longest run of shares, first proposed first, with which LM's
+    // placement fits, by a binary search over the run's length. Placement is
+    // not monotone in the shares (a share also removes the later buffer),
+    // so this may keep fewer than could fit; every kept run is placed.
     auto keepFirst = [&](size_t n) {
       for (auto [k, s] : llvm::enumerate(shares))
         for (OpOperand *use : s.moved)
