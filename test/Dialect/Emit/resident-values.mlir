@@ -220,11 +220,13 @@ emit.program target "npu-v1" {
 
 // -----
 
-// Rows of 40 bytes would take a pitch of 64, more than half again their
-// bytes: the value stays in GM, for the arena layout's reason.
+// Rows of 40 bytes take a pitch of 64, more than half again their bytes:
+// a value that stays small (at most 4096 bytes so laid out) is kept so all
+// the same (a span of 232 bytes here).
 // CHECK-LABEL: emit.program
-// CHECK-NOT:   emit.vun
-// expected-remark @below {{0 of 1 arena values kept in LM whole (0 bytes; 0 DMAs now 0 VECTOR copies); 1 left in GM for a copy not VECTOR-aligned}}
+// CHECK:       emit.alloc : <lm, 4x40xi8, strides = [64, 1]>
+// CHECK:       emit.vun COPY
+// expected-remark @below {{1 of 1 arena values kept in LM whole (232 bytes; 2 DMAs now 2 VECTOR copies)}}
 emit.program target "npu-v1" {
   %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 4x40xi8, strides = [40, 1]>
   %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 4x40xi8, strides = [40, 1]>
@@ -235,6 +237,26 @@ emit.program target "npu-v1" {
   %b = emit.alloc : !emit.buffer<lm, 4x40xi8, strides = [64, 1]>
   emit.dma %h -> %b : !emit.buffer<arena, 4x40xi8, strides = [40, 1]> -> !emit.buffer<lm, 4x40xi8, strides = [64, 1]>
   emit.dma %b -> %out : !emit.buffer<lm, 4x40xi8, strides = [64, 1]> -> !emit.buffer<output, 4x40xi8, strides = [40, 1]>
+}
+
+// -----
+
+// The same rows in a value of 128 of them (8192 bytes at a pitch of 64):
+// more than half again its bytes, not small: it stays in GM, for the
+// arena layout's reason.
+// CHECK-LABEL: emit.program
+// CHECK-NOT:   emit.vun
+// expected-remark @below {{0 of 1 arena values kept in LM whole (0 bytes; 0 DMAs now 0 VECTOR copies); 1 left in GM for a copy not VECTOR-aligned}}
+emit.program target "npu-v1" {
+  %in = emit.alloc {name = "x", offset = 0} : !emit.buffer<input, 128x40xi8, strides = [40, 1]>
+  %out = emit.alloc {name = "y", offset = 0} : !emit.buffer<output, 128x40xi8, strides = [40, 1]>
+  %h = emit.alloc : !emit.buffer<arena, 128x40xi8, strides = [40, 1]>
+  %a = emit.alloc : !emit.buffer<lm, 128x40xi8, strides = [64, 1]>
+  emit.dma %in -> %a : !emit.buffer<input, 128x40xi8, strides = [40, 1]> -> !emit.buffer<lm, 128x40xi8, strides = [64, 1]>
+  emit.dma %a -> %h : !emit.buffer<lm, 128x40xi8, strides = [64, 1]> -> !emit.buffer<arena, 128x40xi8, strides = [40, 1]>
+  %b = emit.alloc : !emit.buffer<lm, 128x40xi8, strides = [64, 1]>
+  emit.dma %h -> %b : !emit.buffer<arena, 128x40xi8, strides = [40, 1]> -> !emit.buffer<lm, 128x40xi8, strides = [64, 1]>
+  emit.dma %b -> %out : !emit.buffer<lm, 128x40xi8, strides = [64, 1]> -> !emit.buffer<output, 128x40xi8, strides = [40, 1]>
 }
 
 // -----

@@ -44,6 +44,9 @@ namespace VS = isa::limit::V_SHAPE;
 
 /// The most VECTOR copies one DMA becomes (each pays VECTOR's 4-cycle start).
 constexpr int64_t kMaxCopies = 64;
+/// A value whose blocks at an aligned pitch take at most this many bytes
+/// may take any pitch: what it adds to LM is noise beside a tile.
+constexpr int64_t kSmallValueBytes = 4096;
 
 int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
@@ -360,7 +363,9 @@ struct EmitResidentValuesPass
       return std::nullopt;
     llvm::sort(m.dmas, [&](DmaOp a, DmaOp b) { return index.lookup(a) < index.lookup(b); });
     // The arena's layout, else blocks of a dense value's inner dimensions
-    // (innermost first) at an aligned pitch, at most half again the bytes.
+    // (innermost first) at an aligned pitch, at most half again the bytes
+    // (any pitch for a value that stays small: an RNN's output rows of 5
+    // floats at 32 bytes).
     SmallVector<CopyPlan> plans;
     SmallVector<int64_t> strides(type.getStrides());
     for (int64_t k = int64_t(strides.size());; --k) {
@@ -369,7 +374,8 @@ struct EmitResidentValuesPass
         if (k < 1)
           return std::nullopt;
         int64_t block = strides[size_t(k - 1)], pitch = roundUp(block, align);
-        if (block <= 0 || block % align == 0 || !isDense(type) || pitch * 2 > block * 3)
+        if (block <= 0 || block % align == 0 || !isDense(type) ||
+            (pitch * 2 > block * 3 && m.bytes / block * pitch > kSmallValueBytes))
           continue;
         layout = {block, pitch};
       }

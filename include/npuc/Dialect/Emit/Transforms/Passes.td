@@ -146,7 +146,8 @@ def EmitResidentValues : Pass<"emit-resident-values", "::npuc::emit::ProgramOp">
     plus bytes / bandwidth). The LM buffer has the arena's layout or, where
     that puts rows off VECTOR's alignment, the blocks of a dense value's
     inner dimensions (a channel's plane, a matrix row; innermost first) at
-    an aligned pitch, if that takes at most half again the bytes. Each copy
+    an aligned pitch, if that takes at most half again the bytes or at most
+    4096 bytes in all (a small value's padding is noise in LM). Each copy
     must be VECTOR grids: after merging contiguous dimensions (Copies.h),
     rows of one contiguous run along the longest dimension, one grid per
     index of the others (at most 64), the runs and pitches VECTOR-aligned
