@@ -19,7 +19,10 @@ test_data_set_0 (input_K.pb, output_K.pb):
   reshaped;
 - lstm_qdq_weights: an LSTM whose W and R are int8 initializers behind
   DequantizeLinear (weight-only quantization, as QDQ exporters write it);
-- gru_long_sequence: a GRU over 48 frames with its state in and out.
+- gru_long_sequence: a GRU over 48 frames with its state in and out;
+- gru_padded_gates_qdq, lstm_padded_gates_peepholes: hidden sizes whose
+  gates npuc pads to aligned columns (5, 6), with linear_before_reset,
+  sequence lengths, peepholes, clip, both directions and int8 weights.
 
 The expected outputs come from ONNX's definitions of LSTM, GRU and RNN
 evaluated in numpy (float64, rounded once to float32), independent of npuc.
@@ -273,3 +276,37 @@ save("gru_long_sequence",
      [h.make_node("GRU", ["x", "W", "R", "B", "", "h0"], ["Y", "hn"], name="gru", hidden_size=H)],
      [vi("x", [S, 1, I]), vi("h0", [1, 1, H])], [vi("Y", [S, 1, 1, H]), vi("hn", [1, 1, H])],
      [init("W", W), init("R", R), init("B", Bb)], [x, h0], [Y, Yh])
+
+# Gates padded to aligned columns (hidden sizes 5 and 6) together with what
+# touches the gates' columns: a bidirectional GRU with linear_before_reset,
+# sequence lengths and int8 weights behind DequantizeLinear; a bidirectional
+# LSTM with peepholes, clip and int8 weights.
+S, I, H = 4, 3, 5
+x = u(S, 2, I, scale=1.0)
+wq, rq = rng.integers(-127, 128, (2, 3 * H, I)).astype(np.int8), rng.integers(-127, 128, (2, 3 * H, H)).astype(np.int8)
+ws, rs, Bb, lens = np.float32(0.006), np.float32(0.004), u(2, 6 * H, scale=0.2), np.array([4, 2], np.int32)
+W, R = (wq.astype(np.float32) * ws).astype(np.float32), (rq.astype(np.float32) * rs).astype(np.float32)
+Y, Yh = recurrence("GRU", x, W, R, Bb, lens=lens, hidden=H, direction="bidirectional", linear_before_reset=1)
+save("gru_padded_gates_qdq",
+     [h.make_node("DequantizeLinear", ["wq", "ws"], ["W"], name="dq_w"),
+      h.make_node("DequantizeLinear", ["rq", "rs"], ["R"], name="dq_r"),
+      h.make_node("GRU", ["x", "W", "R", "B", "lens"], ["Y", "hn"], name="gru", hidden_size=H,
+                  direction="bidirectional", linear_before_reset=1)],
+     [vi("x", [S, 2, I])], [vi("Y", [S, 2, 2, H]), vi("hn", [2, 2, H])],
+     [init("wq", wq), init("rq", rq), init("ws", np.array(ws)), init("rs", np.array(rs)), init("B", Bb),
+      init("lens", lens)],
+     [x], [Y, Yh])
+S, I, H = 3, 4, 6
+x = u(S, 1, I, scale=1.0)
+wq, rq = rng.integers(-127, 128, (2, 4 * H, I)).astype(np.int8), rng.integers(-127, 128, (2, 4 * H, H)).astype(np.int8)
+ws, rs, P = np.float32(0.005), np.float32(0.004), u(2, 3 * H)
+W, R = (wq.astype(np.float32) * ws).astype(np.float32), (rq.astype(np.float32) * rs).astype(np.float32)
+Y, Yh, Yc = recurrence("LSTM", x, W, R, P=P, hidden=H, direction="bidirectional", clip=0.9)
+save("lstm_padded_gates_peepholes",
+     [h.make_node("DequantizeLinear", ["wq", "ws"], ["W"], name="dq_w"),
+      h.make_node("DequantizeLinear", ["rq", "rs"], ["R"], name="dq_r"),
+      h.make_node("LSTM", ["x", "W", "R", "", "", "", "", "P"], ["Y", "hn", "cn"], name="lstm", hidden_size=H,
+                  direction="bidirectional", clip=0.9)],
+     [vi("x", [S, 1, I])], [vi("Y", [S, 2, 1, H]), vi("hn", [2, 1, H]), vi("cn", [2, 1, H])],
+     [init("wq", wq), init("rq", rq), init("ws", np.array(ws)), init("rs", np.array(rs)), init("P", P)],
+     [x], [Y, Yh, Yc])
