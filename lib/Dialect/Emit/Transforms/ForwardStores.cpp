@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Copies.h"
+#include "Placement.h"
 #include "npuc/Base/Target.h"
 #include "npuc/Dialect/Emit/IR/EmitOps.h"
 #include "npuc/Dialect/Emit/Transforms/Passes.h"
@@ -134,7 +135,7 @@ struct EmitForwardStoresPass : npuc::emit::impl::EmitForwardStoresBase<EmitForwa
   void runOnOperation() override {
     ProgramOp program = getOperation();
     Block &body = program.getBody().front();
-    if (llvm::any_of(body, [](Operation &op) { return llvm::isa<ForOp, HwLoopOp>(op); }))
+    if (!straightLine(body))
       return;  // tile loops not lowered yet: nothing is straight-line
     target = target::lookupTarget(program.getTarget());
     if (!target)

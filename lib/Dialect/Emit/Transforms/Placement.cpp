@@ -100,6 +100,10 @@ int64_t npuc::emit::placeLocal(std::vector<Interval> &items, int64_t capacity) {
   return peak;
 }
 
+bool npuc::emit::straightLine(Block &body) {
+  return llvm::none_of(body, [](Operation &op) { return llvm::isa<ForOp, HwLoopOp>(op); });
+}
+
 DenseMap<Operation *, int64_t> npuc::emit::number(Block &body) {
   DenseMap<Operation *, int64_t> index;
   int64_t i = 0;

@@ -40,6 +40,10 @@ int64_t lastUse(mlir::Value v, const llvm::DenseMap<mlir::Operation *, int64_t> 
 /// `alloc`'s interval: from its index to its last use.
 Interval intervalOf(AllocOp alloc, const llvm::DenseMap<mlir::Operation *, int64_t> &index);
 
+/// Whether `body` is straight-line code (its tile loops lowered): what the
+/// passes that place or move buffers before emit-plan-memory work on.
+bool straightLine(mlir::Block &body);
+
 /// Each op of `body` numbered in order.
 llvm::DenseMap<mlir::Operation *, int64_t> number(mlir::Block &body);
 

@@ -76,7 +76,7 @@ struct EmitPrefetchConstantsPass
     ProgramOp program = getOperation();
     Block &body = program.getBody().front();
     if (kernels < 1 ||
-        llvm::any_of(body, [](Operation &op) { return llvm::isa<ForOp, HwLoopOp>(op); }))
+        !straightLine(body))
       return;  // tile loops not lowered yet: nothing is straight-line
     const target::TargetInfo *target = target::lookupTarget(program.getTarget());
     if (!target)

@@ -45,7 +45,7 @@ struct Share {
   AllocOp alloc;
   Value keeper;  // the buffer of the first load of the same bytes
   SmallVector<OpOperand *> moved;
-  int64_t from = 0, to = 0, bytes = 0;
+  int64_t bytes = 0;
 };
 
 /// Whether every engine op writing `alloc`'s bytes is `load`.
@@ -78,7 +78,7 @@ struct EmitResidentConstantsPass
   void runOnOperation() override {
     ProgramOp program = getOperation();
     Block &body = program.getBody().front();
-    if (llvm::any_of(body, [](Operation &op) { return llvm::isa<ForOp, HwLoopOp>(op); }))
+    if (!straightLine(body))
       return;  // tile loops not lowered yet: nothing is straight-line
     const target::TargetInfo *target = target::lookupTarget(program.getTarget());
     if (!target)
@@ -110,19 +110,19 @@ struct EmitResidentConstantsPass
       if (isFirst || !it->second->isBeforeInBlock(alloc))
         continue;
       // The first buffer lives on from its last use to this one's.
-      Share s{load, alloc, it->second.getBuffer(), {}, lastUse(it->second.getBuffer(), index) + 1,
-              lastUse(alloc.getBuffer(), index), alloc.getBuffer().getType().getSpanBytes()};
+      Share s{load, alloc, it->second.getBuffer(), {}, alloc.getBuffer().getType().getSpanBytes()};
+      int64_t from = lastUse(s.keeper, index) + 1, to = lastUse(alloc.getBuffer(), index);
       bool fits = s.bytes <= capacity / 4;
-      for (int64_t k = s.from; fits && k <= s.to; ++k)
+      for (int64_t k = from; fits && k <= to; ++k)
         fits = live[size_t(k)] + s.bytes <= capacity / 4 * 3;
       if (!fits)
         continue;
-      for (int64_t k = s.from; k <= s.to; ++k)
+      for (int64_t k = from; k <= to; ++k)
         live[size_t(k)] += s.bytes;
       for (OpOperand &use : alloc.getBuffer().getUses())
         s.moved.push_back(&use);
       for (OpOperand *use : s.moved)
-        use->set(it->second.getBuffer());
+        use->set(s.keeper);
       shares.push_back(std::move(s));
     }
 

@@ -287,7 +287,7 @@ struct EmitResidentValuesPass
     ProgramOp program = getOperation();
     Block &body = program.getBody().front();
     if (keepStores ||
-        llvm::any_of(body, [](Operation &op) { return llvm::isa<ForOp, HwLoopOp>(op); }))
+        !straightLine(body))
       return;  // every value to GM, or tile loops not lowered yet
     target = target::lookupTarget(program.getTarget());
     if (!target)
