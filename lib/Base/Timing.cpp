@@ -58,6 +58,11 @@ uint64_t timing::depthwiseCycles(const TargetParams &t, uint64_t macs, unsigned 
   return vectorCycles(t, macs, elemBytes);
 }
 
+uint64_t timing::arrayDepthwiseCycles(const TargetParams &t, isa::MmMode mode, int64_t channels,
+                                      int64_t taps, int64_t pixels) {
+  return matmulCycles(t, mode, pixels, channels, taps);
+}
+
 uint64_t timing::dataBytes(const GMAccess &a) {
   uint64_t n = a.elemBytes;
   for (int64_t e : a.extent)

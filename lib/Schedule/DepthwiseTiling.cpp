@@ -28,7 +28,7 @@ int64_t biasPitch(const DepthwiseProblem &p, const target::TargetParams &tp) {
 
 /// One iteration of a tile loop: `channels` channels of one row group.
 struct Iteration {
-  uint64_t loads = 0, stores = 0, vector = 0, drain = 0, gmBytes = 0;
+  uint64_t loads = 0, stores = 0, vector = 0, array = 0, drain = 0, gmBytes = 0;
   std::vector<uint64_t> loadBus, storeBus;  // per descriptor, in issue order
 };
 
@@ -50,7 +50,7 @@ void parameterLoads(const DepthwiseProblem &p, int64_t channels,
 }
 
 Iteration iteration(const DepthwiseProblem &p, int64_t channels, const RowGroup &g,
-                    bool resident, const target::TargetParams &tp) {
+                    bool resident, bool onArray, const target::TargetParams &tp) {
   Iteration it;
   auto move = [&](const timing::GMAccess &a, bool load) {
     uint64_t bus = timing::busBytes(tp, a);
@@ -80,8 +80,12 @@ Iteration iteration(const DepthwiseProblem &p, int64_t channels, const RowGroup 
   }
   if (!resident)
     parameterLoads(p, channels, [&](const timing::GMAccess &a) { move(a, true); });
-  for (const WindowBlock &w : depthwiseWindowBlocks(p))
-    it.vector += timing::depthwiseCycles(tp, outputs * uint64_t(w.kh * w.kw), unsigned(ex));
+  for (const WindowBlock &w : depthwiseWindowBlocks(p)) {
+    if (onArray)
+      it.array += timing::arrayDepthwiseCycles(tp, p.mode, channels, w.kh * w.kw, g.rows * p.OW);
+    else
+      it.vector += timing::depthwiseCycles(tp, outputs * uint64_t(w.kh * w.kw), unsigned(ex));
+  }
   if (p.requant)
     it.drain = timing::drainCycles(tp, channels, g.rows * p.OW);
   else if (p.bias && !depthwiseFusesBias(p))
@@ -240,6 +244,11 @@ std::optional<std::string> npuc::emit::lowering::checkTiling(const DepthwiseProb
     return "buffers " + str(t.buffers) + " is outside [1, " + str(kMaxBuffers) + "]";
   if (t.resident && !residentAllowed(p))
     return "resident parameters need a multiply-accumulate whose window is one v_dw block";
+  if (t.matrix && p.pooling())
+    return "the array's depthwise mode multiplies and accumulates: pooling runs on VECTOR";
+  if (t.matrix && (p.OW > L::MM_DW::cols_max || t.channels > L::MM_DW::channels_max))
+    return str(t.channels) + " channels of " + str(p.OW) + " columns exceed the mm_dw extents (" +
+           str(L::MM_DW::cols_max) + ")";
   const target::TargetParams &tp = target.params;
   DepthwisePitches pitch = depthwisePitches(p, t.rows, tp);
   if (p.OW > L::V_SHAPE::cols_max || (p.requant && t.rows * p.OW > L::MM_OUT::n_max) ||
@@ -279,11 +288,11 @@ void npuc::emit::lowering::estimate(const DepthwiseProblem &p, DepthwiseTiling &
       uint64_t count = uint64_t(p.N * chunks * g.count);
       if (count == 0 || c == 0)
         continue;
-      Iteration it = iteration(p, c, g, t.resident, tp);
+      Iteration it = iteration(p, c, g, t.resident, t.matrix, tp);
       bytes += count * it.gmBytes;
       if (t.buffers == 1) {
         // In order: loads, the product, the drain, the store.
-        cycles += count * (latency + it.loads + it.vector + it.drain + latency + it.stores);
+        cycles += count * (latency + it.loads + it.vector + it.array + it.drain + latency + it.stores);
         continue;
       }
       // Rotating slots: neighbouring iterations' transfers share the bus
@@ -293,10 +302,13 @@ void npuc::emit::lowering::estimate(const DepthwiseProblem &p, DepthwiseTiling &
       // A slot is loaded again only once the product of the tile it held is
       // done: a load's start, its transfer and a product take turns on each
       // slot, so `buffers` tiles take at least that long.
-      uint64_t turn = (latency + it.loads + it.vector + uint64_t(t.buffers) - 1) / uint64_t(t.buffers);
-      uint64_t steady = std::max({it.vector, it.drain, turn,
+      // On the array, the output stage drains one tile while the array
+      // computes the next.
+      uint64_t compute = it.vector + it.array;
+      uint64_t turn = (latency + it.loads + compute + uint64_t(t.buffers) - 1) / uint64_t(t.buffers);
+      uint64_t steady = std::max({it.vector, it.array, it.drain, turn,
                                   timing::dmaSteadyCycles(tp, it.loadBus, it.storeBus)});
-      cycles += count * steady + latency + it.loads + it.vector + it.drain + latency + it.stores;
+      cycles += count * steady + latency + it.loads + compute + it.drain + latency + it.stores;
     }
   t.cycles = cycles;
   t.gmBytes = bytes;
@@ -307,16 +319,21 @@ std::optional<DepthwiseTiling> npuc::emit::lowering::chooseDepthwiseTiling(
   std::optional<DepthwiseTiling> best;
   auto key = [&](const DepthwiseTiling &t) {
     uint64_t iterations = uint64_t(ceilDiv(p.C, t.channels) * ceilDiv(p.OH, t.rows));
-    return std::make_tuple(t.cycles, t.gmBytes, iterations, t.buffers, t.resident);
+    return std::make_tuple(t.cycles, t.gmBytes, iterations, t.buffers, t.resident, t.matrix);
   };
   int64_t maxRows = std::min<int64_t>(p.OH, isa::limit::V_DW_CFG::orows_max);
-  for (bool resident : {false, true}) {
-    if (resident && !residentAllowed(p))
+  for (bool matrix : {false, true}) {
+    if (matrix && p.pooling())
       continue;
-    for (int64_t c : channelCandidates(p.C))
-      for (int64_t rows = 1; rows <= maxRows; ++rows)
-        for (int64_t buffers = 1; buffers <= kMaxBuffers; ++buffers)
-          consider(p, DepthwiseTiling{c, rows, buffers, 0, 0, resident}, target, best, key);
+    for (bool resident : {false, true}) {
+      if (resident && !residentAllowed(p))
+        continue;
+      for (int64_t c : channelCandidates(p.C))
+        for (int64_t rows = 1; rows <= maxRows; ++rows)
+          for (int64_t buffers = 1; buffers <= kMaxBuffers; ++buffers)
+            consider(p, DepthwiseTiling{c, rows, buffers, 0, 0, resident, matrix}, target, best,
+                     key);
+    }
   }
   return best;
 }

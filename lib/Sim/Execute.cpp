@@ -44,6 +44,7 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
   case Opcode::V_SHAPE:
   case Opcode::V_RQ_CFG:
   case Opcode::V_DW_CFG:
+  case Opcode::MM_DW_CFG:
     engines[e].config[q.inst.desc->opcode] = q.inst;
     return timing::kIssueCycles;
   case Opcode::DMA_IN_START:
@@ -57,6 +58,8 @@ uint64_t Machine::execute(EngineId e, const Queued &q, uint32_t dynId, uint64_t 
     return executeMatmul(x);
   case Opcode::MM_OUT:
     return executeOutputStage(x);
+  case Opcode::MM_DW:
+    return executeArrayDepthwise(x);
   default:
     return executeVector(x);
   }
@@ -277,6 +280,35 @@ uint64_t Machine::executeMatmul(const ExecStep &x) {
   uint64_t macs = uint64_t(m * n * k);
   stats.macs += macs;
   return timing::matmulCycles(tp, isa::MmMode(mode), m, n, k);
+}
+
+/// MM_DW: the array's depthwise mode; V_DW's sums, into ACC, timed as the
+/// array's passes (one channel per column, the taps down it).
+uint64_t Machine::executeArrayDepthwise(const ExecStep &x) {
+  const isa::Inst &in = x.in;
+  namespace D = F::MM_DW;
+  namespace W = F::MM_DW_CFG;
+  namespace C = F::MM_CFG;
+  const isa::Inst &mm = x.config(Opcode::MM_CFG, true);
+  const isa::Inst &cfg = x.config(Opcode::MM_DW_CFG, true);
+  WindowStep w;
+  w.kh = cfg[W::kh], w.kw = cfg[W::kw], w.sh = cfg[W::sh], w.sw = cfg[W::sw];
+  w.dh = cfg[W::dh], w.dw = cfg[W::dw], w.orows = cfg[W::orows];
+  w.lda = mm[C::lda], w.azp = mm[C::a_zp], w.bzp = mm[C::b_zp];
+  w.mode = in[D::mode];
+  w.accumulate = in[D::acc];
+  w.bias = in[D::bias], w.relu = in[D::relu];
+  w.a = x.local(in[D::a_addr], in[D::a_reg]), w.b = x.local(in[D::b_addr], in[D::b_reg]);
+  w.d = x.local(in[D::d_addr], in[D::d_reg]);
+  if (w.bias)
+    w.e = x.local(in[D::e_addr], in[D::e_reg]);
+  w.dSpace = ACC;
+  w.rows = in[D::channels], w.cols = in[D::cols];
+  w.apitch = cfg[W::a_pitch], w.bpitch = mm[C::ldb], w.dpitch = mm[C::ldc];
+  w.epitch = cfg[W::e_pitch];
+  windowSums(x, w);
+  return timing::arrayDepthwiseCycles(x.tp, isa::MmMode(w.mode), w.rows, w.kh * w.kw,
+                                      w.orows * w.cols);
 }
 
 /// MM_OUT: the MATRIX output stage, ACC to LM.

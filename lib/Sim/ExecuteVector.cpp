@@ -429,30 +429,52 @@ uint64_t vectorDepthwise(Machine &m, const ExecStep &x, VectorStep &vx) {
   namespace V = F::V_DW;
   namespace C = F::V_DW_CFG;
   const isa::Inst &cfg = x.config(Opcode::V_DW_CFG, true);
-  int64_t kh = cfg[C::kh], kw = cfg[C::kw], sh = cfg[C::sh], sw = cfg[C::sw];
-  int64_t dh = cfg[C::dh], dw = cfg[C::dw], lda = cfg[C::lda], orows = cfg[C::orows];
-  int64_t azp = cfg[C::a_zp], bzp = cfg[C::b_zp];
-  int64_t mode = in[V::mode];
-  bool accumulate = in[V::acc];
-  ModeTypes mt = modeTypes(mode);
+  WindowStep w;
+  w.kh = cfg[C::kh], w.kw = cfg[C::kw], w.sh = cfg[C::sh], w.sw = cfg[C::sw];
+  w.dh = cfg[C::dh], w.dw = cfg[C::dw], w.lda = cfg[C::lda], w.orows = cfg[C::orows];
+  w.azp = cfg[C::a_zp], w.bzp = cfg[C::b_zp];
+  w.mode = in[V::mode];
+  w.accumulate = in[V::acc];
+  w.func = isa::WindowFunc(in[V::func]);
+  w.bias = in[V::bias], w.relu = in[V::relu];
+  w.a = x.local(in[V::a_addr], in[V::a_reg]), w.b = x.local(in[V::b_addr], in[V::b_reg]);
+  w.d = x.local(in[V::d_addr], in[V::d_reg]);
+  if (w.bias)
+    w.e = x.local(in[V::e_addr], in[V::e_reg]);
+  w.dSpace = LM + unsigned(in[V::d_space]);
+  w.rows = vx.grid.rows, w.cols = vx.grid.cols;
+  w.apitch = vx.grid.apitch, w.bpitch = vx.grid.bpitch, w.dpitch = vx.grid.dpitch;
+  w.epitch = cfg[C::e_pitch];
+  uint64_t macs = m.windowSums(x, w);
+  return timing::depthwiseCycles(x.tp, macs, modeTypes(w.mode).bytes);
+}
+
+} // namespace
+
+/// The windows of V_DW and MM_DW over every channel (docs/isa.md): their
+/// sums (or pooling's maxima and sums) into d; returns the MACs.
+uint64_t Machine::windowSums(const ExecStep &x, const WindowStep &w) {
+  int64_t kh = w.kh, kw = w.kw, sh = w.sh, sw = w.sw, dh = w.dh, dw = w.dw, lda = w.lda;
+  int64_t orows = w.orows, azp = w.azp, bzp = w.bzp;
+  bool accumulate = w.accumulate;
+  ModeTypes mt = modeTypes(w.mode);
   bool isFloatMode = mt.isFloat;
   unsigned es = mt.bytes;
   int64_t et = mt.a, bt = mt.b;
   int64_t dt = isFloatMode ? int64_t(DType::F32) : int64_t(DType::I32);
-  auto func = isa::WindowFunc(in[V::func]);
+  isa::WindowFunc func = w.func;
   bool mac = func == isa::WindowFunc::MAC;
   if (!mac)
     azp = bzp = 0;  // pooling reads the image as stored
   if (isFloatMode && (azp || bzp))
-    m.fail(x.where() + " runs a float depthwise product with non-zero zero points");
-  int64_t rows = vx.grid.rows, cols = vx.grid.cols, taps = kh * kw;
-  bool bias = in[V::bias], relu = in[V::relu];
+    fail(x.where() + " runs a float depthwise product with non-zero zero points");
+  int64_t rows = w.rows, cols = w.cols, taps = kh * kw;
+  bool bias = w.bias, relu = w.relu;
   if ((bias || relu) && (!isFloatMode || !mac))
-    m.fail(x.where() + " adds a bias or a Relu outside a float multiply-accumulate");
-  m.checkWork(uint64_t(rows) * uint64_t(orows) * uint64_t(cols) * uint64_t(taps), x.q.pc);
-  uint64_t a = x.local(in[V::a_addr], in[V::a_reg]), b = x.local(in[V::b_addr], in[V::b_reg]);
-  uint64_t d = x.local(in[V::d_addr], in[V::d_reg]);
-  unsigned dSpace = LM + unsigned(in[V::d_space]);
+    fail(x.where() + " adds a bias or a Relu outside a float multiply-accumulate");
+  checkWork(uint64_t(rows) * uint64_t(orows) * uint64_t(cols) * uint64_t(taps), x.q.pc);
+  uint64_t a = w.a, b = w.b, d = w.d;
+  unsigned dSpace = w.dSpace;
   // The window reads the image at any tap, so only its element alignment
   // matters; the taps and the results start on the vector granule.
   x.aligned(a, es, "its image");
@@ -468,29 +490,29 @@ uint64_t vectorDepthwise(Machine &m, const ExecStep &x, VectorStep &vx) {
   std::vector<int32_t> wi(static_cast<size_t>(taps)), ai(static_cast<size_t>(inRows * width));
   std::vector<float> wf(static_cast<size_t>(taps));
   for (int64_t r = 0; r < rows; ++r) {
-    uint64_t ar = a + uint64_t(r * vx.grid.apitch);
+    uint64_t ar = a + uint64_t(r * w.apitch);
     for (int64_t i = 0; i < inRows; ++i)
-      image[size_t(i)] = m.access(LM, ar + uint64_t(i * lda), inBytes, false, x.dynId, "its image");
+      image[size_t(i)] = access(LM, ar + uint64_t(i * lda), inBytes, false, x.dynId, "its image");
     if (mac) {
-      const uint8_t *tp = m.access(LM, b + uint64_t(r * vx.grid.bpitch), uint64_t(taps) * es,
+      const uint8_t *tp = access(LM, b + uint64_t(r * w.bpitch), uint64_t(taps) * es,
                                    false, x.dynId, "its taps");
       for (int64_t t = 0; t < taps; ++t) {
-        Value w = loadElem(tp + t * es, bt);
-        wi[size_t(t)] = int32_t(w.i - bzp);
-        wf[size_t(t)] = w.f;
+        Value tap = loadElem(tp + t * es, bt);
+        wi[size_t(t)] = int32_t(tap.i - bzp);
+        wf[size_t(t)] = tap.f;
       }
     }
     float biasRow = 0.0f;
     if (bias) {
-      uint64_t e = x.local(in[V::e_addr], in[V::e_reg]) + uint64_t(r * cfg[C::e_pitch]);
+      uint64_t e = w.e + uint64_t(r * w.epitch);
       if (r == 0)
         x.aligned(e, 4, "its bias");
-      biasRow = loadElem(m.access(LM, e, 4, false, x.dynId, "its bias"), int64_t(DType::F32)).f;
+      biasRow = loadElem(access(LM, e, 4, false, x.dynId, "its bias"), int64_t(DType::F32)).f;
     }
-    uint64_t dr = d + uint64_t(r * vx.grid.dpitch);
+    uint64_t dr = d + uint64_t(r * w.dpitch);
     if (accumulate)
-      m.access(dSpace, dr, uint64_t(orows * cols) * 4, false, x.dynId, "its results");
-    uint8_t *out = m.access(dSpace, dr, uint64_t(orows * cols) * 4, true, x.dynId, "its results");
+      access(dSpace, dr, uint64_t(orows * cols) * 4, false, x.dynId, "its results");
+    uint8_t *out = access(dSpace, dr, uint64_t(orows * cols) * 4, true, x.dynId, "its results");
     if (mac && !isFloatMode) {
       for (int64_t i = 0; i < inRows; ++i)
         for (int64_t c = 0; c < width; ++c)
@@ -520,7 +542,7 @@ uint64_t vectorDepthwise(Machine &m, const ExecStep &x, VectorStep &vx) {
               }
             }
           if (!isFloatMode && (v.i < INT32_MIN || v.i > INT32_MAX))
-            m.fail("accumulator overflow: " + x.where() + " computes " + std::to_string(v.i) +
+            fail("accumulator overflow: " + x.where() + " computes " + std::to_string(v.i) +
                    " at d[" + std::to_string(r) + "][" + std::to_string(o * cols + c) +
                    "], outside int32");
           storeElem(dp, dt, v);
@@ -534,7 +556,7 @@ uint64_t vectorDepthwise(Machine &m, const ExecStep &x, VectorStep &vx) {
               sum += int64_t(row[j * dw]) * wi[size_t(i * kw + j)];
           }
           if (sum < INT32_MIN || sum > INT32_MAX)
-            m.fail("accumulator overflow: " + x.where() + " computes " + std::to_string(sum) +
+            fail("accumulator overflow: " + x.where() + " computes " + std::to_string(sum) +
                    " at d[" + std::to_string(r) + "][" + std::to_string(o * cols + c) +
                    "], outside int32");
           storeElem(dp, dt, Value{sum, 0});
@@ -555,11 +577,10 @@ uint64_t vectorDepthwise(Machine &m, const ExecStep &x, VectorStep &vx) {
       }
   }
   uint64_t macs = uint64_t(rows * orows * cols * taps);
-  m.stats.macs += macs;
-  return timing::depthwiseCycles(x.tp, macs, es);
+  stats.macs += macs;
+  return macs;
 }
 
-} // namespace
 
 /// VECTOR instructions over the grid V_SHAPE set.
 uint64_t Machine::executeVector(const ExecStep &x) {

@@ -133,6 +133,18 @@ struct FlagState {
 
 struct ExecStep;
 
+/// The operands of a depthwise window instruction (V_DW on VECTOR, MM_DW on
+/// MATRIX), decoded: the same sums whichever engine runs them.
+struct WindowStep {
+  int64_t kh = 1, kw = 1, sh = 1, sw = 1, dh = 1, dw = 1, lda = 0, orows = 1;
+  int64_t azp = 0, bzp = 0, mode = 0;
+  bool accumulate = false, bias = false, relu = false;
+  isa::WindowFunc func = isa::WindowFunc::MAC;
+  uint64_t a = 0, b = 0, d = 0, e = 0;
+  unsigned dSpace = 0;
+  int64_t rows = 1, cols = 1, apitch = 0, bpitch = 0, dpitch = 0, epitch = 0;
+};
+
 class Machine {
 public:
   Machine(const model::Model &m, const target::TargetInfo &t, Options o);
@@ -153,6 +165,10 @@ public:
   uint64_t executeMatmul(const ExecStep &x);
   uint64_t executeOutputStage(const ExecStep &x);
   uint64_t executeVector(const ExecStep &x);
+  uint64_t executeArrayDepthwise(const ExecStep &x);
+  /// Every channel's window sums of V_DW or MM_DW into d (ExecuteVector.cpp);
+  /// returns the MACs.
+  uint64_t windowSums(const ExecStep &x, const WindowStep &w);
   /// The DMA engines' descriptors in flight and the GM bus they share.
   timing::DmaTimeline dma;
   /// When MATRIX's output stage finishes its drain (MM_OUT).

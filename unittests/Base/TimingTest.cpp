@@ -63,6 +63,21 @@ TEST(Timing, DepthwiseStreamsItsOperandsAtTheirWidth) {
   EXPECT_EQ(32 * matmulCycles(v1(), isa::MmMode::U8U8, 112, 1, 9), 7680u);
 }
 
+TEST(Timing, ArrayDepthwiseIsAProductOfTapsByChannels) {
+  // MM_DW: k = taps down a column, n = channels across, m = output pixels.
+  // 144 int8 channels, 3x3, 56 x 56 outputs: 2 * 64 + ceil(9/64) *
+  // ceil(144/64) * 3136 = 128 + 3 * 3136 = 9536.
+  EXPECT_EQ(arrayDepthwiseCycles(v1(), isa::MmMode::I8I8, 144, 9, 3136), 9536u);
+  // fp32 (side 16): 32 + 1 * 9 * 3136 = 28256; tiny int8 (side 32):
+  // 64 + 1 * 5 * 3136 = 15744.
+  EXPECT_EQ(arrayDepthwiseCycles(v1(), isa::MmMode::F32, 144, 9, 3136), 28256u);
+  EXPECT_EQ(arrayDepthwiseCycles(tiny(), isa::MmMode::I8I8, 144, 9, 3136), 15744u);
+  // A 5x5 window on fp32: 25 taps take ceil(25/16) = 2 weight blocks per
+  // 16 channels; a pass of fewer than A pixels still takes A cycles:
+  // 32 + 2 * 1 * 16 = 64.
+  EXPECT_EQ(arrayDepthwiseCycles(v1(), isa::MmMode::F32, 16, 25, 7), 64u);
+}
+
 TEST(Timing, EveryContiguousRunCostsABurst) {
   // One contiguous run of 1000 bytes.
   EXPECT_EQ(busBytes(v1(), access({1000, 1, 1, 1}, {1, 0, 0, 0}, 1)), 1000u);

@@ -256,6 +256,37 @@ TEST(DepthwiseTiling, EstimateOneTile) {
   EXPECT_EQ(t.gmBytes, 82u);
 }
 
+TEST(DepthwiseTiling, EstimateOnTheArray) {
+  // EstimateOneTile's tile on the array's depthwise mode: the loads, drain
+  // and store as there (2, 1, 1); MM_DW is a product of k = 9 taps, n = 2
+  // channels, m = 16 pixels: 2 * 64 + 1 * 1 * max(16, 64) = 192.
+  // 200 + 2 + 192 + 1 + 200 + 1 = 596: VECTOR's 410 is cheaper here.
+  DepthwiseTiling on = dwTile(2, 4, 1);
+  on.matrix = true;
+  DepthwiseTiling t = estimated(dw3x3(2, 4), on, v1());
+  EXPECT_EQ(t.cycles, 596u);
+  EXPECT_EQ(t.gmBytes, 82u);
+  // 64 channels of 32 x 32 in one tile, one buffer: the image 64 x 32 rows
+  // x 32 B, contiguous: 65,536 B -> 1,024 cycles; taps 576 B -> 9; loads
+  // 1,033. The drain 65,536 results -> 1,024; the store 65,536 B -> 1,024.
+  // VECTOR: 65,536 outputs x 9 = 589,824 MACs -> 4 + 2,304 = 2,308;
+  //   200 + 1,033 + 2,308 + 1,024 + 200 + 1,024 = 5,789.
+  // The array: 128 + 1 * 1 * 1,024 = 1,152;
+  //   200 + 1,033 + 1,152 + 1,024 + 200 + 1,024 = 4,633.
+  DepthwiseProblem big = dw3x3(64, 32);
+  EXPECT_EQ(estimated(big, dwTile(64, 32, 1), v1()).cycles, 5789u);
+  on = dwTile(64, 32, 1);
+  on.matrix = true;
+  EXPECT_EQ(estimated(big, on, v1()).cycles, 4633u);
+  EXPECT_EQ(checkTiling(big, on, v1()), std::nullopt);
+  // Pooling has no taps for the array.
+  DepthwiseProblem pool = dw3x3(2, 4);
+  pool.window = isa::WindowFunc::MAX;
+  on = dwTile(2, 4, 1);
+  on.matrix = true;
+  EXPECT_NE(checkTiling(pool, on, v1()), std::nullopt);
+}
+
 TEST(DepthwiseTiling, EstimateSplitTiles) {
   DepthwiseProblem p = dw3x3(2, 4);
   // One channel per tile: two tiles of image 16 B (1), taps 9 B (1), V_DW

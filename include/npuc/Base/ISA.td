@@ -234,6 +234,41 @@ def MM_OUT : Inst<0x43, MATRIX, "mm_out",
   "per cycle while the array runs its next pass. The stage latches the accumulators when it "
   "issues, so a later matmul may overwrite them at once.">;
 
+// Depthwise mode of the array (npu-v1.md section 9: "serve it by a depthwise
+// mode of the array, by multiply-accumulate on VECTOR, or both"). The array
+// holds one channel per column, the channel's taps down the column (K = taps),
+// and streams one output pixel per cycle, each column fed from its own
+// channel's window: ceil(taps / A) * ceil(channels / A) passes of
+// max(pixels, A) cycles. Operands as V_DW's (channels are rows of each
+// operand); the pitches within a channel and the zero points come from
+// MM_CFG (lda: image rows, ldb: taps, ldc: results), the rest from MM_DW_CFG.
+def MM_DW_CFG : Inst<0x44, MATRIX, "mm_dw_cfg",
+  [URange<"kh", 8, 4, 1, 15, "window rows">, URange<"kw", 12, 4, 1, 15, "window columns">,
+   URange<"sh", 16, 4, 1, 15, "row stride">, URange<"sw", 20, 4, 1, 15, "column stride">,
+   URange<"dh", 24, 4, 1, 15, "row dilation">, URange<"dw", 28, 4, 1, 15, "column dilation">,
+   Extent<"orows", 32, 12, "output rows per channel">,
+   UBytes<"a_pitch", 44, 24, "pitch of the channels of the image">,
+   UBytes<"e_pitch", 68, 16, "pitch of the bias rows (mm_dw bias)">],
+  "Set the array's depthwise window: size, strides, dilations, the output rows, the image's "
+  "channel pitch and the bias pitch.">;
+def MM_DW : Inst<0x45, MATRIX, "mm_dw",
+  [EnumField<"mode", 8, 3, MmModeEnum>, Flag<"acc", 11, "add to d instead of overwriting it">,
+   Reg<"a_reg", 12>, Reg<"b_reg", 16>, Reg<"d_reg", 20>,
+   Granule<"a_addr", 24, "image in LM: channel r at a + r * mm_dw_cfg.a_pitch, rows mm_cfg.lda apart">,
+   Granule<"b_addr", 40, "taps in LM: channel r's kh * kw at b + r * mm_cfg.ldb">,
+   Granule<"d_addr", 56, "int32 (float modes: fp32) results in ACC: channel r's orows x cols at d + r * mm_cfg.ldc">,
+   Reg<"e_reg", 72>, Granule<"e_addr", 76, "the per-channel fp32 bias (with bias)">,
+   Flag<"bias", 92, "float modes: add channel r's fp32 bias, at e + r * mm_dw_cfg.e_pitch, to each sum">,
+   Flag<"relu", 93, "float modes: then max(sum, 0) (NaN kept)">,
+   Extent<"channels", 94, 12, "channels (columns of the array, A per pass)">,
+   Extent<"cols", 106, 12, "output columns per output row">],
+  "d[r][o][c] (+)= sum over i < kh, j < kw, in that order, of (a[r][o*sh + i*dh][c*sw + j*dw] - a_zp) "
+  "x (b[r][i*kw + j] - b_zp), for channels r, output rows o < orows and columns c < cols: "
+  "V_DW's multiply-accumulate (integer modes exactly in int32, float modes one IEEE product and "
+  "sum per tap from 0 or d, then `bias` and `relu` as V_DW's), on the array. "
+  "The image needs only its element alignment; the taps and d start on the vector granule. Takes 2A + ceil(kh * kw / A) * ceil(channels / A) * max(orows * cols, A) "
+  "cycles (A the array side of the mode).">;
+
 //===----------------------------------------------------------------------===//
 // VECTOR (0x50-0x6f)
 //

@@ -49,6 +49,12 @@ uint64_t vectorCycles(const TargetParams &t, uint64_t elements, unsigned widestB
 /// stream at `elemBytes` per MAC, the int32 or fp32 sums stay in the lanes,
 /// so lanes / elemBytes MACs per cycle: vectorCycles(macs, elemBytes).
 uint64_t depthwiseCycles(const TargetParams &t, uint64_t macs, unsigned elemBytes);
+/// One MM_DW (the array's depthwise mode): one channel per column, the taps
+/// down it, `pixels` output pixels streamed one per cycle; the passes and
+/// their timing are a product's with k = taps, n = channels, m = pixels:
+/// matmulCycles(mode, pixels, channels, taps).
+uint64_t arrayDepthwiseCycles(const TargetParams &t, isa::MmMode mode, int64_t channels,
+                              int64_t taps, int64_t pixels);
 
 /// The GM side of a DMA transfer: extents (dimension 0 innermost), byte
 /// strides and element bytes.

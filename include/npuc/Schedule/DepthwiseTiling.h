@@ -3,7 +3,8 @@
 // Part of npuc, under the Apache License v2.0 with LLVM Exceptions.
 //
 // The cost model of select-tiling for depthwise convolutions, which run on
-// VECTOR (V_DW) and drain through the MATRIX output stage. A tile is a chunk
+// VECTOR (V_DW) or the array's depthwise mode (MM_DW), whichever the
+// estimate prices cheaper, and drain through the MATRIX output stage. A tile is a chunk
 // of channels by a run of whole output rows: its image (the input rows the
 // window reaches, padded on the way in) is one DMA of contiguous rows per
 // channel. Candidates are fitted against LM, ACC and the ISA's fields and
@@ -52,10 +53,12 @@ struct DepthwiseProblem {
 /// into LM once, before the tile loops, instead of per tile: a tile then
 /// starts one descriptor instead of four, so the next tile's image need not
 /// wait for a descriptor slot behind this one's small loads.
+/// With `matrix`, the sums run on the array's depthwise mode (MM_DW) instead
+/// of VECTOR's V_DW.
 struct DepthwiseTiling {
   int64_t channels = 0, rows = 0, buffers = 1;
   uint64_t cycles = 0, gmBytes = 0;
-  bool resident = false;
+  bool resident = false, matrix = false;
 };
 
 /// Consecutive row tiles of one shape: tiles first .. first + count - 1 have

@@ -33,6 +33,8 @@ LogicalResult Encoder::depthwise(emit::DepthwiseOp op) {
                             << " are not " << t.params.VectorAlign
                             << "-byte aligned, or the image at " << a->byte
                             << " is not aligned to its elements";
+  if (op.getMatrix())
+    return arrayDepthwise(op, *a, *bb, *d);
   // The grid: channels x one output row's columns, each operand's channel pitch.
   int64_t rows = dt.getShape()[0], cols = dt.getShape()[2];
   int64_t pitches[3] = {at.getStrides()[0], op.getB() ? bt.getStrides()[0] : 0, dt.getStrides()[0]};
@@ -83,6 +85,67 @@ LogicalResult Encoder::depthwise(emit::DepthwiseOp op) {
     std::tie(i.fields[V::e_addr], i.fields[V::e_reg]) = local(*bias);
   }
   i.fields[V::relu] = op.getRelu();
+  emitInst(i);
+  return success();
+}
+
+/// emit.depthwise on the array: MM_CFG (the pitches within a channel and the
+/// zero points), MM_DW_CFG (the window, the channel pitches of the image and
+/// the bias), MM_DW.
+LogicalResult Encoder::arrayDepthwise(emit::DepthwiseOp op, Addr a, Addr b, Addr d) {
+  auto at = cast<BufferType>(op.getA().getType()), bt = cast<BufferType>(op.getB().getType()),
+       dt = cast<BufferType>(op.getD().getType());
+  int64_t channels = dt.getShape()[0], cols = dt.getShape()[2];
+  int64_t ldc = dt.getStrides()[0], ldb = bt.getStrides()[0], lda = at.getStrides()[1];
+  int64_t apitch = at.getStrides()[0];
+  namespace L = isa::limit;
+  if (lda > L::MM_CFG::lda_max || ldb > L::MM_CFG::ldb_max || ldc > L::MM_CFG::ldc_max ||
+      apitch > L::MM_DW_CFG::a_pitch_max || ldb < 0 || ldc < 0 || apitch < 0)
+    return op.emitOpError() << "pitches " << lda << ", " << ldb << ", " << ldc << " and " << apitch
+                            << " exceed the mm_cfg fields (" << L::MM_CFG::lda_max
+                            << ") or mm_dw_cfg's a_pitch (" << L::MM_DW_CFG::a_pitch_max << ")";
+  if (channels > L::MM_DW::channels_max || cols > L::MM_DW::cols_max)
+    return op.emitOpError() << channels << " channels of " << cols
+                            << " columns exceed the mm_dw extents (" << L::MM_DW::channels_max
+                            << ")";
+  isa::Inst cfg = inst(isa::Opcode::MM_CFG);
+  namespace C = F::MM_CFG;
+  cfg.fields[C::lda] = lda, cfg.fields[C::ldb] = ldb, cfg.fields[C::ldc] = ldc;
+  cfg.fields[C::a_zp] = op.getAZp(), cfg.fields[C::b_zp] = op.getBZp();
+  configure(cfg);
+  isa::Inst w = inst(isa::Opcode::MM_DW_CFG);
+  namespace W = F::MM_DW_CFG;
+  w.fields[W::kh] = op.getKernel()[0], w.fields[W::kw] = op.getKernel()[1];
+  w.fields[W::sh] = op.getStrides()[0], w.fields[W::sw] = op.getStrides()[1];
+  w.fields[W::dh] = op.getDilations()[0], w.fields[W::dw] = op.getDilations()[1];
+  w.fields[W::orows] = dt.getShape()[1];
+  w.fields[W::a_pitch] = apitch;
+  FailureOr<Addr> bias = Addr{};
+  if (op.getBias()) {
+    auto et = cast<BufferType>(op.getBias().getType());
+    if (failed(bias = address(op, op.getBias())))
+      return failure();
+    if (et.getStrides()[0] > L::MM_DW_CFG::e_pitch_max)
+      return op.emitOpError() << "bias pitch " << et.getStrides()[0]
+                              << " exceeds the mm_dw_cfg field (" << L::MM_DW_CFG::e_pitch_max << ")";
+    w.fields[W::e_pitch] = et.getStrides()[0];
+  } else if (auto it = config.find(uint8_t(isa::Opcode::MM_DW_CFG)); it != config.end()) {
+    w.fields[W::e_pitch] = it->second.fields[W::e_pitch];  // what the engine holds
+  }
+  configure(w);
+  isa::Inst i = inst(isa::Opcode::MM_DW);
+  namespace D = F::MM_DW;
+  i.fields[D::mode] = int64_t(emit::matrixMode(at.getElementType(), bt.getElementType()));
+  i.fields[D::acc] = op.getAccumulate();
+  std::tie(i.fields[D::a_addr], i.fields[D::a_reg]) = local(a);
+  std::tie(i.fields[D::b_addr], i.fields[D::b_reg]) = local(b);
+  std::tie(i.fields[D::d_addr], i.fields[D::d_reg]) = local(d);
+  if (op.getBias()) {
+    i.fields[D::bias] = 1;
+    std::tie(i.fields[D::e_addr], i.fields[D::e_reg]) = local(*bias);
+  }
+  i.fields[D::relu] = op.getRelu();
+  i.fields[D::channels] = channels, i.fields[D::cols] = cols;
   emitInst(i);
   return success();
 }

@@ -148,6 +148,7 @@ private:
   // VECTOR (EncodeVector.cpp): V_DW, and the instructions whose operands
   // are named a, b (or the parameter table p), m and d.
   LogicalResult depthwise(emit::DepthwiseOp op);
+  LogicalResult arrayDepthwise(emit::DepthwiseOp op, Addr a, Addr b, Addr d);
   /// A VECTOR instruction with its function and types set, and the names of
   /// its second and third input operands (none: nullptr).
   struct VectorInst {

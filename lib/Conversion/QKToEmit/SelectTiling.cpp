@@ -36,10 +36,10 @@ namespace {
 /// attribute holds it signed).
 qk::TilingAttr tiling(Builder &b, ArrayRef<int64_t> space, ArrayRef<int64_t> tile,
                       int64_t buffers, uint64_t cycles, uint64_t gmBytes, bool resident = false,
-                      bool stacked = false) {
+                      bool stacked = false, bool matrix = false) {
   auto est = [](uint64_t v) { return int64_t(std::min<uint64_t>(v, uint64_t(INT64_MAX))); };
   return qk::TilingAttr::get(b.getContext(), space, tile, buffers, est(cycles), est(gmBytes),
-                             resident, stacked);
+                             resident, stacked, matrix);
 }
 
 /// Every field of a problem, as a key: a network repeats its layers, and the
@@ -117,9 +117,10 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
     Builder b(module.getContext());
     bool ok = true;
     auto write = [&](Operation *op, ArrayRef<int64_t> tile, int64_t buffers, uint64_t cycles,
-                     uint64_t gmBytes, bool resident = false, bool stacked = false) {
+                     uint64_t gmBytes, bool resident = false, bool stacked = false,
+                     bool matrix = false) {
       op->setAttr(kTilingAttr,
-                  tiling(b, {}, tile, buffers, cycles, gmBytes, resident, stacked));
+                  tiling(b, {}, tile, buffers, cycles, gmBytes, resident, stacked, matrix));
     };
     Memo<DepthwiseProblem, DepthwiseTiling> depthwise;
     Memo<ConvProblem, ConvTiling> convs;
@@ -142,7 +143,8 @@ struct SelectTilingPass : npuc::impl::SelectTilingBase<SelectTilingPass> {
           ok = false;
           return;
         }
-        write(op, {tl->channels, tl->rows}, tl->buffers, tl->cycles, tl->gmBytes, tl->resident);
+        write(op, {tl->channels, tl->rows}, tl->buffers, tl->cycles, tl->gmBytes, tl->resident,
+              false, tl->matrix);
         return;
       }
       if (std::optional<ConvProblem> cp = convProblem(op)) {

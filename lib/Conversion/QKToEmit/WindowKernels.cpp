@@ -210,6 +210,7 @@ FailureOr<DepthwiseTiling> KernelBuilder::windowTiling(Operation *op, const Dept
   tl.channels = tiling->getTile()[0], tl.rows = tiling->getTile()[1];
   tl.buffers = tiling->getBuffers();
   tl.resident = tiling->getResident();
+  tl.matrix = tiling->getMatrix();
   if (std::optional<std::string> why = checkTiling(p, tl, t))
     return op->emitOpError() << kTilingAttr << " [" << tl.channels << ", " << tl.rows << "] x "
                              << tl.buffers << " cannot run here: " << *why;
@@ -338,7 +339,7 @@ LogicalResult KernelBuilder::lowerDepthwise(Operation *op, const ConvBuffers &bu
       DepthwiseOp::create(b, e.loc, corner, tapsT, sums, last ? biasTile : Value(),
                           b.getDenseI64ArrayAttr({wb.kh, wb.kw}), b.getDenseI64ArrayAttr({p.sh, p.sw}),
                           b.getDenseI64ArrayAttr({p.dh, p.dw}), !first, xzp, wzp, WindowFunc::MAC,
-                          last && relu);
+                          last && relu, tl->matrix);
       first = false;
     }
     Value dst = e.view(Y, ((w.n * p.C + w.c0) * p.OH + w.oh0) * (p.OW * ey),

@@ -121,3 +121,22 @@ func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf
   %y = qk.pool %x {fn = #qk.pool_fn<max>, kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ceil_mode = false, count_include_pad = false, npuc.tiling = #qk.tiling<tile = [2, 3], buffers = 1, resident>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
   return %y : tensor<1x2x3x3xf32>
 }
+
+// -----
+
+// A tiling that says `matrix` runs the sums on the array's depthwise mode:
+// the same tile, taps and bias, the emit.depthwise marked matrix (MM_DW).
+// CHECK-LABEL: emit.program target "npu-v1"
+// CHECK:        emit.depthwise MAC %{{.*}}, %{{.*}} bias %{{.*}} -> %{{.*}} {dilations = array<i64: 1, 1>, kernel = array<i64: 3, 3>, matrix, strides = array<i64: 1, 1>}
+func.func @main(%x: tensor<1x5x5x5xf32> {graph.name = "x"}, %w: tensor<5x1x3x3xf32> {graph.name = "w"}, %b: tensor<5xf32> {graph.name = "b"}) -> (tensor<1x5x5x5xf32> {graph.name = "y"}) {
+  %y = qk.conv2d %x, %w, %b {acc_type = f32, strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 5 : i64, npuc.tiling = #qk.tiling<tile = [5, 5], buffers = 1, matrix>} : (tensor<1x5x5x5xf32>, tensor<5x1x3x3xf32>, tensor<5xf32>) -> tensor<1x5x5x5xf32>
+  return %y : tensor<1x5x5x5xf32>
+}
+
+// -----
+
+func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf32> {graph.name = "y"}) {
+  // expected-error @+1 {{npuc.tiling [2, 3] x 1 cannot run here: the array's depthwise mode multiplies and accumulates: pooling runs on VECTOR}}
+  %y = qk.pool %x {fn = #qk.pool_fn<max>, kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, ceil_mode = false, count_include_pad = false, npuc.tiling = #qk.tiling<tile = [2, 3], buffers = 1, matrix>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
+  return %y : tensor<1x2x3x3xf32>
+}

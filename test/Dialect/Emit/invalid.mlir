@@ -697,3 +697,20 @@ emit.program target "npu-v1" {
   // expected-error @+1 {{element types differ: 'i8' and 'f32'}}
   emit.scatter ADD %s -> %t[%i] : !emit.buffer<lm, 2x8xf32, strides = [32, 4]>, !emit.buffer<lm, 2xi32, strides = [4]> -> !emit.buffer<arena, 4x8xi8, strides = [8, 1]>
 }
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 2x4x6xf32, strides = [128, 24, 4]>
+  %d = emit.alloc : !emit.buffer<acc, 2x2x4xf32, strides = [64, 16, 4]>
+  // expected-error @+1 {{'emit.depthwise' op the array's depthwise mode (matrix) multiplies and accumulates into acc}}
+  emit.depthwise MAX %a -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, matrix} : !emit.buffer<lm, 2x4x6xf32, strides = [128, 24, 4]> -> !emit.buffer<acc, 2x2x4xf32, strides = [64, 16, 4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 2x4x6xf32, strides = [128, 24, 4]>
+  %b = emit.alloc : !emit.buffer<lm, 2x9xf32, strides = [36, 4]>
+  %d = emit.alloc : !emit.buffer<lm, 2x2x4xf32, strides = [64, 16, 4]>
+  // expected-error @+1 {{'emit.depthwise' op the array's depthwise mode (matrix) multiplies and accumulates into acc}}
+  emit.depthwise MAC %a, %b -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, matrix} : !emit.buffer<lm, 2x4x6xf32, strides = [128, 24, 4]>, !emit.buffer<lm, 2x9xf32, strides = [36, 4]> -> !emit.buffer<lm, 2x2x4xf32, strides = [64, 16, 4]>
+}

@@ -259,7 +259,7 @@ func.func @tiling_estimate() attributes {t = #qk.tiling<tile = [4], buffers = 1,
 
 // -----
 func.func @tiling_entry() attributes {t = #qk.tiling<tile = [4], buffers = 1, order = 2>} {
-  // expected-error@-1 {{unknown tiling entry 'order' (expected space, tile, buffers, cycles, gm_bytes, resident or stacked)}}
+  // expected-error@-1 {{unknown tiling entry 'order' (expected space, tile, buffers, cycles, gm_bytes, resident, stacked or matrix)}}
   return
 }
 

@@ -237,6 +237,8 @@ LogicalResult DepthwiseOp::verify() {
     return emitOpError() << (mac ? "MAC needs taps" : "a pooling function takes no taps");
   if (!mac && (getAZp() || getBZp()))
     return emitOpError("a pooling function reads the image as stored: no zero points");
+  if (getMatrix() && (!mac || bufferOf(getD()).getSpace() != MemorySpace::ACC))
+    return emitOpError("the array's depthwise mode (matrix) multiplies and accumulates into acc");
   if (getBias() || getRelu()) {
     BufferType dt = bufferOf(getD());
     if (!mac || !dt.getElementType().isF32())
@@ -634,7 +636,7 @@ void DrainOp::getAccesses(SmallVectorImpl<Access> &out) {
   out.push_back({getD(), true});
 }
 
-Engine DepthwiseOp::getEngine() { return Engine::VECTOR; }
+Engine DepthwiseOp::getEngine() { return getMatrix() ? Engine::MATRIX : Engine::VECTOR; }
 void DepthwiseOp::getAccesses(SmallVectorImpl<Access> &out) {
   out.push_back({getA(), false});
   if (getB())

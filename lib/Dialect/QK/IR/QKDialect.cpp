@@ -119,7 +119,7 @@ LogicalResult RequantAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 Attribute TilingAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> space, tile;
   int64_t buffers = 0, cycles = 0, gmBytes = 0;
-  bool resident = false, stacked = false, hasTile = false, hasBuffers = false;
+  bool resident = false, stacked = false, matrix = false, hasTile = false, hasBuffers = false;
   if (parser.parseLess())
     return {};
   auto entry = [&]() -> ParseResult {
@@ -150,9 +150,11 @@ Attribute TilingAttr::parse(AsmParser &parser, Type) {
       return resident = true, success();
     if (key == "stacked")
       return stacked = true, success();
+    if (key == "matrix")
+      return matrix = true, success();
     return parser.emitError(at) << "unknown tiling entry '" << key
-                                << "' (expected space, tile, buffers, cycles, gm_bytes, resident "
-                                   "or stacked)";
+                                << "' (expected space, tile, buffers, cycles, gm_bytes, resident, "
+                                   "stacked or matrix)";
   };
   if (parser.parseCommaSeparatedList(entry) || parser.parseGreater())
     return {};
@@ -161,7 +163,8 @@ Attribute TilingAttr::parse(AsmParser &parser, Type) {
     return {};
   }
   return getChecked([&] { return parser.emitError(parser.getCurrentLocation()); },
-                    parser.getContext(), space, tile, buffers, cycles, gmBytes, resident, stacked);
+                    parser.getContext(), space, tile, buffers, cycles, gmBytes, resident, stacked,
+                    matrix);
 }
 
 void TilingAttr::print(AsmPrinter &p) const {
@@ -177,12 +180,14 @@ void TilingAttr::print(AsmPrinter &p) const {
     p << ", resident";
   if (getStacked())
     p << ", stacked";
+  if (getMatrix())
+    p << ", matrix";
   p << ">";
 }
 
 LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayRef<int64_t> space, ArrayRef<int64_t> tile, int64_t buffers,
-                                 int64_t cycles, int64_t gmBytes, bool, bool) {
+                                 int64_t cycles, int64_t gmBytes, bool, bool, bool) {
   if (tile.empty())
     return emitError() << "a tiling needs at least one tile extent";
   for (int64_t t : tile)

@@ -363,13 +363,17 @@ def Emit_DepthwiseOp : Emit_InProgramOp<"depthwise", [DeclareOpInterfaceMethods<
     An f32 multiply-accumulate may add `bias` (lm, [channels, 1] f32) to each
     finished sum and then, with `relu`, keep max(sum, 0): what the epilogue's
     VECTOR passes would compute, in the same IEEE steps.
+    With `matrix`, the MATRIX array's depthwise mode computes the same sums
+    (MM_DW: a multiply-accumulate into acc, one channel per column of the
+    array); without it, VECTOR's V_DW.
   }];
   let arguments = (ins Emit_BufferType:$a, Optional<Emit_BufferType>:$b, Emit_BufferType:$d,
                    Optional<Emit_BufferType>:$bias,
                    DenseI64ArrayAttr:$kernel, DenseI64ArrayAttr:$strides,
                    DenseI64ArrayAttr:$dilations, UnitAttr:$accumulate,
                    DefaultValuedAttr<I64Attr, "0">:$a_zp, DefaultValuedAttr<I64Attr, "0">:$b_zp,
-                   DefaultValuedAttr<Emit_WindowFunc, "::npuc::emit::WindowFunc::MAC">:$func, UnitAttr:$relu);
+                   DefaultValuedAttr<Emit_WindowFunc, "::npuc::emit::WindowFunc::MAC">:$func, UnitAttr:$relu,
+                   UnitAttr:$matrix);
   let assemblyFormat = [{
     $func $a (`,` $b^)? (`bias` $bias^)? `->` $d attr-dict `:` type($a) (`,` type($b)^)?
     (`bias` type($bias)^)? `->` type($d)

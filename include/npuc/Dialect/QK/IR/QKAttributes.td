@@ -178,8 +178,9 @@ def QK_TilingAttr : AttrDef<QK_Dialect, "Tiling"> {
     [mt, nt, kt] for a matrix product, one extent per dimension of `space`
     for a loop nest), `buffers` rotating slots per tile, the estimate the
     choice was made on (`cycles`, `gm_bytes`), and whether the weights or
-    parameters stay `resident` in LM and the window's kernel rows are
-    `stacked` in one image row.
+    parameters stay `resident` in LM, the window's kernel rows are
+    `stacked` in one image row, and a depthwise convolution runs on the
+    `matrix` array's depthwise mode (MM_DW) instead of VECTOR.
 
     The loops the tiles run in are the schedule's (lib/Schedule), stated
     once for the cost model and the lowering: tiles that do not fill the
@@ -198,7 +199,7 @@ def QK_TilingAttr : AttrDef<QK_Dialect, "Tiling"> {
     ArrayRefParameter<"int64_t">:$space,
     ArrayRefParameter<"int64_t">:$tile,
     "int64_t":$buffers, "int64_t":$cycles, "int64_t":$gmBytes,
-    "bool":$resident, "bool":$stacked);
+    "bool":$resident, "bool":$stacked, "bool":$matrix);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }
