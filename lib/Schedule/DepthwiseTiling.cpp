@@ -163,6 +163,7 @@ DepthwisePitches npuc::emit::lowering::depthwisePitches(const DepthwiseProblem &
   d.image = p.imageRows(rows) * p.paddedWidth() * p.inBytes;
   d.acc = roundUp(rows * p.OW * kAccBytes, tp.MatrixAlign);
   d.out = roundUp(rows * p.OW * p.outBytes, tp.VectorAlign);
+  d.plain = roundUp(std::min(p.imageRows(rows), p.H) * p.W * p.inBytes, tp.VectorAlign);
   return d;
 }
 
@@ -181,6 +182,22 @@ bool npuc::emit::lowering::residentAllowed(const DepthwiseProblem &p) {
   return !p.pooling() && depthwiseWindowBlocks(p).size() == 1;
 }
 
+std::optional<std::string> npuc::emit::lowering::checkArray(const DepthwiseProblem &p) {
+  namespace L = isa::limit;
+  if (p.pooling())
+    return "the array's depthwise mode multiplies and accumulates: pooling runs on VECTOR";
+  if (depthwiseWindowBlocks(p).size() != 1)
+    return "the array's depthwise mode takes a window of one block (at most 15 x 15)";
+  if (p.padTop > L::MM_DW_CFG::pt_max || p.padLeft > L::MM_DW_CFG::pl_max ||
+      p.padBottom > L::MM_DW_CFG::pt_max || p.padRight > L::MM_DW_CFG::pl_max)
+    return "padding beyond " + std::to_string(L::MM_DW_CFG::pt_max) +
+           " exceeds the array's depthwise mode (mm_dw_cfg pt, pl)";
+  if (p.H > L::MM_DW_CFG::ih_max || p.W > L::MM_DW_CFG::iw_max || p.OW > L::MM_DW::cols_max)
+    return "an image of " + std::to_string(p.H) + "x" + std::to_string(p.W) +
+           " exceeds the mm_dw_cfg extents";
+  return std::nullopt;
+}
+
 TileFootprint npuc::emit::lowering::footprint(const DepthwiseProblem &p, const DepthwiseTiling &t,
                                               const target::TargetInfo &target) {
   const target::TargetParams &tp = target.params;
@@ -188,7 +205,7 @@ TileFootprint npuc::emit::lowering::footprint(const DepthwiseProblem &p, const D
   int64_t c = std::min(t.channels, p.C), rows = std::min(t.rows, p.OH);
   DepthwisePitches pitch = depthwisePitches(p, rows, tp);
   TileFootprint f;
-  f.lm = slot(c * pitch.image);
+  f.lm = slot(c * (t.matrix ? pitch.plain : pitch.image));
   if (p.pooling()) {
     // The results and up to two f32 scratch tiles of them in LM, the result
     // at its width, a row of divisors; the image again in f32 if converted.
@@ -244,11 +261,12 @@ std::optional<std::string> npuc::emit::lowering::checkTiling(const DepthwiseProb
     return "buffers " + str(t.buffers) + " is outside [1, " + str(kMaxBuffers) + "]";
   if (t.resident && !residentAllowed(p))
     return "resident parameters need a multiply-accumulate whose window is one v_dw block";
-  if (t.matrix && p.pooling())
-    return "the array's depthwise mode multiplies and accumulates: pooling runs on VECTOR";
-  if (t.matrix && (p.OW > L::MM_DW::cols_max || t.channels > L::MM_DW::channels_max))
-    return str(t.channels) + " channels of " + str(p.OW) + " columns exceed the mm_dw extents (" +
-           str(L::MM_DW::cols_max) + ")";
+  if (t.matrix)
+    if (std::optional<std::string> why = checkArray(p))
+      return why;
+  if (t.matrix && t.channels > L::MM_DW::channels_max)
+    return str(t.channels) + " channels exceed the mm_dw extent (" +
+           str(L::MM_DW::channels_max) + ")";
   const target::TargetParams &tp = target.params;
   DepthwisePitches pitch = depthwisePitches(p, t.rows, tp);
   if (p.OW > L::V_SHAPE::cols_max || (p.requant && t.rows * p.OW > L::MM_OUT::n_max) ||
@@ -323,7 +341,7 @@ std::optional<DepthwiseTiling> npuc::emit::lowering::chooseDepthwiseTiling(
   };
   int64_t maxRows = std::min<int64_t>(p.OH, isa::limit::V_DW_CFG::orows_max);
   for (bool matrix : {false, true}) {
-    if (matrix && p.pooling())
+    if (matrix && checkArray(p))
       continue;
     for (bool resident : {false, true}) {
       if (resident && !residentAllowed(p))

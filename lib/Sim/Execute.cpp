@@ -306,6 +306,7 @@ uint64_t Machine::executeArrayDepthwise(const ExecStep &x) {
   w.rows = in[D::channels], w.cols = in[D::cols];
   w.apitch = cfg[W::a_pitch], w.bpitch = mm[C::ldb], w.dpitch = mm[C::ldc];
   w.epitch = cfg[W::e_pitch];
+  w.pt = cfg[W::pt], w.pl = cfg[W::pl], w.ih = cfg[W::ih], w.iw = cfg[W::iw];
   windowSums(x, w);
   return timing::arrayDepthwiseCycles(x.tp, isa::MmMode(w.mode), w.rows, w.kh * w.kw,
                                       w.orows * w.cols);

@@ -486,13 +486,29 @@ uint64_t Machine::windowSums(const ExecStep &x, const WindowStep &w) {
   int64_t inRows = (orows - 1) * sh + (kh - 1) * dh + 1;
   int64_t width = (cols - 1) * sw + (kw - 1) * dw + 1;
   uint64_t inBytes = uint64_t(width) * es;
+  // MM_DW pads in its feeder: window row i is image row i - pt, column c
+  // image column c - pl; only the image's own rows and columns are read.
+  bool padded = w.ih > 0;
+  int64_t pt = padded ? w.pt : 0, pl = padded ? w.pl : 0;
+  int64_t ih = padded ? w.ih : inRows, iw = padded ? w.iw : width;
+  int64_t readCols = std::min(iw, width - pl);
+  auto inside = [&](int64_t i, int64_t c) {
+    return i - pt >= 0 && i - pt < ih && c - pl >= 0 && c - pl < iw;
+  };
   std::vector<const uint8_t *> image(static_cast<size_t>(inRows));
   std::vector<int32_t> wi(static_cast<size_t>(taps)), ai(static_cast<size_t>(inRows * width));
-  std::vector<float> wf(static_cast<size_t>(taps));
+  std::vector<float> wf(static_cast<size_t>(taps)), af(static_cast<size_t>(inRows * width));
   for (int64_t r = 0; r < rows; ++r) {
     uint64_t ar = a + uint64_t(r * w.apitch);
-    for (int64_t i = 0; i < inRows; ++i)
-      image[size_t(i)] = access(LM, ar + uint64_t(i * lda), inBytes, false, x.dynId, "its image");
+    for (int64_t i = 0; i < inRows; ++i) {
+      int64_t y = i - pt;
+      image[size_t(i)] = nullptr;
+      if (!padded)
+        image[size_t(i)] = access(LM, ar + uint64_t(i * lda), inBytes, false, x.dynId, "its image");
+      else if (y >= 0 && y < ih && readCols > 0)
+        image[size_t(i)] = access(LM, ar + uint64_t(y * lda), uint64_t(readCols) * es, false,
+                                  x.dynId, "its image");
+    }
     if (mac) {
       const uint8_t *tp = access(LM, b + uint64_t(r * w.bpitch), uint64_t(taps) * es,
                                    false, x.dynId, "its taps");
@@ -513,11 +529,15 @@ uint64_t Machine::windowSums(const ExecStep &x, const WindowStep &w) {
     if (accumulate)
       access(dSpace, dr, uint64_t(orows * cols) * 4, false, x.dynId, "its results");
     uint8_t *out = access(dSpace, dr, uint64_t(orows * cols) * 4, true, x.dynId, "its results");
-    if (mac && !isFloatMode) {
+    // The window's elements, zero-point adjusted (a tap in the padding reads
+    // the zero point: 0 after the adjustment, +0.0 in float modes).
+    if (mac)
       for (int64_t i = 0; i < inRows; ++i)
-        for (int64_t c = 0; c < width; ++c)
-          ai[size_t(i * width + c)] = int32_t(loadElem(image[size_t(i)] + c * es, et).i - azp);
-    }
+        for (int64_t c = 0; c < width; ++c) {
+          Value v = inside(i, c) ? loadElem(image[size_t(i)] + (c - pl) * es, et) : Value{azp, 0.0f};
+          ai[size_t(i * width + c)] = int32_t(v.i - azp);
+          af[size_t(i * width + c)] = v.f;
+        }
     for (int64_t o = 0; o < orows; ++o)
       for (int64_t c = 0; c < cols; ++c) {
         uint8_t *dp = out + (o * cols + c) * 4;
@@ -565,8 +585,8 @@ uint64_t Machine::windowSums(const ExecStep &x, const WindowStep &w) {
         float sum = accumulate ? loadElem(dp, dt).f : 0.0f;
         for (int64_t i = 0; i < kh; ++i)
           for (int64_t j = 0; j < kw; ++j) {
-            const uint8_t *p = image[size_t(o * sh + i * dh)] + (c * sw + j * dw) * es;
-            float prod = loadElem(p, et).f * wf[size_t(i * kw + j)];
+            float prod = af[size_t((o * sh + i * dh) * width + c * sw + j * dw)] *
+                         wf[size_t(i * kw + j)];
             sum = sum + prod;
           }
         if (bias)

@@ -287,6 +287,23 @@ TEST(DepthwiseTiling, EstimateOnTheArray) {
   EXPECT_NE(checkTiling(pool, on, v1()), std::nullopt);
 }
 
+TEST(DepthwiseTiling, TheArrayPadsInItsFeeder) {
+  // On the array the image is the real rows alone: a tile of 4 output rows
+  // of dw3x3(2, 8) reaches 6 padded rows, at most 6 real ones: 6 x 8 B = 48,
+  // on a VECTOR boundary 64 (the padded image: 6 x 10 = 60 B).
+  DepthwisePitches d = depthwisePitches(dw3x3(2, 8), 4, v1().params);
+  EXPECT_EQ(d.plain, 64);
+  EXPECT_EQ(d.image, 60);
+  // Its feeder holds padding up to 15 and a window of one block.
+  EXPECT_EQ(checkArray(dw3x3(2, 8)), std::nullopt);
+  DepthwiseProblem wide = dw3x3(2, 8);
+  wide.padLeft = 16;
+  EXPECT_NE(checkArray(wide), std::nullopt);
+  DepthwiseProblem big = dw3x3(2, 40);
+  big.KH = big.KW = 16;
+  EXPECT_NE(checkArray(big), std::nullopt);
+}
+
 TEST(DepthwiseTiling, EstimateSplitTiles) {
   DepthwiseProblem p = dw3x3(2, 4);
   // One channel per tile: two tiles of image 16 B (1), taps 9 B (1), V_DW

@@ -248,9 +248,11 @@ def MM_DW_CFG : Inst<0x44, MATRIX, "mm_dw_cfg",
    URange<"dh", 24, 4, 1, 15, "row dilation">, URange<"dw", 28, 4, 1, 15, "column dilation">,
    Extent<"orows", 32, 12, "output rows per channel">,
    UBytes<"a_pitch", 44, 24, "pitch of the channels of the image">,
-   UBytes<"e_pitch", 68, 16, "pitch of the bias rows (mm_dw bias)">],
+   UBytes<"e_pitch", 68, 16, "pitch of the bias rows (mm_dw bias)">,
+   UImm<"pt", 84, 4, "padding rows above the image">, UImm<"pl", 88, 4, "padding columns left of it">,
+   Extent<"ih", 92, 16, "image rows">, Extent<"iw", 108, 16, "image columns">],
   "Set the array's depthwise window: size, strides, dilations, the output rows, the image's "
-  "channel pitch and the bias pitch.">;
+  "channel pitch, the bias pitch, and the image's extent and padding: the feeder pads.">;
 def MM_DW : Inst<0x45, MATRIX, "mm_dw",
   [EnumField<"mode", 8, 3, MmModeEnum>, Flag<"acc", 11, "add to d instead of overwriting it">,
    Reg<"a_reg", 12>, Reg<"b_reg", 16>, Reg<"d_reg", 20>,
@@ -262,10 +264,13 @@ def MM_DW : Inst<0x45, MATRIX, "mm_dw",
    Flag<"relu", 93, "float modes: then max(sum, 0) (NaN kept)">,
    Extent<"channels", 94, 12, "channels (columns of the array, A per pass)">,
    Extent<"cols", 106, 12, "output columns per output row">],
-  "d[r][o][c] (+)= sum over i < kh, j < kw, in that order, of (a[r][o*sh + i*dh][c*sw + j*dw] - a_zp) "
-  "x (b[r][i*kw + j] - b_zp), for channels r, output rows o < orows and columns c < cols: "
-  "V_DW's multiply-accumulate (integer modes exactly in int32, float modes one IEEE product and "
-  "sum per tap from 0 or d, then `bias` and `relu` as V_DW's), on the array. "
+  "d[r][o][c] (+)= sum over i < kh, j < kw, in that order, of (a[r][y][x] - a_zp) "
+  "x (b[r][i*kw + j] - b_zp), y = o*sh + i*dh - pt, x = c*sw + j*dw - pl, for channels r, output "
+  "rows o < orows and columns c < cols: V_DW's multiply-accumulate (integer modes exactly in "
+  "int32, float modes one IEEE product and sum per tap from 0 or d, then `bias` and `relu` as "
+  "V_DW's), on the array. A tap outside the image (y not in [0, ih) or x not in [0, iw)) reads "
+  "a_zp there (+0.0 in float modes), as an image padded with the zero point would, and no "
+  "memory: the feeder pads. "
   "The image needs only its element alignment; the taps and d start on the vector granule. Takes 2A + ceil(kh * kw / A) * ceil(channels / A) * max(orows * cols, A) "
   "cycles (A the array side of the mode).">;
 

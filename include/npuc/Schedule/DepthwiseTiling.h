@@ -91,8 +91,10 @@ inline bool depthwiseFusesBias(const DepthwiseProblem &p) {
 
 /// Byte pitches of one tile of `channels` x `rows`: the image's channel
 /// pitch, the accumulators' and the requantized result's row (channel) pitch.
+/// `plain` is the channel pitch of an unpadded image (the array's feeder
+/// pads): the real rows a tile reaches, at most, on a VECTOR boundary.
 struct DepthwisePitches {
-  int64_t image = 0, acc = 0, out = 0;
+  int64_t image = 0, acc = 0, out = 0, plain = 0;
 };
 DepthwisePitches depthwisePitches(const DepthwiseProblem &p, int64_t rows,
                                   const target::TargetParams &tp);
@@ -108,6 +110,9 @@ ResidentPitches residentPitches(const DepthwiseProblem &p, int64_t channels,
 /// Whether a tiling may keep the parameters resident: a multiply-accumulate
 /// (not pooling) whose window is one V_DW block.
 bool residentAllowed(const DepthwiseProblem &p);
+/// Whether the array's depthwise mode can run `p`: a multiply-accumulate
+/// whose window is one block and whose padding its feeder holds.
+std::optional<std::string> checkArray(const DepthwiseProblem &p);
 
 TileFootprint footprint(const DepthwiseProblem &p, const DepthwiseTiling &t,
                         const target::TargetInfo &target);

@@ -104,6 +104,9 @@ LogicalResult Encoder::arrayDepthwise(emit::DepthwiseOp op, Addr a, Addr b, Addr
     return op.emitOpError() << "pitches " << lda << ", " << ldb << ", " << ldc << " and " << apitch
                             << " exceed the mm_cfg fields (" << L::MM_CFG::lda_max
                             << ") or mm_dw_cfg's a_pitch (" << L::MM_DW_CFG::a_pitch_max << ")";
+  if (at.getShape()[1] > L::MM_DW_CFG::ih_max || at.getShape()[2] > L::MM_DW_CFG::iw_max)
+    return op.emitOpError() << "an image of " << at.getShape()[1] << "x" << at.getShape()[2]
+                            << " exceeds the mm_dw_cfg extents (" << L::MM_DW_CFG::ih_max << ")";
   if (channels > L::MM_DW::channels_max || cols > L::MM_DW::cols_max)
     return op.emitOpError() << channels << " channels of " << cols
                             << " columns exceed the mm_dw extents (" << L::MM_DW::channels_max
@@ -120,6 +123,9 @@ LogicalResult Encoder::arrayDepthwise(emit::DepthwiseOp op, Addr a, Addr b, Addr
   w.fields[W::dh] = op.getDilations()[0], w.fields[W::dw] = op.getDilations()[1];
   w.fields[W::orows] = dt.getShape()[1];
   w.fields[W::a_pitch] = apitch;
+  if (std::optional<ArrayRef<int64_t>> pads = op.getPads())
+    w.fields[W::pt] = (*pads)[0], w.fields[W::pl] = (*pads)[1];
+  w.fields[W::ih] = at.getShape()[1], w.fields[W::iw] = at.getShape()[2];
   FailureOr<Addr> bias = Addr{};
   if (op.getBias()) {
     auto et = cast<BufferType>(op.getBias().getType());

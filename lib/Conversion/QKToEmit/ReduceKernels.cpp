@@ -673,7 +673,7 @@ LogicalResult PoolPattern::lower(const LoweringCase &c, const IterationSpaces &p
       DepthwiseOp::create(b, e.loc, corner, Value(), sums, Value(),
                           b.getDenseI64ArrayAttr({wb.kh, wb.kw}), b.getDenseI64ArrayAttr({p.sh, p.sw}),
                           b.getDenseI64ArrayAttr({p.dh, p.dw}), !first, 0, 0, isMax ? WindowFunc::MAX : WindowFunc::SUM,
-                          false);
+                          false, false, DenseI64ArrayAttr());
       first = false;
     }
     Value out = red;

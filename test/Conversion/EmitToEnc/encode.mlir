@@ -98,12 +98,16 @@ module {
 
 // emit.depthwise on the array (matrix): mm_cfg carries the pitches within a
 // channel (lda: image rows of 8 B, ldb: 9 taps, ldc: 64 B of results per
-// channel) and the zero points, mm_dw_cfg the window, the output rows and
-// the image's channel pitch (64), mm_dw the operands, 2 channels and 4
-// columns. No VECTOR instruction.
+// channel) and the zero points, mm_dw_cfg the window, the output rows, the
+// image's channel pitch (64) and extent (4 x 6; no pads: the image holds
+// every row the window reaches), mm_dw the operands, 2 channels and 4
+// columns. With pads [1, 2] the feeder pads: pt = 1, pl = 2. No VECTOR
+// instruction.
 // CHECK:      enc.mm_cfg lda = 8, ldb = 9, ldc = 64, a_zp = 3, b_zp = -1
-// CHECK-NEXT: enc.mm_dw_cfg kh = 3, kw = 3, sh = 1, sw = 1, dh = 1, dw = 1, orows = 2, a_pitch = 64, e_pitch = 0
+// CHECK-NEXT: enc.mm_dw_cfg kh = 3, kw = 3, sh = 1, sw = 1, dh = 1, dw = 1, orows = 2, a_pitch = 64, e_pitch = 0, pt = 0, pl = 0, ih = 4, iw = 6
 // CHECK-NEXT: enc.mm_dw mode = 1, acc = 0, a_reg = 0, b_reg = 0, d_reg = 0, a_addr = 0, b_addr = 4, d_addr = 0, e_reg = 0, e_addr = 0, bias = 0, relu = 0, channels = 2, cols = 4
+// CHECK-NEXT: enc.mm_dw_cfg kh = 3, kw = 3, sh = 1, sw = 1, dh = 1, dw = 1, orows = 2, a_pitch = 64, e_pitch = 0, pt = 1, pl = 2, ih = 4, iw = 6
+// CHECK-NEXT: enc.mm_dw mode = 1,
 // CHECK-NOT:  enc.v_
 module {
   emit.program target "npu-v1" {
@@ -111,6 +115,7 @@ module {
     %b = emit.alloc {offset = 128} : !emit.buffer<lm, 2x9xi8, strides = [9, 1]>
     %d = emit.alloc {offset = 0} : !emit.buffer<acc, 2x2x4xi32, strides = [64, 16, 4]>
     emit.depthwise MAC %a, %b -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, a_zp = 3, b_zp = -1, matrix} : !emit.buffer<lm, 2x4x6xui8, strides = [64, 8, 1]>, !emit.buffer<lm, 2x9xi8, strides = [9, 1]> -> !emit.buffer<acc, 2x2x4xi32, strides = [64, 16, 4]>
+    emit.depthwise MAC %a, %b -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, a_zp = 3, b_zp = -1, matrix, pads = array<i64: 1, 2>} : !emit.buffer<lm, 2x4x6xui8, strides = [64, 8, 1]>, !emit.buffer<lm, 2x9xi8, strides = [9, 1]> -> !emit.buffer<acc, 2x2x4xi32, strides = [64, 16, 4]>
   }
 }
 

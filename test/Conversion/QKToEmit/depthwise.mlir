@@ -124,10 +124,15 @@ func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}) -> (tensor<1x2x3x3xf
 
 // -----
 
-// A tiling that says `matrix` runs the sums on the array's depthwise mode:
-// the same tile, taps and bias, the emit.depthwise marked matrix (MM_DW).
+// A tiling that says `matrix` runs the sums on the array's depthwise mode
+// (MM_DW), whose feeder pads: the image arrives unpadded, each channel's
+// 5 rows of 5 one run from the input (channel pitch 100 B rounded up to 128),
+// and the emit.depthwise names the padding above and left of it.
 // CHECK-LABEL: emit.program target "npu-v1"
-// CHECK:        emit.depthwise MAC %{{.*}}, %{{.*}} bias %{{.*}} -> %{{.*}} {dilations = array<i64: 1, 1>, kernel = array<i64: 3, 3>, matrix, strides = array<i64: 1, 1>}
+// CHECK:        %[[IMG:.*]] = emit.alloc : <lm, 5x5x5xf32, strides = [128, 20, 4]>
+// CHECK-NEXT:   %[[X:.*]] = emit.view %{{.*}}[0] : <input, 1x5x5x5xf32, strides = [500, 100, 20, 4]> -> <input, 5x5x5xf32, strides = [100, 20, 4]>
+// CHECK-NEXT:   emit.dma %[[X]] -> %[[IMG]] : <input, 5x5x5xf32, strides = [100, 20, 4]> -> <lm, 5x5x5xf32, strides = [128, 20, 4]>
+// CHECK:        emit.depthwise MAC %[[IMG]], %{{.*}} bias %{{.*}} -> %{{.*}} {dilations = array<i64: 1, 1>, kernel = array<i64: 3, 3>, matrix, pads = array<i64: 1, 1>, strides = array<i64: 1, 1>}
 func.func @main(%x: tensor<1x5x5x5xf32> {graph.name = "x"}, %w: tensor<5x1x3x3xf32> {graph.name = "w"}, %b: tensor<5xf32> {graph.name = "b"}) -> (tensor<1x5x5x5xf32> {graph.name = "y"}) {
   %y = qk.conv2d %x, %w, %b {acc_type = f32, strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 5 : i64, npuc.tiling = #qk.tiling<tile = [5, 5], buffers = 1, matrix>} : (tensor<1x5x5x5xf32>, tensor<5x1x3x3xf32>, tensor<5xf32>) -> tensor<1x5x5x5xf32>
   return %y : tensor<1x5x5x5xf32>

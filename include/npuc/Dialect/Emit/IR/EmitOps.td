@@ -365,7 +365,10 @@ def Emit_DepthwiseOp : Emit_InProgramOp<"depthwise", [DeclareOpInterfaceMethods<
     VECTOR passes would compute, in the same IEEE steps.
     With `matrix`, the MATRIX array's depthwise mode computes the same sums
     (MM_DW: a multiply-accumulate into acc, one channel per column of the
-    array); without it, VECTOR's V_DW.
+    array); without it, VECTOR's V_DW. The array's feeder pads: with `pads`
+    = [top, left], the image's row 0 is window row `top` and its column 0
+    window column `left`, and a tap outside the image reads the zero point
+    (a_zp, or +0.0), so the image needs no padding in LM.
   }];
   let arguments = (ins Emit_BufferType:$a, Optional<Emit_BufferType>:$b, Emit_BufferType:$d,
                    Optional<Emit_BufferType>:$bias,
@@ -373,7 +376,7 @@ def Emit_DepthwiseOp : Emit_InProgramOp<"depthwise", [DeclareOpInterfaceMethods<
                    DenseI64ArrayAttr:$dilations, UnitAttr:$accumulate,
                    DefaultValuedAttr<I64Attr, "0">:$a_zp, DefaultValuedAttr<I64Attr, "0">:$b_zp,
                    DefaultValuedAttr<Emit_WindowFunc, "::npuc::emit::WindowFunc::MAC">:$func, UnitAttr:$relu,
-                   UnitAttr:$matrix);
+                   UnitAttr:$matrix, OptionalAttr<DenseI64ArrayAttr>:$pads);
   let assemblyFormat = [{
     $func $a (`,` $b^)? (`bias` $bias^)? `->` $d attr-dict `:` type($a) (`,` type($b)^)?
     (`bias` type($bias)^)? `->` type($d)
