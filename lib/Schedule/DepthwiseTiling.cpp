@@ -182,19 +182,33 @@ bool npuc::emit::lowering::residentAllowed(const DepthwiseProblem &p) {
   return !p.pooling() && depthwiseWindowBlocks(p).size() == 1;
 }
 
-std::optional<std::string> npuc::emit::lowering::checkArray(const DepthwiseProblem &p) {
+std::optional<std::string> npuc::emit::lowering::checkFeeder(const DepthwiseProblem &p) {
   namespace L = isa::limit;
+  static_assert(L::V_DW_CFG::pt_max == L::MM_DW_CFG::pt_max &&
+                    L::V_DW_CFG::ih_max <= L::MM_DW_CFG::ih_max &&
+                    L::V_DW_CFG::iw_max <= L::MM_DW_CFG::iw_max,
+                "the v_dw_cfg padding fields are the narrower");
+  if (p.pooling())
+    return "pooling takes no padding from the feeder";
+  if (depthwiseWindowBlocks(p).size() != 1)
+    return "the feeder pads a window of one block (at most 15 x 15)";
+  if (p.padTop > L::V_DW_CFG::pt_max || p.padLeft > L::V_DW_CFG::pl_max ||
+      p.padBottom > L::V_DW_CFG::pt_max || p.padRight > L::V_DW_CFG::pl_max)
+    return "padding beyond " + std::to_string(L::V_DW_CFG::pt_max) +
+           " exceeds the feeder's (v_dw_cfg, mm_dw_cfg pt and pl)";
+  if (p.H > L::V_DW_CFG::ih_max || p.W > L::V_DW_CFG::iw_max)
+    return "an image of " + std::to_string(p.H) + "x" + std::to_string(p.W) +
+           " exceeds the feeder's extents (v_dw_cfg ih, iw)";
+  return std::nullopt;
+}
+
+std::optional<std::string> npuc::emit::lowering::checkArray(const DepthwiseProblem &p) {
   if (p.pooling())
     return "the array's depthwise mode multiplies and accumulates: pooling runs on VECTOR";
-  if (depthwiseWindowBlocks(p).size() != 1)
-    return "the array's depthwise mode takes a window of one block (at most 15 x 15)";
-  if (p.padTop > L::MM_DW_CFG::pt_max || p.padLeft > L::MM_DW_CFG::pl_max ||
-      p.padBottom > L::MM_DW_CFG::pt_max || p.padRight > L::MM_DW_CFG::pl_max)
-    return "padding beyond " + std::to_string(L::MM_DW_CFG::pt_max) +
-           " exceeds the array's depthwise mode (mm_dw_cfg pt, pl)";
-  if (p.H > L::MM_DW_CFG::ih_max || p.W > L::MM_DW_CFG::iw_max || p.OW > L::MM_DW::cols_max)
-    return "an image of " + std::to_string(p.H) + "x" + std::to_string(p.W) +
-           " exceeds the mm_dw_cfg extents";
+  if (std::optional<std::string> why = checkFeeder(p))
+    return why;
+  if (p.OW > isa::limit::MM_DW::cols_max)
+    return std::to_string(p.OW) + " output columns exceed the mm_dw extent";
   return std::nullopt;
 }
 
@@ -205,7 +219,7 @@ TileFootprint npuc::emit::lowering::footprint(const DepthwiseProblem &p, const D
   int64_t c = std::min(t.channels, p.C), rows = std::min(t.rows, p.OH);
   DepthwisePitches pitch = depthwisePitches(p, rows, tp);
   TileFootprint f;
-  f.lm = slot(c * (t.matrix ? pitch.plain : pitch.image));
+  f.lm = slot(c * (feederPads(p) ? pitch.plain : pitch.image));
   if (p.pooling()) {
     // The results and up to two f32 scratch tiles of them in LM, the result
     // at its width, a row of divisors; the image again in f32 if converted.

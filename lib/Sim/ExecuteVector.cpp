@@ -445,6 +445,7 @@ uint64_t vectorDepthwise(Machine &m, const ExecStep &x, VectorStep &vx) {
   w.rows = vx.grid.rows, w.cols = vx.grid.cols;
   w.apitch = vx.grid.apitch, w.bpitch = vx.grid.bpitch, w.dpitch = vx.grid.dpitch;
   w.epitch = cfg[C::e_pitch];
+  w.pt = cfg[C::pt], w.pl = cfg[C::pl], w.ih = cfg[C::ih], w.iw = cfg[C::iw];
   uint64_t macs = m.windowSums(x, w);
   return timing::depthwiseCycles(x.tp, macs, modeTypes(w.mode).bytes);
 }
@@ -488,9 +489,14 @@ uint64_t Machine::windowSums(const ExecStep &x, const WindowStep &w) {
   uint64_t inBytes = uint64_t(width) * es;
   // MM_DW pads in its feeder: window row i is image row i - pt, column c
   // image column c - pl; only the image's own rows and columns are read.
-  bool padded = w.ih > 0;
-  int64_t pt = padded ? w.pt : 0, pl = padded ? w.pl : 0;
-  int64_t ih = padded ? w.ih : inRows, iw = padded ? w.iw : width;
+  bool padded = w.pt || w.pl || w.ih || w.iw;
+  int64_t pt = w.pt, pl = w.pl;
+  int64_t ih = w.ih ? w.ih : inRows - pt, iw = w.iw ? w.iw : width - pl;
+  // Pooling's windows take no padding: they read the image as stored.
+  if (!mac && (pt || pl || ih < inRows || iw < width))
+    fail(x.where() + " pools a window that leaves its " + std::to_string(ih) + "x" +
+         std::to_string(iw) + " image (padding " + std::to_string(pt) + ", " +
+         std::to_string(pl) + "): pooling takes no padding");
   int64_t readCols = std::min(iw, width - pl);
   auto inside = [&](int64_t i, int64_t c) {
     return i - pt >= 0 && i - pt < ih && c - pl >= 0 && c - pl < iw;

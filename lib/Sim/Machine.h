@@ -143,9 +143,10 @@ struct WindowStep {
   uint64_t a = 0, b = 0, d = 0, e = 0;
   unsigned dSpace = 0;
   int64_t rows = 1, cols = 1, apitch = 0, bpitch = 0, dpitch = 0, epitch = 0;
-  /// MM_DW's padding: the image starts `pt` rows and `pl` columns into the
-  /// window's coordinates and holds ih x iw elements; a tap outside reads the
-  /// zero point. Unset (ih = 0), the window reads only the image.
+  /// The feeder's padding (MM_DW, V_DW): the image starts `pt` rows and `pl`
+  /// columns into the window's coordinates and holds ih x iw elements; a tap
+  /// outside reads the zero point. An extent of 0 holds every row (column)
+  /// the window reaches; all four 0, the window reads only the image.
   int64_t pt = 0, pl = 0, ih = 0, iw = 0;
 };
 

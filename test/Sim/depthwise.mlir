@@ -44,7 +44,7 @@ enc.program target "npu-v1" {
   enc.dma_in src_region = 0, src_reg = 0, dst_space = 0, elem = 0, pad = 0, dst_reg = 0, dst_addr = 2, src_off = 64
   enc.set_flag eng = 1, peer = 4, id = 0
   enc.v_shape rows = 2, cols = 2, a_pitch = 32, b_pitch = 4, d_pitch = 32, a_bcast = 0, b_bcast = 0
-  enc.v_dw_cfg kh = 2, kw = 2, sh = 1, sw = 2, dh = 1, dw = 1, lda = 4, orows = 2, a_zp = 1, b_zp = 0, e_pitch = 0
+  enc.v_dw_cfg kh = 2, kw = 2, sh = 1, sw = 2, dh = 1, dw = 1, lda = 4, orows = 2, a_zp = 1, b_zp = 0, e_pitch = 0, pt = 0, pl = 0, ih = 0, iw = 0
   enc.wait_flag eng = 4, peer = 1, id = 0
   enc.v_dw mode = 0, acc = 0, d_space = 1, func = 0, a_reg = 0, b_reg = 0, d_reg = 0, a_addr = 0, b_addr = 2, d_addr = 0, bias = 0, relu = 0, e_reg = 0, e_addr = 0
   enc.v_dw mode = 0, acc = 1, d_space = 1, func = 0, a_reg = 0, b_reg = 0, d_reg = 0, a_addr = 0, b_addr = 2, d_addr = 0, bias = 0, relu = 0, e_reg = 0, e_addr = 0

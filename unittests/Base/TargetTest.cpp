@@ -76,9 +76,9 @@ TEST(Target, HashCoversParametersAndIsStable) {
   EXPECT_NE(v1->hash(), tiny->hash());
   // Pinned: model files record the target hash, so a change to any target
   // parameter or to the ISA encoding must show up here and be made on purpose.
-  // (Last change: the array's depthwise mode, mm_dw_cfg and mm_dw.)
-  EXPECT_EQ(v1->hashHex(), "49b3d15d88f2f85d");
-  EXPECT_EQ(tiny->hashHex(), "8f674dfd0a33d716");
+  // (Last change: the feeders of the depthwise windows, mm_dw_cfg, mm_dw, v_dw_cfg pt, pl, ih, iw.)
+  EXPECT_EQ(v1->hashHex(), "cc3e71b0d5bd628d");
+  EXPECT_EQ(tiny->hashHex(), "98dac6a0005f60f8");
   EXPECT_EQ(v1->hashHex().size(), 16u);
   std::string canonical = v1->canonical;
   for (const auto &[name, value] : parameters(*v1))

@@ -171,21 +171,30 @@ TEST(DepthwiseTiling, Pitches) {
 
 TEST(DepthwiseTiling, Footprint) {
   DepthwiseProblem p = dw3x3(4, 8);
-  // 4 channels x 8 rows, one buffer: image slot(4 * 100) = 448; taps
-  // slot(4 * 9) = 64; result slot(4 * 64) = 256: LM 768. ACC slot(4 * 256) = 1024.
+  // The feeder pads, so the image is the 8 real rows of 8 B, 64 per channel
+  // (plain). 4 channels x 8 rows, one buffer: image slot(4 * 64) = 256; taps
+  // slot(4 * 9) = 64; result slot(4 * 64) = 256: LM 576. ACC slot(4 * 256) = 1024.
   TileFootprint f = footprint(p, dwTile(4, 8, 1), v1());
-  EXPECT_EQ(f.lm, 768);
+  EXPECT_EQ(f.lm, 576);
   EXPECT_EQ(f.acc, 1024);
-  // 2 channels, two buffers: per buffer image slot(200) = 256, taps
-  // slot(18) = 64, result slot(128) = 128: 2 * 448 = 896. ACC 2 * slot(512) = 1024.
+  // 2 channels, two buffers: per buffer image slot(128) = 128, taps
+  // slot(18) = 64, result slot(128) = 128: 2 * 320 = 640. ACC 2 * slot(512) = 1024.
   f = footprint(p, dwTile(2, 8, 2), v1());
-  EXPECT_EQ(f.lm, 896);
+  EXPECT_EQ(f.lm, 640);
   EXPECT_EQ(f.acc, 1024);
-  // Resident taps instead: 2 * (256 + 128) = 768, plus the taps of both
-  // chunks once: slot(2 chunks * roundUp(18, 32)) = 64. 832.
+  // Resident taps instead: 2 * (128 + 128) = 512, plus the taps of both
+  // chunks once: slot(2 chunks * roundUp(18, 32)) = 64. 576.
   f = footprint(p, dwTile(2, 8, 2, /*resident=*/true), v1());
-  EXPECT_EQ(f.lm, 832);
+  EXPECT_EQ(f.lm, 576);
   EXPECT_EQ(f.acc, 1024);
+  // A window of 16 x 16 is two blocks, which the feeder does not pad: the
+  // image is padded on its way in, one output row reaching 16 rows of
+  // 8 + 2 x 15 = 38 padded columns.
+  DepthwiseProblem q = p;
+  q.KH = q.KW = 16;
+  q.padTop = q.padLeft = q.padBottom = q.padRight = 15;
+  q.OH = q.OW = 8 + 30 - 16 + 1;
+  EXPECT_EQ(depthwisePitches(q, 1, v1().params).image, 16 * 38);
 }
 
 TEST(DepthwiseTiling, CheckTilingRefusesTheIsaFields) {

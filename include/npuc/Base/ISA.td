@@ -387,9 +387,13 @@ def V_DW_CFG : Inst<0x5b, VECTOR, "v_dw_cfg",
    Extent<"orows", 48, 12, "output rows per channel">,
    SRange<"a_zp", 60, 10, -128, 255, "zero point subtracted from the image">,
    SRange<"b_zp", 70, 10, -128, 255, "zero point subtracted from the taps">,
-   UBytes<"e_pitch", 80, 16, "pitch of the bias rows (v_dw bias)">],
+   UBytes<"e_pitch", 80, 16, "pitch of the bias rows (v_dw bias)">,
+   UImm<"pt", 96, 4, "padding rows above the image (func MAC)">,
+   UImm<"pl", 100, 4, "padding columns left of it (func MAC)">,
+   UImm<"ih", 104, 12, "image rows (0: every row the window reaches)">,
+   UImm<"iw", 116, 12, "image columns (0: every column the window reaches)">],
   "Set the depthwise window: size, strides, dilations, the image row pitch, the output rows, "
-  "the zero points and the bias pitch.">;
+  "the zero points, the bias pitch, and the image's extent and padding.">;
 def V_DW : Inst<0x5c, VECTOR, "v_dw",
   [EnumField<"mode", 8, 3, MmModeEnum>, Flag<"acc", 11, "combine with d instead of overwriting it">,
    EnumField<"d_space", 12, 1, LocalEnum>, EnumField<"func", 13, 2, WindowEnum>,
@@ -400,12 +404,15 @@ def V_DW : Inst<0x5c, VECTOR, "v_dw",
    Flag<"bias", 15, "float modes: add channel r's fp32 bias, at e + r * v_dw_cfg.e_pitch, to each sum">,
    Flag<"relu", 28, "float modes: then max(sum, 0) (NaN kept)">,
    Reg<"e_reg", 96>, Granule<"e_addr", 80, "the per-channel fp32 bias (with bias)">],
-  "d[r][o][c] (+)= sum over i < kh, j < kw, in that order, of (a[r][o*sh + i*dh][c*sw + j*dw] - a_zp) "
-  "x (b[r][i*kw + j] - b_zp), for rows r and columns c of the grid and output rows o < orows: "
-  "integer modes exactly in int32, float modes one IEEE product and sum per tap from 0 (or d). "
+  "d[r][o][c] (+)= sum over i < kh, j < kw, in that order, of (a[r][y][x] - a_zp) "
+  "x (b[r][i*kw + j] - b_zp), y = o*sh + i*dh - pt, x = c*sw + j*dw - pl, for rows r and columns c "
+  "of the grid and output rows o < orows: integer modes exactly in int32, float modes one IEEE "
+  "product and sum per tap from 0 (or d). A tap outside the image (y not in [0, ih) or x not in "
+  "[0, iw)) reads a_zp there (+0.0 in float modes) and no memory: the feeder pads. "
   "With func MAX or SUM the taps and zero points are not read: d is the maximum (NaN if any "
   "tap is NaN) or the sum of the window's image elements, from the first tap in the same order "
-  "(or from d with acc), integers exactly in int32. "
+  "(or from d with acc), integers exactly in int32; they take no padding (pt = pl = 0, and the "
+  "window must stay inside the image). "
   "In float modes with func MAC, `bias` adds the channel's bias to each finished sum (one IEEE "
   "sum) and `relu` then keeps max(sum, 0): the VECTOR passes a convolution's epilogue would "
   "run, done as the sums are written. "

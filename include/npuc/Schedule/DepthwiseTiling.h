@@ -91,8 +91,8 @@ inline bool depthwiseFusesBias(const DepthwiseProblem &p) {
 
 /// Byte pitches of one tile of `channels` x `rows`: the image's channel
 /// pitch, the accumulators' and the requantized result's row (channel) pitch.
-/// `plain` is the channel pitch of an unpadded image (the array's feeder
-/// pads): the real rows a tile reaches, at most, on a VECTOR boundary.
+/// `plain` is the channel pitch of an unpadded image (the feeder pads): the
+/// real rows a tile reaches, at most, on a VECTOR boundary.
 struct DepthwisePitches {
   int64_t image = 0, acc = 0, out = 0, plain = 0;
 };
@@ -110,8 +110,14 @@ ResidentPitches residentPitches(const DepthwiseProblem &p, int64_t channels,
 /// Whether a tiling may keep the parameters resident: a multiply-accumulate
 /// (not pooling) whose window is one V_DW block.
 bool residentAllowed(const DepthwiseProblem &p);
-/// Whether the array's depthwise mode can run `p`: a multiply-accumulate
-/// whose window is one block and whose padding its feeder holds.
+/// Why the feeder of V_DW and MM_DW cannot pad `p`'s image (pooling, a
+/// window of several blocks, padding or an image beyond its fields), or
+/// nullopt: then a tile's image is the input's real rows alone, one
+/// contiguous run per channel, and the instruction pads.
+std::optional<std::string> checkFeeder(const DepthwiseProblem &p);
+inline bool feederPads(const DepthwiseProblem &p) { return !checkFeeder(p); }
+/// Why the array's depthwise mode cannot run `p`, or nullopt: a
+/// multiply-accumulate its feeder pads, within MM_DW's extents.
 std::optional<std::string> checkArray(const DepthwiseProblem &p);
 
 TileFootprint footprint(const DepthwiseProblem &p, const DepthwiseTiling &t,

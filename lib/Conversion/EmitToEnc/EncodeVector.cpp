@@ -58,6 +58,12 @@ LogicalResult Encoder::depthwise(emit::DepthwiseOp op) {
   cfg.fields[C::lda] = at.getStrides()[1];
   cfg.fields[C::orows] = dt.getShape()[1];
   cfg.fields[C::a_zp] = op.getAZp(), cfg.fields[C::b_zp] = op.getBZp();
+  // The feeder's padding: the image's extent bounds the window only when
+  // it pads (the verifier holds the extent to the fields then).
+  if (std::optional<ArrayRef<int64_t>> pads = op.getPads()) {
+    cfg.fields[C::pt] = (*pads)[0], cfg.fields[C::pl] = (*pads)[1];
+    cfg.fields[C::ih] = at.getShape()[1], cfg.fields[C::iw] = at.getShape()[2];
+  }
   FailureOr<Addr> bias = Addr{};
   if (op.getBias()) {
     auto et = cast<BufferType>(op.getBias().getType());

@@ -422,16 +422,16 @@ public:
     Offset chunk;  // c0 / the tiling's channels: the chunk's index
     Value image;
     DepthwisePitches pitch;
-    /// On the array (DepthwiseTiling::matrix) the image is the real rows
-    /// alone, [chans, real rows, W]: the feeder pads `padTop` rows above
-    /// and the problem's padLeft columns.
+    /// When the feeder pads (feederPads) the image is the real rows alone,
+    /// [chans, real rows, W]: the instruction pads `padTop` rows above and
+    /// the problem's padLeft columns.
     int64_t padTop = 0;
   };
   /// The tiling select-tiling wrote for `op`, checked against `p`.
   FailureOr<DepthwiseTiling> windowTiling(Operation *op, const DepthwiseProblem &p, Value X);
   /// The tile loops of `p` under `tl` (row tiles of one shape share a loop):
-  /// per tile the image, padded with `fill` on its way into LM (on the array,
-  /// unpadded), then `tile`.
+  /// per tile the image, padded with `fill` on its way into LM (or unpadded,
+  /// when the feeder pads), then `tile`.
   void windowTiles(const DepthwiseProblem &p, const DepthwiseTiling &tl, Value X, int64_t fill,
                    const std::function<void(const WindowTile &)> &tile);
   /// The epilogue `ep` of a [rows, cols] accumulator tile whose first row

@@ -232,9 +232,9 @@ void KernelBuilder::windowTiles(const DepthwiseProblem &p, const DepthwiseTiling
       return e.view(X, (n * p.C + c0) * plane + firstRow * (p.W * ex), {chans, real, p.W},
                     {plane, p.W * ex, ex});
     };
-    if (tl.matrix) {
-      // The array's feeder pads: the real rows alone, each channel's
-      // contiguous (one run per channel, as in the input).
+    if (feederPads(p)) {
+      // The feeder pads: the real rows alone, each channel's contiguous (one
+      // run per channel, as in the input).
       w.padTop = g.padTop;
       w.image = e.alloc(MemorySpace::LM, {chans, real, p.W}, xt.getElementType(),
                         {w.pitch.plain, p.W * ex, ex});
@@ -345,16 +345,17 @@ LogicalResult KernelBuilder::lowerDepthwise(Operation *op, const ConvBuffers &bu
               to);
       }
       int64_t r0 = wb.i0 * p.dh, q0 = wb.j0 * p.dw;
-      // On the array the window is one block and the image unpadded.
-      Value corner = tl->matrix ? w.image
-                                : e.view(w.image, (r0 * Wp + q0) * ex, {chans, w.rin - r0, Wp - q0},
-                                         {w.pitch.image, Wp * ex, ex});
+      // Padded by the feeder, the window is one block and the image unpadded.
+      bool feeder = feederPads(p);
+      Value corner = feeder ? w.image
+                            : e.view(w.image, (r0 * Wp + q0) * ex, {chans, w.rin - r0, Wp - q0},
+                                     {w.pitch.image, Wp * ex, ex});
       DepthwiseOp::create(b, e.loc, corner, tapsT, sums, last ? biasTile : Value(),
                           b.getDenseI64ArrayAttr({wb.kh, wb.kw}), b.getDenseI64ArrayAttr({p.sh, p.sw}),
                           b.getDenseI64ArrayAttr({p.dh, p.dw}), !first, xzp, wzp, WindowFunc::MAC,
                           last && relu, tl->matrix,
-                          tl->matrix ? b.getDenseI64ArrayAttr({w.padTop, p.padLeft})
-                                     : DenseI64ArrayAttr());
+                          feeder ? b.getDenseI64ArrayAttr({w.padTop, p.padLeft})
+                                 : DenseI64ArrayAttr());
       first = false;
     }
     Value dst = e.view(Y, ((w.n * p.C + w.c0) * p.OH + w.oh0) * (p.OW * ey),

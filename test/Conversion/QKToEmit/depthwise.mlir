@@ -1,36 +1,42 @@
 // convert-qk-to-emit lowers a depthwise convolution to loops over tiles
 // of [channels, output rows] as `npuc.tiling` says (DepthwiseTiling.h): per
-// tile one DMA brings the image rows the window reaches, padded on the way
-// into LM; one emit.depthwise (V_DW) computes every sum of the tile. Row
-// tiles of one shape share a loop.
+// tile one DMA brings the image rows the window reaches; one emit.depthwise
+// (V_DW) computes every sum of the tile. The feeder pads (emit.depthwise's
+// `pads`, v_dw_cfg pt, pl, ih, iw): the image is the input's real rows
+// alone, one run per channel. A window it cannot pad (pooling, several
+// blocks) has its image padded on the way into LM. Row tiles of one shape
+// share a loop.
 // RUN: npuc-opt %s -split-input-file --convert-qk-to-emit -verify-diagnostics | FileCheck %s
 
 // 2 channels of 5x5, a 3x3 window, pads 1, in tiles of 1 channel by 2 output
-// rows: tile 0 (rows 0-1) reads padded rows 0-3, one of them padding at the
-// top; tile 1 (rows 2-3) padded rows 2-5, all real; tile 2 (row 4) padded
-// rows 4-6, one of them padding at the bottom. Three loops over the 2
-// channel chunks; the image is [1, 4 or 3 rows, 5 + 2 columns].
+// rows: tile 0 (rows 0-1) reaches padded rows 0-3, one of them padding at
+// the top: real rows 0-2, pads [1, 1]; tile 1 (rows 2-3) padded rows 2-5,
+// real rows 1-4, pads [0, 1]; tile 2 (row 4) padded rows 4-6, real rows 3-4
+// (the row below them is the feeder's padding). Three loops over the 2
+// channel chunks; the image is [1, 3, 4 or 2 rows, 5 columns], at most 4
+// rows of 20 bytes a channel, rounded up to 96 (64 for the last tile's 3).
 // CHECK-LABEL: emit.program target "npu-v1"
 // CHECK:      emit.for %[[T:.*]] basis [1, 2, 1] range [0, 2) attributes {buffers = 2 : i64, pipeline} {
-// CHECK-NEXT:   %[[IMG:.*]] = emit.alloc : <lm, 1x4x7xf32, strides = [112, 28, 4]>
+// CHECK-NEXT:   %[[IMG:.*]] = emit.alloc : <lm, 1x3x5xf32, strides = [96, 20, 4]>
 // CHECK-NEXT:   %[[X:.*]] = emit.iter_view %{{.*}}[%[[T]]] offset 0 coeffs [0, 100, 0] : <input, 1x2x5x5xf32, strides = [200, 100, 20, 4]> -> <input, 1x3x5xf32, strides = [100, 20, 4]>
-// CHECK-NEXT:   emit.dma %[[X]] -> %[[IMG]] {fill = 0 : i64, pad_hi = array<i64: 0, 0, 1>, pad_lo = array<i64: 0, 1, 1>}
+// CHECK-NEXT:   emit.dma %[[X]] -> %[[IMG]] : <input, 1x3x5xf32, strides = [100, 20, 4]> -> <lm, 1x3x5xf32, strides = [96, 20, 4]>
 // CHECK-NEXT:   %[[ACC:.*]] = emit.alloc : <acc, 1x10xf32, strides = [64, 4]>
 // CHECK-NEXT:   %[[SUMS:.*]] = emit.view %[[ACC]][0] : <acc, 1x10xf32, strides = [64, 4]> -> <acc, 1x2x5xf32, strides = [64, 20, 4]>
 // CHECK-NEXT:   %[[TAPS:.*]] = emit.alloc : <lm, 1x9xf32, strides = [36, 4]>
 // CHECK:        emit.iter_view %{{.*}} offset 0 coeffs [0, 36, 0] : <input, 2x1x3x3xf32, strides = [36, 36, 12, 4]> -> <input, 1x3x3xf32, strides = [36, 12, 4]>
 // CHECK-NEXT:   emit.dma
-// CHECK:        emit.depthwise MAC %{{.*}}, %[[TAPS]] -> %[[SUMS]] {dilations = array<i64: 1, 1>, kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>}
+// CHECK:        emit.depthwise MAC %[[IMG]], %[[TAPS]] -> %[[SUMS]] {dilations = array<i64: 1, 1>, kernel = array<i64: 3, 3>, pads = array<i64: 1, 1>, strides = array<i64: 1, 1>}
 // CHECK-NEXT:   emit.iter_view %{{.*}} offset 0 coeffs [0, 100, 0] : <output, 1x2x5x5xf32, strides = [200, 100, 20, 4]> -> <output, 1x10xf32, strides = [100, 4]>
 // CHECK-NEXT:   emit.dma %[[ACC]] -> %{{.*}}
 // CHECK-NEXT: }
 // CHECK:      emit.for %{{.*}} basis [1, 2, 1] range [0, 2)
-// CHECK:        emit.iter_view %{{.*}} offset 20 coeffs [0, 100, 0] : <input, 1x2x5x5xf32, strides = [200, 100, 20, 4]> -> <input, 1x4x5xf32, strides = [100, 20, 4]>
-// CHECK-NEXT:   emit.dma {{.*}} {fill = 0 : i64, pad_hi = array<i64: 0, 0, 1>, pad_lo = array<i64: 0, 0, 1>}
+// CHECK-NEXT:   emit.alloc : <lm, 1x4x5xf32, strides = [96, 20, 4]>
+// CHECK-NEXT:   emit.iter_view %{{.*}} offset 20 coeffs [0, 100, 0] : <input, 1x2x5x5xf32, strides = [200, 100, 20, 4]> -> <input, 1x4x5xf32, strides = [100, 20, 4]>
+// CHECK:        emit.depthwise MAC {{.*}} pads = array<i64: 0, 1>
 // CHECK:      emit.for %{{.*}} basis [1, 2, 1] range [0, 2)
-// CHECK-NEXT:   emit.alloc : <lm, 1x3x7xf32, strides = [84, 28, 4]>
+// CHECK-NEXT:   emit.alloc : <lm, 1x2x5xf32, strides = [64, 20, 4]>
 // CHECK-NEXT:   emit.iter_view %{{.*}} offset 60 coeffs [0, 100, 0] : <input, 1x2x5x5xf32, strides = [200, 100, 20, 4]> -> <input, 1x2x5xf32, strides = [100, 20, 4]>
-// CHECK-NEXT:   emit.dma {{.*}} {fill = 0 : i64, pad_hi = array<i64: 0, 1, 1>, pad_lo = array<i64: 0, 0, 1>}
+// CHECK:        emit.depthwise MAC {{.*}} pads = array<i64: 0, 1>
 // CHECK-NOT:  emit.for
 func.func @main(%x: tensor<1x2x5x5xf32> {graph.name = "x"}, %w: tensor<2x1x3x3xf32> {graph.name = "w"}) -> (tensor<1x2x5x5xf32> {graph.name = "y"}) {
   %y = qk.conv2d %x, %w {acc_type = f32, strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 2 : i64, npuc.tiling = #qk.tiling<tile = [1, 2], buffers = 2>} : (tensor<1x2x5x5xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x5x5xf32>

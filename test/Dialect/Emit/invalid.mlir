@@ -720,6 +720,14 @@ emit.program target "npu-v1" {
   %a = emit.alloc : !emit.buffer<lm, 2x4x6xf32, strides = [128, 24, 4]>
   %b = emit.alloc : !emit.buffer<lm, 2x9xf32, strides = [36, 4]>
   %d = emit.alloc : !emit.buffer<acc, 2x2x4xf32, strides = [64, 16, 4]>
-  // expected-error @+1 {{'emit.depthwise' op pads are [top, left] in [0, 15], padded by the array's feeder (matrix)}}
-  emit.depthwise MAC %a, %b -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, pads = array<i64: 1, 1>} : !emit.buffer<lm, 2x4x6xf32, strides = [128, 24, 4]>, !emit.buffer<lm, 2x9xf32, strides = [36, 4]> -> !emit.buffer<acc, 2x2x4xf32, strides = [64, 16, 4]>
+  // expected-error @+1 {{'emit.depthwise' op pads are [top, left] in [0, 15] of a multiply-accumulate, padded by the feeder}}
+  emit.depthwise MAC %a, %b -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, pads = array<i64: 16, 1>} : !emit.buffer<lm, 2x4x6xf32, strides = [128, 24, 4]>, !emit.buffer<lm, 2x9xf32, strides = [36, 4]> -> !emit.buffer<acc, 2x2x4xf32, strides = [64, 16, 4]>
+}
+
+// -----
+emit.program target "npu-v1" {
+  %a = emit.alloc : !emit.buffer<lm, 2x4x6xf32, strides = [128, 24, 4]>
+  %d = emit.alloc : !emit.buffer<lm, 2x2x4xf32, strides = [64, 16, 4]>
+  // expected-error @+1 {{'emit.depthwise' op pads are [top, left] in [0, 15] of a multiply-accumulate, padded by the feeder}}
+  emit.depthwise MAX %a -> %d {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, pads = array<i64: 1, 1>} : !emit.buffer<lm, 2x4x6xf32, strides = [128, 24, 4]> -> !emit.buffer<lm, 2x2x4xf32, strides = [64, 16, 4]>
 }

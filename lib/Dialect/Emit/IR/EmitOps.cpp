@@ -279,14 +279,17 @@ LogicalResult DepthwiseOp::verify() {
   int64_t rows = (orows - 1) * st[0] + (k[0] - 1) * dl[0] + 1;
   int64_t cols = (ocols - 1) * st[1] + (k[1] - 1) * dl[1] + 1;
   if (std::optional<ArrayRef<int64_t>> pads = getPads()) {
-    namespace W = isa::limit::MM_DW_CFG;
-    if (!getMatrix() || pads->size() != 2 || (*pads)[0] < 0 || (*pads)[0] > W::pt_max ||
+    namespace W = isa::limit::V_DW_CFG;
+    static_assert(W::pt_max == isa::limit::MM_DW_CFG::pt_max &&
+                      W::ih_max <= isa::limit::MM_DW_CFG::ih_max,
+                  "one feeder: v_dw_cfg's padding fields are the narrower");
+    if (!mac || pads->size() != 2 || (*pads)[0] < 0 || (*pads)[0] > W::pt_max ||
         (*pads)[1] < 0 || (*pads)[1] > W::pl_max)
       return emitOpError() << "pads are [top, left] in [0, " << W::pt_max
-                           << "], padded by the array's feeder (matrix)";
+                           << "] of a multiply-accumulate, padded by the feeder";
     if (a.getShape()[1] > W::ih_max || a.getShape()[2] > W::iw_max)
       return emitOpError() << "an image of " << a.getShape()[1] << "x" << a.getShape()[2]
-                           << " exceeds the mm_dw_cfg extents (" << W::ih_max << ")";
+                           << " exceeds the v_dw_cfg extents (" << W::ih_max << ")";
     // Rows and columns past the image are padding too: nothing to reach.
     rows = cols = 0;
   }

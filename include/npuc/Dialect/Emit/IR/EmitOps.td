@@ -348,7 +348,7 @@ def Emit_DrainOp : Emit_InProgramOp<"drain", [DeclareOpInterfaceMethods<Emit_Eng
 }
 
 def Emit_DepthwiseOp : Emit_InProgramOp<"depthwise", [DeclareOpInterfaceMethods<Emit_EngineOpInterface>, AttrSizedOperandSegments]> {
-  let summary = "Depthwise multiply-accumulate on the VECTOR engine";
+  let summary = "Depthwise windows on VECTOR (V_DW) or the array (MM_DW)";
   let description = [{
     V_DW (docs/isa.md): per channel r of `a` (lm, [channels, image rows,
     image columns]), `b` (lm, [channels, kh * kw] taps) and `d` (acc or lm,
@@ -365,10 +365,11 @@ def Emit_DepthwiseOp : Emit_InProgramOp<"depthwise", [DeclareOpInterfaceMethods<
     VECTOR passes would compute, in the same IEEE steps.
     With `matrix`, the MATRIX array's depthwise mode computes the same sums
     (MM_DW: a multiply-accumulate into acc, one channel per column of the
-    array); without it, VECTOR's V_DW. The array's feeder pads: with `pads`
-    = [top, left], the image's row 0 is window row `top` and its column 0
-    window column `left`, and a tap outside the image reads the zero point
-    (a_zp, or +0.0), so the image needs no padding in LM.
+    array); without it, VECTOR's V_DW. Both feeders pad a
+    multiply-accumulate: with `pads` = [top, left], the image's row 0 is
+    window row `top` and its column 0 window column `left`, and a tap
+    outside the image (above, left, below or right of it) reads the zero
+    point (a_zp, or +0.0), so the image needs no padding in LM.
   }];
   let arguments = (ins Emit_BufferType:$a, Optional<Emit_BufferType>:$b, Emit_BufferType:$d,
                    Optional<Emit_BufferType>:$bias,
