@@ -64,18 +64,9 @@ LogicalResult Encoder::depthwise(emit::DepthwiseOp op) {
     cfg.fields[C::pt] = (*pads)[0], cfg.fields[C::pl] = (*pads)[1];
     cfg.fields[C::ih] = at.getShape()[1], cfg.fields[C::iw] = at.getShape()[2];
   }
-  FailureOr<Addr> bias = Addr{};
-  if (op.getBias()) {
-    auto et = cast<BufferType>(op.getBias().getType());
-    if (failed(bias = address(op, op.getBias())))
-      return failure();
-    if (et.getStrides()[0] > isa::limit::V_DW_CFG::e_pitch_max)
-      return op.emitOpError() << "bias pitch " << et.getStrides()[0] << " exceeds the v_dw_cfg field ("
-                              << isa::limit::V_DW_CFG::e_pitch_max << ")";
-    cfg.fields[C::e_pitch] = et.getStrides()[0];
-  } else if (auto it = config.find(uint8_t(isa::Opcode::V_DW_CFG)); it != config.end()) {
-    cfg.fields[C::e_pitch] = it->second.fields[C::e_pitch];  // what the engine holds
-  }
+  FailureOr<Addr> bias = windowBias(op, cfg, C::e_pitch, isa::limit::V_DW_CFG::e_pitch_max);
+  if (failed(bias))
+    return failure();
   configure(cfg);
   isa::Inst i = inst(isa::Opcode::V_DW);
   namespace V = F::V_DW;
@@ -93,6 +84,24 @@ LogicalResult Encoder::depthwise(emit::DepthwiseOp op) {
   i.fields[V::relu] = op.getRelu();
   emitInst(i);
   return success();
+}
+
+/// The bias of a window instruction (V_DW, MM_DW): its address, and its
+/// pitch into `cfg`'s field `ePitch` (at most `max`); without a bias the
+/// pitch the engine holds stays, so no new configuration is sent for it.
+FailureOr<Addr> Encoder::windowBias(emit::DepthwiseOp op, isa::Inst &cfg, unsigned ePitch,
+                                    int64_t max) {
+  if (!op.getBias()) {
+    if (auto it = config.find(uint8_t(cfg.desc->opcode)); it != config.end())
+      cfg.fields[ePitch] = it->second.fields[ePitch];
+    return Addr{};
+  }
+  int64_t pitch = cast<BufferType>(op.getBias().getType()).getStrides()[0];
+  if (pitch > max)
+    return op.emitOpError() << "bias pitch " << pitch << " exceeds the " << cfg.desc->mnemonic
+                            << " field (" << max << ")";
+  cfg.fields[ePitch] = pitch;
+  return address(op, op.getBias());
 }
 
 /// emit.depthwise on the array: MM_CFG (the pitches within a channel and the
@@ -132,18 +141,9 @@ LogicalResult Encoder::arrayDepthwise(emit::DepthwiseOp op, Addr a, Addr b, Addr
   if (std::optional<ArrayRef<int64_t>> pads = op.getPads())
     w.fields[W::pt] = (*pads)[0], w.fields[W::pl] = (*pads)[1];
   w.fields[W::ih] = at.getShape()[1], w.fields[W::iw] = at.getShape()[2];
-  FailureOr<Addr> bias = Addr{};
-  if (op.getBias()) {
-    auto et = cast<BufferType>(op.getBias().getType());
-    if (failed(bias = address(op, op.getBias())))
-      return failure();
-    if (et.getStrides()[0] > L::MM_DW_CFG::e_pitch_max)
-      return op.emitOpError() << "bias pitch " << et.getStrides()[0]
-                              << " exceeds the mm_dw_cfg field (" << L::MM_DW_CFG::e_pitch_max << ")";
-    w.fields[W::e_pitch] = et.getStrides()[0];
-  } else if (auto it = config.find(uint8_t(isa::Opcode::MM_DW_CFG)); it != config.end()) {
-    w.fields[W::e_pitch] = it->second.fields[W::e_pitch];  // what the engine holds
-  }
+  FailureOr<Addr> bias = windowBias(op, w, W::e_pitch, L::MM_DW_CFG::e_pitch_max);
+  if (failed(bias))
+    return failure();
   configure(w);
   isa::Inst i = inst(isa::Opcode::MM_DW);
   namespace D = F::MM_DW;

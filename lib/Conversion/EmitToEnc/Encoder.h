@@ -149,6 +149,7 @@ private:
   // are named a, b (or the parameter table p), m and d.
   LogicalResult depthwise(emit::DepthwiseOp op);
   LogicalResult arrayDepthwise(emit::DepthwiseOp op, Addr a, Addr b, Addr d);
+  FailureOr<Addr> windowBias(emit::DepthwiseOp op, isa::Inst &cfg, unsigned ePitch, int64_t max);
   /// A VECTOR instruction with its function and types set, and the names of
   /// its second and third input operands (none: nullptr).
   struct VectorInst {
