@@ -20,6 +20,8 @@ namespace {
 
 constexpr int64_t kChannelsMax =
     std::min<int64_t>(isa::limit::V_SHAPE::rows_max, isa::limit::MM_OUT::m_max);
+static_assert(kChannelsMax <= isa::limit::MM_DW::channels_max,
+              "a tile's channels fit MM_DW's extent whenever they fit V_DW's grid");
 
 /// Bias rows: contiguous for the output stage, one per VECTOR row otherwise.
 int64_t biasPitch(const DepthwiseProblem &p, const target::TargetParams &tp) {
@@ -278,9 +280,6 @@ std::optional<std::string> npuc::emit::lowering::checkTiling(const DepthwiseProb
   if (t.matrix)
     if (std::optional<std::string> why = checkArray(p))
       return why;
-  if (t.matrix && t.channels > L::MM_DW::channels_max)
-    return str(t.channels) + " channels exceed the mm_dw extent (" +
-           str(L::MM_DW::channels_max) + ")";
   const target::TargetParams &tp = target.params;
   DepthwisePitches pitch = depthwisePitches(p, t.rows, tp);
   if (p.OW > L::V_SHAPE::cols_max || (p.requant && t.rows * p.OW > L::MM_OUT::n_max) ||
